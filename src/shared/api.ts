@@ -1,0 +1,196 @@
+// The Vault Service wire format (vault-api-v2) and the decisions DESIGN.md makes for what it leaves open.
+// Shared by the service, the main-process API client and the renderer: one source of truth.
+
+export const API_PREFIXES = ['/api', '/v1'] as const
+export type ApiPrefix = (typeof API_PREFIXES)[number]
+
+export const VAULT_STATES = ['active', 'releasing', 'released'] as const
+export type VaultState = (typeof VAULT_STATES)[number]
+
+export const RELEASE_TRIGGERS = ['dead_man_switch', 'manual', 'guardian_claim'] as const
+export type ReleaseTrigger = (typeof RELEASE_TRIGGERS)[number]
+
+export const CHECK_IN_FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'quarterly'] as const
+export type CheckInFrequency = (typeof CHECK_IN_FREQUENCIES)[number]
+export const CHECK_IN_FREQUENCY_DAYS: Record<CheckInFrequency, number> = {
+  weekly: 7,
+  biweekly: 14,
+  monthly: 30,
+  quarterly: 90,
+}
+
+export const SSS_PRESETS = ['standard', 'enhanced'] as const
+export type SssPreset = (typeof SSS_PRESETS)[number]
+/** Shamir threshold and share count per preset; the guardian maximum equals the share count. */
+export const SSS_PRESET_SHAPE: Record<SssPreset, { threshold: number; shares: number }> = {
+  standard: { threshold: 2, shares: 3 },
+  enhanced: { threshold: 3, shares: 5 },
+}
+
+export const GUARDIAN_STATUSES = ['pending', 'accepted', 'declined'] as const
+export type GuardianStatus = (typeof GUARDIAN_STATUSES)[number]
+
+export const ASSET_CATEGORIES = ['document', 'image', 'video', 'audio', 'other'] as const
+export type AssetCategory = (typeof ASSET_CATEGORIES)[number]
+
+export const KEY_KINDS = ['human', 'agent'] as const
+export type KeyKind = (typeof KEY_KINDS)[number]
+export const KEY_PREFIX: Record<KeyKind, string> = { human: 'sk_human_', agent: 'sk_agent_' }
+
+export const LIMITS = {
+  maxFileBytes: 5_000_000_000,
+  maxHeirs: 5,
+  assetPageDefault: 50,
+  assetPageMax: 100,
+  contestationDays: 30,
+  checkInCostCredits: 2,
+  trialCredits: 100,
+  metadataMaxBytes: 4096,
+  /** Owner alerts during the contestation period, in days since the release started. */
+  contestationAlertDays: [0, 3, 7, 14, 21, 28],
+} as const
+
+/** Credits per upload: max(1, ceil(ciphertextBytes * 4650 / 10^9)) ($46.50 per GB, 1 credit = $0.01). */
+export function uploadCostCredits(ciphertextBytes: number): number {
+  return Math.max(1, Math.ceil((ciphertextBytes * 4650) / 1e9))
+}
+
+export function creditsToDollars(credits: number): string {
+  return `$${(credits / 100).toFixed(2)}`
+}
+
+/** Per-key, per-minute rate limits from the spec's table (plus 60/min for other POSTs). */
+export const RATE_LIMITS_PER_MINUTE = {
+  getVault: 120,
+  postAsset: 60,
+  postRelease: 10,
+  postGuardian: 30,
+  postHeir: 30,
+  otherPost: 60,
+} as const
+export type RateLimitPattern = keyof typeof RATE_LIMITS_PER_MINUTE
+
+export const ERROR_CODES = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  402: 'INSUFFICIENT_CREDITS',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+} as const
+export type ErrorStatus = keyof typeof ERROR_CODES
+export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus]
+
+export interface Vault {
+  id: string
+  state: VaultState
+  createdAt: string
+  /** Omitted by the list response. */
+  updatedAt?: string
+  creditsBalance: number
+  assetCount: number
+  guardianCount: number
+  heirCount: number
+  releaseTrigger: ReleaseTrigger | null
+  sssPreset: SssPreset
+}
+
+export interface Guardian {
+  id: string
+  name: string
+  email: string
+  status: GuardianStatus
+  walletAddress?: string
+  invitedAt: string
+  acceptedAt?: string
+}
+
+export interface Heir {
+  id: string
+  name: string
+  email: string
+  walletAddress?: string
+  addedAt: string
+}
+
+export interface Asset {
+  id: string
+  filename: string
+  contentType: string
+  sizeBytes: number
+  category: AssetCategory
+  storageTxId: string
+  createdAt: string
+}
+
+export interface UploadedAsset extends Asset {
+  creditsConsumed: number
+}
+
+export interface ReleaseConfig {
+  trigger: ReleaseTrigger
+  checkInFrequency: CheckInFrequency
+  contestationDays: number
+  nextCheckInDue: string
+}
+
+export interface ReleaseConfigRequest {
+  trigger: ReleaseTrigger
+  config?: { checkInFrequency?: CheckInFrequency }
+}
+
+export interface PersonRequest {
+  name: string
+  email: string
+  walletAddress?: string
+}
+
+export interface GuardianRemoved {
+  removed: string
+  remainingGuardians: number
+  sharesRegenerated: boolean
+}
+
+export interface HeirRemoved {
+  removed: string
+  remainingHeirs: number
+}
+
+export interface CheckInResult {
+  success: boolean
+  nextCheckInDue: string
+  daysRemaining: number
+}
+
+export interface CancelResult {
+  cancelled: boolean
+  vaultState: VaultState
+  cancelledAt: string
+}
+
+export interface AssetListQuery {
+  category?: AssetCategory
+  limit?: number
+  offset?: number
+}
+
+export interface ResponseMeta {
+  timestamp: string
+  requestId: string
+}
+export interface AssetListMeta extends ResponseMeta {
+  total: number
+  limit: number
+  offset: number
+}
+
+export interface SuccessEnvelope<T, M extends ResponseMeta = ResponseMeta> {
+  data: T
+  meta: M
+}
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode; message: string; status: number }
+}
