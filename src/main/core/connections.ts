@@ -1,0 +1,264 @@
+// The owner's connections to Vault Services: which service, which key (kept in the SecretStore,
+// never in the connections file), which one is active. The UI sees only summaries: the store
+// that holds the key, the key's kind and its last four characters.
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { ApiPrefix, KeyKind } from '../../shared/api'
+import { keyKindOf, VaultApiClient, VaultApiError } from './api-client'
+import { JsonFileWriter, readJsonFile } from './json-file'
+import type { SecretStore, SecretStoreKind } from './secret-store'
+
+export interface ConnectionSummary {
+  id: string
+  serviceUrl: string
+  label: string
+  keyKind: KeyKind | 'unknown'
+  keyLast4: string
+  keyStore: SecretStoreKind
+  /** The path prefix the service answered on, once known. */
+  prefix?: ApiPrefix
+  addedAt: string
+  active: boolean
+}
+
+interface StoredConnection extends Omit<ConnectionSummary, 'active'> {}
+
+interface ConnectionsFile {
+  version: 1
+  activeId: string | null
+  connections: StoredConnection[]
+}
+
+export interface AddConnectionRequest {
+  serviceUrl: string
+  apiKey: string
+  label?: string
+  /** Check the key against the service before storing it (default true). */
+  verify?: boolean
+}
+
+export type ClientFactory = (connection: {
+  id: string
+  serviceUrl: string
+  apiKey: string
+  prefix?: ApiPrefix
+}) => VaultApiClient
+
+export class ConnectionError extends Error {
+  override readonly name = 'ConnectionError'
+  constructor(
+    message: string,
+    readonly userMessage: string = message,
+  ) {
+    super(message)
+  }
+}
+
+export function apiKeyAccount(connectionId: string): string {
+  return `api-key:${connectionId}`
+}
+
+export function normaliseServiceUrl(input: string): string {
+  let url: URL
+  try {
+    url = new URL(input.trim())
+  } catch {
+    throw new ConnectionError(
+      `not a URL: ${input}`,
+      `"${input}" is not a service address. Enter it like https://vault.example.com or http://127.0.0.1:8787.`,
+    )
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConnectionError(
+      `unsupported protocol ${url.protocol}`,
+      'The service address must start with https://.',
+    )
+  }
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  if (url.protocol === 'http:' && !loopback) {
+    throw new ConnectionError(
+      'plain http to a remote host',
+      'Use https:// for a remote Vault Service; plain http:// is only allowed for a service on this computer.',
+    )
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+function validateApiKey(apiKey: string): string {
+  const key = apiKey.trim()
+  if (!keyKindOf(key) || key.length < 16 || /\s/.test(key)) {
+    throw new ConnectionError(
+      'malformed API key',
+      'This does not look like a Vault API key: keys start with sk_human_ (full access) or sk_agent_ (read and check-in only). Copy it again from the dashboard settings.',
+    )
+  }
+  return key
+}
+
+export class ConnectionRegistry {
+  readonly #writer: JsonFileWriter<ConnectionsFile>
+  #state: ConnectionsFile
+  readonly #clients = new Map<string, VaultApiClient>()
+
+  private constructor(
+    file: string,
+    state: ConnectionsFile,
+    readonly secrets: SecretStore,
+    private readonly createClient: ClientFactory,
+  ) {
+    this.#writer = new JsonFileWriter(file)
+    this.#state = state
+  }
+
+  static async open(options: {
+    userDataDir: string
+    secrets: SecretStore
+    createClient?: ClientFactory
+  }): Promise<ConnectionRegistry> {
+    const file = join(options.userDataDir, 'connections.json')
+    const state = await readJsonFile<ConnectionsFile>(file, { version: 1, activeId: null, connections: [] })
+    return new ConnectionRegistry(
+      file,
+      state,
+      options.secrets,
+      options.createClient ??
+        ((c) => new VaultApiClient({ baseUrl: c.serviceUrl, apiKey: c.apiKey, prefix: c.prefix })),
+    )
+  }
+
+  list(): ConnectionSummary[] {
+    return this.#state.connections.map((c) => ({ ...c, active: c.id === this.#state.activeId }))
+  }
+
+  active(): ConnectionSummary | undefined {
+    return this.list().find((c) => c.active)
+  }
+
+  get(id: string): ConnectionSummary {
+    const found = this.list().find((c) => c.id === id)
+    if (!found)
+      throw new ConnectionError(
+        `no connection ${id}`,
+        'This connection no longer exists. Choose another one.',
+      )
+    return found
+  }
+
+  /** Verifies the key (unless told not to), stores it, and makes the new connection active. */
+  async add(request: AddConnectionRequest): Promise<ConnectionSummary> {
+    const serviceUrl = normaliseServiceUrl(request.serviceUrl)
+    const apiKey = validateApiKey(request.apiKey)
+    const id = randomUUID()
+    const prefix = request.verify === false ? undefined : await this.#verify(id, serviceUrl, apiKey)
+    await this.secrets.set(apiKeyAccount(id), apiKey)
+    const stored: StoredConnection = {
+      id,
+      serviceUrl,
+      label: request.label?.trim() || new URL(serviceUrl).host,
+      keyKind: keyKindOf(apiKey) ?? 'unknown',
+      keyLast4: apiKey.slice(-4),
+      keyStore: this.secrets.kind,
+      ...(prefix ? { prefix } : {}),
+      addedAt: new Date().toISOString(),
+    }
+    this.#state = {
+      ...this.#state,
+      activeId: id,
+      connections: [...this.#state.connections, stored],
+    }
+    await this.#writer.write(this.#state)
+    return this.get(id)
+  }
+
+  async replaceKey(id: string, newApiKey: string, verify = true): Promise<ConnectionSummary> {
+    const current = this.get(id)
+    const apiKey = validateApiKey(newApiKey)
+    const prefix = verify ? await this.#verify(id, current.serviceUrl, apiKey) : current.prefix
+    await this.secrets.set(apiKeyAccount(id), apiKey)
+    this.#clients.delete(id)
+    this.#update(id, {
+      keyKind: keyKindOf(apiKey) ?? 'unknown',
+      keyLast4: apiKey.slice(-4),
+      keyStore: this.secrets.kind,
+      ...(prefix ? { prefix } : {}),
+    })
+    await this.#writer.write(this.#state)
+    return this.get(id)
+  }
+
+  async rename(id: string, label: string): Promise<ConnectionSummary> {
+    this.get(id)
+    this.#update(id, { label: label.trim() || this.get(id).label })
+    await this.#writer.write(this.#state)
+    return this.get(id)
+  }
+
+  async remove(id: string): Promise<void> {
+    this.get(id)
+    await this.secrets.delete(apiKeyAccount(id))
+    this.#clients.delete(id)
+    const connections = this.#state.connections.filter((c) => c.id !== id)
+    const activeId = this.#state.activeId === id ? (connections[0]?.id ?? null) : this.#state.activeId
+    this.#state = { ...this.#state, activeId, connections }
+    await this.#writer.write(this.#state)
+  }
+
+  async switchTo(id: string): Promise<ConnectionSummary> {
+    this.get(id)
+    this.#state = { ...this.#state, activeId: id }
+    await this.#writer.write(this.#state)
+    return this.get(id)
+  }
+
+  /** The API client of a connection (the active one by default). */
+  async client(id?: string): Promise<VaultApiClient> {
+    const connection = id ? this.get(id) : this.active()
+    if (!connection) {
+      throw new ConnectionError(
+        'no active connection',
+        'No Vault Service is connected. Add a connection with your API key in Settings → Connections.',
+      )
+    }
+    const cached = this.#clients.get(connection.id)
+    if (cached) return cached
+    const apiKey = await this.secrets.get(apiKeyAccount(connection.id))
+    if (!apiKey) {
+      throw new ConnectionError(
+        `no stored key for connection ${connection.id}`,
+        connection.keyStore === 'memory'
+          ? `The API key for ${connection.label} was kept in memory only (no keychain on this computer) and is gone after the restart. Enter the key again in Settings → Connections.`
+          : `The API key for ${connection.label} is missing from the ${connection.keyStore === 'keychain' ? 'OS keychain' : 'encrypted key file'}. Enter the key again in Settings → Connections.`,
+      )
+    }
+    const client = this.createClient({
+      id: connection.id,
+      serviceUrl: connection.serviceUrl,
+      apiKey,
+      prefix: connection.prefix,
+    })
+    this.#clients.set(connection.id, client)
+    return client
+  }
+
+  async flush(): Promise<void> {
+    await this.#writer.flush()
+  }
+
+  async #verify(id: string, serviceUrl: string, apiKey: string): Promise<ApiPrefix | undefined> {
+    const client = this.createClient({ id, serviceUrl, apiKey })
+    try {
+      await client.listVaults()
+    } catch (error) {
+      if (error instanceof VaultApiError) throw error
+      throw new ConnectionError(String(error), `Could not check the key with ${serviceUrl}. Try again.`)
+    }
+    return client.prefix
+  }
+
+  #update(id: string, patch: Partial<StoredConnection>): void {
+    this.#state = {
+      ...this.#state,
+      connections: this.#state.connections.map((c) => (c.id === id ? { ...c, ...patch } : c)),
+    }
+  }
+}
