@@ -1,0 +1,23 @@
+// `npm start`: build, then run the desktop app; without the Electron binary, run browser mode.
+import { spawn, spawnSync } from 'node:child_process'
+import { electronBinaryPath } from './electron-binary.mjs'
+
+function run(command, args) {
+  const result = spawnSync(command, args, { stdio: 'inherit' })
+  if (result.status !== 0) process.exit(result.status ?? 1)
+}
+
+run(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'])
+run(process.execPath, ['scripts/build-cli.mjs', 'browser-mode'])
+
+const electron = electronBinaryPath()
+let child
+if (electron) {
+  child = spawn(electron, ['.', ...process.argv.slice(2)], { stdio: 'inherit' })
+} else {
+  console.log('The Electron binary is not installed, so Vault Desktop starts in browser mode: open the link below.')
+  child = spawn(process.execPath, ['out/cli/browser-mode.js', ...process.argv.slice(2)], { stdio: 'inherit' })
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+child.on('exit', (code) => process.exit(code ?? 0))

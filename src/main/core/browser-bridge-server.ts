@@ -1,0 +1,177 @@
+// Browser mode: serves the built renderer and the IPC handler table over loopback HTTP + WebSocket,
+// so the real UI runs in an ordinary browser where Electron is unavailable (tests, no binary).
+// Only this machine can connect (bound to 127.0.0.1), only pages from this origin (Host and Origin
+// checked, against DNS rebinding and other sites), and only with the per-run token.
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, resolve, sep } from 'node:path'
+import { WebSocket, WebSocketServer } from 'ws'
+import { INVOKE_CHANNEL_NAMES } from '../../shared/ipc/bridge'
+import { dispatch, type EventHub, type HandlerTable } from './ipc/handler-table'
+
+export const BRIDGE_PATH = '/bridge'
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+}
+
+export interface BrowserBridgeOptions {
+  rendererDir: string
+  handlers: HandlerTable
+  events: EventHub
+  port?: number
+  token?: string
+}
+
+export interface BrowserBridge {
+  /** The URL to open, token included. */
+  url: string
+  port: number
+  close(): Promise<void>
+}
+
+interface InvokeMessage {
+  type: 'invoke'
+  id: number
+  channel: string
+  args?: unknown
+}
+
+function parseInvoke(data: WebSocket.RawData): InvokeMessage | undefined {
+  try {
+    const message = JSON.parse(data.toString()) as Partial<InvokeMessage>
+    if (message.type === 'invoke' && Number.isInteger(message.id) && typeof message.channel === 'string') {
+      return message as InvokeMessage
+    }
+  } catch {
+    // Malformed frames are dropped below.
+  }
+  return undefined
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+export async function startBrowserBridge(options: BrowserBridgeOptions): Promise<BrowserBridge> {
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const rendererRoot = resolve(options.rendererDir)
+  let port = 0
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`])
+  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+
+  const server: Server = createServer((request, response) => {
+    void serveStatic(request, response)
+  })
+
+  async function serveStatic(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!allowedHosts().has(request.headers.host ?? '')) {
+      response.writeHead(421).end('Wrong host.')
+      return
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405).end()
+      return
+    }
+    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname)
+    const file = resolve(join(rendererRoot, pathname === '/' ? 'index.html' : pathname))
+    if (file !== rendererRoot && !file.startsWith(rendererRoot + sep)) {
+      response.writeHead(404).end()
+      return
+    }
+    try {
+      const info = await stat(file)
+      if (!info.isFile()) throw new Error('not a file')
+      response.writeHead(200, {
+        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        'content-length': info.size,
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      })
+      if (request.method === 'HEAD') response.end()
+      else createReadStream(file).pipe(response)
+    } catch {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.')
+    }
+  }
+
+  const sockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024 * 1024,
+  })
+
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    const authorised =
+      url.pathname === BRIDGE_PATH &&
+      allowedHosts().has(request.headers.host ?? '') &&
+      allowedOrigins().has(request.headers.origin ?? '') &&
+      sameSecret(url.searchParams.get('token') ?? '', token)
+    if (!authorised) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      return
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws))
+  })
+
+  sockets.on('connection', (ws: WebSocket) => {
+    const unsubscribe = options.events.subscribe((channel, payload) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'event', channel, payload }))
+    })
+    ws.on('close', unsubscribe)
+    ws.on('message', async (data) => {
+      const message = parseInvoke(data)
+      if (!message || !INVOKE_CHANNEL_NAMES.has(message.channel)) {
+        ws.close(1008, 'Unknown or malformed message')
+        return
+      }
+      const response = await dispatch(options.handlers, message.channel, message.args)
+      if (ws.readyState === WebSocket.OPEN)
+        ws.send(JSON.stringify({ type: 'result', id: message.id, response }))
+    })
+  })
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen())
+  })
+  port = (server.address() as AddressInfo).port
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    close: async () => {
+      for (const client of sockets.clients) client.terminate()
+      sockets.close()
+      server.closeAllConnections()
+      await new Promise<void>((done) => server.close(() => done()))
+    },
+  }
+}

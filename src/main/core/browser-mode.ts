@@ -1,0 +1,44 @@
+// Entry point of browser mode (`npm start` without the Electron binary, and end-to-end tests):
+// the app backend plus the loopback bridge, printing the URL to open.
+import { parseArgs } from 'node:util'
+import packageJson from '../../../package.json'
+import { createAppBackend } from './app-backend'
+import { startBrowserBridge } from './browser-bridge-server'
+import { defaultUserDataDir } from './user-data-dir'
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    'user-data': { type: 'string' },
+    renderer: { type: 'string', default: 'out/renderer' },
+    token: { type: 'string' },
+  },
+})
+
+const port = Number(values.port)
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a number from 0 to 65535, got "${values.port}".`)
+  process.exit(2)
+}
+
+const backend = createAppBackend({
+  userDataDir: values['user-data'] ?? defaultUserDataDir(),
+  mode: 'browser',
+  version: packageJson.version,
+  secretStore: () => 'memory',
+})
+
+const bridge = await startBrowserBridge({
+  rendererDir: values.renderer,
+  handlers: backend.handlers,
+  events: backend.events,
+  port,
+  token: values.token,
+})
+console.log(`Vault Desktop (browser mode) is ready: ${bridge.url}`)
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void bridge.close().then(() => process.exit(0))
+  })
+}

@@ -1,0 +1,36 @@
+// Denies what the UI never needs: navigation away from the app, new windows, permission prompts.
+// Only allow-listed https links open, and they open in the user's browser.
+import type { Session, WebContents } from 'electron'
+
+const EXTERNAL_LINK_HOSTS = new Set(['github.com', 'c2sp.org'])
+
+export function isAllowedExternalLink(url: string): boolean {
+  try {
+    const parsed = new URL(url)
+    return parsed.protocol === 'https:' && EXTERNAL_LINK_HOSTS.has(parsed.hostname)
+  } catch {
+    return false
+  }
+}
+
+export function guardWebContents(
+  contents: Pick<WebContents, 'on' | 'setWindowOpenHandler' | 'getURL'>,
+  openExternal: (url: string) => void,
+): void {
+  contents.on('will-navigate', (event, url) => {
+    if (url !== contents.getURL()) event.preventDefault()
+  })
+  contents.on('will-redirect', (event) => event.preventDefault())
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isAllowedExternalLink(url)) openExternal(url)
+    return { action: 'deny' }
+  })
+}
+
+export function denyAllPermissions(
+  session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}

@@ -1,0 +1,55 @@
+import { useEffect } from 'react'
+import iconUrl from '../../resources/icon.svg'
+import { ErrorBoundary } from './components/ErrorBoundary'
+import { RecoveryScreen } from './screens/RecoveryScreen'
+import { SettingsScreen } from './screens/SettingsScreen'
+import { VaultsScreen } from './screens/VaultsScreen'
+import { SCREENS, type ScreenId, useNavigationStore } from './stores/navigation-store'
+import { useSettingsStore } from './stores/settings-store'
+
+const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
+  vaults: VaultsScreen,
+  recovery: RecoveryScreen,
+  settings: SettingsScreen,
+}
+
+export function App() {
+  const { screen, go } = useNavigationStore()
+  const theme = useSettingsStore((state) => state.settings?.theme)
+  const Screen = SCREEN_COMPONENTS[screen]
+
+  useEffect(() => {
+    if (!theme || theme === 'system') document.documentElement.removeAttribute('data-theme')
+    else document.documentElement.dataset.theme = theme
+  }, [theme])
+
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <img src={iconUrl} alt="" width="28" height="28" />
+          <span>Vault Desktop</span>
+        </div>
+        <ul>
+          {SCREENS.map((item) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={screen === item.id ? 'page' : undefined}
+                onClick={() => go(item.id)}
+              >
+                {item.label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="content">
+        <ErrorBoundary key={screen}>
+          <Screen />
+        </ErrorBoundary>
+      </main>
+    </div>
+  )
+}

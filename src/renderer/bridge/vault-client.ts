@@ -1,0 +1,35 @@
+// The renderer's single way to reach the main process: `window.vault` in Electron, the WebSocket
+// bridge in browser mode. Everything else in the renderer imports `vault` from here.
+import { type RawVaultBridge, unwrapBridge, type VaultBridge } from '../../shared/ipc/bridge'
+import { connectWebSocketBridge } from './ws-transport'
+
+declare global {
+  interface Window {
+    vault?: RawVaultBridge
+    vaultFiles?: { pathForFile(file: File): string }
+  }
+}
+
+let client: VaultBridge | undefined
+
+export async function connectVault(): Promise<VaultBridge> {
+  if (client) return client
+  if (window.vault) {
+    client = unwrapBridge(window.vault)
+    return client
+  }
+  const token = new URLSearchParams(location.search).get('token')
+  if (!token) {
+    throw new Error(
+      'This page needs the link printed by "npm start" (it contains a one-time token). Open that link instead.',
+    )
+  }
+  client = unwrapBridge(await connectWebSocketBridge(token))
+  return client
+}
+
+/** The connected bridge; only valid after connectVault() resolved (main.tsx awaits it before rendering). */
+export function vault(): VaultBridge {
+  if (!client) throw new Error('The app is not connected to its backend yet.')
+  return client
+}

@@ -1,0 +1,141 @@
+import { useId, useState } from 'react'
+import type { SettingsPatch } from '../../shared/ipc/settings'
+import { useSettingsStore } from '../stores/settings-store'
+
+const SECRET_STORE_LABEL = {
+  keychain: 'the system keychain',
+  'encrypted-file': 'an encrypted file protected by your system login',
+  memory: 'memory only (forgotten when the app quits)',
+} as const
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export function SettingsScreen() {
+  const { settings, appInfo, update } = useSettingsStore()
+  const [status, setStatus] = useState<{ kind: 'saved' | 'error'; text: string } | undefined>()
+  const ids = {
+    theme: useId(),
+    login: useId(),
+    notifications: useId(),
+    overdue: useId(),
+    concurrency: useId(),
+    confirm: useId(),
+  }
+
+  if (!settings || !appInfo) return null
+
+  const save = async (patch: SettingsPatch) => {
+    try {
+      await update(patch)
+      setStatus({ kind: 'saved', text: 'Saved.' })
+    } catch (error) {
+      setStatus({ kind: 'error', text: errorText(error) })
+    }
+  }
+
+  return (
+    <section className="screen" aria-labelledby="settings-title">
+      <header className="screen-header">
+        <h1 id="settings-title">Settings</h1>
+        <p className="status-line" role="status" data-kind={status?.kind}>
+          {status?.text}
+        </p>
+      </header>
+
+      <div className="panel form-grid">
+        <h2>Appearance and start-up</h2>
+        <label htmlFor={ids.theme}>Theme</label>
+        <select
+          id={ids.theme}
+          value={settings.theme}
+          onChange={(event) => save({ theme: event.target.value as 'system' | 'light' | 'dark' })}
+        >
+          <option value="system">Follow the system</option>
+          <option value="light">Light</option>
+          <option value="dark">Dark</option>
+        </select>
+
+        <label htmlFor={ids.login}>Launch at login</label>
+        <input
+          id={ids.login}
+          type="checkbox"
+          checked={settings.launchAtLogin}
+          onChange={(event) => save({ launchAtLogin: event.target.checked })}
+        />
+      </div>
+
+      <div className="panel form-grid">
+        <h2>Reminders</h2>
+        <label htmlFor={ids.notifications}>Show notifications</label>
+        <input
+          id={ids.notifications}
+          type="checkbox"
+          checked={settings.notifications}
+          onChange={(event) => save({ notifications: event.target.checked })}
+        />
+
+        <label htmlFor={ids.overdue}>When a check-in is overdue, remind me every</label>
+        <select
+          id={ids.overdue}
+          value={settings.overdueRepeatHours}
+          onChange={(event) => save({ overdueRepeatHours: Number(event.target.value) })}
+        >
+          {[1, 3, 6, 12, 24].map((hours) => (
+            <option key={hours} value={hours}>
+              {hours === 1 ? 'hour' : `${hours} hours`}
+            </option>
+          ))}
+        </select>
+      </div>
+
+      <div className="panel form-grid">
+        <h2>Uploads</h2>
+        <label htmlFor={ids.concurrency}>Files uploaded at the same time</label>
+        <select
+          id={ids.concurrency}
+          value={settings.uploadConcurrency}
+          onChange={(event) => save({ uploadConcurrency: Number(event.target.value) })}
+        >
+          {[1, 2, 3, 4].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+
+        <label htmlFor={ids.confirm}>Ask before an upload costing more than (credits)</label>
+        <input
+          id={ids.confirm}
+          type="number"
+          min={0}
+          step={10}
+          defaultValue={settings.confirmUploadAboveCredits}
+          onBlur={(event) => {
+            const value = Number(event.target.value)
+            if (!Number.isInteger(value) || value < 0) {
+              setStatus({ kind: 'error', text: 'Enter a whole number of credits, 0 or more.' })
+              return
+            }
+            if (value !== settings.confirmUploadAboveCredits) void save({ confirmUploadAboveCredits: value })
+          }}
+        />
+      </div>
+
+      <div className="panel">
+        <h2>About this app</h2>
+        <dl className="facts">
+          <dt>Version</dt>
+          <dd>{appInfo.version}</dd>
+          <dt>Platform</dt>
+          <dd>{appInfo.platform}</dd>
+          <dt>Running as</dt>
+          <dd>{appInfo.mode === 'electron' ? 'Desktop app' : 'Browser mode (local bridge)'}</dd>
+          <dt>API keys are kept in</dt>
+          <dd data-testid="secret-store">{SECRET_STORE_LABEL[appInfo.secretStore]}</dd>
+        </dl>
+      </div>
+    </section>
+  )
+}

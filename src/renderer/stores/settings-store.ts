@@ -1,0 +1,26 @@
+// Settings as the main process holds them; updated from the settingsChanged event, never edited locally.
+import { create } from 'zustand'
+import type { AppInfo } from '../../shared/ipc/contract'
+import type { Settings, SettingsPatch } from '../../shared/ipc/settings'
+import { vault } from '../bridge/vault-client'
+
+interface SettingsState {
+  settings: Settings | undefined
+  appInfo: AppInfo | undefined
+  load(): Promise<void>
+  update(patch: SettingsPatch): Promise<void>
+}
+
+export const useSettingsStore = create<SettingsState>((set) => ({
+  settings: undefined,
+  appInfo: undefined,
+  load: async () => {
+    const [settings, appInfo] = await Promise.all([vault().getSettings(), vault().getAppInfo()])
+    set({ settings, appInfo })
+    vault().on.settingsChanged((next) => set({ settings: next }))
+  },
+  update: async (patch) => {
+    const settings = await vault().updateSettings(patch)
+    set({ settings })
+  },
+}))

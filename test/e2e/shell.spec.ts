@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type ConsoleMessage, expect, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+
+let app: BrowserModeApp
+const consoleErrors: string[] = []
+
+test.beforeAll(async () => {
+  app = await startBrowserModeApp()
+})
+test.afterAll(async () => {
+  await app.stop()
+})
+
+test.beforeEach(({ page }) => {
+  consoleErrors.length = 0
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+})
+
+test('the shell loads with an empty state that says what to do next', async ({ page }) => {
+  await page.goto(app.url)
+  await expect(page.getByRole('heading', { name: 'Vaults', level: 1 })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'No vault yet' })).toBeVisible()
+  await expect(page.getByText('Add two or three guardians you trust')).toBeVisible()
+  await page.screenshot({ path: 'test-results/screenshots/shell-vaults.png', fullPage: true })
+  expect(consoleErrors).toEqual([])
+})
+
+test('navigation reaches every screen and marks the current one', async ({ page }) => {
+  await page.goto(app.url)
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  for (const name of ['Recovery', 'Settings', 'Vaults']) {
+    await nav.getByRole('button', { name }).click()
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
+    await expect(nav.getByRole('button', { name })).toHaveAttribute('aria-current', 'page')
+  }
+  expect(consoleErrors).toEqual([])
+})
+
+test('settings round-trip through the real handlers and persist on disk', async ({ page }) => {
+  await page.goto(app.url)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+  await page.getByLabel('Theme').selectOption('dark')
+  await expect(page.getByRole('status')).toHaveText('Saved.')
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await page.getByLabel('When a check-in is overdue, remind me every').selectOption('6')
+  await expect(page.getByRole('status')).toHaveText('Saved.')
+  await page.screenshot({ path: 'test-results/screenshots/shell-settings-dark.png', fullPage: true })
+
+  const stored = JSON.parse(await readFile(join(app.userDataDir, 'settings.json'), 'utf8'))
+  expect(stored).toMatchObject({ theme: 'dark', overdueRepeatHours: 6 })
+
+  await page.reload()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByLabel('Theme')).toHaveValue('dark')
+  await expect(page.getByLabel('When a check-in is overdue, remind me every')).toHaveValue('6')
+  expect(consoleErrors).toEqual([])
+})
+
+test('the bridge refuses a connection without the token', async ({ page }) => {
+  const origin = new URL(app.url).origin
+  await page.goto(`${origin}/`)
+  await expect(page.getByRole('alert')).toContainText('needs the link printed by "npm start"')
+  const refused = await page.evaluate(
+    (wsUrl) =>
+      new Promise<boolean>((resolve) => {
+        const socket = new WebSocket(wsUrl)
+        socket.onopen = () => resolve(false)
+        socket.onerror = () => resolve(true)
+      }),
+    `${origin.replace('http', 'ws')}/bridge?token=wrong`,
+  )
+  expect(refused).toBe(true)
+})
