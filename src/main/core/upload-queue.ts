@@ -1,0 +1,629 @@
+// Persistent queue of encrypted uploads. Each item: stat -> checks (size limit, unchanged-file
+// skip, vault key, credit estimate against the balance, all before a byte is sent) -> read stream
+// -> chunked encryption -> hand-built multipart body with exact Content-Length -> got stream ->
+// progress -> asset. The queue file survives restarts; interrupted items start over from the
+// beginning. Cancel aborts the request: the service discards a partial body, so it costs nothing.
+import { createHash, randomUUID } from 'node:crypto'
+import { EventEmitter } from 'node:events'
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../shared/api'
+import { type VaultApiClient, VaultApiError } from './api-client'
+import { detectContentType } from './content-type'
+import {
+  encryptedLength as cobblestoneEncryptedLength,
+  encryptStream as cobblestoneEncryptStream,
+} from './crypto'
+import { type ScannedFile, type SkippedEntry, scanForUpload } from './folder-scan'
+import { JsonFileWriter, readJsonFile } from './json-file'
+import { buildMultipartBody } from './multipart-body'
+import { UploadIndex } from './upload-index'
+
+export type UploadState = 'queued' | 'checking' | 'uploading' | 'done' | 'skipped' | 'failed' | 'cancelled'
+
+export interface UploadItemError {
+  code: string
+  /** A sentence for the user: what happened and what to do. */
+  message: string
+  requestId?: string
+}
+
+export interface UploadItem {
+  id: string
+  batchId: string
+  connectionId?: string
+  vaultId: string
+  path: string
+  relativePath: string
+  force: boolean
+  state: UploadState
+  sizeBytes?: number
+  mtimeMs?: number
+  encryptedBytes?: number
+  estimatedCredits?: number
+  /** Balance seen at the credit check. */
+  balanceCredits?: number
+  contentType?: string
+  sentBytes: number
+  totalBytes?: number
+  error?: UploadItemError
+  /** Why a skipped item was skipped. */
+  note?: string
+  asset?: UploadedAsset
+  creditsConsumed?: number
+  createdAt: string
+  updatedAt: string
+}
+
+export interface UploadProgress {
+  itemId: string
+  batchId: string
+  vaultId: string
+  relativePath: string
+  sentBytes: number
+  totalBytes: number
+  bytesPerSecond: number
+  /** null until the rate is known. */
+  etaSeconds: number | null
+}
+
+export interface UploadEstimate {
+  vaultId: string
+  files: number
+  plaintextBytes: number
+  encryptedBytes: number
+  credits: number
+  dollars: string
+  balanceCredits: number
+  enough: boolean
+  tooLarge: string[]
+  skipped: SkippedEntry[]
+}
+
+export interface UploadCipher {
+  encryptedLength(plaintextBytes: number): number
+  encryptStream(
+    source: AsyncIterable<Uint8Array>,
+    options: { vaultKey: Uint8Array; vaultId: string },
+  ): AsyncIterable<Uint8Array>
+}
+
+export interface VaultKeySource {
+  get(vaultId: string): Promise<Uint8Array | null>
+}
+
+export interface UploadQueueEvents {
+  item: [UploadItem]
+  progress: [UploadProgress]
+}
+
+export interface UploadQueueOptions {
+  userDataDir: string
+  /** API client for an item's connection (undefined: the active connection). */
+  clientFor: (connectionId: string | undefined) => Promise<VaultApiClient>
+  vaultKeys: VaultKeySource
+  concurrency?: number
+  cipher?: UploadCipher
+  /** Start processing right away (default true). */
+  autoStart?: boolean
+  /** Minimum interval between progress events per item. */
+  progressIntervalMs?: number
+  now?: () => number
+}
+
+interface QueueFile {
+  version: 1
+  items: UploadItem[]
+}
+
+/** Why an in-flight request was aborted. */
+class AbortReason extends Error {
+  constructor(
+    readonly kind: 'cancel' | 'stop' | 'file-changed',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const BALANCE_TTL_MS = 15_000
+const defaultCipher: UploadCipher = {
+  encryptedLength: cobblestoneEncryptedLength,
+  encryptStream: cobblestoneEncryptStream,
+}
+
+export class UploadQueue extends EventEmitter<UploadQueueEvents> {
+  readonly #items: UploadItem[]
+  readonly #writer: JsonFileWriter<QueueFile>
+  readonly #index: UploadIndex
+  readonly #options: UploadQueueOptions
+  readonly #cipher: UploadCipher
+  readonly #now: () => number
+  #concurrency: number
+  #running = false
+  readonly #active = new Map<string, { controller: AbortController; done: Promise<void> }>()
+  readonly #balances = new Map<string, { credits: number; at: number }>()
+  readonly #reserved = new Map<string, number>()
+  #idleWaiters: Array<() => void> = []
+
+  private constructor(options: UploadQueueOptions, items: UploadItem[], index: UploadIndex) {
+    super()
+    this.#options = options
+    this.#items = items
+    this.#index = index
+    this.#writer = new JsonFileWriter(join(options.userDataDir, 'upload-queue.json'))
+    this.#cipher = options.cipher ?? defaultCipher
+    this.#now = options.now ?? Date.now
+    this.#concurrency = Math.max(1, options.concurrency ?? 2)
+  }
+
+  static async open(options: UploadQueueOptions): Promise<UploadQueue> {
+    const file = join(options.userDataDir, 'upload-queue.json')
+    const data = await readJsonFile<QueueFile>(file, { version: 1, items: [] })
+    const items = Array.isArray(data.items) ? data.items : []
+    const stamp = new Date().toISOString()
+    for (const item of items) {
+      // The app stopped mid-item: the service discarded the partial body; start over.
+      if (item.state === 'checking' || item.state === 'uploading') {
+        item.state = 'queued'
+        item.sentBytes = 0
+        item.note = 'interrupted when the app closed; restarting from the beginning'
+        item.updatedAt = stamp
+      }
+    }
+    const queue = new UploadQueue(options, items, await UploadIndex.open(options.userDataDir))
+    await queue.#persist()
+    if (options.autoStart !== false) queue.start()
+    return queue
+  }
+
+  get index(): UploadIndex {
+    return this.#index
+  }
+
+  list(): UploadItem[] {
+    return this.#items.map((i) => ({ ...i }))
+  }
+
+  get(itemId: string): UploadItem | undefined {
+    const item = this.#items.find((i) => i.id === itemId)
+    return item ? { ...item } : undefined
+  }
+
+  setConcurrency(n: number): void {
+    this.#concurrency = Math.max(1, Math.floor(n))
+    this.#pump()
+  }
+
+  /** What uploading these paths would cost, before anything is queued or sent. */
+  async estimate(vaultId: string, paths: string[], connectionId?: string): Promise<UploadEstimate> {
+    const { files, skipped } = await scanForUpload(paths)
+    const client = await this.#options.clientFor(connectionId)
+    const vault = await client.getVault(vaultId)
+    this.#balances.set(vaultId, { credits: vault.creditsBalance, at: this.#now() })
+    let plaintextBytes = 0
+    let encryptedBytes = 0
+    let credits = 0
+    const tooLarge: string[] = []
+    for (const f of files) {
+      if (f.size > LIMITS.maxFileBytes) {
+        tooLarge.push(f.relativePath)
+        continue
+      }
+      const enc = this.#cipher.encryptedLength(f.size)
+      plaintextBytes += f.size
+      encryptedBytes += enc
+      credits += uploadCostCredits(enc)
+    }
+    return {
+      vaultId,
+      files: files.length - tooLarge.length,
+      plaintextBytes,
+      encryptedBytes,
+      credits,
+      dollars: creditsToDollars(credits),
+      balanceCredits: vault.creditsBalance,
+      enough: credits <= vault.creditsBalance,
+      tooLarge,
+      skipped,
+    }
+  }
+
+  /** Queues files and folders (recursively) for upload to a vault. */
+  async enqueue(request: {
+    vaultId: string
+    paths: string[]
+    force?: boolean
+    connectionId?: string
+  }): Promise<{ batchId: string; items: UploadItem[]; skipped: SkippedEntry[] }> {
+    const { files, skipped } = await scanForUpload(request.paths)
+    const batchId = randomUUID()
+    const stamp = new Date(this.#now()).toISOString()
+    const added = files.map(
+      (f: ScannedFile): UploadItem => ({
+        id: randomUUID(),
+        batchId,
+        ...(request.connectionId ? { connectionId: request.connectionId } : {}),
+        vaultId: request.vaultId,
+        path: f.path,
+        relativePath: f.relativePath,
+        force: request.force ?? false,
+        state: 'queued',
+        sizeBytes: f.size,
+        mtimeMs: f.mtimeMs,
+        sentBytes: 0,
+        createdAt: stamp,
+        updatedAt: stamp,
+      }),
+    )
+    this.#items.push(...added)
+    await this.#persist()
+    for (const item of added) this.emit('item', { ...item })
+    this.#pump()
+    return { batchId, items: added.map((i) => ({ ...i })), skipped }
+  }
+
+  start(): void {
+    this.#running = true
+    this.#pump()
+  }
+
+  /** Stops processing; in-flight items are aborted and go back to the queue (for app quit). */
+  async stop(): Promise<void> {
+    this.#running = false
+    const active = [...this.#active.values()]
+    for (const a of active) a.controller.abort(new AbortReason('stop', 'the app is closing'))
+    await Promise.all(active.map((a) => a.done))
+    await this.#persist()
+    await this.#index.flush()
+  }
+
+  /** Cancels a queued or running item; a running request is aborted and costs nothing. */
+  async cancel(itemId: string): Promise<boolean> {
+    const item = this.#items.find((i) => i.id === itemId)
+    if (!item) return false
+    const active = this.#active.get(itemId)
+    if (active) {
+      active.controller.abort(new AbortReason('cancel', 'cancelled by you'))
+      await active.done
+      return true
+    }
+    if (item.state !== 'queued') return false
+    this.#set(item, { state: 'cancelled', note: 'cancelled before it started' })
+    await this.#persist()
+    return true
+  }
+
+  async cancelBatch(batchId: string): Promise<number> {
+    const ids = this.#items.filter((i) => i.batchId === batchId).map((i) => i.id)
+    let n = 0
+    for (const id of ids) if (await this.cancel(id)) n++
+    return n
+  }
+
+  /** Puts a failed or cancelled item back in the queue; `force` uploads even an unchanged file. */
+  async retry(itemId: string, force?: boolean): Promise<boolean> {
+    const item = this.#items.find((i) => i.id === itemId)
+    if (!item || !['failed', 'cancelled', 'skipped'].includes(item.state)) return false
+    this.#set(item, {
+      state: 'queued',
+      sentBytes: 0,
+      error: undefined,
+      note: undefined,
+      force: force ?? item.force,
+    })
+    await this.#persist()
+    this.#pump()
+    return true
+  }
+
+  /** Drops finished items (done, skipped, failed, cancelled) from the list. */
+  async clearFinished(): Promise<number> {
+    const before = this.#items.length
+    const keep = this.#items.filter((i) => i.state === 'queued' || this.#active.has(i.id))
+    this.#items.splice(0, this.#items.length, ...keep)
+    await this.#persist()
+    return before - keep.length
+  }
+
+  /** Resolves when nothing is queued or running. */
+  idle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve()
+    return new Promise((resolve) => this.#idleWaiters.push(resolve))
+  }
+
+  #isIdle(): boolean {
+    return this.#active.size === 0 && (!this.#running || !this.#items.some((i) => i.state === 'queued'))
+  }
+
+  #pump(): void {
+    while (this.#running && this.#active.size < this.#concurrency) {
+      const next = this.#items.find((i) => i.state === 'queued' && !this.#active.has(i.id))
+      if (!next) break
+      const controller = new AbortController()
+      const entry = { controller, done: Promise.resolve() }
+      this.#active.set(next.id, entry)
+      entry.done = this.#process(next, controller).finally(() => {
+        this.#active.delete(next.id)
+        this.#pump()
+      })
+    }
+    if (this.#isIdle()) {
+      const waiters = this.#idleWaiters
+      this.#idleWaiters = []
+      for (const w of waiters) w()
+    }
+  }
+
+  async #process(item: UploadItem, controller: AbortController): Promise<void> {
+    const signal = controller.signal
+    let reservedCredits = 0
+    try {
+      this.#set(item, { state: 'checking', sentBytes: 0, error: undefined, note: undefined })
+      await this.#persist()
+
+      let info: Awaited<ReturnType<typeof stat>>
+      try {
+        info = await stat(item.path)
+      } catch (error) {
+        return this.#fail(item, {
+          code: 'FILE_MISSING',
+          message: `${item.relativePath} can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that the file still exists, then retry.`,
+        })
+      }
+      if (!info.isFile()) {
+        return this.#fail(item, {
+          code: 'NOT_A_FILE',
+          message: `${item.relativePath} is no longer a regular file.`,
+        })
+      }
+      const size = info.size
+      const mtimeMs = info.mtimeMs
+      this.#set(item, { sizeBytes: size, mtimeMs })
+      if (size > LIMITS.maxFileBytes) {
+        return this.#fail(item, {
+          code: 'FILE_TOO_LARGE',
+          message: `${item.relativePath} is ${(size / 1e9).toFixed(2)} GB; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
+        })
+      }
+      if (!item.force) {
+        const earlier = await this.#index.unchangedSince(item.vaultId, item.path, size, mtimeMs)
+        if (earlier) {
+          this.#set(item, {
+            state: 'skipped',
+            note: `already uploaded unchanged on ${earlier.uploadedAt.slice(0, 10)} (asset ${earlier.assetId}); upload again with "force" to store another copy`,
+          })
+          await this.#persist()
+          return
+        }
+      }
+      const vaultKey = await this.#options.vaultKeys.get(item.vaultId)
+      if (!vaultKey) {
+        return this.#fail(item, {
+          code: 'NO_VAULT_KEY',
+          message:
+            'This device has no encryption key for this vault. Import the owner recovery kit for the vault (or create a key if the vault has no files yet), then retry.',
+        })
+      }
+
+      const client = await this.#options.clientFor(item.connectionId)
+      const encryptedBytes = this.#cipher.encryptedLength(size)
+      const estimatedCredits = uploadCostCredits(encryptedBytes)
+      const balance = await this.#balance(client, item.vaultId, signal)
+      const reservedByOthers = this.#reserved.get(item.vaultId) ?? 0
+      this.#set(item, { encryptedBytes, estimatedCredits, balanceCredits: balance })
+      if (estimatedCredits > balance - reservedByOthers) {
+        return this.#fail(item, {
+          code: 'INSUFFICIENT_CREDITS',
+          message: `${item.relativePath} needs ${estimatedCredits} credits (${creditsToDollars(estimatedCredits)}) and the balance is ${balance} credits${reservedByOthers ? ` (${reservedByOthers} held for uploads in progress)` : ''}. Add credits, then retry; nothing was sent or charged.`,
+        })
+      }
+      reservedCredits = estimatedCredits
+      this.#reserved.set(item.vaultId, reservedByOthers + reservedCredits)
+
+      const contentType = await detectContentType(item.path)
+      const metadata = uploadMetadata(item.relativePath, size, mtimeMs)
+      let sha256 = ''
+      const cipher = this.#cipher
+      const body = buildMultipartBody(
+        [
+          ['filename', basename(item.relativePath)],
+          ['contentType', contentType],
+          ['metadata', metadata],
+        ],
+        {
+          fieldName: 'file',
+          filename: `${basename(item.relativePath)}.c2sp`,
+          contentType: 'application/octet-stream',
+          length: encryptedBytes,
+          content: () =>
+            cipher.encryptStream(
+              readUnchangedFile(
+                item.path,
+                size,
+                mtimeMs,
+                (digest) => {
+                  sha256 = digest
+                },
+                (message) => controller.abort(new AbortReason('file-changed', message)),
+              ),
+              { vaultKey, vaultId: item.vaultId },
+            ),
+        },
+      )
+      this.#set(item, { state: 'uploading', contentType, totalBytes: body.contentLength })
+      await this.#persist()
+
+      const progress = this.#progressTracker(item)
+      const asset = await client.uploadAsset({
+        vaultId: item.vaultId,
+        body: body.stream,
+        contentType: body.contentType,
+        contentLength: body.contentLength,
+        signal,
+        onProgress: progress,
+        creditsNeeded: estimatedCredits,
+        creditsBalance: balance,
+      })
+      progress(body.contentLength, body.contentLength, true)
+      const cached = this.#balances.get(item.vaultId)
+      if (cached) cached.credits -= asset.creditsConsumed
+      this.#set(item, {
+        state: 'done',
+        asset,
+        creditsConsumed: asset.creditsConsumed,
+        sentBytes: body.contentLength,
+      })
+      await this.#persist()
+      await this.#index.record({
+        vaultId: item.vaultId,
+        path: item.path,
+        relativePath: item.relativePath,
+        size,
+        mtimeMs,
+        sha256,
+        assetId: asset.id,
+        uploadedAt: asset.createdAt ?? new Date(this.#now()).toISOString(),
+      })
+    } catch (error) {
+      const reason = signal.reason
+      if (reason instanceof AbortReason) {
+        if (reason.kind === 'stop') {
+          this.#set(item, {
+            state: 'queued',
+            sentBytes: 0,
+            note: 'interrupted; restarting from the beginning',
+          })
+        } else if (reason.kind === 'cancel') {
+          this.#set(item, { state: 'cancelled', note: 'cancelled; nothing was stored or charged' })
+        } else {
+          this.#set(item, { state: 'failed', error: { code: 'FILE_CHANGED', message: reason.message } })
+        }
+        await this.#persist()
+        return
+      }
+      if (error instanceof VaultApiError) {
+        if (error.status === 402) this.#balances.delete(item.vaultId)
+        return this.#fail(item, {
+          code: error.code,
+          message: error.userMessage,
+          ...(error.requestId ? { requestId: error.requestId } : {}),
+        })
+      }
+      return this.#fail(item, {
+        code: 'UPLOAD_ERROR',
+        message: `${item.relativePath} could not be uploaded: ${error instanceof Error ? error.message : String(error)}. Retry; if it fails again, check that the file can be read.`,
+      })
+    } finally {
+      if (reservedCredits) {
+        this.#reserved.set(
+          item.vaultId,
+          Math.max(0, (this.#reserved.get(item.vaultId) ?? 0) - reservedCredits),
+        )
+      }
+    }
+  }
+
+  async #balance(client: VaultApiClient, vaultId: string, signal: AbortSignal): Promise<number> {
+    const cached = this.#balances.get(vaultId)
+    if (cached && this.#now() - cached.at < BALANCE_TTL_MS) return cached.credits
+    const vault = await client.getVault(vaultId, signal)
+    this.#balances.set(vaultId, { credits: vault.creditsBalance, at: this.#now() })
+    return vault.creditsBalance
+  }
+
+  #progressTracker(item: UploadItem): (sent: number, total: number, final?: boolean) => void {
+    const interval = this.#options.progressIntervalMs ?? 250
+    const started = this.#now()
+    let lastEmit = 0
+    let lastSample = { at: started, bytes: 0 }
+    let rate = 0
+    return (sent, total, final = false) => {
+      const now = this.#now()
+      item.sentBytes = sent
+      if (!final && now - lastEmit < interval) return
+      const dt = (now - lastSample.at) / 1000
+      if (dt > 0) {
+        const instant = (sent - lastSample.bytes) / dt
+        // Smooth over ~4 samples so the ETA does not jump around.
+        rate = rate === 0 ? instant : rate * 0.75 + instant * 0.25
+        lastSample = { at: now, bytes: sent }
+      }
+      lastEmit = now
+      this.emit('progress', {
+        itemId: item.id,
+        batchId: item.batchId,
+        vaultId: item.vaultId,
+        relativePath: item.relativePath,
+        sentBytes: sent,
+        totalBytes: total,
+        bytesPerSecond: Math.round(rate),
+        etaSeconds: rate > 0 ? Math.ceil((total - sent) / rate) : null,
+      })
+    }
+  }
+
+  async #fail(item: UploadItem, error: UploadItemError): Promise<void> {
+    this.#set(item, { state: 'failed', error })
+    await this.#persist()
+  }
+
+  #set(item: UploadItem, patch: Partial<UploadItem>): void {
+    Object.assign(item, patch, { updatedAt: new Date(this.#now()).toISOString() })
+    for (const [k, v] of Object.entries(patch))
+      if (v === undefined) delete (item as unknown as Record<string, unknown>)[k]
+    this.emit('item', { ...item })
+  }
+
+  #persist(): Promise<void> {
+    return this.#writer.write({ version: 1, items: this.#items })
+  }
+}
+
+/** The metadata field: the relative path (for folder backups) and what is needed to restore. */
+export function uploadMetadata(relativePath: string, size: number, mtimeMs: number): string {
+  let path = relativePath
+  for (;;) {
+    const json = JSON.stringify({
+      relativePath: path,
+      plaintextBytes: size,
+      modifiedAt: new Date(mtimeMs).toISOString(),
+      encryption: 'c2sp-chunked/cobblestone-256',
+    })
+    if (Buffer.byteLength(json) <= LIMITS.metadataMaxBytes) return json
+    // Keep the end of an extremely long path; the file name matters most.
+    path = `…${path.slice(Math.ceil(path.length / 4))}`
+  }
+}
+
+/**
+ * Reads exactly `size` bytes, hashing them, and checks at the end that the file still has the size
+ * and modification time seen before: a file written to during the upload fails instead of being
+ * stored half old, half new. Runs before the multipart tail, so the service never completes it.
+ */
+async function* readUnchangedFile(
+  path: string,
+  size: number,
+  mtimeMs: number,
+  onDigest: (sha256: string) => void,
+  onChanged: (message: string) => void,
+): AsyncGenerator<Uint8Array> {
+  const hash = createHash('sha256')
+  let read = 0
+  if (size > 0) {
+    for await (const chunk of createReadStream(path, { start: 0, end: size - 1, highWaterMark: 1 << 20 })) {
+      const bytes = chunk as Buffer
+      hash.update(bytes)
+      read += bytes.length
+      yield bytes
+    }
+  }
+  const after = await stat(path).catch(() => undefined)
+  if (read !== size || !after || after.size !== size || after.mtimeMs !== mtimeMs) {
+    const message = `${basename(path)} changed while it was being uploaded, so nothing was stored. Wait until it is no longer being written (or close the program using it), then retry.`
+    onChanged(message)
+    throw new Error(message)
+  }
+  onDigest(hash.digest('hex'))
+}
