@@ -4,18 +4,7 @@ import type { IpcMainInvokeEvent, WebContents } from 'electron'
 import { ipcMain } from 'electron'
 import { invokeChannels } from '../shared/ipc/contract'
 import { dispatch, type EventHub, type HandlerTable } from './core/ipc/handler-table'
-
-/** True when `frameUrl` is the app's own page (same file or dev-server origin), never remote content. */
-export function isTrustedRendererUrl(frameUrl: string, rendererUrl: string): boolean {
-  try {
-    const frame = new URL(frameUrl)
-    const app = new URL(rendererUrl)
-    if (app.protocol === 'file:') return frame.protocol === 'file:' && frame.pathname === app.pathname
-    return frame.origin === app.origin
-  } catch {
-    return false
-  }
-}
+import { isTrustedRendererUrl } from './trusted-renderer'
 
 export function registerIpcHandlers(
   handlers: HandlerTable,
