@@ -12,6 +12,7 @@ import {
   type AssetListMeta,
   type AssetListQuery,
   type CancelResult,
+  type CheckInFrequency,
   type CheckInResult,
   creditsToDollars,
   type Guardian,
@@ -176,6 +177,18 @@ function userMessageFor(init: VaultApiErrorInit): string {
   }
 }
 
+/**
+ * A vault as the local service reports it: the spec's fields plus release timing. Other services
+ * may omit the extra fields; the app then keeps the deadline from check-in and configuration answers.
+ */
+export interface VaultDetails extends Vault {
+  checkInFrequency?: CheckInFrequency | null
+  nextCheckInDue?: string | null
+  releaseStartedAt?: string | null
+  contestationEndsAt?: string | null
+  releasedAt?: string | null
+}
+
 export function keyKindOf(apiKey: string): KeyKind | undefined {
   if (apiKey.startsWith(KEY_PREFIX.human)) return 'human'
   if (apiKey.startsWith(KEY_PREFIX.agent)) return 'agent'
@@ -226,9 +239,9 @@ export interface UploadAssetRequest {
   retry?: boolean
 }
 
+/** Local service extension: POST /vault with an optional preset (default standard). */
 export interface CreateVaultRequest {
-  sssPreset?: SssPreset
-  name?: string
+  preset?: SssPreset
 }
 
 export interface Page<T, M> {
@@ -284,18 +297,22 @@ export class VaultApiClient {
 
   // ---- spec endpoints ----
 
-  async listVaults(signal?: AbortSignal): Promise<Vault[]> {
+  async listVaults(signal?: AbortSignal): Promise<VaultDetails[]> {
     if (!this.#prefix) {
       const { prefix, vaults } = await this.#detectPrefix(signal)
       this.#prefix = prefix
       return vaults
     }
-    return (await this.#call<Vault[]>('list vaults', 'GET', '/vault', { idempotent: true, signal })).data
+    return (await this.#call<VaultDetails[]>('list vaults', 'GET', '/vault', { idempotent: true, signal }))
+      .data
   }
 
-  async getVault(vaultId: string, signal?: AbortSignal): Promise<Vault> {
+  async getVault(vaultId: string, signal?: AbortSignal): Promise<VaultDetails> {
     return (
-      await this.#call<Vault>('get vault', 'GET', `/vault/${enc(vaultId)}`, { idempotent: true, signal })
+      await this.#call<VaultDetails>('get vault', 'GET', `/vault/${enc(vaultId)}`, {
+        idempotent: true,
+        signal,
+      })
     ).data
   }
 
@@ -396,9 +413,10 @@ export class VaultApiClient {
 
   // ---- local service extensions (404 on services that do not offer them) ----
 
-  async createVault(request: CreateVaultRequest = {}): Promise<Vault> {
-    return (await this.#call<Vault>('create vault', 'POST', '/vault', { json: request, idempotent: false }))
-      .data
+  async createVault(request: CreateVaultRequest = {}): Promise<VaultDetails> {
+    return (
+      await this.#call<VaultDetails>('create vault', 'POST', '/vault', { json: request, idempotent: false })
+    ).data
   }
 
   async deleteVault(vaultId: string): Promise<unknown> {
@@ -451,9 +469,10 @@ export class VaultApiClient {
     })
   }
 
-  async startRelease(vaultId: string): Promise<unknown> {
+  /** Manual release (local service extension); answers with the vault, now releasing. */
+  async startRelease(vaultId: string): Promise<VaultDetails> {
     return (
-      await this.#call<unknown>('start release', 'POST', `/vault/${enc(vaultId)}/release/start`, {
+      await this.#call<VaultDetails>('start release', 'POST', `/vault/${enc(vaultId)}/release/start`, {
         idempotent: false,
       })
     ).data
@@ -461,11 +480,11 @@ export class VaultApiClient {
 
   // ---- plumbing ----
 
-  async #detectPrefix(signal?: AbortSignal): Promise<{ prefix: ApiPrefix; vaults: Vault[] }> {
+  async #detectPrefix(signal?: AbortSignal): Promise<{ prefix: ApiPrefix; vaults: VaultDetails[] }> {
     let lastError: unknown
     for (const prefix of API_PREFIXES) {
       try {
-        const page = await this.#call<Vault[]>('list vaults', 'GET', '/vault', {
+        const page = await this.#call<VaultDetails[]>('list vaults', 'GET', '/vault', {
           idempotent: true,
           signal,
           prefix,
@@ -520,6 +539,7 @@ export class VaultApiClient {
       let status: number
       let text: string
       let retryAfterHeader: string | undefined
+      let requestIdHeader: string | undefined
       try {
         const upload = options.upload
         const response = await (upload ? this.#sendUpload(url, upload) : this.#send(url, method, options))
@@ -527,6 +547,8 @@ export class VaultApiClient {
         text = response.body
         const ra = response.headers['retry-after']
         retryAfterHeader = Array.isArray(ra) ? ra[0] : ra
+        const rid = response.headers['x-request-id']
+        requestIdHeader = Array.isArray(rid) ? rid[0] : rid
       } catch (error) {
         const apiError = this.#errorFromException(operation, error, options.signal)
         if (
@@ -560,7 +582,10 @@ export class VaultApiClient {
           })
           continue
         }
-        throw this.#errorFromBody(operation, status, text, { retryAfterSeconds: waitSeconds })
+        throw this.#errorFromBody(operation, status, text, {
+          retryAfterSeconds: waitSeconds,
+          requestId: requestIdHeader,
+        })
       }
 
       if (status >= 500 && options.idempotent && failures < this.#maxRetries) {
@@ -569,6 +594,7 @@ export class VaultApiClient {
         continue
       }
       throw this.#errorFromBody(operation, status, text, {
+        requestId: requestIdHeader,
         creditsNeeded: options.upload?.creditsNeeded,
         creditsBalance: options.upload?.creditsBalance,
       })
@@ -666,7 +692,12 @@ export class VaultApiClient {
     operation: ApiOperation,
     status: number,
     text: string,
-    extra: { retryAfterSeconds?: number; creditsNeeded?: number; creditsBalance?: number } = {},
+    extra: {
+      retryAfterSeconds?: number
+      creditsNeeded?: number
+      creditsBalance?: number
+      requestId?: string
+    } = {},
   ): VaultApiError {
     let code: string | undefined
     let message: string | undefined
@@ -679,7 +710,7 @@ export class VaultApiClient {
       }
       code = parsed.error?.code
       message = parsed.error?.message
-      requestId = parsed.meta?.requestId ?? parsed.requestId
+      requestId = parsed.meta?.requestId ?? parsed.requestId ?? extra.requestId
     } catch {
       // Not JSON (a proxy page, for example): fall back to the status.
     }
@@ -688,8 +719,8 @@ export class VaultApiClient {
       status,
       operation,
       message: this.#redact(message ?? `HTTP ${status}`),
-      requestId,
       ...extra,
+      requestId: requestId ?? extra.requestId,
     })
   }
 
