@@ -15,7 +15,9 @@ let child
 if (electron) {
   child = spawn(electron, ['.', ...process.argv.slice(2)], { stdio: 'inherit' })
 } else {
-  console.log('The Electron binary is not installed, so Vault Desktop starts in browser mode: open the link below.')
+  console.log(
+    'The Electron binary is not installed, so Vault Desktop starts in browser mode: open the link below.',
+  )
   child = spawn(process.execPath, ['out/cli/browser-mode.js', ...process.argv.slice(2)], { stdio: 'inherit' })
 }
 

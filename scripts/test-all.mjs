@@ -4,7 +4,11 @@ import { electronBinaryPath } from './electron-binary.mjs'
 
 const node = process.execPath
 const steps = [
-  ['typecheck (node: main, preload, service, tests)', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json']],
+  [
+    'typecheck (node: main, preload, service, tests)',
+    node,
+    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'],
+  ],
   ['typecheck (web: renderer)', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.web.json']],
   ['lint and format', 'npx', ['biome', 'check', '.']],
   ['build (electron-vite)', node, ['node_modules/electron-vite/bin/electron-vite.js', 'build']],
@@ -28,6 +32,8 @@ for (const [name, command, args] of steps) {
 console.log('\n=== summary')
 for (const { name, ok, seconds } of results) console.log(`${ok ? 'pass' : 'FAIL'}  ${name} (${seconds} s)`)
 if (!electronBinaryPath()) {
-  console.log('skipped: Electron binary not installed (end-to-end in Electron runs where node_modules/electron/dist exists)')
+  console.log(
+    'skipped: Electron binary not installed (end-to-end in Electron runs where node_modules/electron/dist exists)',
+  )
 }
 process.exit(results.every((result) => result.ok) ? 0 : 1)
