@@ -1,4 +1,5 @@
-// Per-chunk AES-256-GCM with the message key and the chunk's nonce; AAD is always empty.
+// AES-256-GCM behind one interface. Cobblestone uses it per chunk with the message key, the chunk's
+// nonce and empty AAD; the raw calls exist for the AES-GCM conformance vectors.
 // Backends differ only in speed and where they run; both must give identical bytes.
 
 export type AeadBackendName = 'node' | 'noble'
@@ -15,4 +16,8 @@ export interface AeadBackend {
   /** Trial decryptions the failure diagnosis may spend, in bytes (pure JS is ~40x slower). */
   readonly diagnosisBudgetBytes: number
   create(key: Uint8Array, baseNonce: Uint8Array): ChunkAead
+  /** AES-GCM with a 16-byte tag: returns ciphertext || tag. */
+  seal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): Uint8Array
+  /** Returns the plaintext, or null when ciphertext || tag does not authenticate. */
+  open(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array, aad?: Uint8Array): Uint8Array | null
 }
