@@ -2,6 +2,7 @@
 // esbuild takes well under a second, so the npm scripts build on every run instead of tracking staleness.
 import { existsSync } from 'node:fs'
 import { build } from 'esbuild'
+import { ensureNativeModules } from './native-modules.mjs'
 
 const entryPoints = {
   service: 'src/service/cli.ts',
@@ -37,3 +38,6 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 })
+
+// The command-line tools run on Node, so the native modules must be built for it.
+ensureNativeModules('node')

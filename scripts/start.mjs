@@ -1,6 +1,7 @@
 // `npm start`: build, then run the desktop app; without the Electron binary, run browser mode.
 import { spawn, spawnSync } from 'node:child_process'
 import { electronBinaryPath } from './electron-binary.mjs'
+import { ensureNativeModules } from './native-modules.mjs'
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: 'inherit' })
@@ -8,13 +9,13 @@ function run(command, args) {
 }
 
 run(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'])
-run(process.execPath, ['scripts/build-cli.mjs', 'browser-mode'])
-
 const electron = electronBinaryPath()
 let child
 if (electron) {
+  ensureNativeModules('electron')
   child = spawn(electron, ['.', ...process.argv.slice(2)], { stdio: 'inherit' })
 } else {
+  run(process.execPath, ['scripts/build-cli.mjs', 'browser-mode'])
   console.log(
     'The Electron binary is not installed, so Vault Desktop starts in browser mode: open the link below.',
   )
