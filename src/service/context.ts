@@ -1,0 +1,17 @@
+// What every part of the service shares: the database, the clock, the blob store and the outbox trigger.
+import type { BlobStore } from './blob-store'
+import type { Db } from './database'
+
+export interface ServiceContext {
+  db: Db
+  /** Injectable so tests can move time forward; everything time-based reads it. */
+  clock: () => Date
+  dataDir: string
+  blobs: BlobStore
+  /** Base URL put into e-mailed links (accept/decline/claim pages, heir instructions). */
+  publicUrl: () => string
+  /** Called after messages were queued, so delivery can start without waiting for the next tick. */
+  outboxChanged: () => void
+}
+
+export const nowIso = (ctx: Pick<ServiceContext, 'clock'>) => ctx.clock().toISOString()

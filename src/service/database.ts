@@ -1,0 +1,185 @@
+// Opens the service's SQLite database (WAL, foreign keys) and brings its schema up to date.
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+
+export type Db = Database.Database
+
+// Each entry moves the schema one version forward; PRAGMA user_version records how far a file has come.
+// Never edit a released migration: append a new one.
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL,
+    credits_balance INTEGER NOT NULL CHECK (credits_balance >= 0),
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('human', 'agent')),
+    key_hash BLOB NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE credit_ledger (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    delta INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    reference TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE vaults (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    sss_preset TEXT NOT NULL CHECK (sss_preset IN ('standard', 'enhanced')),
+    state TEXT NOT NULL CHECK (state IN ('active', 'releasing', 'released')),
+    release_trigger TEXT CHECK (release_trigger IN ('dead_man_switch', 'manual', 'guardian_claim')),
+    check_in_frequency TEXT CHECK (check_in_frequency IN ('weekly', 'biweekly', 'monthly', 'quarterly')),
+    next_check_in_due TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX vaults_account ON vaults(account_id);
+  CREATE TABLE guardians (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    email_key TEXT NOT NULL,
+    wallet_address TEXT,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined')),
+    token_hash BLOB NOT NULL UNIQUE,
+    invited_at TEXT NOT NULL,
+    accepted_at TEXT,
+    declined_at TEXT,
+    claimed_at TEXT,
+    UNIQUE (vault_id, email_key)
+  );
+  CREATE TABLE heirs (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    email_key TEXT NOT NULL,
+    wallet_address TEXT,
+    added_at TEXT NOT NULL,
+    UNIQUE (vault_id, email_key)
+  );
+  CREATE TABLE heir_tokens (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    heir_id TEXT NOT NULL REFERENCES heirs(id) ON DELETE CASCADE,
+    token_hash BLOB NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE assets (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    filename TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    category TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    storage_tx_id TEXT NOT NULL,
+    metadata TEXT,
+    credits_consumed INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    seq INTEGER NOT NULL
+  );
+  CREATE INDEX assets_vault ON assets(vault_id, seq);
+  CREATE INDEX assets_vault_category ON assets(vault_id, category, seq);
+  CREATE INDEX assets_sha ON assets(sha256);
+  CREATE TABLE audit_pulses (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    note TEXT,
+    credits_consumed INTEGER NOT NULL,
+    next_check_in_due TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE releases (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    reason TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    contestation_ends_at TEXT NOT NULL,
+    cancelled_at TEXT,
+    released_at TEXT
+  );
+  CREATE INDEX releases_vault ON releases(vault_id, started_at);
+  CREATE TABLE release_alerts (
+    release_id TEXT NOT NULL REFERENCES releases(id) ON DELETE CASCADE,
+    day INTEGER NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('sent', 'skipped')),
+    at TEXT NOT NULL,
+    PRIMARY KEY (release_id, day)
+  );
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    vault_id TEXT,
+    kind TEXT NOT NULL,
+    to_address TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    sent_at TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    last_error TEXT
+  );
+  CREATE INDEX outbox_vault ON outbox(vault_id);
+  CREATE INDEX outbox_unsent ON outbox(sent_at, next_attempt_at);
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+]
+
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true })
+  const db = new Database(join(dataDir, 'vault.sqlite3'))
+  db.pragma('journal_mode = WAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('synchronous = NORMAL')
+  // Another process (the admin CLI) may hold the write lock for a moment.
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `The database schema is version ${current}, newer than this service understands (${MIGRATIONS.length}). Run a newer Vault Service.`,
+    )
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!)
+      db.pragma(`user_version = ${version + 1}`)
+    }).immediate()
+  }
+}
+
+/** Runs fn in an IMMEDIATE transaction so concurrent writers queue instead of failing on lock upgrade. */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn).immediate()
+}
+
+export function readSetting(db: Db, key: string): string | undefined {
+  return db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined
+}
+
+export function writeSetting(db: Db, key: string, value: string): void {
+  db.prepare(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  ).run(key, value)
+}

@@ -1,0 +1,319 @@
+// The HTTP face of the service: every spec endpoint under /api and /v1, the local extensions, the
+// response and error envelopes, authentication, permissions and rate limits.
+
+import { randomUUID } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import multipart from '@fastify/multipart'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestHookHandler,
+} from 'fastify'
+import { API_PREFIXES, ERROR_CODES, type ErrorStatus, type RateLimitPattern } from '../shared/api'
+import { authenticate, type Principal } from './accounts'
+import { findAsset, listAssets } from './assets'
+import type { ServiceContext } from './context'
+import { ApiError, badRequest, forbidden, unauthorized } from './errors'
+import { registerGuardianPages } from './guardian-pages'
+import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
+import { RateLimiter, type RateLimitSettings } from './rate-limit'
+import { cancelRelease, checkIn, configureRelease, startRelease } from './release'
+import { receiveUpload } from './upload'
+import {
+  assetListQuery,
+  checkInBody,
+  createVaultBody,
+  parseOrThrow,
+  personBody,
+  releaseConfigBody,
+} from './validation'
+import { createVault, deleteVault, listVaultViews, ownedVault, vaultView } from './vaults'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null
+  }
+}
+
+export interface HttpServerOptions {
+  rateLimits?: RateLimitSettings
+  /** Largest JSON body accepted, in bytes (uploads are not bound by it). */
+  bodyLimit?: number
+  /** Called with every upload's promise so shutdown can wait for it to settle. */
+  trackUpload?: (settled: Promise<unknown>) => void
+}
+
+/** Who may call a route besides the owner's sk_human_ keys. */
+interface Access {
+  agent: boolean
+  heir: boolean
+  pattern: RateLimitPattern
+}
+
+type Params = { id: string; gid: string; hid: string; aid: string }
+
+const AGENT_DENIED =
+  'sk_agent_ keys may only read and check in; use an sk_human_ key (created by the owner) for this operation'
+const HEIR_DENIED =
+  'an heir access token can only read the released vault it was issued for: GET the vault, list its assets and download their content'
+
+export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions = {}): FastifyInstance {
+  const bodyLimit = options.bodyLimit ?? 64 * 1024
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  const limiter = new RateLimiter(options.rateLimits, () => ctx.clock().getTime())
+
+  app.decorateRequest('principal', null)
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
+    done()
+  })
+
+  // Bodies: JSON for the API, multipart for uploads, form posts for the guardian pages. Anything else is a 400.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, text, done) => {
+    const source = String(text)
+    if (source.trim() === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(source))
+    } catch (error) {
+      done(badRequest(`the body is not valid JSON: ${(error as Error).message}`), undefined)
+    }
+  })
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit },
+    (_r, _t, done) => done(null, undefined),
+  )
+  app.register(multipart)
+
+  const meta = (request: FastifyRequest) => ({ timestamp: ctx.clock().toISOString(), requestId: request.id })
+  const ok = (request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200) =>
+    reply.code(status).send({ data, meta: meta(request) })
+
+  function authorize(access: Access): onRequestHookHandler {
+    return (request, reply, done) => {
+      const presented = request.headers['x-api-key']
+      if (typeof presented !== 'string' || presented === '') {
+        return done(
+          unauthorized('the x-api-key header is missing; send your API key (sk_human_... or sk_agent_...)'),
+        )
+      }
+      const principal = authenticate(ctx, presented)
+      if (!principal)
+        return done(unauthorized('the API key is not valid or has been revoked; use an active key'))
+      const decision = limiter.check(principal.keyId, access.pattern)
+      if (!decision.allowed) {
+        return done(
+          new ApiError(
+            429,
+            `rate limit of ${decision.limit} requests per minute reached for this kind of call; retry after ${decision.retryAfterSeconds} s`,
+            decision.retryAfterSeconds,
+          ),
+        )
+      }
+      if (Number.isFinite(decision.limit)) {
+        reply.header('x-ratelimit-limit', decision.limit).header('x-ratelimit-remaining', decision.remaining)
+      }
+      if (principal.kind === 'agent' && !access.agent) return done(forbidden(AGENT_DENIED))
+      if (principal.kind === 'heir') {
+        const { id } = request.params as Partial<Params>
+        if (!access.heir || id !== principal.vaultId) return done(forbidden(HEIR_DENIED))
+      }
+      request.principal = principal
+      done()
+    }
+  }
+
+  /** The account behind an owner key (human or agent). */
+  const accountOf = (request: FastifyRequest) => {
+    const principal = request.principal!
+    if (principal.kind === 'heir') throw forbidden(HEIR_DENIED)
+    return principal.accountId
+  }
+  /** The vault's id after checking the caller may see it (owner account, or the heir it was released to). */
+  const visibleVault = (request: FastifyRequest<{ Params: Partial<Params> }>) => {
+    const id = request.params.id!
+    const principal = request.principal!
+    if (principal.kind !== 'heir') ownedVault(ctx, principal.accountId, id)
+    return id
+  }
+  const jsonBody = (request: FastifyRequest) => {
+    if (request.isMultipart())
+      throw badRequest('the body must be JSON (Content-Type: application/json), not multipart')
+    return request.body
+  }
+
+  for (const prefix of API_PREFIXES) {
+    const route = <P extends Partial<Params>>(
+      method: 'GET' | 'POST' | 'DELETE',
+      path: string,
+      access: Access,
+      handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => unknown,
+    ) => {
+      app.route<{ Params: P }>({ method, url: `${prefix}${path}`, onRequest: authorize(access), handler })
+    }
+    const read: Access = { agent: true, heir: false, pattern: 'getVault' }
+    const heirRead: Access = { agent: true, heir: true, pattern: 'getVault' }
+    const write = (pattern: RateLimitPattern): Access => ({ agent: false, heir: false, pattern })
+
+    route('GET', '/vault', read, (request, reply) =>
+      ok(request, reply, listVaultViews(ctx, accountOf(request))),
+    )
+    route('POST', '/vault', write('otherPost'), (request, reply) => {
+      const body = parseOrThrow(createVaultBody, jsonBody(request))
+      return ok(request, reply, createVault(ctx, accountOf(request), body?.preset ?? 'standard'), 201)
+    })
+    route<{ id: string }>('GET', '/vault/:id', heirRead, (request, reply) =>
+      ok(request, reply, vaultView(ctx, visibleVault(request))),
+    )
+    route<{ id: string }>('DELETE', '/vault/:id', write('otherPost'), (request, reply) =>
+      ok(request, reply, deleteVault(ctx, accountOf(request), request.params.id)),
+    )
+
+    route<{ id: string }>('POST', '/vault/:id/release/config', write('postRelease'), (request, reply) => {
+      const body = parseOrThrow(releaseConfigBody, jsonBody(request))
+      return ok(request, reply, configureRelease(ctx, accountOf(request), request.params.id, body))
+    })
+    route<{ id: string }>(
+      'POST',
+      '/vault/:id/release/checkin',
+      { agent: true, heir: false, pattern: 'postRelease' },
+      (request, reply) => {
+        const body = parseOrThrow(checkInBody, jsonBody(request))
+        return ok(request, reply, checkIn(ctx, accountOf(request), request.params.id, body?.note ?? null))
+      },
+    )
+    route<{ id: string }>('POST', '/vault/:id/release/cancel', write('postRelease'), (request, reply) =>
+      ok(request, reply, cancelRelease(ctx, accountOf(request), request.params.id)),
+    )
+    route<{ id: string }>('POST', '/vault/:id/release/start', write('postRelease'), (request, reply) => {
+      const accountId = accountOf(request)
+      startRelease(ctx, request.params.id, { accountId, reason: 'started by the owner' })
+      return ok(request, reply, vaultView(ctx, request.params.id))
+    })
+
+    route<{ id: string }>('GET', '/vault/:id/guardian', read, (request, reply) =>
+      ok(request, reply, listGuardians(ctx, visibleVault(request))),
+    )
+    route<{ id: string }>('POST', '/vault/:id/guardian', write('postGuardian'), (request, reply) => {
+      const body = parseOrThrow(personBody, jsonBody(request))
+      return ok(request, reply, addGuardian(ctx, accountOf(request), request.params.id, body), 201)
+    })
+    route<{ id: string; gid: string }>(
+      'DELETE',
+      '/vault/:id/guardian/:gid',
+      write('otherPost'),
+      (request, reply) =>
+        ok(request, reply, removeGuardian(ctx, accountOf(request), request.params.id, request.params.gid)),
+    )
+
+    route<{ id: string }>('GET', '/vault/:id/heir', read, (request, reply) =>
+      ok(request, reply, listHeirs(ctx, visibleVault(request))),
+    )
+    route<{ id: string }>('POST', '/vault/:id/heir', write('postHeir'), (request, reply) => {
+      const body = parseOrThrow(personBody, jsonBody(request))
+      return ok(request, reply, addHeir(ctx, accountOf(request), request.params.id, body), 201)
+    })
+    route<{ id: string; hid: string }>(
+      'DELETE',
+      '/vault/:id/heir/:hid',
+      write('otherPost'),
+      (request, reply) =>
+        ok(request, reply, removeHeir(ctx, accountOf(request), request.params.id, request.params.hid)),
+    )
+
+    route<{ id: string }>('GET', '/vault/:id/asset', heirRead, (request, reply) => {
+      const vaultId = visibleVault(request)
+      const query = parseOrThrow(assetListQuery, request.query ?? {})
+      const { assets, total } = listAssets(ctx, vaultId, query)
+      return reply.send({
+        data: assets,
+        meta: { ...meta(request), total, limit: query.limit, offset: query.offset },
+      })
+    })
+    route<{ id: string }>('POST', '/vault/:id/asset', write('postAsset'), async (request, reply) => {
+      const upload = receiveUpload(ctx, request, accountOf(request), request.params.id)
+      options.trackUpload?.(upload.catch(() => undefined))
+      return ok(request, reply, await upload, 201)
+    })
+    route<{ id: string; aid: string }>('GET', '/vault/:id/asset/:aid/content', heirRead, (request, reply) => {
+      const asset = findAsset(ctx, visibleVault(request), request.params.aid)
+      const size = ctx.blobs.sizeOf(asset.sha256)
+      if (size === null)
+        throw new Error(`blob ${asset.sha256} of asset ${asset.id} is missing from the blob store`)
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', size)
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(asset.filename)}`)
+        .header('x-asset-content-type', asset.content_type)
+        .header('x-storage-tx-id', asset.storage_tx_id)
+        .send(createReadStream(ctx.blobs.pathOf(asset.sha256)))
+    })
+  }
+
+  registerGuardianPages(app, ctx)
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(
+      request,
+      reply,
+      404,
+      `no route for ${request.method} ${request.url.split('?')[0]}; the API is under /api and /v1`,
+    )
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter))
+      return sendError(request, reply, error.status, error.message)
+    }
+    const known = translateFrameworkError(
+      error as { code?: string; statusCode?: number; message: string },
+      bodyLimit,
+    )
+    if (known) return sendError(request, reply, known.status, known.message)
+    console.error(`[vault-service] request ${request.id} ${request.method} ${request.url} failed:`, error)
+    return sendError(request, reply, 500, `internal error; retry after a short delay (request ${request.id})`)
+  })
+
+  return app
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, message: string) {
+  // A body the handler never read (e.g. a rejected upload) must not be drained: close the connection instead.
+  if (!request.raw.complete) reply.header('connection', 'close')
+  return reply.code(status).send({ error: { code: ERROR_CODES[status], message, status } })
+}
+
+function translateFrameworkError(
+  error: { code?: string; statusCode?: number; message: string },
+  bodyLimit: number,
+): { status: ErrorStatus; message: string } | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 400, message: `the request body is larger than ${bodyLimit} bytes` }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        status: 400,
+        message:
+          'unsupported Content-Type; send JSON bodies as application/json and uploads as multipart/form-data',
+      }
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, message: 'the Content-Length header does not match the body' }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, message: 'the JSON body is empty' }
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode === 404 ? 404 : 400, message: error.message }
+  }
+  return null
+}

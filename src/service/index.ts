@@ -1,0 +1,135 @@
+// The local Vault Service, embeddable: startService() opens the data directory, serves HTTP on loopback,
+// runs the release scheduler and delivers e-mail. The app, the tests and the CLI all start it this way.
+import type { AddressInfo } from 'node:net'
+import { type AdminOperations, adminOperations } from './admin'
+import { isBlobReferenced } from './assets'
+import { BlobStore } from './blob-store'
+import type { ServiceContext } from './context'
+import { type Db, openDatabase, readSetting, writeSetting } from './database'
+import { buildHttpServer } from './http-server'
+import { MailDelivery } from './outbox'
+import type { RateLimitSettings } from './rate-limit'
+import { runSchedulerPass, type TickReport } from './release'
+
+export type { AdminOperations } from './admin'
+export type { OutboxMessage } from './outbox'
+export type { RateLimitSettings } from './rate-limit'
+export type { TickReport } from './release'
+export type { VaultView } from './vaults'
+
+export interface ServiceOptions {
+  dataDir: string
+  /** 0 (the default) picks a free port. */
+  port?: number
+  host?: string
+  /** Injectable clock: tests move time forward with it. Defaults to the real time. */
+  clock?: () => Date
+  /** smtp://host:port (or smtps://user:pass@host); without it mail is only recorded in the outbox. */
+  smtp?: string
+  /** Sender address of outgoing mail. */
+  from?: string
+  /** Per-pattern overrides of the spec's per-minute limits, or false to disable rate limiting. */
+  rateLimits?: RateLimitSettings
+  /** Largest JSON body in bytes (default 64 KiB). */
+  bodyLimit?: number
+  /** Base URL for links in e-mails; defaults to the listening URL. */
+  publicUrl?: string
+  /** How often the scheduler runs (default 60 s); it also runs once at start. */
+  tickIntervalMs?: number
+}
+
+export interface RunningService {
+  url: string
+  admin: AdminOperations
+  /** Runs one scheduler pass (at `now`, or the clock's time), then delivers the mail it queued. */
+  tick(now?: Date): Promise<TickReport>
+  close(): Promise<void>
+}
+
+const PUBLIC_URL_SETTING = 'public_url'
+
+/** Opens a data directory for use without HTTP (the admin CLI), sharing the running service's settings. */
+export function openServiceContext(
+  dataDir: string,
+  clock: () => Date = () => new Date(),
+): { ctx: ServiceContext; db: Db } {
+  const db = openDatabase(dataDir)
+  const ctx: ServiceContext = {
+    db,
+    clock,
+    dataDir,
+    blobs: new BlobStore(dataDir),
+    publicUrl: () => readSetting(db, PUBLIC_URL_SETTING) ?? 'http://127.0.0.1',
+    outboxChanged: () => {},
+  }
+  return { ctx, db }
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const clock = options.clock ?? (() => new Date())
+  const { ctx, db } = openServiceContext(options.dataDir, clock)
+  // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
+  ctx.blobs.clearTemp()
+  ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))
+
+  const mail = new MailDelivery(ctx, options.smtp, options.from ?? 'Vault Service <vault-service@localhost>')
+  ctx.outboxChanged = () => {
+    void mail.deliverPending()
+  }
+  const uploads = new Set<Promise<unknown>>()
+  const app = buildHttpServer(ctx, {
+    ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+    ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    trackUpload: (settled) => {
+      uploads.add(settled)
+      void settled.finally(() => uploads.delete(settled))
+    },
+  })
+  const host = options.host ?? '127.0.0.1'
+  await app.listen({ port: options.port ?? 0, host })
+  const { port } = app.server.address() as AddressInfo
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '')
+  writeSetting(db, PUBLIC_URL_SETTING, publicUrl)
+  ctx.publicUrl = () => publicUrl
+
+  const pass = (at?: Date) => runSchedulerPass(at ? { ...ctx, clock: () => at } : ctx)
+  const runScheduled = () => {
+    try {
+      pass()
+    } catch (error) {
+      console.error('[vault-service] scheduler pass failed; it runs again at the next tick:', error)
+    }
+    void mail.deliverPending()
+  }
+  runScheduled()
+  const timer = setInterval(runScheduled, options.tickIntervalMs ?? 60_000)
+  timer.unref()
+
+  let closing: Promise<void> | null = null
+  return {
+    url,
+    admin: adminOperations(ctx),
+    async tick(now?: Date) {
+      const report = pass(now)
+      await mail.deliverPending()
+      return report
+    },
+    close() {
+      closing ??= (async () => {
+        clearInterval(timer)
+        // In-flight requests may finish for a few seconds; then open connections are cut, which aborts any
+        // upload still streaming (it cleans up after itself and commits nothing).
+        const force = setTimeout(() => app.server.closeAllConnections(), 5_000)
+        force.unref()
+        await app.close()
+        clearTimeout(force)
+        await Promise.allSettled([...uploads])
+        await mail.idle()
+        mail.close()
+        db.close()
+      })()
+      return closing
+    },
+  }
+}

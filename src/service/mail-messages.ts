@@ -1,0 +1,111 @@
+// The text of every e-mail the service sends: plain messages with the links a person needs.
+import { LIMITS, SSS_PRESET_SHAPE, type SssPreset } from '../shared/api'
+
+const signature =
+  '\n-- \nVault Desktop, the digital-inheritance vault. This message was sent by a Vault Service.\n'
+
+export function guardianInvitation(p: {
+  guardianName: string
+  ownerEmail: string
+  vaultId: string
+  preset: SssPreset
+  baseUrl: string
+  token: string
+}) {
+  const { threshold, shares } = SSS_PRESET_SHAPE[p.preset]
+  const link = (action: string) => `${p.baseUrl}/guardian/${p.token}/${action}`
+  return {
+    subject: `${p.ownerEmail} asks you to be a guardian of their digital-inheritance vault`,
+    body: `Hello ${p.guardianName},
+
+${p.ownerEmail} would like you to be one of the guardians of their digital-inheritance vault (${p.vaultId}).
+
+What it means: the key to the vault is split into ${shares} shares, one for each guardian. Any ${threshold} of them
+together can recover the vault for the owner's heirs; fewer reveal nothing. ${p.ownerEmail} will hand you your
+share as a printed guardian kit (words and a QR code). Keep it somewhere safe and private.
+
+Accept:  ${link('accept')}
+Decline: ${link('decline')}
+
+If something happens to ${p.ownerEmail} and their heirs need the vault, open this link to claim a release.
+It only counts after you accepted, and only when the vault is set to release on a guardian claim:
+Claim:   ${link('claim')}
+
+Keep this e-mail: the links are personal to you. If you did not expect it, you can decline or ignore it.
+${signature}`,
+  }
+}
+
+export function contestationAlert(p: {
+  day: number
+  vaultId: string
+  reason: string
+  startedAt: string
+  endsAt: string
+  baseUrl: string
+}) {
+  const daysLeft = LIMITS.contestationDays - p.day
+  const urgency =
+    p.day === 0 ? 'A release of your vault has started' : `Reminder (day ${p.day}): your vault is releasing`
+  return {
+    subject: `${urgency}: ${daysLeft} days left to cancel`,
+    body: `A release of your vault ${p.vaultId} started on ${p.startedAt} (${p.reason}).
+
+Unless you cancel it, your heirs will be given access to the vault on ${p.endsAt}, ${daysLeft} days from day ${p.day} of the
+${LIMITS.contestationDays}-day contestation period.
+
+If you are fine and this is a mistake, cancel the release now:
+  - in the Vault Desktop app: open the vault and press "Cancel release", or
+  - with your sk_human_ API key: POST ${p.baseUrl}/api/vault/${p.vaultId}/release/cancel
+
+You will be reminded on days ${LIMITS.contestationAlertDays.join(', ')} of the period.
+${signature}`,
+  }
+}
+
+export function heirNotification(p: {
+  heirName: string
+  ownerEmail: string
+  vaultId: string
+  preset: SssPreset
+  baseUrl: string
+  token: string
+  guardians: { name: string; email: string }[]
+}) {
+  const { threshold } = SSS_PRESET_SHAPE[p.preset]
+  const guardianLines = p.guardians.length
+    ? p.guardians.map((g) => `  - ${g.name} <${g.email}>`).join('\n')
+    : '  (the owner recorded no guardians; look for their guardian kits among their papers)'
+  return {
+    subject: `You have been given access to the digital-inheritance vault of ${p.ownerEmail}`,
+    body: `Hello ${p.heirName},
+
+${p.ownerEmail} named you as an heir of their digital-inheritance vault (${p.vaultId}). Its release is complete:
+you can now download its files. They are encrypted; to open them you need the vault key, which ${threshold} of the
+guardians below can rebuild together from their guardian kits.
+
+1. Your personal access token (keep it private; it opens this one vault, read-only):
+     ${p.token}
+   Vault Service: ${p.baseUrl}
+   Vault id:      ${p.vaultId}
+
+2. Ask ${threshold} of these guardians for their guardian kit (words or QR code):
+${guardianLines}
+
+3. Recover the files with the Vault Desktop app ("Recover a vault" in its start screen) or with its
+   command-line recovery tool (\`npm run recover\` in the Vault Desktop sources; see its README). Both take the
+   service address, the vault id, your token above and the guardians' kits, and write the original files.
+
+The file format is openly documented, so the files stay recoverable without any company's help.
+${signature}`,
+  }
+}
+
+export function releaseCancelled(p: { vaultId: string; cancelledAt: string }) {
+  return {
+    subject: 'The release of your vault was cancelled',
+    body: `The release of your vault ${p.vaultId} was cancelled on ${p.cancelledAt}. Your vault is active again.
+If you did not cancel it yourself, check who holds your API keys and revoke the ones you do not recognise.
+${signature}`,
+  }
+}

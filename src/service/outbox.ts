@@ -1,0 +1,161 @@
+// Every e-mail the service sends is first recorded in the outbox table (in the same transaction as the
+// change that caused it), then delivered over SMTP when one is configured, with retries.
+import nodemailer, { type Transporter } from 'nodemailer'
+import type { ServiceContext } from './context'
+
+export interface OutgoingMail {
+  vaultId: string | null
+  kind: string
+  to: string
+  subject: string
+  body: string
+}
+
+export interface OutboxMessage {
+  id: number
+  vaultId: string | null
+  kind: string
+  to: string
+  subject: string
+  body: string
+  createdAt: string
+  sentAt: string | null
+  attempts: number
+  lastError: string | null
+}
+
+/** Records a message; call inside the transaction of the change it reports. */
+export function queueMail(ctx: ServiceContext, mail: OutgoingMail): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO outbox (vault_id, kind, to_address, subject, body, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      mail.vaultId,
+      mail.kind,
+      mail.to,
+      mail.subject,
+      mail.body,
+      ctx.clock().toISOString(),
+      ctx.clock().toISOString(),
+    )
+}
+
+interface OutboxRow {
+  id: number
+  vault_id: string | null
+  kind: string
+  to_address: string
+  subject: string
+  body: string
+  created_at: string
+  sent_at: string | null
+  attempts: number
+  last_error: string | null
+}
+
+const toMessage = (row: OutboxRow): OutboxMessage => ({
+  id: row.id,
+  vaultId: row.vault_id,
+  kind: row.kind,
+  to: row.to_address,
+  subject: row.subject,
+  body: row.body,
+  createdAt: row.created_at,
+  sentAt: row.sent_at,
+  attempts: row.attempts,
+  lastError: row.last_error,
+})
+
+export function listOutbox(ctx: ServiceContext, vaultId?: string): OutboxMessage[] {
+  const rows = (
+    vaultId
+      ? ctx.db.prepare('SELECT * FROM outbox WHERE vault_id = ? ORDER BY id').all(vaultId)
+      : ctx.db.prepare('SELECT * FROM outbox ORDER BY id').all()
+  ) as OutboxRow[]
+  return rows.map(toMessage)
+}
+
+const MAX_ATTEMPTS = 8
+
+/** Delivers queued messages over SMTP; one pass at a time, failed messages retried with backoff. */
+export class MailDelivery {
+  private readonly transport: Transporter | null
+  private running: Promise<number> | null = null
+  private again = false
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    smtpUrl: string | undefined,
+    private readonly from: string,
+  ) {
+    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null
+  }
+
+  get enabled(): boolean {
+    return this.transport !== null
+  }
+
+  /** Starts a delivery pass (or queues one after the running pass); resolves with the count delivered. */
+  deliverPending(): Promise<number> {
+    if (!this.transport) return Promise.resolve(0)
+    if (this.running) {
+      this.again = true
+      return this.running
+    }
+    this.running = this.pass().finally(() => {
+      this.running = null
+      if (this.again) {
+        this.again = false
+        void this.deliverPending()
+      }
+    })
+    return this.running
+  }
+
+  /** Waits for any pass in progress (used on shutdown and by tests). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined)
+  }
+
+  private async pass(): Promise<number> {
+    const transport = this.transport!
+    const due = this.ctx.db
+      .prepare(
+        `SELECT * FROM outbox WHERE sent_at IS NULL AND attempts < ? AND next_attempt_at <= ? ORDER BY id LIMIT 100`,
+      )
+      .all(MAX_ATTEMPTS, this.ctx.clock().toISOString()) as OutboxRow[]
+    let delivered = 0
+    for (const row of due) {
+      try {
+        await transport.sendMail({
+          from: this.from,
+          to: row.to_address,
+          subject: row.subject,
+          text: row.body,
+        })
+        this.ctx.db
+          .prepare('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?')
+          .run(this.ctx.clock().toISOString(), row.id)
+        delivered++
+      } catch (error) {
+        const attempts = row.attempts + 1
+        const backoffMs = Math.min(2 ** attempts * 30_000, 6 * 3600_000)
+        this.ctx.db
+          .prepare('UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
+          .run(
+            attempts,
+            String((error as Error).message ?? error).slice(0, 500),
+            new Date(this.ctx.clock().getTime() + backoffMs).toISOString(),
+            row.id,
+          )
+      }
+    }
+    return delivered
+  }
+
+  close(): void {
+    this.transport?.close()
+  }
+}

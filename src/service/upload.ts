@@ -1,0 +1,229 @@
+// Streaming asset upload: multipart parts in any order, the file streamed to a temp file while hashing,
+// then blob placement + credit debit + asset row only once the file is complete and on disk.
+import { createHash } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { FastifyRequest } from 'fastify'
+import { LIMITS, uploadCostCredits } from '../shared/api'
+import { changeCredits, creditsBalance } from './accounts'
+import { type AssetRow, type AssetView, assetView, isBlobReferenced } from './assets'
+import { storageTxIdOf } from './blob-store'
+import { categoryOf, contentTypeFromFilename } from './content-types'
+import type { ServiceContext } from './context'
+import { inTransaction } from './database'
+import { ApiError, badRequest, insufficientCredits } from './errors'
+import { newId } from './secrets'
+import { cleanContentType, cleanFilename, parseMetadata } from './validation'
+import { ownedVault, requireActive } from './vaults'
+
+const FIELD_MAX_BYTES = 8 * 1024
+const MAX_FIELDS = 8
+/** Upper bound of everything in a valid upload body that is not file content (fields, part headers, boundaries). */
+const MAX_NON_FILE_BYTES = MAX_FIELDS * (FIELD_MAX_BYTES + 1024) + 4096
+const GB = LIMITS.maxFileBytes / 1e9
+
+const USAGE =
+  'send multipart/form-data with a part "file" (the encrypted bytes), a field "filename", ' +
+  'and optional fields "contentType" and "metadata" (a JSON object)'
+
+interface StagedFile {
+  path: string
+  size: number
+  sha256: string
+}
+
+export interface UploadResult extends AssetView {
+  creditsConsumed: number
+}
+
+async function stageFile(ctx: ServiceContext, file: Readable): Promise<StagedFile> {
+  const path = ctx.blobs.newTempPath()
+  const hash = createHash('sha256')
+  let size = 0
+  let tooLarge = false
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length
+      hash.update(chunk)
+      callback(null, chunk)
+    },
+  })
+  // busboy truncates at the limit; fail at once instead of reading (and discarding) the rest.
+  file.once('limit', () => {
+    tooLarge = true
+    file.destroy(badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`))
+  })
+  try {
+    // flush: the file is fsynced before the stream reports it closed, so a commit never points at lost data.
+    await pipeline(
+      file,
+      counter,
+      createWriteStream(path, { flags: 'wx', flush: true, highWaterMark: 1 << 20 }),
+    )
+    if (tooLarge)
+      throw badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`)
+  } catch (error) {
+    await rm(path, { force: true })
+    throw error
+  }
+  return { path, size, sha256: hash.digest('hex') }
+}
+
+/** Handles POST /vault/:id/asset for the owner account; throws ApiError for every rejection. */
+export async function receiveUpload(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  accountId: string,
+  vaultId: string,
+): Promise<UploadResult> {
+  requireActive(ownedVault(ctx, accountId, vaultId), 'uploading assets')
+  if (!request.isMultipart()) {
+    throw badRequest(`the upload must be multipart/form-data; ${USAGE}`)
+  }
+  const declared = Number(request.headers['content-length'])
+  if (Number.isFinite(declared) && declared > 0) {
+    const minFileBytes = Math.max(0, declared - MAX_NON_FILE_BYTES)
+    if (minFileBytes > LIMITS.maxFileBytes) {
+      throw badRequest(
+        `file exceeds the ${GB} GB limit (the request is ${declared} bytes); nothing was stored`,
+      )
+    }
+    const atLeast = uploadCostCredits(minFileBytes)
+    const balance = creditsBalance(ctx, accountId)
+    if (balance < atLeast) {
+      throw insufficientCredits(
+        `this upload costs at least ${atLeast} credits and the balance is ${balance}; add credits or upload a smaller file`,
+      )
+    }
+  }
+
+  let staged: StagedFile | null = null
+  let filename: string | null = null
+  let contentType: string | null = null
+  let metadata: Record<string, unknown> | null = null
+  try {
+    const parts = request.parts({
+      limits: {
+        fileSize: LIMITS.maxFileBytes,
+        files: 1,
+        fields: MAX_FIELDS,
+        fieldSize: FIELD_MAX_BYTES,
+        parts: MAX_FIELDS + 1,
+        headerPairs: 20,
+      },
+    })
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file.resume()
+          throw badRequest(`unexpected file part "${part.fieldname}"; ${USAGE}`)
+        }
+        staged = await stageFile(ctx, part.file)
+        continue
+      }
+      if (part.valueTruncated)
+        throw badRequest(`field ${part.fieldname} is longer than ${FIELD_MAX_BYTES} bytes`)
+      const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value)
+      // Fields are checked as they arrive, so a bad field fails before a large file is read.
+      if (part.fieldname === 'filename') filename = cleanFilename(value)
+      else if (part.fieldname === 'contentType')
+        contentType = value.trim() === '' ? null : cleanContentType(value)
+      else if (part.fieldname === 'metadata') metadata = value.trim() === '' ? null : parseMetadata(value)
+      else throw badRequest(`unknown field "${part.fieldname}"; ${USAGE}`)
+    }
+    if (!staged) throw badRequest(`the file part is missing; ${USAGE}`)
+    if (filename === null) throw badRequest(`the filename field is required; ${USAGE}`)
+    return commitUpload(ctx, accountId, vaultId, staged, {
+      filename,
+      contentType: contentType ?? contentTypeFromFilename(filename),
+      metadata,
+    })
+  } catch (error) {
+    if (staged) await rm(staged.path, { force: true })
+    throw translateMultipartError(error)
+  }
+}
+
+function translateMultipartError(error: unknown): unknown {
+  if (error instanceof ApiError) return error
+  const code = (error as { code?: string }).code
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`)
+    case 'FST_FILES_LIMIT':
+      return badRequest(`only one file part is allowed per upload; ${USAGE}`)
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return badRequest(`too many fields; ${USAGE}`)
+    case 'FST_PROTO_VIOLATION':
+      return badRequest('a field name is not allowed')
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return badRequest(`the upload must be multipart/form-data; ${USAGE}`)
+  }
+  const message = (error as Error).message ?? ''
+  if (/Unexpected end of (multipart|form)|Malformed|boundary|terminated early/i.test(message)) {
+    return badRequest(`the multipart body is malformed or incomplete (${message}); nothing was stored`)
+  }
+  return error
+}
+
+/**
+ * Synchronous from the blob rename to the end of the transaction, so no other request interleaves:
+ * a rejected commit can safely remove the blob when no other asset refers to it.
+ */
+function commitUpload(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+  staged: StagedFile,
+  fields: { filename: string; contentType: string; metadata: Record<string, unknown> | null },
+): UploadResult {
+  const cost = uploadCostCredits(staged.size)
+  const id = newId('ast')
+  ctx.blobs.adopt(staged.path, staged.sha256)
+  try {
+    const row = inTransaction(ctx.db, () => {
+      requireActive(ownedVault(ctx, accountId, vaultId), 'uploading assets')
+      if (!changeCredits(ctx, accountId, -cost, 'upload', id)) {
+        throw insufficientCredits(
+          `this ${staged.size}-byte file costs ${cost} credits and the balance is ${creditsBalance(ctx, accountId)}; ` +
+            'nothing was stored and no credits were used; add credits and upload again',
+        )
+      }
+      const now = ctx.clock().toISOString()
+      const seq = ctx.db
+        .prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM assets WHERE vault_id = ?')
+        .pluck()
+        .get(vaultId)
+      ctx.db
+        .prepare(
+          `INSERT INTO assets (id, vault_id, filename, content_type, size_bytes, category, sha256, storage_tx_id,
+             metadata, credits_consumed, created_at, seq)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          vaultId,
+          fields.filename,
+          fields.contentType,
+          staged.size,
+          categoryOf(fields.contentType),
+          staged.sha256,
+          storageTxIdOf(staged.sha256),
+          fields.metadata ? JSON.stringify(fields.metadata) : null,
+          cost,
+          now,
+          seq,
+        )
+      ctx.db.prepare('UPDATE vaults SET updated_at = ? WHERE id = ?').run(now, vaultId)
+      return ctx.db.prepare('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow
+    })
+    return { ...assetView(row), creditsConsumed: cost }
+  } catch (error) {
+    if (!isBlobReferenced(ctx, staged.sha256)) ctx.blobs.remove(staged.sha256)
+    throw error
+  }
+}

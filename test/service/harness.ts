@@ -1,0 +1,95 @@
+// Starts a real service on port 0 with a temp data dir and a movable clock, plus small HTTP helpers.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
+
+export const DAY_MS = 86_400_000
+
+export interface TestService {
+  service: RunningService
+  url: string
+  dataDir: string
+  /** The service's clock; advance it with advance(). */
+  now: () => Date
+  advance(ms: number): void
+  /** An account with 100 trial credits, its human key and one standard vault. */
+  owner: { accountId: string; apiKey: string; vaultId: string }
+  restart(extra?: Partial<ServiceOptions>): Promise<void>
+  stop(): Promise<void>
+}
+
+export async function startTestService(extra: Partial<ServiceOptions> = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-test-'))
+  let now = Date.parse('2030-01-01T00:00:00.000Z')
+  const clock = () => new Date(now)
+  const options: ServiceOptions = { dataDir, clock, rateLimits: false, ...extra }
+  let service = await startService(options)
+  const { accountId, apiKey } = service.admin.createAccount({ email: 'owner@example.com' })
+  const { vaultId } = service.admin.createVault({ account: accountId, preset: 'standard' })
+  const t: TestService = {
+    service,
+    url: service.url,
+    dataDir,
+    now: clock,
+    advance(ms) {
+      now += ms
+    },
+    owner: { accountId, apiKey, vaultId },
+    async restart(more = {}) {
+      await service.close()
+      service = await startService({ ...options, ...more })
+      t.service = service
+      t.url = service.url
+    },
+    async stop() {
+      await service.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  return t
+}
+
+export interface Reply<T = any> {
+  status: number
+  headers: Headers
+  body: T
+}
+
+export async function call<T = any>(
+  url: string,
+  method: string,
+  path: string,
+  opts: {
+    key?: string | null
+    json?: unknown
+    body?: RequestInit['body']
+    headers?: Record<string, string>
+  } = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+  if (opts.key) headers['x-api-key'] = opts.key
+  let body = opts.body
+  if (opts.json !== undefined) {
+    headers['content-type'] ??= 'application/json'
+    body = typeof opts.json === 'string' ? opts.json : JSON.stringify(opts.json)
+  }
+  const response = await fetch(`${url}${path}`, { method, headers, body: body ?? null })
+  const text = await response.text()
+  let parsed: unknown = text
+  try {
+    parsed = JSON.parse(text)
+  } catch {}
+  return { status: response.status, headers: response.headers, body: parsed as T }
+}
+
+export function uploadForm(
+  content: Uint8Array | string,
+  fields: Record<string, string> = { filename: 'notes.txt' },
+  fileField = 'file',
+): FormData {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  form.append(fileField, new Blob([content]), 'blob.bin')
+  return form
+}
