@@ -112,6 +112,10 @@ describe('VaultApiClient against the local service', () => {
     })
     expect(await client.removeHeir(vault.id, heir.id)).toEqual({ removed: heir.id, remainingHeirs: 0 })
 
+    const refused = await expectApiError(client.startRelease(vault.id))
+    expect(refused.status).toBe(409)
+    expect(refused.userMessage).toMatch(/trigger is "manual"/)
+    await client.configureRelease(vault.id, { trigger: 'manual' })
     const releasing = await client.startRelease(vault.id)
     expect(releasing.state).toBe('releasing')
     const cancelled = await client.cancelRelease(vault.id)
@@ -288,7 +292,7 @@ describe('VaultApiClient retries and prefixes', () => {
 
   it('retries idempotent calls after 5xx, not writes', async () => {
     let calls = 0
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       calls++
       if (calls <= 2) {
         res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': `r${calls}` })

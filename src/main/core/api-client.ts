@@ -166,7 +166,8 @@ function userMessageFor(init: VaultApiErrorInit): string {
         return 'The release cannot be cancelled: the vault is not releasing, or its 30-day contestation period has ended.'
       if (operation === 'add guardian') return 'A guardian with this e-mail address is already on this vault.'
       if (operation === 'add heir') return 'An heir with this e-mail address is already on this vault.'
-      if (operation === 'start release') return 'A release cannot start now: the vault is not active.'
+      if (operation === 'start release')
+        return 'A release can be started by hand only while the vault is active and its release trigger is "manual". Change the trigger first.'
       return `This conflicts with the vault's current state (${message}). Refresh and try again.`
     case 429:
       return `Too many requests for this API key right now${init.retryAfterSeconds ? `; the service asks to wait ${init.retryAfterSeconds} s` : ''}. Wait a moment and try again.`
