@@ -1,0 +1,305 @@
+import { appendFile, mkdir, symlink, truncate, utimes, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { VaultApiClient } from '../../src/main/core/api-client'
+import { decryptStream, encryptedLength, encryptStream } from '../../src/main/core/crypto'
+import { MemorySecretStore } from '../../src/main/core/secret-store'
+import {
+  type UploadCipher,
+  type UploadItem,
+  type UploadProgress,
+  UploadQueue,
+} from '../../src/main/core/upload-queue'
+import { VaultKeyStore } from '../../src/main/core/vault-key-store'
+import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
+
+let svc: ServiceFixture
+let client: VaultApiClient
+let work: { path: string; remove: () => Promise<void> }
+let userData: string
+let files: string
+let keys: VaultKeyStore
+let vaultId: string
+
+const PNG_HEADER = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
+
+beforeAll(async () => {
+  svc = await startServiceFixture()
+  client = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
+})
+afterAll(async () => {
+  await svc?.close()
+})
+beforeEach(async () => {
+  work = await tempDir('vault-upload-')
+  userData = join(work.path, 'user-data')
+  files = join(work.path, 'files')
+  await mkdir(userData)
+  await mkdir(files)
+  keys = new VaultKeyStore(new MemorySecretStore())
+  vaultId = (await client.createVault()).id
+  await keys.create(vaultId)
+})
+afterEach(async () => {
+  await work.remove()
+})
+
+/** The real cipher, slowed after the first chunk so a test can act mid-upload. */
+function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
+  return {
+    encryptedLength,
+    encryptStream: (source, options) =>
+      (async function* () {
+        let n = 0
+        for await (const chunk of encryptStream(source, options)) {
+          yield chunk
+          if (n++ === 0) await onFirstChunk?.()
+          await new Promise((r) => setTimeout(r, delayMs))
+        }
+      })(),
+  }
+}
+
+function openQueue(extra: Partial<Parameters<typeof UploadQueue.open>[0]> = {}) {
+  return UploadQueue.open({
+    userDataDir: userData,
+    clientFor: async () => client,
+    vaultKeys: keys,
+    progressIntervalMs: 0,
+    ...extra,
+  })
+}
+
+async function decryptAsset(assetId: string): Promise<Buffer> {
+  const key = (await keys.get(vaultId))!
+  const chunks: Buffer[] = []
+  const stream = await client.downloadAsset(vaultId, assetId)
+  for await (const c of decryptStream(stream, { vaultKey: key, vaultId })) chunks.push(Buffer.from(c))
+  return Buffer.concat(chunks)
+}
+
+describe('upload queue against the local service', () => {
+  it('backs up a folder with nested files, skipping junk and links that leave it', async () => {
+    const root = join(files, 'Documents')
+    await mkdir(join(root, 'taxes', '2025'), { recursive: true })
+    await writeFile(join(root, 'letter.txt'), 'Dear heirs,\n')
+    await writeFile(join(root, 'taxes', '2025', 'return.pdf'), '%PDF-1.7\n% test pdf\n')
+    await writeFile(join(root, 'taxes', 'scan'), PNG_HEADER)
+    await writeFile(join(root, '.DS_Store'), 'junk')
+    await writeFile(join(root, 'taxes', 'Thumbs.db'), 'junk')
+    await writeFile(join(files, 'outside.txt'), 'not part of the backup')
+    await symlink(join(files, 'outside.txt'), join(root, 'escape.txt'))
+    await symlink(join(root, 'letter.txt'), join(root, 'letter-link.txt'))
+
+    const queue = await openQueue()
+    const seen: UploadItem[] = []
+    const progress: UploadProgress[] = []
+    queue.on('item', (i) => seen.push(i))
+    queue.on('progress', (p) => progress.push(p))
+    const estimate = await queue.estimate(vaultId, [root])
+    expect(estimate.files).toBe(4)
+    expect(estimate.enough).toBe(true)
+    expect(estimate.credits).toBe(4)
+    const { items, skipped } = await queue.enqueue({ vaultId, paths: [root] })
+    expect(items.map((i) => i.relativePath).sort()).toEqual([
+      'Documents/letter-link.txt',
+      'Documents/letter.txt',
+      'Documents/taxes/2025/return.pdf',
+      'Documents/taxes/scan',
+    ])
+    expect(skipped.map((s) => s.reason).sort()).toEqual(['os-junk', 'os-junk', 'symlink-outside'])
+    expect(skipped.find((s) => s.reason === 'symlink-outside')!.detail).toMatch(/outside the folder/)
+    await queue.idle()
+
+    const done = queue.list()
+    expect(done.map((i) => i.state)).toEqual(['done', 'done', 'done', 'done'])
+    // The estimate was known before any byte was sent.
+    const firstUploading = seen.find((i) => i.state === 'uploading')!
+    expect(firstUploading.estimatedCredits).toBe(1)
+    expect(firstUploading.balanceCredits).toBeGreaterThan(0)
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress.at(-1)!.sentBytes).toBe(progress.at(-1)!.totalBytes)
+
+    const assets = await client.listAllAssets(vaultId)
+    expect(assets).toHaveLength(4)
+    const byPath = new Map(
+      assets.map((a) => [(a as unknown as { metadata: { relativePath: string } }).metadata.relativePath, a]),
+    )
+    const scan = byPath.get('Documents/taxes/scan')!
+    expect(scan.contentType).toBe('image/png')
+    expect(scan.category).toBe('image')
+    expect(byPath.get('Documents/taxes/2025/return.pdf')!.contentType).toBe('application/pdf')
+    const letter = byPath.get('Documents/letter.txt')!
+    expect(letter.contentType).toBe('text/plain')
+    expect(letter.sizeBytes).toBe(encryptedLength(12))
+    expect((await decryptAsset(letter.id)).toString()).toBe('Dear heirs,\n')
+    const used = done.reduce((n, i) => n + (i.creditsConsumed ?? 0), 0)
+    expect(used).toBe(4)
+    expect((await client.getVault(vaultId)).assetCount).toBe(4)
+  })
+
+  it('skips files already uploaded unchanged, unless forced', async () => {
+    const a = join(files, 'a.txt')
+    const b = join(files, 'b.txt')
+    await writeFile(a, 'first version')
+    await writeFile(b, 'stays the same')
+    const queue = await openQueue()
+    await queue.enqueue({ vaultId, paths: [a, b] })
+    await queue.idle()
+    expect(queue.list().map((i) => i.state)).toEqual(['done', 'done'])
+
+    // b touched (same bytes, new mtime): skipped after hashing; a really changed: uploaded.
+    await utimes(b, new Date(), new Date(Date.now() + 5000))
+    await writeFile(a, 'second version')
+    await queue.clearFinished()
+    await queue.enqueue({ vaultId, paths: [a, b] })
+    await queue.idle()
+    const second = queue.list()
+    expect(second.map((i) => [i.relativePath, i.state])).toEqual([
+      ['a.txt', 'done'],
+      ['b.txt', 'skipped'],
+    ])
+    expect(second[1]!.note).toMatch(/already uploaded unchanged/)
+
+    await queue.clearFinished()
+    await queue.enqueue({ vaultId, paths: [b], force: true })
+    await queue.idle()
+    expect(queue.list()[0]!.state).toBe('done')
+    expect((await client.getVault(vaultId)).assetCount).toBe(4)
+  })
+
+  it('refuses before sending when the balance cannot cover the estimate', async () => {
+    const big = join(files, 'video.mp4')
+    await writeFile(big, '')
+    await truncate(big, 40_000_000) // sparse: 40 MB costs 187 credits, the balance is lower
+    const before = await client.getVault(vaultId)
+    const queue = await openQueue()
+    const estimate = await queue.estimate(vaultId, [big])
+    expect(estimate.enough).toBe(false)
+    expect(estimate.credits).toBeGreaterThan(estimate.balanceCredits)
+    await queue.enqueue({ vaultId, paths: [big] })
+    await queue.idle()
+    const [item] = queue.list()
+    expect(item!.state).toBe('failed')
+    expect(item!.error!.code).toBe('INSUFFICIENT_CREDITS')
+    expect(item!.error!.message).toMatch(
+      /needs \d+ credits .* balance is \d+ credits.*nothing was sent or charged/,
+    )
+    expect(item!.sentBytes).toBe(0)
+    const after = await client.getVault(vaultId)
+    expect(after.creditsBalance).toBe(before.creditsBalance)
+    expect(after.assetCount).toBe(0)
+  })
+
+  it('fails clearly for files over 5 GB and vaults without a key on this device', async () => {
+    const huge = join(files, 'disk.img')
+    await writeFile(huge, '')
+    await truncate(huge, 5_000_000_001)
+    const small = join(files, 'small.txt')
+    await writeFile(small, 'x')
+    const keyless = (await client.createVault()).id
+    const queue = await openQueue()
+    await queue.enqueue({ vaultId, paths: [huge] })
+    await queue.enqueue({ vaultId: keyless, paths: [small] })
+    await queue.idle()
+    const [tooBig, noKey] = queue.list()
+    expect(tooBig!.error).toMatchObject({ code: 'FILE_TOO_LARGE' })
+    expect(tooBig!.error!.message).toMatch(/limit is 5 GB/)
+    expect(noKey!.error).toMatchObject({ code: 'NO_VAULT_KEY' })
+    expect(noKey!.error!.message).toMatch(/recovery kit/)
+  })
+
+  it('cancels mid-upload: no asset, no debit', async () => {
+    const file = join(files, 'archive.bin')
+    await writeFile(file, Buffer.alloc(2_000_000, 1))
+    const before = await client.getVault(vaultId)
+    const queue = await openQueue({ cipher: slowCipher(2) })
+    let cancelled = false
+    queue.on('progress', (p) => {
+      if (!cancelled && p.sentBytes > 0 && p.sentBytes < p.totalBytes) {
+        cancelled = true
+        void queue.cancel(p.itemId)
+      }
+    })
+    await queue.enqueue({ vaultId, paths: [file] })
+    await queue.idle()
+    const [item] = queue.list()
+    expect(cancelled).toBe(true)
+    expect(item!.state).toBe('cancelled')
+    expect(item!.note).toMatch(/nothing was stored or charged/)
+    const after = await client.getVault(vaultId)
+    expect(after.assetCount).toBe(0)
+    expect(after.creditsBalance).toBe(before.creditsBalance)
+  })
+
+  it('fails a file that changes while it is uploaded, storing nothing', async () => {
+    const file = join(files, 'growing.log')
+    await writeFile(file, Buffer.alloc(1_000_000, 2))
+    const before = await client.getVault(vaultId)
+    const queue = await openQueue({ cipher: slowCipher(1, () => appendFile(file, 'more lines\n')) })
+    await queue.enqueue({ vaultId, paths: [file] })
+    await queue.idle()
+    const [item] = queue.list()
+    expect(item!.state).toBe('failed')
+    expect(item!.error!.code).toBe('FILE_CHANGED')
+    expect(item!.error!.message).toMatch(/changed while it was being uploaded/)
+    const after = await client.getVault(vaultId)
+    expect(after.assetCount).toBe(0)
+    expect(after.creditsBalance).toBe(before.creditsBalance)
+  })
+
+  it('resumes the queue after a restart; the interrupted item starts over', async () => {
+    const paths = ['one', 'two', 'three'].map((n) => join(files, `${n}.bin`))
+    for (const p of paths) await writeFile(p, Buffer.alloc(600_000, p.length))
+    const first = await openQueue({ cipher: slowCipher(3), concurrency: 1 })
+    const stopped = new Promise<void>((resolve) => {
+      first.on('item', (i) => {
+        if (i.state === 'done') void first.stop().then(resolve)
+      })
+    })
+    await first.enqueue({ vaultId, paths })
+    await stopped
+    const states = first.list().map((i) => i.state)
+    expect(states[0]).toBe('done')
+    expect(states.slice(1)).toEqual(['queued', 'queued'])
+
+    const second = await openQueue({ concurrency: 2 })
+    await second.idle()
+    expect(second.list().map((i) => i.state)).toEqual(['done', 'done', 'done'])
+    const assets = await client.listAllAssets(vaultId)
+    expect(assets.map((a) => a.filename).sort()).toEqual(['one.bin', 'three.bin', 'two.bin'])
+  })
+
+  it('restarts items a crash left in flight from the beginning', async () => {
+    const file = join(files, 'crash.txt')
+    await writeFile(file, 'after the crash')
+    const stamp = new Date().toISOString()
+    await writeFile(
+      join(userData, 'upload-queue.json'),
+      JSON.stringify({
+        version: 1,
+        items: [
+          {
+            id: 'x1',
+            batchId: 'b1',
+            vaultId,
+            path: file,
+            relativePath: 'crash.txt',
+            force: false,
+            state: 'uploading',
+            sentBytes: 12345,
+            createdAt: stamp,
+            updatedAt: stamp,
+          },
+        ],
+      }),
+    )
+    const queue = await openQueue({ autoStart: false })
+    expect(queue.get('x1')).toMatchObject({ state: 'queued', sentBytes: 0 })
+    expect(queue.get('x1')!.note).toMatch(/restarting from the beginning/)
+    queue.start()
+    await queue.idle()
+    expect(queue.get('x1')!.state).toBe('done')
+    expect((await decryptAsset(queue.get('x1')!.asset!.id)).toString()).toBe('after the crash')
+  })
+})
