@@ -20,4 +20,23 @@ export {
   fileContext,
 } from './file-cipher'
 export { FileCipherError, type FileCipherErrorReason } from './file-cipher-error'
+export {
+  ENCRYPTED_FILE_SUFFIX,
+  type GuardianKitInput,
+  type OwnerKitInput,
+  renderGuardianKitHtml,
+  renderOwnerKitHtml,
+} from './recovery-kits'
+export type { GuardianShare, OwnerKey, RecoveryEnvelope } from './share-envelope'
+export { ShareInputError, type ShareInputErrorReason } from './share-input-error'
+export { qrSvg, recoveryQrText, shareQrPng, shareQrSvg } from './share-qr'
+export {
+  decodeOwnerKitWords,
+  decodeRecoveryWords,
+  decodeShareWords,
+  encodeOwnerKitWords,
+  encodeShareWords,
+  wordsFor,
+} from './share-words'
 export { deriveFilesKey, generateVaultKey, keyCheckValue, vaultFingerprint } from './vault-key'
+export { combineShares, splitVaultKey } from './vault-shares'
