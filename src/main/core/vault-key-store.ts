@@ -1,6 +1,13 @@
 // Vault keys (32 random bytes per vault, made on this device, never sent to the service) kept in
 // the same SecretStore as the API keys, one entry per vault id.
-import { generateVaultKey, vaultFingerprint } from './crypto'
+import {
+  decodeOwnerKitWords,
+  encodeOwnerKitWords,
+  generateVaultKey,
+  renderOwnerKitHtml,
+  ShareInputError,
+  vaultFingerprint,
+} from './crypto'
 import type { SecretStore, SecretStoreKind } from './secret-store'
 
 export function vaultKeyAccount(vaultId: string): string {
@@ -23,6 +30,15 @@ export class VaultKeyError extends Error {
   ) {
     super(message)
   }
+}
+
+export interface OwnerKitExport {
+  vaultId: string
+  /** The recovery words (the vault key itself: whoever holds them can open the vault). */
+  words: string
+  /** A printable page with the words and a QR code. */
+  html: string
+  fingerprint: string
 }
 
 export class VaultKeyStore {
@@ -82,5 +98,47 @@ export class VaultKeyStore {
 
   async delete(vaultId: string): Promise<boolean> {
     return this.secrets.delete(vaultKeyAccount(vaultId))
+  }
+
+  /** The owner recovery kit of a vault whose key is on this device. */
+  async exportOwnerKit(vaultId: string, ownerName?: string): Promise<OwnerKitExport> {
+    const vaultKey = await this.get(vaultId)
+    if (!vaultKey) {
+      throw new VaultKeyError(
+        `no key for vault ${vaultId}`,
+        'This device has no key for this vault, so there is no kit to print. Import the kit on this device first.',
+      )
+    }
+    return {
+      vaultId,
+      words: encodeOwnerKitWords({ vaultKey, vaultId }),
+      html: renderOwnerKitHtml({ vaultKey, vaultId, ...(ownerName ? { ownerName } : {}) }),
+      fingerprint: vaultFingerprint(vaultKey),
+    }
+  }
+
+  /**
+   * Reads the words of an owner kit and stores the key for the vault they name. With
+   * `expectedVaultId`, a kit of another vault is refused.
+   */
+  async importOwnerKit(
+    words: string,
+    options: { expectedVaultId?: string; replace?: boolean } = {},
+  ): Promise<VaultKeyInfo> {
+    let owner: ReturnType<typeof decodeOwnerKitWords>
+    try {
+      owner = decodeOwnerKitWords(words)
+    } catch (error) {
+      if (error instanceof ShareInputError) throw new VaultKeyError(error.message, error.message)
+      throw error
+    }
+    if (options.expectedVaultId && owner.vaultId !== options.expectedVaultId) {
+      throw new VaultKeyError(
+        `kit of vault ${owner.vaultId}, expected ${options.expectedVaultId}`,
+        `This kit belongs to vault ${owner.vaultId}, not to the vault you chose (${options.expectedVaultId}). Use the kit printed for that vault.`,
+      )
+    }
+    await this.put(owner.vaultId, owner.vaultKey, { replace: options.replace })
+    return this.info(owner.vaultId)
   }
 }
