@@ -420,9 +420,11 @@ export class VaultApiClient {
     ).data
   }
 
-  async deleteVault(vaultId: string): Promise<unknown> {
+  async deleteVault(vaultId: string): Promise<{ deleted: string }> {
     return (
-      await this.#call<unknown>('delete vault', 'DELETE', `/vault/${enc(vaultId)}`, { idempotent: false })
+      await this.#call<{ deleted: string }>('delete vault', 'DELETE', `/vault/${enc(vaultId)}`, {
+        idempotent: false,
+      })
     ).data
   }
 

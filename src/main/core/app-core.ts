@@ -1,0 +1,397 @@
+// The main-process core in one object, for the IPC layer and the Electron shell. Plain Node: no
+// 'electron' import; the shell injects what only Electron has (safeStorage as a SecretBox) and
+// calls onResume() from powerMonitor.
+//
+//   const core = await createAppCore({ userDataDir, secretBox?, clock?, loadKeytar?, settings? })
+//   core.start()                      timers: reminder tick (60 s) and vault polling (1 s pass)
+//   core.onResume()                   after sleep / unlock: re-evaluate reminders, poll now
+//   await core.close()                stop timers, put running uploads back in the queue, flush files
+//   core.applySettings({ reminderDaysBefore, overdueRepeatHours, uploadConcurrency })
+//
+//   core.secretStore                  { kind: 'keychain'|'encrypted-file'|'memory', fallbackReasons }
+//   core.connections                  list() active() add({serviceUrl, apiKey, label?}) replaceKey(id, key)
+//                                     rename(id, label) remove(id) switchTo(id)     (summaries only, no keys)
+//   core.vaults                       list() get(id) create({preset?}) remove(id) configureRelease(id, req)
+//                                     checkIn(id, note?) cancelRelease(id) startRelease(id)
+//                                     listGuardians/addGuardian/removeGuardian, listHeirs/addHeir/removeHeir,
+//                                     listAssets(id, query)                       (active connection)
+//   core.vaultKeys                    info(id) create(id) exportOwnerKit(id, ownerName?) importOwnerKit(words, opts)
+//   core.uploads                      estimate(vaultId, paths) enqueue({vaultId, paths, force?}) cancel(itemId)
+//                                     cancelBatch(batchId) retry(itemId, force?) list() clearFinished()
+//   core.reminders                    upcoming() tick() (CheckInReminders)
+//   core.watcher                      snapshot() pollNow() (VaultWatcher)
+//   core.tray()                       TrayState: worst state across vaults + next check-in text
+//
+//   core.events (typed EventEmitter; every payload is plain data, safe for the renderer):
+//     'upload-item' UploadItem, 'upload-progress' UploadProgress, 'vault' VaultDetails,
+//     'vault-state' VaultStateChange, 'vault-removed' vaultId, 'reminder' ReminderDue,
+//     'alarm' ReleaseAlarm, 'retrying' RetryNotice + connectionId, 'tray' TrayState,
+//     'connections' ConnectionSummary[], 'poll-failed' PollFailure
+//
+// Errors thrown by these calls carry `userMessage` (VaultApiError, ConnectionError, VaultKeyError).
+import { EventEmitter } from 'node:events'
+import { join } from 'node:path'
+import type {
+  AssetListQuery,
+  CheckInResult,
+  PersonRequest,
+  ReleaseConfig,
+  ReleaseConfigRequest,
+  SssPreset,
+} from '../../shared/api'
+import { type RetryNotice, VaultApiClient, type VaultDetails } from './api-client'
+import { CheckInReminders, type ReminderConfig, type ReminderDue } from './checkin-schedule'
+import { type AddConnectionRequest, ConnectionRegistry, type ConnectionSummary } from './connections'
+import { JsonFileWriter, readJsonFile } from './json-file'
+import { RequestPacer } from './request-pacer'
+import { type KeytarLoader, openSecretStore, type SecretBox, type SecretStoreKind } from './secret-store'
+import { deriveTrayState, type TrayState } from './tray-state'
+import { type UploadItem, type UploadProgress, UploadQueue } from './upload-queue'
+import { VaultKeyStore } from './vault-key-store'
+import { type PollFailure, type ReleaseAlarm, type VaultStateChange, VaultWatcher } from './vault-watcher'
+
+export interface AppCoreEvents {
+  'upload-item': [UploadItem]
+  'upload-progress': [UploadProgress]
+  vault: [VaultDetails]
+  'vault-state': [VaultStateChange]
+  'vault-removed': [string]
+  reminder: [ReminderDue]
+  alarm: [ReleaseAlarm]
+  retrying: [RetryNotice & { connectionId: string }]
+  tray: [TrayState]
+  connections: [ConnectionSummary[]]
+  'poll-failed': [PollFailure]
+}
+
+export interface AppCoreClock {
+  now(): number
+}
+
+export interface AppCoreSettings {
+  reminderDaysBefore?: number[]
+  overdueRepeatHours?: number
+  uploadConcurrency?: number
+}
+
+export interface AppCoreOptions {
+  userDataDir: string
+  /** Electron safeStorage behind an interface; without it keys fall back to memory when no keychain. */
+  secretBox?: SecretBox
+  clock?: AppCoreClock
+  /** null disables the OS keychain (tests); default loads keytar lazily. */
+  loadKeytar?: KeytarLoader | null
+  keychainService?: string
+  settings?: AppCoreSettings
+  /** Poll intervals (tests shorten them). */
+  watcher?: { baseIntervalMs?: number; releasingIntervalMs?: number; budgetPerMinute?: number }
+}
+
+interface DeadlinesFile {
+  version: 1
+  /** vaultId -> nextCheckInDue learned from check-in/configuration answers (services that omit it on GET). */
+  deadlines: Record<string, string>
+}
+
+export function vaultLabel(vaultId: string): string {
+  return `Vault ${vaultId}`
+}
+
+export type AppCore = Awaited<ReturnType<typeof createAppCore>>
+
+export async function createAppCore(options: AppCoreOptions) {
+  const { userDataDir } = options
+  const clock: AppCoreClock = options.clock ?? { now: () => Date.now() }
+  const events = new EventEmitter<AppCoreEvents>()
+
+  const opened = await openSecretStore({
+    userDataDir,
+    ...(options.secretBox ? { secretBox: options.secretBox } : {}),
+    ...(options.loadKeytar !== undefined ? { loadKeytar: options.loadKeytar } : {}),
+    ...(options.keychainService ? { keychainService: options.keychainService } : {}),
+  })
+  const secrets = opened.store
+
+  // One pacer per connection: the service's limits are per API key.
+  const pacers = new Map<string, RequestPacer>()
+  const connections = await ConnectionRegistry.open({
+    userDataDir,
+    secrets,
+    createClient: (c) => {
+      let pacer = pacers.get(c.id)
+      if (!pacer) {
+        pacer = new RequestPacer()
+        pacers.set(c.id, pacer)
+      }
+      return new VaultApiClient({
+        baseUrl: c.serviceUrl,
+        apiKey: c.apiKey,
+        ...(c.prefix ? { prefix: c.prefix } : {}),
+        pacer,
+        onRetry: (notice) => events.emit('retrying', { ...notice, connectionId: c.id }),
+      })
+    },
+  })
+  const activeClient = () => connections.client()
+  const vaultKeys = new VaultKeyStore(secrets)
+
+  const deadlinesFile = join(userDataDir, 'checkin-deadlines.json')
+  const deadlines = (await readJsonFile<DeadlinesFile>(deadlinesFile, { version: 1, deadlines: {} }))
+    .deadlines
+  const deadlinesWriter = new JsonFileWriter<DeadlinesFile>(deadlinesFile)
+  const rememberDeadline = (vaultId: string, due: string | null) => {
+    if (due) deadlines[vaultId] = due
+    else delete deadlines[vaultId]
+    void deadlinesWriter.write({ version: 1, deadlines })
+  }
+
+  const reminders = await CheckInReminders.open({
+    userDataDir,
+    clock,
+    config: pickReminderConfig(options.settings),
+  })
+  const watcher = await VaultWatcher.open({
+    userDataDir,
+    client: activeClient,
+    now: () => clock.now(),
+    ...options.watcher,
+  })
+  const uploads = await UploadQueue.open({
+    userDataDir,
+    clientFor: (connectionId) => connections.client(connectionId),
+    vaultKeys,
+    concurrency: options.settings?.uploadConcurrency ?? 2,
+    now: () => clock.now(),
+  })
+
+  const dueOf = (vault: VaultDetails): string | null => {
+    if (vault.state !== 'active' || vault.releaseTrigger !== 'dead_man_switch') return null
+    return vault.nextCheckInDue ?? deadlines[vault.id] ?? null
+  }
+
+  let lastTray = ''
+  const tray = (): TrayState =>
+    deriveTrayState(
+      watcher.snapshot().map((v) => ({
+        vaultId: v.id,
+        label: vaultLabel(v.id),
+        state: v.state,
+        nextCheckInDue: dueOf(v),
+        releaseStartedAt: v.releaseStartedAt ?? null,
+        contestationEndsAt: v.contestationEndsAt ?? null,
+      })),
+      clock.now(),
+      { dueSoonDays: Math.max(...reminders.config.reminderDaysBefore, 1) },
+    )
+  const publishTray = () => {
+    const state = tray()
+    const key = JSON.stringify(state)
+    if (key !== lastTray) {
+      lastTray = key
+      events.emit('tray', state)
+    }
+  }
+
+  const observe = (vault: VaultDetails) => {
+    reminders.setVault({ vaultId: vault.id, label: vaultLabel(vault.id), nextCheckInDue: dueOf(vault) })
+  }
+  watcher.on('vault', (v) => {
+    observe(v)
+    events.emit('vault', v)
+    publishTray()
+  })
+  watcher.on('state-change', (c) => events.emit('vault-state', c))
+  watcher.on('alarm', (a) => events.emit('alarm', a))
+  watcher.on('poll-failed', (f) => events.emit('poll-failed', f))
+  watcher.on('vault-removed', (id) => {
+    reminders.removeVault(id)
+    events.emit('vault-removed', id)
+    publishTray()
+  })
+  reminders.on('due', (r) => {
+    events.emit('reminder', r)
+    publishTray()
+  })
+  uploads.on('item', (i) => events.emit('upload-item', i))
+  uploads.on('progress', (p) => events.emit('upload-progress', p))
+
+  const connectionsChanged = () => {
+    watcher.reset()
+    for (const v of reminders.vaults()) reminders.removeVault(v.vaultId)
+    events.emit('connections', connections.list())
+    publishTray()
+    void watcher.pollNow()
+  }
+
+  /** Refreshes one vault after a write, through the watcher so every listener sees it. */
+  const refresh = async (vaultId: string): Promise<VaultDetails> => {
+    const vault = await (await activeClient()).getVault(vaultId)
+    watcher.observe(vault)
+    return vault
+  }
+
+  const core = {
+    events,
+    secretStore: { kind: secrets.kind as SecretStoreKind, fallbackReasons: opened.fallbackReasons },
+
+    connections: {
+      list: (): ConnectionSummary[] => connections.list(),
+      active: (): ConnectionSummary | undefined => connections.active(),
+      async add(request: AddConnectionRequest): Promise<ConnectionSummary> {
+        const added = await connections.add(request)
+        connectionsChanged()
+        return added
+      },
+      async replaceKey(id: string, apiKey: string): Promise<ConnectionSummary> {
+        const replaced = await connections.replaceKey(id, apiKey)
+        pacers.delete(id)
+        if (connections.active()?.id === id) connectionsChanged()
+        return replaced
+      },
+      async rename(id: string, label: string): Promise<ConnectionSummary> {
+        const renamed = await connections.rename(id, label)
+        events.emit('connections', connections.list())
+        return renamed
+      },
+      async remove(id: string): Promise<void> {
+        await connections.remove(id)
+        pacers.delete(id)
+        connectionsChanged()
+      },
+      async switchTo(id: string): Promise<ConnectionSummary> {
+        const active = await connections.switchTo(id)
+        connectionsChanged()
+        return active
+      },
+    },
+
+    vaults: {
+      async list(): Promise<VaultDetails[]> {
+        const vaults = await (await activeClient()).listVaults()
+        for (const v of vaults) watcher.observe(v)
+        return vaults
+      },
+      get: (vaultId: string) => refresh(vaultId),
+      /** Creates the vault on the service and its key on this device. */
+      async create(request: { preset?: SssPreset } = {}): Promise<VaultDetails> {
+        const vault = await (await activeClient()).createVault(request)
+        await vaultKeys.create(vault.id)
+        watcher.observe(vault)
+        return vault
+      },
+      async remove(vaultId: string): Promise<{ deleted: string }> {
+        const result = await (await activeClient()).deleteVault(vaultId)
+        await uploads.index.forgetVault(vaultId)
+        await watcher.pollNow()
+        return result
+      },
+      async configureRelease(vaultId: string, request: ReleaseConfigRequest): Promise<ReleaseConfig> {
+        const config = await (await activeClient()).configureRelease(vaultId, request)
+        rememberDeadline(vaultId, config.trigger === 'dead_man_switch' ? config.nextCheckInDue : null)
+        await refresh(vaultId)
+        return config
+      },
+      async checkIn(vaultId: string, note?: string): Promise<CheckInResult> {
+        const result = await (await activeClient()).checkIn(vaultId, note)
+        rememberDeadline(vaultId, result.nextCheckInDue)
+        await refresh(vaultId)
+        return result
+      },
+      async cancelRelease(vaultId: string) {
+        const result = await (await activeClient()).cancelRelease(vaultId)
+        await refresh(vaultId)
+        return result
+      },
+      async startRelease(vaultId: string): Promise<VaultDetails> {
+        const vault = await (await activeClient()).startRelease(vaultId)
+        watcher.observe(vault)
+        return vault
+      },
+      listGuardians: async (vaultId: string) => (await activeClient()).listGuardians(vaultId),
+      async addGuardian(vaultId: string, person: PersonRequest) {
+        const guardian = await (await activeClient()).addGuardian(vaultId, person)
+        await refresh(vaultId)
+        return guardian
+      },
+      async removeGuardian(vaultId: string, guardianId: string) {
+        const result = await (await activeClient()).removeGuardian(vaultId, guardianId)
+        await refresh(vaultId)
+        return result
+      },
+      listHeirs: async (vaultId: string) => (await activeClient()).listHeirs(vaultId),
+      async addHeir(vaultId: string, person: PersonRequest) {
+        const heir = await (await activeClient()).addHeir(vaultId, person)
+        await refresh(vaultId)
+        return heir
+      },
+      async removeHeir(vaultId: string, heirId: string) {
+        const result = await (await activeClient()).removeHeir(vaultId, heirId)
+        await refresh(vaultId)
+        return result
+      },
+      listAssets: async (vaultId: string, query: AssetListQuery = {}) =>
+        (await activeClient()).listAssets(vaultId, query),
+    },
+
+    vaultKeys: {
+      info: (vaultId: string) => vaultKeys.info(vaultId),
+      create: (vaultId: string) => vaultKeys.create(vaultId),
+      exportOwnerKit: (vaultId: string, ownerName?: string) => vaultKeys.exportOwnerKit(vaultId, ownerName),
+      importOwnerKit: (words: string, opts: { expectedVaultId?: string; replace?: boolean } = {}) =>
+        vaultKeys.importOwnerKit(words, opts),
+    },
+
+    uploads: {
+      estimate: (vaultId: string, paths: string[]) =>
+        uploads.estimate(vaultId, paths, connections.active()?.id),
+      enqueue: (request: { vaultId: string; paths: string[]; force?: boolean }) => {
+        const connectionId = connections.active()?.id
+        return uploads.enqueue({ ...request, ...(connectionId ? { connectionId } : {}) })
+      },
+      cancel: (itemId: string) => uploads.cancel(itemId),
+      cancelBatch: (batchId: string) => uploads.cancelBatch(batchId),
+      retry: (itemId: string, force?: boolean) => uploads.retry(itemId, force),
+      list: () => uploads.list(),
+      clearFinished: () => uploads.clearFinished(),
+      idle: () => uploads.idle(),
+    },
+
+    reminders,
+    watcher,
+    tray,
+
+    applySettings(settings: AppCoreSettings): void {
+      reminders.setConfig(pickReminderConfig(settings))
+      if (settings.uploadConcurrency) uploads.setConcurrency(settings.uploadConcurrency)
+      reminders.tick()
+      publishTray()
+    },
+
+    start(): void {
+      reminders.start()
+      watcher.start()
+    },
+
+    /** From powerMonitor 'resume' / 'unlock-screen': timers may have stalled while asleep. */
+    async onResume(): Promise<void> {
+      reminders.onResume()
+      await watcher.onResume()
+      publishTray()
+    },
+
+    async close(): Promise<void> {
+      reminders.stop()
+      watcher.stop()
+      await uploads.stop()
+      await Promise.all([watcher.flush(), reminders.flush(), connections.flush(), deadlinesWriter.flush()])
+    },
+  }
+  return core
+}
+
+function pickReminderConfig(settings: AppCoreSettings | undefined): Partial<ReminderConfig> {
+  const config: Partial<ReminderConfig> = {}
+  if (settings?.reminderDaysBefore?.length) config.reminderDaysBefore = settings.reminderDaysBefore
+  if (settings?.overdueRepeatHours) config.overdueRepeatHours = settings.overdueRepeatHours
+  return config
+}
