@@ -34,6 +34,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null
   }
+  interface FastifyInstance {
+    /** Requests whose response has not closed yet (shutdown waits for them). */
+    activeRequests: () => number
+  }
 }
 
 export interface HttpServerOptions {
@@ -72,8 +76,14 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   const limiter = new RateLimiter(options.rateLimits, () => ctx.clock().getTime())
 
   app.decorateRequest('principal', null)
+  let active = 0
+  app.decorate('activeRequests', () => active)
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    active++
+    reply.raw.once('close', () => {
+      active--
+    })
     done()
   })
 
@@ -275,6 +285,15 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     if (error instanceof ApiError) {
       if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter))
       return sendError(request, reply, error.status, error.message)
+    }
+    if (request.raw.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
+      // The client went away mid-request; there is nobody to answer and nothing went wrong here.
+      return sendError(
+        request,
+        reply,
+        400,
+        'the request was interrupted before it was complete; nothing was stored',
+      )
     }
     const known = translateFrameworkError(
       error as { code?: string; statusCode?: number; message: string },

@@ -36,6 +36,8 @@ export interface ServiceOptions {
   publicUrl?: string
   /** How often the scheduler runs (default 60 s); it also runs once at start. */
   tickIntervalMs?: number
+  /** How long close() lets in-flight requests finish before cutting them (default 5 s). */
+  shutdownGraceMs?: number
 }
 
 export interface RunningService {
@@ -118,12 +120,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     close() {
       closing ??= (async () => {
         clearInterval(timer)
-        // In-flight requests may finish for a few seconds; then open connections are cut, which aborts any
+        // In-flight requests may finish during the grace period; then open connections are cut, which aborts any
         // upload still streaming (it cleans up after itself and commits nothing).
-        const force = setTimeout(() => app.server.closeAllConnections(), 5_000)
-        force.unref()
+        const deadline = Date.now() + (options.shutdownGraceMs ?? 5_000)
+        const cutWhenQuiet = setInterval(() => {
+          // Keep-alive sockets left by finished requests would hold close() open: cut them once nothing is in flight.
+          if (app.activeRequests() === 0 || Date.now() > deadline) app.server.closeAllConnections()
+        }, 25)
         await app.close()
-        clearTimeout(force)
+        clearInterval(cutWhenQuiet)
         await Promise.allSettled([...uploads])
         await mail.idle()
         mail.close()
