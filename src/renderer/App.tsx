@@ -1,11 +1,15 @@
 import { useEffect } from 'react'
 import iconUrl from '../../resources/icon.svg'
+import { DropTarget } from './components/DropTarget'
 import { ErrorBoundary } from './components/ErrorBoundary'
+import { Toasts } from './components/Toasts'
+import { UploadConfirm } from './components/UploadConfirm'
 import { RecoveryScreen } from './screens/RecoveryScreen'
 import { SettingsScreen } from './screens/SettingsScreen'
 import { VaultsScreen } from './screens/VaultsScreen'
 import { SCREENS, type ScreenId, useNavigationStore } from './stores/navigation-store'
 import { useSettingsStore } from './stores/settings-store'
+import { useVaultsStore } from './stores/vaults-store'
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
   vaults: VaultsScreen,
@@ -14,8 +18,11 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
 }
 
 export function App() {
-  const { screen, go } = useNavigationStore()
+  const { screen, go, vaultId } = useNavigationStore()
   const theme = useSettingsStore((state) => state.settings?.theme)
+  const releasing = useVaultsStore(
+    (s) => s.snapshot?.vaults.filter((v) => v.state === 'releasing').length ?? 0,
+  )
   const Screen = SCREEN_COMPONENTS[screen]
 
   useEffect(() => {
@@ -40,16 +47,24 @@ export function App() {
                 onClick={() => go(item.id)}
               >
                 {item.label}
+                {item.id === 'vaults' && releasing > 0 && (
+                  <span className="nav-alarm" title={`${releasing} vault(s) releasing`}>
+                    {releasing} releasing
+                  </span>
+                )}
               </button>
             </li>
           ))}
         </ul>
       </nav>
       <main className="content">
-        <ErrorBoundary key={screen}>
+        <ErrorBoundary key={`${screen}:${vaultId ?? ''}`}>
           <Screen />
         </ErrorBoundary>
       </main>
+      <DropTarget />
+      <UploadConfirm />
+      <Toasts />
     </div>
   )
 }

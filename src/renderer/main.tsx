@@ -2,7 +2,11 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { connectVault } from './bridge/vault-client'
+import { useConnectionStore } from './stores/connection-store'
+import { useNoticesStore } from './stores/notices-store'
 import { useSettingsStore } from './stores/settings-store'
+import { useUploadsStore } from './stores/uploads-store'
+import { useVaultsStore } from './stores/vaults-store'
 import './styles.css'
 
 const root = createRoot(document.getElementById('root')!)
@@ -10,6 +14,12 @@ const root = createRoot(document.getElementById('root')!)
 try {
   await connectVault()
   await useSettingsStore.getState().load()
+  useNoticesStore.getState().load()
+  await Promise.all([
+    useConnectionStore.getState().load(),
+    useVaultsStore.getState().load(),
+    useUploadsStore.getState().load(),
+  ])
   root.render(
     <StrictMode>
       <App />

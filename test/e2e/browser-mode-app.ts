@@ -14,7 +14,7 @@ export async function startBrowserModeApp(extraArgs: string[] = []): Promise<Bro
   const userDataDir = await mkdtemp(join(tmpdir(), 'vault-e2e-'))
   const child: ChildProcess = spawn(
     process.execPath,
-    ['out/cli/browser-mode.js', '--user-data', userDataDir, ...extraArgs],
+    ['out/cli/browser-mode.js', '--user-data', userDataDir, '--secret-store', 'memory', ...extraArgs],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const url = await new Promise<string>((resolve, reject) => {

@@ -21,11 +21,11 @@ test.beforeEach(({ page }) => {
   page.on('pageerror', (error) => consoleErrors.push(error.message))
 })
 
-test('the shell loads with an empty state that says what to do next', async ({ page }) => {
+test('the shell opens on the first-run choice when nothing is connected', async ({ page }) => {
   await page.goto(app.url)
-  await expect(page.getByRole('heading', { name: 'Vaults', level: 1 })).toBeVisible()
-  await expect(page.getByRole('heading', { name: 'No vault yet' })).toBeVisible()
-  await expect(page.getByText('Add two or three guardians you trust')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Set up Vault Desktop', level: 1 })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Connect to a vault service' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Start locally on this computer' })).toBeVisible()
   await page.screenshot({ path: 'test-results/screenshots/shell-vaults.png', fullPage: true })
   expect(consoleErrors).toEqual([])
 })
@@ -33,9 +33,13 @@ test('the shell loads with an empty state that says what to do next', async ({ p
 test('navigation reaches every screen and marks the current one', async ({ page }) => {
   await page.goto(app.url)
   const nav = page.getByRole('navigation', { name: 'Main' })
-  for (const name of ['Recovery', 'Settings', 'Vaults']) {
+  for (const [name, heading] of [
+    ['Recovery', 'Recovery'],
+    ['Settings', 'Settings'],
+    ['Vaults', 'Set up Vault Desktop'],
+  ] as const) {
     await nav.getByRole('button', { name }).click()
-    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible()
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
     await expect(nav.getByRole('button', { name })).toHaveAttribute('aria-current', 'page')
   }
   expect(consoleErrors).toEqual([])

@@ -1,42 +1,114 @@
 // Everything behind `window.vault`, assembled once per process and shared by both transports
-// (Electron ipcMain and the browser-mode WebSocket bridge).
+// (Electron ipcMain and the browser-mode WebSocket bridge). The vault services open lazily on the
+// first call that needs them (or at start()), so app info and settings answer at once.
 import type { AppInfo, SecretStoreKind } from '../../shared/ipc/contract'
 import type { Settings } from '../../shared/ipc/settings'
+import type { PickKind } from '../../shared/ipc/vault-types'
 import { createAppHandlers } from './ipc/app-handlers'
+import { createConnectionHandlers } from './ipc/connection-handlers'
+import { DesktopSession } from './ipc/desktop-session'
+import { GuardianKits } from './ipc/guardian-kits'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
+import { createPeopleHandlers } from './ipc/people-handlers'
+import { createRecoveryHandlers } from './ipc/recovery-handlers'
+import { createUploadHandlers } from './ipc/upload-handlers'
+import { createVaultHandlers } from './ipc/vault-handlers'
+import type { SecretBox } from './secret-store'
 import { SettingsStore } from './settings-store'
+
+/** What only the desktop shell can do; browser mode leaves these out and the UI says so. */
+export interface ShellCapabilities {
+  pickPaths?: (kind: PickKind) => Promise<string[]>
+  printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
+}
 
 export interface AppBackendOptions {
   userDataDir: string
   mode: AppInfo['mode']
   version: string
   platform?: string
-  secretStore: () => SecretStoreKind
+  /** Overrides the store reported in app info (tests); by default the store actually opened. */
+  secretStore?: () => SecretStoreKind
+  secretBox?: SecretBox
+  /** false: never try the OS keychain (tests, machines without a Secret Service). */
+  useKeychain?: boolean
+  shell?: ShellCapabilities
   onSettingsChanged?: (settings: Settings) => void
+  /** Vault watcher tick in ms (tests shorten it). */
+  pollTickMs?: number
 }
 
 export interface AppBackend {
   handlers: HandlerTable
   events: EventHub
   settings: SettingsStore
+  /** Opens the vault services and starts polling and reminders. */
+  start(): Promise<DesktopSession>
+  close(): Promise<void>
 }
 
 export function createAppBackend(options: AppBackendOptions): AppBackend {
   const events = new EventHub()
   const settings = new SettingsStore(options.userDataDir)
+  let opening: Promise<DesktopSession> | undefined
+  const session = () => {
+    opening ??= DesktopSession.open({
+      userDataDir: options.userDataDir,
+      events,
+      settings: () => settings.get(),
+      secretBox: options.secretBox,
+      useKeychain: options.useKeychain,
+      pollTickMs: options.pollTickMs,
+    }).catch((error: unknown) => {
+      opening = undefined
+      throw error
+    })
+    return opening
+  }
+  let kits: GuardianKits | undefined
+
   const handlers: HandlerTable = {
     ...createAppHandlers({
       settings,
       events,
-      onSettingsChanged: options.onSettingsChanged,
-      appInfo: () => ({
+      onSettingsChanged: (next) => {
+        options.onSettingsChanged?.(next)
+        void opening?.then((s) => s.applySettings(next))
+      },
+      appInfo: async () => ({
         name: 'Vault Desktop',
         version: options.version,
         platform: options.platform ?? process.platform,
         mode: options.mode,
-        secretStore: options.secretStore(),
+        secretStore: options.secretStore?.() ?? (await session()).secrets.kind,
       }),
     }),
+    ...createConnectionHandlers(session),
+    ...createVaultHandlers(session),
+    ...createPeopleHandlers({
+      session,
+      kits: (s) => {
+        kits ??= new GuardianKits(s.secrets)
+        return kits
+      },
+      printHtml: options.shell?.printHtml,
+    }),
+    ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
+    ...createRecoveryHandlers({ events }),
   }
-  return { handlers, events, settings }
+
+  return {
+    handlers,
+    events,
+    settings,
+    start: async () => {
+      const s = await session()
+      s.start()
+      return s
+    },
+    close: async () => {
+      const s = await opening?.catch(() => undefined)
+      await s?.close()
+    },
+  }
 }

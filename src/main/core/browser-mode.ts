@@ -12,6 +12,8 @@ const { values } = parseArgs({
     'user-data': { type: 'string' },
     renderer: { type: 'string', default: 'out/renderer' },
     token: { type: 'string' },
+    /** "memory" skips the OS keychain (tests); by default the keychain is tried first. */
+    'secret-store': { type: 'string', default: 'auto' },
   },
 })
 
@@ -25,8 +27,9 @@ const backend = createAppBackend({
   userDataDir: values['user-data'] ?? defaultUserDataDir(),
   mode: 'browser',
   version: packageJson.version,
-  secretStore: () => 'memory',
+  useKeychain: values['secret-store'] !== 'memory',
 })
+await backend.start()
 
 const bridge = await startBrowserBridge({
   rendererDir: values.renderer,
@@ -39,6 +42,9 @@ console.log(`Vault Desktop (browser mode) is ready: ${bridge.url}`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void bridge.close().then(() => process.exit(0))
+    void bridge
+      .close()
+      .then(() => backend.close())
+      .then(() => process.exit(0))
   })
 }

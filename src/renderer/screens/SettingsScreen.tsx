@@ -1,5 +1,6 @@
 import { useId, useState } from 'react'
 import type { SettingsPatch } from '../../shared/ipc/settings'
+import { ConnectionsPanel } from '../components/ConnectionsPanel'
 import { useSettingsStore } from '../stores/settings-store'
 
 const SECRET_STORE_LABEL = {
@@ -43,6 +44,8 @@ export function SettingsScreen() {
           {status?.text}
         </p>
       </header>
+
+      <ConnectionsPanel />
 
       <div className="panel form-grid">
         <h2>Appearance and start-up</h2>

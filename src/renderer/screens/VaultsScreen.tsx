@@ -1,37 +1,144 @@
+import { useState } from 'react'
+import type { SssPreset } from '../../shared/api'
+import type { VaultView } from '../../shared/ipc/vault-types'
+import { vault } from '../bridge/vault-client'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { ReadOnlyNote } from '../components/ReadOnlyNote'
+import { StateBadge } from '../components/StateBadge'
+import { TRIGGER_TEXT } from '../display/release-text'
+import { daysLeftToCancel, describeDeadline, formatCredits } from '../display/units'
+import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
+import { useNavigationStore } from '../stores/navigation-store'
+import { useVaultsStore } from '../stores/vaults-store'
+import { FirstRunScreen } from './FirstRunScreen'
+import { VaultScreen } from './VaultScreen'
+
 export function VaultsScreen() {
+  const status = useConnectionStore((s) => s.status)
+  const vaultId = useNavigationStore((s) => s.vaultId)
+  if (!status) return null
+  if (!status.active) return <FirstRunScreen />
+  if (vaultId) return <VaultScreen vaultId={vaultId} />
+  return <VaultList />
+}
+
+function VaultList() {
+  const { snapshot, refresh, refreshing } = useVaultsStore()
+  const { canWrite, reason } = useWriteAccess()
+  const active = useConnectionStore((s) => s.status?.active)
+  const [preset, setPreset] = useState<SssPreset>('standard')
+  const [creating, setCreating] = useState(false)
+  const [error, setError] = useState<unknown>()
+
+  const create = async () => {
+    setCreating(true)
+    setError(undefined)
+    try {
+      await vault().createVault({ preset })
+    } catch (e) {
+      setError(e)
+    } finally {
+      setCreating(false)
+    }
+  }
+
+  const vaults = snapshot?.vaults ?? []
   return (
     <section className="screen" aria-labelledby="vaults-title">
       <header className="screen-header">
         <h1 id="vaults-title">Vaults</h1>
-      </header>
-      <div className="empty-state">
-        <div className="empty-illustration" aria-hidden="true">
-          <svg viewBox="0 0 64 64" width="72" height="72" aria-hidden="true">
-            <rect
-              x="8"
-              y="10"
-              width="48"
-              height="44"
-              rx="8"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="3"
-            />
-            <circle cx="32" cy="32" r="10" fill="none" stroke="currentColor" strokeWidth="3" />
-            <path d="M32 26v6l4 3" stroke="currentColor" strokeWidth="3" fill="none" strokeLinecap="round" />
-          </svg>
+        <div className="header-actions">
+          <span className="muted small">
+            {active?.label} · {active?.keyKind === 'agent' ? 'agent key' : 'owner key'} …{active?.keyLast4}
+          </span>
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => void refresh()}
+            disabled={refreshing}
+          >
+            {refreshing ? 'Refreshing…' : 'Refresh'}
+          </button>
         </div>
-        <h2>No vault yet</h2>
-        <p>
-          A vault keeps your files encrypted on this computer before they leave it. You choose guardians who
-          each hold a piece of the key, and heirs who receive the files if you stop checking in.
-        </p>
-        <ol className="steps">
-          <li>Connect to your vault service with an API key, or run the vault service on this computer.</li>
-          <li>Add two or three guardians you trust and give each one their printed kit.</li>
-          <li>Add your heirs, drop your important files on this window, and check in from the tray.</li>
-        </ol>
+      </header>
+      {snapshot?.error && (
+        <ErrorNotice error={Object.assign(new Error(snapshot.error.message), snapshot.error)} />
+      )}
+      {snapshot && !snapshot.fetchedAt && !snapshot.error && <p className="muted">Loading your vaults…</p>}
+      {snapshot?.fetchedAt && vaults.length === 0 && (
+        <div className="empty-state">
+          <h2>No vault yet</h2>
+          <p>This account has no vault. Create one below; its key is made on this computer.</p>
+        </div>
+      )}
+      <ul className="vault-cards">
+        {vaults.map((v) => (
+          <VaultCard key={v.id} v={v} />
+        ))}
+      </ul>
+      <div className="panel new-vault">
+        <h2>New vault</h2>
+        <ReadOnlyNote />
+        <div className="inline-form">
+          <label htmlFor="new-vault-preset">Guardians needed to recover</label>
+          <select
+            id="new-vault-preset"
+            value={preset}
+            onChange={(e) => setPreset(e.target.value as SssPreset)}
+            disabled={!canWrite}
+          >
+            <option value="standard">Any 2 of 3 guardians (standard)</option>
+            <option value="enhanced">Any 3 of 5 guardians (enhanced)</option>
+          </select>
+          <button
+            type="button"
+            className="button"
+            onClick={create}
+            disabled={!canWrite || creating}
+            title={reason ?? undefined}
+          >
+            {creating ? 'Creating…' : 'Create vault'}
+          </button>
+        </div>
+        {error !== undefined && <ErrorNotice error={error} />}
       </div>
     </section>
+  )
+}
+
+function VaultCard({ v }: { v: VaultView }) {
+  const openVault = useNavigationStore((s) => s.openVault)
+  const now = Date.now()
+  const due = v.nextCheckInDue && v.state === 'active' ? describeDeadline(v.nextCheckInDue, now) : null
+  return (
+    <li className={`vault-card state-${v.state}`} data-testid="vault-card">
+      <button
+        type="button"
+        className="vault-card-button"
+        onClick={() => openVault(v.id)}
+        aria-label={`Open ${v.label}`}
+      >
+        <div className="vault-card-head">
+          <h2>{v.label}</h2>
+          <StateBadge state={v.state} />
+        </div>
+        {v.state === 'releasing' && (
+          <p className="card-alarm">Releasing to heirs: {daysLeftToCancel(v, now)} days left to cancel</p>
+        )}
+        <dl className="card-facts">
+          <dt>Credits</dt>
+          <dd data-testid="vault-credits">{formatCredits(v.creditsBalance)}</dd>
+          <dt>Contents</dt>
+          <dd>
+            {v.assetCount} file{v.assetCount === 1 ? '' : 's'} · {v.guardianCount} guardian
+            {v.guardianCount === 1 ? '' : 's'} · {v.heirCount} heir{v.heirCount === 1 ? '' : 's'}
+          </dd>
+          <dt>Release</dt>
+          <dd>{v.releaseTrigger ? TRIGGER_TEXT[v.releaseTrigger].label : 'Not configured'}</dd>
+          <dt>Next check-in</dt>
+          <dd className={due?.overdue ? 'text-danger' : undefined}>{due ? due.text : '—'}</dd>
+        </dl>
+      </button>
+    </li>
   )
 }

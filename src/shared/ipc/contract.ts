@@ -1,7 +1,41 @@
 // The IPC contract: every channel between the UI and the main process, in one table.
 import { z } from 'zod'
+import {
+  ASSET_CATEGORIES,
+  type CancelResult,
+  CHECK_IN_FREQUENCIES,
+  type Heir,
+  type HeirRemoved,
+  LIMITS,
+  RELEASE_TRIGGERS,
+  SSS_PRESETS,
+} from '../api'
 import { event, invoke } from './contract-kit'
 import { type Settings, SettingsPatchSchema } from './settings'
+import type {
+  AppNotice,
+  AssetPage,
+  CheckInOutcome,
+  ConnectionInfo,
+  ConnectionStatus,
+  GuardianChange,
+  GuardianKit,
+  GuardianKitInfo,
+  GuardianList,
+  HeirList,
+  PickKind,
+  QueuedUploads,
+  RecoveryProgress,
+  RecoveryReport,
+  ReleaseSettings,
+  ShareCheck,
+  StartLocallyResult,
+  UploadEstimateView,
+  UploadItemView,
+  UploadProgressView,
+  VaultsSnapshot,
+  VaultView,
+} from './vault-types'
 
 export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'memory'
 
@@ -15,15 +49,150 @@ export interface AppInfo {
 }
 
 const none = z.undefined()
+const id = z.string().min(1).max(200)
+const vaultRef = z.object({ vaultId: id }).strict()
+/** Local file paths; main checks each one again before reading. */
+const paths = z.array(z.string().min(1).max(4096)).min(1).max(10_000)
+/** Names and addresses as the service validates them; the renderer shows these rules inline. */
+export const PersonSchema = z
+  .object({
+    name: z.string().trim().min(1, 'Enter a name').max(200, 'Keep the name under 200 characters'),
+    email: z.email('Enter a valid e-mail address, like name@example.com'),
+    walletAddress: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'A wallet address is 0x followed by 40 hexadecimal characters')
+      .optional(),
+  })
+  .strict()
 
 export const invokeChannels = {
   getAppInfo: invoke<AppInfo>()('app:get-info', none),
   getSettings: invoke<Settings>()('settings:get', none),
   updateSettings: invoke<Settings>()('settings:update', SettingsPatchSchema),
+
+  getConnectionStatus: invoke<ConnectionStatus>()('connection:status', none),
+  connectService: invoke<ConnectionInfo>()(
+    'connection:add',
+    z
+      .object({
+        serviceUrl: z.string().min(1).max(2000),
+        apiKey: z.string().min(1).max(500),
+        label: z.string().max(100).optional(),
+      })
+      .strict(),
+  ),
+  startLocally: invoke<StartLocallyResult>()(
+    'connection:start-locally',
+    z.object({ email: z.email('Enter a valid e-mail address') }).strict(),
+  ),
+  switchConnection: invoke<ConnectionInfo>()('connection:switch', z.object({ connectionId: id }).strict()),
+  replaceApiKey: invoke<ConnectionInfo>()(
+    'connection:replace-key',
+    z.object({ connectionId: id, apiKey: z.string().min(1).max(500) }).strict(),
+  ),
+  forgetConnection: invoke<ConnectionStatus>()('connection:forget', z.object({ connectionId: id }).strict()),
+
+  getVaults: invoke<VaultsSnapshot>()('vaults:get', none),
+  refreshVaults: invoke<VaultsSnapshot>()('vaults:refresh', none),
+  refreshVault: invoke<VaultView>()('vault:refresh', vaultRef),
+  createVault: invoke<VaultView>()('vault:create', z.object({ preset: z.enum(SSS_PRESETS) }).strict()),
+  configureRelease: invoke<ReleaseSettings>()(
+    'vault:configure-release',
+    z
+      .object({
+        vaultId: id,
+        trigger: z.enum(RELEASE_TRIGGERS),
+        checkInFrequency: z.enum(CHECK_IN_FREQUENCIES).optional(),
+      })
+      .strict(),
+  ),
+  checkIn: invoke<CheckInOutcome>()(
+    'vault:check-in',
+    z.object({ vaultId: id, note: z.string().max(1000).optional() }).strict(),
+  ),
+  cancelRelease: invoke<CancelResult>()('vault:cancel-release', vaultRef),
+
+  listGuardians: invoke<GuardianList>()('guardians:list', vaultRef),
+  addGuardian: invoke<GuardianChange>()(
+    'guardians:add',
+    z.object({ vaultId: id, person: PersonSchema }).strict(),
+  ),
+  removeGuardian: invoke<GuardianChange>()(
+    'guardians:remove',
+    z.object({ vaultId: id, guardianId: id }).strict(),
+  ),
+  listGuardianKits: invoke<GuardianKitInfo[]>()('kits:list', vaultRef),
+  getGuardianKit: invoke<GuardianKit>()('kits:get', z.object({ vaultId: id, guardianId: id }).strict()),
+  /** Electron only: print dialog, or a PDF written where the owner chooses. */
+  printGuardianKit: invoke<{ saved: string | null }>()(
+    'kits:print',
+    z.object({ vaultId: id, guardianId: id, as: z.enum(['print', 'pdf']) }).strict(),
+  ),
+
+  listHeirs: invoke<HeirList>()('heirs:list', vaultRef),
+  addHeir: invoke<Heir>()('heirs:add', z.object({ vaultId: id, person: PersonSchema }).strict()),
+  removeHeir: invoke<HeirRemoved>()('heirs:remove', z.object({ vaultId: id, heirId: id }).strict()),
+
+  listAssets: invoke<AssetPage>()(
+    'assets:list',
+    z
+      .object({
+        vaultId: id,
+        category: z.enum(ASSET_CATEGORIES).optional(),
+        limit: z.number().int().min(1).max(LIMITS.assetPageMax),
+        offset: z.number().int().min(0),
+      })
+      .strict(),
+  ),
+
+  estimateUpload: invoke<UploadEstimateView>()('uploads:estimate', z.object({ vaultId: id, paths }).strict()),
+  queueUpload: invoke<QueuedUploads>()(
+    'uploads:queue',
+    z.object({ vaultId: id, paths, force: z.boolean().optional() }).strict(),
+  ),
+  listUploads: invoke<UploadItemView[]>()('uploads:list', none),
+  cancelUpload: invoke<boolean>()('uploads:cancel', z.object({ itemId: id }).strict()),
+  retryUpload: invoke<boolean>()('uploads:retry', z.object({ itemId: id }).strict()),
+  clearFinishedUploads: invoke<number>()(
+    'uploads:clear',
+    z.object({ only: z.enum(['failed', 'finished']) }).strict(),
+  ),
+
+  /** Native file/folder picker (Electron only; browser mode has no access to local paths). */
+  pickPaths: invoke<string[]>()(
+    'dialog:pick',
+    z
+      .object({ kind: z.enum(['files', 'folder', 'output-folder', 'share-image'] satisfies PickKind[]) })
+      .strict(),
+  ),
+
+  checkShare: invoke<ShareCheck>()(
+    'recovery:check-share',
+    z.object({ text: z.string().min(1).max(20_000) }).strict(),
+  ),
+  recoverFiles: invoke<RecoveryReport>()(
+    'recovery:recover',
+    z
+      .object({
+        shares: z.array(z.string().min(1).max(20_000)).min(1).max(10),
+        inputs: paths,
+        outputDir: z.string().min(1).max(4096),
+      })
+      .strict(),
+  ),
 } as const
 
 export const eventChannels = {
   settingsChanged: event<Settings>('settings:changed'),
+  connectionChanged: event<ConnectionStatus>('connection:changed'),
+  vaultsChanged: event<VaultsSnapshot>('vaults:changed'),
+  uploadItem: event<UploadItemView>('uploads:item'),
+  uploadProgress: event<UploadProgressView>('uploads:progress'),
+  uploadsCleared: event<UploadItemView[]>('uploads:cleared'),
+  recoveryProgress: event<RecoveryProgress>('recovery:progress'),
+  notice: event<AppNotice>('app:notice'),
+  /** Main asks the window to show a vault (notification or tray click). */
+  openVault: event<{ vaultId: string }>('app:open-vault'),
 } as const
 
 export type InvokeChannels = typeof invokeChannels

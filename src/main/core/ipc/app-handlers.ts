@@ -7,7 +7,7 @@ import type { EventHub, HandlerTable } from './handler-table'
 export interface AppHandlerDeps {
   settings: SettingsStore
   events: EventHub
-  appInfo: () => AppInfo
+  appInfo: () => AppInfo | Promise<AppInfo>
   /** Lets the shell apply settings that need the platform (e.g. launch at login). */
   onSettingsChanged?: (settings: Settings) => void
 }

@@ -26,6 +26,18 @@ function isUserFacing(error: unknown): error is UserFacingError {
   return typeof (error as UserFacingError | null)?.toIpcError === 'function'
 }
 
+/** Core errors that already carry a sentence for the user (VaultApiError, ConnectionError). */
+interface CoreUserError {
+  userMessage: string
+  code?: string
+  status?: number
+  retryAfterSeconds?: number
+}
+
+function hasUserMessage(error: unknown): error is Error & CoreUserError {
+  return error instanceof Error && typeof (error as Partial<CoreUserError>).userMessage === 'string'
+}
+
 const handlerKeyByWireName = new Map(
   Object.entries(invokeChannels).map(([key, channel]) => [channel.name, key as keyof InvokeChannels]),
 )
@@ -39,6 +51,14 @@ export function describeInvalidArgs(error: z.ZodError): string {
 export function toIpcErrorData(error: unknown): IpcErrorData {
   if (error instanceof IpcError) return error.toData()
   if (isUserFacing(error)) return error.toIpcError()
+  if (hasUserMessage(error)) {
+    return {
+      code: typeof error.code === 'string' ? error.code : 'ERROR',
+      message: error.userMessage,
+      ...(error.status ? { status: error.status } : {}),
+      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+    }
+  }
   const detail = error instanceof Error ? error.message : String(error)
   return {
     code: 'INTERNAL',

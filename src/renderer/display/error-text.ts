@@ -1,0 +1,32 @@
+// Turns a failure from the bridge into what the UI shows: the sentence main wrote (what happened
+// and what to do), plus the affordance the code calls for (reconnect, wait, add credits).
+import { IpcError } from '../../shared/ipc/contract-kit'
+
+export interface ErrorView {
+  code: string
+  message: string
+  /** 401: offer to reconnect in Settings. */
+  reconnect: boolean
+  /** 429: seconds to wait before retrying. */
+  retryAfterSeconds: number | null
+  /** 402: what is needed and what there is, when known. */
+  credits: { needed?: number; balance?: number } | null
+}
+
+export function errorView(error: unknown): ErrorView {
+  if (error instanceof IpcError) {
+    const details = error.details ?? {}
+    const needed = typeof details.creditsNeeded === 'number' ? details.creditsNeeded : undefined
+    const balance = typeof details.creditsBalance === 'number' ? details.creditsBalance : undefined
+    return {
+      code: error.code,
+      message: error.message,
+      reconnect: error.status === 401 || error.code === 'UNAUTHORIZED',
+      retryAfterSeconds:
+        error.status === 429 || error.code === 'RATE_LIMITED' ? (error.retryAfterSeconds ?? 1) : null,
+      credits: error.status === 402 || error.code === 'INSUFFICIENT_CREDITS' ? { needed, balance } : null,
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return { code: 'ERROR', message, reconnect: false, retryAfterSeconds: null, credits: null }
+}

@@ -1,0 +1,73 @@
+import { ReleasingBanner } from '../components/ReleasingBanner'
+import { StateBadge } from '../components/StateBadge'
+import { useNavigationStore, VAULT_TABS, type VaultTab } from '../stores/navigation-store'
+import { useVault } from '../stores/vaults-store'
+import { AssetsTab } from './vault/AssetsTab'
+import { GuardiansTab } from './vault/GuardiansTab'
+import { HeirsTab } from './vault/HeirsTab'
+import { OverviewTab } from './vault/OverviewTab'
+import { ReleaseTab } from './vault/ReleaseTab'
+
+const TAB_COMPONENTS: Record<VaultTab, (props: { vaultId: string }) => React.JSX.Element | null> = {
+  overview: OverviewTab,
+  guardians: GuardiansTab,
+  heirs: HeirsTab,
+  assets: AssetsTab,
+  release: ReleaseTab,
+}
+
+export function VaultScreen({ vaultId }: { vaultId: string }) {
+  const v = useVault(vaultId)
+  const { tab, setTab, closeVault } = useNavigationStore()
+  if (!v) {
+    return (
+      <section className="screen">
+        <p className="muted">This vault is not in the list of the connected account.</p>
+        <button type="button" className="button secondary" onClick={closeVault}>
+          Back to vaults
+        </button>
+      </section>
+    )
+  }
+  const Tab = TAB_COMPONENTS[tab]
+  return (
+    <section className="screen" aria-labelledby="vault-title">
+      <button type="button" className="link-button back-link" onClick={closeVault}>
+        ← All vaults
+      </button>
+      <header className="screen-header">
+        <h1 id="vault-title">{v.label}</h1>
+        <StateBadge state={v.state} />
+      </header>
+      <ReleasingBanner vaultView={v} />
+      <div className="tabs" role="tablist" aria-label="Vault sections">
+        {VAULT_TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls="vault-tabpanel"
+            tabIndex={tab === t.id ? 0 : -1}
+            className="tab"
+            onClick={() => setTab(t.id)}
+            onKeyDown={(event) => {
+              const index = VAULT_TABS.findIndex((x) => x.id === tab)
+              const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+              if (!step) return
+              const next = VAULT_TABS[(index + step + VAULT_TABS.length) % VAULT_TABS.length]!
+              setTab(next.id)
+              document.getElementById(`tab-${next.id}`)?.focus()
+            }}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div id="vault-tabpanel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+        <Tab vaultId={vaultId} />
+      </div>
+    </section>
+  )
+}

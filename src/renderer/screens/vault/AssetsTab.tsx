@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'react'
+import { ASSET_CATEGORIES, type AssetCategory } from '../../../shared/api'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { ReadOnlyNote } from '../../components/ReadOnlyNote'
+import { UploadPanel } from '../../components/UploadPanel'
+import { UploadQueue } from '../../components/UploadQueue'
+import { formatBytes, formatDateTime, plaintextBytes } from '../../display/units'
+import { useAssetsStore } from '../../stores/assets-store'
+import { useVault } from '../../stores/vaults-store'
+
+const CATEGORY_LABEL: Record<AssetCategory, string> = {
+  document: 'Documents',
+  image: 'Images',
+  video: 'Videos',
+  audio: 'Audio',
+  other: 'Other',
+}
+
+export function AssetsTab({ vaultId }: { vaultId: string }) {
+  const v = useVault(vaultId)
+  const { page, query, loading, error, load } = useAssetsStore()
+  const [copied, setCopied] = useState<string>()
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's count moves (a change made elsewhere)
+  useEffect(() => {
+    void load(vaultId)
+  }, [load, vaultId, v?.assetCount])
+  if (!v) return null
+
+  const total = page?.total ?? 0
+  const from = total === 0 ? 0 : query.offset + 1
+  const to = Math.min(query.offset + query.limit, total)
+
+  const copy = async (id: string) => {
+    try {
+      await navigator.clipboard.writeText(id)
+      setCopied(id)
+    } catch {
+      setCopied(undefined)
+    }
+  }
+
+  return (
+    <div>
+      <ReadOnlyNote />
+      <UploadPanel vaultId={vaultId} />
+      <UploadQueue vaultId={vaultId} />
+      <div className="panel">
+        <div className="table-toolbar">
+          <h2>
+            Files <span className="count">{total}</span>
+          </h2>
+          <label htmlFor="asset-category">Category</label>
+          <select
+            id="asset-category"
+            value={query.category ?? ''}
+            onChange={(e) =>
+              void load(vaultId, { category: (e.target.value || null) as AssetCategory | null, offset: 0 })
+            }
+          >
+            <option value="">All</option>
+            {ASSET_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {CATEGORY_LABEL[c]}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="asset-page-size">Per page</label>
+          <select
+            id="asset-page-size"
+            value={query.limit}
+            onChange={(e) => void load(vaultId, { limit: Number(e.target.value) as 50 | 100, offset: 0 })}
+          >
+            <option value={50}>50</option>
+            <option value={100}>100</option>
+          </select>
+        </div>
+        {error !== undefined && <ErrorNotice error={error} onRetry={() => void load(vaultId)} />}
+        {page && page.assets.length === 0 ? (
+          <p className="muted">
+            {query.category
+              ? `No ${CATEGORY_LABEL[query.category].toLowerCase()} in this vault.`
+              : 'No files yet. Drop files or folders on this window to back them up.'}
+          </p>
+        ) : (
+          <table className="table assets-table" aria-busy={loading}>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Category</th>
+                <th scope="col" className="num">
+                  Size
+                </th>
+                <th scope="col">Added</th>
+                <th scope="col">Storage id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page?.assets.map((a) => (
+                <tr key={a.id}>
+                  <td className="filename" title={a.filename}>
+                    {a.filename}
+                  </td>
+                  <td>{CATEGORY_LABEL[a.category]}</td>
+                  <td className="num" title={`${formatBytes(a.sizeBytes)} stored, encrypted`}>
+                    {formatBytes(plaintextBytes(a.sizeBytes) ?? a.sizeBytes)}
+                  </td>
+                  <td>{formatDateTime(a.createdAt)}</td>
+                  <td>
+                    <code className="storage-id" title={a.storageTxId}>
+                      {a.storageTxId.slice(0, 10)}…
+                    </code>{' '}
+                    <button
+                      type="button"
+                      className="link-button small"
+                      onClick={() => void copy(a.storageTxId)}
+                      aria-label={`Copy storage id of ${a.filename}`}
+                    >
+                      {copied === a.storageTxId ? 'Copied' : 'Copy'}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <div className="pager">
+          <span className="muted small">
+            {from}–{to} of {total}
+          </span>
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={query.offset === 0 || loading}
+            onClick={() => void load(vaultId, { offset: Math.max(0, query.offset - query.limit) })}
+          >
+            Previous
+          </button>
+          <button
+            type="button"
+            className="button secondary small"
+            disabled={to >= total || loading}
+            onClick={() => void load(vaultId, { offset: query.offset + query.limit })}
+          >
+            Next
+          </button>
+        </div>
+      </div>
+    </div>
+  )
+}

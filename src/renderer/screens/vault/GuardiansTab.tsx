@@ -1,0 +1,201 @@
+import { useEffect, useState } from 'react'
+import { SSS_PRESET_SHAPE } from '../../../shared/api'
+import type { GuardianChange } from '../../../shared/ipc/vault-types'
+import { vault } from '../../bridge/vault-client'
+import { ConfirmDialog } from '../../components/ConfirmDialog'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { KitViewer } from '../../components/KitViewer'
+import { PersonForm } from '../../components/PersonForm'
+import { ReadOnlyNote } from '../../components/ReadOnlyNote'
+import { formatDate } from '../../display/units'
+import { useWriteAccess } from '../../stores/connection-store'
+import { usePeopleStore } from '../../stores/people-store'
+import { useVault } from '../../stores/vaults-store'
+
+const STATUS_TEXT = { pending: 'Invited, no answer yet', accepted: 'Accepted', declined: 'Declined' } as const
+
+export function GuardiansTab({ vaultId }: { vaultId: string }) {
+  const v = useVault(vaultId)
+  const entry = usePeopleStore((s) => s.byVault[vaultId])
+  const load = usePeopleStore((s) => s.loadGuardians)
+  const { canWrite, reason } = useWriteAccess()
+  const [error, setError] = useState<unknown>()
+  const [change, setChange] = useState<GuardianChange>()
+  const [removing, setRemoving] = useState<{ id: string; name: string }>()
+  const [busy, setBusy] = useState(false)
+  const [kitFor, setKitFor] = useState<string>()
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's count moves (a change made elsewhere)
+  useEffect(() => {
+    void load(vaultId)
+  }, [load, vaultId, v?.guardianCount])
+  if (!v) return null
+
+  const shape = SSS_PRESET_SHAPE[v.sssPreset]
+  const guardians = entry?.guardians ?? []
+  const full = guardians.length >= shape.shares
+  const writable = canWrite && v.state === 'active'
+
+  const add = async (person: { name: string; email: string; walletAddress?: string }) => {
+    setError(undefined)
+    setChange(undefined)
+    try {
+      setChange(await vault().addGuardian({ vaultId, person }))
+      await load(vaultId)
+      return true
+    } catch (e) {
+      setError(e)
+      return false
+    }
+  }
+
+  const remove = async () => {
+    if (!removing) return
+    setBusy(true)
+    setError(undefined)
+    try {
+      setChange(await vault().removeGuardian({ vaultId, guardianId: removing.id }))
+      await load(vaultId)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+      setRemoving(undefined)
+    }
+  }
+
+  const kitOf = (guardianId: string) => entry?.kits?.find((k) => k.guardianId === guardianId)
+
+  return (
+    <div>
+      <div className="panel">
+        <h2>
+          Guardians{' '}
+          <span className="count" data-testid="guardian-count">
+            {guardians.length} of {shape.shares}
+          </span>
+        </h2>
+        <p className="muted">
+          Each guardian keeps a printed kit holding one share of the vault key. Any {shape.threshold} of{' '}
+          {shape.shares} kits together recover your files; fewer reveal nothing.
+        </p>
+        {entry?.fromService === false && (
+          <p className="muted small">
+            This service does not list guardians; shown are those added from this device.
+          </p>
+        )}
+        {entry?.error !== undefined && <ErrorNotice error={entry.error} onRetry={() => void load(vaultId)} />}
+        {guardians.length === 0 ? (
+          <p>No guardians yet.</p>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Status</th>
+                <th scope="col">Invited</th>
+                <th scope="col">Kit</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {guardians.map((g) => {
+                const kit = kitOf(g.id)
+                return (
+                  <tr key={g.id}>
+                    <td>{g.name}</td>
+                    <td>{g.email}</td>
+                    <td>
+                      <span className={`pill pill-${g.status}`}>{STATUS_TEXT[g.status]}</span>
+                    </td>
+                    <td>{formatDate(g.invitedAt)}</td>
+                    <td>
+                      {kit ? (
+                        <button type="button" className="link-button" onClick={() => setKitFor(g.id)}>
+                          View kit {kit.shareIndex}
+                        </button>
+                      ) : (
+                        <span className="muted small">none on this device</span>
+                      )}
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button small danger"
+                        disabled={!writable}
+                        title={reason ?? undefined}
+                        onClick={() => setRemoving({ id: g.id, name: g.name })}
+                        aria-label={`Remove guardian ${g.name}`}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        )}
+        {change && (
+          <div className={change.kitProblem ? 'notice notice-warn' : 'notice notice-ok'} role="status">
+            {change.kitProblem ? (
+              <p>{change.kitProblem}</p>
+            ) : (
+              <p>
+                {change.guardian ? `${change.guardian.name} was invited. ` : 'The guardian was removed. '}
+                The key was split again: {change.kits.length} new kit{change.kits.length === 1 ? '' : 's'}.
+                Earlier kits no longer work with these — give every guardian their new kit.
+              </p>
+            )}
+          </div>
+        )}
+      </div>
+
+      <div className="panel">
+        <h2>Add a guardian</h2>
+        <ReadOnlyNote />
+        {full ? (
+          <p>
+            This vault has the most guardians its preset allows ({shape.shares}). Remove one to add another.
+          </p>
+        ) : (
+          <>
+            <p className="muted small">
+              They get an invitation e-mail. Adding a guardian splits the key again and makes a new kit for
+              every guardian.
+            </p>
+            <PersonForm
+              who="guardian"
+              submitLabel="Add guardian"
+              disabled={!writable}
+              disabledReason={reason}
+              onSubmit={add}
+            />
+          </>
+        )}
+        {error !== undefined && <ErrorNotice error={error} />}
+      </div>
+
+      {removing && (
+        <ConfirmDialog
+          title={`Remove ${removing.name}?`}
+          confirmLabel="Remove guardian"
+          danger
+          busy={busy}
+          onConfirm={remove}
+          onCancel={() => setRemoving(undefined)}
+        >
+          <p>
+            The vault key is split again for the remaining guardians. Every kit handed out so far stops
+            working: print the new kits and give one to each remaining guardian, and ask them to destroy the
+            old ones.
+          </p>
+        </ConfirmDialog>
+      )}
+      {kitFor && <KitViewer vaultId={vaultId} guardianId={kitFor} onClose={() => setKitFor(undefined)} />}
+    </div>
+  )
+}

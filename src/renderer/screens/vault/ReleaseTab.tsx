@@ -1,0 +1,116 @@
+import { type FormEvent, useState } from 'react'
+import {
+  CHECK_IN_FREQUENCIES,
+  type CheckInFrequency,
+  LIMITS,
+  RELEASE_TRIGGERS,
+  type ReleaseTrigger,
+} from '../../../shared/api'
+import type { ReleaseSettings } from '../../../shared/ipc/vault-types'
+import { vault } from '../../bridge/vault-client'
+import { ErrorNotice } from '../../components/ErrorNotice'
+import { ReadOnlyNote } from '../../components/ReadOnlyNote'
+import { FREQUENCY_TEXT, TRIGGER_TEXT } from '../../display/release-text'
+import { formatDateTime } from '../../display/units'
+import { useWriteAccess } from '../../stores/connection-store'
+import { useVault } from '../../stores/vaults-store'
+
+export function ReleaseTab({ vaultId }: { vaultId: string }) {
+  const v = useVault(vaultId)
+  const { canWrite, reason } = useWriteAccess()
+  const [trigger, setTrigger] = useState<ReleaseTrigger>(v?.releaseTrigger ?? 'dead_man_switch')
+  const [frequency, setFrequency] = useState<CheckInFrequency>(v?.checkInFrequency ?? 'monthly')
+  const [busy, setBusy] = useState(false)
+  const [saved, setSaved] = useState<ReleaseSettings>()
+  const [error, setError] = useState<unknown>()
+  if (!v) return null
+  const writable = canWrite && v.state === 'active'
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    setSaved(undefined)
+    try {
+      setSaved(
+        await vault().configureRelease({
+          vaultId,
+          trigger,
+          ...(trigger === 'dead_man_switch' ? { checkInFrequency: frequency } : {}),
+        }),
+      )
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="panel release-form" onSubmit={save} aria-labelledby="release-title">
+      <h2 id="release-title">When should your heirs receive the vault?</h2>
+      <ReadOnlyNote />
+      {v.state !== 'active' && (
+        <p className="notice notice-info">The release settings can be changed while the vault is active.</p>
+      )}
+      <fieldset className="radio-cards" disabled={!writable}>
+        <legend>Release trigger</legend>
+        {RELEASE_TRIGGERS.map((t) => (
+          <label key={t} className={`radio-card${trigger === t ? ' selected' : ''}`}>
+            <input
+              type="radio"
+              name="trigger"
+              value={t}
+              checked={trigger === t}
+              onChange={() => setTrigger(t)}
+            />
+            <span>
+              <strong>{TRIGGER_TEXT[t].label}</strong>
+              <span className="muted">{TRIGGER_TEXT[t].sentence}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {trigger === 'dead_man_switch' && (
+        <div className="field">
+          <label htmlFor="checkin-frequency">Check in</label>
+          <select
+            id="checkin-frequency"
+            value={frequency}
+            onChange={(e) => setFrequency(e.target.value as CheckInFrequency)}
+            disabled={!writable}
+          >
+            {CHECK_IN_FREQUENCIES.map((f) => (
+              <option key={f} value={f}>
+                {FREQUENCY_TEXT[f]}
+              </option>
+            ))}
+          </select>
+          <span className="muted small">
+            Each check-in costs {LIMITS.checkInCostCredits} credits. The app and the tray remind you before
+            the deadline.
+          </span>
+        </div>
+      )}
+      <p className="explain">
+        <strong>{LIMITS.contestationDays} days to change your mind.</strong> Whatever the trigger, a release
+        first enters a {LIMITS.contestationDays}-day contestation period. You are alerted during it and can
+        cancel it at any time; only when it ends are your heirs notified and given access.
+      </p>
+      <div className="row">
+        <button type="submit" className="button" disabled={!writable || busy} title={reason ?? undefined}>
+          {busy ? 'Saving…' : 'Save release settings'}
+        </button>
+      </div>
+      {saved && (
+        <p className="notice notice-ok" role="status" data-testid="release-saved">
+          Saved: {TRIGGER_TEXT[saved.trigger].label}
+          {saved.trigger === 'dead_man_switch'
+            ? `, ${saved.checkInFrequency}; next check-in due ${formatDateTime(saved.nextCheckInDue)}.`
+            : '.'}
+        </p>
+      )}
+      {error !== undefined && <ErrorNotice error={error} />}
+    </form>
+  )
+}

@@ -1,0 +1,213 @@
+// What crosses the bridge about connections, vaults, uploads, kits and recovery. Plain data only:
+// the API key never appears here (only its kind, last four characters and the store holding it).
+import type {
+  Asset,
+  CheckInFrequency,
+  Guardian,
+  Heir,
+  KeyKind,
+  ReleaseTrigger,
+  UploadedAsset,
+  Vault,
+} from '../api'
+import type { SecretStoreKind } from './contract'
+
+export interface ConnectionInfo {
+  id: string
+  serviceUrl: string
+  label: string
+  keyKind: KeyKind | 'unknown'
+  keyLast4: string
+  keyStore: SecretStoreKind
+  addedAt: string
+  active: boolean
+  /** True for the service this app runs on this computer ("start locally"). */
+  local: boolean
+}
+
+export interface ConnectionStatus {
+  connections: ConnectionInfo[]
+  active: ConnectionInfo | null
+  /** Where a newly entered key would be kept. */
+  secretStore: SecretStoreKind
+  localService: { running: boolean; url: string | null }
+}
+
+/** A vault as the app shows it: the service's fields plus what this device knows. */
+export interface VaultView extends Vault {
+  label: string
+  checkInFrequency: CheckInFrequency | null
+  nextCheckInDue: string | null
+  releaseStartedAt: string | null
+  contestationEndsAt: string | null
+  releasedAt: string | null
+  /** Last check-in made from this device (the service does not report it). */
+  lastCheckIn: { at: string; note: string | null } | null
+  /** Whether this device holds the vault key (needed to upload and to make guardian kits). */
+  keyOnDevice: boolean
+}
+
+export interface VaultsSnapshot {
+  connectionId: string | null
+  vaults: VaultView[]
+  /** When the list was fetched (ISO). */
+  fetchedAt: string | null
+  /** Why the last refresh failed, if it did (the list above is then the last good one). */
+  error: { code: string; message: string } | null
+}
+
+export interface StartLocallyResult {
+  connection: ConnectionInfo
+  vault: VaultView
+}
+
+export interface CheckInOutcome {
+  success: boolean
+  nextCheckInDue: string
+  daysRemaining: number
+  checkedInAt: string
+}
+
+export interface ReleaseSettings {
+  trigger: ReleaseTrigger
+  checkInFrequency: CheckInFrequency
+  contestationDays: number
+  nextCheckInDue: string
+}
+
+export interface PeopleList<T> {
+  items: T[]
+  /** False when the service offers no list endpoint; the items are then the ones added from this device. */
+  fromService: boolean
+}
+
+export type GuardianList = PeopleList<Guardian>
+export type HeirList = PeopleList<Heir>
+
+export interface GuardianKitInfo {
+  guardianId: string
+  guardianName: string
+  shareIndex: number
+  threshold: number
+  shares: number
+  splitId: string
+  createdAt: string
+}
+
+export interface GuardianKit extends GuardianKitInfo {
+  html: string
+  fileName: string
+}
+
+export interface GuardianChange {
+  guardian: Guardian | null
+  /** Kits now valid (one per guardian); earlier kits no longer combine with these. */
+  kits: GuardianKitInfo[]
+  sharesRegenerated: boolean
+  /** Why kits could not be made, e.g. no vault key on this device. */
+  kitProblem: string | null
+}
+
+export interface AssetPage {
+  assets: Asset[]
+  total: number
+  limit: number
+  offset: number
+}
+
+export type UploadState = 'queued' | 'checking' | 'uploading' | 'done' | 'skipped' | 'failed' | 'cancelled'
+
+export interface UploadItemView {
+  id: string
+  batchId: string
+  vaultId: string
+  relativePath: string
+  state: UploadState
+  sizeBytes?: number
+  encryptedBytes?: number
+  estimatedCredits?: number
+  sentBytes: number
+  totalBytes?: number
+  error?: { code: string; message: string }
+  note?: string
+  asset?: UploadedAsset
+  creditsConsumed?: number
+  createdAt: string
+  updatedAt: string
+}
+
+export interface UploadProgressView {
+  itemId: string
+  vaultId: string
+  sentBytes: number
+  totalBytes: number
+  bytesPerSecond: number
+  etaSeconds: number | null
+}
+
+export interface UploadEstimateView {
+  vaultId: string
+  files: number
+  plaintextBytes: number
+  encryptedBytes: number
+  credits: number
+  dollars: string
+  balanceCredits: number
+  enough: boolean
+  tooLarge: string[]
+  skipped: Array<{ path: string; detail: string }>
+}
+
+export interface QueuedUploads {
+  batchId: string
+  queued: number
+  skipped: Array<{ path: string; detail: string }>
+}
+
+export type PickKind = 'files' | 'folder' | 'output-folder' | 'share-image'
+
+export interface ShareCheck {
+  ok: boolean
+  /** Sentence for the user: what the share is, or what is wrong with it. */
+  message: string
+  splitId?: string
+  shareIndex?: number
+  threshold?: number
+  shares?: number
+  vaultFingerprint?: string
+}
+
+export interface RecoveryFileResult {
+  input: string
+  output?: string
+  ok: boolean
+  message: string
+}
+
+export interface RecoveryProgress {
+  runId: string
+  input: string
+  doneBytes: number
+  totalBytes: number
+  filesDone: number
+  filesTotal: number
+}
+
+export interface RecoveryReport {
+  runId: string
+  outputDir: string
+  results: RecoveryFileResult[]
+}
+
+export interface AppNotice {
+  kind: 'reminder' | 'releasing' | 'upload-done' | 'upload-failed'
+  title: string
+  body: string
+  vaultId?: string
+}
+
+export interface TrayView {
+  level: 'ok' | 'due-soon' | 'overdue' | 'releasing'
+  text: string
+  nextCheckIn: { vaultId: string; label: string; dueAt: string; text: string } | null
+}

@@ -1,0 +1,146 @@
+// The owner's path on a fresh install with "start locally": the embedded service, a first vault with
+// the trial credits, guardians (validation, kits), heirs up to the limit, a folder backup through
+// the typed path, release settings and a check-in. One page, steps in order.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+const consoleErrors: string[] = []
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp()
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-files-'))
+  await mkdir(join(filesDir, 'Taxes', '2025'), { recursive: true })
+  await writeFile(join(filesDir, 'Taxes', 'return-2024.pdf'), `%PDF-1.4\n${'x'.repeat(20_000)}`)
+  await writeFile(join(filesDir, 'Taxes', '2025', 'notes.txt'), 'Letter to my family.\n')
+  await writeFile(join(filesDir, 'Taxes', '.DS_Store'), 'junk')
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('first run: start locally makes a vault with the 100 trial credits', async () => {
+  await page.goto(app.url)
+  await expect(page.getByRole('heading', { name: 'Set up Vault Desktop' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Connect to a vault service' })).toBeVisible()
+  await shot('first-run')
+  await page.getByLabel('Your e-mail address').fill('owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByTestId('overview-credits')).toHaveText('100 credits ($1.00)')
+  await shot('vault-overview-new')
+  await page.getByRole('button', { name: '← All vaults' }).click()
+  const card = page.getByTestId('vault-card')
+  await expect(card).toHaveCount(1)
+  await expect(card.getByTestId('vault-credits')).toHaveText('100 credits ($1.00)')
+  await expect(card.getByTestId('state-badge')).toHaveText('Active')
+  await shot('vaults-list')
+  await card.getByRole('button').click()
+})
+
+test('guardians: inline validation, adding makes kits, the kit can be viewed', async () => {
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  await expect(page.getByTestId('guardian-count')).toHaveText('0 of 3')
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  await form.getByLabel('E-mail').fill('not-an-address')
+  await form.getByLabel('Wallet address').fill('0x123')
+  await form.getByRole('button', { name: 'Add guardian' }).click()
+  await expect(form.getByText('Enter a name')).toBeVisible()
+  await expect(form.getByText('Enter a valid e-mail address')).toBeVisible()
+  await expect(form.getByText('A wallet address is 0x followed by 40 hexadecimal characters')).toBeVisible()
+  await shot('guardians-validation')
+
+  for (const [name, email] of [
+    ['Alice Martin', 'alice@example.com'],
+    ['Bob Okafor', 'bob@example.com'],
+  ] as const) {
+    await form.getByLabel('Name').fill(name)
+    await form.getByLabel('E-mail').fill(email)
+    await form.getByLabel('Wallet address').fill('')
+    await form.getByRole('button', { name: 'Add guardian' }).click()
+    await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  }
+  await expect(page.getByTestId('guardian-count')).toHaveText('2 of 3')
+  await expect(page.getByText('Invited, no answer yet').first()).toBeVisible()
+  await shot('guardians-list')
+
+  await page
+    .getByRole('button', { name: /View kit/ })
+    .first()
+    .click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByRole('heading', { name: /Guardian kit for Alice Martin/ })).toBeVisible()
+  await expect(dialog.getByText(/download the kit page and print it/)).toBeVisible()
+  await shot('guardian-kit')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+})
+
+test('heirs: added up to the limit of 5, then the form says so', async () => {
+  await page.getByRole('tab', { name: 'Heirs' }).click()
+  await expect(page.getByText('Heirs are told nothing until a release completes')).toBeVisible()
+  const form = page.getByRole('form', { name: 'Add heir' })
+  for (let i = 1; i <= 5; i++) {
+    await form.getByLabel('Name').fill(`Heir ${i}`)
+    await form.getByLabel('E-mail').fill(`heir${i}@example.com`)
+    await form.getByRole('button', { name: 'Add heir' }).click()
+    await expect(page.getByTestId('heir-count')).toHaveText(`${i} of 5`)
+  }
+  await expect(page.getByTestId('heir-limit')).toBeVisible()
+  await shot('heirs-full')
+})
+
+test('assets: a folder typed into the path field is encrypted, uploaded and listed', async () => {
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(filesDir, 'Taxes'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  await expect(page.getByTestId('upload-item')).toHaveCount(2)
+  await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(2, {
+    timeout: 20_000,
+  })
+  await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
+  await expect(page.getByRole('cell', { name: 'notes.txt', exact: true })).toBeVisible()
+  await expect(page.getByRole('cell', { name: '20.0 KB' })).toBeVisible()
+  await page.getByLabel('Category').selectOption('document')
+  await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
+  await shot('assets')
+})
+
+test('release settings: dead man switch, monthly, saved', async () => {
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await expect(page.getByText('30 days to change your mind.')).toBeVisible()
+  await page.getByLabel(/Dead man's switch/).check()
+  await page.getByLabel('Check in').selectOption('monthly')
+  await page.getByRole('button', { name: 'Save release settings' }).click()
+  await expect(page.getByTestId('release-saved')).toContainText("Dead man's switch, monthly")
+  await shot('release-settings')
+})
+
+test('check in: with a note, shows the next due date and days remaining', async () => {
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await page.getByLabel('Note (optional)').fill('All well')
+  await page.getByRole('button', { name: 'Check in', exact: true }).click()
+  await expect(page.getByTestId('checkin-result')).toContainText('30 days from now')
+  await expect(page.getByTestId('last-checkin')).toContainText('All well')
+  await expect(page.getByTestId('next-due')).toContainText('in 30 days')
+  await shot('overview-checked-in')
+  expect(consoleErrors).toEqual([])
+})
