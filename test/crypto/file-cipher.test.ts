@@ -155,6 +155,10 @@ describe('decryption failures are distinct and release nothing unauthenticated',
   ][] = [
     ['flipped byte', 'damaged', () => decryptFailure(flip(ct, chunkStart(2) + 100))],
     ['flipped tag byte', 'damaged', () => decryptFailure(flip(ct, chunkStart(3) - 1))],
+    ['flipped byte in the last chunk', 'damaged', () => decryptFailure(flip(ct, ct.length - 500))],
+    ['flipped last tag byte', 'damaged', () => decryptFailure(flip(ct, ct.length - 1))],
+    ['last 10 bytes cut', 'truncated', () => decryptFailure(ct.slice(0, -10))],
+    ['cut inside a full chunk', 'truncated', () => decryptFailure(ct.slice(0, chunkStart(2) + 9000))],
     ['cut at a chunk boundary', 'truncated', () => decryptFailure(ct.slice(0, chunkStart(3)))],
     ['cut inside the header', 'truncated', () => decryptFailure(ct.slice(0, 40))],
     ['cut inside a tag', 'truncated', () => decryptFailure(ct.slice(0, chunkStart(3) + 7))],
@@ -184,6 +188,7 @@ describe('decryption failures are distinct and release nothing unauthenticated',
     ct ??= await encrypt(plain)
     const { error, released } = await run()
     expect(error.reason).toBe(reason)
+    if (_name.startsWith('flipped')) expect(error.message).toMatch(/byte \d+ was altered/)
     expect(error.message.length).toBeGreaterThan(40)
     // Whatever came out is an authenticated prefix of the plaintext, never beyond the failing chunk.
     expect(plain.subarray(0, released.length).equals(released)).toBe(true)
@@ -246,3 +251,20 @@ function swap(bytes: Uint8Array, a: number, b: number): Uint8Array {
   copy.set(bytes.subarray(at(b), at(b + 1)), at(a))
   return copy
 }
+
+describe('locating a changed byte', () => {
+  it('names exactly the byte that was flipped, anywhere in a chunk', async () => {
+    const ct = await encrypt(randomBytes(CHUNK_SIZE + 777))
+    for (const at of [
+      HEADER_SIZE,
+      HEADER_SIZE + 5000,
+      HEADER_SIZE + SEALED_CHUNK_SIZE - 1,
+      ct.length - 17,
+      ct.length - 1,
+    ]) {
+      const { error } = await decryptFailure(flip(ct, at))
+      expect(error.reason).toBe('damaged')
+      expect(error.message).toContain(`byte ${at} was altered`)
+    }
+  })
+})

@@ -8,6 +8,7 @@ import { asBytes, ByteQueue } from './byte-queue'
 import { type BatchResult, type ChunkWorkerPool, sharedChunkWorkerPool } from './chunk-worker-pool'
 import {
   CHUNK_SIZE,
+  chunkNonce,
   deriveMessageKeys,
   HEADER_SIZE,
   MAX_CHUNKS,
@@ -16,6 +17,7 @@ import {
   TAG_SIZE,
 } from './chunked-format'
 import { FileCipherError } from './file-cipher-error'
+import { locateSingleByteError } from './gcm-error-locator'
 import { concatBytes, equalBytes } from './hkdf-sha512'
 
 /** Chunks per batch: 1 MiB of plaintext, the unit handed to a worker. */
@@ -224,13 +226,13 @@ async function* decryptGenerator(
     while (inflight.length >= depth) {
       const { out, failure } = await settle(inflight.shift()!)
       if (out.length > 0) yield out
-      if (failure) throw diagnose(backend, aead, failure)
+      if (failure) throw diagnose(backend, aead, failure, key, baseNonce)
     }
   }
   while (inflight.length > 0) {
     const { out, failure } = await settle(inflight.shift()!)
     if (out.length > 0) yield out
-    if (failure) throw diagnose(backend, aead, failure)
+    if (failure) throw diagnose(backend, aead, failure, key, baseNonce)
   }
 
   const rest = queue.take(queue.length)
@@ -245,7 +247,7 @@ async function* decryptGenerator(
       final: false,
     })
     if (out.length > 0) yield out
-    if (failure) throw diagnose(backend, aead, failure)
+    if (failure) throw diagnose(backend, aead, failure, key, baseNonce)
     throw new FileCipherError(
       'truncated',
       lastLength === 0
@@ -260,11 +262,17 @@ async function* decryptGenerator(
     final: true,
   })
   if (out.length > 0) yield out
-  if (failure) throw diagnose(backend, aead, failure)
+  if (failure) throw diagnose(backend, aead, failure, key, baseNonce)
 }
 
 /** Works out why chunk `index` failed, by trial decryption within the backend's budget. */
-function diagnose(backend: AeadBackend, aead: ChunkAead, failure: Failure): FileCipherError {
+function diagnose(
+  backend: AeadBackend,
+  aead: ChunkAead,
+  failure: Failure,
+  key: Uint8Array,
+  baseNonce: Uint8Array,
+): FileCipherError {
   const { index, region, asFinal } = failure
   const chunk = asFinal ? region : region.subarray(0, SEALED_CHUNK_SIZE)
   const part = `Part ${index + 1} of the encrypted file (from byte ${HEADER_SIZE + index * SEALED_CHUNK_SIZE})`
@@ -302,16 +310,20 @@ function diagnose(backend: AeadBackend, aead: ChunkAead, failure: Failure): File
     }
   }
 
-  if (asFinal) {
+  // A final chunk that fails is either cut short or altered; one changed byte leaves a trace we can find.
+  const start = HEADER_SIZE + index * SEALED_CHUNK_SIZE
+  const changed = locateSingleByteError(key, chunkNonce(baseNonce, index), chunk)
+  if (asFinal && changed === null) {
     return new FileCipherError(
-      'damaged',
-      `The end of the encrypted file is missing or damaged: ${part.toLowerCase()} does not check out. The file was probably cut short (an incomplete download or copy) or altered. Get another, complete copy of the file.`,
+      'truncated',
+      `The encrypted file ends early: its last part (from byte ${start}) is incomplete, so the file was cut short, for example by an interrupted download or copy. Get another, complete copy of the file.`,
       index,
     )
   }
+  const where = changed === null ? '' : ` (byte ${start + changed} was altered)`
   return new FileCipherError(
     'damaged',
-    `${part} has been changed or damaged, so its contents cannot be trusted and nothing from it is released. Get another copy of the encrypted file.`,
+    `${part} has been changed or damaged${where}, so its contents cannot be trusted and nothing from it is released. Get another copy of the encrypted file.`,
     index,
   )
 }

@@ -4,13 +4,16 @@
 export type FileCipherErrorReason =
   /** The key is not 32 bytes. */
   | 'invalid-key'
-  /** The data ends where the format says more must follow (header cut, missing final chunk, cut tag). */
+  /**
+   * The file was cut short: it ends inside the header, inside a tag, without its final chunk, or its
+   * last chunk fails authentication in a way no single changed byte explains.
+   */
   | 'truncated'
   /** A complete, authentic file is followed by extra bytes. */
   | 'trailing-data'
   /** An authentic chunk sits at the wrong position (chunks swapped, repeated or dropped). */
   | 'reordered'
-  /** A chunk fails authentication: bytes were changed, or the end of the file is missing or altered. */
+  /** A chunk fails authentication because bytes in it were changed (a single changed byte is located). */
   | 'damaged'
   /** The header's key commitment does not match this key: another vault's key, or a damaged header. */
   | 'wrong-key'

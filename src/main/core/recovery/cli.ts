@@ -1,0 +1,162 @@
+// Heir recovery tool: guardians' shares (or the owner's kit) + encrypted files -> original files.
+// Offline; needs neither the Vault Service nor Electron. Run: npm run recover -- --help
+import { parseArgs } from 'node:util'
+import type { AeadBackendName } from '../crypto/aead-backend'
+import { ENCRYPTED_FILE_SUFFIX } from '../crypto/recovery-kits'
+import { type FileRecoveryResult, recoverFiles } from './recover-files'
+import { RecoveryInputError, recoverVaultKey } from './recovery-key'
+
+const HELP = `Vault recovery tool: turns encrypted vault files back into the original files.
+
+Usage:
+  npm run recover -- <key> --out <folder> <encrypted file or folder>...
+  node out/cli/recover.js <key> --out <folder> <encrypted file or folder>...
+
+The key, from guardians' shares (give at least as many as the kits say, e.g. "any 2 of 3";
+the kinds may be mixed):
+  --share-words "<words>"      one guardian's words, in order; repeat the flag for each guardian
+  --share-file <file.txt>      a text file holding one guardian's words; repeatable
+  --share-qr <image.png>       a PNG photo or scan of a guardian's QR code; repeatable
+or from the owner's recovery kit (the vault key itself; enough on its own):
+  --owner-kit "<words>"
+  --owner-kit-file <file.txt>
+  --owner-kit-qr <image.png>
+
+Words may be typed in any case, with any spacing, with or without their numbers, and abbreviated to
+their first four letters. A wrong word is named, with the likely right one.
+
+Files:
+  --out <folder>               where recovered files are written (created if needed). Existing files
+                               are never overwritten; a file appears only once it fully checked out.
+  <encrypted file or folder>   files to decrypt, or folders searched (with subfolders) for files
+                               ending in "${ENCRYPTED_FILE_SUFFIX}". "report${ENCRYPTED_FILE_SUFFIX}" becomes "report";
+                               a file without the suffix gets ".decrypted" added.
+
+Other options:
+  --vault <id>                 the vault id, as a check only: the words already contain it
+  --check                      only rebuild and check the key, print the vault fingerprint, and stop
+  --backend node|noble         cipher implementation (default node; noble is pure JavaScript, slower)
+  --json                       print one JSON object per file instead of text
+  -h, --help                   this help
+
+Exit status: 0 when every file was recovered; 1 when any file failed or was skipped; 2 when the
+command line or the key material is wrong (nothing was decrypted).
+
+The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobblestone-256).`
+
+function describe(result: FileRecoveryResult): string {
+  if (result.status === 'recovered')
+    return `ok       ${result.input} -> ${result.output} (${result.bytes} bytes)`
+  return `${result.status.padEnd(8)} ${result.input}: ${result.message}`
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    console.error(`${(error as Error).message}\nRun with --help to see the options.`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    console.log(HELP)
+    return 0
+  }
+  const backend = (values.backend ?? 'node') as AeadBackendName
+  if (backend !== 'node' && backend !== 'noble') {
+    console.error(`--backend must be 'node' or 'noble', not '${values.backend}'.`)
+    return 2
+  }
+  if (!values.check && (values.out === undefined || positionals.length === 0)) {
+    console.error(
+      'Say where the recovered files go (--out <folder>) and which encrypted files or folders to read.\nRun with --help to see the options.',
+    )
+    return 2
+  }
+
+  let key: Awaited<ReturnType<typeof recoverVaultKey>>
+  try {
+    key = await recoverVaultKey({
+      shareWords: values['share-words'],
+      shareFiles: values['share-file'],
+      shareQrImages: values['share-qr'],
+      ownerKitWords: values['owner-kit'],
+      ownerKitFile: values['owner-kit-file'],
+      ownerKitQrImage: values['owner-kit-qr'],
+      vaultId: values.vault,
+    })
+  } catch (error) {
+    if (error instanceof RecoveryInputError) {
+      console.error(error.message)
+      return 2
+    }
+    throw error
+  }
+  const from = key.source === 'owner-kit' ? "the owner's kit" : "the guardians' shares"
+  console.error(`Key rebuilt from ${from}: vault ${key.vaultId}, fingerprint ${key.fingerprint}.`)
+  console.error('Compare the fingerprint with the one printed on the kits.')
+  if (values.check) return 0
+
+  const showProgress = process.stderr.isTTY && !values.json
+  const results = await recoverFiles({
+    vaultKey: key.vaultKey,
+    vaultId: key.vaultId,
+    inputs: positionals,
+    outDir: values.out!,
+    backend,
+    onProgress: showProgress
+      ? (p) => {
+          const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
+          process.stderr.write(
+            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.input}`.slice(0, 120).padEnd(120),
+          )
+        }
+      : undefined,
+  })
+  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
+  const failed = results.filter((r) => r.status !== 'recovered').length
+  if (results.length === 0) {
+    console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
+    return 1
+  }
+  console.error(
+    failed === 0
+      ? `All ${results.length} file(s) recovered into ${values.out}.`
+      : `${results.length - failed} of ${results.length} file(s) recovered; ${failed} not (see above). Files that failed were not written.`,
+  )
+  return failed === 0 ? 0 : 1
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'share-words': { type: 'string', multiple: true },
+      'share-file': { type: 'string', multiple: true },
+      'share-qr': { type: 'string', multiple: true },
+      'owner-kit': { type: 'string' },
+      'owner-kit-file': { type: 'string' },
+      'owner-kit-qr': { type: 'string' },
+      vault: { type: 'string' },
+      out: { type: 'string' },
+      backend: { type: 'string' },
+      check: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(`Unexpected failure: ${(error as Error).stack ?? error}`)
+    process.exitCode = 2
+  },
+)

@@ -1,0 +1,239 @@
+// Heir recovery: the library (per-file results, no overwrite, nothing written for failures) and the
+// CLI run as a child process from an esbuild bundle made the same way as scripts/build-cli.mjs.
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  collectBytes,
+  encodeOwnerKitWords,
+  encodeShareWords,
+  encryptStream,
+  type GuardianShare,
+  generateVaultKey,
+  shareQrPng,
+  splitVaultKey,
+} from '../../src/main/core/crypto/index'
+import { recoverFiles, recoverVaultKey } from '../../src/main/core/recovery/index'
+
+const run = promisify(execFile)
+const vaultKey = generateVaultKey()
+const vaultId = '7d1c2a9e-4b0f-4e8a-9c3d-2f6b8a1e0c55'
+let shares: GuardianShare[]
+let work: string
+let cli: string
+const originals = new Map<string, Buffer>()
+
+async function encryptTo(path: string, plain: Buffer) {
+  writeFileSync(path, await collectBytes(encryptStream([plain], { vaultKey, vaultId })))
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort()
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'vault-recovery-'))
+  shares = await splitVaultKey(vaultKey, vaultId, 'standard')
+  const good = join(work, 'good')
+  const mixed = join(work, 'mixed')
+  mkdirSync(join(good, 'photos'), { recursive: true })
+  mkdirSync(mixed)
+  originals.set('letter.txt', Buffer.from('To my family: the passwords are in the blue folder.\n'))
+  originals.set('photos/holiday.jpg', randomBytes(70_000))
+  originals.set('empty', Buffer.alloc(0))
+  for (const [name, plain] of originals) await encryptTo(join(good, `${name}.vault`), plain)
+  writeFileSync(join(good, 'README.txt'), 'not encrypted, not a .vault file: ignored')
+
+  await encryptTo(join(mixed, 'fine.txt.vault'), Buffer.from('fine'))
+  const tampered = readFileSync(join(good, 'photos/holiday.jpg.vault'))
+  tampered[30_000]! ^= 1
+  writeFileSync(join(mixed, 'tampered.jpg.vault'), tampered)
+  writeFileSync(
+    join(mixed, 'cut.jpg.vault'),
+    readFileSync(join(good, 'photos/holiday.jpg.vault')).subarray(0, 40_000),
+  )
+  await collectBytes(encryptStream([Buffer.from('x')], { vaultKey: generateVaultKey(), vaultId })).then(
+    (ct) => writeFileSync(join(mixed, 'other-vault.vault'), ct),
+  )
+
+  // Same entry and options as scripts/build-cli.mjs, built alone so another tool's entry cannot break it.
+  cli = join(process.cwd(), 'out/cli/recover.js')
+  await build({
+    entryPoints: ['src/main/core/recovery/cli.ts'],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  })
+})
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+async function recover(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args])
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+describe('recoverFiles', () => {
+  it('recovers a folder, one result per file, and refuses to overwrite on a second run', async () => {
+    const out = join(work, 'lib-out')
+    const progress: number[] = []
+    const results = await recoverFiles({
+      vaultKey,
+      vaultId,
+      inputs: [join(work, 'good')],
+      outDir: out,
+      onProgress: (p) => progress.push(p.bytesDone),
+    })
+    expect(results.map((r) => r.status)).toEqual(['recovered', 'recovered', 'recovered'])
+    expect(listFiles(out)).toEqual(['empty', 'letter.txt', 'photos/holiday.jpg'])
+    for (const [name, plain] of originals) expect(readFileSync(join(out, name)).equals(plain)).toBe(true)
+    expect(progress.length).toBeGreaterThan(0)
+
+    writeFileSync(join(out, 'letter.txt'), 'edited by the heir')
+    const again = await recoverFiles({ vaultKey, vaultId, inputs: [join(work, 'good')], outDir: out })
+    expect(again.every((r) => r.status === 'skipped' && r.reason === 'exists')).toBe(true)
+    expect(readFileSync(join(out, 'letter.txt'), 'utf8')).toBe('edited by the heir')
+  })
+
+  it('one bad file does not stop the others, and nothing is written for it', async () => {
+    const out = join(work, 'lib-mixed')
+    const results = await recoverFiles({
+      vaultKey,
+      vaultId,
+      inputs: [join(work, 'mixed'), join(work, 'missing')],
+      outDir: out,
+    })
+    const byName = Object.fromEntries(results.map((r) => [r.input.split('/').pop(), r]))
+    expect(byName.missing).toMatchObject({ status: 'failed', reason: 'unreadable' })
+    expect(byName['fine.txt.vault']).toMatchObject({ status: 'recovered', bytes: 4 })
+    expect(byName['tampered.jpg.vault']).toMatchObject({ status: 'failed', reason: 'damaged' })
+    expect(byName['cut.jpg.vault']).toMatchObject({ status: 'failed' })
+    expect(byName['other-vault.vault']).toMatchObject({ status: 'failed', reason: 'wrong-key' })
+    // No partial output and no temp files left behind.
+    expect(listFiles(out)).toEqual(['fine.txt'])
+  })
+
+  it('rebuilds the key from shares, QR images and the owner kit', async () => {
+    const qr = join(work, 'share3.png')
+    writeFileSync(qr, await shareQrPng(shares[2]!))
+    const fromShares = await recoverVaultKey({
+      shareWords: [encodeShareWords(shares[0]!)],
+      shareQrImages: [qr],
+    })
+    expect(Buffer.from(fromShares.vaultKey).equals(Buffer.from(vaultKey))).toBe(true)
+    expect(fromShares.vaultId).toBe(vaultId)
+    const fromOwner = await recoverVaultKey({ ownerKitWords: encodeOwnerKitWords({ vaultKey, vaultId }) })
+    expect(fromOwner.source).toBe('owner-kit')
+    expect(fromOwner.fingerprint).toBe(fromShares.fingerprint)
+  })
+})
+
+describe('recover CLI', () => {
+  it('--help documents the flags', async () => {
+    const { code, stdout } = await recover(['--help'])
+    expect(code).toBe(0)
+    for (const flag of [
+      '--share-words',
+      '--share-file',
+      '--share-qr',
+      '--owner-kit',
+      '--out',
+      '--vault',
+      '.vault',
+    ]) {
+      expect(stdout).toContain(flag)
+    }
+  })
+
+  it('recovers from two guardians (typed words and a text file) and exits 0', async () => {
+    const shareFile = join(work, 'share2.txt')
+    writeFileSync(shareFile, encodeShareWords(shares[1]!).toUpperCase().replaceAll(' ', '\n'))
+    const out = join(work, 'cli-good')
+    const { code, stdout, stderr } = await recover([
+      '--share-words',
+      encodeShareWords(shares[0]!),
+      '--share-file',
+      shareFile,
+      '--out',
+      out,
+      join(work, 'good'),
+    ])
+    expect(stderr).toContain(`vault ${vaultId}`)
+    expect(code).toBe(0)
+    expect(stdout.split('\n').filter((l) => l.startsWith('ok')).length).toBe(3)
+    for (const [name, plain] of originals) expect(readFileSync(join(out, name)).equals(plain)).toBe(true)
+  })
+
+  it('exits 1 when any file fails, with one JSON result per file', async () => {
+    const out = join(work, 'cli-mixed')
+    const { code, stdout } = await recover([
+      '--owner-kit',
+      encodeOwnerKitWords({ vaultKey, vaultId }),
+      '--json',
+      '--out',
+      out,
+      join(work, 'mixed'),
+    ])
+    expect(code).toBe(1)
+    const results = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(results.map((r) => r.status).sort()).toEqual(['failed', 'failed', 'failed', 'recovered'])
+    expect(listFiles(out)).toEqual(['fine.txt'])
+  })
+
+  it('refuses too few shares, a misspelled word and a wrong vault id with exit 2', async () => {
+    const one = await recover(['--share-words', encodeShareWords(shares[0]!), '--out', join(work, 'x'), work])
+    expect(one.code).toBe(2)
+    expect(one.stderr).toContain('2 of 3 shares needed; you entered 1')
+
+    const words = encodeShareWords(shares[0]!).split(' ')
+    words[6] = 'abandn'
+    const typo = await recover([
+      '--share-words',
+      words.join(' '),
+      '--share-words',
+      encodeShareWords(shares[1]!),
+      '--check',
+    ])
+    expect(typo.code).toBe(2)
+    expect(typo.stderr).toContain(
+      "Share words #1: Word 7, 'abandn', is not in the word list — check the spelling",
+    )
+
+    const wrongVault = await recover([
+      '--owner-kit',
+      encodeOwnerKitWords({ vaultKey, vaultId }),
+      '--vault',
+      'v2',
+      '--check',
+    ])
+    expect(wrongVault.code).toBe(2)
+    expect(wrongVault.stderr).toContain(`belong to vault '${vaultId}'`)
+
+    const usage = await recover(['--owner-kit', encodeOwnerKitWords({ vaultKey, vaultId })])
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toContain('--out')
+  })
+})
