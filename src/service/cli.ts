@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
 import { AdminError } from './accounts'
 import { adminOperations } from './admin'
-import { openServiceContext, startService } from './index'
+import { openServiceContext } from './service-context'
 
 const USAGE = `Usage:
   service serve --port <p> --data-dir <dir> [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr] [--public-url URL]
@@ -40,6 +40,8 @@ function required(values: Record<string, string | undefined>, name: string): str
 async function serve(values: Record<string, string | undefined>): Promise<void> {
   const port = Number(values.port ?? '0')
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AdminError('--port must be 0..65535')
+  // Loaded only to serve, so admin commands start quickly.
+  const { startService } = await import('./index')
   const service = await startService({
     dataDir: required(values, 'data-dir'),
     port,

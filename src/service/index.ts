@@ -3,18 +3,18 @@
 import type { AddressInfo } from 'node:net'
 import { type AdminOperations, adminOperations } from './admin'
 import { isBlobReferenced } from './assets'
-import { BlobStore } from './blob-store'
-import type { ServiceContext } from './context'
-import { type Db, openDatabase, readSetting, writeSetting } from './database'
+import { writeSetting } from './database'
 import { buildHttpServer } from './http-server'
 import { MailDelivery } from './outbox'
 import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
+import { openServiceContext, PUBLIC_URL_SETTING } from './service-context'
 
 export type { AdminOperations } from './admin'
 export type { OutboxMessage } from './outbox'
 export type { RateLimitSettings } from './rate-limit'
 export type { TickReport } from './release'
+export { openServiceContext } from './service-context'
 export type { VaultView } from './vaults'
 
 export interface ServiceOptions {
@@ -46,25 +46,6 @@ export interface RunningService {
   /** Runs one scheduler pass (at `now`, or the clock's time), then delivers the mail it queued. */
   tick(now?: Date): Promise<TickReport>
   close(): Promise<void>
-}
-
-const PUBLIC_URL_SETTING = 'public_url'
-
-/** Opens a data directory for use without HTTP (the admin CLI), sharing the running service's settings. */
-export function openServiceContext(
-  dataDir: string,
-  clock: () => Date = () => new Date(),
-): { ctx: ServiceContext; db: Db } {
-  const db = openDatabase(dataDir)
-  const ctx: ServiceContext = {
-    db,
-    clock,
-    dataDir,
-    blobs: new BlobStore(dataDir),
-    publicUrl: () => readSetting(db, PUBLIC_URL_SETTING) ?? 'http://127.0.0.1',
-    outboxChanged: () => {},
-  }
-  return { ctx, db }
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminOperations } from '../../src/service/admin'
 import { openServiceContext, startService } from '../../src/service/index'
 import { LIMITS } from '../../src/shared/api'
-import { call, startTestService, type TestService, uploadForm } from './harness'
+import { buildServiceCli, call, startTestService, type TestService, uploadForm } from './harness'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -69,7 +69,7 @@ describe('client disconnects mid-upload', () => {
   })
 })
 
-function spawnService(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+function spawnService(cli: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src/service/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir],
@@ -95,7 +95,14 @@ function spawnService(dataDir: string): Promise<{ child: ChildProcess; url: stri
 
 describe('service process killed mid-upload', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-kill-'))
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+  let cli = ''
+  beforeAll(async () => {
+    cli = await buildServiceCli()
+  })
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true })
+    rmSync(cli, { force: true })
+  })
 
   it('restarts with no asset, no debit and an empty temp directory', async () => {
     const { ctx, db } = openServiceContext(dataDir)
@@ -104,7 +111,7 @@ describe('service process killed mid-upload', () => {
     const { vaultId } = admin.createVault({ account: accountId, preset: 'standard' })
     db.close()
 
-    const first = await spawnService(dataDir)
+    const first = await spawnService(cli, dataDir)
     const tmp = join(dataDir, 'tmp')
     const req = partialUpload(first.url, apiKey, vaultId, 10_000_000, 2_000_000)
     await waitFor('the upload to be staged', () => readdirSync(tmp).length === 1)
@@ -115,7 +122,7 @@ describe('service process killed mid-upload', () => {
     // The killed process left its staged file behind; the next start removes it.
     expect(readdirSync(tmp)).toHaveLength(1)
 
-    const second = await spawnService(dataDir)
+    const second = await spawnService(cli, dataDir)
     try {
       expect(readdirSync(tmp)).toEqual([])
       const vault = (await call(second.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data

@@ -93,3 +93,21 @@ export function uploadForm(
   form.append(fileField, new Blob([content]), 'blob.bin')
   return form
 }
+
+/** Bundles the service CLI once per test file (as scripts/build-cli.mjs does) so child processes start fast. */
+export async function buildServiceCli(): Promise<string> {
+  const { build } = await import('esbuild')
+  const root = join(import.meta.dirname, '../..')
+  const outfile = join(root, 'out', 'test-service-cli', `service-${process.pid}.js`)
+  await build({
+    entryPoints: [join(root, 'src/service/cli.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+  return outfile
+}
