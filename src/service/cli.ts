@@ -7,7 +7,8 @@ import { adminOperations } from './admin'
 import { openServiceContext } from './service-context'
 
 const USAGE = `Usage:
-  service serve --port <p> --data-dir <dir> [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr] [--public-url URL]
+  service serve --port <p> --data-dir <dir> [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
+                [--public-url URL] [--no-rate-limits]
   service admin <command> --data-dir <dir> ...
     create-account --email E            create-key --account A --kind human|agent
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
@@ -21,6 +22,7 @@ const OPTIONS = {
   smtp: { type: 'string' },
   from: { type: 'string' },
   'public-url': { type: 'string' },
+  'no-rate-limits': { type: 'boolean' },
   email: { type: 'string' },
   account: { type: 'string' },
   kind: { type: 'string' },
@@ -37,7 +39,7 @@ function required(values: Record<string, string | undefined>, name: string): str
   return value
 }
 
-async function serve(values: Record<string, string | undefined>): Promise<void> {
+async function serve(values: Record<string, string | undefined>, noRateLimits: boolean): Promise<void> {
   const port = Number(values.port ?? '0')
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AdminError('--port must be 0..65535')
   // Loaded only to serve, so admin commands start quickly.
@@ -49,6 +51,8 @@ async function serve(values: Record<string, string | undefined>): Promise<void> 
     ...(values.smtp ? { smtp: values.smtp } : {}),
     ...(values.from ? { from: values.from } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+    // For benchmarks and load tests only: the spec's limits apply otherwise.
+    ...(noRateLimits ? { rateLimits: false as const } : {}),
   })
   console.log(`listening on ${service.url}`)
   const stop = (signal: string) => {
@@ -118,7 +122,7 @@ async function main(): Promise<void> {
   const [mode, command] = parsed.positionals
   const values = parsed.values as Record<string, string | undefined>
   try {
-    if (mode === 'serve') return await serve(values)
+    if (mode === 'serve') return await serve(values, parsed.values['no-rate-limits'] === true)
     if (mode === 'admin') {
       console.log(JSON.stringify(admin(command, values)))
       return
