@@ -3,7 +3,7 @@
 // -> chunked encryption -> hand-built multipart body with exact Content-Length -> got stream ->
 // progress -> asset. The queue file survives restarts; interrupted items start over from the
 // beginning. Cancel aborts the request: the service discards a partial body, so it costs nothing.
-import { createHash, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
@@ -146,6 +146,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #balances = new Map<string, { credits: number; at: number }>()
   readonly #reserved = new Map<string, number>()
   #idleWaiters: Array<() => void> = []
+  /** Hashing of uploaded files for the unchanged-file index; runs only while nothing uploads. */
+  #hashing: { controller: AbortController; done: Promise<void> } | undefined
 
   private constructor(options: UploadQueueOptions, items: UploadItem[], index: UploadIndex) {
     super()
@@ -272,6 +274,9 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   /** Stops processing; in-flight items are aborted and go back to the queue (for app quit). */
   async stop(): Promise<void> {
     this.#running = false
+    const hashing = this.#hashing
+    hashing?.controller.abort()
+    await hashing?.done
     const active = [...this.#active.values()]
     for (const a of active) a.controller.abort(new AbortReason('stop', 'the app is closing'))
     await Promise.all(active.map((a) => a.done))
@@ -333,14 +338,20 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     return new Promise((resolve) => this.#idleWaiters.push(resolve))
   }
 
-  #isIdle(): boolean {
+  #uploadsIdle(): boolean {
     return this.#active.size === 0 && (!this.#running || !this.#items.some((i) => i.state === 'queued'))
+  }
+
+  #isIdle(): boolean {
+    return this.#uploadsIdle() && !this.#hashing
   }
 
   #pump(): void {
     while (this.#running && this.#active.size < this.#concurrency) {
       const next = this.#items.find((i) => i.state === 'queued' && !this.#active.has(i.id))
       if (!next) break
+      // An upload has priority over background hashing.
+      this.#hashing?.controller.abort()
       const controller = new AbortController()
       const entry = { controller, done: Promise.resolve() }
       this.#active.set(next.id, entry)
@@ -349,6 +360,22 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         this.#pump()
       })
     }
+    if (this.#uploadsIdle() && this.#running && !this.#hashing && this.#index.unhashed().length > 0) {
+      const controller = new AbortController()
+      const hashing = {
+        controller,
+        done: this.#index.fillMissingHashes(controller.signal).finally(() => {
+          if (this.#hashing === hashing) this.#hashing = undefined
+          if (!controller.signal.aborted) this.#pump()
+          else this.#notifyIdle()
+        }),
+      }
+      this.#hashing = hashing
+    }
+    this.#notifyIdle()
+  }
+
+  #notifyIdle(): void {
     if (this.#isIdle()) {
       const waiters = this.#idleWaiters
       this.#idleWaiters = []
@@ -424,7 +451,6 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
 
       const contentType = await detectContentType(item.path)
       const metadata = uploadMetadata(item.relativePath, size, mtimeMs)
-      let sha256 = ''
       const cipher = this.#cipher
       const body = buildMultipartBody(
         [
@@ -439,14 +465,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           length: encryptedBytes,
           content: () =>
             cipher.encryptStream(
-              readUnchangedFile(
-                item.path,
-                size,
-                mtimeMs,
-                (digest) => {
-                  sha256 = digest
-                },
-                (message) => controller.abort(new AbortReason('file-changed', message)),
+              readUnchangedFile(item.path, size, mtimeMs, (message) =>
+                controller.abort(new AbortReason('file-changed', message)),
               ),
               { vaultKey, vaultId: item.vaultId },
             ),
@@ -482,7 +502,6 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         relativePath: item.relativePath,
         size,
         mtimeMs,
-        sha256,
         assetId: asset.id,
         uploadedAt: asset.createdAt ?? new Date(this.#now()).toISOString(),
       })
@@ -598,25 +617,21 @@ export function uploadMetadata(relativePath: string, size: number, mtimeMs: numb
 }
 
 /**
- * Reads exactly `size` bytes, hashing them, and checks at the end that the file still has the size
- * and modification time seen before: a file written to during the upload fails instead of being
- * stored half old, half new. Runs before the multipart tail, so the service never completes it.
+ * Reads exactly `size` bytes and checks at the end that the file still has the size and
+ * modification time seen before: a file written to during the upload fails instead of being stored
+ * half old, half new. Runs before the multipart tail, so the service never completes that upload.
  */
 async function* readUnchangedFile(
   path: string,
   size: number,
   mtimeMs: number,
-  onDigest: (sha256: string) => void,
   onChanged: (message: string) => void,
 ): AsyncGenerator<Uint8Array> {
-  const hash = createHash('sha256')
   let read = 0
   if (size > 0) {
     for await (const chunk of createReadStream(path, { start: 0, end: size - 1, highWaterMark: 1 << 20 })) {
-      const bytes = chunk as Buffer
-      hash.update(bytes)
-      read += bytes.length
-      yield bytes
+      read += (chunk as Buffer).length
+      yield chunk as Buffer
     }
   }
   const after = await stat(path).catch(() => undefined)
@@ -625,5 +640,4 @@ async function* readUnchangedFile(
     onChanged(message)
     throw new Error(message)
   }
-  onDigest(hash.digest('hex'))
 }
