@@ -39,7 +39,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
       <div className="drop-hint" aria-hidden={mode === 'browser'}>
         {mode === 'electron'
           ? 'Drop files or folders anywhere on this window: they are encrypted here, then uploaded to this vault.'
-          : 'Files are encrypted on this computer, then uploaded to this vault.'}
+          : 'Dropping files on the window works in the desktop app. In browser mode, type the path below; the files are still encrypted on this computer before upload.'}
       </div>
       {v && !v.keyOnDevice && (
         <p className="notice notice-warn">

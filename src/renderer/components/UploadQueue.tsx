@@ -69,9 +69,15 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
                   </span>
                 )}
                 {item.creditsConsumed !== undefined ? (
-                  <span>{item.creditsConsumed} credits</span>
+                  <span>
+                    {item.creditsConsumed} credit{item.creditsConsumed === 1 ? '' : 's'}
+                  </span>
                 ) : (
-                  item.estimatedCredits !== undefined && <span>≈ {item.estimatedCredits} credits</span>
+                  item.estimatedCredits !== undefined && (
+                    <span>
+                      ≈ {item.estimatedCredits} credit{item.estimatedCredits === 1 ? '' : 's'}
+                    </span>
+                  )
                 )}
                 {item.error && <span className="text-danger">{item.error.message}</span>}
                 {!item.error && item.note && <span>{item.note}</span>}

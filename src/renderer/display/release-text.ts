@@ -17,6 +17,13 @@ export const TRIGGER_TEXT: Record<ReleaseTrigger, { label: string; sentence: str
   },
 }
 
+export const FREQUENCY_SHORT: Record<CheckInFrequency, string> = {
+  weekly: 'Every 7 days',
+  biweekly: 'Every 14 days',
+  monthly: 'Every 30 days (monthly)',
+  quarterly: 'Every 90 days (quarterly)',
+}
+
 export const FREQUENCY_TEXT: Record<CheckInFrequency, string> = {
   weekly: 'Weekly (every 7 days)',
   biweekly: 'Every two weeks (14 days)',

@@ -25,6 +25,6 @@ export function runway(balance: number, frequency: CheckInFrequency | null): Run
   const checkInText =
     checkIns === 0
       ? 'not enough for a single check-in'
-      : `${checkIns} check-in${checkIns === 1 ? '' : 's'}${days !== null ? ` (${spanText(days)} at ${frequency})` : ''}`
+      : `${checkIns} check-in${checkIns === 1 ? '' : 's'}${days !== null && frequency ? ` (${spanText(days)} of ${frequency} check-ins)` : ''}`
   return { checkIns, days, storageBytes, text: checkInText }
 }

@@ -35,7 +35,7 @@ export function VaultScreen({ vaultId }: { vaultId: string }) {
       <button type="button" className="link-button back-link" onClick={closeVault}>
         ← All vaults
       </button>
-      <header className="screen-header">
+      <header className="screen-header title-with-badge">
         <h1 id="vault-title">{v.label}</h1>
         <StateBadge state={v.state} />
       </header>

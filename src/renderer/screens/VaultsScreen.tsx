@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { SssPreset } from '../../shared/api'
+import { IpcError } from '../../shared/ipc/contract-kit'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
@@ -61,9 +62,7 @@ function VaultList() {
           </button>
         </div>
       </header>
-      {snapshot?.error && (
-        <ErrorNotice error={Object.assign(new Error(snapshot.error.message), snapshot.error)} />
-      )}
+      {snapshot?.error && <ErrorNotice error={new IpcError(snapshot.error)} onRetry={() => void refresh()} />}
       {snapshot && !snapshot.fetchedAt && !snapshot.error && <p className="muted">Loading your vaults…</p>}
       {snapshot?.fetchedAt && vaults.length === 0 && (
         <div className="empty-state">

@@ -19,9 +19,14 @@ let nextId = 1
 export const useNoticesStore = create<NoticesState>((set) => ({
   toasts: [],
   load: () => {
-    vault().on.notice((notice) =>
-      set((s) => ({ toasts: [...s.toasts.slice(-3), { ...notice, id: nextId++ }] })),
-    )
+    vault().on.notice((notice) => {
+      const id = nextId++
+      set((s) => ({ toasts: [...s.toasts.slice(-3), { ...notice, id }] }))
+      // The release alarm stays until dismissed; the rest fade after a while.
+      if (notice.kind !== 'releasing') {
+        setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), 8000)
+      }
+    })
     vault().on.openVault(({ vaultId }) => useNavigationStore.getState().openVault(vaultId))
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),

@@ -201,6 +201,8 @@ export class DesktopSession {
       this.#scheduleEmit()
     })
     this.watcher.on('poll-failed', (failure) => {
+      // Nothing connected yet: the first-run screen says so; no error to show.
+      if (!this.connections.active()) return
       if (failure.vaultId === null) {
         this.#error = { code: failure.code, message: failure.userMessage }
         this.#scheduleEmit()

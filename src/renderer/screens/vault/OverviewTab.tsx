@@ -4,7 +4,7 @@ import type { CheckInOutcome } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { StateBadge } from '../../components/StateBadge'
-import { FREQUENCY_TEXT, TRIGGER_TEXT } from '../../display/release-text'
+import { FREQUENCY_SHORT, TRIGGER_TEXT } from '../../display/release-text'
 import { runway } from '../../display/runway'
 import { describeDeadline, formatBytes, formatCredits, formatDate, formatDateTime } from '../../display/units'
 import { useNavigationStore } from '../../stores/navigation-store'
@@ -74,7 +74,7 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
             {v.releaseTrigger === 'dead_man_switch' && (
               <>
                 <dt>Check-in</dt>
-                <dd>{v.checkInFrequency ? FREQUENCY_TEXT[v.checkInFrequency] : '—'}</dd>
+                <dd>{v.checkInFrequency ? FREQUENCY_SHORT[v.checkInFrequency] : '—'}</dd>
                 <dt>Next check-in due</dt>
                 <dd className={due?.overdue ? 'text-danger' : undefined} data-testid="next-due">
                   {v.nextCheckInDue ? `${formatDateTime(v.nextCheckInDue)} (${due?.text})` : '—'}
@@ -118,7 +118,9 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
             <span className="muted small">
               {v.state !== 'active'
                 ? 'Check-ins apply to active vaults only.'
-                : "Check-ins apply to the dead man's switch trigger; this vault uses another trigger."}
+                : v.releaseTrigger
+                  ? "Check-ins apply to the dead man's switch trigger; this vault uses another trigger."
+                  : "Choose the dead man's switch in Release settings to start checking in."}
             </span>
           )}
         </div>
