@@ -1,0 +1,127 @@
+// Upload benchmark: a 1 GB file (5 GB with --big) through the app's real path (upload queue: stat,
+// checks, content-type sniffing, Cobblestone encryption, hand-built multipart, got stream) against
+// the same file uploaded plain (multipart with got), both to the local service running as a child
+// process with rate limits off. The client runs bundled in its own Node process so its peak RSS is
+// measured alone. Last line: {"ratio", "encryptedMBps", "plainMBps", "peakRssMB"}.
+// Targets: ratio >= 0.8, client peak RSS < 150 MB. `--size=N` (bytes) is for a quick smoke run.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { build } from 'esbuild'
+
+const big = process.argv.includes('--big')
+const sizeArg = process.argv.find((a) => a.startsWith('--size='))
+const SIZE = sizeArg ? Number(sizeArg.slice(7)) : big ? 5_000_000_000 : 1_000_000_000
+const MB = 1e6
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`)
+}
+
+async function makeFile(path: string, size: number): Promise<void> {
+  // 16 MiB of random bytes repeated: incompressible, cheap to produce.
+  const block = randomBytes(16 * 1024 * 1024)
+  const out = createWriteStream(path, { highWaterMark: 1 << 20 })
+  let written = 0
+  while (written < size) {
+    const n = Math.min(block.length, size - written)
+    if (!out.write(n === block.length ? block : block.subarray(0, n))) await once(out, 'drain')
+    written += n
+  }
+  out.end()
+  await once(out, 'finish')
+}
+
+async function warmCache(path: string): Promise<void> {
+  for await (const _ of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    // read only: both uploads start with the file in the page cache
+  }
+}
+
+function startService(
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; apiKey: string; vaultId: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/upload-service-child.ts', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let buffer = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString()
+      const newline = buffer.indexOf('\n')
+      if (newline < 0) return
+      try {
+        resolve({
+          child,
+          ...(JSON.parse(buffer.slice(0, newline)) as { url: string; apiKey: string; vaultId: string }),
+        })
+      } catch (error) {
+        reject(error)
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`the service child exited with ${code}`)))
+  })
+}
+
+const work = await mkdtemp(join(tmpdir(), 'vault-bench-upload-'))
+let service: ChildProcess | undefined
+try {
+  const clientBundle = join('out', 'bench', 'upload-client.mjs')
+  await build({
+    entryPoints: ['bench/upload-client.ts'],
+    outfile: clientBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+  const file = join(work, `test-${SIZE}.bin`)
+  log(`writing a ${SIZE / 1e9} GB test file...`)
+  await makeFile(file, SIZE)
+  await warmCache(file)
+  await mkdir(join(work, 'service'))
+  const svc = await startService(join(work, 'service'))
+  service = svc.child
+  log('uploading plain, then encrypted...')
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [clientBundle, svc.url, svc.apiKey, svc.vaultId, file, join(work, 'user-data'), String(SIZE)],
+    { maxBuffer: 1 << 20 },
+  )
+  const measured = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    plainSeconds: number
+    encryptedSeconds: number
+    creditsConsumed: number
+    startRssMB: number
+    plainPeakRssMB: number
+    peakRssMB: number
+  }
+  const plainMBps = SIZE / MB / measured.plainSeconds
+  const encryptedMBps = SIZE / MB / measured.encryptedSeconds
+  log(
+    `plain ${measured.plainSeconds.toFixed(2)} s, encrypted ${measured.encryptedSeconds.toFixed(2)} s ` +
+      `(${measured.creditsConsumed} credits); client RSS at start ${measured.startRssMB.toFixed(0)} MB, ` +
+      `peak during plain ${measured.plainPeakRssMB.toFixed(0)} MB, overall peak ${measured.peakRssMB.toFixed(0)} MB`,
+  )
+  console.log(
+    JSON.stringify({
+      ratio: Number((encryptedMBps / plainMBps).toFixed(3)),
+      encryptedMBps: Number(encryptedMBps.toFixed(1)),
+      plainMBps: Number(plainMBps.toFixed(1)),
+      peakRssMB: Number(measured.peakRssMB.toFixed(1)),
+    }),
+  )
+} finally {
+  if (service && service.exitCode === null) {
+    service.kill('SIGTERM')
+    await once(service, 'exit').catch(() => undefined)
+  }
+  await rm(work, { recursive: true, force: true })
+}
