@@ -1,7 +1,7 @@
 // Accounts, their API keys and their credit balance (credits belong to the account, not the vault).
 import { KEY_PREFIX, type KeyKind, LIMITS } from '../shared/api'
 import type { ServiceContext } from './context'
-import { inTransaction } from './database'
+import { inTransaction, prepared } from './database'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret, sameHash } from './secrets'
 
 export type Principal =
@@ -17,9 +17,11 @@ export function createAccount(ctx: ServiceContext, email: string): { accountId: 
   const accountId = newId('acc')
   const now = ctx.clock().toISOString()
   const apiKey = inTransaction(ctx.db, () => {
-    ctx.db
-      .prepare('INSERT INTO accounts (id, email, credits_balance, created_at) VALUES (?, ?, 0, ?)')
-      .run(accountId, email, now)
+    prepared(ctx.db, 'INSERT INTO accounts (id, email, credits_balance, created_at) VALUES (?, ?, 0, ?)').run(
+      accountId,
+      email,
+      now,
+    )
     changeCredits(ctx, accountId, LIMITS.trialCredits, 'trial', null)
     return insertKey(ctx, accountId, 'human')
   })
@@ -28,14 +30,15 @@ export function createAccount(ctx: ServiceContext, email: string): { accountId: 
 
 function insertKey(ctx: ServiceContext, accountId: string, kind: KeyKind): string {
   const apiKey = newSecret(KEY_PREFIX[kind])
-  ctx.db
-    .prepare('INSERT INTO api_keys (id, account_id, kind, key_hash, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(newId('key'), accountId, kind, hashSecret(apiKey), ctx.clock().toISOString())
+  prepared(
+    ctx.db,
+    'INSERT INTO api_keys (id, account_id, kind, key_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(newId('key'), accountId, kind, hashSecret(apiKey), ctx.clock().toISOString())
   return apiKey
 }
 
 export function requireAccount(ctx: ServiceContext, accountId: string): void {
-  if (!ctx.db.prepare('SELECT 1 FROM accounts WHERE id = ?').get(accountId)) {
+  if (!prepared(ctx.db, 'SELECT 1 FROM accounts WHERE id = ?').get(accountId)) {
     throw new AdminError(`no account ${accountId}; create one with: admin create-account --email <address>`)
   }
 }
@@ -55,7 +58,7 @@ export function revokeKey(ctx: ServiceContext, key: string): boolean {
   const sql = key.startsWith(HEIR_TOKEN_PREFIX)
     ? 'UPDATE heir_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL'
     : 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL'
-  const result = ctx.db.prepare(sql).run(now, hash)
+  const result = prepared(ctx.db, sql).run(now, hash)
   if (result.changes === 0)
     throw new AdminError('no active key matches; it may be revoked already or mistyped')
   return true
@@ -69,22 +72,20 @@ export function changeCredits(
   reason: string,
   reference: string | null,
 ): boolean {
-  const updated = ctx.db
-    .prepare(
-      'UPDATE accounts SET credits_balance = credits_balance + ? WHERE id = ? AND credits_balance + ? >= 0',
-    )
-    .run(delta, accountId, delta)
+  const updated = prepared(
+    ctx.db,
+    'UPDATE accounts SET credits_balance = credits_balance + ? WHERE id = ? AND credits_balance + ? >= 0',
+  ).run(delta, accountId, delta)
   if (updated.changes === 0) return false
-  ctx.db
-    .prepare(
-      'INSERT INTO credit_ledger (account_id, delta, reason, reference, created_at) VALUES (?, ?, ?, ?, ?)',
-    )
-    .run(accountId, delta, reason, reference, ctx.clock().toISOString())
+  prepared(
+    ctx.db,
+    'INSERT INTO credit_ledger (account_id, delta, reason, reference, created_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(accountId, delta, reason, reference, ctx.clock().toISOString())
   return true
 }
 
 export function creditsBalance(ctx: ServiceContext, accountId: string): number {
-  const row = ctx.db.prepare('SELECT credits_balance AS b FROM accounts WHERE id = ?').get(accountId) as
+  const row = prepared(ctx.db, 'SELECT credits_balance AS b FROM accounts WHERE id = ?').get(accountId) as
     | { b: number }
     | undefined
   return row?.b ?? 0
@@ -120,15 +121,17 @@ interface HeirTokenRow {
 export function authenticate(ctx: ServiceContext, presented: string): Principal | null {
   const hash = hashSecret(presented)
   if (presented.startsWith(HEIR_TOKEN_PREFIX)) {
-    const row = ctx.db
-      .prepare('SELECT id, vault_id, heir_id, token_hash, revoked_at FROM heir_tokens WHERE token_hash = ?')
-      .get(hash) as HeirTokenRow | undefined
+    const row = prepared(
+      ctx.db,
+      'SELECT id, vault_id, heir_id, token_hash, revoked_at FROM heir_tokens WHERE token_hash = ?',
+    ).get(hash) as HeirTokenRow | undefined
     if (!row || row.revoked_at || !sameHash(row.token_hash, hash)) return null
     return { kind: 'heir', keyId: row.id, vaultId: row.vault_id, heirId: row.heir_id }
   }
-  const row = ctx.db
-    .prepare('SELECT id, account_id, kind, key_hash, revoked_at FROM api_keys WHERE key_hash = ?')
-    .get(hash) as KeyRow | undefined
+  const row = prepared(
+    ctx.db,
+    'SELECT id, account_id, kind, key_hash, revoked_at FROM api_keys WHERE key_hash = ?',
+  ).get(hash) as KeyRow | undefined
   if (!row || row.revoked_at || !sameHash(row.key_hash, hash)) return null
   // The prefix must agree with the stored kind, so a key cannot be re-labelled by its holder.
   if (!presented.startsWith(KEY_PREFIX[row.kind])) return null

@@ -1,6 +1,7 @@
 // Asset rows: listing, lookup, and the stored blob behind each asset.
 import type { Asset, AssetCategory } from '../shared/api'
 import type { ServiceContext } from './context'
+import { prepared } from './database'
 import { notFound } from './errors'
 
 export interface AssetRow {
@@ -41,18 +42,19 @@ export function listAssets(
 ): { assets: AssetView[]; total: number } {
   const where = query.category ? 'vault_id = ? AND category = ?' : 'vault_id = ?'
   const args: unknown[] = query.category ? [vaultId, query.category] : [vaultId]
-  const total = ctx.db
-    .prepare(`SELECT COUNT(*) FROM assets WHERE ${where}`)
+  const total = prepared(ctx.db, `SELECT COUNT(*) FROM assets WHERE ${where}`)
     .pluck()
     .get(...args) as number
-  const rows = ctx.db
-    .prepare(`SELECT * FROM assets WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`)
-    .all(...args, query.limit, query.offset) as AssetRow[]
+  const rows = prepared(ctx.db, `SELECT * FROM assets WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(
+    ...args,
+    query.limit,
+    query.offset,
+  ) as AssetRow[]
   return { assets: rows.map(assetView), total }
 }
 
 export function findAsset(ctx: ServiceContext, vaultId: string, assetId: string): AssetRow {
-  const row = ctx.db.prepare('SELECT * FROM assets WHERE id = ? AND vault_id = ?').get(assetId, vaultId) as
+  const row = prepared(ctx.db, 'SELECT * FROM assets WHERE id = ? AND vault_id = ?').get(assetId, vaultId) as
     | AssetRow
     | undefined
   if (!row) throw notFound(`asset ${assetId} does not exist in vault ${vaultId}`)
@@ -60,5 +62,5 @@ export function findAsset(ctx: ServiceContext, vaultId: string, assetId: string)
 }
 
 export function isBlobReferenced(ctx: ServiceContext, sha256Hex: string): boolean {
-  return ctx.db.prepare('SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1').get(sha256Hex) !== undefined
+  return prepared(ctx.db, 'SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1').get(sha256Hex) !== undefined
 }

@@ -5,6 +5,23 @@ import Database from 'better-sqlite3'
 
 export type Db = Database.Database
 
+const statements = new WeakMap<Db, Map<string, Database.Statement>>()
+
+/** A prepared statement, compiled once per database and SQL text (compiling is most of a small query's cost). */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db)
+  if (!cache) {
+    cache = new Map()
+    statements.set(db, cache)
+  }
+  let statement = cache.get(sql)
+  if (!statement) {
+    statement = db.prepare(sql)
+    cache.set(sql, statement)
+  }
+  return statement
+}
+
 // Each entry moves the schema one version forward; PRAGMA user_version records how far a file has come.
 // Never edit a released migration: append a new one.
 const MIGRATIONS: string[] = [
@@ -175,7 +192,7 @@ export function inTransaction<T>(db: Db, fn: () => T): T {
 }
 
 export function readSetting(db: Db, key: string): string | undefined {
-  return db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined
+  return prepared(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined
 }
 
 export function writeSetting(db: Db, key: string, value: string): void {

@@ -2,6 +2,7 @@
 // change that caused it), then delivered over SMTP when one is configured, with retries.
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { ServiceContext } from './context'
+import { prepared } from './database'
 
 export interface OutgoingMail {
   vaultId: string | null
@@ -26,20 +27,19 @@ export interface OutboxMessage {
 
 /** Records a message; call inside the transaction of the change it reports. */
 export function queueMail(ctx: ServiceContext, mail: OutgoingMail): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO outbox (vault_id, kind, to_address, subject, body, created_at, next_attempt_at)
+  prepared(
+    ctx.db,
+    `INSERT INTO outbox (vault_id, kind, to_address, subject, body, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      mail.vaultId,
-      mail.kind,
-      mail.to,
-      mail.subject,
-      mail.body,
-      ctx.clock().toISOString(),
-      ctx.clock().toISOString(),
-    )
+  ).run(
+    mail.vaultId,
+    mail.kind,
+    mail.to,
+    mail.subject,
+    mail.body,
+    ctx.clock().toISOString(),
+    ctx.clock().toISOString(),
+  )
 }
 
 interface OutboxRow {
@@ -71,8 +71,8 @@ const toMessage = (row: OutboxRow): OutboxMessage => ({
 export function listOutbox(ctx: ServiceContext, vaultId?: string): OutboxMessage[] {
   const rows = (
     vaultId
-      ? ctx.db.prepare('SELECT * FROM outbox WHERE vault_id = ? ORDER BY id').all(vaultId)
-      : ctx.db.prepare('SELECT * FROM outbox ORDER BY id').all()
+      ? prepared(ctx.db, 'SELECT * FROM outbox WHERE vault_id = ? ORDER BY id').all(vaultId)
+      : prepared(ctx.db, 'SELECT * FROM outbox ORDER BY id').all()
   ) as OutboxRow[]
   return rows.map(toMessage)
 }
@@ -121,11 +121,10 @@ export class MailDelivery {
 
   private async pass(): Promise<number> {
     const transport = this.transport!
-    const due = this.ctx.db
-      .prepare(
-        `SELECT * FROM outbox WHERE sent_at IS NULL AND attempts < ? AND next_attempt_at <= ? ORDER BY id LIMIT 100`,
-      )
-      .all(MAX_ATTEMPTS, this.ctx.clock().toISOString()) as OutboxRow[]
+    const due = prepared(
+      this.ctx.db,
+      `SELECT * FROM outbox WHERE sent_at IS NULL AND attempts < ? AND next_attempt_at <= ? ORDER BY id LIMIT 100`,
+    ).all(MAX_ATTEMPTS, this.ctx.clock().toISOString()) as OutboxRow[]
     let delivered = 0
     for (const row of due) {
       try {
@@ -135,21 +134,23 @@ export class MailDelivery {
           subject: row.subject,
           text: row.body,
         })
-        this.ctx.db
-          .prepare('UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?')
-          .run(this.ctx.clock().toISOString(), row.id)
+        prepared(
+          this.ctx.db,
+          'UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?',
+        ).run(this.ctx.clock().toISOString(), row.id)
         delivered++
       } catch (error) {
         const attempts = row.attempts + 1
         const backoffMs = Math.min(2 ** attempts * 30_000, 6 * 3600_000)
-        this.ctx.db
-          .prepare('UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
-          .run(
-            attempts,
-            String((error as Error).message ?? error).slice(0, 500),
-            new Date(this.ctx.clock().getTime() + backoffMs).toISOString(),
-            row.id,
-          )
+        prepared(
+          this.ctx.db,
+          'UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
+        ).run(
+          attempts,
+          String((error as Error).message ?? error).slice(0, 500),
+          new Date(this.ctx.clock().getTime() + backoffMs).toISOString(),
+          row.id,
+        )
       }
     }
     return delivered

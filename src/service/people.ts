@@ -9,7 +9,7 @@ import {
   SSS_PRESET_SHAPE,
 } from '../shared/api'
 import type { ServiceContext } from './context'
-import { inTransaction } from './database'
+import { inTransaction, prepared } from './database'
 import { badRequest, conflict, notFound } from './errors'
 import { guardianInvitation } from './mail-messages'
 import { queueMail } from './outbox'
@@ -77,14 +77,14 @@ export function addGuardian(
       requireActive(vault, 'changing guardians')
       const { shares } = SSS_PRESET_SHAPE[vault.sss_preset]
       if (
-        ctx.db
-          .prepare('SELECT 1 FROM guardians WHERE vault_id = ? AND email_key = ?')
-          .get(vaultId, emailKey(body.email))
+        prepared(ctx.db, 'SELECT 1 FROM guardians WHERE vault_id = ? AND email_key = ?').get(
+          vaultId,
+          emailKey(body.email),
+        )
       ) {
         throw conflict(`a guardian with e-mail ${body.email} already exists on vault ${vaultId}`)
       }
-      const count = ctx.db
-        .prepare('SELECT COUNT(*) FROM guardians WHERE vault_id = ?')
+      const count = prepared(ctx.db, 'SELECT COUNT(*) FROM guardians WHERE vault_id = ?')
         .pluck()
         .get(vaultId) as number
       if (count >= shares) {
@@ -93,23 +93,24 @@ export function addGuardian(
         )
       }
       const now = ctx.clock().toISOString()
-      ctx.db
-        .prepare(
-          `INSERT INTO guardians (id, vault_id, name, email, email_key, wallet_address, status, token_hash, invited_at)
+      prepared(
+        ctx.db,
+        `INSERT INTO guardians (id, vault_id, name, email, email_key, wallet_address, status, token_hash, invited_at)
            VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-        )
-        .run(
-          id,
-          vaultId,
-          body.name,
-          body.email,
-          emailKey(body.email),
-          body.walletAddress ?? null,
-          hashSecret(token),
-          now,
-        )
+      ).run(
+        id,
+        vaultId,
+        body.name,
+        body.email,
+        emailKey(body.email),
+        body.walletAddress ?? null,
+        hashSecret(token),
+        now,
+      )
       touchVault(ctx, vaultId)
-      const owner = ctx.db.prepare('SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string
+      const owner = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?')
+        .pluck()
+        .get(accountId) as string
       const mail = guardianInvitation({
         guardianName: body.name,
         ownerEmail: owner,
@@ -126,13 +127,13 @@ export function addGuardian(
     throw error
   }
   ctx.outboxChanged()
-  return guardianView(ctx.db.prepare('SELECT * FROM guardians WHERE id = ?').get(id) as GuardianRow)
+  return guardianView(prepared(ctx.db, 'SELECT * FROM guardians WHERE id = ?').get(id) as GuardianRow)
 }
 
 export function listGuardians(ctx: ServiceContext, vaultId: string): Guardian[] {
-  const rows = ctx.db
-    .prepare('SELECT * FROM guardians WHERE vault_id = ? ORDER BY invited_at, id')
-    .all(vaultId) as GuardianRow[]
+  const rows = prepared(ctx.db, 'SELECT * FROM guardians WHERE vault_id = ? ORDER BY invited_at, rowid').all(
+    vaultId,
+  ) as GuardianRow[]
   return rows.map(guardianView)
 }
 
@@ -145,13 +146,13 @@ export function removeGuardian(
   return inTransaction(ctx.db, () => {
     const vault = ownedVault(ctx, accountId, vaultId)
     requireActive(vault, 'changing guardians')
-    const removed = ctx.db
-      .prepare('DELETE FROM guardians WHERE id = ? AND vault_id = ?')
-      .run(guardianId, vaultId)
+    const removed = prepared(ctx.db, 'DELETE FROM guardians WHERE id = ? AND vault_id = ?').run(
+      guardianId,
+      vaultId,
+    )
     if (removed.changes === 0) throw notFound(`guardian ${guardianId} does not exist on vault ${vaultId}`)
     touchVault(ctx, vaultId)
-    const remaining = ctx.db
-      .prepare('SELECT COUNT(*) FROM guardians WHERE vault_id = ?')
+    const remaining = prepared(ctx.db, 'SELECT COUNT(*) FROM guardians WHERE vault_id = ?')
       .pluck()
       .get(vaultId) as number
     // The owner's app re-splits the key for the remaining guardians; nothing left means nothing to split.
@@ -166,33 +167,32 @@ export function addHeir(ctx: ServiceContext, accountId: string, vaultId: string,
       const vault = ownedVault(ctx, accountId, vaultId)
       requireActive(vault, 'changing heirs')
       if (
-        ctx.db
-          .prepare('SELECT 1 FROM heirs WHERE vault_id = ? AND email_key = ?')
-          .get(vaultId, emailKey(body.email))
+        prepared(ctx.db, 'SELECT 1 FROM heirs WHERE vault_id = ? AND email_key = ?').get(
+          vaultId,
+          emailKey(body.email),
+        )
       ) {
         throw conflict(`an heir with e-mail ${body.email} already exists on vault ${vaultId}`)
       }
-      const count = ctx.db
-        .prepare('SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
+      const count = prepared(ctx.db, 'SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
         .pluck()
         .get(vaultId) as number
       if (count >= LIMITS.maxHeirs) {
         throw badRequest(`heir limit reached: a vault has at most ${LIMITS.maxHeirs} heirs; remove one first`)
       }
-      ctx.db
-        .prepare(
-          `INSERT INTO heirs (id, vault_id, name, email, email_key, wallet_address, added_at)
+      prepared(
+        ctx.db,
+        `INSERT INTO heirs (id, vault_id, name, email, email_key, wallet_address, added_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          vaultId,
-          body.name,
-          body.email,
-          emailKey(body.email),
-          body.walletAddress ?? null,
-          ctx.clock().toISOString(),
-        )
+      ).run(
+        id,
+        vaultId,
+        body.name,
+        body.email,
+        emailKey(body.email),
+        body.walletAddress ?? null,
+        ctx.clock().toISOString(),
+      )
       touchVault(ctx, vaultId)
     })
   } catch (error) {
@@ -200,13 +200,13 @@ export function addHeir(ctx: ServiceContext, accountId: string, vaultId: string,
       throw conflict(`an heir with e-mail ${body.email} already exists on vault ${vaultId}`)
     throw error
   }
-  return heirView(ctx.db.prepare('SELECT * FROM heirs WHERE id = ?').get(id) as HeirRow)
+  return heirView(prepared(ctx.db, 'SELECT * FROM heirs WHERE id = ?').get(id) as HeirRow)
 }
 
 export function listHeirs(ctx: ServiceContext, vaultId: string): Heir[] {
-  const rows = ctx.db
-    .prepare('SELECT * FROM heirs WHERE vault_id = ? ORDER BY added_at, id')
-    .all(vaultId) as HeirRow[]
+  const rows = prepared(ctx.db, 'SELECT * FROM heirs WHERE vault_id = ? ORDER BY added_at, rowid').all(
+    vaultId,
+  ) as HeirRow[]
   return rows.map(heirView)
 }
 
@@ -219,11 +219,10 @@ export function removeHeir(
   return inTransaction(ctx.db, () => {
     const vault = ownedVault(ctx, accountId, vaultId)
     requireActive(vault, 'changing heirs')
-    const removed = ctx.db.prepare('DELETE FROM heirs WHERE id = ? AND vault_id = ?').run(heirId, vaultId)
+    const removed = prepared(ctx.db, 'DELETE FROM heirs WHERE id = ? AND vault_id = ?').run(heirId, vaultId)
     if (removed.changes === 0) throw notFound(`heir ${heirId} does not exist on vault ${vaultId}`)
     touchVault(ctx, vaultId)
-    const remaining = ctx.db
-      .prepare('SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
+    const remaining = prepared(ctx.db, 'SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
       .pluck()
       .get(vaultId) as number
     return { removed: heirId, remainingHeirs: remaining }
@@ -243,19 +242,18 @@ export interface GuardianByToken {
 
 export function guardianByToken(ctx: ServiceContext, token: string): GuardianByToken {
   const guardian = token.startsWith(GUARDIAN_TOKEN_PREFIX)
-    ? (ctx.db.prepare('SELECT * FROM guardians WHERE token_hash = ?').get(hashSecret(token)) as
+    ? (prepared(ctx.db, 'SELECT * FROM guardians WHERE token_hash = ?').get(hashSecret(token)) as
         | GuardianRow
         | undefined)
     : undefined
   if (!guardian) {
     throw notFound('this guardian link is not valid any more: the owner may have removed you as a guardian')
   }
-  const vault = ctx.db
-    .prepare(
-      `SELECT v.id, v.state, v.release_trigger, v.sss_preset, a.email AS owner_email
+  const vault = prepared(
+    ctx.db,
+    `SELECT v.id, v.state, v.release_trigger, v.sss_preset, a.email AS owner_email
        FROM vaults v JOIN accounts a ON a.id = v.account_id WHERE v.id = ?`,
-    )
-    .get(guardian.vault_id) as GuardianByToken['vault']
+  ).get(guardian.vault_id) as GuardianByToken['vault']
   return { guardian, vault }
 }
 
@@ -275,13 +273,12 @@ export function answerInvitation(
       )
     }
     const now = ctx.clock().toISOString()
-    ctx.db
-      .prepare(
-        answer === 'accepted'
-          ? "UPDATE guardians SET status = 'accepted', accepted_at = ? WHERE id = ?"
-          : "UPDATE guardians SET status = 'declined', declined_at = ? WHERE id = ?",
-      )
-      .run(now, guardian.id)
+    prepared(
+      ctx.db,
+      answer === 'accepted'
+        ? "UPDATE guardians SET status = 'accepted', accepted_at = ? WHERE id = ?"
+        : "UPDATE guardians SET status = 'declined', declined_at = ? WHERE id = ?",
+    ).run(now, guardian.id)
     touchVault(ctx, guardian.vault_id)
     return guardianByToken(ctx, token)
   })

@@ -11,7 +11,7 @@ import {
 } from '../shared/api'
 import { changeCredits, creditsBalance } from './accounts'
 import type { ServiceContext } from './context'
-import { inTransaction } from './database'
+import { inTransaction, prepared } from './database'
 import { conflict, insufficientCredits } from './errors'
 import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
 import { queueMail } from './outbox'
@@ -35,14 +35,13 @@ export function configureRelease(
     const frequency: CheckInFrequency = body.config?.checkInFrequency ?? vault.check_in_frequency ?? 'monthly'
     const now = ctx.clock().toISOString()
     const nextDue = addDays(now, CHECK_IN_FREQUENCY_DAYS[frequency])
-    ctx.db
-      .prepare(
-        `UPDATE vaults SET release_trigger = ?, check_in_frequency = ?, next_check_in_due = ?, updated_at = ?
+    prepared(
+      ctx.db,
+      `UPDATE vaults SET release_trigger = ?, check_in_frequency = ?, next_check_in_due = ?, updated_at = ?
          WHERE id = ?`,
-      )
-      .run(body.trigger, frequency, nextDue, now, vaultId)
+    ).run(body.trigger, frequency, nextDue, now, vaultId)
     // Claims made under an earlier configuration do not carry over.
-    ctx.db.prepare('UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?').run(vaultId)
+    prepared(ctx.db, 'UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?').run(vaultId)
     return {
       trigger: body.trigger,
       checkInFrequency: frequency,
@@ -75,14 +74,15 @@ export function checkIn(
     }
     const now = ctx.clock()
     const nextDue = addDays(now.toISOString(), CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency])
-    ctx.db
-      .prepare('UPDATE vaults SET next_check_in_due = ?, updated_at = ? WHERE id = ?')
-      .run(nextDue, now.toISOString(), vaultId)
-    ctx.db
-      .prepare(
-        'INSERT INTO audit_pulses (vault_id, note, credits_consumed, next_check_in_due, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(vaultId, note, cost, nextDue, now.toISOString())
+    prepared(ctx.db, 'UPDATE vaults SET next_check_in_due = ?, updated_at = ? WHERE id = ?').run(
+      nextDue,
+      now.toISOString(),
+      vaultId,
+    )
+    prepared(
+      ctx.db,
+      'INSERT INTO audit_pulses (vault_id, note, credits_consumed, next_check_in_due, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(vaultId, note, cost, nextDue, now.toISOString())
     return {
       success: true,
       nextCheckInDue: nextDue,
@@ -102,21 +102,22 @@ interface ReleaseRow {
 }
 
 function openRelease(ctx: ServiceContext, vaultId: string): ReleaseRow | undefined {
-  return ctx.db
-    .prepare(
-      'SELECT * FROM releases WHERE vault_id = ? AND cancelled_at IS NULL AND released_at IS NULL ORDER BY started_at DESC LIMIT 1',
-    )
-    .get(vaultId) as ReleaseRow | undefined
+  return prepared(
+    ctx.db,
+    'SELECT * FROM releases WHERE vault_id = ? AND cancelled_at IS NULL AND released_at IS NULL ORDER BY started_at DESC LIMIT 1',
+  ).get(vaultId) as ReleaseRow | undefined
 }
 
 function ownerEmail(ctx: ServiceContext, vault: VaultRow): string {
-  return ctx.db.prepare('SELECT email FROM accounts WHERE id = ?').pluck().get(vault.account_id) as string
+  return prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?').pluck().get(vault.account_id) as string
 }
 
 function sendAlert(ctx: ServiceContext, vault: VaultRow, release: ReleaseRow, day: number): void {
-  ctx.db
-    .prepare("INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'sent', ?)")
-    .run(release.id, day, ctx.clock().toISOString())
+  prepared(ctx.db, "INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'sent', ?)").run(
+    release.id,
+    day,
+    ctx.clock().toISOString(),
+  )
   const mail = contestationAlert({
     day,
     vaultId: vault.id,
@@ -145,12 +146,11 @@ function beginRelease(ctx: ServiceContext, vault: VaultRow, reason: string): Rel
     cancelled_at: null,
     released_at: null,
   }
-  ctx.db
-    .prepare(
-      'INSERT INTO releases (id, vault_id, reason, started_at, contestation_ends_at) VALUES (?, ?, ?, ?, ?)',
-    )
-    .run(release.id, vault.id, reason, release.started_at, release.contestation_ends_at)
-  ctx.db.prepare("UPDATE vaults SET state = 'releasing', updated_at = ? WHERE id = ?").run(now, vault.id)
+  prepared(
+    ctx.db,
+    'INSERT INTO releases (id, vault_id, reason, started_at, contestation_ends_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(release.id, vault.id, reason, release.started_at, release.contestation_ends_at)
+  prepared(ctx.db, "UPDATE vaults SET state = 'releasing', updated_at = ? WHERE id = ?").run(now, vault.id)
   sendAlert(ctx, vault, release, 0)
   return release
 }
@@ -189,15 +189,16 @@ export function cancelRelease(ctx: ServiceContext, accountId: string, vaultId: s
         `the ${LIMITS.contestationDays}-day contestation period of vault ${vaultId} ended on ${release.contestation_ends_at}; the release can no longer be cancelled`,
       )
     }
-    ctx.db.prepare('UPDATE releases SET cancelled_at = ? WHERE id = ?').run(now, release.id)
+    prepared(ctx.db, 'UPDATE releases SET cancelled_at = ? WHERE id = ?').run(now, release.id)
     // A fresh countdown: otherwise the missed deadline would start a new release at the next tick.
     const nextDue = vault.check_in_frequency
       ? addDays(now, CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency])
       : null
-    ctx.db
-      .prepare("UPDATE vaults SET state = 'active', next_check_in_due = ?, updated_at = ? WHERE id = ?")
-      .run(nextDue, now, vaultId)
-    ctx.db.prepare('UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?').run(vaultId)
+    prepared(
+      ctx.db,
+      "UPDATE vaults SET state = 'active', next_check_in_due = ?, updated_at = ? WHERE id = ?",
+    ).run(nextDue, now, vaultId)
+    prepared(ctx.db, 'UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?').run(vaultId)
     queueMail(ctx, {
       vaultId,
       kind: 'release_cancelled',
@@ -232,14 +233,15 @@ export function claimRelease(ctx: ServiceContext, token: string): ClaimOutcome {
       )
     }
     if (!guardian.claimed_at) {
-      ctx.db
-        .prepare('UPDATE guardians SET claimed_at = ? WHERE id = ?')
-        .run(ctx.clock().toISOString(), guardian.id)
-    }
-    const claims = ctx.db
-      .prepare(
-        "SELECT COUNT(*) FROM guardians WHERE vault_id = ? AND status = 'accepted' AND claimed_at IS NOT NULL",
+      prepared(ctx.db, 'UPDATE guardians SET claimed_at = ? WHERE id = ?').run(
+        ctx.clock().toISOString(),
+        guardian.id,
       )
+    }
+    const claims = prepared(
+      ctx.db,
+      "SELECT COUNT(*) FROM guardians WHERE vault_id = ? AND status = 'accepted' AND claimed_at IS NOT NULL",
+    )
       .pluck()
       .get(vault.id) as number
     const { threshold } = SSS_PRESET_SHAPE[vault.sss_preset]
@@ -264,28 +266,27 @@ export interface TickReport {
 /** releasing -> released inside the caller's transaction: heirs get an access token and instructions. */
 function completeRelease(ctx: ServiceContext, vault: VaultRow, release: ReleaseRow): number {
   const now = ctx.clock().toISOString()
-  ctx.db.prepare('UPDATE releases SET released_at = ? WHERE id = ?').run(now, release.id)
-  ctx.db.prepare("UPDATE vaults SET state = 'released', updated_at = ? WHERE id = ?").run(now, vault.id)
-  const heirs = ctx.db
-    .prepare('SELECT id, name, email FROM heirs WHERE vault_id = ? ORDER BY added_at')
-    .all(vault.id) as {
+  prepared(ctx.db, 'UPDATE releases SET released_at = ? WHERE id = ?').run(now, release.id)
+  prepared(ctx.db, "UPDATE vaults SET state = 'released', updated_at = ? WHERE id = ?").run(now, vault.id)
+  const heirs = prepared(
+    ctx.db,
+    'SELECT id, name, email FROM heirs WHERE vault_id = ? ORDER BY added_at, rowid',
+  ).all(vault.id) as {
     id: string
     name: string
     email: string
   }[]
-  const guardians = ctx.db
-    .prepare(
-      "SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at",
-    )
-    .all(vault.id) as { name: string; email: string }[]
+  const guardians = prepared(
+    ctx.db,
+    "SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid",
+  ).all(vault.id) as { name: string; email: string }[]
   const owner = ownerEmail(ctx, vault)
   for (const heir of heirs) {
     const token = newSecret(HEIR_TOKEN_PREFIX)
-    ctx.db
-      .prepare(
-        'INSERT INTO heir_tokens (id, vault_id, heir_id, token_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(newId('htk'), vault.id, heir.id, hashSecret(token), now)
+    prepared(
+      ctx.db,
+      'INSERT INTO heir_tokens (id, vault_id, heir_id, token_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(newId('htk'), vault.id, heir.id, hashSecret(token), now)
     const mail = heirNotification({
       heirName: heir.name,
       ownerEmail: owner,
@@ -310,10 +311,10 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
   const now = ctx.clock().toISOString()
   const report: TickReport = { now, releasesStarted: [], alertsSent: [], alertsSkipped: [], released: [] }
 
-  const overdue = ctx.db
-    .prepare(
-      "SELECT id FROM vaults WHERE state = 'active' AND release_trigger = 'dead_man_switch' AND next_check_in_due <= ?",
-    )
+  const overdue = prepared(
+    ctx.db,
+    "SELECT id FROM vaults WHERE state = 'active' AND release_trigger = 'dead_man_switch' AND next_check_in_due <= ?",
+  )
     .pluck()
     .all(now) as string[]
   for (const vaultId of overdue) {
@@ -328,8 +329,7 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
     })
   }
 
-  const releasing = ctx.db
-    .prepare("SELECT id FROM vaults WHERE state = 'releasing'")
+  const releasing = prepared(ctx.db, "SELECT id FROM vaults WHERE state = 'releasing'")
     .pluck()
     .all() as string[]
   for (const vaultId of releasing) {
@@ -339,8 +339,7 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
       const release = openRelease(ctx, vaultId)
       if (!release) return
       const recorded = new Set(
-        ctx.db
-          .prepare('SELECT day FROM release_alerts WHERE release_id = ?')
+        prepared(ctx.db, 'SELECT day FROM release_alerts WHERE release_id = ?')
           .pluck()
           .all(release.id) as number[],
       )
@@ -354,9 +353,10 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
           sendAlert(ctx, vault, release, day)
           report.alertsSent.push({ vaultId, day })
         } else {
-          ctx.db
-            .prepare("INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'skipped', ?)")
-            .run(release.id, day, now)
+          prepared(
+            ctx.db,
+            "INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'skipped', ?)",
+          ).run(release.id, day, now)
           report.alertsSkipped.push({ vaultId, day })
         }
       }

@@ -13,7 +13,7 @@ import { type AssetRow, type AssetView, assetView, isBlobReferenced } from './as
 import { storageTxIdOf } from './blob-store'
 import { categoryOf, contentTypeFromFilename } from './content-types'
 import type { ServiceContext } from './context'
-import { inTransaction } from './database'
+import { inTransaction, prepared } from './database'
 import { ApiError, badRequest, insufficientCredits } from './errors'
 import { newId } from './secrets'
 import { cleanContentType, cleanFilename, parseMetadata } from './validation'
@@ -194,32 +194,30 @@ function commitUpload(
         )
       }
       const now = ctx.clock().toISOString()
-      const seq = ctx.db
-        .prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM assets WHERE vault_id = ?')
+      const seq = prepared(ctx.db, 'SELECT COALESCE(MAX(seq), 0) + 1 FROM assets WHERE vault_id = ?')
         .pluck()
         .get(vaultId)
-      ctx.db
-        .prepare(
-          `INSERT INTO assets (id, vault_id, filename, content_type, size_bytes, category, sha256, storage_tx_id,
+      prepared(
+        ctx.db,
+        `INSERT INTO assets (id, vault_id, filename, content_type, size_bytes, category, sha256, storage_tx_id,
              metadata, credits_consumed, created_at, seq)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          id,
-          vaultId,
-          fields.filename,
-          fields.contentType,
-          staged.size,
-          categoryOf(fields.contentType),
-          staged.sha256,
-          storageTxIdOf(staged.sha256),
-          fields.metadata ? JSON.stringify(fields.metadata) : null,
-          cost,
-          now,
-          seq,
-        )
-      ctx.db.prepare('UPDATE vaults SET updated_at = ? WHERE id = ?').run(now, vaultId)
-      return ctx.db.prepare('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow
+      ).run(
+        id,
+        vaultId,
+        fields.filename,
+        fields.contentType,
+        staged.size,
+        categoryOf(fields.contentType),
+        staged.sha256,
+        storageTxIdOf(staged.sha256),
+        fields.metadata ? JSON.stringify(fields.metadata) : null,
+        cost,
+        now,
+        seq,
+      )
+      prepared(ctx.db, 'UPDATE vaults SET updated_at = ? WHERE id = ?').run(now, vaultId)
+      return prepared(ctx.db, 'SELECT * FROM assets WHERE id = ?').get(id) as AssetRow
     })
     return { ...assetView(row), creditsConsumed: cost }
   } catch (error) {

@@ -9,7 +9,7 @@ import {
 } from '../shared/api'
 import { AdminError, requireAccount } from './accounts'
 import type { ServiceContext } from './context'
-import { inTransaction } from './database'
+import { inTransaction, prepared } from './database'
 import { conflict, notFound } from './errors'
 import { newId } from './secrets'
 
@@ -79,20 +79,20 @@ function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
 }
 
 export function listVaultViews(ctx: ServiceContext, accountId: string): VaultView[] {
-  const rows = ctx.db
-    .prepare(`${VIEW_SQL} WHERE v.account_id = ? ORDER BY v.created_at, v.id`)
-    .all(accountId) as ViewRow[]
+  const rows = prepared(ctx.db, `${VIEW_SQL} WHERE v.account_id = ? ORDER BY v.created_at, v.rowid`).all(
+    accountId,
+  ) as ViewRow[]
   return rows.map((row) => toView(row, false))
 }
 
 export function vaultView(ctx: ServiceContext, vaultId: string): VaultView {
-  const row = ctx.db.prepare(`${VIEW_SQL} WHERE v.id = ?`).get(vaultId) as ViewRow | undefined
+  const row = prepared(ctx.db, `${VIEW_SQL} WHERE v.id = ?`).get(vaultId) as ViewRow | undefined
   if (!row) throw notFound(`vault ${vaultId} does not exist`)
   return toView(row, true)
 }
 
 export function findVault(ctx: ServiceContext, vaultId: string): VaultRow | undefined {
-  return ctx.db.prepare('SELECT * FROM vaults WHERE id = ?').get(vaultId) as VaultRow | undefined
+  return prepared(ctx.db, 'SELECT * FROM vaults WHERE id = ?').get(vaultId) as VaultRow | undefined
 }
 
 /** The vault if the account owns it; another account's vault is reported as missing, not forbidden. */
@@ -114,7 +114,7 @@ export function requireActive(row: VaultRow, what: string): void {
 }
 
 export function touchVault(ctx: ServiceContext, vaultId: string): void {
-  ctx.db.prepare('UPDATE vaults SET updated_at = ? WHERE id = ?').run(ctx.clock().toISOString(), vaultId)
+  prepared(ctx.db, 'UPDATE vaults SET updated_at = ? WHERE id = ?').run(ctx.clock().toISOString(), vaultId)
 }
 
 export function createVault(ctx: ServiceContext, accountId: string, preset: SssPreset): VaultView {
@@ -123,12 +123,11 @@ export function createVault(ctx: ServiceContext, accountId: string, preset: SssP
   const now = ctx.clock().toISOString()
   inTransaction(ctx.db, () => {
     requireAccount(ctx, accountId)
-    ctx.db
-      .prepare(
-        `INSERT INTO vaults (id, account_id, sss_preset, state, created_at, updated_at)
+    prepared(
+      ctx.db,
+      `INSERT INTO vaults (id, account_id, sss_preset, state, created_at, updated_at)
          VALUES (?, ?, ?, 'active', ?, ?)`,
-      )
-      .run(id, accountId, preset, now, now)
+    ).run(id, accountId, preset, now, now)
   })
   return vaultView(ctx, id)
 }
@@ -138,12 +137,11 @@ export function deleteVault(ctx: ServiceContext, accountId: string, vaultId: str
   const shas = inTransaction(ctx.db, () => {
     const row = ownedVault(ctx, accountId, vaultId)
     requireActive(row, 'deleting the vault')
-    const blobs = ctx.db
-      .prepare('SELECT DISTINCT sha256 FROM assets WHERE vault_id = ?')
+    const blobs = prepared(ctx.db, 'SELECT DISTINCT sha256 FROM assets WHERE vault_id = ?')
       .pluck()
       .all(vaultId) as string[]
-    ctx.db.prepare('DELETE FROM vaults WHERE id = ?').run(vaultId)
-    return blobs.filter((sha) => !ctx.db.prepare('SELECT 1 FROM assets WHERE sha256 = ?').get(sha))
+    prepared(ctx.db, 'DELETE FROM vaults WHERE id = ?').run(vaultId)
+    return blobs.filter((sha) => !prepared(ctx.db, 'SELECT 1 FROM assets WHERE sha256 = ?').get(sha))
   })
   for (const sha of shas) ctx.blobs.remove(sha)
   return { deleted: vaultId }
