@@ -82,7 +82,7 @@ export class ChunkWorkerPool {
   private slots: (Slot | undefined)[]
   private nextId = 1
 
-  constructor(size = Math.max(1, Math.min(4, availableParallelism()))) {
+  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
     this.size = size
     this.slots = new Array(size).fill(undefined)
   }
