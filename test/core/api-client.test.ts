@@ -154,6 +154,43 @@ describe('VaultApiClient against the local service', () => {
     expect(after.assetCount).toBe(0)
   })
 
+  it('explains a 402 on check-in: a check-in needs 2 credits', async () => {
+    const { apiKey } = svc.service.admin.createAccount({ email: 'poor@example.com' })
+    const poor = new VaultApiClient({ baseUrl: svc.url, apiKey })
+    const vault = await poor.createVault()
+    await poor.configureRelease(vault.id, {
+      trigger: 'dead_man_switch',
+      config: { checkInFrequency: 'monthly' },
+    })
+    // Spend the trial credits down to 1 with an upload whose size costs exactly balance - 1.
+    const balance = (await poor.getVault(vault.id)).creditsBalance
+    const bytes = Math.floor(((balance - 1) * 1e9) / 4650)
+    const body = buildMultipartBody([['filename', 'filler.bin']], {
+      fieldName: 'file',
+      filename: 'filler.bin',
+      contentType: 'application/octet-stream',
+      length: bytes,
+      content: async function* () {
+        const block = new Uint8Array(1 << 20)
+        for (let left = bytes; left > 0; left -= block.length)
+          yield left >= block.length ? block : block.subarray(0, left)
+      },
+    })
+    const filler = await poor.uploadAsset({
+      vaultId: vault.id,
+      body: body.stream,
+      contentType: body.contentType,
+      contentLength: body.contentLength,
+    })
+    expect(filler.creditsConsumed).toBe(balance - 1)
+    const error = await expectApiError(poor.checkIn(vault.id, 'hello'))
+    expect(error.status).toBe(402)
+    expect(error.userMessage).toBe(
+      'A check-in needs 2 credits ($0.02) and the balance is too low. Add credits, then check in again.',
+    )
+    expect((await poor.getVault(vault.id)).creditsBalance).toBe(1)
+  })
+
   it('answers 403 with an explanation for an agent key on a write', async () => {
     const [vault] = await client.listVaults()
     const error = await expectApiError(agent.addHeir(vault!.id, { name: 'X', email: 'x@example.com' }))
