@@ -12,4 +12,4 @@ if ! command -v dbus-run-session >/dev/null 2>&1 || ! command -v gnome-keyring-d
   exec "$@"
 fi
 # The password only unlocks the throwaway login keyring of this private session.
-exec dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"' with-keyring "$@"
+exec dbus-run-session -- sh -c 'printf %s pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"' with-keyring "$@"

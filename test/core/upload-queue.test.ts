@@ -148,6 +148,8 @@ describe('upload queue against the local service', () => {
     await queue.idle()
     expect(queue.list().map((i) => i.state)).toEqual(['done', 'done'])
 
+    const repeat = await queue.estimate(vaultId, [a, b])
+    expect(repeat).toMatchObject({ files: 0, credits: 0, unchanged: ['a.txt', 'b.txt'] })
     // b touched (same bytes, new mtime): skipped after hashing; a really changed: uploaded.
     await utimes(b, new Date(), new Date(Date.now() + 5000))
     await writeFile(a, 'second version')

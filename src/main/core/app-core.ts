@@ -16,7 +16,7 @@
 //                                     listGuardians/addGuardian/removeGuardian, listHeirs/addHeir/removeHeir,
 //                                     listAssets(id, query)                       (active connection)
 //   core.vaultKeys                    info(id) create(id) exportOwnerKit(id, ownerName?) importOwnerKit(words, opts)
-//   core.uploads                      estimate(vaultId, paths) enqueue({vaultId, paths, force?}) cancel(itemId)
+//   core.uploads                      estimate(vaultId, paths, force?) enqueue({vaultId, paths, force?}) cancel(itemId)
 //                                     cancelBatch(batchId) retry(itemId, force?) list() clearFinished()
 //   core.reminders                    upcoming() tick() (CheckInReminders)
 //   core.watcher                      snapshot() pollNow() (VaultWatcher)
@@ -342,8 +342,8 @@ export async function createAppCore(options: AppCoreOptions) {
     },
 
     uploads: {
-      estimate: (vaultId: string, paths: string[]) =>
-        uploads.estimate(vaultId, paths, connections.active()?.id),
+      estimate: (vaultId: string, paths: string[], force = false) =>
+        uploads.estimate(vaultId, paths, connections.active()?.id, force),
       enqueue: (request: { vaultId: string; paths: string[]; force?: boolean }) => {
         const connectionId = connections.active()?.id
         return uploads.enqueue({ ...request, ...(connectionId ? { connectionId } : {}) })

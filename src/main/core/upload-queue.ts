@@ -78,6 +78,8 @@ export interface UploadEstimate {
   balanceCredits: number
   enough: boolean
   tooLarge: string[]
+  /** Files already uploaded unchanged (same path, size, time): skipped unless forced, not counted above. */
+  unchanged: string[]
   skipped: SkippedEntry[]
 }
 
@@ -208,7 +210,12 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   /** What uploading these paths would cost, before anything is queued or sent. */
-  async estimate(vaultId: string, paths: string[], connectionId?: string): Promise<UploadEstimate> {
+  async estimate(
+    vaultId: string,
+    paths: string[],
+    connectionId?: string,
+    force = false,
+  ): Promise<UploadEstimate> {
     const { files, skipped } = await scanForUpload(paths)
     const client = await this.#options.clientFor(connectionId)
     const vault = await client.getVault(vaultId)
@@ -217,9 +224,15 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     let encryptedBytes = 0
     let credits = 0
     const tooLarge: string[] = []
+    const unchanged: string[] = []
     for (const f of files) {
       if (f.size > LIMITS.maxFileBytes) {
         tooLarge.push(f.relativePath)
+        continue
+      }
+      const earlier = force ? undefined : this.#index.find(vaultId, f.path)
+      if (earlier && earlier.size === f.size && earlier.mtimeMs === f.mtimeMs) {
+        unchanged.push(f.relativePath)
         continue
       }
       const enc = this.#cipher.encryptedLength(f.size)
@@ -229,7 +242,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     }
     return {
       vaultId,
-      files: files.length - tooLarge.length,
+      files: files.length - tooLarge.length - unchanged.length,
       plaintextBytes,
       encryptedBytes,
       credits,
@@ -237,6 +250,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       balanceCredits: vault.creditsBalance,
       enough: credits <= vault.creditsBalance,
       tooLarge,
+      unchanged,
       skipped,
     }
   }
