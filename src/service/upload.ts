@@ -1,10 +1,7 @@
 // Streaming asset upload: multipart parts in any order, the file streamed to a temp file while hashing,
 // then blob placement + credit debit + asset row only once the file is complete and on disk.
-import { createHash } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
-import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
 import { LIMITS, uploadCostCredits } from '../shared/api'
@@ -16,6 +13,7 @@ import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
 import { ApiError, badRequest, insufficientCredits } from './errors'
 import { newId } from './secrets'
+import { StagedFileWriter } from './staged-file'
 import { cleanContentType, cleanFilename, parseMetadata } from './validation'
 import { ownedVault, requireActive } from './vaults'
 
@@ -41,35 +39,23 @@ export interface UploadResult extends AssetView {
 
 async function stageFile(ctx: ServiceContext, file: Readable): Promise<StagedFile> {
   const path = ctx.blobs.newTempPath()
-  const hash = createHash('sha256')
-  let size = 0
+  const writer = new StagedFileWriter(path)
   let tooLarge = false
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      size += chunk.length
-      hash.update(chunk)
-      callback(null, chunk)
-    },
-  })
   // busboy truncates at the limit; fail at once instead of reading (and discarding) the rest.
   file.once('limit', () => {
     tooLarge = true
     file.destroy(badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`))
   })
   try {
-    // flush: the file is fsynced before the stream reports it closed, so a commit never points at lost data.
-    await pipeline(
-      file,
-      counter,
-      createWriteStream(path, { flags: 'wx', flush: true, highWaterMark: 1 << 20 }),
-    )
+    // The writer fsyncs before it finishes, so a commit never points at data still in the page cache.
+    await pipeline(file, writer)
     if (tooLarge)
       throw badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`)
   } catch (error) {
     await rm(path, { force: true })
     throw error
   }
-  return { path, size, sha256: hash.digest('hex') }
+  return { path, size: writer.bytesWritten, sha256: writer.digestHex() }
 }
 
 /** Handles POST /vault/:id/asset for the owner account; throws ApiError for every rejection. */
