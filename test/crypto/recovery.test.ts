@@ -184,6 +184,16 @@ describe('recover CLI', () => {
     for (const [name, plain] of originals) expect(readFileSync(join(out, name)).equals(plain)).toBe(true)
   })
 
+  it('takes a QR image and checks the key without files (--check)', async () => {
+    const qr = join(work, 'cli-share1.png')
+    writeFileSync(qr, await shareQrPng(shares[0]!))
+    const shareFile = join(work, 'cli-share3.txt')
+    writeFileSync(shareFile, `\n  ${encodeShareWords(shares[2]!)}  \n`)
+    const { code, stderr } = await recover(['--share-qr', qr, '--share-file', shareFile, '--check'])
+    expect(code).toBe(0)
+    expect(stderr).toContain(`fingerprint ${shares[0]!.fingerprint}`)
+  })
+
   it('exits 1 when any file fails, with one JSON result per file', async () => {
     const out = join(work, 'cli-mixed')
     const { code, stdout } = await recover([
