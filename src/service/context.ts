@@ -10,6 +10,8 @@ export interface ServiceContext {
   blobs: BlobStore
   /** Base URL put into e-mailed links (accept/decline/claim pages, heir instructions). */
   publicUrl: () => string
+  /** Largest file an upload may carry (the spec's 5 GB; lowered only by tests). */
+  maxFileBytes: number
   /** Called after messages were queued, so delivery can start without waiting for the next tick. */
   outboxChanged: () => void
 }

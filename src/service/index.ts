@@ -36,6 +36,8 @@ export interface ServiceOptions {
   publicUrl?: string
   /** How often the scheduler runs (default 60 s); it also runs once at start. */
   tickIntervalMs?: number
+  /** Largest upload in bytes; defaults to the spec's 5 GB (tests lower it to exercise the limit). */
+  maxFileBytes?: number
   /** How long close() lets in-flight requests finish before cutting them (default 5 s). */
   shutdownGraceMs?: number
 }
@@ -52,6 +54,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? (() => new Date())
   const { ctx, db } = openServiceContext(options.dataDir, clock)
   // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
+  if (options.maxFileBytes !== undefined) ctx.maxFileBytes = options.maxFileBytes
   ctx.blobs.clearTemp()
   ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))
 

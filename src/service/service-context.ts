@@ -1,5 +1,6 @@
 // Opens a data directory as a ServiceContext: database, blob store, clock, public URL. Used by
 // startService() and, without any HTTP, by the admin CLI.
+import { LIMITS } from '../shared/api'
 import { BlobStore } from './blob-store'
 import type { ServiceContext } from './context'
 import { type Db, openDatabase, readSetting } from './database'
@@ -18,6 +19,7 @@ export function openServiceContext(
     dataDir,
     blobs: new BlobStore(dataDir),
     publicUrl: () => readSetting(db, PUBLIC_URL_SETTING) ?? 'http://127.0.0.1',
+    maxFileBytes: LIMITS.maxFileBytes,
     outboxChanged: () => {},
   }
   return { ctx, db }

@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
-import { LIMITS, uploadCostCredits } from '../shared/api'
+import { uploadCostCredits } from '../shared/api'
 import { changeCredits, creditsBalance } from './accounts'
 import { type AssetRow, type AssetView, assetView, isBlobReferenced } from './assets'
 import { storageTxIdOf } from './blob-store'
@@ -21,7 +21,9 @@ const FIELD_MAX_BYTES = 8 * 1024
 const MAX_FIELDS = 8
 /** Upper bound of everything in a valid upload body that is not file content (fields, part headers, boundaries). */
 const MAX_NON_FILE_BYTES = MAX_FIELDS * (FIELD_MAX_BYTES + 1024) + 4096
-const GB = LIMITS.maxFileBytes / 1e9
+const sizeText = (bytes: number) => (bytes % 1e9 === 0 ? `${bytes / 1e9} GB` : `${bytes} bytes`)
+const tooLargeMessage = (limit: number) =>
+  `file exceeds the ${sizeText(limit)} limit; nothing was stored and no credits were used`
 
 const USAGE =
   'send multipart/form-data with a part "file" (the encrypted bytes), a field "filename", ' +
@@ -44,13 +46,12 @@ async function stageFile(ctx: ServiceContext, file: Readable): Promise<StagedFil
   // busboy truncates at the limit; fail at once instead of reading (and discarding) the rest.
   file.once('limit', () => {
     tooLarge = true
-    file.destroy(badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`))
+    file.destroy(badRequest(tooLargeMessage(ctx.maxFileBytes)))
   })
   try {
     // The writer fsyncs before it finishes, so a commit never points at data still in the page cache.
     await pipeline(file, writer)
-    if (tooLarge)
-      throw badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`)
+    if (tooLarge) throw badRequest(tooLargeMessage(ctx.maxFileBytes))
   } catch (error) {
     await rm(path, { force: true })
     throw error
@@ -72,10 +73,8 @@ export async function receiveUpload(
   const declared = Number(request.headers['content-length'])
   if (Number.isFinite(declared) && declared > 0) {
     const minFileBytes = Math.max(0, declared - MAX_NON_FILE_BYTES)
-    if (minFileBytes > LIMITS.maxFileBytes) {
-      throw badRequest(
-        `file exceeds the ${GB} GB limit (the request is ${declared} bytes); nothing was stored`,
-      )
+    if (minFileBytes > ctx.maxFileBytes) {
+      throw badRequest(`${tooLargeMessage(ctx.maxFileBytes)} (the request is ${declared} bytes)`)
     }
     const atLeast = uploadCostCredits(minFileBytes)
     const balance = creditsBalance(ctx, accountId)
@@ -93,7 +92,7 @@ export async function receiveUpload(
   try {
     const parts = request.parts({
       limits: {
-        fileSize: LIMITS.maxFileBytes,
+        fileSize: ctx.maxFileBytes,
         files: 1,
         fields: MAX_FIELDS,
         fieldSize: FIELD_MAX_BYTES,
@@ -129,16 +128,16 @@ export async function receiveUpload(
     })
   } catch (error) {
     if (staged) await rm(staged.path, { force: true })
-    throw translateMultipartError(error)
+    throw translateMultipartError(error, ctx.maxFileBytes)
   }
 }
 
-function translateMultipartError(error: unknown): unknown {
+function translateMultipartError(error: unknown, maxFileBytes: number): unknown {
   if (error instanceof ApiError) return error
   const code = (error as { code?: string }).code
   switch (code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return badRequest(`file exceeds the ${GB} GB limit; nothing was stored and no credits were used`)
+      return badRequest(tooLargeMessage(maxFileBytes))
     case 'FST_FILES_LIMIT':
       return badRequest(`only one file part is allowed per upload; ${USAGE}`)
     case 'FST_FIELDS_LIMIT':

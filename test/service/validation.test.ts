@@ -221,3 +221,45 @@ describe('uploads', () => {
     expect(JSON.parse(reply.body).error.message).toContain('5 GB')
   })
 })
+
+describe('file size limit while streaming', () => {
+  it('stops a chunked upload (no Content-Length) at the limit: 400, temp removed, no debit', async () => {
+    const small = await startTestService({ maxFileBytes: 1_000_000 })
+    try {
+      const { apiKey, vaultId } = small.owner
+      const { request } = await import('node:http')
+      const boundary = 'limitboundary'
+      const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${small.url}/api/vault/${vaultId}/asset`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        })
+        req.on('error', reject)
+        req.on('response', (res) => {
+          let body = ''
+          res.on('data', (c) => {
+            body += c
+          })
+          res.on('end', () => resolve({ status: res.statusCode!, body }))
+        })
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\nbig.bin\r\n`)
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`)
+        req.write(Buffer.alloc(2_000_000, 1))
+        req.end(`\r\n--${boundary}--\r\n`)
+      })
+      expect(reply.status).toBe(400)
+      expect(JSON.parse(reply.body).error.message).toContain('1000000 bytes limit')
+      expect(readdirSync(join(small.dataDir, 'tmp'))).toEqual([])
+      const vault = (await call(small.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
+      expect(vault).toMatchObject({ assetCount: 0, creditsBalance: 100 })
+      // Exactly at the limit is fine.
+      const atLimit = await call(small.url, 'POST', `/api/vault/${vaultId}/asset`, {
+        key: apiKey,
+        body: uploadForm(new Uint8Array(1_000_000), { filename: 'fits.bin' }),
+      })
+      expect(atLimit.status).toBe(201)
+    } finally {
+      await small.stop()
+    }
+  })
+})
