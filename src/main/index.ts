@@ -1,9 +1,13 @@
 // Electron main process: window, tray, single instance, IPC wiring. Everything else is in ./core.
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow, safeStorage, session, shell } from 'electron'
-import { createAppBackend } from './core/app-backend'
+import { app, BrowserWindow, Notification, powerMonitor, safeStorage, session, shell } from 'electron'
+import { eventChannels } from '../shared/ipc/contract'
+import type { AppNotice, TrayView } from '../shared/ipc/vault-types'
+import { type AppBackend, createAppBackend } from './core/app-backend'
+import type { DesktopSession } from './core/ipc/desktop-session'
 import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
+import { desktopShellCapabilities } from './shell-capabilities'
 import { AppTray } from './tray'
 import { denyAllPermissions, guardWebContents } from './web-contents-guard'
 import { mainWindowOptions } from './window-options'
@@ -15,6 +19,7 @@ const rendererUrl =
 
 let mainWindow: BrowserWindow | undefined
 let tray: AppTray | undefined
+let backend: AppBackend | undefined
 let quitting = false
 
 function showMainWindow(): void {
@@ -55,16 +60,23 @@ if (!app.requestSingleInstanceLock()) {
     guardWebContents(contents, (url) => void shell.openExternal(url))
   })
 
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     denyAllPermissions(session.defaultSession)
-    const backend = createAppBackend({
+    const applyLoginItem = (launchAtLogin: boolean) => {
+      // Linux has no login-item API in Electron; the setting is kept for desktop-entry based autostart.
+      if (process.platform !== 'linux') app.setLoginItemSettings({ openAtLogin: launchAtLogin })
+    }
+    backend = createAppBackend({
       userDataDir: app.getPath('userData'),
       mode: 'electron',
       version: app.getVersion(),
-      secretStore: () => (safeStorage.isEncryptionAvailable() ? 'encrypted-file' : 'memory'),
-      onSettingsChanged: (settings) => {
-        if (process.platform !== 'linux') app.setLoginItemSettings({ openAtLogin: settings.launchAtLogin })
+      secretBox: {
+        isAvailable: () => safeStorage.isEncryptionAvailable(),
+        encrypt: (plain) => safeStorage.encryptString(plain),
+        decrypt: (encrypted) => safeStorage.decryptString(encrypted),
       },
+      shell: desktopShellCapabilities(() => mainWindow),
+      onSettingsChanged: (settings) => applyLoginItem(settings.launchAtLogin),
     })
     registerIpcHandlers(backend.handlers, () => ({ contents: mainWindow?.webContents, rendererUrl }))
     forwardEvents(backend.events, () => mainWindow?.webContents)
@@ -77,6 +89,81 @@ if (!app.requestSingleInstanceLock()) {
     })
     showMainWindow()
     app.on('activate', showMainWindow)
+    applyLoginItem((await backend.settings.get()).launchAtLogin)
+
+    const running = await backend.start()
+    running.shell.on('tray', (view) => updateTray(running, view))
+    running.shell.on('notice', (notice) => notify(notice))
+    // Timers stall during sleep: re-check reminders and re-poll the vaults on wake.
+    powerMonitor.on('resume', () => void running.onResume())
+    powerMonitor.on('unlock-screen', () => void running.onResume())
+  })
+
+  /** Shows a vault in the window (from a notification or the tray). */
+  const openVault = (vaultId: string) => {
+    showMainWindow()
+    backend?.events.emit(eventChannels.openVault, { vaultId })
+  }
+
+  const notify = (notice: AppNotice) => {
+    if (!Notification.isSupported()) return
+    const notification = new Notification({
+      title: notice.title,
+      body: notice.body,
+      urgency: notice.kind === 'releasing' ? 'critical' : 'normal',
+    })
+    notification.on('click', () => (notice.vaultId ? openVault(notice.vaultId) : showMainWindow()))
+    notification.show()
+  }
+
+  const updateTray = (running: DesktopSession, view: TrayView) => {
+    const next = view.nextCheckIn
+    tray?.setState(view.level, `Vault Desktop — ${view.text}`, [
+      { label: view.text, enabled: false },
+      ...(next
+        ? [
+            {
+              label: `Check in now (${next.label})`,
+              click: () => {
+                if (!backend) return
+                void Promise.resolve(backend.handlers.checkIn({ vaultId: next.vaultId }))
+                  .then((result) =>
+                    notify({
+                      kind: 'reminder',
+                      title: 'Checked in',
+                      body: `${next.label}: next check-in due in ${result.daysRemaining} days.`,
+                      vaultId: next.vaultId,
+                    }),
+                  )
+                  .catch((error: unknown) =>
+                    notify({
+                      kind: 'reminder',
+                      title: 'Check-in failed',
+                      body: `${next.label}: ${(error as { userMessage?: string; message?: string }).userMessage ?? (error as Error).message}`,
+                      vaultId: next.vaultId,
+                    }),
+                  )
+              },
+            },
+            { label: `Open ${next.label}`, click: () => openVault(next.vaultId) },
+          ]
+        : []),
+      ...running
+        .snapshot()
+        .vaults.filter((v) => v.state === 'releasing')
+        .map((v) => ({ label: `${v.label} is releasing — open to cancel`, click: () => openVault(v.id) })),
+    ])
+  }
+
+  // Let the upload queue and the local service stop cleanly (their state files flushed) before exit.
+  let closed = false
+  app.on('before-quit', (event) => {
+    if (closed || !backend) return
+    event.preventDefault()
+    void backend.close().finally(() => {
+      closed = true
+      app.quit()
+    })
   })
   app.on('will-quit', () => tray?.destroy())
 }

@@ -28,9 +28,14 @@ export function guardWebContents(
   })
 }
 
+/** The one permission the UI uses: writing text to the clipboard ("Copy" of a storage id). Never reading it. */
+const ALLOWED_PERMISSIONS = new Set(['clipboard-sanitized-write'])
+
 export function denyAllPermissions(
   session: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
 ): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-  session.setPermissionCheckHandler(() => false)
+  session.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(ALLOWED_PERMISSIONS.has(permission)),
+  )
+  session.setPermissionCheckHandler((_contents, permission) => ALLOWED_PERMISSIONS.has(permission))
 }

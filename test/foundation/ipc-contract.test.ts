@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { buildRawBridge, unwrapBridge } from '../../src/shared/ipc/bridge'
+import { invokeChannels } from '../../src/shared/ipc/contract'
 import { IpcError } from '../../src/shared/ipc/contract-kit'
 import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings'
 
@@ -71,7 +72,7 @@ describe('bridge built from the contract', () => {
       (channel, args) => dispatch(handlers, channel, args),
       () => () => {},
     )
-    expect(Object.keys(raw).sort()).toEqual(['getAppInfo', 'getSettings', 'on', 'updateSettings'])
+    expect(Object.keys(raw).sort()).toEqual([...Object.keys(invokeChannels), 'on'].sort())
     const vault = unwrapBridge(raw)
     expect((await vault.getSettings()).theme).toBe('system')
     const failure = vault.updateSettings({ theme: 'neon' as 'dark' })

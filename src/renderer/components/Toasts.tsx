@@ -1,13 +1,19 @@
 import { useNavigationStore } from '../stores/navigation-store'
 import { useNoticesStore } from '../stores/notices-store'
+import { useVaultsStore } from '../stores/vaults-store'
 
 export function Toasts() {
   const { toasts, dismiss } = useNoticesStore()
   const openVault = useNavigationStore((s) => s.openVault)
-  if (toasts.length === 0) return null
+  const vaults = useVaultsStore((s) => s.snapshot?.vaults)
+  // A release alarm is over once its vault is no longer releasing (cancelled here or elsewhere).
+  const shown = toasts.filter(
+    (t) => t.kind !== 'releasing' || vaults?.find((v) => v.id === t.vaultId)?.state === 'releasing',
+  )
+  if (shown.length === 0) return null
   return (
     <div className="toasts" role="log" aria-live="polite" aria-label="Notifications">
-      {toasts.map((t) => (
+      {shown.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`}>
           <strong>{t.title}</strong>
           <p>{t.body}</p>

@@ -41,6 +41,11 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           ? 'Drop files or folders anywhere on this window: they are encrypted here, then uploaded to this vault.'
           : 'Dropping files on the window works in the desktop app. In browser mode, type the path below; the files are still encrypted on this computer before upload.'}
       </div>
+      {v && v.state !== 'active' && (
+        <p className="notice notice-info">
+          Files can be added while the vault is active; this vault is {v.state}.
+        </p>
+      )}
       {v && !v.keyOnDevice && (
         <p className="notice notice-warn">
           This device does not hold this vault's key, so it cannot encrypt files for it. Upload from the

@@ -2,6 +2,7 @@
 import { create } from 'zustand'
 import type { ConnectionStatus } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
+import { writeAccess } from '../display/write-access'
 
 interface ConnectionState {
   status: ConnectionStatus | undefined
@@ -17,22 +18,6 @@ export const useConnectionStore = create<ConnectionState>((set) => ({
   },
   set: (status) => set({ status }),
 }))
-
-/** Whether the active key may change things, and why not. */
-export function writeAccess(status: ConnectionStatus | undefined): {
-  canWrite: boolean
-  reason: string | null
-} {
-  const active = status?.active
-  if (!active) return { canWrite: false, reason: 'Connect to a vault service first.' }
-  if (active.keyKind === 'agent') {
-    return {
-      canWrite: false,
-      reason: `This key can read and check in only (agent key ending ${active.keyLast4}). To make changes, connect with an sk_human_ key in Settings.`,
-    }
-  }
-  return { canWrite: true, reason: null }
-}
 
 export function useWriteAccess() {
   return writeAccess(useConnectionStore((s) => s.status))

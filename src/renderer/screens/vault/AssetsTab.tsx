@@ -80,7 +80,7 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
           <p className="muted">
             {query.category
               ? `No ${CATEGORY_LABEL[query.category].toLowerCase()} in this vault.`
-              : 'No files yet. Drop files or folders on this window to back them up.'}
+              : 'No files yet. Back up files or folders with the panel above.'}
           </p>
         ) : (
           <table className="table assets-table" aria-busy={loading}>
