@@ -37,7 +37,7 @@ async function encrypt(plain: Uint8Array, backend: 'node' | 'noble' = 'node', pi
 
 async function decryptFailure(
   ct: Uint8Array,
-  opts: { key?: Uint8Array; id?: string; backend?: 'node' | 'noble' } = {},
+  opts: { key?: Uint8Array; id?: string; backend?: 'node' | 'noble'; parallel?: boolean } = {},
 ) {
   const parts: Uint8Array[] = []
   try {
@@ -45,6 +45,7 @@ async function decryptFailure(
       vaultKey: opts.key ?? vaultKey,
       vaultId: opts.id ?? vaultId,
       backend: opts.backend,
+      parallel: opts.parallel,
     })) {
       parts.push(part)
     }
@@ -206,6 +207,27 @@ describe('decryption failures are distinct and release nothing unauthenticated',
     expect(
       (await decryptFailure(Buffer.concat([ct, Buffer.alloc(9)]), { backend: 'noble' })).error.reason,
     ).toBe('trailing-data')
+  })
+})
+
+describe('failures on the worker-thread path, across batch boundaries', () => {
+  it('reports damaged, reordered and truncated, releasing only authenticated batches', async () => {
+    const plain = randomBytes(3 * 64 * CHUNK_SIZE + 5000)
+    const ct = await collectBytes(encryptStream([plain], { vaultKey, vaultId, parallel: true }))
+    const at = (i: number) => HEADER_SIZE + i * SEALED_CHUNK_SIZE
+    const cases: [Uint8Array, FileCipherErrorReason, number][] = [
+      [flip(ct, at(130) + 7), 'damaged', 130],
+      [swap(ct, 63, 64), 'reordered', 63],
+      [ct.slice(0, at(128)), 'truncated', 128],
+      [Buffer.concat([ct, Buffer.alloc(20_000)]), 'trailing-data', 192],
+    ]
+    for (const [bytes, reason, chunk] of cases) {
+      const { error, released } = await decryptFailure(bytes, { parallel: true })
+      expect(error.reason).toBe(reason)
+      expect(error.chunkIndex).toBe(chunk)
+      expect(released.length).toBeLessThanOrEqual(chunk * CHUNK_SIZE)
+      expect(plain.subarray(0, released.length).equals(released)).toBe(true)
+    }
   })
 })
 
