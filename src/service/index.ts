@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net'
 import { type AdminOperations, adminOperations } from './admin'
 import { isBlobReferenced } from './assets'
+import { lockDataDir } from './data-dir-lock'
 import { writeSetting } from './database'
 import { buildHttpServer } from './http-server'
 import { MailDelivery } from './outbox'
@@ -53,6 +54,13 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const clock = options.clock ?? (() => new Date())
   const { ctx, db } = openServiceContext(options.dataDir, clock)
+  let unlock: () => void
+  try {
+    unlock = lockDataDir(options.dataDir)
+  } catch (error) {
+    db.close()
+    throw error
+  }
   // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
   if (options.maxFileBytes !== undefined) ctx.maxFileBytes = options.maxFileBytes
   ctx.blobs.clearTemp()
@@ -72,7 +80,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     },
   })
   const host = options.host ?? '127.0.0.1'
-  await app.listen({ port: options.port ?? 0, host })
+  try {
+    await app.listen({ port: options.port ?? 0, host })
+  } catch (error) {
+    mail.close()
+    db.close()
+    unlock()
+    throw error
+  }
   const { port } = app.server.address() as AddressInfo
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
   const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '')
@@ -114,9 +129,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         await app.close()
         clearInterval(cutWhenQuiet)
         await Promise.allSettled([...uploads])
-        await mail.idle()
+        // A hanging SMTP server must not hold shutdown; unsent mail stays in the outbox for the next start.
+        await Promise.race([mail.idle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())])
         mail.close()
         db.close()
+        unlock()
       })()
       return closing
     },

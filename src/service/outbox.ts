@@ -84,13 +84,22 @@ export class MailDelivery {
   private readonly transport: Transporter | null
   private running: Promise<number> | null = null
   private again = false
+  private closed = false
 
   constructor(
     private readonly ctx: ServiceContext,
     smtpUrl: string | undefined,
     private readonly from: string,
   ) {
-    this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null
+    // Bounded timeouts: a silent server must not keep a delivery pass (or shutdown) waiting for minutes.
+    this.transport = smtpUrl
+      ? nodemailer.createTransport({
+          url: smtpUrl,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        } as Parameters<typeof nodemailer.createTransport>[0])
+      : null
   }
 
   get enabled(): boolean {
@@ -99,18 +108,26 @@ export class MailDelivery {
 
   /** Starts a delivery pass (or queues one after the running pass); resolves with the count delivered. */
   deliverPending(): Promise<number> {
-    if (!this.transport) return Promise.resolve(0)
+    if (!this.transport || this.closed) return Promise.resolve(0)
     if (this.running) {
       this.again = true
       return this.running
     }
-    this.running = this.pass().finally(() => {
-      this.running = null
-      if (this.again) {
-        this.again = false
-        void this.deliverPending()
-      }
-    })
+    this.running = this.pass()
+      .catch((error) => {
+        console.error(
+          '[vault-service] mail delivery pass failed; unsent mail is retried at the next tick:',
+          error,
+        )
+        return 0
+      })
+      .finally(() => {
+        this.running = null
+        if (this.again) {
+          this.again = false
+          void this.deliverPending()
+        }
+      })
     return this.running
   }
 
@@ -127,6 +144,7 @@ export class MailDelivery {
     ).all(MAX_ATTEMPTS, this.ctx.clock().toISOString()) as OutboxRow[]
     let delivered = 0
     for (const row of due) {
+      if (this.closed) break
       try {
         await transport.sendMail({
           from: this.from,
@@ -140,6 +158,7 @@ export class MailDelivery {
         ).run(this.ctx.clock().toISOString(), row.id)
         delivered++
       } catch (error) {
+        if (this.closed) break
         const attempts = row.attempts + 1
         const backoffMs = Math.min(2 ** attempts * 30_000, 6 * 3600_000)
         prepared(
@@ -157,6 +176,7 @@ export class MailDelivery {
   }
 
   close(): void {
+    this.closed = true
     this.transport?.close()
   }
 }

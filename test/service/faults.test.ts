@@ -184,6 +184,17 @@ describe('restart', () => {
     }
   })
 
+  it('refuses a second service on the same data directory', async () => {
+    const t = await startTestService()
+    try {
+      await expect(startService({ dataDir: t.dataDir })).rejects.toThrow(/in use by another Vault Service/)
+      // The first one is unaffected.
+      expect((await call(t.url, 'GET', '/api/vault', { key: t.owner.apiKey })).status).toBe(200)
+    } finally {
+      await t.stop()
+    }
+  })
+
   it('close() while an upload streams aborts it without partial state', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-close-'))
     try {
