@@ -124,8 +124,8 @@ describe('reading typed words', () => {
   let words: string[]
 
   it('tolerates case, extra whitespace, numbering and 4-letter abbreviations', async () => {
-    ;[share] = await splitVaultKey(generateVaultKey(), vaultId, 'standard')
-    words = encodeShareWords(share!).split(' ')
+    share = (await splitVaultKey(generateVaultKey(), vaultId, 'standard'))[0]!
+    words = encodeShareWords(share).split(' ')
     const messy = words
       .map(
         (w, i) =>
