@@ -106,12 +106,26 @@ test('heirs: added up to the limit of 5, then the form says so', async () => {
   await shot('heirs-full')
 })
 
-test('assets: a folder typed into the path field is encrypted, uploaded and listed', async () => {
+test('assets: a folder typed into the path field is encrypted, uploaded and listed after confirming the cost', async () => {
+  // Ask before any upload that costs credits, so the estimate dialog shows.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+  const threshold = page.getByLabel('Ask before an upload costing more than (credits)')
+  await threshold.fill('0')
+  await threshold.blur()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Vaults' }).click()
+  await page.getByTestId('vault-card').getByRole('button').click()
+
   await page.getByRole('tab', { name: 'Assets' }).click()
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')
     .fill(join(filesDir, 'Taxes'))
   await page.getByRole('button', { name: 'Back up' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toContainText('2 files')
+  await expect(dialog).toContainText('Estimated cost: 2 credits ($0.02)')
+  await shot('upload-confirm')
+  await dialog.getByRole('button', { name: /Encrypt and upload/ }).click()
   await expect(page.getByTestId('upload-item')).toHaveCount(2)
   await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(2, {
     timeout: 20_000,
@@ -119,6 +133,8 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
   await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
   await expect(page.getByRole('cell', { name: 'notes.txt', exact: true })).toBeVisible()
   await expect(page.getByRole('cell', { name: '20.0 KB' })).toBeVisible()
+  await page.getByLabel('Category').selectOption('image')
+  await expect(page.getByText('No images in this vault.')).toBeVisible()
   await page.getByLabel('Category').selectOption('document')
   await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
   await shot('assets')
@@ -142,5 +158,33 @@ test('check in: with a note, shows the next due date and days remaining', async 
   await expect(page.getByTestId('last-checkin')).toContainText('All well')
   await expect(page.getByTestId('next-due')).toContainText('in 30 days')
   await shot('overview-checked-in')
+})
+
+test('keyboard: tabs move with the arrow keys and focus is visible; dark theme', async () => {
+  await page.getByRole('tab', { name: 'Overview' }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('tab', { name: 'Guardians' })).toBeFocused()
+  await expect(page.getByRole('tab', { name: 'Guardians' })).toHaveAttribute('aria-selected', 'true')
+  const outline = await page
+    .getByRole('tab', { name: 'Guardians' })
+    .evaluate((el) => getComputedStyle(el).outlineStyle)
+  expect(outline).toBe('solid')
+  await page.keyboard.press('Tab')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+  await page.getByLabel('Theme').selectOption('dark')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Vaults' }).click()
+  await page.getByTestId('vault-card').getByRole('button').click()
+  await shot('overview-dark')
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  await shot('guardians-dark')
+})
+
+test('recovery: a mistyped share is explained, a good one is counted', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  const share = page.getByLabel('Share 1')
+  await share.fill('abandon ability able about above absent absorb')
+  await share.blur()
+  await expect(page.getByText(/word/i).first()).toBeVisible()
+  await shot('recovery-dark')
   expect(consoleErrors).toEqual([])
 })

@@ -4,6 +4,7 @@ interface Props {
   title: string
   children: ReactNode
   confirmLabel: string
+  cancelLabel?: string
   danger?: boolean
   busy?: boolean
   onConfirm(): void
@@ -11,7 +12,16 @@ interface Props {
 }
 
 /** A modal question (native <dialog>: focus trapped, Escape cancels, focus returns afterwards). */
-export function ConfirmDialog({ title, children, confirmLabel, danger, busy, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Keep as is',
+  danger,
+  busy,
+  onConfirm,
+  onCancel,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null)
   useEffect(() => {
     const dialog = ref.current
@@ -32,7 +42,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, onC
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onCancel} disabled={busy}>
-          Keep as is
+          {cancelLabel}
         </button>
         <button
           type="button"

@@ -27,6 +27,11 @@ export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () =
           {view.credits.balance !== undefined && <>Balance: {formatCredits(view.credits.balance)}.</>}
         </p>
       )}
+      {view.retryAfterSeconds !== null && !onRetry && (
+        <p className="notice-detail" role="timer">
+          {wait > 0 ? `You can try again in ${wait} s.` : 'You can try again now.'}
+        </p>
+      )}
       <div className="notice-actions">
         {view.retryAfterSeconds !== null && onRetry && (
           <button type="button" className="button secondary" disabled={wait > 0} onClick={onRetry}>

@@ -11,6 +11,7 @@ export function UploadConfirm() {
     <ConfirmDialog
       title={e.enough ? 'Upload these files?' : 'Not enough credits'}
       confirmLabel={e.enough ? `Encrypt and upload (${e.credits} credits)` : 'Upload what fits'}
+      cancelLabel="Not now"
       busy={busy}
       onConfirm={() => void confirm()}
       onCancel={cancel}

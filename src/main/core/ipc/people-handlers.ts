@@ -28,17 +28,22 @@ export interface PeopleHandlerDeps {
   printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
 }
 
+/**
+ * The service's list, or (when it has no list endpoint: a 404 although the vault itself exists)
+ * the people added from this device.
+ */
 async function listOrRecorded<T>(
+  client: VaultApiClient,
+  vaultId: string,
   fetch: () => Promise<T[]>,
   recorded: () => T[] | undefined,
 ): Promise<{ items: T[]; fromService: boolean }> {
   try {
     return { items: await fetch(), fromService: true }
   } catch (error) {
-    if (error instanceof VaultApiError && error.status === 404 && /no route/i.test(error.message)) {
-      return { items: recorded() ?? [], fromService: false }
-    }
-    throw error
+    if (!(error instanceof VaultApiError) || error.status !== 404) throw error
+    await client.getVault(vaultId) // throws the real 404 when it is the vault that is gone
+    return { items: recorded() ?? [], fromService: false }
   }
 }
 
@@ -47,6 +52,8 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
 
   const guardiansOf = async (s: DesktopSession, client: VaultApiClient, vaultId: string) =>
     listOrRecorded<Guardian>(
+      client,
+      vaultId,
       () => client.listGuardians(vaultId),
       () => s.records.get(vaultId).guardians,
     )
@@ -143,6 +150,8 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       const s = await session()
       const client = await s.connections.client()
       return listOrRecorded<Heir>(
+        client,
+        vaultId,
         () => client.listHeirs(vaultId),
         () => s.records.get(vaultId).heirs,
       )
