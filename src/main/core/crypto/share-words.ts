@@ -62,12 +62,15 @@ export function encodeOwnerKitWords(owner: { vaultKey: Uint8Array; vaultId: stri
   )
 }
 
-/** Words from free text: any case, any spacing, commas, and "1." / "12)" numbering are ignored. */
+/**
+ * Words from free text: any case, any spacing, commas, quotes and "1." / "12)" numbering are ignored.
+ * Anything else stays in the word, so a message can quote what was typed.
+ */
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[\s,;]+/)
-    .map((token) => token.replace(/^\(?#?\d+[.):]*/, '').replace(/[^a-z]/g, ''))
+    .map((token) => token.replace(/^\(?#?\d+[.):]*/, '').replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''))
     .filter((token) => token.length > 0)
 }
 
