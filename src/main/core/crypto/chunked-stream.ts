@@ -48,7 +48,11 @@ export interface ChunkedEncryptOptions extends ChunkedCipherOptions {
 
 export interface ChunkedDecryptOptions extends ChunkedCipherOptions {
   /** Builds the error for a commitment mismatch (the file layer tells wrong key from wrong vault). */
-  onCommitmentMismatch?: (salt: Uint8Array) => FileCipherError
+  onCommitmentMismatch?: (header: {
+    salt: Uint8Array
+    commitment: Uint8Array
+    expected: Uint8Array
+  }) => FileCipherError
 }
 
 export function aeadBackend(name: AeadBackendName = 'node'): AeadBackend {
@@ -185,7 +189,7 @@ async function* decryptGenerator(
   const { key, baseNonce, commitment } = deriveMessageKeys(opts.inputKey, salt, opts.context)
   if (!equalBytes(commitment, header.subarray(SALT_SIZE))) {
     throw (
-      opts.onCommitmentMismatch?.(salt) ??
+      opts.onCommitmentMismatch?.({ salt, commitment: header.subarray(SALT_SIZE), expected: commitment }) ??
       new FileCipherError(
         'wrong-key',
         'This file cannot be opened with this key and context: the header check (key commitment) does not match.',

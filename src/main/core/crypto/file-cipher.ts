@@ -4,7 +4,7 @@
 import { Duplex } from 'node:stream'
 import type { AeadBackendName } from './aead-backend'
 import type { ChunkWorkerPool } from './chunk-worker-pool'
-import { HEADER_SIZE, SALT_SIZE } from './chunked-format'
+import { SALT_SIZE } from './chunked-format'
 import { type ByteSource, decryptChunked, encryptChunked, randomBytes } from './chunked-stream'
 import { FileCipherError } from './file-cipher-error'
 import { concatBytes, equalBytes, utf8 } from './hkdf-sha512'
@@ -74,22 +74,57 @@ export function decryptStream(
     context: fileContext(opts.vaultId),
     backend: opts.backend,
     parallel: opts.parallel,
-    onCommitmentMismatch(salt) {
-      if (
-        salt.length === SALT_SIZE &&
-        equalBytes(saltCheck(filesKey, salt.subarray(0, 16)), salt.subarray(16))
-      ) {
-        return new FileCipherError(
-          'wrong-vault',
-          `This file was encrypted with this vault key but for a different vault than '${opts.vaultId}' (or its first ${HEADER_SIZE} bytes are damaged). Check the vault id you entered.`,
-        )
-      }
-      return new FileCipherError(
-        'wrong-key',
-        `This file was not encrypted with this vault's key (or its first ${HEADER_SIZE} bytes are damaged). Use the guardian shares or recovery kit of the vault this file came from.`,
-      )
-    },
+    onCommitmentMismatch: (header) => explainHeaderMismatch(filesKey, opts.vaultId, header),
   })
+}
+
+function differingBytes(a: Uint8Array, b: Uint8Array): number[] {
+  const at: number[] = []
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) at.push(i)
+  return at
+}
+
+/**
+ * The commitment did not match: wrong key, wrong vault id, or a damaged header. One changed byte in
+ * the commitment or the salt is recognisable (the salt carries its own check, see FORMAT.md 3.2).
+ */
+function explainHeaderMismatch(
+  filesKey: Uint8Array,
+  vaultId: string,
+  header: { salt: Uint8Array; commitment: Uint8Array; expected: Uint8Array },
+): FileCipherError {
+  const damaged = (offset: number) =>
+    new FileCipherError(
+      'damaged',
+      `The header of the encrypted file is damaged (byte ${offset} was altered), so the file cannot be checked or opened. Get another copy of the encrypted file.`,
+    )
+  const inCommitment = differingBytes(header.expected, header.commitment)
+  if (inCommitment.length === 1) return damaged(SALT_SIZE + inCommitment[0]!)
+
+  const prefix = header.salt.subarray(0, 16)
+  const check = header.salt.subarray(16)
+  const inCheck = differingBytes(saltCheck(filesKey, prefix), check)
+  if (inCheck.length === 0) {
+    return new FileCipherError(
+      'wrong-vault',
+      `This file was encrypted with this vault key, but for a different vault than '${vaultId}'. Check the vault id you entered (the recovery words name the right one).`,
+    )
+  }
+  if (inCheck.length === 1) return damaged(16 + inCheck[0]!)
+  // One changed byte in the salt's random part: the check then fits a neighbouring prefix.
+  const candidate = prefix.slice()
+  for (let i = 0; i < 16; i++) {
+    for (let v = 0; v < 256; v++) {
+      if (v === prefix[i]) continue
+      candidate[i] = v
+      if (equalBytes(saltCheck(filesKey, candidate), check)) return damaged(i)
+    }
+    candidate[i] = prefix[i]!
+  }
+  return new FileCipherError(
+    'wrong-key',
+    "This file was not encrypted with this vault's key. Use the guardian shares or recovery kit of the vault this file came from.",
+  )
 }
 
 /** Node stream adapter: write plaintext, read ciphertext. */
