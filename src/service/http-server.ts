@@ -260,13 +260,22 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       const size = ctx.blobs.sizeOf(asset.sha256)
       if (size === null)
         throw new Error(`blob ${asset.sha256} of asset ${asset.id} is missing from the blob store`)
-      return reply
+      reply
         .header('content-type', 'application/octet-stream')
-        .header('content-length', size)
+        .header('accept-ranges', 'bytes')
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(asset.filename)}`)
         .header('x-asset-content-type', asset.content_type)
         .header('x-storage-tx-id', asset.storage_tx_id)
-        .send(createReadStream(ctx.blobs.pathOf(asset.sha256)))
+      // One byte range resumes an interrupted download; anything else gets the whole content.
+      const range = parseByteRange(request.headers.range, size)
+      if (range) {
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(createReadStream(ctx.blobs.pathOf(asset.sha256), range))
+      }
+      return reply.header('content-length', size).send(createReadStream(ctx.blobs.pathOf(asset.sha256)))
     })
   }
 
@@ -305,6 +314,28 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   })
 
   return app
+}
+
+/** A single satisfiable `bytes=` range (inclusive end), or null to send everything. */
+export function parseByteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
+  if (!match || size === 0) return null
+  const [, from, to] = match
+  let start: number
+  let end: number
+  if (from === '') {
+    if (to === '') return null
+    start = Math.max(0, size - Number(to))
+    end = size - 1
+  } else {
+    start = Number(from)
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1)
+  }
+  if (start > end || start >= size) return null
+  return { start, end }
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, message: string) {

@@ -481,6 +481,35 @@ describe('extensions', () => {
     expectError(await call(t.url, 'GET', `/api/vault/${id}`, { key: t.owner.apiKey }), 404, 'NOT_FOUND')
   })
 
+  it('downloads asset content whole or by one byte range (to resume)', async () => {
+    const id = newVault()
+    const up = await call(t.url, 'POST', `/api/vault/${id}/asset`, {
+      key: t.owner.apiKey,
+      body: uploadForm('0123456789', { filename: 'digits.txt' }),
+    })
+    const url = `${t.url}/api/vault/${id}/asset/${up.body.data.id}/content`
+    const get = (range?: string) =>
+      fetch(url, { headers: { 'x-api-key': t.owner.apiKey, ...(range ? { range } : {}) } })
+    const whole = await get()
+    expect(whole.status).toBe(200)
+    expect(whole.headers.get('content-length')).toBe('10')
+    expect(whole.headers.get('content-disposition')).toContain("filename*=UTF-8''digits.txt")
+    expect(await whole.text()).toBe('0123456789')
+    const middle = await get('bytes=2-5')
+    expect(middle.status).toBe(206)
+    expect(middle.headers.get('content-range')).toBe('bytes 2-5/10')
+    expect(await middle.text()).toBe('2345')
+    expect(await (await get('bytes=7-')).text()).toBe('789')
+    expect(await (await get('bytes=-3')).text()).toBe('789')
+    const unsatisfiable = await get('bytes=20-30')
+    expect(unsatisfiable.status).toBe(200)
+    expect(await unsatisfiable.text()).toBe('0123456789')
+    const missing = await call(t.url, 'GET', `/api/vault/${id}/asset/ast_nope/content`, {
+      key: t.owner.apiKey,
+    })
+    expectError(missing, 404, 'NOT_FOUND')
+  })
+
   it('owners cannot start a release by hand unless the trigger is manual', async () => {
     const id = newVault()
     const r = await call(t.url, 'POST', `/api/vault/${id}/release/start`, { key: t.owner.apiKey })
