@@ -11,9 +11,10 @@ import { MemorySecretStore } from '../src/main/core/secret-store'
 import { UploadQueue } from '../src/main/core/upload-queue'
 import { VaultKeyStore } from '../src/main/core/vault-key-store'
 
-const [url, apiKey, vaultId, file, userData, sizeText] = process.argv.slice(2)
+const [url, vaultId, file, userData, sizeText] = process.argv.slice(2)
+const apiKey = process.env.VAULT_BENCH_API_KEY
 if (!url || !apiKey || !vaultId || !file || !userData || !sizeText) {
-  console.error('usage: upload-client <url> <apiKey> <vaultId> <file> <userDataDir> <size>')
+  console.error('usage: VAULT_BENCH_API_KEY=... upload-client <url> <vaultId> <file> <userDataDir> <size>')
   process.exit(2)
 }
 const size = Number(sizeText)

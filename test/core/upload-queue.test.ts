@@ -5,6 +5,7 @@ import { VaultApiClient } from '../../src/main/core/api-client'
 import { decryptStream, encryptedLength, encryptStream } from '../../src/main/core/crypto'
 import { MemorySecretStore } from '../../src/main/core/secret-store'
 import {
+  largestUploadableFile,
   type UploadCipher,
   type UploadItem,
   type UploadProgress,
@@ -196,7 +197,11 @@ describe('upload queue against the local service', () => {
   it('fails clearly for files over 5 GB and vaults without a key on this device', async () => {
     const huge = join(files, 'disk.img')
     await writeFile(huge, '')
-    await truncate(huge, 5_000_000_001)
+    // Exactly 5 GB: the ciphertext (what the service stores) would exceed the limit.
+    await truncate(huge, 5_000_000_000)
+    const fits = largestUploadableFile(encryptedLength)
+    expect(encryptedLength(fits)).toBeLessThanOrEqual(5_000_000_000)
+    expect(encryptedLength(fits + 1)).toBeGreaterThan(5_000_000_000)
     const small = join(files, 'small.txt')
     await writeFile(small, 'x')
     const keyless = (await client.createVault()).id
@@ -206,7 +211,7 @@ describe('upload queue against the local service', () => {
     await queue.idle()
     const [tooBig, noKey] = queue.list()
     expect(tooBig!.error).toMatchObject({ code: 'FILE_TOO_LARGE' })
-    expect(tooBig!.error!.message).toMatch(/limit is 5 GB/)
+    expect(tooBig!.error!.message).toMatch(/is 5\.000 GB and 5\.004 GB once encrypted; the limit is 5 GB/)
     expect(noKey!.error).toMatchObject({ code: 'NO_VAULT_KEY' })
     expect(noKey!.error!.message).toMatch(/recovery kit/)
   })

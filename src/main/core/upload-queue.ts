@@ -226,7 +226,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     const tooLarge: string[] = []
     const unchanged: string[] = []
     for (const f of files) {
-      if (f.size > LIMITS.maxFileBytes) {
+      if (this.#cipher.encryptedLength(f.size) > LIMITS.maxFileBytes) {
         tooLarge.push(f.relativePath)
         continue
       }
@@ -431,10 +431,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       const size = info.size
       const mtimeMs = info.mtimeMs
       this.#set(item, { sizeBytes: size, mtimeMs })
-      if (size > LIMITS.maxFileBytes) {
+      // The service's 5 GB limit applies to what it stores: the ciphertext, a little larger than the file.
+      if (this.#cipher.encryptedLength(size) > LIMITS.maxFileBytes) {
         return this.#fail(item, {
           code: 'FILE_TOO_LARGE',
-          message: `${item.relativePath} is ${(size / 1e9).toFixed(2)} GB; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
+          message: `${item.relativePath} is ${formatGB(size)} GB and ${formatGB(this.#cipher.encryptedLength(size))} GB once encrypted; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
         })
       }
       if (!item.force) {
@@ -621,6 +622,22 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   #persist(): Promise<void> {
     return this.#writer.write({ version: 1, items: this.#items })
   }
+}
+
+function formatGB(bytes: number): string {
+  return (Math.floor(bytes / 1e6) / 1e3).toFixed(3)
+}
+
+/** The largest file (plaintext bytes) whose encrypted form fits the service's per-file limit. */
+export function largestUploadableFile(encryptedLength: (plaintext: number) => number): number {
+  let low = 0
+  let high = LIMITS.maxFileBytes
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    if (encryptedLength(mid) <= LIMITS.maxFileBytes) low = mid
+    else high = mid - 1
+  }
+  return low
 }
 
 /** The metadata field: the relative path (for folder backups) and what is needed to restore. */
