@@ -216,7 +216,7 @@ describe('recover CLI', () => {
   it('refuses too few shares, a misspelled word and a wrong vault id with exit 2', async () => {
     const one = await recover(['--share-words', encodeShareWords(shares[0]!), '--out', join(work, 'x'), work])
     expect(one.code).toBe(2)
-    expect(one.stderr).toContain('2 of 3 shares needed; you entered 1')
+    expect(one.stderr).toContain('2 of 3 needed; you entered 1')
 
     const words = encodeShareWords(shares[0]!).split(' ')
     words[6] = 'abandn'

@@ -102,7 +102,7 @@ describe('split and combine', () => {
       'duplicate-share',
       /Share 2 of 3 was entered twice/,
     )
-    await expectRefusal(() => combineShares([a[2]!]), 'too-few-shares', /2 of 3 shares needed; you entered 1/)
+    await expectRefusal(() => combineShares([a[2]!]), 'too-few-shares', /2 of 3 needed; you entered 1/)
     await expectRefusal(() => combineShares([]), 'too-few-shares')
   })
 

@@ -97,7 +97,7 @@ export async function combineShares(
     const missing = first.threshold - shares.length
     throw new ShareInputError(
       'too-few-shares',
-      `${first.threshold} of ${first.shareCount} shares needed; you entered ${shares.length}. Ask ${missing === 1 ? 'one more guardian' : `${missing} more guardians`} for their share.`,
+      `${first.threshold} of ${first.shareCount} needed; you entered ${shares.length}. Any ${first.threshold} of the ${first.shareCount} guardians' shares unlock the vault: ask ${missing === 1 ? 'one more guardian' : `${missing} more guardians`} for their share.`,
     )
   }
   const all = await tryCombine(shares)
