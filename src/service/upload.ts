@@ -143,6 +143,10 @@ function translateMultipartError(error: unknown, maxFileBytes: number): unknown 
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
       return badRequest(`too many fields; ${USAGE}`)
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return badRequest('a field sent with Content-Type application/json does not hold valid JSON')
+    case 'FST_MP_PREMATURE_CLOSE':
+      return badRequest('the upload was interrupted before it was complete; nothing was stored')
     case 'FST_PROTO_VIOLATION':
       return badRequest('a field name is not allowed')
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':

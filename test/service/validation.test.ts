@@ -176,6 +176,25 @@ describe('uploads', () => {
     expect(odt.body.data.category).toBe('document')
   })
 
+  it('accepts metadata sent as an application/json part and rejects one that is not JSON', async () => {
+    // FormData cannot give a text field its own Content-Type, so the body is written by hand.
+    const boundary = 'jsonpart'
+    const body = (json: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\na.txt\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="metadata"\r\nContent-Type: application/json\r\n\r\n${json}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nbytes\r\n--${boundary}--\r\n`
+    const send = (json: string) =>
+      call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/asset`, {
+        key: t.owner.apiKey,
+        body: body(json),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      })
+    const ok = await send('{"tag":"json part"}')
+    expect(ok.status).toBe(201)
+    expect(ok.body.data.metadata).toEqual({ tag: 'json part' })
+    expect400(await send('{not json'), 'valid JSON')
+  })
+
   it('rejects a non-multipart upload and a truncated multipart body', async () => {
     expect400(
       await call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/asset`, {
