@@ -1,6 +1,7 @@
 // The measured side of bench/upload.ts, run as its own bundled Node process (as the app's main
 // process runs bundled), so its peak RSS is the client's alone: no tsx, no service, no test file
 // generation. Uploads the file plain, then encrypted through the upload queue; prints one JSON line.
+import { execFileSync } from 'node:child_process'
 import { createReadStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -42,6 +43,10 @@ const plainBody = buildMultipartBody(
     content: () => createReadStream(file, { highWaterMark: 1 << 20 }),
   },
 )
+// Each run starts with no dirty pages left by the previous one (the service fsyncs as it writes,
+// so leftover write-back of the first 1-5 GB would slow the second run down).
+const settleDisk = () => execFileSync('sync')
+settleDisk()
 const t0 = performance.now()
 const plain = await client.uploadAsset({
   vaultId,
@@ -69,6 +74,7 @@ const finished = new Promise<number>((resolve) => {
     if (i.state === 'done' || i.state === 'failed' || i.state === 'cancelled') resolve(performance.now())
   })
 })
+settleDisk()
 const t1 = performance.now()
 await queue.enqueue({ vaultId, paths: [file] })
 const encryptedSeconds = ((await finished) - t1) / 1000
