@@ -444,20 +444,33 @@ export class VaultApiClient {
 
   /** Encrypted content of an asset as a stream (decrypt with the vault key). */
   async downloadAsset(vaultId: string, assetId: string, signal?: AbortSignal): Promise<Readable> {
+    return (await this.downloadAssetFrom(vaultId, assetId, 0, signal)).stream
+  }
+
+  /**
+   * Encrypted content from byte `start` on (resuming a download). `partial` says whether the service
+   * honoured the range (206); when it did not, the stream holds the whole content from byte 0.
+   */
+  async downloadAssetFrom(
+    vaultId: string,
+    assetId: string,
+    start: number,
+    signal?: AbortSignal,
+  ): Promise<{ stream: Readable; partial: boolean }> {
     const prefix = await this.#ensurePrefix(signal)
     const url = `${this.baseUrl}${prefix}/vault/${enc(vaultId)}/asset/${enc(assetId)}/content`
     await this.#pacer?.acquire('getVault', signal)
     const stream = got.stream(url, {
-      headers: { 'x-api-key': this.#apiKey },
+      headers: { 'x-api-key': this.#apiKey, ...(start > 0 ? { range: `bytes=${start}-` } : {}) },
       throwHttpErrors: false,
       retry: { limit: 0 },
       timeout: { connect: this.#timeoutMs, response: this.#timeoutMs, socket: this.#timeoutMs },
       signal,
     })
-    return new Promise<Readable>((resolve, reject) => {
+    return new Promise<{ stream: Readable; partial: boolean }>((resolve, reject) => {
       stream.once('response', async (response: { statusCode: number }) => {
         if (response.statusCode < 300) {
-          resolve(stream)
+          resolve({ stream, partial: response.statusCode === 206 })
           return
         }
         const chunks: Buffer[] = []
