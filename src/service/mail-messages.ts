@@ -92,9 +92,15 @@ guardians below can rebuild together from their guardian kits.
 2. Ask ${threshold} of these guardians for their guardian kit (words or QR code):
 ${guardianLines}
 
-3. Recover the files with the Vault Desktop app ("Recover a vault" in its start screen) or with its
-   command-line recovery tool (\`npm run recover\` in the Vault Desktop sources; see its README). Both take the
-   service address, the vault id, your token above and the guardians' kits, and write the original files.
+3. Download the encrypted files, with the Vault Desktop app (its recovery screen asks for the service
+   address, the vault id and your token) or with any HTTP client:
+     curl -H "x-api-key: ${p.token}" ${p.baseUrl}/api/vault/${p.vaultId}/asset
+     curl -H "x-api-key: ${p.token}" -o <file name> ${p.baseUrl}/api/vault/${p.vaultId}/asset/<asset id>/content
+
+4. Decrypt them with the guardians' words: in the app's recovery screen, or with the command-line
+   recovery tool from the Vault Desktop sources:
+     npm run recover -- "<the guardians' words>" --out <folder> <downloaded files>
+   (\`npm run recover -- --help\` explains every option).
 
 The file format is openly documented, so the files stay recoverable without any company's help.
 ${signature}`,
