@@ -86,8 +86,11 @@ describe('SMTP delivery', () => {
     expect(await page.text()).toContain('You are a guardian')
     const guardians = await call(t.url, 'GET', `/api/vault/${vaultId}/guardian`, { key: apiKey })
     expect(guardians.body.data[0]).toMatchObject({ email: 'greta@example.com', status: 'accepted' })
+    // Marked sent once the server acknowledged it (which may trail the server's receipt by a moment).
+    await t.service.tick()
     const sent = t.service.admin.outbox({ vault: vaultId }).messages[0]!
     expect(sent.sentAt).not.toBeNull()
+    expect(received.filter((m) => m.to.includes('greta@example.com'))).toHaveLength(1)
   })
 
   it('retries a message the server refused', async () => {
@@ -107,6 +110,7 @@ describe('SMTP delivery', () => {
     t.advance(DAY_MS / 24)
     await t.service.tick()
     await waitForMail('rita@example.com')
+    await t.service.tick()
     const delivered = t.service.admin
       .outbox({ vault: vaultId })
       .messages.find((m) => m.to === 'rita@example.com')!
