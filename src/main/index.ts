@@ -9,6 +9,7 @@ import type { DesktopSession } from './core/ipc/desktop-session'
 import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
 import { desktopShellCapabilities } from './shell-capabilities'
 import { AppTray } from './tray'
+import { trayMenuItems } from './tray-menu'
 import { denyAllPermissions, guardWebContents } from './web-contents-guard'
 import { mainWindowOptions } from './window-options'
 
@@ -116,43 +117,33 @@ if (!app.requestSingleInstanceLock()) {
     notification.show()
   }
 
+  const checkInFromTray = (vaultId: string, label: string) => {
+    if (!backend) return
+    void Promise.resolve(backend.handlers.checkIn({ vaultId }))
+      .then((result) =>
+        notify({
+          kind: 'reminder',
+          title: 'Checked in',
+          body: `${label}: next check-in due in ${result.daysRemaining} days.`,
+          vaultId,
+        }),
+      )
+      .catch((error: unknown) =>
+        notify({
+          kind: 'reminder',
+          title: 'Check-in failed',
+          body: `${label}: ${(error as { userMessage?: string }).userMessage ?? (error as Error).message}`,
+          vaultId,
+        }),
+      )
+  }
+
   const updateTray = (running: DesktopSession, view: TrayView) => {
-    const next = view.nextCheckIn
-    tray?.setState(view.level, `Vault Desktop — ${view.text}`, [
-      { label: view.text, enabled: false },
-      ...(next
-        ? [
-            {
-              label: `Check in now (${next.label})`,
-              click: () => {
-                if (!backend) return
-                void Promise.resolve(backend.handlers.checkIn({ vaultId: next.vaultId }))
-                  .then((result) =>
-                    notify({
-                      kind: 'reminder',
-                      title: 'Checked in',
-                      body: `${next.label}: next check-in due in ${result.daysRemaining} days.`,
-                      vaultId: next.vaultId,
-                    }),
-                  )
-                  .catch((error: unknown) =>
-                    notify({
-                      kind: 'reminder',
-                      title: 'Check-in failed',
-                      body: `${next.label}: ${(error as { userMessage?: string; message?: string }).userMessage ?? (error as Error).message}`,
-                      vaultId: next.vaultId,
-                    }),
-                  )
-              },
-            },
-            { label: `Open ${next.label}`, click: () => openVault(next.vaultId) },
-          ]
-        : []),
-      ...running
-        .snapshot()
-        .vaults.filter((v) => v.state === 'releasing')
-        .map((v) => ({ label: `${v.label} is releasing — open to cancel`, click: () => openVault(v.id) })),
-    ])
+    tray?.setState(
+      view.level,
+      `Vault Desktop — ${view.text}`,
+      trayMenuItems(view, running.snapshot().vaults, { checkIn: checkInFromTray, openVault }),
+    )
   }
 
   // Let the upload queue and the local service stop cleanly (their state files flushed) before exit.

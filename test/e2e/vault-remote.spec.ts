@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { encodeOwnerKitWords, generateVaultKey } from '../../src/main/core/crypto'
 import { type RunningService, startService } from '../../src/service'
 import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
 
@@ -57,6 +58,24 @@ test('connect to a vault service with an owner key', async () => {
   const card = page.getByTestId('vault-card')
   await expect(card).toHaveCount(1)
   await expect(card.getByTestId('vault-credits')).toHaveText('100 credits ($1.00)')
+})
+
+test('a vault made elsewhere: its key is imported from the owner recovery kit', async () => {
+  await page.getByTestId('vault-card').getByRole('button').click()
+  await expect(page.getByText("This device does not hold this vault's key")).toBeVisible()
+  await page.getByLabel('Words from the owner recovery kit').fill('these are not the words')
+  await page.getByRole('button', { name: 'Import the key' }).click()
+  await expect(page.getByRole('alert')).toBeVisible()
+  await page
+    .getByLabel('Words from the owner recovery kit')
+    .fill(encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }))
+  await page.getByRole('button', { name: 'Import the key' }).click()
+  await expect(page.getByRole('button', { name: 'Owner recovery kit…' })).toBeVisible()
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await expect(page.getByRole('dialog')).toContainText('whoever holds these words can open the vault')
+  await shot('owner-kit')
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+  await page.getByRole('button', { name: '← All vaults' }).click()
 })
 
 test('a releasing vault is impossible to miss, and cancelling makes it active again', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
+import { encodeOwnerKitWords, generateVaultKey } from '../../src/main/core/crypto'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { type RunningService, startService } from '../../src/service'
 import { invokeChannels } from '../../src/shared/ipc/contract'
@@ -82,6 +83,25 @@ describe('vault handlers against the local service', () => {
       vaultId,
     })
     expect(list).toMatchObject({ fromService: true, items: [expect.objectContaining({ name: 'Ann' })] })
+  })
+
+  it('imports the vault key from an owner kit, refusing a kit of another vault', async () => {
+    const words = encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId })
+    const other = encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId: 'vlt_other' })
+    const wrong = await call('importOwnerKit', { vaultId, words: other })
+    expect(wrong).toMatchObject({ ok: false })
+    if (!wrong.ok) expect(wrong.error.message).toContain('belongs to vault vlt_other')
+    const view = await ok<{ keyOnDevice: boolean }>('importOwnerKit', { vaultId, words })
+    expect(view.keyOnDevice).toBe(true)
+    const kit = await ok<{ html: string; fingerprint: string }>('getOwnerKit', { vaultId })
+    expect(kit.html).toContain(kit.fingerprint)
+    // With the key here, adding a guardian now makes kits.
+    const change = await ok<{ kits: unknown[]; kitProblem: string | null }>('addGuardian', {
+      vaultId,
+      person: { name: 'Cy', email: 'cy@example.com' },
+    })
+    expect(change).toMatchObject({ kitProblem: null })
+    expect(change.kits).toHaveLength(2)
   })
 
   it('turns service errors into sentences: duplicate heir (409), invalid person (argument check)', async () => {

@@ -1,31 +1,38 @@
 import { useEffect, useRef, useState } from 'react'
-import type { GuardianKit } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { useSettingsStore } from '../stores/settings-store'
 import { ErrorNotice } from './ErrorNotice'
 
-/** One guardian's kit: shown in a sandboxed frame; printed or saved as PDF by the desktop app. */
-export function KitViewer({
-  vaultId,
-  guardianId,
-  onClose,
-}: {
-  vaultId: string
-  guardianId: string
+export interface LoadedKit {
+  html: string
+  fileName: string
+  /** One line under the title (share number, fingerprint…). */
+  detail: string
+}
+
+interface Props {
+  title: string
+  load(): Promise<LoadedKit>
+  /** Printing and PDF export; only the desktop app can. */
+  print(as: 'print' | 'pdf'): Promise<{ saved: string | null }>
   onClose(): void
-}) {
+}
+
+/** A printable kit: shown in a sandboxed frame; printed or saved as PDF by the desktop app. */
+export function KitViewer({ title, load, print, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null)
   const mode = useSettingsStore((s) => s.appInfo?.mode)
-  const [kit, setKit] = useState<GuardianKit>()
+  const [kit, setKit] = useState<LoadedKit>()
   const [error, setError] = useState<unknown>()
   const [status, setStatus] = useState<string>()
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the kit is loaded once per opening
   useEffect(() => {
     const dialog = ref.current
     if (dialog && !dialog.open) dialog.showModal()
-    vault().getGuardianKit({ vaultId, guardianId }).then(setKit, setError)
+    load().then(setKit, setError)
     return () => dialog?.close()
-  }, [vaultId, guardianId])
+  }, [])
 
   const download = () => {
     if (!kit) return
@@ -38,10 +45,10 @@ export function KitViewer({
     setStatus(`Downloaded ${kit.fileName}. Open it and print it (Ctrl+P / Cmd+P, or "Save as PDF").`)
   }
 
-  const print = async (as: 'print' | 'pdf') => {
+  const printAs = async (as: 'print' | 'pdf') => {
     setError(undefined)
     try {
-      const { saved } = await vault().printGuardianKit({ vaultId, guardianId, as })
+      const { saved } = await print(as)
       setStatus(saved ? `Saved ${saved}` : as === 'print' ? 'Sent to the printer.' : 'Not saved.')
     } catch (e) {
       setError(e)
@@ -58,14 +65,9 @@ export function KitViewer({
         onClose()
       }}
     >
-      <h2 id="kit-title">Guardian kit{kit ? ` for ${kit.guardianName}` : ''}</h2>
-      {kit && (
-        <p className="muted small">
-          Share {kit.shareIndex} of {kit.shares}; any {kit.threshold} kits together recover the vault key.
-          Split {kit.splitId.slice(0, 8)}, made {new Date(kit.createdAt).toLocaleString()}.
-        </p>
-      )}
-      {kit && <iframe className="kit-frame" title="Guardian kit" sandbox="" srcDoc={kit.html} />}
+      <h2 id="kit-title">{title}</h2>
+      {kit && <p className="muted small">{kit.detail}</p>}
+      {kit && <iframe className="kit-frame" title={title} sandbox="" srcDoc={kit.html} />}
       {error !== undefined && <ErrorNotice error={error} />}
       {status && (
         <p className="notice notice-ok" role="status">
@@ -89,17 +91,61 @@ export function KitViewer({
             <button
               type="button"
               className="button secondary"
-              onClick={() => void print('print')}
+              onClick={() => void printAs('print')}
               disabled={!kit}
             >
               Print…
             </button>
-            <button type="button" className="button" onClick={() => void print('pdf')} disabled={!kit}>
+            <button type="button" className="button" onClick={() => void printAs('pdf')} disabled={!kit}>
               Save as PDF…
             </button>
           </>
         )}
       </div>
     </dialog>
+  )
+}
+
+export function GuardianKitViewer({
+  vaultId,
+  guardianId,
+  onClose,
+}: {
+  vaultId: string
+  guardianId: string
+  onClose(): void
+}) {
+  return (
+    <KitViewer
+      title="Guardian kit"
+      load={async () => {
+        const kit = await vault().getGuardianKit({ vaultId, guardianId })
+        return {
+          html: kit.html,
+          fileName: kit.fileName,
+          detail: `${kit.guardianName}: share ${kit.shareIndex} of ${kit.shares}; any ${kit.threshold} kits together recover the vault key. Share set ${kit.splitId}, made ${new Date(kit.createdAt).toLocaleString()}.`,
+        }
+      }}
+      print={(as) => vault().printGuardianKit({ vaultId, guardianId, as })}
+      onClose={onClose}
+    />
+  )
+}
+
+export function OwnerKitViewer({ vaultId, onClose }: { vaultId: string; onClose(): void }) {
+  return (
+    <KitViewer
+      title="Owner recovery kit"
+      load={async () => {
+        const kit = await vault().getOwnerKit({ vaultId })
+        return {
+          html: kit.html,
+          fileName: kit.fileName,
+          detail: `The vault key itself (fingerprint ${kit.fingerprint}): whoever holds these words can open the vault. Keep it where you keep your will.`,
+        }
+      }}
+      print={(as) => vault().printOwnerKit({ vaultId, as })}
+      onClose={onClose}
+    />
   )
 }

@@ -23,6 +23,7 @@ import type {
   GuardianKitInfo,
   GuardianList,
   HeirList,
+  OwnerKit,
   PickKind,
   QueuedUploads,
   RecoveryProgress,
@@ -127,6 +128,18 @@ export const invokeChannels = {
   printGuardianKit: invoke<{ saved: string | null }>()(
     'kits:print',
     z.object({ vaultId: id, guardianId: id, as: z.enum(['print', 'pdf']) }).strict(),
+  ),
+
+  /** The owner's recovery kit: the vault key itself as words and QR, to print and keep safe. */
+  getOwnerKit: invoke<OwnerKit>()('kits:owner', vaultRef),
+  printOwnerKit: invoke<{ saved: string | null }>()(
+    'kits:owner-print',
+    z.object({ vaultId: id, as: z.enum(['print', 'pdf']) }).strict(),
+  ),
+  /** Puts a vault key on this device from the owner's kit words (to upload or make kits here). */
+  importOwnerKit: invoke<VaultView>()(
+    'kits:owner-import',
+    z.object({ vaultId: id, words: z.string().min(1).max(20_000) }).strict(),
   ),
 
   listHeirs: invoke<HeirList>()('heirs:list', vaultRef),

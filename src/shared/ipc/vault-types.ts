@@ -99,6 +99,13 @@ export interface GuardianKit extends GuardianKitInfo {
   fileName: string
 }
 
+export interface OwnerKit {
+  vaultId: string
+  fingerprint: string
+  html: string
+  fileName: string
+}
+
 export interface GuardianChange {
   guardian: Guardian | null
   /** Kits now valid (one per guardian); earlier kits no longer combine with these. */

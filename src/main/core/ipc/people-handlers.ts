@@ -16,6 +16,9 @@ type PeopleHandlers = Pick<
   | 'listGuardianKits'
   | 'getGuardianKit'
   | 'printGuardianKit'
+  | 'getOwnerKit'
+  | 'printOwnerKit'
+  | 'importOwnerKit'
   | 'listHeirs'
   | 'addHeir'
   | 'removeHeir'
@@ -45,6 +48,14 @@ async function listOrRecorded<T>(
     await client.getVault(vaultId) // throws the real 404 when it is the vault that is gone
     return { items: recorded() ?? [], fromService: false }
   }
+}
+
+function unavailableInBrowser(): IpcError {
+  return new IpcError({
+    code: 'UNAVAILABLE_IN_BROWSER',
+    message:
+      'Printing and PDF export need the desktop app. In browser mode, download the kit page and print it from your browser (Ctrl+P or Cmd+P, then "Save as PDF").',
+  })
 }
 
 export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
@@ -132,18 +143,34 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     },
 
     printGuardianKit: async ({ vaultId, guardianId, as }) => {
-      if (!deps.printHtml) {
-        throw new IpcError({
-          code: 'UNAVAILABLE_IN_BROWSER',
-          message:
-            'Printing and PDF export need the desktop app. In browser mode, download the kit page and print it from your browser (Ctrl+P or Cmd+P, then "Save as PDF").',
-        })
-      }
+      if (!deps.printHtml) throw unavailableInBrowser()
       const kit = await deps.kits(await session()).render(vaultId, guardianId)
       if (!kit)
         throw new IpcError({ code: 'NO_KIT', message: 'There is no kit for this guardian on this device.' })
       const name = kitFileName(kit.info.guardianName, vaultLabel(vaultId)).replace(/\.html$/, '.pdf')
       return { saved: await deps.printHtml(kit.html, as, name) }
+    },
+
+    getOwnerKit: async ({ vaultId }) => {
+      const kit = await (await session()).keyring.exportOwnerKit(vaultId)
+      return {
+        vaultId,
+        fingerprint: kit.fingerprint,
+        html: kit.html,
+        fileName: `${vaultLabel(vaultId)} - owner recovery kit.html`,
+      }
+    },
+
+    printOwnerKit: async ({ vaultId, as }) => {
+      if (!deps.printHtml) throw unavailableInBrowser()
+      const kit = await (await session()).keyring.exportOwnerKit(vaultId)
+      return { saved: await deps.printHtml(kit.html, as, `${vaultLabel(vaultId)} - owner recovery kit.pdf`) }
+    },
+
+    importOwnerKit: async ({ vaultId, words }) => {
+      const s = await session()
+      await s.keyring.importOwnerKit(words, { expectedVaultId: vaultId })
+      return s.observe(await (await s.connections.client()).getVault(vaultId))
     },
 
     listHeirs: async ({ vaultId }) => {

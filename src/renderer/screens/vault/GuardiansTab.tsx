@@ -4,7 +4,7 @@ import type { GuardianChange } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
-import { KitViewer } from '../../components/KitViewer'
+import { GuardianKitViewer } from '../../components/KitViewer'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { formatDate } from '../../display/units'
@@ -41,7 +41,8 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     setChange(undefined)
     try {
       setChange(await vault().addGuardian({ vaultId, person }))
-      await load(vaultId)
+      // The form clears now; the list refreshes behind it.
+      void load(vaultId)
       return true
     } catch (e) {
       setError(e)
@@ -195,7 +196,9 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
           </p>
         </ConfirmDialog>
       )}
-      {kitFor && <KitViewer vaultId={vaultId} guardianId={kitFor} onClose={() => setKitFor(undefined)} />}
+      {kitFor && (
+        <GuardianKitViewer vaultId={vaultId} guardianId={kitFor} onClose={() => setKitFor(undefined)} />
+      )}
     </div>
   )
 }

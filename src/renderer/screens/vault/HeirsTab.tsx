@@ -32,7 +32,8 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
     setError(undefined)
     try {
       await vault().addHeir({ vaultId, person })
-      await load(vaultId)
+      // The form clears now; the list refreshes behind it.
+      void load(vaultId)
       return true
     } catch (e) {
       setError(e)

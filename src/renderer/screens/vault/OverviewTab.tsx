@@ -4,6 +4,7 @@ import type { CheckInOutcome } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { StateBadge } from '../../components/StateBadge'
+import { VaultKeyPanel } from '../../components/VaultKeyPanel'
 import { FREQUENCY_SHORT, TRIGGER_TEXT } from '../../display/release-text'
 import { runway } from '../../display/runway'
 import { describeDeadline, formatBytes, formatCredits, formatDate, formatDateTime } from '../../display/units'
@@ -138,6 +139,8 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
             : 'none yet'}
         </p>
       </form>
+
+      <VaultKeyPanel v={v} />
     </div>
   )
 }
