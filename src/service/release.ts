@@ -320,7 +320,7 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
   for (const vaultId of overdue) {
     inTransaction(ctx.db, () => {
       const vault = findVault(ctx, vaultId)
-      if (!vault || vault.state !== 'active' || vault.release_trigger !== 'dead_man_switch') return
+      if (vault?.state !== 'active' || vault.release_trigger !== 'dead_man_switch') return
       if (!vault.next_check_in_due || vault.next_check_in_due > now) return
       const reason = `no check-in by the deadline ${vault.next_check_in_due}`
       beginRelease(ctx, vault, reason)
@@ -335,7 +335,7 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
   for (const vaultId of releasing) {
     inTransaction(ctx.db, () => {
       const vault = findVault(ctx, vaultId)
-      if (!vault || vault.state !== 'releasing') return
+      if (vault?.state !== 'releasing') return
       const release = openRelease(ctx, vaultId)
       if (!release) return
       const recorded = new Set(

@@ -86,7 +86,10 @@ export class StagedFileWriter extends Writable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (this.fd < 0) return callback(error)
+    if (this.fd < 0) {
+      callback(error)
+      return
+    }
     const fd = this.fd
     this.fd = -1
     const finish = () => close(fd, (closeError) => callback(error ?? closeError))

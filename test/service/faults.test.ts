@@ -70,14 +70,9 @@ describe('client disconnects mid-upload', () => {
 })
 
 function spawnService(cli: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/service/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir],
-    {
-      cwd: join(import.meta.dirname, '../..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   return new Promise((resolve, reject) => {
     let out = ''
     let err = ''
