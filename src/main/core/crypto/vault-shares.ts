@@ -5,7 +5,7 @@ import { SSS_PRESET_SHAPE, type SssPreset } from '../../../shared/api'
 import { assertKeySize } from './chunked-format'
 import { randomBytes } from './chunked-stream'
 import { equalBytes, toHex } from './hkdf-sha512'
-import { ENVELOPE_VERSION, type GuardianShare, SPLIT_ID_SIZE } from './share-envelope'
+import { ENVELOPE_VERSION, encodeVaultId, type GuardianShare, SPLIT_ID_SIZE } from './share-envelope'
 import { ShareInputError } from './share-input-error'
 import { keyCheckValue, vaultFingerprint } from './vault-key'
 
@@ -16,7 +16,10 @@ export async function splitVaultKey(
   preset: SssPreset,
 ): Promise<GuardianShare[]> {
   assertKeySize(vaultKey, 'vault key')
-  const { threshold, shares: shareCount } = SSS_PRESET_SHAPE[preset]
+  encodeVaultId(vaultId) // fails now, not when the words are printed, if the id cannot be carried
+  const shape = SSS_PRESET_SHAPE[preset]
+  if (!shape) throw new RangeError(`Unknown preset '${preset}': use 'standard' or 'enhanced'.`)
+  const { threshold, shares: shareCount } = shape
   // shamir-secret-sharing rejects Node Buffers: hand it a plain Uint8Array.
   const shares = await split(new Uint8Array(vaultKey), shareCount, threshold)
   const splitId = toHex(randomBytes(SPLIT_ID_SIZE))
