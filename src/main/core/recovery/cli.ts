@@ -1,16 +1,23 @@
 // Heir recovery tool: guardians' shares (or the owner's kit) + encrypted files -> original files.
-// Offline; needs neither the Vault Service nor Electron. Run: npm run recover -- --help
+// Offline from .vault files, or straight from a Vault Service with the heir access code from the
+// release e-mail (--service, --token). Needs no Electron. Run: npm run recover -- --help
 import { parseArgs } from 'node:util'
 import type { AeadBackendName } from '../crypto/aead-backend'
 import { ENCRYPTED_FILE_SUFFIX } from '../crypto/recovery-kits'
+import { describeHeirResult, recoverFromService } from '../heir-recovery'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 import { RecoveryInputError, recoverVaultKey } from './recovery-key'
 
 const HELP = `Vault recovery tool: turns encrypted vault files back into the original files.
 
 Usage:
+  npm run recover -- <key> --out <folder> --service <address> --token <access code>
   npm run recover -- <key> --out <folder> <encrypted file or folder>...
-  node out/cli/recover.js <key> --out <folder> <encrypted file or folder>...
+  node out/cli/recover.js ...   (the same, without npm)
+
+Example, with the e-mail an heir received and two guardians' words:
+  npm run recover -- --service https://vault.example.org --token hk_... \
+    --share-words "1 apple 2 river ..." --share-words "1 stone 2 cloud ..." --out ./recovered
 
 The key, from guardians' shares (give at least as many as the kits say, e.g. "any 2 of 3";
 the kinds may be mixed):
@@ -25,7 +32,14 @@ or from the owner's recovery kit (the vault key itself; enough on its own):
 Words may be typed in any case, with any spacing, with or without their numbers, and abbreviated to
 their first four letters. A wrong word is named, with the likely right one.
 
-Files:
+From the vault service (the heir's e-mail):
+  --service <address>          the Vault Service address in the e-mail (http:// or https://...)
+  --token <access code>        the heir access code in the e-mail (starts with hk_)
+                               Every file of the vault is downloaded, checked and decrypted. Run the
+                               same command again after an interruption: finished files are kept, a
+                               cut-off download continues where it stopped.
+
+From encrypted files you already have:
   --out <folder>               where recovered files are written (created if needed). Existing files
                                are never overwritten; a file appears only once it fully checked out.
   <encrypted file or folder>   files to decrypt, or folders searched (with subfolders) for files
@@ -68,9 +82,22 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--backend must be 'node' or 'noble', not '${values.backend}'.`)
     return 2
   }
-  if (!values.check && (values.out === undefined || positionals.length === 0)) {
+  const fromService = values.service !== undefined || values.token !== undefined
+  if (fromService && (values.service === undefined || values.token === undefined)) {
     console.error(
-      'Say where the recovered files go (--out <folder>) and which encrypted files or folders to read.\nRun with --help to see the options.',
+      'To recover from the vault service give both --service <address> and --token <access code> (both are in the heir e-mail).\nRun with --help to see the options.',
+    )
+    return 2
+  }
+  if (fromService && positionals.length > 0) {
+    console.error(
+      'Give either --service and --token, or encrypted files and folders, not both.\nRun with --help to see the options.',
+    )
+    return 2
+  }
+  if (!values.check && (values.out === undefined || (!fromService && positionals.length === 0))) {
+    console.error(
+      'Say where the recovered files go (--out <folder>) and which encrypted files or folders to read (or --service and --token).\nRun with --help to see the options.',
     )
     return 2
   }
@@ -99,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
   if (values.check) return 0
 
   const showProgress = process.stderr.isTTY && !values.json
+  if (fromService) return recoverFromTheService(values, key, backend, showProgress)
   const results = await recoverFiles({
     vaultKey: key.vaultKey,
     vaultId: key.vaultId,
@@ -129,6 +157,51 @@ async function main(argv: string[]): Promise<number> {
   return failed === 0 ? 0 : 1
 }
 
+async function recoverFromTheService(
+  values: ReturnType<typeof parse>['values'],
+  key: { vaultKey: Uint8Array; vaultId: string },
+  backend: AeadBackendName,
+  showProgress: boolean,
+): Promise<number> {
+  const report = await recoverFromService({
+    serviceUrl: values.service!,
+    accessToken: values.token!.trim(),
+    vaultId: key.vaultId,
+    vaultKey: key.vaultKey,
+    outDir: values.out!,
+    backend,
+    onProgress: showProgress
+      ? (p) => {
+          const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 100
+          process.stderr.write(
+            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${p.name}`.slice(0, 120).padEnd(120),
+          )
+        }
+      : undefined,
+  })
+  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  for (const result of report.results) {
+    console.log(values.json ? JSON.stringify(result) : describeHeirResult(result))
+  }
+  const done = report.results.filter((r) => r.status === 'recovered' || r.status === 'kept').length
+  if (report.stopped) {
+    console.error(report.stopped.message)
+    if (report.results.length > 0)
+      console.error(`${done} of ${report.results.length} file(s) recovered so far.`)
+    return 1
+  }
+  if (report.results.length === 0) {
+    console.error('The vault holds no files.')
+    return 0
+  }
+  console.error(
+    done === report.results.length
+      ? `All ${done} file(s) recovered into ${values.out}.`
+      : `${done} of ${report.results.length} file(s) recovered into ${values.out}; the others were not (see above). Nothing was written for a file that failed.`,
+  )
+  return done === report.results.length ? 0 : 1
+}
+
 function parse(argv: string[]) {
   return parseArgs({
     args: argv,
@@ -143,6 +216,8 @@ function parse(argv: string[]) {
       'owner-kit-qr': { type: 'string' },
       vault: { type: 'string' },
       out: { type: 'string' },
+      service: { type: 'string' },
+      token: { type: 'string' },
       backend: { type: 'string' },
       check: { type: 'boolean' },
       json: { type: 'boolean' },

@@ -1,0 +1,440 @@
+// Heir recovery from a Vault Service: with the heir access code from the release e-mail, list the
+// released vault's files, download each (resuming a partial download with a byte range), check and
+// decrypt it with the vault key rebuilt from the guardians' shares, and write the original file.
+// A file appears under its name only once every chunk authenticated (temp file, then link/rename);
+// a file that fails is reported and the others go on; a file already recovered by an earlier run is
+// kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
+// stopped. Shared by the app's Recovery screen and the command-line recovery tool.
+import { createReadStream, createWriteStream } from 'node:fs'
+import { link, lstat, mkdir, rename, rm, rmdir, unlink } from 'node:fs/promises'
+import { basename, dirname, extname, join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ApiPrefix, Asset } from '../../shared/api'
+import { VaultApiClient, VaultApiError, type VaultDetails } from './api-client'
+import type { AeadBackendName } from './crypto/aead-backend'
+import { plaintextLength } from './crypto/chunked-format'
+import { randomBytes } from './crypto/chunked-stream'
+import { decryptStream } from './crypto/file-cipher'
+import { FileCipherError } from './crypto/file-cipher-error'
+import { toHex } from './crypto/hkdf-sha512'
+
+/** Folder inside the output folder holding downloads in progress (removed when the run completes). */
+export const DOWNLOADS_FOLDER = '.vault-downloads'
+
+export interface HeirAccess {
+  /** The service address from the heir's e-mail. */
+  serviceUrl: string
+  /** The heir access code (hk_...) from the e-mail. */
+  accessToken: string
+  /** The vault id (it is also inside every guardian share). */
+  vaultId: string
+  /** Per-request timeout; tests shorten it. */
+  timeoutMs?: number
+  /** Retries of a failed request before giving up (default 2). */
+  maxRetries?: number
+}
+
+export interface HeirFile {
+  assetId: string
+  /** Where the file goes, relative to the output folder (the owner's folder structure when known). */
+  name: string
+  /** Size on the service (encrypted). */
+  encryptedBytes: number
+  /** Size of the original file. */
+  plaintextBytes: number
+  contentType: string
+}
+
+export type HeirStopCode = 'ACCESS_REFUSED' | 'SERVICE_UNREACHABLE' | 'SERVICE_ERROR' | 'VAULT_NOT_FOUND'
+
+/** Why a run could not start or had to stop; `message` is for the heir: what happened, what to do. */
+export class HeirAccessError extends Error {
+  override readonly name = 'HeirAccessError'
+  constructor(
+    readonly code: HeirStopCode,
+    message: string,
+    readonly status = 0,
+  ) {
+    super(message)
+  }
+  get userMessage(): string {
+    return this.message
+  }
+}
+
+export interface HeirFileResult {
+  assetId: string
+  name: string
+  /** Full path of the original file (written, kept, or where it would have gone). */
+  output: string
+  /** recovered: written now; kept: already recovered by an earlier run; failed: nothing written. */
+  status: 'recovered' | 'kept' | 'failed' | 'not-reached'
+  bytes?: number
+  reason?: string
+  message: string
+}
+
+export interface HeirRecoveryProgress {
+  name: string
+  fileNumber: number
+  fileCount: number
+  phase: 'downloading' | 'checking'
+  /** Across the whole run: every file's bytes are counted once downloaded and once checked. */
+  doneBytes: number
+  totalBytes: number
+}
+
+export interface HeirRecoveryOptions extends HeirAccess {
+  vaultKey: Uint8Array
+  outDir: string
+  backend?: AeadBackendName
+  signal?: AbortSignal
+  onProgress?: (progress: HeirRecoveryProgress) => void
+}
+
+export interface HeirRecoveryReport {
+  vaultId: string
+  outDir: string
+  results: HeirFileResult[]
+  /** Set when the run stopped early (service unreachable, access refused); a re-run resumes. */
+  stopped?: { code: HeirStopCode; message: string }
+}
+
+const ACCESS_REFUSED =
+  'The vault service did not accept this access code. It may be mistyped (copy it again from the e-mail, including the "hk_" at its start), or it may have been withdrawn. If it still fails, you can recover from a copy of the encrypted files with the same guardians\' kits.'
+
+function unreachable(serviceUrl: string, what: string): string {
+  return `The vault service at ${serviceUrl} could not be reached ${what}. Check the internet connection and the address in the e-mail, then start the recovery again: files already recovered are kept, and a download that was cut off continues where it stopped.`
+}
+
+function toAccessError(error: unknown, serviceUrl: string, what: string): HeirAccessError {
+  if (error instanceof HeirAccessError) return error
+  if (error instanceof VaultApiError) {
+    if (error.status === 401 || error.status === 403) {
+      return new HeirAccessError('ACCESS_REFUSED', ACCESS_REFUSED, error.status)
+    }
+    if (error.status === 404) {
+      return new HeirAccessError(
+        'VAULT_NOT_FOUND',
+        "The vault service does not know this vault. Check that the guardians' kits are for the vault named in the e-mail (the vault id is printed on every kit).",
+        404,
+      )
+    }
+    if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+    return new HeirAccessError(
+      'SERVICE_ERROR',
+      `The vault service had a problem ${what} (HTTP ${error.status}). Try again later: files already recovered are kept.`,
+      error.status,
+    )
+  }
+  // A connection cut in the middle of a download surfaces as a stream error.
+  return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+}
+
+function clientFor(access: HeirAccess, prefix: ApiPrefix): VaultApiClient {
+  return new VaultApiClient({
+    baseUrl: access.serviceUrl,
+    apiKey: access.accessToken,
+    prefix,
+    timeoutMs: access.timeoutMs ?? 30_000,
+    maxRetries: access.maxRetries ?? 2,
+  })
+}
+
+/**
+ * Opens the vault with the heir's access code. Heir codes cannot list vaults, so the API prefix is
+ * found by asking for this vault under /api, then /v1.
+ */
+async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; vault: VaultDetails }> {
+  if (!/^https?:\/\/\S+$/i.test(access.serviceUrl.trim())) {
+    throw new HeirAccessError(
+      'SERVICE_UNREACHABLE',
+      `"${access.serviceUrl}" is not a web address. Copy the vault service address from the e-mail; it starts with http:// or https://.`,
+    )
+  }
+  let lastError: unknown
+  for (const prefix of ['/api', '/v1'] as const) {
+    const client = clientFor({ ...access, serviceUrl: access.serviceUrl.trim() }, prefix)
+    try {
+      return { client, vault: await client.getVault(access.vaultId) }
+    } catch (error) {
+      lastError = error
+      if (!(error instanceof VaultApiError && error.status === 404)) break
+    }
+  }
+  throw toAccessError(lastError, access.serviceUrl, 'to open the vault')
+}
+
+/** A relative path safe to write under the output folder: no "..", no absolute or drive parts. */
+function safeRelativePath(candidate: string | undefined): string | undefined {
+  if (!candidate) return undefined
+  const parts = candidate
+    .split(/[\\/]+/)
+    .map((p) => p.trim())
+    .filter((p) => p && p !== '.' && p !== '..' && !/^[A-Za-z]:$/.test(p))
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (parts.length === 0 || parts.some((p) => /[\u0000-\u001f\u007f]/.test(p) || p === DOWNLOADS_FOLDER))
+    return undefined
+  return parts.join('/')
+}
+
+function namesFor(assets: Asset[]): HeirFile[] {
+  const used = new Set<string>()
+  return assets.map((asset) => {
+    const metadata = (asset as Asset & { metadata?: { relativePath?: unknown } }).metadata
+    const fromMetadata =
+      typeof metadata?.relativePath === 'string' ? safeRelativePath(metadata.relativePath) : undefined
+    let name = fromMetadata ?? safeRelativePath(asset.filename) ?? `file-${asset.id}`
+    // Two assets with one name (the same file uploaded twice, say): keep both.
+    if (used.has(name.toLowerCase())) {
+      const ext = extname(name)
+      const stem = name.slice(0, name.length - ext.length)
+      for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem} (${n})${ext}`
+    }
+    used.add(name.toLowerCase())
+    let plaintextBytes: number
+    try {
+      plaintextBytes = plaintextLength(asset.sizeBytes)
+    } catch {
+      plaintextBytes = -1
+    }
+    return {
+      assetId: asset.id,
+      name,
+      encryptedBytes: asset.sizeBytes,
+      plaintextBytes,
+      contentType: asset.contentType,
+    }
+  })
+}
+
+/** The released vault and its files, as the heir will receive them. */
+export async function listHeirFiles(access: HeirAccess): Promise<{ vault: VaultDetails; files: HeirFile[] }> {
+  const { client, vault } = await openVault(access)
+  try {
+    return { vault, files: namesFor(await client.listAllAssets(access.vaultId)) }
+  } catch (error) {
+    throw toAccessError(error, access.serviceUrl, 'to list the files')
+  }
+}
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  try {
+    return (await lstat(path)).size
+  } catch {
+    return undefined
+  }
+}
+
+export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {
+  const report: HeirRecoveryReport = { vaultId: opts.vaultId, outDir: opts.outDir, results: [] }
+  let client: VaultApiClient
+  let files: HeirFile[]
+  try {
+    const opened = await openVault(opts)
+    client = opened.client
+    files = namesFor(await opened.client.listAllAssets(opts.vaultId))
+  } catch (error) {
+    const stop = toAccessError(error, opts.serviceUrl, 'to list the files')
+    report.stopped = { code: stop.code, message: stop.message }
+    return report
+  }
+  const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
+  await mkdir(downloads, { recursive: true })
+  const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
+  let doneBytes = 0
+
+  for (const [index, file] of files.entries()) {
+    const output = join(opts.outDir, ...file.name.split('/'))
+    const base = { assetId: file.assetId, name: file.name, output }
+    const progress = (phase: HeirRecoveryProgress['phase'], add: number) => {
+      doneBytes += add
+      opts.onProgress?.({
+        name: file.name,
+        fileNumber: index + 1,
+        fileCount: files.length,
+        phase,
+        doneBytes,
+        totalBytes,
+      })
+    }
+    if (report.stopped) {
+      report.results.push({
+        ...base,
+        status: 'not-reached',
+        message: 'Not recovered yet: the run stopped before this file. Start the recovery again.',
+      })
+      continue
+    }
+
+    // An earlier run finished this file: keep it (files appear only once complete and checked).
+    const existing = await sizeOf(output)
+    if (existing !== undefined) {
+      if (existing === file.plaintextBytes) {
+        progress('checking', 2 * file.encryptedBytes)
+        report.results.push({
+          ...base,
+          status: 'kept',
+          bytes: existing,
+          message: 'Already recovered by an earlier run; left as it is.',
+        })
+      } else {
+        report.results.push({
+          ...base,
+          status: 'failed',
+          reason: 'exists',
+          message: `A different file named "${file.name}" is already in the output folder; it was left untouched. Choose an empty folder, or move that file away and start again.`,
+        })
+      }
+      continue
+    }
+    if (file.plaintextBytes < 0) {
+      report.results.push({
+        ...base,
+        status: 'failed',
+        reason: 'truncated',
+        message: `The service holds only ${file.encryptedBytes} bytes for "${file.name}", too few to be an encrypted file: it was damaged or cut short on the service. Nothing was written for it.`,
+      })
+      continue
+    }
+
+    // 1. Download (or finish downloading) the encrypted file.
+    const part = join(downloads, `${file.assetId}.part`)
+    let have = (await sizeOf(part)) ?? 0
+    if (have > file.encryptedBytes) {
+      await rm(part, { force: true })
+      have = 0
+    }
+    progress('downloading', have)
+    if (have < file.encryptedBytes) {
+      try {
+        const { stream, partial } = await client.downloadAssetFrom(
+          opts.vaultId,
+          file.assetId,
+          have,
+          opts.signal,
+        )
+        if (have > 0 && !partial) {
+          progress('downloading', -have)
+          have = 0
+        }
+        const counter = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            progress('downloading', chunk.length)
+            done(null, chunk)
+          },
+        })
+        await pipeline(stream, counter, createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }))
+      } catch (error) {
+        if (error instanceof VaultApiError && error.status === 404) {
+          report.results.push({
+            ...base,
+            status: 'failed',
+            reason: 'missing',
+            message: `The service no longer has "${file.name}". Nothing was written for it; the other files are not affected.`,
+          })
+          continue
+        }
+        const stop = toAccessError(error, opts.serviceUrl, `while downloading "${file.name}"`)
+        report.stopped = { code: stop.code, message: stop.message }
+        report.results.push({ ...base, status: 'not-reached', message: stop.message })
+        continue
+      }
+      const got = (await sizeOf(part)) ?? 0
+      if (got !== file.encryptedBytes) {
+        const stop = new HeirAccessError(
+          'SERVICE_UNREACHABLE',
+          unreachable(opts.serviceUrl, `while downloading "${file.name}" (the download was cut off)`),
+        )
+        report.stopped = { code: stop.code, message: stop.message }
+        report.results.push({ ...base, status: 'not-reached', message: stop.message })
+        continue
+      }
+    }
+
+    // 2. Check and decrypt into a temp file next to the target; give it its name only when complete.
+    await mkdir(dirname(output), { recursive: true })
+    const temp = join(dirname(output), `.${basename(output)}.${toHex(randomBytes(6))}.partial`)
+    let written = 0
+    try {
+      const source = createReadStream(part, { highWaterMark: 1 << 20 })
+      source.on('data', (piece) => progress('checking', piece.length))
+      await pipeline(
+        source,
+        async function* (ciphertext: AsyncIterable<Uint8Array>) {
+          for await (const plain of decryptStream(ciphertext, {
+            vaultKey: opts.vaultKey,
+            vaultId: opts.vaultId,
+            backend: opts.backend,
+          })) {
+            written += plain.length
+            yield plain
+          }
+        },
+        createWriteStream(temp, { flags: 'wx' }),
+      )
+    } catch (error) {
+      await unlink(temp).catch(() => {})
+      if (error instanceof FileCipherError) {
+        // Downloaded again next time, in case the service's copy gets repaired.
+        await rm(part, { force: true })
+        report.results.push({
+          ...base,
+          status: 'failed',
+          reason: error.reason,
+          message: `"${file.name}" was altered or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. (${error.message})`,
+        })
+      } else {
+        report.results.push({
+          ...base,
+          status: 'failed',
+          reason: 'write-failed',
+          message: `"${file.name}" could not be written to ${dirname(output)}: ${(error as Error).message}. Check that the folder is writable and has free space, then start again.`,
+        })
+      }
+      continue
+    }
+    try {
+      await publish(temp, output)
+    } catch (error) {
+      await unlink(temp).catch(() => {})
+      report.results.push({
+        ...base,
+        status: 'failed',
+        reason: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists' : 'write-failed',
+        message:
+          (error as NodeJS.ErrnoException).code === 'EEXIST'
+            ? `A file named "${file.name}" appeared in the output folder meanwhile; it was left untouched.`
+            : `"${file.name}" could not be saved: ${(error as Error).message}.`,
+      })
+      continue
+    }
+    await rm(part, { force: true })
+    report.results.push({ ...base, status: 'recovered', bytes: written, message: 'Recovered and checked.' })
+  }
+
+  if (!report.stopped) await rmdir(downloads).catch(() => {})
+  return report
+}
+
+/** Gives the checked temp file its final name without ever replacing an existing file. */
+async function publish(temp: string, output: string): Promise<void> {
+  try {
+    await link(temp, output)
+    await unlink(temp)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error
+    // File systems without hard links (FAT, exFAT): check, then rename.
+    if ((await sizeOf(output)) !== undefined) {
+      throw Object.assign(new Error('exists'), { code: 'EEXIST' })
+    }
+    await rename(temp, output)
+  }
+}
+
+/** Plain-language one-liner per result, for the command-line tool. */
+export function describeHeirResult(result: HeirFileResult): string {
+  const label = { recovered: 'ok', kept: 'kept', failed: 'FAILED', 'not-reached': 'waiting' }[result.status]
+  return `${label.padEnd(8)} ${result.name}${result.status === 'recovered' ? ` (${result.bytes} bytes)` : ''}: ${result.message}`
+}
