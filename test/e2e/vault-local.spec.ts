@@ -168,7 +168,7 @@ test('keyboard: tabs move with the arrow keys and focus is visible; dark theme',
   await expect(page.getByRole('tab', { name: 'Guardians' })).toHaveAttribute('aria-selected', 'true')
   const outline = await page
     .getByRole('tab', { name: 'Guardians' })
-    .evaluate((el) => getComputedStyle(el).outlineStyle)
+    .evaluate((el) => el.ownerDocument.defaultView?.getComputedStyle(el).outlineStyle)
   expect(outline).toBe('solid')
   await page.keyboard.press('Tab')
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()

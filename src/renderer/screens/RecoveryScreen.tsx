@@ -113,7 +113,7 @@ export function RecoveryScreen() {
             <label htmlFor={`share-${s.id}`}>Share {index + 1}</label>
             <textarea
               id={`share-${s.id}`}
-              rows={3}
+              rows={4}
               value={s.text}
               spellCheck={false}
               onChange={(e) => update(s.id, { text: e.target.value, check: undefined })}

@@ -21,6 +21,7 @@ export function SettingsScreen() {
     login: useId(),
     notifications: useId(),
     overdue: useId(),
+    before: useId(),
     concurrency: useId(),
     confirm: useId(),
   }
@@ -78,6 +79,31 @@ export function SettingsScreen() {
           checked={settings.notifications}
           onChange={(event) => save({ notifications: event.target.checked })}
         />
+
+        <label htmlFor={ids.before}>Remind me before a check-in is due</label>
+        <select
+          id={ids.before}
+          value={settings.reminderDaysBefore.join(',')}
+          onChange={(event) =>
+            save({ reminderDaysBefore: event.target.value ? event.target.value.split(',').map(Number) : [] })
+          }
+        >
+          {[
+            ['7,3,1', '7, 3 and 1 days before'],
+            ['3,1', '3 days and 1 day before'],
+            ['1', '1 day before'],
+            ['', 'Only when it is due'],
+          ].map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+          {!['7,3,1', '3,1', '1', ''].includes(settings.reminderDaysBefore.join(',')) && (
+            <option value={settings.reminderDaysBefore.join(',')}>
+              {settings.reminderDaysBefore.join(', ')} days before
+            </option>
+          )}
+        </select>
 
         <label htmlFor={ids.overdue}>When a check-in is overdue, remind me every</label>
         <select

@@ -1,0 +1,68 @@
+// Recovery in the window: one share from a photo of its QR code (decoded in the page), one typed,
+// then the encrypted files decrypted into a folder with a result per file.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { type ConsoleMessage, expect, test } from '@playwright/test'
+import QRCode from 'qrcode'
+import {
+  collectBytes,
+  encodeShareWords,
+  encryptStream,
+  generateVaultKey,
+  recoveryQrText,
+  splitVaultKey,
+} from '../../src/main/core/crypto'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+
+let app: BrowserModeApp
+let dir: string
+
+test.beforeAll(async () => {
+  app = await startBrowserModeApp()
+  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-recovery-'))
+})
+test.afterAll(async () => {
+  await app?.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+test('shares from a QR photo and typed words decrypt the files into a chosen folder', async ({ page }) => {
+  const errors: string[] = []
+  page.on('console', (m: ConsoleMessage) => m.type() === 'error' && errors.push(m.text()))
+  page.on('pageerror', (e) => errors.push(e.message))
+
+  const vaultKey = generateVaultKey()
+  const vaultId = 'vlt_e2e-recovery'
+  const shares = await splitVaultKey(vaultKey, vaultId, 'standard')
+  const qrPng = join(dir, 'kit-photo.png')
+  await writeFile(qrPng, await QRCode.toBuffer(recoveryQrText(shares[1]!), { scale: 6, margin: 4 }))
+  const letter = Buffer.from('Dear family, the documents are in the blue folder.\n'.repeat(500))
+  await writeFile(
+    join(dir, 'letter.txt.vault'),
+    await collectBytes(encryptStream(Readable.from([letter]), { vaultKey, vaultId })),
+  )
+
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.goto(app.url)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  await page.locator('input[type="file"]').first().setInputFiles(qrPng)
+  await expect(page.getByTestId('share-count')).toContainText('1 of 2 shares entered')
+  await expect(page.getByText(/Share 2 of 3 for vault/)).toBeVisible()
+
+  await page.getByRole('button', { name: 'Add another share' }).click()
+  await page.getByLabel('Share 2').fill(encodeShareWords(shares[0]!))
+  await page.getByLabel('Share 2').blur()
+  await expect(page.getByTestId('share-count')).toContainText('2 of 2 shares entered — enough to recover')
+
+  await page.getByLabel('Encrypted files or folders (one full path per line)').fill(dir)
+  await page.getByLabel('Folder for the decrypted files').fill(join(dir, 'recovered'))
+  await page.getByRole('button', { name: 'Verify and decrypt' }).click()
+  await expect(
+    page.getByText(/letter\.txt\.vault → .*recovered.*letter\.txt: decrypted and verified/),
+  ).toBeVisible()
+  await page.screenshot({ path: 'test-results/screenshots/recovery-done.png', fullPage: true })
+  expect(await readFile(join(dir, 'recovered', 'letter.txt'))).toEqual(letter)
+  expect(errors).toEqual([])
+})
