@@ -59,6 +59,8 @@ type Params = { id: string; gid: string; hid: string; aid: string }
 
 const AGENT_DENIED =
   'sk_agent_ keys may only read and check in; use an sk_human_ key (created by the owner) for this operation'
+const UNSUPPORTED_CONTENT_TYPE =
+  'unsupported Content-Type; send JSON bodies as application/json and uploads as multipart/form-data'
 const HEIR_DENIED =
   'an heir access token can only read the released vault it was issued for: GET the vault, list its assets and download their content'
 
@@ -103,6 +105,12 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     { parseAs: 'string', bodyLimit },
     (_r, _t, done) => done(null, undefined),
   )
+  // Any other type: an empty body is simply no body (body-less POSTs from any client); content is a 400.
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    const length = Number(request.headers['content-length'] ?? 0)
+    if (length === 0 && request.headers['transfer-encoding'] === undefined) return done(null, undefined)
+    done(badRequest(UNSUPPORTED_CONTENT_TYPE), undefined)
+  })
   app.register(multipart)
 
   const meta = (request: FastifyRequest) => ({ timestamp: ctx.clock().toISOString(), requestId: request.id })

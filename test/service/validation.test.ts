@@ -94,6 +94,22 @@ describe('request bodies', () => {
     expect400(await post(`/api/vault/${t.owner.vaultId}/asset`, { filename: 'a.txt' }), 'multipart/form-data')
   })
 
+  it('an empty body is no body, whatever its Content-Type', async () => {
+    const id = t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }).vaultId
+    await post(`/api/vault/${id}/release/config`, { trigger: 'manual' })
+    const start = await call(t.url, 'POST', `/api/vault/${id}/release/start`, {
+      key: t.owner.apiKey,
+      body: '',
+      headers: { 'content-type': 'text/plain' },
+    })
+    expect(start.status).toBe(200)
+    const cancel = await call(t.url, 'POST', `/api/vault/${id}/release/cancel`, {
+      key: t.owner.apiKey,
+      body: '',
+    })
+    expect(cancel.status).toBe(200)
+  })
+
   it('check-in note must be a string of sane length', async () => {
     const path = `/api/vault/${t.owner.vaultId}/release/checkin`
     expect400(await post(path, { note: 5 }), 'note must be a string')
