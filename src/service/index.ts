@@ -11,6 +11,7 @@ import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
 import { openServiceContext, PUBLIC_URL_SETTING } from './service-context'
 
+export { AdminError } from './accounts'
 export type { AdminOperations } from './admin'
 export type { OutboxMessage } from './outbox'
 export type { RateLimitSettings } from './rate-limit'
