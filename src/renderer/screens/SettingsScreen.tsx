@@ -27,6 +27,8 @@ export function SettingsScreen() {
   }
 
   if (!settings || !appInfo) return null
+  // Electron sets login items on macOS and Windows only.
+  const loginItems = appInfo.mode === 'electron' && appInfo.platform !== 'linux'
 
   const save = async (patch: SettingsPatch) => {
     try {
@@ -66,8 +68,17 @@ export function SettingsScreen() {
           id={ids.login}
           type="checkbox"
           checked={settings.launchAtLogin}
+          disabled={!loginItems}
+          aria-describedby={loginItems ? undefined : `${ids.login}-note`}
           onChange={(event) => save({ launchAtLogin: event.target.checked })}
         />
+        {!loginItems && (
+          <p id={`${ids.login}-note`} className="muted small form-note">
+            {appInfo.mode === 'browser'
+              ? 'Browser mode cannot start itself at login; the desktop app can.'
+              : 'On Linux, add Vault Desktop to your desktop\'s "Startup Applications" instead.'}
+          </p>
+        )}
       </div>
 
       <div className="panel form-grid">
