@@ -125,6 +125,15 @@ async function* encryptGenerator(
   for await (const raw of source) {
     const piece = asBytes(raw)
     for (let p = 0; p < piece.length; ) {
+      if (!pool && fill === 0 && piece.length - p >= CHUNK_SIZE) {
+        // On this thread, whole chunks are sealed straight from the source piece (no batch copy).
+        const chunks = Math.min(BATCH_CHUNKS, Math.floor((piece.length - p) / CHUNK_SIZE))
+        checkIndex(nextIndex + chunks)
+        yield sealInline(aead, piece.subarray(p, p + chunks * CHUNK_SIZE), nextIndex, false)
+        nextIndex += chunks
+        p += chunks * CHUNK_SIZE
+        continue
+      }
       const n = Math.min(piece.length - p, BATCH_PLAIN - fill)
       batch.set(piece.subarray(p, p + n), fill)
       fill += n
@@ -139,7 +148,7 @@ async function* encryptGenerator(
         inflight.push(Promise.resolve(sealInline(aead, batch, nextIndex, false)))
       }
       nextIndex += BATCH_CHUNKS
-      batch = new Uint8Array(BATCH_PLAIN)
+      if (pool) batch = new Uint8Array(BATCH_PLAIN) // the old one moved to a worker
       fill = 0
       while (inflight.length >= depth) yield await inflight.shift()!
     }
