@@ -16,7 +16,7 @@ Usage:
   node out/cli/recover.js ...   (the same, without npm)
 
 Example, with the e-mail an heir received and two guardians' words:
-  npm run recover -- --service https://vault.example.org --token hk_... \
+  npm run recover -- --service https://vault.example.org --token hk_... \\
     --share-words "1 apple 2 river ..." --share-words "1 stone 2 cloud ..." --out ./recovered
 
 The key, from guardians' shares (give at least as many as the kits say, e.g. "any 2 of 3";

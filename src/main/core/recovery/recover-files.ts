@@ -164,7 +164,14 @@ async function recoverOne(job: Job, fileNumber: number, fileCount: number, opts:
   } catch (error) {
     await unlink(temp).catch(() => {})
     if (error instanceof FileCipherError) return fail(error.reason, error.message)
-    return fail('write-failed', `Could not write '${output}': ${(error as Error).message}.`)
+    const sys = error as NodeJS.ErrnoException
+    if (sys.path === job.input || sys.syscall === 'read') {
+      return fail('unreadable', `Could not read '${job.input}': ${sys.message}. Check the file and the disk.`)
+    }
+    return fail(
+      'write-failed',
+      `Could not write '${output}': ${sys.message}. Check free space and permissions.`,
+    )
   }
   const existsMessage = `'${output}' already exists; it was left untouched. Choose an empty output folder.`
   try {
