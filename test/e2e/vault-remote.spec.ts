@@ -51,7 +51,10 @@ test('connect to a vault service with an owner key', async () => {
   await page.getByLabel('Service address').fill(service.url)
   await page.getByLabel('API key').fill('sk_human_not-a-real-key-000')
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
-  await expect(page.getByRole('alert')).toContainText('did not accept this API key')
+  await expect(page.getByRole('alert')).toContainText(
+    'did not accept this API key. Check that you copied the whole key',
+  )
+  await expect(page.getByRole('button', { name: 'Reconnect in Settings' })).toHaveCount(0)
   await shot('connect-wrong-key')
   await page.getByLabel('API key').fill(humanKey)
   await page.getByRole('button', { name: 'Connect', exact: true }).click()

@@ -21,7 +21,7 @@ export function errorView(error: unknown): ErrorView {
     return {
       code: error.code,
       message: error.message,
-      reconnect: error.status === 401 || error.code === 'UNAUTHORIZED',
+      reconnect: error.code === 'UNAUTHORIZED',
       retryAfterSeconds:
         error.status === 429 || error.code === 'RATE_LIMITED' ? (error.retryAfterSeconds ?? 1) : null,
       credits: error.status === 402 || error.code === 'INSUFFICIENT_CREDITS' ? { needed, balance } : null,

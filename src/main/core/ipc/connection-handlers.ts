@@ -2,6 +2,7 @@
 // key, forget. The key goes straight into the secret store; the window only ever sees its summary.
 import type { SssPreset } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
+import { VaultApiError } from '../api-client'
 import type { DesktopSession } from './desktop-session'
 import type { HandlerTable } from './handler-table'
 
@@ -17,13 +18,29 @@ type ConnectionHandlers = Pick<
 
 const FIRST_VAULT_PRESET: SssPreset = 'standard'
 
+/** While a key is being entered, a 401 means "this key", not "reconnect": say what to check. */
+async function checkingKey<T>(serviceUrl: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (error instanceof VaultApiError && error.status === 401) {
+      throw new IpcError({
+        code: 'KEY_REJECTED',
+        status: 401,
+        message: `The service at ${serviceUrl} did not accept this API key. Check that you copied the whole key (it starts with sk_human_ or sk_agent_) from the dashboard settings, and that it has not been revoked; nothing was stored.`,
+      })
+    }
+    throw error
+  }
+}
+
 export function createConnectionHandlers(session: () => Promise<DesktopSession>): ConnectionHandlers {
   return {
     getConnectionStatus: async () => (await session()).connectionStatus(),
 
     connectService: async ({ serviceUrl, apiKey, label }) => {
       const s = await session()
-      const added = await s.connections.add({ serviceUrl, apiKey, label })
+      const added = await checkingKey(serviceUrl, () => s.connections.add({ serviceUrl, apiKey, label }))
       await s.connectionChanged()
       return s.connectionInfo(added)
     },
@@ -59,7 +76,9 @@ export function createConnectionHandlers(session: () => Promise<DesktopSession>)
 
     replaceApiKey: async ({ connectionId, apiKey }) => {
       const s = await session()
-      const summary = await s.connections.replaceKey(connectionId, apiKey)
+      const summary = await checkingKey(s.connections.get(connectionId).serviceUrl, () =>
+        s.connections.replaceKey(connectionId, apiKey),
+      )
       await s.connectionChanged()
       return s.connectionInfo(summary)
     },
