@@ -47,6 +47,7 @@ const plainBody = buildMultipartBody(
 // so leftover write-back of the first 1-5 GB would slow the second run down).
 const settleDisk = () => execFileSync('sync')
 settleDisk()
+const cpu0 = process.cpuUsage()
 const t0 = performance.now()
 const plain = await client.uploadAsset({
   vaultId,
@@ -56,6 +57,7 @@ const plain = await client.uploadAsset({
   retry: false,
 })
 const plainSeconds = (performance.now() - t0) / 1000
+const plainCpu = process.cpuUsage(cpu0)
 if (plain.sizeBytes !== size) throw new Error(`the plain upload stored ${plain.sizeBytes} bytes`)
 const plainPeak = peakRss
 
@@ -75,9 +77,11 @@ const finished = new Promise<number>((resolve) => {
   })
 })
 settleDisk()
+const cpu1 = process.cpuUsage()
 const t1 = performance.now()
 await queue.enqueue({ vaultId, paths: [file] })
 const encryptedSeconds = ((await finished) - t1) / 1000
+const encryptedCpu = process.cpuUsage(cpu1)
 const [item] = queue.list()
 if (item?.state !== 'done')
   throw new Error(`the encrypted upload ended ${item?.state}: ${item?.error?.message}`)
@@ -88,6 +92,9 @@ console.log(
   JSON.stringify({
     plainSeconds,
     encryptedSeconds,
+    // Client CPU (user + system) per run: what the encryption path costs regardless of machine load.
+    plainCpuSeconds: (plainCpu.user + plainCpu.system) / 1e6,
+    encryptedCpuSeconds: (encryptedCpu.user + encryptedCpu.system) / 1e6,
     creditsConsumed: item.creditsConsumed,
     startRssMB: startRss / 1e6,
     plainPeakRssMB: plainPeak / 1e6,

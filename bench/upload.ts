@@ -102,6 +102,8 @@ try {
   const measured = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
     plainSeconds: number
     encryptedSeconds: number
+    plainCpuSeconds: number
+    encryptedCpuSeconds: number
     creditsConsumed: number
     startRssMB: number
     plainPeakRssMB: number
@@ -111,7 +113,8 @@ try {
   const encryptedMBps = SIZE / MB / measured.encryptedSeconds
   log(
     `plain ${measured.plainSeconds.toFixed(2)} s, encrypted ${measured.encryptedSeconds.toFixed(2)} s ` +
-      `(${measured.creditsConsumed} credits); client RSS at start ${measured.startRssMB.toFixed(0)} MB, ` +
+      `(${measured.creditsConsumed} credits); client CPU ${measured.plainCpuSeconds.toFixed(2)} s plain, ` +
+      `${measured.encryptedCpuSeconds.toFixed(2)} s encrypted; client RSS at start ${measured.startRssMB.toFixed(0)} MB, ` +
       `peak during plain ${measured.plainPeakRssMB.toFixed(0)} MB, overall peak ${measured.peakRssMB.toFixed(0)} MB`,
   )
   console.log(
