@@ -145,6 +145,13 @@ async function main(): Promise<void> {
   const cli = await buildCli()
   const { child, url } = await startChild(cli, dataDir)
   const pid = child.pid!
+  const phase = (name: string) => {
+    const { rssKb, hwmKb } = memoryOf(pid)
+    console.log(
+      `service memory ${name}: RSS ${Math.round(rssKb / 1024)} MB, VmHWM ${Math.round(hwmKb / 1024)} MB`,
+    )
+  }
+  phase('at start')
   try {
     // 1. Authenticated reads.
     const warm = await autocannon({
@@ -164,12 +171,14 @@ async function main(): Promise<void> {
       throw new Error(`reads had ${reads.non2xx} non-2xx and ${reads.errors} errors`)
     const getReqPerSec = Math.round(reads.requests.average)
     console.log(`GET /api/vault/:id: ${getReqPerSec} req/s (p99 ${reads.latency.p99} ms)`)
+    phase('after the read load')
 
     // 2. 1 GB upload throughput (until the 201, i.e. hashed, written, fsynced and committed).
     const one = await upload(url, apiKey, vaultId, GB)
     if (one.status !== 201) throw new Error(`1 GB upload failed: ${one.status} ${one.body}`)
     const uploadMBps = Math.round(GB / 1e6 / one.seconds)
     console.log(`1 GB upload: ${one.seconds.toFixed(2)} s, ${uploadMBps} MB/s`)
+    phase('after the 1 GB upload')
 
     // 3. Peak RSS while a 5 GB upload streams.
     let sampledPeakKb = 0
