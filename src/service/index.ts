@@ -91,7 +91,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   const { port } = app.server.address() as AddressInfo
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
-  const publicUrl = (options.publicUrl ?? url).replace(/\/+$/, '')
+  // Links in e-mails must be reachable: a wildcard listen address is not an address anyone can open.
+  const wildcard = host === '0.0.0.0' || host === '::'
+  if (wildcard && !options.publicUrl) {
+    console.error(
+      `[vault-service] listening on every interface; e-mailed links will use http://127.0.0.1:${port} unless you pass --public-url`,
+    )
+  }
+  const publicUrl = (options.publicUrl ?? (wildcard ? `http://127.0.0.1:${port}` : url)).replace(/\/+$/, '')
   writeSetting(db, PUBLIC_URL_SETTING, publicUrl)
   ctx.publicUrl = () => publicUrl
 
