@@ -33,6 +33,24 @@ export class ByteQueue {
     return out
   }
 
+  /**
+   * Removes and returns as many whole `unit`s as the first piece holds (at most `max` bytes) as a
+   * view, without copying; copies `max` bytes when the first piece holds no whole unit.
+   */
+  takeUnits(unit: number, max: number): Uint8Array {
+    const piece = this.pieces[0]
+    const n = piece ? Math.min(max, Math.floor((piece.length - this.head) / unit) * unit) : 0
+    if (n === 0) return this.take(Math.min(max, this.length))
+    const view = piece!.subarray(this.head, this.head + n)
+    this.head += n
+    this.length -= n
+    if (this.head === piece!.length) {
+      this.pieces.shift()
+      this.head = 0
+    }
+    return view
+  }
+
   /** Copies up to n bytes from the front without removing them. */
   peek(n: number): Uint8Array {
     const out = new Uint8Array(Math.min(n, this.length))

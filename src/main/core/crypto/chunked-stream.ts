@@ -234,11 +234,13 @@ async function* decryptGenerator(
     // With more than a batch buffered, every chunk in the batch is followed by data: none is final.
     if (queue.length <= BATCH_SEALED) break
     checkIndex(nextIndex + BATCH_CHUNKS)
-    const data = queue.take(BATCH_SEALED)
+    // A worker needs a buffer of its own; this thread can read whole chunks in place.
+    const data = pool ? queue.take(BATCH_SEALED) : queue.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED)
+    const chunks = data.length / SEALED_CHUNK_SIZE // read before the transfer detaches it
     const job = { op: 'open', key, baseNonce, firstIndex: nextIndex, final: false, data } as const
     const result = pool ? quiet(pool.run(job)) : Promise.resolve(openInline(aead, data, nextIndex, false))
     inflight.push({ result, firstIndex: nextIndex, final: false })
-    nextIndex += BATCH_CHUNKS
+    nextIndex += chunks
     while (inflight.length >= depth) {
       const { out, failure } = await settle(inflight.shift()!)
       if (out.length > 0) yield out
