@@ -23,6 +23,7 @@ import type {
   GuardianKitInfo,
   GuardianList,
   HeirList,
+  HeirVaultFiles,
   OwnerKit,
   PickKind,
   QueuedUploads,
@@ -189,6 +190,30 @@ export const invokeChannels = {
       .object({
         shares: z.array(z.string().min(1).max(20_000)).min(1).max(10),
         inputs: paths,
+        outputDir: z.string().min(1).max(4096),
+      })
+      .strict(),
+  ),
+  /** Heir access: the files of a released vault, with the access code from the heir e-mail. */
+  listHeirFiles: invoke<HeirVaultFiles>()(
+    'recovery:heir-files',
+    z
+      .object({
+        serviceUrl: z.string().min(1).max(2048),
+        accessToken: z.string().min(1).max(512),
+        vaultId: z.string().min(1).max(200),
+      })
+      .strict(),
+  ),
+  /** Heir access: download, check and decrypt every file of the vault (resumes an earlier run). */
+  recoverFromService: invoke<RecoveryReport>()(
+    'recovery:from-service',
+    z
+      .object({
+        serviceUrl: z.string().min(1).max(2048),
+        accessToken: z.string().min(1).max(512),
+        vaultId: z.string().max(200).optional(),
+        shares: z.array(z.string().min(1).max(20_000)).min(1).max(10),
         outputDir: z.string().min(1).max(4096),
       })
       .strict(),

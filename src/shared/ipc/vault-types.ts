@@ -189,6 +189,8 @@ export interface RecoveryFileResult {
   output?: string
   ok: boolean
   message: string
+  /** From the vault service: recovered now, kept from an earlier run, failed, or not reached yet. */
+  status?: 'recovered' | 'kept' | 'failed' | 'not-reached'
 }
 
 export interface RecoveryProgress {
@@ -204,6 +206,16 @@ export interface RecoveryReport {
   runId: string
   outputDir: string
   results: RecoveryFileResult[]
+  /** Set when a run from the vault service had to stop early; starting again resumes it. */
+  stopped?: { code: string; message: string }
+}
+
+/** What an heir's access code opens: the released vault's files, before anything is downloaded. */
+export interface HeirVaultFiles {
+  vaultId: string
+  state: string
+  files: Array<{ assetId: string; name: string; plaintextBytes: number; contentType: string }>
+  totalBytes: number
 }
 
 export interface AppNotice {

@@ -1,6 +1,7 @@
 // Recovery in the app: check each typed or scanned share as it is entered, then rebuild the vault
 // key from enough shares and decrypt the chosen files into the chosen folder, file by file, with
-// progress events. Nothing here talks to a service: shares and files stay on this computer.
+// progress events. Shares never leave this computer; with an heir access code the encrypted files
+// come from the vault service (heir-recovery.ts), otherwise from files on this computer.
 import { randomUUID } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
@@ -18,10 +19,25 @@ import {
   type GuardianShare,
   ShareInputError,
 } from '../crypto'
+import { HeirAccessError, listHeirFiles, recoverFromService } from '../heir-recovery'
 import type { EventHub, HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
 
-type RecoveryHandlers = Pick<HandlerTable, 'checkShare' | 'recoverFiles'>
+type RecoveryHandlers = Pick<
+  HandlerTable,
+  'checkShare' | 'recoverFiles' | 'listHeirFiles' | 'recoverFromService'
+>
+
+function heirError(error: unknown): never {
+  if (error instanceof HeirAccessError) {
+    throw new IpcError({
+      code: error.code,
+      message: error.message,
+      ...(error.status ? { status: error.status } : {}),
+    })
+  }
+  throw error
+}
 
 function shareError(error: unknown): never {
   if (error instanceof ShareInputError) throw new IpcError({ code: 'SHARE_INVALID', message: error.message })
@@ -140,6 +156,74 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         }
       }
       return { runId, outputDir: out!, results }
+    },
+
+    listHeirFiles: async ({ serviceUrl, accessToken, vaultId }) => {
+      try {
+        const { vault, files } = await listHeirFiles({
+          serviceUrl: serviceUrl.trim(),
+          accessToken: accessToken.trim(),
+          vaultId: vaultId.trim(),
+        })
+        return {
+          vaultId: vault.id,
+          state: vault.state,
+          files: files.map((f) => ({
+            assetId: f.assetId,
+            name: f.name,
+            plaintextBytes: f.plaintextBytes,
+            contentType: f.contentType,
+          })),
+          totalBytes: files.reduce((sum, f) => sum + Math.max(0, f.plaintextBytes), 0),
+        }
+      } catch (error) {
+        heirError(error)
+      }
+    },
+
+    recoverFromService: async ({ serviceUrl, accessToken, vaultId, shares, outputDir }) => {
+      let key: { vaultKey: Uint8Array; vaultId: string }
+      try {
+        key = await combineShares(shares.map((s) => decodeShareWords(s)))
+      } catch (error) {
+        shareError(error)
+      }
+      if (vaultId?.trim() && vaultId.trim() !== key.vaultId) {
+        throw new IpcError({
+          code: 'SHARE_INVALID',
+          message: `These guardians' kits are for vault ${key.vaultId}, but the e-mail names vault ${vaultId.trim()}. Ask the guardians of vault ${vaultId.trim()} for their kits.`,
+        })
+      }
+      const [out] = checkedPaths([outputDir])
+      const runId = randomUUID()
+      const report = await recoverFromService({
+        serviceUrl: serviceUrl.trim(),
+        accessToken: accessToken.trim(),
+        vaultId: key.vaultId,
+        vaultKey: key.vaultKey,
+        outDir: out!,
+        onProgress: (p) =>
+          deps.events.emit(eventChannels.recoveryProgress, {
+            runId,
+            input: p.name,
+            doneBytes: p.doneBytes,
+            totalBytes: p.totalBytes,
+            filesDone: p.fileNumber - 1,
+            filesTotal: p.fileCount,
+          }),
+      })
+      return {
+        runId,
+        outputDir: out!,
+        results: report.results.map((r) => ({
+          input: r.name,
+          ...(r.status === 'recovered' || r.status === 'kept' ? { output: r.output } : {}),
+          ok: r.status === 'recovered' || r.status === 'kept',
+          message: r.message,
+          status: r.status,
+        })),
+        ...(report.stopped ? { stopped: report.stopped } : {}),
+      }
     },
   }
 }
