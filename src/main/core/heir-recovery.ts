@@ -5,6 +5,7 @@
 // a file that fails is reported and the others go on; a file already recovered by an earlier run is
 // kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
+import { randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { link, lstat, mkdir, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
@@ -14,10 +15,8 @@ import type { ApiPrefix, Asset } from '../../shared/api'
 import { VaultApiClient, VaultApiError, type VaultDetails } from './api-client'
 import type { AeadBackendName } from './crypto/aead-backend'
 import { plaintextLength } from './crypto/chunked-format'
-import { randomBytes } from './crypto/chunked-stream'
 import { decryptStream } from './crypto/file-cipher'
 import { FileCipherError } from './crypto/file-cipher-error'
-import { toHex } from './crypto/hkdf-sha512'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -355,7 +354,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
 
     // 2. Check and decrypt into a temp file next to the target; give it its name only when complete.
     await mkdir(dirname(output), { recursive: true })
-    const temp = join(dirname(output), `.${basename(output)}.${toHex(randomBytes(6))}.partial`)
+    const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
     let written = 0
     try {
       const source = createReadStream(part, { highWaterMark: 1 << 20 })

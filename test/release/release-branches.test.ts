@@ -1,0 +1,309 @@
+// The other ways a release goes, and the edges an heir can meet, on a real service with e-mail on
+// loopback: the owner cancels in time (heirs never hear a thing); two guardians claim; the owner
+// starts a release by hand. A vault set up through the app's own handlers (kits and all) shows that
+// removing a guardian re-splits the key (old and new kits never combine, the app asks for new kits
+// to be handed out), and its heir meets one share only, an old kit, a wrong and a revoked access
+// code, and a file altered on the service.
+import { execFile } from 'node:child_process'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
+import type { AppCore } from '../../src/main/core/app-core'
+import { combineShares, decodeShareWords } from '../../src/main/core/crypto'
+import { recoverFromService } from '../../src/main/core/heir-recovery'
+import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { recoverVaultKey } from '../../src/main/core/recovery'
+import { invokeChannels } from '../../src/shared/ipc/contract'
+import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
+import type { GuardianChange, GuardianKit, UploadItemView, VaultView } from '../../src/shared/ipc/vault-types'
+import {
+  blobPathOf,
+  DAY_MS,
+  followGuardianLink,
+  guardianLink,
+  heirToken,
+  type ReleaseWorld,
+  sha256File,
+  startReleaseWorld,
+  writeSeededFile,
+} from './release-fixture'
+
+const run = promisify(execFile)
+let world: ReleaseWorld
+let owner: AppCore
+
+beforeAll(async () => {
+  world = await startReleaseWorld('branches-owner@example.com')
+  owner = await world.ownerCore()
+  await run(process.execPath, ['scripts/build-cli.mjs', 'recover'])
+}, 60_000)
+
+afterAll(async () => {
+  await world?.close()
+})
+
+async function vaultWithPeople(
+  trigger: 'dead_man_switch' | 'guardian_claim' | 'manual',
+  tag: string,
+): Promise<{ vaultId: string; guardianEmails: string[]; heirEmails: string[] }> {
+  const vault = await owner.vaults.create({ preset: 'standard' })
+  const guardianEmails = [1, 2, 3].map((n) => `g${n}-${tag}@example.com`)
+  const heirEmails = [1, 2].map((n) => `h${n}-${tag}@example.com`)
+  for (const email of guardianEmails)
+    await owner.vaults.addGuardian(vault.id, { name: `Guardian ${email}`, email })
+  for (const email of guardianEmails) {
+    expect((await followGuardianLink(guardianLink(await world.mail.waitFor(email), 'accept'))).status).toBe(
+      200,
+    )
+  }
+  for (const email of heirEmails) await owner.vaults.addHeir(vault.id, { name: `Heir ${email}`, email })
+  await owner.vaults.configureRelease(vault.id, { trigger, config: { checkInFrequency: 'weekly' } })
+  return { vaultId: vault.id, guardianEmails, heirEmails }
+}
+
+describe('branch A: the owner cancels within the 30 days', () => {
+  it('releasing -> cancelled -> active; checking in keeps it so; the heirs never receive anything', async () => {
+    const { vaultId, heirEmails } = await vaultWithPeople('dead_man_switch', 'cancel')
+    world.advance(7 * DAY_MS + 60_000)
+    await world.service.tick()
+    expect((await owner.vaults.get(vaultId)).state).toBe('releasing')
+    for (let day = 1; day <= 12; day++) {
+      world.advance(DAY_MS)
+      await world.service.tick()
+    }
+    const cancelled = await owner.vaults.cancelRelease(vaultId)
+    expect(cancelled).toMatchObject({ cancelled: true, vaultState: 'active' })
+    expect((await owner.vaults.get(vaultId)).state).toBe('active')
+    await world.mail.waitFor(world.ownerEmail, (m) => m.subject.includes('cancelled'))
+    // Well past the day the release would have completed, checking in every 6 days.
+    for (let day = 1; day <= 40; day++) {
+      world.advance(DAY_MS)
+      if (day % 6 === 0) await owner.vaults.checkIn(vaultId, 'still here')
+      await world.service.tick()
+    }
+    expect((await owner.vaults.get(vaultId)).state).toBe('active')
+    await new Promise((resolve) => setTimeout(resolve, 200)) // any mail in flight arrives
+    for (const email of heirEmails) expect(world.mail.to(email)).toEqual([])
+    const alerts = world.mail
+      .to(world.ownerEmail)
+      .filter((m) => m.text.includes(vaultId) && /releas/i.test(m.subject))
+    expect(alerts.map((m) => /day (\d+)/.exec(m.subject)?.[1] ?? '0')).toEqual(['0', '3', '7'])
+  }, 30_000)
+})
+
+describe('other triggers', () => {
+  it('two accepted guardians claim through the links in their e-mails -> releasing', async () => {
+    const { vaultId, guardianEmails } = await vaultWithPeople('guardian_claim', 'claim')
+    const claim = async (email: string) => followGuardianLink(guardianLink(world.mail.to(email)[0]!, 'claim'))
+    expect((await claim(guardianEmails[0]!)).status).toBe(200)
+    expect((await owner.vaults.get(vaultId)).state).toBe('active')
+    expect((await claim(guardianEmails[2]!)).status).toBe(200)
+    expect((await owner.vaults.get(vaultId)).state).toBe('releasing')
+    await world.mail.waitFor(
+      world.ownerEmail,
+      (m) => m.text.includes(vaultId) && m.subject.startsWith('A release of your vault has started'),
+    )
+  })
+
+  it('manual: the owner starts the release from the app', async () => {
+    const { vaultId } = await vaultWithPeople('manual', 'manual')
+    expect((await owner.vaults.startRelease(vaultId)).state).toBe('releasing')
+    await world.mail.waitFor(
+      world.ownerEmail,
+      (m) => m.text.includes(vaultId) && m.subject.startsWith('A release of your vault has started'),
+    )
+  })
+})
+
+describe('guardian removal re-splits; the heir meets the edges', () => {
+  let backend: AppBackend
+  let vaultId: string
+  let oldKits: Map<string, string>
+  let newKits: Map<string, string>
+  const originals = new Map<string, string>()
+
+  async function ok<T>(key: keyof typeof invokeChannels, args?: unknown): Promise<T> {
+    const response = (await dispatch(backend.handlers, invokeChannels[key].name, args)) as IpcResponse<T>
+    if (!response.ok) throw new Error(`${key}: ${response.error.code} ${response.error.message}`)
+    return response.value
+  }
+  const kitWords = (kit: GuardianKit) =>
+    [...kit.html.matchAll(/<span class="w">([^<]+)<\/span>/g)].map((m) => m[1]).join(' ')
+
+  beforeAll(async () => {
+    backend = createAppBackend({
+      userDataDir: await world.tempDir('vault-release-app-'),
+      mode: 'browser',
+      version: '0.0.0-test',
+      useKeychain: false,
+    })
+    await ok('connectService', { serviceUrl: world.service.url, apiKey: world.ownerKey })
+  })
+  afterAll(async () => {
+    await backend?.close()
+  })
+
+  it('the app makes kits; removing a guardian makes new ones and asks for them to be handed out', async () => {
+    vaultId = (await ok<VaultView>('createVault', { preset: 'standard' })).id
+    const guardianIds: string[] = []
+    for (const name of ['Ada', 'Ben', 'Cleo']) {
+      const change = await ok<GuardianChange>('addGuardian', {
+        vaultId,
+        person: { name, email: `${name.toLowerCase()}-kits@example.com` },
+      })
+      guardianIds.push(change.guardian!.id)
+    }
+    const readKits = async (ids: string[]) => {
+      const kits = new Map<string, string>()
+      for (const id of ids)
+        kits.set(id, kitWords(await ok<GuardianKit>('getGuardianKit', { vaultId, guardianId: id })))
+      return kits
+    }
+    oldKits = await readKits(guardianIds)
+    expect(new Set([...oldKits.values()].map((w) => decodeShareWords(w).splitId)).size).toBe(1)
+
+    const removed = await ok<GuardianChange>('removeGuardian', { vaultId, guardianId: guardianIds[2] })
+    expect(removed.sharesRegenerated).toBe(true)
+    expect(removed.kitProblem).toBeNull()
+    expect(removed.kits.map((k) => k.guardianId)).toEqual(guardianIds.slice(0, 2))
+    newKits = await readKits(guardianIds.slice(0, 2))
+    const oldSplit = decodeShareWords(oldKits.get(guardianIds[0]!)!).splitId
+    const newSplit = decodeShareWords(newKits.get(guardianIds[0]!)!).splitId
+    expect(newSplit).not.toBe(oldSplit)
+    expect(removed.kits[0]!.splitId).toBe(newSplit)
+    // The Guardians tab turns this answer into "give every guardian their new kit".
+    const tab = await readFile('src/renderer/screens/vault/GuardiansTab.tsx', 'utf8')
+    expect(tab).toMatch(/give every guardian their new kit/)
+    // Old and new never combine, whichever guardians they come from.
+    await expect(
+      combineShares([
+        decodeShareWords(oldKits.get(guardianIds[2]!)!),
+        decodeShareWords(newKits.get(guardianIds[1]!)!),
+      ]),
+    ).rejects.toThrow(/different sets/)
+
+    // Files, an heir, a manual release, 30 days.
+    const source = await world.tempDir('vault-release-kits-src-')
+    await writeFile(join(source, 'letter.txt'), 'Dear Ina, the house keys are with the neighbour.\n')
+    await writeSeededFile(join(source, 'scans', 'deed.pdf'), 123_457, 'deed')
+    await writeSeededFile(join(source, 'scans', 'passport.png'), 40_000, 'passport')
+    for (const name of ['letter.txt', 'scans/deed.pdf', 'scans/passport.png']) {
+      originals.set(name, await sha256File(join(source, name)))
+    }
+    await ok('queueUpload', { vaultId, paths: [join(source, 'letter.txt'), join(source, 'scans')] })
+    await expect
+      .poll(async () => (await ok<UploadItemView[]>('listUploads')).map((i) => i.state).join(), {
+        timeout: 15_000,
+      })
+      .toBe('done,done,done')
+    await ok('addHeir', { vaultId, person: { name: 'Ina', email: 'ina@example.com' } })
+    await owner.vaults.configureRelease(vaultId, {
+      trigger: 'manual',
+      config: { checkInFrequency: 'weekly' },
+    })
+    await owner.vaults.startRelease(vaultId)
+    world.advance(30 * DAY_MS + 60_000)
+    expect((await world.service.tick()).released).toContainEqual({ vaultId, heirsNotified: 1 })
+  }, 60_000)
+
+  it('one share only: "2 of 3 needed", and nothing is written', async () => {
+    const outDir = join(await world.tempDir('vault-heir-one-'), 'out')
+    const token = heirToken(await world.mail.waitFor('ina@example.com'))
+    const failed = await run(process.execPath, [
+      'out/cli/recover.js',
+      '--service',
+      world.service.url,
+      '--token',
+      token,
+      '--share-words',
+      [...newKits.values()][0]!,
+      '--out',
+      outDir,
+    ]).catch((e: { code: number; stderr: string }) => e)
+    expect(failed).toMatchObject({ code: 2 })
+    expect((failed as { stderr: string }).stderr).toContain('2 of 3 needed; you entered 1')
+    await expect(readdir(outDir)).rejects.toThrow(/ENOENT/)
+  })
+
+  it('a kit from before the guardian was removed, mixed with a new one: refused, with why', async () => {
+    const [oldThird] = [...oldKits.values()].slice(2)
+    await expect(recoverVaultKey({ shareWords: [oldThird!, [...newKits.values()][0]!] })).rejects.toThrow(
+      /different sets for the same vault.*the owner re-made the shares/s,
+    )
+  })
+
+  it('a file altered on the service: refused, nothing written for it, the others recovered', async () => {
+    const token = heirToken(world.mail.to('ina@example.com')[0]!)
+    const key = await recoverVaultKey({ shareWords: [...newKits.values()] })
+    const letter = (await owner.vaults.listAssets(vaultId)).data.find((a) => a.filename === 'letter.txt')!
+    const blob = blobPathOf(world.serviceDir, letter.storageTxId)
+    const bytes = await readFile(blob)
+    bytes[bytes.length - 20]! ^= 0x01
+    await writeFile(blob, bytes)
+
+    const outDir = await world.tempDir('vault-heir-tamper-')
+    const report = await recoverFromService({
+      serviceUrl: world.service.url,
+      accessToken: token,
+      vaultId,
+      vaultKey: key.vaultKey,
+      outDir,
+    })
+    expect(report.stopped).toBeUndefined()
+    const byName = new Map(report.results.map((r) => [r.name, r]))
+    expect(byName.get('letter.txt')).toMatchObject({ status: 'failed', reason: 'damaged' })
+    expect(byName.get('letter.txt')!.message).toMatch(/altered or damaged.*nothing was written/s)
+    expect(byName.get('scans/deed.pdf')?.status).toBe('recovered')
+    expect(byName.get('scans/passport.png')?.status).toBe('recovered')
+    // No plaintext of the altered file, not even a temp file; the downloads folder is gone.
+    expect((await readdir(outDir, { recursive: true })).sort()).toEqual([
+      'scans',
+      'scans/deed.pdf',
+      'scans/passport.png',
+    ])
+    for (const name of ['scans/deed.pdf', 'scans/passport.png']) {
+      expect(await sha256File(join(outDir, name))).toBe(originals.get(name))
+    }
+  })
+
+  it('a wrong or revoked access code: 401 and a clear message', async () => {
+    const token = heirToken(world.mail.to('ina@example.com')[0]!)
+    const key = await recoverVaultKey({ shareWords: [...newKits.values()] })
+    const outDir = await world.tempDir('vault-heir-token-')
+    const attempt = (accessToken: string) =>
+      recoverFromService({
+        serviceUrl: world.service.url,
+        accessToken,
+        vaultId,
+        vaultKey: key.vaultKey,
+        outDir,
+      })
+    const wrong = await attempt(`${token.slice(0, -4)}AAAA`)
+    expect(wrong.stopped?.code).toBe('ACCESS_REFUSED')
+    expect(wrong.stopped?.message).toMatch(/did not accept this access code/)
+    const raw = await fetch(`${world.service.url}/api/vault/${vaultId}`, {
+      headers: { 'x-api-key': `${token}x` },
+    })
+    expect(raw.status).toBe(401)
+
+    const cli = await run(process.execPath, [
+      'out/cli/recover.js',
+      '--service',
+      world.service.url,
+      '--token',
+      'hk_wrong',
+      ...[...newKits.values()].flatMap((w) => ['--share-words', w]),
+      '--out',
+      outDir,
+    ]).catch((e: { code: number; stderr: string }) => e)
+    expect(cli).toMatchObject({ code: 1 })
+    expect((cli as { stderr: string }).stderr).toMatch(/did not accept this access code/)
+
+    world.service.admin.revokeKey({ key: token })
+    const revoked = await attempt(token)
+    expect(revoked.stopped?.code).toBe('ACCESS_REFUSED')
+    expect(await readdir(outDir)).toEqual([])
+  })
+})
