@@ -47,17 +47,18 @@ test('shares from a QR photo and typed words decrypt the files into a chosen fol
   await page.setViewportSize({ width: 1280, height: 900 })
   await page.goto(app.url)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  await page.getByText('I have the encrypted files on this computer').click()
   await page.locator('input[type="file"]').first().setInputFiles(qrPng)
-  await expect(page.getByTestId('share-count')).toContainText('1 of 2 shares entered')
-  await expect(page.getByText(/Share 2 of 3 for vault/)).toBeVisible()
+  await expect(page.getByTestId('share-count')).toContainText('1 kit entered — 2 of 3 needed')
+  await expect(page.getByText(/Kit 2 of 3 read correctly/)).toBeVisible()
 
-  await page.getByRole('button', { name: 'Add another share' }).click()
-  await page.getByLabel('Share 2').fill(encodeShareWords(shares[0]!))
-  await page.getByLabel('Share 2').blur()
-  await expect(page.getByTestId('share-count')).toContainText('2 of 2 shares entered — enough to recover')
+  await page.getByRole('button', { name: 'Add another kit' }).click()
+  await page.getByLabel('Kit 2').fill(encodeShareWords(shares[0]!))
+  await page.getByLabel('Kit 2').blur()
+  await expect(page.getByTestId('share-count')).toContainText('2 kits entered — enough to open the files')
 
   await page.getByLabel('Encrypted files or folders (one full path per line)').fill(dir)
-  await page.getByLabel('Folder for the decrypted files').fill(join(dir, 'recovered'))
+  await page.getByLabel('Folder for the recovered files').fill(join(dir, 'recovered'))
   await page.getByRole('button', { name: 'Verify and decrypt' }).click()
   await expect(
     page.getByText(/letter\.txt\.vault → .*recovered.*letter\.txt: decrypted and verified/),

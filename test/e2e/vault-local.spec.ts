@@ -182,7 +182,7 @@ test('keyboard: tabs move with the arrow keys and focus is visible; dark theme',
 
 test('recovery: a mistyped share is explained, a good one is counted', async () => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
-  const share = page.getByLabel('Share 1')
+  const share = page.getByLabel('Kit 1')
   await share.fill('abandon ability able about above absent absorb')
   await share.blur()
   await expect(page.getByText(/word/i).first()).toBeVisible()

@@ -182,6 +182,8 @@ export interface ShareCheck {
   threshold?: number
   shares?: number
   vaultFingerprint?: string
+  /** The vault the share belongs to (the heir screen fills in the vault id from it). */
+  vaultId?: string
 }
 
 export interface RecoveryFileResult {

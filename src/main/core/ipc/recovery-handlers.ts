@@ -82,12 +82,13 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         const share = decodeShareWords(text)
         return {
           ok: true,
-          message: `Share ${share.shareIndex} of ${share.shareCount} for vault ${share.fingerprint} (set ${share.splitId}); any ${share.threshold} recover the key.`,
+          message: `Kit ${share.shareIndex} of ${share.shareCount} read correctly (vault fingerprint ${share.fingerprint}, set ${share.splitId}). Any ${share.threshold} kits together open the files.`,
           splitId: share.splitId,
           shareIndex: share.shareIndex,
           threshold: share.threshold,
           shares: share.shareCount,
           vaultFingerprint: share.fingerprint,
+          vaultId: share.vaultId,
         }
       } catch (error) {
         if (error instanceof ShareInputError) return { ok: false, message: error.message }
