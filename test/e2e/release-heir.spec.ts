@@ -1,0 +1,138 @@
+// The heir's side of a release, in the real window: an owner's vault (set up through the app core,
+// files uploaded encrypted) misses its check-in and is released 30 days later; the heir, on another
+// machine (a fresh app data folder, no keys), copies what the e-mail says into the Recovery screen,
+// sees the files, enters one kit ("2 of 3 needed"), then a second, and gets every file back,
+// byte-identical. A wrong access code is explained. Screenshots: test-results/screenshots/heir-*.png.
+import { readdir } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { encodeShareWords, splitVaultKey } from '../../src/main/core/crypto'
+import {
+  DAY_MS,
+  followGuardianLink,
+  guardianLink,
+  heirToken,
+  ownerVaultKey,
+  type ReleaseWorld,
+  sha256File,
+  startReleaseWorld,
+  writeSeededFile,
+} from '../release/release-fixture'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+let world: ReleaseWorld
+let app: BrowserModeApp
+let page: Page
+let vaultId: string
+let token: string
+let kits: string[]
+const originals = new Map<string, string>()
+const consoleErrors: string[] = []
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/heir-${name}.png`, fullPage: true })
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(60_000)
+  world = await startReleaseWorld('grandma@example.com')
+  const owner = await world.ownerCore()
+  vaultId = (await owner.vaults.create({ preset: 'standard' })).id
+  const guardians = ['Aunt May <may@example.com>', 'Dr. Osei <osei@example.com>', 'Tom Li <tom@example.com>']
+  for (const g of guardians) {
+    const [, name, email] = /^(.*) <(.*)>$/.exec(g)!
+    await owner.vaults.addGuardian(vaultId, { name: name!, email: email! })
+    await followGuardianLink(guardianLink(await world.mail.waitFor(email!), 'accept'))
+  }
+  await owner.vaults.addHeir(vaultId, { name: 'Sam', email: 'sam@example.com' })
+  await owner.vaults.configureRelease(vaultId, {
+    trigger: 'dead_man_switch',
+    config: { checkInFrequency: 'weekly' },
+  })
+  const source = await world.tempDir('vault-e2e-heir-src-')
+  await writeSeededFile(join(source, 'Photos', 'wedding.jpg'), 700_000, 'wedding')
+  await writeSeededFile(join(source, 'Photos', 'garden.jpg'), 250_000, 'garden')
+  await writeSeededFile(join(source, 'voice message.m4a'), 2_000_000, 'voice')
+  await writeSeededFile(join(source, 'will.pdf'), 90_000, 'will')
+  for (const name of ['Photos/wedding.jpg', 'Photos/garden.jpg', 'voice message.m4a', 'will.pdf']) {
+    originals.set(name, await sha256File(join(source, name)))
+  }
+  await owner.uploads.enqueue({
+    vaultId,
+    paths: [join(source, 'Photos'), join(source, 'voice message.m4a'), join(source, 'will.pdf')],
+  })
+  await owner.uploads.idle()
+  kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, 'standard')).map(encodeShareWords)
+
+  // No check-in; nobody cancels.
+  world.advance(7 * DAY_MS + 60_000)
+  await world.service.tick()
+  world.advance(30 * DAY_MS)
+  await world.service.tick()
+  token = heirToken(await world.mail.waitFor('sam@example.com'))
+
+  app = await startBrowserModeApp()
+  page = await browser.newPage({ viewport: { width: 1180, height: 900 } })
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await world?.close()
+})
+
+test('the heir opens Recovery and copies what the e-mail says; a wrong code is explained', async () => {
+  await page.goto(app.url)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  await expect(page.getByRole('heading', { name: 'Recovery', level: 1 })).toBeVisible()
+  await shot('1-start')
+
+  await page.getByLabel('Vault Service address').fill(world.service.url)
+  await page.getByLabel(/access token/).fill(`${token.slice(0, -3)}xyz`)
+  await page.getByLabel(/Vault id/).fill(vaultId)
+  await page.getByRole('button', { name: 'Show the files' }).click()
+  await expect(page.getByRole('alert')).toContainText('did not accept this access code')
+  await shot('2-wrong-code')
+
+  await page.getByLabel(/access token/).fill(` ${token} `)
+  await page.getByRole('button', { name: 'Show the files' }).click()
+  const files = page.getByTestId('heir-files')
+  await expect(files).toContainText('The vault holds 4 files')
+  for (const name of originals.keys()) await expect(files).toContainText(name)
+  await shot('3-files')
+})
+
+test('one kit is not enough; two are; every file comes back identical', async () => {
+  const outDir = join(app.userDataDir, 'Recovered for Sam')
+  await page.getByLabel('Kit 1').fill(kits[1]!)
+  await page.getByLabel('Kit 1').blur()
+  await expect(page.getByTestId('share-count')).toContainText('1 kit entered — 2 of 3 needed')
+  await page.getByLabel('Folder for the recovered files').fill(outDir)
+  await expect(page.getByRole('button', { name: 'Recover the files' })).toBeDisabled()
+  await shot('4-one-kit')
+
+  await page.getByRole('button', { name: 'Add another kit' }).click()
+  await page.getByLabel('Kit 2').fill(kits[2]!)
+  await page.getByLabel('Kit 2').blur()
+  await expect(page.getByTestId('share-count')).toContainText('2 kits entered — enough to open the files')
+  await page.getByRole('button', { name: 'Recover the files' }).click()
+  const report = page.getByTestId('recovery-report')
+  await expect(report).toContainText('All 4 files recovered and checked', { timeout: 30_000 })
+  await shot('5-done')
+
+  const written = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => relative(outDir, join(e.parentPath, e.name)))
+    .sort()
+  expect(written).toEqual([...originals.keys()].sort())
+  for (const [name, hash] of originals) expect(await sha256File(join(outDir, name)), name).toBe(hash)
+
+  // Pressing it again changes nothing: every file is kept as it is.
+  await page.getByRole('button', { name: 'Recover the files' }).click()
+  await expect(report.getByText('Already recovered by an earlier run')).toHaveCount(4)
+  expect(consoleErrors.filter((e) => !/401|Unauthorized/i.test(e))).toEqual([])
+})
