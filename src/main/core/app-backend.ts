@@ -7,7 +7,6 @@ import type { PickKind } from '../../shared/ipc/vault-types'
 import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
 import { DesktopSession } from './ipc/desktop-session'
-import { GuardianKits } from './ipc/guardian-kits'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
 import { createRecoveryHandlers } from './ipc/recovery-handlers'
@@ -34,8 +33,6 @@ export interface AppBackendOptions {
   useKeychain?: boolean
   shell?: ShellCapabilities
   onSettingsChanged?: (settings: Settings) => void
-  /** Vault watcher tick in ms (tests shorten it). */
-  pollTickMs?: number
 }
 
 export interface AppBackend {
@@ -58,14 +55,12 @@ export function createAppBackend(options: AppBackendOptions): AppBackend {
       settings: () => settings.get(),
       secretBox: options.secretBox,
       useKeychain: options.useKeychain,
-      pollTickMs: options.pollTickMs,
     }).catch((error: unknown) => {
       opening = undefined
       throw error
     })
     return opening
   }
-  let kits: GuardianKits | undefined
 
   const handlers: HandlerTable = {
     ...createAppHandlers({
@@ -80,19 +75,12 @@ export function createAppBackend(options: AppBackendOptions): AppBackend {
         version: options.version,
         platform: options.platform ?? process.platform,
         mode: options.mode,
-        secretStore: options.secretStore?.() ?? (await session()).secrets.kind,
+        secretStore: options.secretStore?.() ?? (await session()).core.secretStore.kind,
       }),
     }),
     ...createConnectionHandlers(session),
     ...createVaultHandlers(session),
-    ...createPeopleHandlers({
-      session,
-      kits: (s) => {
-        kits ??= new GuardianKits(s.secrets)
-        return kits
-      },
-      printHtml: options.shell?.printHtml,
-    }),
+    ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createRecoveryHandlers({ events }),
   }

@@ -3,16 +3,21 @@ import { useNoticesStore } from '../stores/notices-store'
 import { useVaultsStore } from '../stores/vaults-store'
 
 export function Toasts() {
-  const { toasts, dismiss } = useNoticesStore()
+  const { toasts, dismiss, retrying } = useNoticesStore()
   const openVault = useNavigationStore((s) => s.openVault)
   const vaults = useVaultsStore((s) => s.snapshot?.vaults)
   // A release alarm is over once its vault is no longer releasing (cancelled here or elsewhere).
   const shown = toasts.filter(
     (t) => t.kind !== 'releasing' || vaults?.find((v) => v.id === t.vaultId)?.state === 'releasing',
   )
-  if (shown.length === 0) return null
+  if (shown.length === 0 && !retrying) return null
   return (
     <div className="toasts" role="log" aria-live="polite" aria-label="Notifications">
+      {retrying && (
+        <div className="toast toast-retrying" role="status">
+          <p>{retrying.text}.</p>
+        </div>
+      )}
       {shown.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`}>
           <strong>{t.title}</strong>

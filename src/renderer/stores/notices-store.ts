@@ -10,6 +10,8 @@ interface Toast extends AppNotice {
 
 interface NoticesState {
   toasts: Toast[]
+  /** The client is waiting out a rate limit (or a failure) and will retry by itself. */
+  retrying: { text: string; id: number } | null
   load(): void
   dismiss(id: number): void
 }
@@ -18,7 +20,16 @@ let nextId = 1
 
 export const useNoticesStore = create<NoticesState>((set) => ({
   toasts: [],
+  retrying: null,
   load: () => {
+    vault().on.retrying(({ text, waitSeconds }) => {
+      const id = nextId++
+      set({ retrying: { text, id } })
+      setTimeout(
+        () => set((s) => (s.retrying?.id === id ? { retrying: null } : s)),
+        Math.max(1, waitSeconds) * 1000 + 500,
+      )
+    })
     vault().on.notice((notice) => {
       const id = nextId++
       set((s) => ({ toasts: [...s.toasts.slice(-3), { ...notice, id }] }))

@@ -229,6 +229,8 @@ export const eventChannels = {
   uploadsCleared: event<UploadItemView[]>('uploads:cleared'),
   recoveryProgress: event<RecoveryProgress>('recovery:progress'),
   notice: event<AppNotice>('app:notice'),
+  /** The client is waiting out a rate limit or a failure before retrying by itself. */
+  retrying: event<{ text: string; waitSeconds: number }>('app:retrying'),
   /** Main asks the window to show a vault (notification or tray click). */
   openVault: event<{ vaultId: string }>('app:open-vault'),
 } as const

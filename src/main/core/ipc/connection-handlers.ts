@@ -40,56 +40,53 @@ export function createConnectionHandlers(session: () => Promise<DesktopSession>)
 
     connectService: async ({ serviceUrl, apiKey, label }) => {
       const s = await session()
-      const added = await checkingKey(serviceUrl, () => s.connections.add({ serviceUrl, apiKey, label }))
-      await s.connectionChanged()
-      return s.connectionInfo(added)
+      const added = await checkingKey(serviceUrl, () => s.core.connections.add({ serviceUrl, apiKey, label }))
+      await s.vaultsRead()
+      return s.connectionInfo(s.connection(added.id))
     },
 
     startLocally: async ({ email }) => {
       const s = await session()
-      const existing = s.connections.list().find((c) => s.host.isLocal(c.serviceUrl))
-      let summary = existing
+      const existing = s.core.connections.list().find((c) => s.host.isLocal(c.serviceUrl))
+      let id: string
       if (existing) {
         await s.host.start()
-        summary = await s.connections.switchTo(existing.id)
+        id = (await s.core.connections.switchTo(existing.id)).id
       } else {
         const { apiKey, serviceUrl } = await s.host.createAccount(email)
-        summary = await s.connections.add({ serviceUrl, apiKey, label: 'This computer' })
+        id = (await s.core.connections.add({ serviceUrl, apiKey, label: 'This computer' })).id
       }
-      const client = await s.connections.client(summary.id)
-      const vaults = await client.listVaults()
-      const first = vaults[0] ?? (await client.createVault({ preset: FIRST_VAULT_PRESET }))
-      // The vault key is made here, on this device, and never leaves it.
+      const vaults = await s.core.vaults.list()
+      // A new vault's key is made here, on this device, and never leaves it.
+      const first = vaults[0] ?? (await s.core.vaults.create({ preset: FIRST_VAULT_PRESET }))
       await s.ensureVaultKey(first.id)
-      await s.connectionChanged()
-      const vault = await s.observe(first)
-      return { connection: s.connectionInfo(s.connections.get(summary.id)), vault }
+      return { connection: s.connectionInfo(s.connection(id)), vault: await s.viewOf(first) }
     },
 
     switchConnection: async ({ connectionId }) => {
       const s = await session()
-      const summary = await s.connections.switchTo(connectionId)
-      if (s.host.isLocal(summary.serviceUrl)) await s.host.start()
-      await s.connectionChanged()
-      return s.connectionInfo(summary)
+      if (s.host.isLocal(s.connection(connectionId).serviceUrl)) await s.host.start()
+      const active = await s.core.connections.switchTo(connectionId)
+      await s.vaultsRead()
+      return s.connectionInfo(active)
     },
 
     replaceApiKey: async ({ connectionId, apiKey }) => {
       const s = await session()
-      const summary = await checkingKey(s.connections.get(connectionId).serviceUrl, () =>
-        s.connections.replaceKey(connectionId, apiKey),
+      const replaced = await checkingKey(s.connection(connectionId).serviceUrl, () =>
+        s.core.connections.replaceKey(connectionId, apiKey),
       )
-      await s.connectionChanged()
-      return s.connectionInfo(summary)
+      await s.vaultsRead()
+      return s.connectionInfo(s.connection(replaced.id))
     },
 
     forgetConnection: async ({ connectionId }) => {
       const s = await session()
-      if (!s.connections.list().some((c) => c.id === connectionId)) {
+      if (!s.core.connections.list().some((c) => c.id === connectionId)) {
         throw new IpcError({ code: 'NOT_FOUND', message: 'This connection was already removed.' })
       }
-      await s.connections.remove(connectionId)
-      await s.connectionChanged()
+      await s.core.connections.remove(connectionId)
+      await s.vaultsRead()
       return s.connectionStatus()
     },
   }

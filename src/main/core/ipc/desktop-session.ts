@@ -1,7 +1,8 @@
-// The services behind the vault channels, opened once per process: secret store, connections,
-// vault keys, the embedded local service, the vault watcher, reminders and the upload queue. It
-// turns their events into contract events for the window and into notices/tray state for the shell.
+// The vault channels' view of the main-process core (createAppCore): it adds what the window needs
+// on top — the embedded local service, per-device records, guardian kits, short vault labels — and
+// turns core events into contract events for the window and notices/tray state for the shell.
 import { EventEmitter } from 'node:events'
+import { join } from 'node:path'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { Settings } from '../../../shared/ipc/settings'
 import type {
@@ -13,19 +14,15 @@ import type {
   VaultsSnapshot,
   VaultView,
 } from '../../../shared/ipc/vault-types'
-import { VaultApiClient, type VaultDetails } from '../api-client'
-import { CheckInReminders } from '../checkin-schedule'
-import {
-  ConnectionRegistry,
-  type ConnectionSummary,
-  type ConnectionRegistry as Registry,
-} from '../connections'
-import { openSecretStore, type SecretBox, type SecretStore } from '../secret-store'
+import type { VaultDetails } from '../api-client'
+import { type AppCore, createAppCore } from '../app-core'
+import type { ConnectionSummary } from '../connections'
+import { decodeOwnerKitWords } from '../crypto'
+import type { SecretBox } from '../secret-store'
 import { deriveTrayState } from '../tray-state'
-import { type UploadItem, UploadQueue } from '../upload-queue'
-import { VaultKeyStore } from '../vault-key-store'
-import { VaultWatcher } from '../vault-watcher'
+import type { UploadItem } from '../upload-queue'
 import { DeviceRecords } from './device-records'
+import { GuardianKits } from './guardian-kits'
 import type { EventHub } from './handler-table'
 import { LocalServiceHost } from './local-service-host'
 
@@ -37,8 +34,6 @@ export interface SessionOptions {
   /** false: skip the OS keychain (tests, or a machine without a Secret Service). */
   useKeychain?: boolean
   now?: () => number
-  /** Watcher tick; tests shorten it. */
-  pollTickMs?: number
 }
 
 export interface ShellEvents {
@@ -77,138 +72,81 @@ export function toUploadView(item: UploadItem): UploadItemView {
 
 export class DesktopSession {
   readonly shell = new EventEmitter<ShellEvents>()
-  readonly secrets: SecretStore
-  readonly connections: Registry
-  readonly keyring: VaultKeyStore
+  readonly core: AppCore
   readonly host: LocalServiceHost
-  readonly watcher: VaultWatcher
-  readonly reminders: CheckInReminders
-  readonly uploads: UploadQueue
   readonly records: DeviceRecords
+  readonly kits: GuardianKits
   readonly #events: EventHub
   readonly #now: () => number
-  readonly #pollTickMs: number
   #fetchedAt: string | null = null
   #error: VaultsSnapshot['error'] = null
-  #keyOnDevice = new Map<string, boolean>()
+  readonly #keyOnDevice = new Map<string, boolean>()
   readonly #dismissed = new Set<string>()
-  readonly #refreshTimers = new Map<string, ReturnType<typeof setTimeout>>()
   #emitTimer: ReturnType<typeof setTimeout> | undefined
-  #settings: Settings | undefined
+  #settings: Settings
 
-  private constructor(parts: {
-    options: SessionOptions
-    secrets: SecretStore
-    connections: Registry
-    keyring: VaultKeyStore
-    host: LocalServiceHost
-    watcher: VaultWatcher
-    reminders: CheckInReminders
-    uploads: UploadQueue
-    records: DeviceRecords
-  }) {
-    this.secrets = parts.secrets
-    this.connections = parts.connections
-    this.keyring = parts.keyring
+  private constructor(
+    options: SessionOptions,
+    parts: { core: AppCore; host: LocalServiceHost; records: DeviceRecords; settings: Settings },
+  ) {
+    this.core = parts.core
     this.host = parts.host
-    this.watcher = parts.watcher
-    this.reminders = parts.reminders
-    this.uploads = parts.uploads
     this.records = parts.records
-    this.#events = parts.options.events
-    this.#now = parts.options.now ?? Date.now
-    this.#pollTickMs = parts.options.pollTickMs ?? 1_000
+    this.kits = new GuardianKits(join(options.userDataDir, 'guardian-kits'))
+    this.#events = options.events
+    this.#now = options.now ?? Date.now
+    this.#settings = parts.settings
   }
 
   static async open(options: SessionOptions): Promise<DesktopSession> {
     const { userDataDir } = options
     const settings = await options.settings()
-    const { store: secrets } = await openSecretStore({
-      userDataDir,
-      secretBox: options.secretBox,
-      ...(options.useKeychain === false ? { loadKeytar: null } : {}),
-    })
     const host = await LocalServiceHost.open(userDataDir)
-    const connections = await ConnectionRegistry.open({
+    const core = await createAppCore({
       userDataDir,
-      secrets,
-      createClient: (c) =>
-        new VaultApiClient({
-          baseUrl: host.resolve(c.serviceUrl),
-          apiKey: c.apiKey,
-          // The local service moves port when its old one is taken: detect the prefix afresh then.
-          prefix: host.isLocal(c.serviceUrl) ? undefined : c.prefix,
-        }),
+      ...(options.secretBox ? { secretBox: options.secretBox } : {}),
+      ...(options.useKeychain === false ? { loadKeytar: null } : {}),
+      ...(options.now ? { clock: { now: options.now } } : {}),
+      settings: {
+        reminderDaysBefore: settings.reminderDaysBefore,
+        overdueRepeatHours: settings.overdueRepeatHours,
+        uploadConcurrency: settings.uploadConcurrency,
+      },
     })
     // The local service must be up before anything asks it for vaults.
-    if (connections.list().some((c) => host.isLocal(c.serviceUrl))) {
+    if (core.connections.list().some((c) => host.isLocal(c.serviceUrl))) {
       await host.start().catch((error: unknown) => {
         console.error('[vault-desktop] the local Vault Service did not start:', error)
       })
     }
-    const keyring = new VaultKeyStore(secrets)
-    const clientFor = (connectionId?: string) => connections.client(connectionId)
-    const watcher = await VaultWatcher.open({
-      client: () => connections.client(),
-      userDataDir,
-      now: options.now,
-    })
-    const reminders = await CheckInReminders.open({
-      userDataDir,
-      clock: options.now ? { now: options.now } : undefined,
-      config: {
-        reminderDaysBefore: settings.reminderDaysBefore,
-        overdueRepeatHours: settings.overdueRepeatHours,
-      },
-    })
-    const uploads = await UploadQueue.open({
-      userDataDir,
-      clientFor,
-      vaultKeys: keyring,
-      concurrency: settings.uploadConcurrency,
-    })
     const records = await DeviceRecords.open(userDataDir)
-    const session = new DesktopSession({
-      options,
-      secrets,
-      connections,
-      keyring,
-      host,
-      watcher,
-      reminders,
-      uploads,
-      records,
-    })
-    session.#settings = settings
+    const session = new DesktopSession(options, { core, host, records, settings })
     session.#wire()
     return session
   }
 
   #wire(): void {
-    this.watcher.on('vault', (vault) => {
+    const { events } = this.core
+    events.on('vault', (vault) => {
       this.#fetchedAt = new Date(this.#now()).toISOString()
       this.#error = null
       void this.#rememberKeyPresence(vault.id)
-      this.reminders.setVault({
-        vaultId: vault.id,
-        label: vaultLabel(vault.id),
-        nextCheckInDue: vault.state === 'active' ? this.#nextDue(vault) : null,
-      })
       this.#scheduleEmit()
     })
-    this.watcher.on('vault-removed', (vaultId) => {
-      this.reminders.removeVault(vaultId)
-      this.#scheduleEmit()
-    })
-    this.watcher.on('poll-failed', (failure) => {
+    events.on('vault-removed', () => this.#scheduleEmit())
+    events.on('poll-failed', (failure) => {
       // Nothing connected yet: the first-run screen says so; no error to show.
-      if (!this.connections.active()) return
-      if (failure.vaultId === null) {
-        this.#error = { code: failure.code, message: failure.userMessage }
-        this.#scheduleEmit()
-      }
+      if (!this.core.connections.active() || failure.vaultId !== null) return
+      this.#error = { code: failure.code, message: failure.userMessage }
+      this.#scheduleEmit()
     })
-    this.watcher.on('alarm', (alarm) =>
+    events.on('connections', () => {
+      this.#fetchedAt = null
+      this.#error = null
+      this.#events.emit(eventChannels.connectionChanged, this.connectionStatus())
+      this.#emitNow()
+    })
+    events.on('alarm', (alarm) =>
       this.#notice({
         kind: 'releasing',
         title: `${vaultLabel(alarm.vaultId)} is releasing`,
@@ -216,15 +154,24 @@ export class DesktopSession {
         vaultId: alarm.vaultId,
       }),
     )
-    this.reminders.on('due', (due) =>
-      this.#notice({ kind: 'reminder', title: due.title, body: due.body, vaultId: due.vaultId }),
+    events.on('reminder', (due) =>
+      this.#notice({
+        kind: 'reminder',
+        title: due.title,
+        body: due.body.replace(`Vault ${due.vaultId}`, vaultLabel(due.vaultId)),
+        vaultId: due.vaultId,
+      }),
     )
-    this.uploads.on('item', (item) => {
+    events.on('retrying', (notice) =>
+      this.#events.emit(eventChannels.retrying, { text: notice.text, waitSeconds: notice.waitSeconds }),
+    )
+    events.on('upload-item', (item) => {
       this.#events.emit(eventChannels.uploadItem, toUploadView(item))
+      // One read of the vault for its new asset count and balance once uploads land.
       if (item.state === 'done') this.#refreshSoon(item.vaultId)
       this.#noticeWhenBatchEnds(item)
     })
-    this.uploads.on('progress', (p) =>
+    events.on('upload-progress', (p) =>
       this.#events.emit(eventChannels.uploadProgress, {
         itemId: p.itemId,
         vaultId: p.vaultId,
@@ -236,45 +183,57 @@ export class DesktopSession {
     )
   }
 
-  /** After uploads land: one read of the vault for its new asset count and balance, not one per file. */
+  readonly #refreshTimers = new Map<string, ReturnType<typeof setTimeout>>()
   #refreshSoon(vaultId: string): void {
     if (this.#refreshTimers.has(vaultId)) return
     this.#refreshTimers.set(
       vaultId,
       setTimeout(() => {
         this.#refreshTimers.delete(vaultId)
-        void this.connections
-          .client()
-          .then((client) => client.getVault(vaultId))
-          .then((vault) => this.observe(vault))
-          .catch(() => undefined) // the watcher's next poll picks it up
+        // On failure the watcher's next poll picks the change up.
+        this.core.vaults.get(vaultId).catch(() => undefined)
       }, 300),
     )
   }
 
   start(): void {
-    this.watcher.start(this.#pollTickMs)
-    this.reminders.start()
+    this.core.start()
   }
 
   applySettings(settings: Settings): void {
     this.#settings = settings
-    this.reminders.setConfig({
+    this.core.applySettings({
       reminderDaysBefore: settings.reminderDaysBefore,
       overdueRepeatHours: settings.overdueRepeatHours,
+      uploadConcurrency: settings.uploadConcurrency,
     })
-    this.uploads.setConcurrency(settings.uploadConcurrency)
+    this.#emitNow()
   }
 
   /** From powerMonitor resume: timers may have stalled during sleep. */
-  async onResume(): Promise<void> {
-    this.reminders.onResume()
-    await this.watcher.onResume()
+  onResume(): Promise<void> {
+    return this.core.onResume()
   }
+
+  // ---- vault keys ----
+
+  /** The vault's key, made now on this device when it has none (a vault created here). */
+  async ensureVaultKey(vaultId: string): Promise<void> {
+    if (!(await this.core.vaultKeys.info(vaultId)).present) await this.core.vaultKeys.create(vaultId)
+  }
+
+  /** The raw key, for splitting into guardian shares; null when this device does not hold it. */
+  async vaultKey(vaultId: string): Promise<Uint8Array | null> {
+    if (!(await this.core.vaultKeys.info(vaultId)).present) return null
+    // The core hands out the key only as the owner kit's words; they decode to the key itself.
+    return decodeOwnerKitWords((await this.core.vaultKeys.exportOwnerKit(vaultId)).words).vaultKey
+  }
+
+  // ---- uploads ----
 
   /** Upload items the window should list (failures the owner cleared are hidden). */
   visibleUploads(): UploadItem[] {
-    return this.uploads.list().filter((i) => !this.#dismissed.has(i.id))
+    return this.core.uploads.list().filter((i) => !this.#dismissed.has(i.id))
   }
 
   dismissUploads(match: (item: UploadItem) => boolean): number {
@@ -285,19 +244,18 @@ export class DesktopSession {
     return ids.length
   }
 
-  /** The vault's key, made now on this device when it has none (a vault created here). */
-  async ensureVaultKey(vaultId: string): Promise<void> {
-    if (!(await this.keyring.has(vaultId))) await this.keyring.create(vaultId)
-  }
-
   // ---- connections ----
+
+  connection(id: string): ConnectionSummary {
+    const found = this.core.connections.list().find((c) => c.id === id)
+    if (!found) throw new Error(`no connection ${id}`)
+    return found
+  }
 
   connectionInfo(summary: ConnectionSummary): ConnectionInfo {
     return {
       id: summary.id,
-      serviceUrl: this.host.isLocal(summary.serviceUrl)
-        ? (this.host.currentUrl ?? summary.serviceUrl)
-        : summary.serviceUrl,
+      serviceUrl: summary.serviceUrl,
       label: summary.label,
       keyKind: summary.keyKind,
       keyLast4: summary.keyLast4,
@@ -309,38 +267,19 @@ export class DesktopSession {
   }
 
   connectionStatus(): ConnectionStatus {
-    const connections = this.connections.list().map((c) => this.connectionInfo(c))
+    const connections = this.core.connections.list().map((c) => this.connectionInfo(c))
     return {
       connections,
       active: connections.find((c) => c.active) ?? null,
-      secretStore: this.secrets.kind,
+      secretStore: this.core.secretStore.kind,
       localService: { running: this.host.currentUrl !== null, url: this.host.currentUrl },
     }
   }
 
-  /** After adding, switching or forgetting a connection: start over with the new account's vaults. */
-  async connectionChanged(): Promise<void> {
-    this.watcher.reset()
-    for (const v of this.reminders.vaults()) this.reminders.removeVault(v.vaultId)
-    this.#fetchedAt = null
-    this.#error = null
-    this.#events.emit(eventChannels.connectionChanged, this.connectionStatus())
-    this.#emitNow()
-    if (this.connections.active()) await this.watcher.pollNow()
-    this.#emitNow()
-  }
-
   // ---- vaults ----
 
-  #nextDue(vault: VaultDetails): string | null {
-    const record = this.records.get(vault.id)
-    const trigger = vault.releaseTrigger ?? record.releaseTrigger ?? null
-    if (trigger !== 'dead_man_switch') return null
-    return vault.nextCheckInDue ?? record.nextCheckInDue ?? null
-  }
-
   async #rememberKeyPresence(vaultId: string): Promise<void> {
-    const has = await this.keyring.has(vaultId)
+    const has = (await this.core.vaultKeys.info(vaultId)).present
     if (this.#keyOnDevice.get(vaultId) !== has) {
       this.#keyOnDevice.set(vaultId, has)
       this.#scheduleEmit()
@@ -349,12 +288,14 @@ export class DesktopSession {
 
   view(vault: VaultDetails): VaultView {
     const record = this.records.get(vault.id)
+    const trigger = vault.releaseTrigger ?? record.releaseTrigger ?? null
     return {
       ...vault,
       label: vaultLabel(vault.id),
-      releaseTrigger: vault.releaseTrigger ?? record.releaseTrigger ?? null,
+      releaseTrigger: trigger,
       checkInFrequency: vault.checkInFrequency ?? record.checkInFrequency ?? null,
-      nextCheckInDue: this.#nextDue(vault),
+      nextCheckInDue:
+        trigger === 'dead_man_switch' ? (vault.nextCheckInDue ?? record.nextCheckInDue ?? null) : null,
       releaseStartedAt: vault.releaseStartedAt ?? null,
       contestationEndsAt: vault.contestationEndsAt ?? null,
       releasedAt: vault.releasedAt ?? null,
@@ -364,24 +305,35 @@ export class DesktopSession {
   }
 
   snapshot(): VaultsSnapshot {
-    const vaults = this.watcher
+    const vaults = this.core.watcher
       .snapshot()
       .map((v) => this.view(v))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
     return {
-      connectionId: this.connections.active()?.id ?? null,
+      connectionId: this.core.connections.active()?.id ?? null,
       vaults,
       fetchedAt: this.#fetchedAt,
       error: this.#error,
     }
   }
 
-  /** Feeds a vault obtained from an action (create, check-in, cancel) and tells the window. */
-  async observe(vault: VaultDetails): Promise<VaultView> {
+  /** The vault as the watcher last saw it, after an action; the window is told at once. */
+  async viewOf(vault: VaultDetails): Promise<VaultView> {
     await this.#rememberKeyPresence(vault.id)
-    this.watcher.observe(vault)
     this.#emitNow()
     return this.view(vault)
+  }
+
+  /** After a connection change: the new account's vaults are read before the call returns. */
+  async vaultsRead(): Promise<void> {
+    if (this.core.connections.active()) await this.core.watcher.pollNow()
+    this.#emitNow()
+  }
+
+  /** The vault as the core last read it (it reads back after every write), else a fresh read. */
+  async latestView(vaultId: string): Promise<VaultView> {
+    const known = this.core.watcher.snapshot().find((v) => v.id === vaultId)
+    return this.viewOf(known ?? (await this.core.vaults.get(vaultId)))
   }
 
   #scheduleEmit(): void {
@@ -397,17 +349,18 @@ export class DesktopSession {
     this.#emitTimer = undefined
     const snapshot = this.snapshot()
     this.#events.emit(eventChannels.vaultsChanged, snapshot)
+    // The tray uses the same short labels as the window.
     const tray = deriveTrayState(
       snapshot.vaults.map((v) => ({
         vaultId: v.id,
         label: v.label,
         state: v.state,
-        nextCheckInDue: v.nextCheckInDue,
+        nextCheckInDue: v.state === 'active' ? v.nextCheckInDue : null,
         releaseStartedAt: v.releaseStartedAt,
         contestationEndsAt: v.contestationEndsAt,
       })),
       this.#now(),
-      { dueSoonDays: Math.max(1, ...(this.#settings?.reminderDaysBefore ?? [3])) },
+      { dueSoonDays: Math.max(1, ...this.#settings.reminderDaysBefore) },
     )
     this.shell.emit('tray', { level: tray.level, text: tray.text, nextCheckIn: tray.nextCheckIn })
   }
@@ -416,12 +369,12 @@ export class DesktopSession {
 
   #notice(notice: AppNotice): void {
     this.#events.emit(eventChannels.notice, notice)
-    if (this.#settings?.notifications !== false) this.shell.emit('notice', notice)
+    if (this.#settings.notifications) this.shell.emit('notice', notice)
   }
 
   #noticeWhenBatchEnds(item: UploadItem): void {
     if (!['done', 'failed', 'skipped', 'cancelled'].includes(item.state)) return
-    const batch = this.uploads.list().filter((i) => i.batchId === item.batchId)
+    const batch = this.core.uploads.list().filter((i) => i.batchId === item.batchId)
     if (batch.some((i) => i.state === 'queued' || i.state === 'checking' || i.state === 'uploading')) return
     const done = batch.filter((i) => i.state === 'done').length
     const failed = batch.filter((i) => i.state === 'failed')
@@ -448,15 +401,8 @@ export class DesktopSession {
   async close(): Promise<void> {
     if (this.#emitTimer) clearTimeout(this.#emitTimer)
     for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
-    this.watcher.stop()
-    this.reminders.stop()
-    await this.uploads.stop()
-    await Promise.all([
-      this.watcher.flush(),
-      this.reminders.flush(),
-      this.records.flush(),
-      this.connections.flush(),
-    ])
+    await this.core.close()
+    await this.records.flush()
     await this.host.close()
   }
 }

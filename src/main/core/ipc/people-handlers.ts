@@ -3,9 +3,9 @@
 import type { Guardian, Heir } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
-import { type VaultApiClient, VaultApiError } from '../api-client'
+import { VaultApiError } from '../api-client'
 import { type DesktopSession, vaultLabel } from './desktop-session'
-import { type GuardianKits, kitFileName } from './guardian-kits'
+import { kitFileName } from './guardian-kits'
 import { type HandlerTable, toIpcErrorData } from './handler-table'
 
 type PeopleHandlers = Pick<
@@ -26,7 +26,6 @@ type PeopleHandlers = Pick<
 
 export interface PeopleHandlerDeps {
   session: () => Promise<DesktopSession>
-  kits: (session: DesktopSession) => GuardianKits
   /** Print or save HTML as PDF; only the Electron shell can. Resolves with the saved path. */
   printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
 }
@@ -36,7 +35,7 @@ export interface PeopleHandlerDeps {
  * the people added from this device.
  */
 async function listOrRecorded<T>(
-  client: VaultApiClient,
+  s: DesktopSession,
   vaultId: string,
   fetch: () => Promise<T[]>,
   recorded: () => T[] | undefined,
@@ -45,9 +44,22 @@ async function listOrRecorded<T>(
     return { items: await fetch(), fromService: true }
   } catch (error) {
     if (!(error instanceof VaultApiError) || error.status !== 404) throw error
-    await client.getVault(vaultId) // throws the real 404 when it is the vault that is gone
+    await s.core.vaults.get(vaultId) // throws the real 404 when it is the vault that is gone
     return { items: recorded() ?? [], fromService: false }
   }
+}
+
+async function renderKit(s: DesktopSession, vaultId: string, guardianId: string) {
+  const key = await s.vaultKey(vaultId)
+  const kit = key ? await s.kits.render(vaultId, guardianId, key) : null
+  if (!kit) {
+    throw new IpcError({
+      code: 'NO_KIT',
+      message:
+        'There is no kit for this guardian on this device (kits are made and shown on the computer that holds the vault key). Import the owner recovery kit here, or remove and add the guardian again from that computer.',
+    })
+  }
+  return kit
 }
 
 function unavailableInBrowser(): IpcError {
@@ -61,23 +73,21 @@ function unavailableInBrowser(): IpcError {
 export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
   const { session } = deps
 
-  const guardiansOf = async (s: DesktopSession, client: VaultApiClient, vaultId: string) =>
+  const guardiansOf = async (s: DesktopSession, vaultId: string) =>
     listOrRecorded<Guardian>(
-      client,
+      s,
       vaultId,
-      () => client.listGuardians(vaultId),
+      () => s.core.vaults.listGuardians(vaultId),
       () => s.records.get(vaultId).guardians,
     )
 
   /** Re-splits the key for the guardians the vault has now, when this device holds the key. */
   async function regenerateKits(
     s: DesktopSession,
-    client: VaultApiClient,
     vaultId: string,
   ): Promise<Pick<GuardianChange, 'kits' | 'kitProblem'>> {
-    const vault = await client.getVault(vaultId)
-    await s.observe(vault)
-    const key = await s.keyring.get(vaultId)
+    const vault = await s.latestView(vaultId)
+    const key = await s.vaultKey(vaultId)
     if (!key) {
       return {
         kits: [],
@@ -85,9 +95,9 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
           'This device does not hold the vault key, so it cannot make guardian kits. Make the kits on the computer that created the vault.',
       }
     }
-    const { items } = await guardiansOf(s, client, vaultId)
+    const { items } = await guardiansOf(s, vaultId)
     try {
-      const kits = await deps.kits(s).regenerate(vaultId, key, vault.sssPreset, items)
+      const kits = await s.kits.regenerate(vaultId, key, vault.sssPreset, items)
       return { kits, kitProblem: null }
     } catch (error) {
       // The guardian change itself succeeded on the service; say what went wrong with the kits.
@@ -96,23 +106,18 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
   }
 
   return {
-    listGuardians: async ({ vaultId }) => {
-      const s = await session()
-      return guardiansOf(s, await s.connections.client(), vaultId)
-    },
+    listGuardians: async ({ vaultId }) => guardiansOf(await session(), vaultId),
 
     addGuardian: async ({ vaultId, person }) => {
       const s = await session()
-      const client = await s.connections.client()
-      const guardian = await client.addGuardian(vaultId, person)
+      const guardian = await s.core.vaults.addGuardian(vaultId, person)
       await s.records.update(vaultId, (r) => ({ ...r, guardians: [...(r.guardians ?? []), guardian] }))
-      return { guardian, sharesRegenerated: true, ...(await regenerateKits(s, client, vaultId)) }
+      return { guardian, sharesRegenerated: true, ...(await regenerateKits(s, vaultId)) }
     },
 
     removeGuardian: async ({ vaultId, guardianId }) => {
       const s = await session()
-      const client = await s.connections.client()
-      const removed = await client.removeGuardian(vaultId, guardianId)
+      const removed = await s.core.vaults.removeGuardian(vaultId, guardianId)
       await s.records.update(vaultId, (r) => ({
         ...r,
         guardians: (r.guardians ?? []).filter((g) => g.id !== guardianId),
@@ -120,21 +125,14 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       return {
         guardian: null,
         sharesRegenerated: removed.sharesRegenerated,
-        ...(await regenerateKits(s, client, vaultId)),
+        ...(await regenerateKits(s, vaultId)),
       }
     },
 
-    listGuardianKits: async ({ vaultId }) => deps.kits(await session()).list(vaultId),
+    listGuardianKits: async ({ vaultId }) => (await session()).kits.list(vaultId),
 
     getGuardianKit: async ({ vaultId, guardianId }) => {
-      const kit = await deps.kits(await session()).render(vaultId, guardianId)
-      if (!kit) {
-        throw new IpcError({
-          code: 'NO_KIT',
-          message:
-            'There is no kit for this guardian on this device (kits are made on the computer that holds the vault key). Remove and add the guardian again from that computer to make a new kit.',
-        })
-      }
+      const kit = await renderKit(await session(), vaultId, guardianId)
       return {
         ...kit.info,
         html: kit.html,
@@ -144,15 +142,13 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
 
     printGuardianKit: async ({ vaultId, guardianId, as }) => {
       if (!deps.printHtml) throw unavailableInBrowser()
-      const kit = await deps.kits(await session()).render(vaultId, guardianId)
-      if (!kit)
-        throw new IpcError({ code: 'NO_KIT', message: 'There is no kit for this guardian on this device.' })
+      const kit = await renderKit(await session(), vaultId, guardianId)
       const name = kitFileName(kit.info.guardianName, vaultLabel(vaultId)).replace(/\.html$/, '.pdf')
       return { saved: await deps.printHtml(kit.html, as, name) }
     },
 
     getOwnerKit: async ({ vaultId }) => {
-      const kit = await (await session()).keyring.exportOwnerKit(vaultId)
+      const kit = await (await session()).core.vaultKeys.exportOwnerKit(vaultId)
       return {
         vaultId,
         fingerprint: kit.fingerprint,
@@ -163,45 +159,42 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
 
     printOwnerKit: async ({ vaultId, as }) => {
       if (!deps.printHtml) throw unavailableInBrowser()
-      const kit = await (await session()).keyring.exportOwnerKit(vaultId)
+      const kit = await (await session()).core.vaultKeys.exportOwnerKit(vaultId)
       return { saved: await deps.printHtml(kit.html, as, `${vaultLabel(vaultId)} - owner recovery kit.pdf`) }
     },
 
     importOwnerKit: async ({ vaultId, words }) => {
       const s = await session()
-      await s.keyring.importOwnerKit(words, { expectedVaultId: vaultId })
-      return s.observe(await (await s.connections.client()).getVault(vaultId))
+      await s.core.vaultKeys.importOwnerKit(words, { expectedVaultId: vaultId })
+      return s.viewOf(await s.core.vaults.get(vaultId))
     },
 
     listHeirs: async ({ vaultId }) => {
       const s = await session()
-      const client = await s.connections.client()
       return listOrRecorded<Heir>(
-        client,
+        s,
         vaultId,
-        () => client.listHeirs(vaultId),
+        () => s.core.vaults.listHeirs(vaultId),
         () => s.records.get(vaultId).heirs,
       )
     },
 
     addHeir: async ({ vaultId, person }) => {
       const s = await session()
-      const client = await s.connections.client()
-      const heir = await client.addHeir(vaultId, person)
+      const heir = await s.core.vaults.addHeir(vaultId, person)
       await s.records.update(vaultId, (r) => ({ ...r, heirs: [...(r.heirs ?? []), heir] }))
-      await s.observe(await client.getVault(vaultId))
+      await s.latestView(vaultId)
       return heir
     },
 
     removeHeir: async ({ vaultId, heirId }) => {
       const s = await session()
-      const client = await s.connections.client()
-      const removed = await client.removeHeir(vaultId, heirId)
+      const removed = await s.core.vaults.removeHeir(vaultId, heirId)
       await s.records.update(vaultId, (r) => ({
         ...r,
         heirs: (r.heirs ?? []).filter((h) => h.id !== heirId),
       }))
-      await s.observe(await client.getVault(vaultId))
+      await s.latestView(vaultId)
       return removed
     },
   }

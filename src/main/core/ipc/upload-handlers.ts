@@ -45,7 +45,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
   return {
     listAssets: async ({ vaultId, category, limit, offset }) => {
       const s = await session()
-      const page = await (await s.connections.client()).listAssets(vaultId, { category, limit, offset })
+      const page = await s.core.vaults.listAssets(vaultId, { category, limit, offset })
       return {
         assets: page.data,
         total: page.meta.total ?? page.data.length,
@@ -56,7 +56,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
 
     estimateUpload: async ({ vaultId, paths }) => {
       const s = await session()
-      const e = await s.uploads.estimate(vaultId, checkedPaths(paths), s.connections.active()?.id)
+      const e = await s.core.uploads.estimate(vaultId, checkedPaths(paths))
       if (e.files === 0 && e.tooLarge.length === 0) {
         throw new IpcError({
           code: 'NOTHING_TO_UPLOAD',
@@ -68,12 +68,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
 
     queueUpload: async ({ vaultId, paths, force }) => {
       const s = await session()
-      const result = await s.uploads.enqueue({
-        vaultId,
-        paths: checkedPaths(paths),
-        force,
-        connectionId: s.connections.active()?.id,
-      })
+      const result = await s.core.uploads.enqueue({ vaultId, paths: checkedPaths(paths), force })
       return {
         batchId: result.batchId,
         queued: result.items.length,
@@ -82,14 +77,14 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
     },
 
     listUploads: async () => (await session()).visibleUploads().map(toUploadView),
-    cancelUpload: async ({ itemId }) => (await session()).uploads.cancel(itemId),
-    retryUpload: async ({ itemId }) => (await session()).uploads.retry(itemId),
+    cancelUpload: async ({ itemId }) => (await session()).core.uploads.cancel(itemId),
+    retryUpload: async ({ itemId }) => (await session()).core.uploads.retry(itemId),
 
     clearFinishedUploads: async ({ only }) => {
       const s = await session()
       let cleared: number
       if (only === 'finished') {
-        cleared = await s.uploads.clearFinished()
+        cleared = await s.core.uploads.clearFinished()
       } else {
         // The queue clears all finished items at once; failures alone are hidden by the session.
         cleared = s.dismissUploads((i) => i.state === 'failed' || i.state === 'cancelled')

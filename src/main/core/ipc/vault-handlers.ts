@@ -1,5 +1,5 @@
-// Vault channels: the list (from the watcher), create, release configuration, check-in, cancel.
-// After every change the vault is read back once so the window shows what the service holds.
+// Vault channels: the list (from the core's watcher), create, release configuration, check-in,
+// cancel. The core reads the vault back after every change, so the window shows what the service holds.
 import { creditsToDollars, LIMITS } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import { VaultApiError } from '../api-client'
@@ -23,29 +23,24 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
 
     refreshVaults: async () => {
       const s = await session()
-      await s.watcher.pollNow()
+      await s.core.watcher.pollNow()
       return s.snapshot()
     },
 
     refreshVault: async ({ vaultId }) => {
       const s = await session()
-      const client = await s.connections.client()
-      return s.observe(await client.getVault(vaultId))
+      return s.viewOf(await s.core.vaults.get(vaultId))
     },
 
     createVault: async ({ preset }) => {
       const s = await session()
-      const client = await s.connections.client()
-      const vault = await client.createVault({ preset })
-      await s.ensureVaultKey(vault.id)
-      return s.observe(vault)
+      return s.viewOf(await s.core.vaults.create({ preset }))
     },
 
     configureRelease: async ({ vaultId, trigger, checkInFrequency }) => {
       const s = await session()
-      const client = await s.connections.client()
       const frequency = trigger === 'dead_man_switch' ? (checkInFrequency ?? 'monthly') : undefined
-      const config = await client.configureRelease(vaultId, {
+      const config = await s.core.vaults.configureRelease(vaultId, {
         trigger,
         ...(frequency ? { config: { checkInFrequency: frequency } } : {}),
       })
@@ -55,17 +50,16 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
         checkInFrequency: config.checkInFrequency,
         nextCheckInDue: config.nextCheckInDue,
       }))
-      await s.observe(await client.getVault(vaultId))
+      await s.latestView(vaultId)
       return config
     },
 
     checkIn: async ({ vaultId, note }) => {
       const s = await session()
-      const client = await s.connections.client()
       const trimmed = note?.trim() || undefined
-      let result: Awaited<ReturnType<typeof client.checkIn>>
+      let result: Awaited<ReturnType<typeof s.core.vaults.checkIn>>
       try {
-        result = await client.checkIn(vaultId, trimmed)
+        result = await s.core.vaults.checkIn(vaultId, trimmed)
       } catch (error) {
         if (error instanceof VaultApiError && error.status === 402) {
           const balance = s.snapshot().vaults.find((v) => v.id === vaultId)?.creditsBalance
@@ -87,15 +81,14 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
         lastCheckIn: { at: checkedInAt, note: trimmed ?? null },
         nextCheckInDue: result.nextCheckInDue,
       }))
-      await s.observe(await client.getVault(vaultId))
+      await s.latestView(vaultId)
       return { ...result, checkedInAt }
     },
 
     cancelRelease: async ({ vaultId }) => {
       const s = await session()
-      const client = await s.connections.client()
-      const result = await client.cancelRelease(vaultId)
-      await s.observe(await client.getVault(vaultId))
+      const result = await s.core.vaults.cancelRelease(vaultId)
+      await s.latestView(vaultId)
       return result
     },
   }
