@@ -50,7 +50,7 @@ test('shares from a QR photo and typed words decrypt the files into a chosen fol
   await page.getByText('I have the encrypted files on this computer').click()
   await page.locator('input[type="file"]').first().setInputFiles(qrPng)
   await expect(page.getByTestId('share-count')).toContainText('1 kit entered — 2 of 3 needed')
-  await expect(page.getByText(/Kit 2 of 3 read correctly/)).toBeVisible()
+  await expect(page.getByText(/Kit 2 of 3, read correctly/)).toBeVisible()
 
   await page.getByRole('button', { name: 'Add another kit' }).click()
   await page.getByLabel('Kit 2').fill(encodeShareWords(shares[0]!))

@@ -202,33 +202,39 @@ export function RecoveryScreen() {
             The e-mail's subject starts with “You have been given access”. Copy each item exactly; spaces
             before or after do not matter.
           </p>
-          <label htmlFor="heir-service">Vault Service address</label>
-          <input
-            id="heir-service"
-            type="url"
-            value={serviceUrl}
-            placeholder="https://…"
-            spellCheck={false}
-            onChange={(e) => setServiceUrl(e.target.value)}
-          />
-          <label htmlFor="heir-token">Your personal access token (starts with hk_)</label>
-          <input
-            id="heir-token"
-            type="text"
-            value={accessToken}
-            placeholder="hk_…"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => setAccessToken(e.target.value)}
-          />
-          <label htmlFor="heir-vault">Vault id (filled in by itself once a guardian's kit is entered)</label>
-          <input
-            id="heir-vault"
-            type="text"
-            value={vaultId}
-            spellCheck={false}
-            onChange={(e) => setVaultId(e.target.value)}
-          />
+          <div className="field" style={{ marginBottom: 12 }}>
+            <label htmlFor="heir-service">Vault Service address</label>
+            <input
+              id="heir-service"
+              type="url"
+              value={serviceUrl}
+              placeholder="https://…"
+              spellCheck={false}
+              onChange={(e) => setServiceUrl(e.target.value)}
+            />
+          </div>
+          <div className="field" style={{ marginBottom: 12 }}>
+            <label htmlFor="heir-token">Your personal access token (starts with hk_)</label>
+            <input
+              id="heir-token"
+              type="text"
+              value={accessToken}
+              placeholder="hk_…"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => setAccessToken(e.target.value)}
+            />
+          </div>
+          <div className="field" style={{ marginBottom: 12 }}>
+            <label htmlFor="heir-vault">Vault id (filled in for you when you enter a guardian's kit)</label>
+            <input
+              id="heir-vault"
+              type="text"
+              value={vaultId}
+              spellCheck={false}
+              onChange={(e) => setVaultId(e.target.value)}
+            />
+          </div>
           <div className="row">
             <button
               type="submit"
@@ -307,7 +313,7 @@ export function RecoveryScreen() {
             <label htmlFor={`share-${s.id}`}>Kit {index + 1}</label>
             <textarea
               id={`share-${s.id}`}
-              rows={3}
+              rows={5}
               value={s.text}
               spellCheck={false}
               onChange={(e) => update(s.id, { text: e.target.value, check: undefined })}
@@ -417,14 +423,20 @@ export function RecoveryScreen() {
                 : `${recovered} of ${plural(report.results.length, 'file')} recovered.`}{' '}
               They are in {report.outputDir}.
             </h3>
-            <ul className="plain-list">
+            {recovered > 0 && (
+              <p className="muted">
+                They open like any other files. Keep the guardians' kits until you are sure you have
+                everything.
+              </p>
+            )}
+            <ul className="plain-list" style={{ listStyle: 'none', paddingLeft: 0 }}>
               {report.results.map((r) => (
                 <li
                   key={r.input}
                   className={r.ok ? 'text-ok' : r.status === 'not-reached' ? 'muted' : 'text-danger'}
                 >
-                  {r.ok ? '✓' : r.status === 'not-reached' ? '…' : '✗'} <strong>{r.input}</strong>:{' '}
-                  {r.message}
+                  {r.ok ? '✓' : r.status === 'not-reached' ? '…' : '✗'} <strong>{r.input}</strong>
+                  {source === 'files' && r.output ? ` → ${r.output}` : ''}: {r.message}
                 </li>
               ))}
             </ul>

@@ -82,7 +82,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         const share = decodeShareWords(text)
         return {
           ok: true,
-          message: `Kit ${share.shareIndex} of ${share.shareCount} read correctly (vault fingerprint ${share.fingerprint}, set ${share.splitId}). Any ${share.threshold} kits together open the files.`,
+          message: `Kit ${share.shareIndex} of ${share.shareCount}, read correctly (vault ${share.fingerprint}, set ${share.splitId}, as printed on the kit).`,
           splitId: share.splitId,
           shareIndex: share.shareIndex,
           threshold: share.threshold,
