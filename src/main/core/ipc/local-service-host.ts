@@ -1,6 +1,6 @@
 // "Start locally": the Vault Service runs inside this process on loopback, its data under
 // userData/local-service. The port is remembered so the stored connection keeps working after a
-// restart; if that port is taken, a free one is used and the connection is redirected to it.
+// restart; if another program has taken it meanwhile, the error says so.
 import { join } from 'node:path'
 import type { RunningService } from '../../../service'
 import { JsonFileWriter, readJsonFile } from '../json-file'
@@ -10,6 +10,13 @@ interface LocalServiceFile {
   /** The URL the connection was stored with. */
   serviceUrl: string | null
   accountId: string | null
+}
+
+export class LocalServiceError extends Error {
+  override readonly name = 'LocalServiceError'
+  get userMessage(): string {
+    return this.message
+  }
 }
 
 export class LocalServiceHost {
@@ -48,11 +55,6 @@ export class LocalServiceHost {
     return this.#state.serviceUrl !== null && serviceUrl === this.#state.serviceUrl
   }
 
-  /** The address to use for a stored URL: the live local one when it is the local service. */
-  resolve(serviceUrl: string): string {
-    return this.isLocal(serviceUrl) && this.#service ? this.#service.url : serviceUrl
-  }
-
   start(): Promise<RunningService> {
     this.#running ??= this.#start().catch((error: unknown) => {
       this.#running = undefined
@@ -65,15 +67,15 @@ export class LocalServiceHost {
     // Loaded on demand: a remote-only user never opens the service's database.
     const { startService } = await import('../../../service')
     const remembered = this.#state.serviceUrl ? Number(new URL(this.#state.serviceUrl).port) : 0
-    let service: RunningService
     try {
-      service = await startService({ dataDir: this.dataDir, port: remembered })
+      this.#service = await startService({ dataDir: this.dataDir, port: remembered })
+      return this.#service
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || remembered === 0) throw error
-      service = await startService({ dataDir: this.dataDir, port: 0 })
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+      throw new LocalServiceError(
+        `The vault service on this computer cannot start: another program is using its port ${remembered}. Close that program (or restart the computer), then open Vault Desktop again.`,
+      )
     }
-    this.#service = service
-    return service
   }
 
   /** Creates the owner's account on the local service (100 trial credits) and returns its key. */
