@@ -92,15 +92,17 @@ guardians below can rebuild together from their guardian kits.
 2. Ask ${threshold} of these guardians for their guardian kit (words or QR code):
 ${guardianLines}
 
-3. Download the encrypted files, with the Vault Desktop app (its recovery screen asks for the service
-   address, the vault id and your token) or with any HTTP client:
-     curl -H "x-api-key: ${p.token}" ${p.baseUrl}/api/vault/${p.vaultId}/asset
-     curl -H "x-api-key: ${p.token}" -o <file name> ${p.baseUrl}/api/vault/${p.vaultId}/asset/<asset id>/content
-
-4. Decrypt them with the guardians' words: in the app's recovery screen, or with the command-line
-   recovery tool from the Vault Desktop sources:
-     npm run recover -- "<the guardians' words>" --out <folder> <downloaded files>
-   (\`npm run recover -- --help\` explains every option).
+3. Recover the files. Either way below downloads every file, checks that it is exactly what the owner
+   stored, and writes the original files into a folder you choose. If it is interrupted, run it again:
+   it continues where it stopped.
+   - With the Vault Desktop app: open it, choose "Recovery" on the left, copy the service address,
+     your access token and the vault id from this e-mail, and enter the guardians' kits.
+   - With the command-line recovery tool (part of Vault Desktop; needs Node.js 20 or newer):
+       npm run recover -- --service ${p.baseUrl} --token ${p.token} \\
+         --share-words "<one guardian's words>" --share-words "<another guardian's words>" --out <folder>
+     (\`npm run recover -- --help\` explains every option.)
+   Vault Desktop and its recovery tool are free, open-source software ("vault-desktop"): any copy works,
+   including one on the owner's own computer. Your files do not expire; take the time you need.
 
 The file format is openly documented, so the files stay recoverable without any company's help.
 ${signature}`,

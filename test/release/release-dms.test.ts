@@ -182,8 +182,10 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
       expect(mail.text).toContain(vaultId)
       for (const g of guardians) expect(mail.text).toContain(g.email)
       expect(mail.text).toMatch(/Vault Desktop/)
-      expect(mail.text).toMatch(/npm run recover/)
-      tokens.add(heirToken(mail))
+      expect(mail.text).toMatch(/choose "Recovery" on the left/)
+      const token = heirToken(mail)
+      expect(mail.text).toContain(`npm run recover -- --service ${world.service.url} --token ${token}`)
+      tokens.add(token)
     }
     expect(tokens.size).toBe(2)
   })
