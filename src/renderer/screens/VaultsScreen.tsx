@@ -111,33 +111,31 @@ function VaultCard({ v }: { v: VaultView }) {
   const due = v.nextCheckInDue && v.state === 'active' ? describeDeadline(v.nextCheckInDue, now) : null
   return (
     <li className={`vault-card state-${v.state}`} data-testid="vault-card">
-      <button
-        type="button"
-        className="vault-card-button"
-        onClick={() => openVault(v.id)}
-        aria-label={`Open ${v.label}`}
-      >
-        <div className="vault-card-head">
-          <h2>{v.label}</h2>
-          <StateBadge state={v.state} />
-        </div>
-        {v.state === 'releasing' && (
-          <p className="card-alarm">Releasing to heirs: {daysLeftToCancel(v, now)} days left to cancel</p>
-        )}
-        <dl className="card-facts">
-          <dt>Credits</dt>
-          <dd data-testid="vault-credits">{formatCredits(v.creditsBalance)}</dd>
-          <dt>Contents</dt>
-          <dd>
-            {v.assetCount} file{v.assetCount === 1 ? '' : 's'} · {v.guardianCount} guardian
-            {v.guardianCount === 1 ? '' : 's'} · {v.heirCount} heir{v.heirCount === 1 ? '' : 's'}
-          </dd>
-          <dt>Release</dt>
-          <dd>{v.releaseTrigger ? TRIGGER_TEXT[v.releaseTrigger].label : 'Not configured'}</dd>
-          <dt>Next check-in</dt>
-          <dd className={due?.overdue ? 'text-danger' : undefined}>{due ? due.text : '—'}</dd>
-        </dl>
-      </button>
+      <div className="vault-card-head">
+        <h2>
+          {/* The button's ::after covers the whole card, so the card is one click target. */}
+          <button type="button" className="vault-card-open" onClick={() => openVault(v.id)}>
+            {v.label}
+          </button>
+        </h2>
+        <StateBadge state={v.state} />
+      </div>
+      {v.state === 'releasing' && (
+        <p className="card-alarm">Releasing to heirs: {daysLeftToCancel(v, now)} days left to cancel</p>
+      )}
+      <dl className="card-facts">
+        <dt>Credits</dt>
+        <dd data-testid="vault-credits">{formatCredits(v.creditsBalance)}</dd>
+        <dt>Contents</dt>
+        <dd>
+          {v.assetCount} file{v.assetCount === 1 ? '' : 's'} · {v.guardianCount} guardian
+          {v.guardianCount === 1 ? '' : 's'} · {v.heirCount} heir{v.heirCount === 1 ? '' : 's'}
+        </dd>
+        <dt>Release</dt>
+        <dd>{v.releaseTrigger ? TRIGGER_TEXT[v.releaseTrigger].label : 'Not configured'}</dd>
+        <dt>Next check-in</dt>
+        <dd className={due?.overdue ? 'text-danger' : undefined}>{due ? due.text : '—'}</dd>
+      </dl>
     </li>
   )
 }
