@@ -1,0 +1,79 @@
+// Removing a guardian in the window: the app warns that every kit handed out stops working, splits
+// the key again, and asks the owner to give every remaining guardian their new kit; the kits it
+// shows afterwards belong to a new set. (That old and new kits never combine is tested in
+// test/release/release-branches.test.ts.) Screenshot: test-results/screenshots/owner-resplit-*.png.
+import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+const consoleErrors: string[] = []
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp()
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(error.message))
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+})
+
+async function shareSetOfFirstKit(): Promise<string> {
+  await page
+    .getByRole('button', { name: /View kit/ })
+    .first()
+    .click()
+  const dialog = page.getByRole('dialog')
+  const text =
+    (await dialog
+      .getByText(/Share set \w+/)
+      .first()
+      .textContent()) ?? ''
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  const set = /Share set (\w+)/.exec(text)?.[1]
+  if (!set) throw new Error(`no share set in "${text}"`)
+  return set
+}
+
+test('removing a guardian re-splits the key and asks for the new kits to be handed out', async () => {
+  await page.goto(app.url)
+  await page.getByLabel('Your e-mail address').fill('resplit-owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  for (const [name, email] of [
+    ['Alice Martin', 'alice@example.com'],
+    ['Bob Okafor', 'bob@example.com'],
+    ['Chloe Park', 'chloe@example.com'],
+  ] as const) {
+    await form.getByLabel('Name').fill(name)
+    await form.getByLabel('E-mail').fill(email)
+    await form.getByRole('button', { name: 'Add guardian' }).click()
+    await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  }
+  await expect(page.getByTestId('guardian-count')).toHaveText('3 of 3')
+  const before = await shareSetOfFirstKit()
+
+  await page.getByRole('button', { name: 'Remove guardian Chloe Park' }).click()
+  const confirm = page.getByRole('dialog')
+  await expect(confirm).toContainText('Every kit handed out so far stops working')
+  await page.screenshot({ path: 'test-results/screenshots/owner-resplit-confirm.png', fullPage: true })
+  await confirm.getByRole('button', { name: 'Remove guardian' }).click()
+
+  const status = page.getByRole('status').filter({ hasText: 'The key was split again' })
+  await expect(status).toContainText('2 new kits')
+  await expect(status).toContainText('give every guardian their new kit')
+  await expect(page.getByTestId('guardian-count')).toHaveText('2 of 3')
+  await page.screenshot({ path: 'test-results/screenshots/owner-resplit-done.png', fullPage: true })
+  const after = await shareSetOfFirstKit()
+  expect(after).not.toBe(before)
+  expect(consoleErrors).toEqual([])
+})
