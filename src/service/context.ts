@@ -15,5 +15,3 @@ export interface ServiceContext {
   /** Called after messages were queued, so delivery can start without waiting for the next tick. */
   outboxChanged: () => void
 }
-
-export const nowIso = (ctx: Pick<ServiceContext, 'clock'>) => ctx.clock().toISOString()

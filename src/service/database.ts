@@ -157,8 +157,6 @@ const MIGRATIONS: string[] = [
   `,
 ]
 
-export const SCHEMA_VERSION = MIGRATIONS.length
-
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true })
   const db = new Database(join(dataDir, 'vault.sqlite3'))

@@ -325,10 +325,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
 }
 
 /** A single satisfiable `bytes=` range (inclusive end), or null to send everything. */
-export function parseByteRange(
-  header: string | undefined,
-  size: number,
-): { start: number; end: number } | null {
+function parseByteRange(header: string | undefined, size: number): { start: number; end: number } | null {
   const match = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null
   if (!match || size === 0) return null
   const [, from, to] = match
