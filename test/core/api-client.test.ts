@@ -363,6 +363,35 @@ describe('VaultApiClient retries and prefixes', () => {
     }
   })
 
+  it('says when a service does not offer a local-service extension', async () => {
+    const server = createServer((req, res) => {
+      if (req.method === 'GET' && req.url === '/api/vault') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ data: [], meta: { timestamp: new Date().toISOString(), requestId: 'a' } }))
+        return
+      }
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          error: { code: 'NOT_FOUND', message: `no route for ${req.method} ${req.url}`, status: 404 },
+        }),
+      )
+    })
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    try {
+      const c = new VaultApiClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        apiKey: 'sk_human_x',
+      })
+      const create = await expectApiError(c.createVault())
+      expect(create.userMessage).toMatch(/does not offer "create vault"/)
+      const heirs = await expectApiError(c.listHeirs('v1'))
+      expect(heirs.userMessage).toMatch(/does not offer "list heirs"/)
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()))
+    }
+  })
+
   it('falls back to /v1 when the vault list 404s under /api', async () => {
     // A gateway that only routes /v1 to the service.
     const target = new URL(svc.url)

@@ -124,6 +124,16 @@ export class VaultApiError extends Error {
   }
 }
 
+/** Calls the v2 spec does not define; the local service adds them, other services may not. */
+const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
+  'create vault',
+  'delete vault',
+  'list guardians',
+  'list heirs',
+  'download asset',
+  'start release',
+])
+
 function userMessageFor(init: VaultApiErrorInit): string {
   const { status, code, operation, message } = init
   if (code === 'CANCELLED') return 'The request was cancelled; nothing was changed and no credits were used.'
@@ -160,6 +170,8 @@ function userMessageFor(init: VaultApiErrorInit): string {
     case 403:
       return `This API key cannot ${operation}: agent keys (${KEY_PREFIX.agent}) may only read and check in. Connect with an ${KEY_PREFIX.human} key to make changes.`
     case 404:
+      if (EXTENSION_OPERATIONS.has(operation) && (operation === 'create vault' || /no route/i.test(message)))
+        return `This Vault Service does not offer "${operation}" (an extension of the local Vault Service, not part of the v2 interface). Use the service's own dashboard for it, or connect to a local Vault Service.`
       return `Not found while trying to ${operation}: the vault, guardian, heir or asset may have been removed. Refresh and try again.`
     case 409:
       if (operation === 'cancel release')
