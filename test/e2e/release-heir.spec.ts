@@ -2,12 +2,14 @@
 // files uploaded encrypted) misses its check-in and is released 30 days later; the heir, on another
 // machine (a fresh app data folder, no keys), copies what the e-mail says into the Recovery screen,
 // sees the files, enters one kit ("2 of 3 needed"), then a second, and gets every file back,
-// byte-identical. A wrong access code is explained. Screenshots: test-results/screenshots/heir-*.png.
-import { readdir } from 'node:fs/promises'
+// byte-identical. A wrong access code, an unreachable service and a file altered on the service are
+// explained. Screenshots: test-results/screenshots/heir-*.png.
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
 import { encodeShareWords, splitVaultKey } from '../../src/main/core/crypto'
 import {
+  blobPathOf,
   DAY_MS,
   followGuardianLink,
   guardianLink,
@@ -135,4 +137,34 @@ test('one kit is not enough; two are; every file comes back identical', async ()
   await page.getByRole('button', { name: 'Recover the files' }).click()
   await expect(report.getByText('Already recovered by an earlier run')).toHaveCount(4)
   expect(consoleErrors.filter((e) => !/401|Unauthorized/i.test(e))).toEqual([])
+})
+
+test('the service cannot be reached: the run stops, says what to do, and offers to continue', async () => {
+  await page.getByLabel('Vault Service address').fill('http://127.0.0.1:9')
+  await page.getByLabel('Folder for the recovered files').fill(join(app.userDataDir, 'Second try'))
+  await page.getByRole('button', { name: 'Recover the files' }).click()
+  const report = page.getByTestId('recovery-report')
+  await expect(report.getByRole('alert')).toContainText('could not be reached', { timeout: 20_000 })
+  await expect(page.getByRole('button', { name: 'Continue where it stopped' })).toBeVisible()
+  await shot('6-unreachable')
+  await page.getByLabel('Vault Service address').fill(world.service.url)
+})
+
+test('a file altered on the service is refused and listed; the others are recovered', async () => {
+  const assets = (await (await world.ownerCore()).vaults.listAssets(vaultId)).data
+  const will = assets.find((a) => a.filename === 'will.pdf')!
+  const blob = blobPathOf(world.serviceDir, will.storageTxId)
+  const bytes = await readFile(blob)
+  bytes[5_000]! ^= 0x20
+  await writeFile(blob, bytes)
+
+  const outDir = join(app.userDataDir, 'Third try')
+  await page.getByLabel('Folder for the recovered files').fill(outDir)
+  await page.getByRole('button', { name: /Recover the files|Continue where it stopped/ }).click()
+  const report = page.getByTestId('recovery-report')
+  await expect(report).toContainText('3 of 4 files recovered', { timeout: 30_000 })
+  await expect(report).toContainText('"will.pdf" was altered or damaged on the service')
+  await shot('7-damaged-file')
+  await expect(readFile(join(outDir, 'will.pdf'))).rejects.toThrow(/ENOENT/)
+  expect(await sha256File(join(outDir, 'voice message.m4a'))).toBe(originals.get('voice message.m4a'))
 })
