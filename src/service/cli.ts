@@ -54,7 +54,6 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
     // For benchmarks and load tests only: the spec's limits apply otherwise.
     ...(noRateLimits ? { rateLimits: false as const } : {}),
   })
-  console.log(`listening on ${service.url}`)
   const stop = (signal: string) => {
     console.error(`[vault-service] ${signal}: shutting down`)
     service.close().then(
@@ -67,6 +66,8 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))
+  // Only now: whoever waits for this line may signal at once.
+  console.log(`listening on ${service.url}`)
 }
 
 function admin(command: string | undefined, values: Record<string, string | undefined>): unknown {

@@ -128,6 +128,12 @@ describe('service process killed mid-upload', () => {
       // SIGTERM is a clean shutdown: exit code 0.
       expect(await exited2).toBe(0)
     }
+    // And so is SIGINT (Ctrl-C); the lock is released either way.
+    const third = await spawnService(cli, dataDir)
+    const exited3 = new Promise<number | null>((resolve) => third.child.once('exit', resolve))
+    third.child.kill('SIGINT')
+    expect(await exited3).toBe(0)
+    expect(existsSync(join(dataDir, 'service.lock'))).toBe(false)
   })
 })
 

@@ -255,6 +255,21 @@ describe('guardian answers and claims', () => {
     expect((await fetch(linkFrom(gail!, 'decline'))).status).toBe(404)
   })
 
+  it('guardian pages escape what the owner typed', async () => {
+    t = await startTestService()
+    const { apiKey, vaultId } = t.owner
+    await call(t.url, 'POST', `/api/vault/${vaultId}/guardian`, {
+      key: apiKey,
+      json: { name: '<script>alert(1)</script>', email: 'x@example.com' },
+    })
+    const [invitation] = t.service.admin.outbox({ vault: vaultId }).messages
+    const page = await fetch(linkFrom(invitation!, 'accept'))
+    const html = await page.text()
+    expect(html).not.toContain('<script>')
+    expect(html).toContain('&lt;script&gt;')
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'")
+  })
+
   it('claims do not count when the trigger is not guardian_claim', async () => {
     t = await startTestService()
     const { apiKey, vaultId } = await setUpVault('manual')
