@@ -163,7 +163,7 @@ test('a file altered on the service is refused and listed; the others are recove
   await page.getByRole('button', { name: /Recover the files|Continue where it stopped/ }).click()
   const report = page.getByTestId('recovery-report')
   await expect(report).toContainText('3 of 4 files recovered', { timeout: 30_000 })
-  await expect(report).toContainText('"will.pdf" was altered or damaged on the service')
+  await expect(report).toContainText('This file was changed or damaged on the service')
   await shot('7-damaged-file')
   await expect(readFile(join(outDir, 'will.pdf'))).rejects.toThrow(/ENOENT/)
   expect(await sha256File(join(outDir, 'voice message.m4a'))).toBe(originals.get('voice message.m4a'))

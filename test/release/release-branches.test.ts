@@ -258,7 +258,10 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     expect(report.stopped).toBeUndefined()
     const byName = new Map(report.results.map((r) => [r.name, r]))
     expect(byName.get('letter.txt')).toMatchObject({ status: 'failed', reason: 'damaged' })
-    expect(byName.get('letter.txt')!.message).toMatch(/altered or damaged.*nothing was written/s)
+    expect(byName.get('letter.txt')!.message).toMatch(
+      /changed or damaged on the service.*nothing was written/s,
+    )
+    expect(byName.get('letter.txt')!.detail).toMatch(/byte/)
     expect(byName.get('scans/deed.pdf')?.status).toBe('recovered')
     expect(byName.get('scans/passport.png')?.status).toBe('recovered')
     // No plaintext of the altered file, not even a temp file; the downloads folder is gone.

@@ -72,6 +72,8 @@ export interface HeirFileResult {
   bytes?: number
   reason?: string
   message: string
+  /** Technical detail (where a file was damaged), for the command-line report. */
+  detail?: string
 }
 
 export interface HeirRecoveryProgress {
@@ -382,7 +384,9 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
           ...base,
           status: 'failed',
           reason: error.reason,
-          message: `"${file.name}" was altered or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. (${error.message})`,
+          message:
+            "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
+          detail: error.message,
         })
       } else {
         report.results.push({
@@ -435,5 +439,5 @@ async function publish(temp: string, output: string): Promise<void> {
 /** Plain-language one-liner per result, for the command-line tool. */
 export function describeHeirResult(result: HeirFileResult): string {
   const label = { recovered: 'ok', kept: 'kept', failed: 'FAILED', 'not-reached': 'waiting' }[result.status]
-  return `${label.padEnd(8)} ${result.name}${result.status === 'recovered' ? ` (${result.bytes} bytes)` : ''}: ${result.message}`
+  return `${label.padEnd(8)} ${result.name}${result.status === 'recovered' ? ` (${result.bytes} bytes)` : ''}: ${result.message}${result.detail ? ` (${result.detail})` : ''}`
 }

@@ -417,12 +417,14 @@ export function RecoveryScreen() {
                 <p>{report.stopped.message}</p>
               </div>
             )}
-            <h3>
-              {report.results.length > 0 && recovered === report.results.length
-                ? `All ${plural(recovered, 'file')} recovered and checked.`
-                : `${recovered} of ${plural(report.results.length, 'file')} recovered.`}{' '}
-              They are in {report.outputDir}.
-            </h3>
+            {report.results.length > 0 && (
+              <h3>
+                {recovered === report.results.length
+                  ? `All ${plural(recovered, 'file')} recovered and checked.`
+                  : `${recovered} of ${plural(report.results.length, 'file')} recovered${report.stopped ? ' so far' : ''}.`}
+                {recovered > 0 && ` They are in ${report.outputDir}.`}
+              </h3>
+            )}
             {recovered > 0 && (
               <p className="muted">
                 They open like any other files. Keep the guardians' kits until you are sure you have
