@@ -2,9 +2,9 @@
 // document and the implementation ever disagree, this fails.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { fromHex, toHex } from '../../src/main/core/crypto/bytes'
 import { chunkNonce, deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
 import { fileSalt } from '../../src/main/core/crypto/file-cipher'
-import { fromHex, toHex } from '../../src/main/core/crypto/hkdf-sha512'
 import {
   collectBytes,
   combineShares,

@@ -43,14 +43,18 @@ function pdfPageCount(pdf: Buffer): number {
 }
 
 async function renderAndCheck(name: string, html: string) {
+  // Playwright's own runner empties test-results/ when it starts, possibly in parallel with us.
+  const ensureDir = () => mkdirSync(outDir, { recursive: true })
   await page.setContent(html)
   await page.emulateMedia({ media: 'print' })
   for (const format of ['A4', 'Letter'] as const) {
     const pdf = await page.pdf({ format })
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-')
     expect(pdfPageCount(pdf), `${name} on ${format}`).toBe(2)
+    ensureDir()
     writeFileSync(`${outDir}/${name}-${format}.pdf`, pdf)
   }
+  ensureDir()
   await page.screenshot({ path: `${outDir}/${name}.png`, fullPage: true })
   // The QR as printed must scan back to the words.
   const qr = PNG.sync.read(await page.locator('figure svg').screenshot())

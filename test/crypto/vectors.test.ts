@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { AeadBackendName } from '../../src/main/core/crypto/aead-backend'
+import { fromHex, toHex } from '../../src/main/core/crypto/bytes'
 import { deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
 import {
   aeadBackend,
@@ -14,7 +15,6 @@ import {
   encryptChunked,
 } from '../../src/main/core/crypto/chunked-stream'
 import { FileCipherError } from '../../src/main/core/crypto/file-cipher-error'
-import { fromHex, toHex } from '../../src/main/core/crypto/hkdf-sha512'
 
 const dir = join(import.meta.dirname, '../fixtures/vectors')
 

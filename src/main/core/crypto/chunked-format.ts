@@ -1,7 +1,9 @@
 // Cobblestone-256 (c2sp.org/chunked-encryption with AES-256-GCM and HKDF-Expand-SHA-512):
 // sizes, per-message key derivation, chunk nonces and the exact length arithmetic.
+
+import { concatBytes, utf8 } from './bytes'
 import { FileCipherError } from './file-cipher-error'
-import { concatBytes, hkdfExpandSha512, utf8 } from './hkdf-sha512'
+import { hkdfExpandSha512 } from './hkdf-sha512'
 
 export const AEAD_NAME = 'AEAD_AES_256_GCM'
 export const KEY_SIZE = 32

@@ -6,6 +6,7 @@ import type { AeadBackend, AeadBackendName, ChunkAead } from './aead-backend'
 import { nobleAeadBackend } from './aead-noble'
 import { nodeAeadBackend } from './aead-node'
 import { asBytes, ByteQueue } from './byte-queue'
+import { concatBytes, equalBytes } from './bytes'
 import { type BatchResult, type ChunkWorkerPool, sharedChunkWorkerPool } from './chunk-worker-pool'
 import {
   CHUNK_SIZE,
@@ -19,7 +20,6 @@ import {
 } from './chunked-format'
 import { FileCipherError } from './file-cipher-error'
 import { locateSingleByteError } from './gcm-error-locator'
-import { concatBytes, equalBytes } from './hkdf-sha512'
 
 /** Chunks per batch: 1 MiB of plaintext, the unit handed to a worker. */
 export const BATCH_CHUNKS = 64

@@ -3,11 +3,11 @@
 // Cobblestone ciphertext of exactly encryptedLength(P) bytes.
 import { Duplex } from 'node:stream'
 import type { AeadBackendName } from './aead-backend'
+import { concatBytes, equalBytes, utf8 } from './bytes'
 import type { ChunkWorkerPool } from './chunk-worker-pool'
 import { SALT_SIZE } from './chunked-format'
 import { type ByteSource, decryptChunked, encryptChunked, randomBytes } from './chunked-stream'
 import { FileCipherError } from './file-cipher-error'
-import { concatBytes, equalBytes, utf8 } from './hkdf-sha512'
 import { deriveFilesKey, saltCheck } from './vault-key'
 
 export const FILE_CONTEXT_PREFIX = 'vault-desktop/file/v1'

@@ -4,6 +4,9 @@
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha512 } from '@noble/hashes/sha2.js'
 
+/** Older home of the hex helper; src/main/core/heir-recovery.ts imports it from here. */
+export { toHex } from './bytes'
+
 const HASH_LEN = 64
 
 export function hkdfExpandSha512(prk: Uint8Array, info: Uint8Array, length: number): Uint8Array {
@@ -21,43 +24,5 @@ export function hkdfExpandSha512(prk: Uint8Array, info: Uint8Array, length: numb
     out.set(previous.subarray(0, Math.min(HASH_LEN, length - offset)), offset)
     offset += HASH_LEN
   }
-  return out
-}
-
-export function utf8(text: string): Uint8Array {
-  return new TextEncoder().encode(text)
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let total = 0
-  for (const part of parts) total += part.length
-  const out = new Uint8Array(total)
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
-
-/** Constant-time comparison for MACs, commitments and check values. */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!
-  return diff === 0
-}
-
-export function toHex(bytes: Uint8Array): string {
-  let hex = ''
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0')
-  return hex
-}
-
-export function fromHex(hex: string): Uint8Array {
-  const clean = hex.replace(/\s+/g, '')
-  if (clean.length % 2 !== 0 || /[^0-9a-fA-F]/.test(clean)) throw new Error('not a hex string')
-  const out = new Uint8Array(clean.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16)
   return out
 }

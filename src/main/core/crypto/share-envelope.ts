@@ -5,7 +5,7 @@
 //   vaultId:        len(1..200) UTF-8 bytes, or 0xFF + 16 bytes for a lowercase canonical UUID
 //   checksum:       first 4 bytes of SHA-256 of everything before it
 import { sha256 } from '@noble/hashes/sha2.js'
-import { equalBytes, toHex, utf8 } from './hkdf-sha512'
+import { equalBytes, toHex, utf8 } from './bytes'
 import { ShareInputError } from './share-input-error'
 import { FINGERPRINT_SIZE, formatFingerprint, KEY_CHECK_SIZE, VAULT_KEY_SIZE } from './vault-key'
 

@@ -2,9 +2,9 @@
 // needs: same vault, same split, no duplicates, enough shares, and a key that proves itself right.
 import { combine, split } from 'shamir-secret-sharing'
 import { SSS_PRESET_SHAPE, type SssPreset } from '../../../shared/api'
+import { equalBytes, toHex } from './bytes'
 import { assertKeySize } from './chunked-format'
 import { randomBytes } from './chunked-stream'
-import { equalBytes, toHex } from './hkdf-sha512'
 import { ENVELOPE_VERSION, encodeVaultId, type GuardianShare, SPLIT_ID_SIZE } from './share-envelope'
 import { ShareInputError } from './share-input-error'
 import { keyCheckValue, vaultFingerprint } from './vault-key'

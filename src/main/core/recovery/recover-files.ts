@@ -6,11 +6,11 @@ import { link, lstat, mkdir, readdir, rename, stat, unlink } from 'node:fs/promi
 import { basename, dirname, join, relative } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../crypto/aead-backend'
+import { toHex } from '../crypto/bytes'
 import { plaintextLength } from '../crypto/chunked-format'
 import { randomBytes } from '../crypto/chunked-stream'
 import { decryptStream } from '../crypto/file-cipher'
 import { FileCipherError, type FileCipherErrorReason } from '../crypto/file-cipher-error'
-import { toHex } from '../crypto/hkdf-sha512'
 import { ENCRYPTED_FILE_SUFFIX } from '../crypto/recovery-kits'
 
 export interface RecoverFilesOptions {
