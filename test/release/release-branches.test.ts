@@ -290,6 +290,15 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     const wrong = await attempt(`${token.slice(0, -4)}AAAA`)
     expect(wrong.stopped?.code).toBe('ACCESS_REFUSED')
     expect(wrong.stopped?.message).toMatch(/did not accept this access code/)
+    // Kits of another vault with this token: the service answers 403, and the message says why.
+    const otherVault = await recoverFromService({
+      serviceUrl: world.service.url,
+      accessToken: token,
+      vaultId: 'vlt_someone-else',
+      vaultKey: key.vaultKey,
+      outDir,
+    })
+    expect(otherVault.stopped?.message).toMatch(/for a different vault than vault vlt_someone-else/)
     const raw = await fetch(`${world.service.url}/api/vault/${vaultId}`, {
       headers: { 'x-api-key': `${token}x` },
     })

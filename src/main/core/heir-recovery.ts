@@ -109,11 +109,16 @@ function unreachable(serviceUrl: string, what: string): string {
   return `The vault service at ${serviceUrl} could not be reached ${what}. Check the internet connection and the address in the e-mail, then start the recovery again: files already recovered are kept, and a download that was cut off continues where it stopped.`
 }
 
-function toAccessError(error: unknown, serviceUrl: string, what: string): HeirAccessError {
+function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId?: string): HeirAccessError {
   if (error instanceof HeirAccessError) return error
   if (error instanceof VaultApiError) {
-    if (error.status === 401 || error.status === 403) {
-      return new HeirAccessError('ACCESS_REFUSED', ACCESS_REFUSED, error.status)
+    if (error.status === 401) return new HeirAccessError('ACCESS_REFUSED', ACCESS_REFUSED, 401)
+    if (error.status === 403) {
+      return new HeirAccessError(
+        'ACCESS_REFUSED',
+        `This access token is for a different vault than ${vaultId ? `vault ${vaultId}` : 'the one asked for'}. The vault id in the e-mail and the one printed on the guardians' kits must be the same: check that the e-mail and the kits belong to the same person's vault.`,
+        403,
+      )
     }
     if (error.status === 404) {
       return new HeirAccessError(
@@ -164,7 +169,7 @@ async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; 
       if (!(error instanceof VaultApiError && error.status === 404)) break
     }
   }
-  throw toAccessError(lastError, access.serviceUrl, 'to open the vault')
+  throw toAccessError(lastError, access.serviceUrl, 'to open the vault', access.vaultId)
 }
 
 /** A relative path safe to write under the output folder: no "..", no absolute or drive parts. */
