@@ -7,11 +7,12 @@
 import { execFile } from 'node:child_process'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import type { AppCore } from '../../src/main/core/app-core'
-import { combineShares, decodeShareWords } from '../../src/main/core/crypto'
+import { collectBytes, combineShares, decodeShareWords, encryptStream } from '../../src/main/core/crypto'
 import { recoverFromService } from '../../src/main/core/heir-recovery'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { recoverVaultKey } from '../../src/main/core/recovery'
@@ -202,6 +203,21 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
         timeout: 15_000,
       })
       .toBe('done,done,done')
+    // A file whose recorded folder tries to climb out of wherever the heir saves the files.
+    const keyNow = (await recoverVaultKey({ shareWords: [...newKits.values()] })).vaultKey
+    const sealed = await collectBytes(
+      encryptStream(Readable.from([Buffer.from('no escape\n')]), { vaultKey: keyNow, vaultId }),
+    )
+    const form = new FormData()
+    form.set('filename', 'escape.txt')
+    form.set('metadata', JSON.stringify({ relativePath: '../../../escape.txt' }))
+    form.set('file', new Blob([sealed]), 'escape.txt.c2sp')
+    const posted = await fetch(`${world.service.url}/api/vault/${vaultId}/asset`, {
+      method: 'POST',
+      headers: { 'x-api-key': world.ownerKey },
+      body: form,
+    })
+    expect(posted.status).toBe(201)
     await ok('addHeir', { vaultId, person: { name: 'Ina', email: 'ina@example.com' } })
     await owner.vaults.configureRelease(vaultId, {
       trigger: 'manual',
@@ -265,7 +281,13 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     expect(byName.get('scans/deed.pdf')?.status).toBe('recovered')
     expect(byName.get('scans/passport.png')?.status).toBe('recovered')
     // No plaintext of the altered file, not even a temp file; the downloads folder is gone.
+    // The climbing path stays inside the chosen folder.
+    expect(byName.get('escape.txt')).toMatchObject({
+      status: 'recovered',
+      output: join(outDir, 'escape.txt'),
+    })
     expect((await readdir(outDir, { recursive: true })).sort()).toEqual([
+      'escape.txt',
       'scans',
       'scans/deed.pdf',
       'scans/passport.png',
