@@ -32,13 +32,14 @@ import {
 } from './release-fixture'
 
 const run = promisify(execFile)
+/** The recovery tool from its source (what `npm run recover` bundles), so no build step can race. */
+const RECOVER_CLI = ['--import', 'tsx', 'src/main/core/recovery/cli.ts']
 let world: ReleaseWorld
 let owner: AppCore
 
 beforeAll(async () => {
   world = await startReleaseWorld('branches-owner@example.com')
   owner = await world.ownerCore()
-  await run(process.execPath, ['scripts/build-cli.mjs', 'recover'])
 }, 60_000)
 
 afterAll(async () => {
@@ -232,7 +233,7 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     const outDir = join(await world.tempDir('vault-heir-one-'), 'out')
     const token = heirToken(await world.mail.waitFor('ina@example.com'))
     const failed = await run(process.execPath, [
-      'out/cli/recover.js',
+      ...RECOVER_CLI,
       '--service',
       world.service.url,
       '--token',
@@ -327,7 +328,7 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     expect(raw.status).toBe(401)
 
     const cli = await run(process.execPath, [
-      'out/cli/recover.js',
+      ...RECOVER_CLI,
       '--service',
       world.service.url,
       '--token',

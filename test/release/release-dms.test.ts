@@ -28,6 +28,8 @@ import {
 } from './release-fixture'
 
 const run = promisify(execFile)
+/** The recovery tool from its source (what `npm run recover` bundles), so no build step can race. */
+const RECOVER_CLI = ['--import', 'tsx', 'src/main/core/recovery/cli.ts']
 const BIG_BYTES = 200 * 1024 * 1024 + 12_345 // over 200 MB, not a whole number of chunks
 
 let world: ReleaseWorld
@@ -61,8 +63,6 @@ async function expectIdentical(outDir: string) {
 beforeAll(async () => {
   world = await startReleaseWorld()
   owner = await world.ownerCore()
-  // The command-line tool as heirs run it: the bundled recover.js.
-  await run(process.execPath, ['scripts/build-cli.mjs', 'recover'])
 }, 60_000)
 
 afterAll(async () => {
@@ -241,7 +241,7 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
     const accessToken = heirToken(world.mail.to(heirs[1]!.email)[0]!)
     const outDir = join(await world.tempDir('vault-heir-b-'), 'from-cli')
     const { stdout, stderr } = await run(process.execPath, [
-      'out/cli/recover.js',
+      ...RECOVER_CLI,
       '--service',
       world.service.url,
       '--token',
