@@ -89,7 +89,14 @@ test.afterAll(async () => {
 
 test('the heir opens Recovery and copies what the e-mail says; a wrong code is explained', async () => {
   await page.goto(app.url)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  // A fresh app opens on the owner's set-up screen: an heir who pastes the token there is redirected.
+  await expect(page.getByTestId('heir-pointer')).toContainText('Did someone leave you their files?')
+  await page.getByLabel('Service address').fill(world.service.url)
+  await page.getByLabel('API key').fill(token)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByRole('alert')).toContainText('This is an heir access token')
+  await shot('0-first-screen')
+  await page.getByRole('button', { name: 'Go to Recovery' }).click()
   await expect(page.getByRole('heading', { name: 'Recovery', level: 1 })).toBeVisible()
   await shot('1-start')
 

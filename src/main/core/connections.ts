@@ -86,6 +86,13 @@ export function normaliseServiceUrl(input: string): string {
 
 function validateApiKey(apiKey: string): string {
   const key = apiKey.trim()
+  if (key.startsWith('hk_')) {
+    // Heirs copy this from their e-mail; it opens a released vault in Recovery, not a connection.
+    throw new ConnectionError(
+      'heir access token',
+      'This is an heir access token (it starts with hk_). You do not need to connect or set anything up: choose Recovery on the left and enter it there, with the service address and vault id from the same e-mail.',
+    )
+  }
   if (!keyKindOf(key) || key.length < 16 || /\s/.test(key)) {
     throw new ConnectionError(
       'malformed API key',

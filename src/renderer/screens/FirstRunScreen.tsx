@@ -14,6 +14,7 @@ export const SECRET_STORE_TEXT = {
 export function FirstRunScreen() {
   const status = useConnectionStore((s) => s.status)
   const openVault = useNavigationStore((s) => s.openVault)
+  const go = useNavigationStore((s) => s.go)
   const ids = { url: useId(), key: useId(), email: useId() }
   const [serviceUrl, setServiceUrl] = useState('https://')
   const [apiKey, setApiKey] = useState('')
@@ -58,6 +59,15 @@ export function FirstRunScreen() {
       <p className="lead">
         Your files are encrypted on this computer before they go anywhere. Choose where your vault lives:
       </p>
+      <div className="notice notice-ok" data-testid="heir-pointer">
+        <p>
+          Did someone leave you their files? You do not need to set anything up here.{' '}
+          <button type="button" className="link-button" onClick={() => go('recovery')}>
+            Go to Recovery
+          </button>{' '}
+          and follow the steps with the e-mail you received and the guardians' kits.
+        </p>
+      </div>
       <div className="choice-grid">
         <form className="panel choice" onSubmit={connect} aria-labelledby="connect-title">
           <h2 id="connect-title">Connect to a vault service</h2>
