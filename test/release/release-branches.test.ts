@@ -5,7 +5,7 @@
 // to be handed out), and its heir meets one share only, an old kit, a wrong and a revoked access
 // code, and a file altered on the service.
 import { execFile } from 'node:child_process'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import type { AppCore } from '../../src/main/core/app-core'
 import { collectBytes, combineShares, decodeShareWords, encryptStream } from '../../src/main/core/crypto'
-import { recoverFromService } from '../../src/main/core/heir-recovery'
+import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/main/core/heir-recovery'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { recoverVaultKey } from '../../src/main/core/recovery'
 import { invokeChannels } from '../../src/shared/ipc/contract'
@@ -296,6 +296,34 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     for (const name of ['scans/deed.pdf', 'scans/passport.png']) {
       expect(await sha256File(join(outDir, name))).toBe(originals.get(name))
     }
+  })
+
+  it('a re-run leaves a different file in the way untouched and restarts a bad partial download', async () => {
+    const token = heirToken(world.mail.to('ina@example.com')[0]!)
+    const key = await recoverVaultKey({ shareWords: [...newKits.values()] })
+    const assets = (await owner.vaults.listAssets(vaultId)).data
+    const passport = assets.find((a) => a.filename === 'passport.png')!
+    const outDir = await world.tempDir('vault-heir-rerun-')
+    await mkdir(join(outDir, 'scans'), { recursive: true })
+    await writeFile(join(outDir, 'scans', 'deed.pdf'), 'my own notes, not the deed')
+    await mkdir(join(outDir, DOWNLOADS_FOLDER), { recursive: true })
+    await writeFile(
+      join(outDir, DOWNLOADS_FOLDER, `${passport.id}.part`),
+      Buffer.alloc(passport.sizeBytes + 10),
+    )
+
+    const report = await recoverFromService({
+      serviceUrl: world.service.url,
+      accessToken: token,
+      vaultId,
+      vaultKey: key.vaultKey,
+      outDir,
+    })
+    const byName = new Map(report.results.map((r) => [r.name, r]))
+    expect(byName.get('scans/deed.pdf')).toMatchObject({ status: 'failed', reason: 'exists' })
+    expect(await readFile(join(outDir, 'scans', 'deed.pdf'), 'utf8')).toBe('my own notes, not the deed')
+    expect(byName.get('scans/passport.png')?.status).toBe('recovered')
+    expect(await sha256File(join(outDir, 'scans', 'passport.png'))).toBe(originals.get('scans/passport.png'))
   })
 
   it('a wrong or revoked access code: 401 and a clear message', async () => {
