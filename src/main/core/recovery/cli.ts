@@ -53,7 +53,8 @@ Other options:
   --json                       print one JSON object per file instead of text
   -h, --help                   this help
 
-Exit status: 0 when every file was recovered; 1 when any file failed or was skipped; 2 when the
+Exit status: 0 when every file was recovered (or kept from an earlier run); 1 when any file failed
+or was skipped, or a run from the service stopped early (run it again to continue); 2 when the
 command line or the key material is wrong (nothing was decrypted).
 
 The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobblestone-256).`
