@@ -321,6 +321,16 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     })
     const byName = new Map(report.results.map((r) => [r.name, r]))
     expect(byName.get('scans/deed.pdf')).toMatchObject({ status: 'failed', reason: 'exists' })
+    // An output folder that cannot be made: the run stops before downloading anything, and says why.
+    const blocked = await recoverFromService({
+      serviceUrl: world.service.url,
+      accessToken: token,
+      vaultId,
+      vaultKey: key.vaultKey,
+      outDir: join(outDir, 'scans', 'deed.pdf', 'inside-a-file'),
+    })
+    expect(blocked.stopped).toMatchObject({ code: 'OUTPUT_UNWRITABLE' })
+    expect(blocked.stopped?.message).toMatch(/cannot be used .*Choose a folder you can write to/)
     expect(await readFile(join(outDir, 'scans', 'deed.pdf'), 'utf8')).toBe('my own notes, not the deed')
     expect(byName.get('scans/passport.png')?.status).toBe('recovered')
     expect(await sha256File(join(outDir, 'scans', 'passport.png'))).toBe(originals.get('scans/passport.png'))

@@ -45,7 +45,12 @@ export interface HeirFile {
   contentType: string
 }
 
-export type HeirStopCode = 'ACCESS_REFUSED' | 'SERVICE_UNREACHABLE' | 'SERVICE_ERROR' | 'VAULT_NOT_FOUND'
+export type HeirStopCode =
+  | 'ACCESS_REFUSED'
+  | 'SERVICE_UNREACHABLE'
+  | 'SERVICE_ERROR'
+  | 'VAULT_NOT_FOUND'
+  | 'OUTPUT_UNWRITABLE'
 
 /** Why a run could not start or had to stop; `message` is for the heir: what happened, what to do. */
 export class HeirAccessError extends Error {
@@ -247,7 +252,15 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     return report
   }
   const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
-  await mkdir(downloads, { recursive: true })
+  try {
+    await mkdir(downloads, { recursive: true })
+  } catch (error) {
+    report.stopped = {
+      code: 'OUTPUT_UNWRITABLE',
+      message: `The folder ${opts.outDir} cannot be used (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Choose a folder you can write to, for example one inside your Documents, and start again.`,
+    }
+    return report
+  }
   const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
   let doneBytes = 0
 
