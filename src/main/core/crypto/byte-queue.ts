@@ -1,7 +1,12 @@
 // FIFO of byte pieces from a stream, so chunk boundaries need not match the source's pieces.
+// Sources may deliver tiny pieces (a byte at a time), so removing from the front is O(1): a cursor
+// into the array, compacted now and then, instead of Array.shift().
 
 export class ByteQueue {
-  private pieces: Uint8Array[] = []
+  private pieces: (Uint8Array | undefined)[] = []
+  /** Index of the first live piece in `pieces`. */
+  private first = 0
+  /** Bytes of the first live piece already taken. */
   private head = 0
   length = 0
 
@@ -11,23 +16,29 @@ export class ByteQueue {
     this.length += piece.length
   }
 
+  private dropFirst(): void {
+    this.pieces[this.first] = undefined // let it be collected now, not at the next compaction
+    this.first++
+    this.head = 0
+    if (this.first >= 1024 && this.first * 2 >= this.pieces.length) {
+      this.pieces = this.pieces.slice(this.first)
+      this.first = 0
+    }
+  }
+
   /** Removes and returns the first n bytes in a fresh buffer the caller owns. */
   take(n: number): Uint8Array {
     if (n > this.length) throw new RangeError('ByteQueue.take beyond its length')
     const out = new Uint8Array(n)
     let filled = 0
     while (filled < n) {
-      const piece = this.pieces[0]!
+      const piece = this.pieces[this.first]!
       const available = piece.length - this.head
       const used = Math.min(available, n - filled)
       out.set(piece.subarray(this.head, this.head + used), filled)
       filled += used
-      if (used === available) {
-        this.pieces.shift()
-        this.head = 0
-      } else {
-        this.head += used
-      }
+      if (used === available) this.dropFirst()
+      else this.head += used
     }
     this.length -= n
     return out
@@ -38,30 +49,14 @@ export class ByteQueue {
    * view, without copying; copies `max` bytes when the first piece holds no whole unit.
    */
   takeUnits(unit: number, max: number): Uint8Array {
-    const piece = this.pieces[0]
+    const piece = this.pieces[this.first]
     const n = piece ? Math.min(max, Math.floor((piece.length - this.head) / unit) * unit) : 0
     if (n === 0) return this.take(Math.min(max, this.length))
     const view = piece!.subarray(this.head, this.head + n)
     this.head += n
     this.length -= n
-    if (this.head === piece!.length) {
-      this.pieces.shift()
-      this.head = 0
-    }
+    if (this.head === piece!.length) this.dropFirst()
     return view
-  }
-
-  /** Copies up to n bytes from the front without removing them. */
-  peek(n: number): Uint8Array {
-    const out = new Uint8Array(Math.min(n, this.length))
-    let filled = 0
-    for (let i = 0; i < this.pieces.length && filled < out.length; i++) {
-      const piece = this.pieces[i]!.subarray(i === 0 ? this.head : 0)
-      const used = Math.min(piece.length, out.length - filled)
-      out.set(piece.subarray(0, used), filled)
-      filled += used
-    }
-    return out
   }
 }
 
