@@ -26,10 +26,10 @@ export class ByteQueue {
     }
   }
 
-  /** Removes and returns the first n bytes in a fresh buffer the caller owns. */
-  take(n: number): Uint8Array {
+  /** Removes and returns the first n bytes in a buffer the caller owns (`into`, if it is n bytes). */
+  take(n: number, into?: Uint8Array): Uint8Array {
     if (n > this.length) throw new RangeError('ByteQueue.take beyond its length')
-    const out = new Uint8Array(n)
+    const out = into?.length === n ? into : new Uint8Array(n)
     let filled = 0
     while (filled < n) {
       const piece = this.pieces[this.first]!

@@ -117,9 +117,11 @@ async function* encryptGenerator(
   const pool = workerPool(opts)
   const depth = pool ? pool.size * 2 : 1
   const inflight: Promise<Uint8Array>[] = []
+  /** Batch buffers the workers handed back, ready for reuse. */
+  const spare: Uint8Array[] = []
   yield concatBytes(salt, commitment)
 
-  let batch = new Uint8Array(BATCH_PLAIN)
+  let batch: Uint8Array = new Uint8Array(BATCH_PLAIN)
   let fill = 0
   let nextIndex = 0
   for await (const raw of source) {
@@ -143,12 +145,19 @@ async function* encryptGenerator(
       checkIndex(nextIndex + BATCH_CHUNKS)
       if (pool) {
         const job = { op: 'seal', key, baseNonce, firstIndex: nextIndex, final: false, data: batch } as const
-        inflight.push(quiet(pool.run(job).then((r) => r.out)))
+        inflight.push(
+          quiet(
+            pool.run(job).then((r) => {
+              if (r.input?.length === BATCH_PLAIN) spare.push(r.input)
+              return r.out
+            }),
+          ),
+        )
       } else {
         inflight.push(Promise.resolve(sealInline(aead, batch, nextIndex, false)))
       }
       nextIndex += BATCH_CHUNKS
-      if (pool) batch = new Uint8Array(BATCH_PLAIN) // the old one moved to a worker
+      if (pool) batch = spare.pop() ?? new Uint8Array(BATCH_PLAIN) // the old one moved to a worker
       fill = 0
       while (inflight.length >= depth) yield await inflight.shift()!
     }
@@ -211,11 +220,16 @@ async function* decryptGenerator(
   const inflight: { result: Promise<BatchResult>; firstIndex: number; final: boolean }[] = []
 
   // Yields a finished batch's plaintext; returns the failure to diagnose, if any.
+  /** Batch buffers the workers handed back, ready for reuse. */
+  const spare: Uint8Array[] = []
   const settle = async (
     entry: (typeof inflight)[number],
   ): Promise<{ out: Uint8Array; failure?: Failure }> => {
     const result = await entry.result
-    if (result.failedAt < 0) return { out: result.out }
+    if (result.failedAt < 0) {
+      if (pool && result.input?.length === BATCH_SEALED) spare.push(result.input)
+      return { out: result.out }
+    }
     const input = result.input!
     const count = Math.floor(input.length / SEALED_CHUNK_SIZE) + (entry.final ? 1 : 0)
     return {
@@ -235,7 +249,9 @@ async function* decryptGenerator(
     if (queue.length <= BATCH_SEALED) break
     checkIndex(nextIndex + BATCH_CHUNKS)
     // A worker needs a buffer of its own; this thread can read whole chunks in place.
-    const data = pool ? queue.take(BATCH_SEALED) : queue.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED)
+    const data = pool
+      ? queue.take(BATCH_SEALED, spare.pop())
+      : queue.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED)
     const chunks = data.length / SEALED_CHUNK_SIZE // read before the transfer detaches it
     const job = { op: 'open', key, baseNonce, firstIndex: nextIndex, final: false, data } as const
     const result = pool ? quiet(pool.run(job)) : Promise.resolve(openInline(aead, data, nextIndex, false))
