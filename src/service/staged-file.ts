@@ -6,6 +6,8 @@ import { close, fdatasync, open, writev } from 'node:fs'
 import { Writable } from 'node:stream'
 
 const SYNC_EVERY_BYTES = 32 * 1024 * 1024
+/** Incoming chunks are ~64 KiB; handing the thread pool 1 MiB at a time cuts the per-write dispatch cost 16-fold. */
+const BATCH_BYTES = 1024 * 1024
 
 export class StagedFileWriter extends Writable {
   bytesWritten = 0
@@ -13,6 +15,10 @@ export class StagedFileWriter extends Writable {
   private readonly hash: Hash = createHash('sha256')
   private unsynced = 0
   private syncing: Promise<void> | null = null
+  // Chunks accepted but not yet written. Holding references is safe: stream producers hand over their
+  // buffers and do not reuse them.
+  private batch: Buffer[] = []
+  private batchBytes = 0
 
   constructor(private readonly path: string) {
     super({ highWaterMark: 4 * 1024 * 1024 })
@@ -31,11 +37,26 @@ export class StagedFileWriter extends Writable {
   }
 
   override _writev(chunks: { chunk: Buffer }[], callback: (error?: Error | null) => void): void {
-    const buffers = chunks.map((c) => c.chunk)
-    let length = 0
-    for (const buffer of buffers) {
-      this.hash.update(buffer)
-      length += buffer.length
+    for (const { chunk } of chunks) {
+      this.hash.update(chunk)
+      this.batch.push(chunk)
+      this.batchBytes += chunk.length
+    }
+    if (this.batchBytes < BATCH_BYTES) {
+      callback()
+      return
+    }
+    this.flushBatch(callback)
+  }
+
+  private flushBatch(callback: (error?: Error | null) => void): void {
+    const buffers = this.batch
+    const length = this.batchBytes
+    this.batch = []
+    this.batchBytes = 0
+    if (length === 0) {
+      callback()
+      return
     }
     this.writeAll(buffers, length, (error) => {
       if (error) return callback(error)
@@ -79,10 +100,13 @@ export class StagedFileWriter extends Writable {
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    ;(async () => {
-      if (this.syncing) await this.syncing
-      await this.sync()
-    })().then(() => callback(), callback)
+    this.flushBatch((error) => {
+      if (error) return callback(error)
+      ;(async () => {
+        if (this.syncing) await this.syncing
+        await this.sync()
+      })().then(() => callback(), callback)
+    })
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -510,6 +510,27 @@ describe('extensions', () => {
     expectError(missing, 404, 'NOT_FOUND')
   })
 
+  it('stores a multi-megabyte file byte for byte; storageTxId is the base64url SHA-256', async () => {
+    const { createHash, randomBytes } = await import('node:crypto')
+    const { accountId, apiKey } = t.service.admin.createAccount({ email: 'bytes@example.com' })
+    const id = newVault('standard', accountId)
+    const content = randomBytes(3_500_001)
+    const up = await call(t.url, 'POST', `/api/vault/${id}/asset`, {
+      key: apiKey,
+      body: uploadForm(content, { filename: 'r.bin' }),
+    })
+    expect(up.status).toBe(201)
+    const sha = createHash('sha256').update(content).digest()
+    expect(up.body.data.storageTxId).toBe(sha.toString('base64url'))
+    expect(up.body.data.sizeBytes).toBe(content.length)
+    expect(up.body.data.creditsConsumed).toBe(uploadCostCredits(content.length))
+    const download = await fetch(`${t.url}/api/vault/${id}/asset/${up.body.data.id}/content`, {
+      headers: { 'x-api-key': apiKey },
+    })
+    const back = Buffer.from(await download.arrayBuffer())
+    expect(back.equals(content)).toBe(true)
+  })
+
   it('owners cannot start a release by hand unless the trigger is manual', async () => {
     const id = newVault()
     const r = await call(t.url, 'POST', `/api/vault/${id}/release/start`, { key: t.owner.apiKey })
