@@ -43,7 +43,15 @@ export function PersonForm({
     setErrors({})
     setBusy(true)
     try {
-      if (await onSubmit(parsed.data)) setValues({ name: '', email: '', walletAddress: '' })
+      const submitted = values
+      // Clear only what was saved: someone already typing the next person must not lose it.
+      if (await onSubmit(parsed.data)) {
+        setValues((current) => ({
+          name: current.name === submitted.name ? '' : current.name,
+          email: current.email === submitted.email ? '' : current.email,
+          walletAddress: current.walletAddress === submitted.walletAddress ? '' : current.walletAddress,
+        }))
+      }
     } finally {
       setBusy(false)
     }

@@ -6,7 +6,8 @@ import { _electron as electron, expect, test } from '@playwright/test'
 import { electronBinaryPath } from '../../../scripts/electron-binary.mjs'
 
 const binary = electronBinaryPath()
-if (!binary) console.log('skipped: Electron binary not installed (the desktop suite needs node_modules/electron/dist)')
+if (!binary)
+  console.log('skipped: Electron binary not installed (the desktop suite needs node_modules/electron/dist)')
 test.skip(!binary, 'skipped: Electron binary not installed')
 
 test('the desktop window loads the shell with the sandboxed bridge', async () => {
