@@ -5,10 +5,10 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
 import { uploadCostCredits } from '../shared/api'
+import { categoryOf, contentTypeFromName, FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { changeCredits, creditsBalance } from './accounts'
 import { type AssetRow, type AssetView, assetView, isBlobReferenced } from './assets'
 import { storageTxIdOf } from './blob-store'
-import { categoryOf, contentTypeFromFilename } from './content-types'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
 import { ApiError, badRequest, insufficientCredits } from './errors'
@@ -123,7 +123,7 @@ export async function receiveUpload(
     if (filename === null) throw badRequest(`the filename field is required; ${USAGE}`)
     return commitUpload(ctx, accountId, vaultId, staged, {
       filename,
-      contentType: contentType ?? contentTypeFromFilename(filename),
+      contentType: contentType ?? contentTypeFromName(filename) ?? FALLBACK_CONTENT_TYPE,
       metadata,
     })
   } catch (error) {

@@ -1,11 +1,15 @@
-// MIME type from a file name (when the upload names none) and the asset category from a MIME type.
-import type { AssetCategory } from '../shared/api'
+// File types shared by the app (which detects them before encrypting) and the service (which must
+// trust the name, since it only sees ciphertext): MIME type by extension, and the asset category.
+import type { AssetCategory } from './api'
 
-const BY_EXTENSION: Record<string, string> = {
+const CONTENT_TYPE_BY_EXTENSION: Record<string, string> = {
   pdf: 'application/pdf',
   txt: 'text/plain',
+  text: 'text/plain',
+  log: 'text/plain',
   md: 'text/markdown',
   csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
   html: 'text/html',
   htm: 'text/html',
   json: 'application/json',
@@ -46,12 +50,17 @@ const BY_EXTENSION: Record<string, string> = {
   gz: 'application/gzip',
   tar: 'application/x-tar',
   '7z': 'application/x-7z-compressed',
+  kdbx: 'application/x-keepass2',
 }
 
-export function contentTypeFromFilename(filename: string): string {
-  const dot = filename.lastIndexOf('.')
-  if (dot <= 0) return 'application/octet-stream'
-  return BY_EXTENSION[filename.slice(dot + 1).toLowerCase()] ?? 'application/octet-stream'
+export const FALLBACK_CONTENT_TYPE = 'application/octet-stream'
+
+/** The MIME type a file name's extension stands for, if it is one we know. */
+export function contentTypeFromName(filename: string): string | undefined {
+  const base = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1)
+  const dot = base.lastIndexOf('.')
+  if (dot <= 0) return undefined
+  return CONTENT_TYPE_BY_EXTENSION[base.slice(dot + 1).toLowerCase()]
 }
 
 const DOCUMENT_TYPES = new Set([
