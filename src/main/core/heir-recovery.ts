@@ -5,18 +5,17 @@
 // a file that fails is reported and the others go on; a file already recovered by an earlier run is
 // kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
-import { randomBytes } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { link, lstat, mkdir, rename, rm, rmdir, unlink } from 'node:fs/promises'
-import { basename, dirname, extname, join } from 'node:path'
+import { createWriteStream } from 'node:fs'
+import { lstat, mkdir, rm, rmdir } from 'node:fs/promises'
+import { dirname, extname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ApiPrefix, Asset } from '../../shared/api'
 import { VaultApiClient, VaultApiError, type VaultDetails } from './api-client'
 import type { AeadBackendName } from './crypto/aead-backend'
 import { plaintextLength } from './crypto/chunked-format'
-import { decryptStream } from './crypto/file-cipher'
 import { FileCipherError } from './crypto/file-cipher-error'
+import { decryptIntoTemp, publishWithoutOverwrite } from './recovery/authenticated-output'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -373,28 +372,17 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     }
 
     // 2. Check and decrypt into a temp file next to the target; give it its name only when complete.
-    await mkdir(dirname(output), { recursive: true })
-    const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
-    let written = 0
+    let decrypted: { temp: string; written: number }
     try {
-      const source = createReadStream(part, { highWaterMark: 1 << 20 })
-      source.on('data', (piece) => progress('checking', piece.length))
-      await pipeline(
-        source,
-        async function* (ciphertext: AsyncIterable<Uint8Array>) {
-          for await (const plain of decryptStream(ciphertext, {
-            vaultKey: opts.vaultKey,
-            vaultId: opts.vaultId,
-            backend: opts.backend,
-          })) {
-            written += plain.length
-            yield plain
-          }
-        },
-        createWriteStream(temp, { flags: 'wx' }),
-      )
+      decrypted = await decryptIntoTemp({
+        input: part,
+        output,
+        vaultKey: opts.vaultKey,
+        vaultId: opts.vaultId,
+        backend: opts.backend,
+        onBytes: (bytes) => progress('checking', bytes),
+      })
     } catch (error) {
-      await unlink(temp).catch(() => {})
       if (error instanceof FileCipherError) {
         // Downloaded again next time, in case the service's copy gets repaired.
         await rm(part, { force: true })
@@ -417,9 +405,8 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       continue
     }
     try {
-      await publish(temp, output)
+      await publishWithoutOverwrite(decrypted.temp, output)
     } catch (error) {
-      await unlink(temp).catch(() => {})
       report.results.push({
         ...base,
         status: 'failed',
@@ -432,26 +419,16 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       continue
     }
     await rm(part, { force: true })
-    report.results.push({ ...base, status: 'recovered', bytes: written, message: 'Recovered and checked.' })
+    report.results.push({
+      ...base,
+      status: 'recovered',
+      bytes: decrypted.written,
+      message: 'Recovered and checked.',
+    })
   }
 
   if (!report.stopped) await rmdir(downloads).catch(() => {})
   return report
-}
-
-/** Gives the checked temp file its final name without ever replacing an existing file. */
-async function publish(temp: string, output: string): Promise<void> {
-  try {
-    await link(temp, output)
-    await unlink(temp)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error
-    // File systems without hard links (FAT, exFAT): check, then rename.
-    if ((await sizeOf(output)) !== undefined) {
-      throw Object.assign(new Error('exists'), { code: 'EEXIST' })
-    }
-    await rename(temp, output)
-  }
 }
 
 /** Plain-language one-liner per result, for the command-line tool. */

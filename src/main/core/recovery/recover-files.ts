@@ -1,17 +1,13 @@
 // Decrypting encrypted files (or folders of them) into an output folder. Each file is handled on its
 // own: a damaged file does not stop the others, nothing is ever overwritten, and a file's plaintext
-// appears under its final name only after every chunk authenticated (temp file, then link).
-import { createReadStream, createWriteStream } from 'node:fs'
-import { link, lstat, mkdir, readdir, rename, stat, unlink } from 'node:fs/promises'
+// appears under its final name only after every chunk authenticated (see authenticated-output.ts).
+import { lstat, mkdir, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
-import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../crypto/aead-backend'
-import { toHex } from '../crypto/bytes'
 import { plaintextLength } from '../crypto/chunked-format'
-import { randomBytes } from '../crypto/chunked-stream'
-import { decryptStream } from '../crypto/file-cipher'
 import { FileCipherError, type FileCipherErrorReason } from '../crypto/file-cipher-error'
 import { ENCRYPTED_FILE_SUFFIX } from '../crypto/recovery-kits'
+import { decryptIntoTemp, publishWithoutOverwrite } from './authenticated-output'
 
 export interface RecoverFilesOptions {
   vaultKey: Uint8Array
@@ -136,33 +132,21 @@ async function recoverOne(job: Job, fileNumber: number, fileCount: number, opts:
     return fail('unreadable', `Cannot read '${job.input}': ${(error as Error).message}.`)
   }
 
-  await mkdir(dirname(output), { recursive: true })
-  // Same folder as the target, so the final link is atomic and never crosses file systems.
-  const temp = join(dirname(output), `.${basename(output)}.${toHex(randomBytes(6))}.partial`)
   let bytesDone = 0
-  let written = 0
+  let decrypted: { temp: string; written: number }
   try {
-    const source = createReadStream(job.input, { highWaterMark: 1 << 20 })
-    source.on('data', (piece) => {
-      bytesDone += piece.length
-      opts.onProgress?.({ input: job.input, fileNumber, fileCount, bytesDone, bytesTotal: size })
-    })
-    await pipeline(
-      source,
-      async function* (ciphertext: AsyncIterable<Uint8Array>) {
-        for await (const plain of decryptStream(ciphertext, {
-          vaultKey: opts.vaultKey,
-          vaultId: opts.vaultId,
-          backend: opts.backend,
-        })) {
-          written += plain.length
-          yield plain
-        }
+    decrypted = await decryptIntoTemp({
+      input: job.input,
+      output,
+      vaultKey: opts.vaultKey,
+      vaultId: opts.vaultId,
+      backend: opts.backend,
+      onBytes: (bytes) => {
+        bytesDone += bytes
+        opts.onProgress?.({ input: job.input, fileNumber, fileCount, bytesDone, bytesTotal: size })
       },
-      createWriteStream(temp, { flags: 'wx' }),
-    )
+    })
   } catch (error) {
-    await unlink(temp).catch(() => {})
     if (error instanceof FileCipherError) return fail(error.reason, error.message)
     const sys = error as NodeJS.ErrnoException
     if (sys.path === job.input || sys.syscall === 'read') {
@@ -173,28 +157,21 @@ async function recoverOne(job: Job, fileNumber: number, fileCount: number, opts:
       `Could not write '${output}': ${sys.message}. Check free space and permissions.`,
     )
   }
-  const existsMessage = `'${output}' already exists; it was left untouched. Choose an empty output folder.`
   try {
-    // link() refuses an existing target, unlike rename(): nothing is ever overwritten.
-    await link(temp, output)
-    await unlink(temp)
+    await publishWithoutOverwrite(decrypted.temp, output)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') {
-      await unlink(temp).catch(() => {})
-      return fail('exists', existsMessage)
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      return fail(
+        'exists',
+        `'${output}' already exists; it was left untouched. Choose an empty output folder.`,
+      )
     }
-    // File systems without hard links (FAT, exFAT): check, then rename.
-    try {
-      if (await exists(output)) {
-        await unlink(temp).catch(() => {})
-        return fail('exists', existsMessage)
-      }
-      await rename(temp, output)
-    } catch (renameError) {
-      await unlink(temp).catch(() => {})
-      return fail('write-failed', `Could not create '${output}': ${(renameError as Error).message}.`)
-    }
+    return fail('write-failed', `Could not create '${output}': ${(error as Error).message}.`)
   }
-  return { input: job.input, output, status: 'recovered', bytes: written } satisfies FileRecoveryResult
+  return {
+    input: job.input,
+    output,
+    status: 'recovered',
+    bytes: decrypted.written,
+  } satisfies FileRecoveryResult
 }
