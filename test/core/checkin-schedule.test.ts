@@ -102,6 +102,7 @@ describe('CheckInReminders with a fake clock', () => {
       expect(second.tick()).toEqual([])
       clock.advance(DAY_MS)
       expect(second.tick().map((r) => r.kind)).toEqual(['deadline'])
+      await second.flush()
     } finally {
       await dir.remove()
     }

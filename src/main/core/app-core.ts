@@ -142,7 +142,9 @@ export async function createAppCore(options: AppCoreOptions) {
   const rememberDeadline = (vaultId: string, due: string | null) => {
     if (due) deadlines[vaultId] = due
     else delete deadlines[vaultId]
-    void deadlinesWriter.write({ version: 1, deadlines })
+    deadlinesWriter
+      .write({ version: 1, deadlines })
+      .catch((error: Error) => console.warn(`Could not save check-in deadlines: ${error.message}`))
   }
 
   const reminders = await CheckInReminders.open({

@@ -240,7 +240,10 @@ export class CheckInReminders extends EventEmitter<CheckInRemindersEvents> {
       })
     }
     if (fired.length > 0) {
-      void this.#writer?.write({ version: 1, shown: this.#shown })
+      // Losing this file only means a reminder may show once more; never worth failing the tick.
+      this.#writer
+        ?.write({ version: 1, shown: this.#shown })
+        .catch((error: Error) => console.warn(`Could not save reminder state: ${error.message}`))
       for (const r of fired) this.emit('due', r)
     }
     return fired
