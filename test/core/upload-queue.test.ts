@@ -255,6 +255,35 @@ describe('upload queue against the local service', () => {
     expect(after.creditsBalance).toBe(before.creditsBalance)
   })
 
+  it('uploads a file of several MiB byte for byte (reads come in 1 MiB pieces)', async () => {
+    const file = join(files, 'several-mib.bin')
+    // Every 4-byte word differs, so a piece read twice, skipped or swapped would show.
+    const original = Buffer.alloc(3 * 1024 * 1024 + 12_345)
+    for (let i = 0; i + 4 <= original.length; i += 4) original.writeUInt32LE(i, i)
+    await writeFile(file, original)
+    const queue = await openQueue()
+    await queue.enqueue({ vaultId, paths: [file] })
+    await queue.idle()
+    const [item] = queue.list()
+    expect(item!.state).toBe('done')
+    expect((await decryptAsset(item!.asset!.id)).equals(original)).toBe(true)
+  })
+
+  it('fails a file cut short while it is uploaded, storing nothing', async () => {
+    const file = join(files, 'shrinking.bin')
+    await writeFile(file, Buffer.alloc(3 * 1024 * 1024, 7))
+    const before = await client.getVault(vaultId)
+    const queue = await openQueue({ cipher: slowCipher(1, () => truncate(file, 1024 * 1024 + 10)) })
+    await queue.enqueue({ vaultId, paths: [file] })
+    await queue.idle()
+    const [item] = queue.list()
+    expect(item!.state).toBe('failed')
+    expect(item!.error!.code).toBe('FILE_CHANGED')
+    const after = await client.getVault(vaultId)
+    expect(after.assetCount).toBe(0)
+    expect(after.creditsBalance).toBe(before.creditsBalance)
+  })
+
   it('resumes the queue after a restart; the interrupted item starts over', async () => {
     const paths = ['one', 'two', 'three'].map((n) => join(files, `${n}.bin`))
     for (const p of paths) await writeFile(p, Buffer.alloc(600_000, p.length))

@@ -5,8 +5,7 @@
 // beginning. Cancel aborts the request: the service discards a partial body, so it costs nothing.
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../shared/api'
 import { type VaultApiClient, VaultApiError } from './api-client'
@@ -85,6 +84,7 @@ export interface UploadEstimate {
 
 export interface UploadCipher {
   encryptedLength(plaintextBytes: number): number
+  /** `source` reuses its buffers: a chunk is valid only until the next one is requested. */
   encryptStream(
     source: AsyncIterable<Uint8Array>,
     options: { vaultKey: Uint8Array; vaultId: string },
@@ -132,6 +132,7 @@ class AbortReason extends Error {
 }
 
 const BALANCE_TTL_MS = 15_000
+const READ_BYTES = 1 << 20
 /**
  * Cobblestone encryption on the main thread by default: with the service and the network on the
  * other cores it keeps up with the upload (~1 GB/s per core), and worker threads would add ~60 MB
@@ -668,10 +669,30 @@ async function* readUnchangedFile(
   onChanged: (message: string) => void,
 ): AsyncGenerator<Uint8Array> {
   let read = 0
+  let pending: Promise<number> | undefined
   if (size > 0) {
-    for await (const chunk of createReadStream(path, { start: 0, end: size - 1, highWaterMark: 1 << 20 })) {
-      read += (chunk as Buffer).length
-      yield chunk as Buffer
+    // Two buffers used in turn: the next read runs while the consumer encrypts the previous one, and
+    // no fresh memory per MiB means far less garbage collection on the main thread.
+    const file = await open(path, 'r')
+    try {
+      const buffers = [Buffer.allocUnsafeSlow(READ_BYTES), Buffer.allocUnsafeSlow(READ_BYTES)]
+      const readInto = (buffer: Buffer) =>
+        file.read(buffer, 0, Math.min(READ_BYTES, size - read), read).then((r) => r.bytesRead)
+      let turn = 0
+      pending = readInto(buffers[turn]!)
+      for (;;) {
+        const n = await pending
+        if (n === 0) break
+        const current = buffers[turn]!
+        read += n
+        turn = 1 - turn
+        pending = read < size ? readInto(buffers[turn]!) : Promise.resolve(0)
+        yield current.subarray(0, n)
+      }
+    } finally {
+      // Stopped early (cancel, failure): let the read in flight finish before closing.
+      await pending?.catch(() => 0)
+      await file.close()
     }
   }
   const after = await stat(path).catch(() => undefined)
