@@ -1,30 +1,49 @@
 // The measured side of bench/upload.ts, run as its own bundled Node process (as the app's main
 // process runs bundled), so its peak RSS is the client's alone: no tsx, no service, no test file
-// generation. Uploads the file plain, then encrypted through the upload queue; prints one JSON line.
+// generation. Uploads the file plain and encrypted (through the upload queue) in alternating order,
+// round after round; prints one JSON line with every run.
 import { execFileSync } from 'node:child_process'
-import { createReadStream } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { VaultApiClient } from '../src/main/core/api-client'
 import { generateVaultKey } from '../src/main/core/crypto'
 import { buildMultipartBody } from '../src/main/core/multipart-body'
 import { MemorySecretStore } from '../src/main/core/secret-store'
-import { UploadQueue } from '../src/main/core/upload-queue'
+import { type UploadItem, UploadQueue } from '../src/main/core/upload-queue'
 import { VaultKeyStore } from '../src/main/core/vault-key-store'
 
-const [url, vaultId, file, userData, sizeText] = process.argv.slice(2)
+const args = process.argv.slice(2)
 const apiKey = process.env.VAULT_BENCH_API_KEY
-if (!url || !apiKey || !vaultId || !file || !userData || !sizeText) {
-  console.error('usage: VAULT_BENCH_API_KEY=... upload-client <url> <vaultId> <file> <userDataDir> <size>')
+if (!apiKey || args.length !== 6 || args.some((a) => !a)) {
+  console.error(
+    'usage: VAULT_BENCH_API_KEY=... upload-client <url> <vaultId> <file> <userDataDir> <size> <rounds>',
+  )
   process.exit(2)
 }
-const size = Number(sizeText)
+const [url, vaultId, file, userData] = args as [string, string, string, string]
+const size = Number(args[4])
+const rounds = Number(args[5])
+const servicePid = process.env.VAULT_BENCH_SERVICE_PID
+/** /proc/<pid>/stat counts in clock ticks: 100 per second on Linux unless the kernel says otherwise. */
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
 
-let peakRss = process.memoryUsage.rss()
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage.rss())
-}, 10)
-sampler.unref()
+type Mode = 'plain' | 'encrypted'
+export interface Run {
+  mode: Mode
+  seconds: number
+  /** Client CPU (user + system, all threads): what the path costs regardless of machine load. */
+  cpuSeconds: number
+  serviceCpuSeconds: number | null
+}
+
+// Peak RSS as the kernel tracks it (ru_maxrss): exact, and costs nothing while the uploads run.
+const peakRss = () => process.resourceUsage().maxRSS * 1024
 
 const client = new VaultApiClient({ baseUrl: url, apiKey, timeoutMs: 120_000 })
 await client.listVaults()
@@ -43,62 +62,100 @@ const plainBody = buildMultipartBody(
     content: () => createReadStream(file, { highWaterMark: 1 << 20 }),
   },
 )
-// Each run starts with no dirty pages left by the previous one (the service fsyncs as it writes,
-// so leftover write-back of the first 1-5 GB would slow the second run down).
-const settleDisk = () => execFileSync('sync')
-settleDisk()
-const cpu0 = process.cpuUsage()
-const t0 = performance.now()
-const plain = await client.uploadAsset({
-  vaultId,
-  body: plainBody.stream,
-  contentType: plainBody.contentType,
-  contentLength: plainBody.contentLength,
-  retry: false,
-})
-const plainSeconds = (performance.now() - t0) / 1000
-const plainCpu = process.cpuUsage(cpu0)
-if (plain.sizeBytes !== size) throw new Error(`the plain upload stored ${plain.sizeBytes} bytes`)
-const plainPeak = peakRss
 
 const keys = new VaultKeyStore(new MemorySecretStore())
 await keys.put(vaultId, generateVaultKey())
 await mkdir(userData, { recursive: true })
 const queue = await UploadQueue.open({
-  userDataDir: join(userData),
+  userDataDir: userData,
   clientFor: async () => client,
   vaultKeys: keys,
 })
-// Timed to the item's end (asset stored, or failure); the index hashing that follows while the
-// queue is idle is not part of the upload.
-const finished = new Promise<number>((resolve) => {
-  queue.on('item', (i) => {
-    if (i.state === 'done' || i.state === 'failed' || i.state === 'cancelled') resolve(performance.now())
+
+async function uploadPlain(): Promise<void> {
+  const plain = await client.uploadAsset({
+    vaultId,
+    body: plainBody.stream,
+    contentType: plainBody.contentType,
+    contentLength: plainBody.contentLength,
+    retry: false,
   })
-})
-settleDisk()
-const cpu1 = process.cpuUsage()
-const t1 = performance.now()
-await queue.enqueue({ vaultId, paths: [file] })
-const encryptedSeconds = ((await finished) - t1) / 1000
-const encryptedCpu = process.cpuUsage(cpu1)
-const [item] = queue.list()
-if (item?.state !== 'done')
-  throw new Error(`the encrypted upload ended ${item?.state}: ${item?.error?.message}`)
+  if (plain.sizeBytes !== size) throw new Error(`the plain upload stored ${plain.sizeBytes} bytes`)
+}
+
+let creditsConsumed = 0
+async function uploadEncrypted(): Promise<void> {
+  // Timed to the item's end (asset stored, or failure), not to the index hashing that follows.
+  const ended = new Promise<UploadItem>((resolve) => {
+    const onItem = (i: UploadItem) => {
+      if (i.state !== 'done' && i.state !== 'failed' && i.state !== 'cancelled') return
+      queue.off('item', onItem)
+      resolve(i)
+    }
+    queue.on('item', onItem)
+  })
+  // force: the same file again, not skipped as already uploaded.
+  await queue.enqueue({ vaultId, paths: [file], force: true })
+  const item = await ended
+  if (item.state !== 'done')
+    throw new Error(`the encrypted upload ended ${item.state}: ${item.error?.message}`)
+  creditsConsumed = item.creditsConsumed ?? 0
+}
+
+/**
+ * The service's CPU seconds so far (all its threads), from /proc on Linux; null elsewhere. Shows
+ * what each run cost the other side: on a VM whose fresh memory is slow to fault in, the service's
+ * page-cache writes vary from run to run, and this says which runs that slowed.
+ */
+function serviceCpuSeconds(): number | null {
+  try {
+    const fields = readFileSync(`/proc/${servicePid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks
+  } catch {
+    return null
+  }
+}
+async function measure(mode: Mode): Promise<Run> {
+  // Each run starts with no dirty pages left by the previous one, and with the queue's background
+  // hashing of the previous encrypted upload finished.
+  await queue.idle()
+  execFileSync('sync')
+  const cpu = process.cpuUsage()
+  const service0 = serviceCpuSeconds()
+  const t0 = performance.now()
+  await (mode === 'plain' ? uploadPlain() : uploadEncrypted())
+  const seconds = (performance.now() - t0) / 1000
+  const used = process.cpuUsage(cpu)
+  const service1 = serviceCpuSeconds()
+  return {
+    mode,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    serviceCpuSeconds: service0 === null || service1 === null ? null : service1 - service0,
+  }
+}
+
+// Alternating order (plain first, then encrypted first, ...): the local disk's write speed drifts
+// from run to run (a burst, then the sustained rate), and a fixed order would charge that drift to
+// whichever path always runs second.
+const runs: Run[] = []
+let plainPeakRss = 0
+for (let round = 0; round < rounds; round++) {
+  const order: Mode[] = round % 2 === 0 ? ['plain', 'encrypted'] : ['encrypted', 'plain']
+  for (const mode of order) {
+    runs.push(await measure(mode))
+    if (round === 0 && mode === 'plain') plainPeakRss = peakRss()
+  }
+}
 await queue.stop()
 
-peakRss = Math.max(peakRss, process.memoryUsage.rss())
 console.log(
   JSON.stringify({
-    plainSeconds,
-    encryptedSeconds,
-    // Client CPU (user + system) per run: what the encryption path costs regardless of machine load.
-    plainCpuSeconds: (plainCpu.user + plainCpu.system) / 1e6,
-    encryptedCpuSeconds: (encryptedCpu.user + encryptedCpu.system) / 1e6,
-    creditsConsumed: item.creditsConsumed,
+    runs,
+    creditsConsumed,
     startRssMB: startRss / 1e6,
-    plainPeakRssMB: plainPeak / 1e6,
-    peakRssMB: Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1e6,
+    plainPeakRssMB: plainPeakRss / 1e6,
+    peakRssMB: peakRss() / 1e6,
   }),
 )
 process.exit(0)
