@@ -14,15 +14,13 @@ import { VaultKeyStore } from '../src/main/core/vault-key-store'
 
 const args = process.argv.slice(2)
 const apiKey = process.env.VAULT_BENCH_API_KEY
-if (!apiKey || args.length !== 6 || args.some((a) => !a)) {
-  console.error(
-    'usage: VAULT_BENCH_API_KEY=... upload-client <url> <vaultId> <file> <userDataDir> <size> <rounds>',
-  )
+if (!apiKey || args.length !== 5 || args.some((a) => !a)) {
+  console.error('usage: VAULT_BENCH_API_KEY=... upload-client <url> <file> <userDataDir> <size> <rounds>')
   process.exit(2)
 }
-const [url, vaultId, file, userData] = args as [string, string, string, string]
-const size = Number(args[4])
-const rounds = Number(args[5])
+const [url, file, userData] = args as [string, string, string]
+const size = Number(args[3])
+const rounds = Number(args[4])
 const servicePid = process.env.VAULT_BENCH_SERVICE_PID
 /** /proc/<pid>/stat counts in clock ticks: 100 per second on Linux unless the kernel says otherwise. */
 const clockTicks = (() => {

@@ -1,5 +1,5 @@
 // Child process of bench/upload.ts: the local Vault Service with rate limits off and an account
-// funded through the admin operations, so the benchmark's own process measures only the client.
+// funded through the admin operations (the client makes a vault per run), so the benchmark's own process measures only the client.
 import { startService } from '../src/service/index'
 
 const dataDir = process.argv[2]
@@ -10,8 +10,7 @@ if (!dataDir) {
 const service = await startService({ dataDir, port: 0, rateLimits: false, tickIntervalMs: 3_600_000 })
 const { accountId, apiKey } = service.admin.createAccount({ email: 'bench@example.com' })
 service.admin.addCredits({ account: accountId, credits: 10_000_000 })
-const { vaultId } = service.admin.createVault({ account: accountId, preset: 'standard' })
-process.stdout.write(`${JSON.stringify({ url: service.url, apiKey, vaultId })}\n`)
+process.stdout.write(`${JSON.stringify({ url: service.url, apiKey })}\n`)
 const stop = () => void service.close().then(() => process.exit(0))
 process.once('SIGTERM', stop)
 process.once('SIGINT', stop)

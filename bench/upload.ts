@@ -2,8 +2,9 @@
 // checks, content-type sniffing, Cobblestone encryption, hand-built multipart, got stream) against
 // the same file uploaded plain (multipart with got), both to the local service running as a child
 // process with rate limits off. The client runs bundled in its own Node process so its peak RSS is
-// measured alone. Plain and encrypted alternate over several rounds (3, or 2 with --big; `--rounds=N`)
-// and each side's median speed counts. Last line: {"ratio", "encryptedMBps", "plainMBps", "peakRssMB"}.
+// measured alone. After one untimed upload of each, plain and encrypted alternate over several rounds
+// (3, or 2 with --big; `--rounds=N`), each run into a vault of its own deleted after it and from a
+// settled machine (see measure() in upload-client.ts); each side's median speed counts. Last line: {"ratio", "encryptedMBps", "plainMBps", "peakRssMB"}.
 // Targets: ratio >= 0.8, client peak RSS < 150 MB. `--size=N` (bytes) is for a quick smoke run.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -50,9 +51,7 @@ async function warmCache(path: string): Promise<void> {
   }
 }
 
-function startService(
-  dataDir: string,
-): Promise<{ child: ChildProcess; url: string; apiKey: string; vaultId: string }> {
+function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/upload-service-child.ts', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -65,7 +64,7 @@ function startService(
       try {
         resolve({
           child,
-          ...(JSON.parse(buffer.slice(0, newline)) as { url: string; apiKey: string; vaultId: string }),
+          ...(JSON.parse(buffer.slice(0, newline)) as { url: string; apiKey: string }),
         })
       } catch (error) {
         reject(error)
@@ -99,7 +98,7 @@ try {
   log(`uploading plain and encrypted: one untimed of each, then ${ROUNDS} rounds in alternating order...`)
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [clientBundle, svc.url, svc.vaultId, file, join(work, 'user-data'), String(SIZE), String(ROUNDS)],
+    [clientBundle, svc.url, file, join(work, 'user-data'), String(SIZE), String(ROUNDS)],
     // The key goes through the environment: command lines show up in process lists and error reports.
     {
       maxBuffer: 1 << 20,
