@@ -4,7 +4,8 @@
 // process with rate limits off. The client runs bundled in its own Node process so its peak RSS is
 // measured alone. After one untimed upload of each, plain and encrypted alternate over several rounds
 // (3, or 2 with --big; `--rounds=N`), each run into a vault of its own deleted after it and from a
-// settled machine (see measure() in upload-client.ts); each side's median speed counts. Last line: {"ratio", "encryptedMBps", "plainMBps", "peakRssMB"}.
+// settled machine (see measure() in upload-client.ts); each side's median speed counts.
+// Last line: {"ratio", "encryptedMBps", "plainMBps", "peakRssMB"}.
 // Targets: ratio >= 0.8, client peak RSS < 150 MB. `--size=N` (bytes) is for a quick smoke run.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
