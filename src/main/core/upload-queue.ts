@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { open, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../shared/api'
+import { creditsToDollars, LIMITS, uploadCostCredits } from '../../shared/api'
+import type {
+  UploadEstimateView,
+  UploadItemView,
+  UploadProgressView,
+  UploadState,
+} from '../../shared/ipc/vault-types'
 import { type VaultApiClient, VaultApiError } from './api-client'
 import { detectContentType } from './content-type'
 import {
@@ -19,7 +25,7 @@ import { JsonFileWriter, readJsonFile } from './json-file'
 import { buildMultipartBody } from './multipart-body'
 import { UploadIndex } from './upload-index'
 
-export type UploadState = 'queued' | 'checking' | 'uploading' | 'done' | 'skipped' | 'failed' | 'cancelled'
+export type { UploadState }
 
 export interface UploadItemError {
   code: string
@@ -28,55 +34,24 @@ export interface UploadItemError {
   requestId?: string
 }
 
-export interface UploadItem {
-  id: string
-  batchId: string
+/** The queue's record of one file: what the UI is shown, plus what only the main process needs. */
+export interface UploadItem extends UploadItemView {
   connectionId?: string
-  vaultId: string
   path: string
-  relativePath: string
   force: boolean
-  state: UploadState
-  sizeBytes?: number
   mtimeMs?: number
-  encryptedBytes?: number
-  estimatedCredits?: number
   /** Balance seen at the credit check. */
   balanceCredits?: number
   contentType?: string
-  sentBytes: number
-  totalBytes?: number
   error?: UploadItemError
-  /** Why a skipped item was skipped. */
-  note?: string
-  asset?: UploadedAsset
-  creditsConsumed?: number
-  createdAt: string
-  updatedAt: string
 }
 
-export interface UploadProgress {
-  itemId: string
+export interface UploadProgress extends UploadProgressView {
   batchId: string
-  vaultId: string
   relativePath: string
-  sentBytes: number
-  totalBytes: number
-  bytesPerSecond: number
-  /** null until the rate is known. */
-  etaSeconds: number | null
 }
 
-export interface UploadEstimate {
-  vaultId: string
-  files: number
-  plaintextBytes: number
-  encryptedBytes: number
-  credits: number
-  dollars: string
-  balanceCredits: number
-  enough: boolean
-  tooLarge: string[]
+export interface UploadEstimate extends UploadEstimateView {
   /** Files already uploaded unchanged (same path, size, time): skipped unless forced, not counted above. */
   unchanged: string[]
   skipped: SkippedEntry[]
