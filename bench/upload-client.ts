@@ -115,12 +115,11 @@ function serviceCpuSeconds(): number | null {
   }
 }
 async function measure(mode: Mode): Promise<Run> {
-  // Every run starts from the same settled state: the queue's background hashing of the previous
-  // encrypted upload finished, no dirty pages, the previous run's vault and blob deleted, then a
-  // pause. Without that, runs differ by the machine, not the path: on a VM that hands freed memory
-  // back to its host, page cache that must be faulted in again costs the service 1.4 s or 4 s of
-  // CPU per GB depending on what the previous run left (measured here, same plain upload both times).
-  await queue.idle()
+  // Every run starts from the same settled state: the previous run's background hashing finished
+  // and its vault and blob deleted (at the end of that run), no dirty pages, then a pause. Without
+  // that, runs differ by the machine, not the path: on a VM that hands freed memory back to its
+  // host, page cache that must be faulted in again costs the service 1.4 s or 4 s of CPU per GB
+  // depending on what the previous run left (measured here, same plain upload both times).
   const vaultId = (await client.createVault()).id
   await keys.put(vaultId, generateVaultKey())
   execFileSync('sync')
@@ -132,7 +131,7 @@ async function measure(mode: Mode): Promise<Run> {
   const seconds = (performance.now() - t0) / 1000
   const used = process.cpuUsage(cpu)
   const service1 = serviceCpuSeconds()
-  await queue.idle()
+  await queue.idle() // the index hashing that follows an encrypted upload
   await client.deleteVault(vaultId)
   return {
     mode,
