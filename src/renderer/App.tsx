@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import iconUrl from '../../resources/icon.svg'
 import { DropTarget } from './components/DropTarget'
 import { ErrorBoundary } from './components/ErrorBoundary'
+import { OwnerKitFlow } from './components/OwnerKitFlow'
 import { Toasts } from './components/Toasts'
 import { UploadConfirm } from './components/UploadConfirm'
 import { RecoveryScreen } from './screens/RecoveryScreen'
@@ -64,6 +65,7 @@ export function App() {
       </main>
       <DropTarget />
       <UploadConfirm />
+      <OwnerKitFlow />
       <Toasts />
     </div>
   )

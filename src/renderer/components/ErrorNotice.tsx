@@ -2,11 +2,24 @@ import { useEffect, useState } from 'react'
 import { errorView } from '../display/error-text'
 import { formatCredits } from '../display/units'
 import { useNavigationStore } from '../stores/navigation-store'
+import { useOwnerKitFlow } from '../stores/owner-kit-store'
 
 /** A failure as the user should read it: the sentence, and the way forward its code calls for. */
-export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+export function ErrorNotice({
+  error,
+  onRetry,
+  vaultId,
+}: {
+  error: unknown
+  onRetry?: () => void
+  /** The vault the failure is about (for "save the owner kit"); else the open vault. */
+  vaultId?: string
+}) {
   const view = errorView(error)
   const go = useNavigationStore((s) => s.go)
+  const openVaultId = useNavigationStore((s) => s.vaultId)
+  const openOwnerKit = useOwnerKitFlow((s) => s.open)
+  const kitVault = vaultId ?? openVaultId
   const [wait, setWait] = useState(view.retryAfterSeconds ?? 0)
 
   useEffect(() => {
@@ -41,6 +54,16 @@ export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () =
         {view.reconnect && (
           <button type="button" className="button secondary" onClick={() => go('settings')}>
             Reconnect in Settings
+          </button>
+        )}
+        {view.ownerKit && kitVault && (
+          <button type="button" className="button" onClick={() => openOwnerKit(kitVault)}>
+            Save the owner kit…
+          </button>
+        )}
+        {view.extensionMissing && (
+          <button type="button" className="button secondary" onClick={() => go('settings', 'connections')}>
+            Connections in Settings
           </button>
         )}
       </div>

@@ -16,10 +16,14 @@ interface Props {
   /** Printing and PDF export; only the desktop app can. */
   print(as: 'print' | 'pdf'): Promise<{ saved: string | null }>
   onClose(): void
+  /** Shown under the kit (what to do next). */
+  footer?: React.ReactNode
+  /** The next step once the kit is kept (e.g. "I have saved it"). */
+  next?: { label: string; onClick(): void }
 }
 
 /** A printable kit: shown in a sandboxed frame; printed or saved as PDF by the desktop app. */
-export function KitViewer({ title, load, print, onClose }: Props) {
+export function KitViewer({ title, load, print, onClose, footer, next }: Props) {
   const ref = useRef<HTMLDialogElement>(null)
   const mode = useSettingsStore((s) => s.appInfo?.mode)
   const [kit, setKit] = useState<LoadedKit>()
@@ -74,6 +78,7 @@ export function KitViewer({ title, load, print, onClose }: Props) {
           {status}
         </p>
       )}
+      {footer}
       {mode === 'browser' && (
         <p className="muted small">
           Browser mode cannot print or make PDFs itself: download the kit page and print it from your browser.
@@ -96,10 +101,20 @@ export function KitViewer({ title, load, print, onClose }: Props) {
             >
               Print…
             </button>
-            <button type="button" className="button" onClick={() => void printAs('pdf')} disabled={!kit}>
+            <button
+              type="button"
+              className={next ? 'button secondary' : 'button'}
+              onClick={() => void printAs('pdf')}
+              disabled={!kit}
+            >
               Save as PDF…
             </button>
           </>
+        )}
+        {next && (
+          <button type="button" className="button" onClick={next.onClick} disabled={!kit}>
+            {next.label}
+          </button>
         )}
       </div>
     </dialog>
@@ -132,9 +147,21 @@ export function GuardianKitViewer({
   )
 }
 
-export function OwnerKitViewer({ vaultId, onClose }: { vaultId: string; onClose(): void }) {
+export function OwnerKitViewer({
+  vaultId,
+  onClose,
+  footer,
+  next,
+}: {
+  vaultId: string
+  onClose(): void
+  footer?: React.ReactNode
+  next?: { label: string; onClick(): void }
+}) {
   return (
     <KitViewer
+      footer={footer}
+      next={next}
       title="Owner recovery kit"
       load={async () => {
         const kit = await vault().getOwnerKit({ vaultId })

@@ -11,6 +11,10 @@ export interface ErrorView {
   retryAfterSeconds: number | null
   /** 402: what is needed and what there is, when known. */
   credits: { needed?: number; balance?: number } | null
+  /** OWNER_KIT_REQUIRED: offer to save and confirm the owner kit. */
+  ownerKit: boolean
+  /** EXTENSION_MISSING: the connected service does not offer this; offer Settings → Connections. */
+  extensionMissing: boolean
 }
 
 export function errorView(error: unknown): ErrorView {
@@ -25,8 +29,18 @@ export function errorView(error: unknown): ErrorView {
       retryAfterSeconds:
         error.status === 429 || error.code === 'RATE_LIMITED' ? (error.retryAfterSeconds ?? 1) : null,
       credits: error.status === 402 || error.code === 'INSUFFICIENT_CREDITS' ? { needed, balance } : null,
+      ownerKit: error.code === 'OWNER_KIT_REQUIRED',
+      extensionMissing: error.code === 'EXTENSION_MISSING',
     }
   }
   const message = error instanceof Error ? error.message : String(error)
-  return { code: 'ERROR', message, reconnect: false, retryAfterSeconds: null, credits: null }
+  return {
+    code: 'ERROR',
+    message,
+    reconnect: false,
+    retryAfterSeconds: null,
+    credits: null,
+    ownerKit: false,
+    extensionMissing: false,
+  }
 }

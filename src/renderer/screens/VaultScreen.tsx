@@ -1,5 +1,5 @@
 import { ReleasingBanner } from '../components/ReleasingBanner'
-import { StateBadge } from '../components/StateBadge'
+import { VaultTitle } from '../components/VaultTitle'
 import { useNavigationStore, VAULT_TABS, type VaultTab } from '../stores/navigation-store'
 import { useVault } from '../stores/vaults-store'
 import { AssetsTab } from './vault/AssetsTab'
@@ -35,10 +35,7 @@ export function VaultScreen({ vaultId }: { vaultId: string }) {
       <button type="button" className="link-button back-link" onClick={closeVault}>
         ← All vaults
       </button>
-      <header className="screen-header title-with-badge">
-        <h1 id="vault-title">{v.label}</h1>
-        <StateBadge state={v.state} />
-      </header>
+      <VaultTitle v={v} />
       <ReleasingBanner vaultView={v} />
       <div className="tabs" role="tablist" aria-label="Vault sections">
         {VAULT_TABS.map((t) => (

@@ -1,9 +1,10 @@
-import { useState } from 'react'
-import type { SssPreset } from '../../shared/api'
+import { type FormEvent, useState } from 'react'
+import { EXTENSION_LIMITS, type SssPreset } from '../../shared/api'
 import { IpcError } from '../../shared/ipc/contract-kit'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { ReadinessChip, TrialNote } from '../components/Readiness'
 import { ReadOnlyNote } from '../components/ReadOnlyNote'
 import { StateBadge } from '../components/StateBadge'
 import { TRIGGER_TEXT } from '../display/release-text'
@@ -25,25 +26,10 @@ export function VaultsScreen() {
 
 function VaultList() {
   const { snapshot, refresh, refreshing } = useVaultsStore()
-  const { canWrite, reason } = useWriteAccess()
   const active = useConnectionStore((s) => s.status?.active)
-  const [preset, setPreset] = useState<SssPreset>('standard')
-  const [creating, setCreating] = useState(false)
-  const [error, setError] = useState<unknown>()
-
-  const create = async () => {
-    setCreating(true)
-    setError(undefined)
-    try {
-      await vault().createVault({ preset })
-    } catch (e) {
-      setError(e)
-    } finally {
-      setCreating(false)
-    }
-  }
 
   const vaults = snapshot?.vaults ?? []
+  const empty = !!snapshot?.fetchedAt && !snapshot.error && vaults.length === 0
   return (
     <section className="screen" aria-labelledby="vaults-title">
       <header className="screen-header">
@@ -62,46 +48,100 @@ function VaultList() {
           </button>
         </div>
       </header>
+      <TrialNote />
       {snapshot?.error && <ErrorNotice error={new IpcError(snapshot.error)} onRetry={() => void refresh()} />}
       {snapshot && !snapshot.fetchedAt && !snapshot.error && <p className="muted">Loading your vaults…</p>}
-      {snapshot?.fetchedAt && vaults.length === 0 && (
-        <div className="empty-state">
-          <h2>No vault yet</h2>
-          <p>This account has no vault. Create one below; its key is made on this computer.</p>
+      {empty ? (
+        <div className="empty-state" data-testid="no-vaults">
+          <h2>Create your first vault</h2>
+          <p>
+            This account has no vault yet. A vault holds the files you leave to the people you choose. Give it
+            a name, choose how many guardians must come together to open it, and create it: its key is made on
+            this computer.
+          </p>
+          <NewVaultForm first />
         </div>
+      ) : (
+        <>
+          <ul className="vault-cards">
+            {vaults.map((v) => (
+              <VaultCard key={v.id} v={v} />
+            ))}
+          </ul>
+          {snapshot?.fetchedAt && (
+            <div className="panel new-vault">
+              <h2>New vault</h2>
+              <NewVaultForm />
+            </div>
+          )}
+        </>
       )}
-      <ul className="vault-cards">
-        {vaults.map((v) => (
-          <VaultCard key={v.id} v={v} />
-        ))}
-      </ul>
-      <div className="panel new-vault">
-        <h2>New vault</h2>
-        <ReadOnlyNote />
-        <div className="inline-form">
-          <label htmlFor="new-vault-preset">Guardians needed to recover</label>
-          <select
-            id="new-vault-preset"
-            value={preset}
-            onChange={(e) => setPreset(e.target.value as SssPreset)}
-            disabled={!canWrite}
-          >
-            <option value="standard">Any 2 of 3 guardians (standard)</option>
-            <option value="enhanced">Any 3 of 5 guardians (enhanced)</option>
-          </select>
-          <button
-            type="button"
-            className="button"
-            onClick={create}
-            disabled={!canWrite || creating}
-            title={reason ?? undefined}
-          >
-            {creating ? 'Creating…' : 'Create vault'}
-          </button>
-        </div>
-        {error !== undefined && <ErrorNotice error={error} />}
-      </div>
     </section>
+  )
+}
+
+function NewVaultForm({ first = false }: { first?: boolean }) {
+  const { canWrite, reason } = useWriteAccess()
+  const openVault = useNavigationStore((s) => s.openVault)
+  const [name, setName] = useState('')
+  const [preset, setPreset] = useState<SssPreset>('standard')
+  const [creating, setCreating] = useState(false)
+  const [error, setError] = useState<unknown>()
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault()
+    setCreating(true)
+    setError(undefined)
+    try {
+      const trimmed = name.trim()
+      const created = await vault().createVault({ preset, ...(trimmed ? { name: trimmed } : {}) })
+      setName('')
+      openVault(created.id)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setCreating(false)
+    }
+  }
+
+  return (
+    <form
+      className={first ? 'new-vault-form first' : 'new-vault-form'}
+      onSubmit={create}
+      aria-label="New vault"
+    >
+      <ReadOnlyNote />
+      <div className="field">
+        <label htmlFor="new-vault-name">
+          Name <span className="muted">(optional)</span>
+        </label>
+        <input
+          id="new-vault-name"
+          type="text"
+          value={name}
+          maxLength={EXTENSION_LIMITS.vaultNameMaxChars}
+          placeholder="e.g. Family papers"
+          onChange={(e) => setName(e.target.value)}
+          disabled={!canWrite}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="new-vault-preset">Guardians needed to recover</label>
+        <select
+          id="new-vault-preset"
+          value={preset}
+          onChange={(e) => setPreset(e.target.value as SssPreset)}
+          disabled={!canWrite}
+        >
+          <option value="standard">Any 2 of 3 guardians (standard)</option>
+          <option value="enhanced">Any 3 of 5 guardians (enhanced)</option>
+        </select>
+      </div>
+      <button type="submit" className="button" disabled={!canWrite || creating} title={reason ?? undefined}>
+        {creating ? 'Creating…' : 'Create vault'}
+      </button>
+      {error !== undefined && <ErrorNotice error={error} />}
+    </form>
   )
 }
 
@@ -118,7 +158,10 @@ function VaultCard({ v }: { v: VaultView }) {
             {v.label}
           </button>
         </h2>
-        <StateBadge state={v.state} />
+        <div className="card-badges">
+          <StateBadge state={v.state} />
+          <ReadinessChip v={v} />
+        </div>
       </div>
       {v.state === 'releasing' && (
         <p className="card-alarm">Releasing to heirs: {daysLeftToCancel(v, now)} days left to cancel</p>

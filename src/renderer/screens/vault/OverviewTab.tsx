@@ -2,7 +2,9 @@ import { type FormEvent, useState } from 'react'
 import { LIMITS } from '../../../shared/api'
 import type { CheckInOutcome } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
+import { DeleteVaultPanel } from '../../components/DeleteVaultPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { ReadinessPanel } from '../../components/Readiness'
 import { StateBadge } from '../../components/StateBadge'
 import { VaultKeyPanel } from '../../components/VaultKeyPanel'
 import { FREQUENCY_SHORT, TRIGGER_TEXT } from '../../display/release-text'
@@ -41,6 +43,7 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
 
   return (
     <div className="overview-grid">
+      <ReadinessPanel v={v} />
       <div className="panel">
         <h2>Status</h2>
         <dl className="facts">
@@ -60,7 +63,17 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
             {v.sssPreset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) · {v.heirCount} heirs
           </dd>
           <dt>Vault key</dt>
-          <dd>{v.keyOnDevice ? 'On this device' : 'Not on this device (uploads and kits need it)'}</dd>
+          <dd>
+            {v.keyOnDevice
+              ? v.keyStorage.durable
+                ? 'On this device'
+                : 'On this device until the app closes'
+              : 'Not on this device (uploads and kits need it)'}
+          </dd>
+          <dt>Owner kit</dt>
+          <dd>
+            {v.ownerKitConfirmedAt ? `Confirmed ${formatDate(v.ownerKitConfirmedAt)}` : 'Not confirmed'}
+          </dd>
           <dt>Created</dt>
           <dd>{formatDate(v.createdAt)}</dd>
         </dl>
@@ -141,6 +154,7 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
       </form>
 
       <VaultKeyPanel v={v} />
+      <DeleteVaultPanel v={v} />
     </div>
   )
 }

@@ -1,0 +1,193 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import type { OwnerKitCheck } from '../../shared/ipc/vault-types'
+import { vault } from '../bridge/vault-client'
+import { formatDateTime } from '../display/units'
+import { useOwnerKitFlow } from '../stores/owner-kit-store'
+import { useVault } from '../stores/vaults-store'
+import { ErrorNotice } from './ErrorNotice'
+import { OwnerKitViewer } from './KitViewer'
+
+/**
+ * Save the owner kit, then prove it was saved by typing back a few of its words. Rendered once in
+ * the app; opened from the key panel, a readiness step or an upload that needs the kit first.
+ */
+export function OwnerKitFlow() {
+  const { vaultId, step, setStep, close } = useOwnerKitFlow()
+  const v = useVault(vaultId)
+  if (!vaultId || !v) return null
+  if (!v.keyOnDevice) {
+    return (
+      <SimpleDialog title="The vault key is not on this device" onClose={close}>
+        <p>
+          The owner kit can only be shown on a computer that holds the vault key. Open the vault's Overview
+          and type the words of the owner kit you already have, or use the computer that made the vault.
+        </p>
+      </SimpleDialog>
+    )
+  }
+  if (step === 'view') {
+    return (
+      <OwnerKitViewer
+        vaultId={vaultId}
+        onClose={close}
+        footer={
+          <p className="muted small">
+            Print it or save it where you keep your will. Then choose “I have saved it” and type back a few of
+            its words, so you know the copy you kept can be read.
+          </p>
+        }
+        next={{ label: 'I have saved it', onClick: () => setStep('check') }}
+      />
+    )
+  }
+  return <OwnerKitCheckDialog vaultId={vaultId} onBack={() => setStep('view')} onClose={close} />
+}
+
+function SimpleDialog({
+  title,
+  children,
+  onClose,
+}: {
+  title: string
+  children: React.ReactNode
+  onClose(): void
+}) {
+  const ref = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const dialog = ref.current
+    if (dialog && !dialog.open) dialog.showModal()
+    return () => dialog?.close()
+  }, [])
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="simple-dialog-title"
+      onCancel={(e) => {
+        e.preventDefault()
+        onClose()
+      }}
+    >
+      <h2 id="simple-dialog-title">{title}</h2>
+      <div className="dialog-body">{children}</div>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  )
+}
+
+function OwnerKitCheckDialog({
+  vaultId,
+  onBack,
+  onClose,
+}: {
+  vaultId: string
+  onBack(): void
+  onClose(): void
+}) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const v = useVault(vaultId)
+  const [check, setCheck] = useState<OwnerKitCheck>()
+  const [words, setWords] = useState<Record<number, string>>({})
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  const [confirmedAt, setConfirmedAt] = useState<string | null>(null)
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one check per opening
+  useEffect(() => {
+    const dialog = ref.current
+    if (dialog && !dialog.open) dialog.showModal()
+    vault().getOwnerKitCheck({ vaultId }).then(setCheck, setError)
+    return () => dialog?.close()
+  }, [])
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!check) return
+    setBusy(true)
+    setError(undefined)
+    try {
+      const view = await vault().confirmOwnerKit({
+        vaultId,
+        answers: check.positions.map((position) => ({ position, word: (words[position] ?? '').trim() })),
+      })
+      setConfirmedAt(view.ownerKitConfirmedAt ?? new Date().toISOString())
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const complete = check?.positions.every((p) => (words[p] ?? '').trim()) ?? false
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="owner-check-title"
+      onCancel={(e) => {
+        e.preventDefault()
+        onClose()
+      }}
+    >
+      <h2 id="owner-check-title">Check the owner kit you saved</h2>
+      {confirmedAt ? (
+        <>
+          <p className="notice notice-ok" role="status" data-testid="owner-kit-confirmed">
+            The words match: your owner kit is saved and readable (confirmed {formatDateTime(confirmedAt)}).
+            Keep it somewhere safe and private; whoever holds it can open {v?.label ?? 'the vault'}.
+          </p>
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={onClose}>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <form onSubmit={submit}>
+          <p>
+            Take the copy you kept — the printout or the saved file, not this screen — and type the words at
+            these positions. This proves the copy can be read when it is needed.
+          </p>
+          {check && (
+            <div className="word-check">
+              {check.positions.map((position) => (
+                <div className="field" key={position}>
+                  <label htmlFor={`owner-word-${position}`}>
+                    Word {position} of {check.wordCount}
+                  </label>
+                  <input
+                    id={`owner-word-${position}`}
+                    type="text"
+                    autoComplete="off"
+                    autoCapitalize="off"
+                    spellCheck={false}
+                    value={words[position] ?? ''}
+                    onChange={(e) => setWords((w) => ({ ...w, [position]: e.target.value }))}
+                  />
+                </div>
+              ))}
+            </div>
+          )}
+          {!check && error === undefined && <p className="muted">Choosing the words to check…</p>}
+          {error !== undefined && <ErrorNotice error={error} vaultId={vaultId} />}
+          <div className="dialog-actions">
+            <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
+              Not now
+            </button>
+            <button type="button" className="button secondary" onClick={onBack} disabled={busy}>
+              Show the kit again
+            </button>
+            <button type="submit" className="button" disabled={busy || !complete}>
+              {busy ? 'Checking…' : 'Confirm'}
+            </button>
+          </div>
+        </form>
+      )}
+    </dialog>
+  )
+}

@@ -1,0 +1,158 @@
+import { useState } from 'react'
+import type { MailTestResult } from '../../shared/api'
+import type { ReadinessFix, ReadinessItem, VaultView } from '../../shared/ipc/vault-types'
+import { vault } from '../bridge/vault-client'
+import { mailTestText } from '../display/readiness-text'
+import { useConnectionStore } from '../stores/connection-store'
+import { useNavigationStore } from '../stores/navigation-store'
+import { useOwnerKitFlow } from '../stores/owner-kit-store'
+import { ErrorNotice } from './ErrorNotice'
+
+/** "Ready" or "N steps left", as a chip (cards, the vault header). */
+export function ReadinessChip({ v }: { v: VaultView }) {
+  if (v.state === 'released') return null
+  const { ready, summary } = v.readiness
+  return (
+    <span
+      className={`readiness-chip ${ready ? 'chip-ready' : 'chip-todo'}`}
+      data-testid="readiness-chip"
+      title={ready ? 'Every step for a release that reaches your heirs is done.' : undefined}
+    >
+      {ready ? '✓ ' : ''}
+      {summary}
+    </span>
+  )
+}
+
+/** The service runs inside this app: nobody else can reach it. Said wherever safety is judged. */
+export function TrialNote() {
+  const trial = useConnectionStore((s) => s.status?.service?.trial)
+  const go = useNavigationStore((s) => s.go)
+  if (!trial) return null
+  return (
+    <div className="notice notice-warn trial-note" data-testid="trial-note">
+      <p>
+        <strong>Trial — heirs cannot reach this computer.</strong> The vault service runs inside this app, on
+        this computer only. On the day, your heirs and guardians could not reach it, and no e-mail leaves this
+        computer. Try things out here; to protect your files for real, connect to a self-hosted or remote
+        vault service.
+      </p>
+      <div className="notice-actions">
+        <button
+          type="button"
+          className="button secondary small"
+          onClick={() => go('settings', 'connections')}
+        >
+          Settings → Connections
+        </button>
+      </div>
+    </div>
+  )
+}
+
+/** The checklist for a release that really reaches the heirs; each open step has one fix. */
+export function ReadinessPanel({ v }: { v: VaultView }) {
+  const { ready, summary, items } = v.readiness
+  // Open steps first, in the order main gives; done ones after.
+  const ordered = [...items.filter((i) => !i.met), ...items.filter((i) => i.met)]
+  return (
+    <section className="panel readiness-panel" aria-labelledby="readiness-title">
+      <h2 id="readiness-title">
+        Ready for the day?{' '}
+        <span
+          className={`readiness-chip ${ready ? 'chip-ready' : 'chip-todo'}`}
+          data-testid="readiness-summary"
+        >
+          {summary}
+        </span>
+      </h2>
+      <p className={ready ? 'text-ok' : undefined}>
+        {ready
+          ? 'Every step is done: when the release happens, your heirs and guardians can be reached and can open the files.'
+          : 'Until every step below is done, this vault may not reach your heirs on the day. Each open step has one button that takes you to its fix.'}
+      </p>
+      <TrialNote />
+      <ul className="readiness-list">
+        {ordered.map((item) => (
+          <ReadinessRow key={item.id} vaultId={v.id} item={item} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function ReadinessRow({ vaultId, item }: { vaultId: string; item: ReadinessItem }) {
+  return (
+    <li
+      className={`readiness-item ${item.met ? 'met' : 'open'}`}
+      data-testid={`readiness-item-${item.id}`}
+      data-met={String(item.met)}
+    >
+      <span className="readiness-mark" aria-hidden="true">
+        {item.met ? '✓' : ''}
+      </span>
+      <div className="readiness-body">
+        <strong>
+          <span className="visually-hidden">{item.met ? 'Done: ' : 'To do: '}</span>
+          {item.title}
+        </strong>
+        <p className={item.met ? 'muted small' : 'small'}>{item.detail}</p>
+        {!item.met && item.fix && (
+          <FixButton vaultId={vaultId} label={item.fix.label} fix={item.fix.action} />
+        )}
+      </div>
+    </li>
+  )
+}
+
+function FixButton({ vaultId, label, fix }: { vaultId: string; label: string; fix: ReadinessFix }) {
+  const { setTab, go, openVault } = useNavigationStore()
+  const openOwnerKit = useOwnerKitFlow((s) => s.open)
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<MailTestResult>()
+  const [error, setError] = useState<unknown>()
+
+  const sendTestMail = async () => {
+    setBusy(true)
+    setError(undefined)
+    setResult(undefined)
+    try {
+      setResult(await vault().sendTestMail())
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const run = () => {
+    switch (fix.kind) {
+      case 'open-tab':
+        return setTab(fix.tab)
+      case 'open-settings':
+        return go('settings', 'connections')
+      case 'send-test-mail':
+        return void sendTestMail()
+      case 'save-owner-kit':
+        return openOwnerKit(vaultId)
+      case 'add-credits':
+        return go('settings', 'credits')
+      case 'start-rehearsal':
+        return openVault(vaultId, 'release', 'rehearsal')
+    }
+  }
+
+  return (
+    <div className="readiness-fix">
+      <button type="button" className="button small" onClick={run} disabled={busy}>
+        {busy ? 'Sending…' : label}
+      </button>
+      {result && (
+        <p className={`notice ${result.delivered ? 'notice-ok' : 'notice-error'}`} role="status">
+          {mailTestText(result)}
+        </p>
+      )}
+      {error !== undefined && <ErrorNotice error={error} vaultId={vaultId} />}
+    </div>
+  )
+}

@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from 'react'
+import { EXTENSION_LIMITS } from '../../shared/api'
+import type { VaultView } from '../../shared/ipc/vault-types'
+import { vault } from '../bridge/vault-client'
+import { useWriteAccess } from '../stores/connection-store'
+import { ErrorNotice } from './ErrorNotice'
+import { ReadinessChip } from './Readiness'
+import { StateBadge } from './StateBadge'
+
+/** The vault's name as the page title, renamed in place; its state and readiness beside it. */
+export function VaultTitle({ v }: { v: VaultView }) {
+  const { canWrite, reason } = useWriteAccess()
+  const [editing, setEditing] = useState(false)
+  const [name, setName] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+
+  const start = () => {
+    setName(v.name ?? '')
+    setError(undefined)
+    setEditing(true)
+  }
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    try {
+      await vault().renameVault({ vaultId: v.id, name: name.trim() })
+      setEditing(false)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <>
+      <header className="screen-header title-with-badge">
+        {editing ? (
+          <form
+            className="rename-form"
+            onSubmit={save}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setEditing(false)
+            }}
+          >
+            <h1 id="vault-title" className="visually-hidden">
+              {v.label}
+            </h1>
+            <label htmlFor="vault-name" className="visually-hidden">
+              Vault name
+            </label>
+            <input
+              id="vault-name"
+              type="text"
+              value={name}
+              maxLength={EXTENSION_LIMITS.vaultNameMaxChars}
+              placeholder="e.g. Family papers"
+              aria-describedby="vault-name-hint"
+              onChange={(e) => setName(e.target.value)}
+              // biome-ignore lint/a11y/noAutofocus: the field replaces the title the user just chose to edit
+              autoFocus
+            />
+            <button type="submit" className="button small" disabled={busy}>
+              {busy ? 'Saving…' : 'Save name'}
+            </button>
+            <button type="button" className="button secondary small" onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+            <span id="vault-name-hint" className="muted small">
+              Leave it empty to show the vault's id instead.
+            </span>
+          </form>
+        ) : (
+          <>
+            <h1 id="vault-title">{v.label}</h1>
+            <button
+              type="button"
+              className="link-button small"
+              onClick={start}
+              disabled={!canWrite}
+              title={reason ?? undefined}
+              aria-label={`Rename ${v.label}`}
+            >
+              Rename
+            </button>
+          </>
+        )}
+        <StateBadge state={v.state} />
+        <ReadinessChip v={v} />
+      </header>
+      {error !== undefined && <ErrorNotice error={error} />}
+    </>
+  )
+}
