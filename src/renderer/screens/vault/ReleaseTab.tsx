@@ -10,6 +10,8 @@ import type { ReleaseSettings } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
+import { RehearsalPanel } from '../../components/RehearsalPanel'
+import { StartReleasePanel } from '../../components/StartReleasePanel'
 import { FREQUENCY_TEXT, TRIGGER_TEXT } from '../../display/release-text'
 import { formatDateTime } from '../../display/units'
 import { useWriteAccess } from '../../stores/connection-store'
@@ -47,70 +49,74 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
   }
 
   return (
-    <form className="panel release-form" onSubmit={save} aria-labelledby="release-title">
-      <h2 id="release-title">When should your heirs receive the vault?</h2>
-      <ReadOnlyNote />
-      {v.state !== 'active' && (
-        <p className="notice notice-info">The release settings can be changed while the vault is active.</p>
-      )}
-      <fieldset className="radio-cards" disabled={!writable}>
-        <legend>Release trigger</legend>
-        {RELEASE_TRIGGERS.map((t) => (
-          <label key={t} className={`radio-card${trigger === t ? ' selected' : ''}`}>
-            <input
-              type="radio"
-              name="trigger"
-              value={t}
-              checked={trigger === t}
-              onChange={() => setTrigger(t)}
-            />
-            <span>
-              <strong>{TRIGGER_TEXT[t].label}</strong>
-              <span className="muted">{TRIGGER_TEXT[t].sentence}</span>
+    <div>
+      <form className="panel release-form" onSubmit={save} aria-labelledby="release-title">
+        <h2 id="release-title">When should your heirs receive the vault?</h2>
+        <ReadOnlyNote />
+        {v.state !== 'active' && (
+          <p className="notice notice-info">The release settings can be changed while the vault is active.</p>
+        )}
+        <fieldset className="radio-cards" disabled={!writable}>
+          <legend>Release trigger</legend>
+          {RELEASE_TRIGGERS.map((t) => (
+            <label key={t} className={`radio-card${trigger === t ? ' selected' : ''}`}>
+              <input
+                type="radio"
+                name="trigger"
+                value={t}
+                checked={trigger === t}
+                onChange={() => setTrigger(t)}
+              />
+              <span>
+                <strong>{TRIGGER_TEXT[t].label}</strong>
+                <span className="muted">{TRIGGER_TEXT[t].sentence}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {trigger === 'dead_man_switch' && (
+          <div className="field">
+            <label htmlFor="checkin-frequency">Check in</label>
+            <select
+              id="checkin-frequency"
+              value={frequency}
+              onChange={(e) => setFrequency(e.target.value as CheckInFrequency)}
+              disabled={!writable}
+            >
+              {CHECK_IN_FREQUENCIES.map((f) => (
+                <option key={f} value={f}>
+                  {FREQUENCY_TEXT[f]}
+                </option>
+              ))}
+            </select>
+            <span className="muted small">
+              Each check-in costs {LIMITS.checkInCostCredits} credits. The app and the tray remind you before
+              the deadline.
             </span>
-          </label>
-        ))}
-      </fieldset>
-      {trigger === 'dead_man_switch' && (
-        <div className="field">
-          <label htmlFor="checkin-frequency">Check in</label>
-          <select
-            id="checkin-frequency"
-            value={frequency}
-            onChange={(e) => setFrequency(e.target.value as CheckInFrequency)}
-            disabled={!writable}
-          >
-            {CHECK_IN_FREQUENCIES.map((f) => (
-              <option key={f} value={f}>
-                {FREQUENCY_TEXT[f]}
-              </option>
-            ))}
-          </select>
-          <span className="muted small">
-            Each check-in costs {LIMITS.checkInCostCredits} credits. The app and the tray remind you before
-            the deadline.
-          </span>
-        </div>
-      )}
-      <p className="explain">
-        <strong>{LIMITS.contestationDays} days to change your mind.</strong> Whatever the trigger, a release
-        first enters a {LIMITS.contestationDays}-day contestation period. You are alerted during it and can
-        cancel it at any time; only when it ends are your heirs notified and given access.
-      </p>
-      <div className="row">
-        <button type="submit" className="button" disabled={!writable || busy} title={reason ?? undefined}>
-          {busy ? 'Saving…' : 'Save release settings'}
-        </button>
-      </div>
-      {saved && (
-        <p className="notice notice-ok" role="status" data-testid="release-saved">
-          Saved: {TRIGGER_TEXT[saved.trigger].label}
-          {saved.trigger === 'dead_man_switch'
-            ? `, ${saved.checkInFrequency}; next check-in due ${formatDateTime(saved.nextCheckInDue)}.`
-            : '.'}
+          </div>
+        )}
+        <p className="explain">
+          <strong>{LIMITS.contestationDays} days to change your mind.</strong> Whatever the trigger, a release
+          first enters a {LIMITS.contestationDays}-day contestation period. You are alerted during it and can
+          cancel it at any time; only when it ends are your heirs notified and given access.
         </p>
-      )}
-      {error !== undefined && <ErrorNotice error={error} />}
-    </form>
+        <div className="row">
+          <button type="submit" className="button" disabled={!writable || busy} title={reason ?? undefined}>
+            {busy ? 'Saving…' : 'Save release settings'}
+          </button>
+        </div>
+        {saved && (
+          <p className="notice notice-ok" role="status" data-testid="release-saved">
+            Saved: {TRIGGER_TEXT[saved.trigger].label}
+            {saved.trigger === 'dead_man_switch'
+              ? `, ${saved.checkInFrequency}; next check-in due ${formatDateTime(saved.nextCheckInDue)}.`
+              : '.'}
+          </p>
+        )}
+        {error !== undefined && <ErrorNotice error={error} />}
+      </form>
+      <StartReleasePanel v={v} />
+      <RehearsalPanel v={v} />
+    </div>
   )
 }

@@ -1,0 +1,258 @@
+import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { EXTENSION_LIMITS, type Rehearsal, SSS_PRESET_SHAPE } from '../../shared/api'
+import type { AssetPage, VaultView } from '../../shared/ipc/vault-types'
+import { vault } from '../bridge/vault-client'
+import { rehearsalStages, rehearsalStateText } from '../display/readiness-text'
+import { formatDateTime } from '../display/units'
+import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
+import { useNavigationStore } from '../stores/navigation-store'
+import { usePeopleStore } from '../stores/people-store'
+import { useSectionTarget } from '../stores/section-target'
+import { ErrorNotice } from './ErrorNotice'
+
+const POLL_MS = 4000
+
+/** A practice release: one heir, one sample file, marked as practice, free, expiring by itself. */
+export function RehearsalPanel({ v }: { v: VaultView }) {
+  const service = useConnectionStore((s) => s.status?.service)
+  const offered = service?.extensions.includes('rehearsal') ?? false
+  useSectionTarget('rehearsal')
+  if (v.state !== 'active') return null
+  return (
+    <section className="panel rehearsal-panel" aria-labelledby="section-rehearsal">
+      <h2 id="section-rehearsal" tabIndex={-1}>
+        Practice the release
+      </h2>
+      <p>
+        A practice run shows that your heir can really open the vault — before it matters. One heir gets an
+        e-mail marked <strong>practice</strong> with access to one sample file; your guardians get an e-mail
+        marked practice too. As on the day, the heir needs {SSS_PRESET_SHAPE[v.sssPreset].threshold}{' '}
+        guardians' kits to open the file. It costs nothing, touches no other file, releases nothing, and ends
+        by itself after {EXTENSION_LIMITS.rehearsalDays} days.
+      </p>
+      {offered ? (
+        <RehearsalBody v={v} />
+      ) : (
+        <p className="notice notice-info" data-testid="rehearsal-state">
+          The connected service does not offer practice runs. A service that does (such as a self-hosted Vault
+          Service) lets you rehearse the release from here.
+        </p>
+      )}
+    </section>
+  )
+}
+
+function RehearsalBody({ v }: { v: VaultView }) {
+  const service = useConnectionStore((s) => s.status?.service)
+  const [rehearsal, setRehearsal] = useState<Rehearsal | null>()
+  const [loadError, setLoadError] = useState<unknown>()
+
+  const refresh = useCallback(async () => {
+    try {
+      setRehearsal(await vault().getRehearsal({ vaultId: v.id }))
+      setLoadError(undefined)
+    } catch (e) {
+      setLoadError(e)
+    }
+  }, [v.id])
+
+  useEffect(() => {
+    void refresh()
+  }, [refresh])
+
+  // While a practice runs, follow the heir's progress.
+  const running = rehearsal?.state === 'running'
+  useEffect(() => {
+    if (!running) return
+    const timer = setInterval(() => void refresh(), POLL_MS)
+    return () => clearInterval(timer)
+  }, [running, refresh])
+
+  const noMail = service?.trial || service?.mailConfigured === false
+  return (
+    <>
+      {noMail && (
+        <p className="notice notice-warn">
+          This service sends no e-mail{service?.trial ? ' (it runs on this computer)' : ''}, so the heir and
+          the guardians would not be told of a practice, and on the day they would not be told either. Set up
+          e-mail on the service first (see the steps on the Overview).
+        </p>
+      )}
+      {loadError !== undefined && <ErrorNotice error={loadError} onRetry={() => void refresh()} />}
+      {rehearsal === undefined && loadError === undefined && (
+        <p className="muted">Looking for a practice run…</p>
+      )}
+      {rehearsal && <RehearsalReport r={rehearsal} onChange={setRehearsal} />}
+      {rehearsal !== undefined && !running && <StartRehearsalForm v={v} onStarted={setRehearsal} />}
+    </>
+  )
+}
+
+function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal): void }) {
+  const { canWrite, reason } = useWriteAccess()
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+
+  const end = async () => {
+    setBusy(true)
+    setError(undefined)
+    try {
+      onChange(await vault().endRehearsal({ vaultId: r.vaultId }))
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const stages = rehearsalStages(r)
+  return (
+    <div className={`rehearsal-report rehearsal-${r.state}`}>
+      <h3>{r.state === 'running' ? 'Current practice' : 'Last practice'}</h3>
+      <p
+        data-testid="rehearsal-state"
+        className={r.state === 'passed' ? 'text-ok' : undefined}
+        aria-live="polite"
+      >
+        {rehearsalStateText(r, Date.now())}
+      </p>
+      <ol className="rehearsal-stages">
+        {stages.map((s) => (
+          <li key={s.key} className={s.at ? 'done' : 'waiting'}>
+            <span className="readiness-mark" aria-hidden="true">
+              {s.at ? '✓' : ''}
+            </span>
+            <span>
+              <span className="visually-hidden">{s.at ? 'Done: ' : 'Not yet: '}</span>
+              {s.label}
+              <span className="muted small"> — {s.at ? formatDateTime(s.at) : 'not yet'}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+      {r.failedReports > 0 && (
+        <p className="notice notice-warn">
+          {r.failedReports === 1 ? 'One attempt' : `${r.failedReports} attempts`} to open the sample used kits
+          that do not belong to this vault's current key (an old or another vault's kit). Check that each
+          guardian holds the kit from the Guardians tab, and that old kits were destroyed.
+        </p>
+      )}
+      {r.state === 'running' && (
+        <div className="row">
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => void end()}
+            disabled={busy || !canWrite}
+            title={reason ?? undefined}
+          >
+            {busy ? 'Ending…' : 'End practice'}
+          </button>
+          <span className="muted small">The heir's practice access stops working at once.</span>
+        </div>
+      )}
+      {error !== undefined && <ErrorNotice error={error} />}
+    </div>
+  )
+}
+
+function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehearsal): void }) {
+  const { canWrite, reason } = useWriteAccess()
+  const setTab = useNavigationStore((s) => s.setTab)
+  const heirs = usePeopleStore((s) => s.byVault[v.id]?.heirs)
+  const loadHeirs = usePeopleStore((s) => s.loadHeirs)
+  const [assets, setAssets] = useState<AssetPage>()
+  const [heirId, setHeirId] = useState('')
+  const [assetId, setAssetId] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's counts move
+  useEffect(() => {
+    void loadHeirs(v.id)
+    vault()
+      .listAssets({ vaultId: v.id, limit: 100, offset: 0 })
+      .then(setAssets, (e) => setError(e))
+  }, [v.id, v.heirCount, v.assetCount, loadHeirs])
+
+  const chosenHeir = heirId || heirs?.[0]?.id || ''
+  const chosenAsset = assetId || assets?.assets[0]?.id || ''
+
+  const start = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    setError(undefined)
+    try {
+      onStarted(await vault().startRehearsal({ vaultId: v.id, heirId: chosenHeir, assetId: chosenAsset }))
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (heirs && heirs.length === 0) {
+    return (
+      <p>
+        Add an heir first: the practice is for one of them.{' '}
+        <button type="button" className="link-button" onClick={() => setTab('heirs')}>
+          Go to Heirs
+        </button>
+      </p>
+    )
+  }
+  if (assets && assets.assets.length === 0) {
+    return (
+      <p>
+        Back up at least one file first: the heir practises on one sample file.{' '}
+        <button type="button" className="link-button" onClick={() => setTab('assets')}>
+          Go to Assets
+        </button>
+      </p>
+    )
+  }
+  return (
+    <form className="rehearsal-form" onSubmit={start} aria-label="Start a practice">
+      <div className="field">
+        <label htmlFor="rehearsal-heir">Heir who practises</label>
+        <select
+          id="rehearsal-heir"
+          value={chosenHeir}
+          onChange={(e) => setHeirId(e.target.value)}
+          disabled={!heirs || !canWrite}
+        >
+          {heirs?.map((h) => (
+            <option key={h.id} value={h.id}>
+              {h.name} ({h.email})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="rehearsal-asset">Sample file</label>
+        <select
+          id="rehearsal-asset"
+          value={chosenAsset}
+          onChange={(e) => setAssetId(e.target.value)}
+          disabled={!assets || !canWrite}
+        >
+          {assets?.assets.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.filename}
+            </option>
+          ))}
+        </select>
+        <span className="muted small">Choose one you do not mind the heir seeing now.</span>
+      </div>
+      <button
+        type="submit"
+        className="button"
+        disabled={busy || !canWrite || !chosenHeir || !chosenAsset}
+        title={reason ?? undefined}
+      >
+        {busy ? 'Starting…' : 'Start practice'}
+      </button>
+      {error !== undefined && <ErrorNotice error={error} />}
+    </form>
+  )
+}
