@@ -1,17 +1,40 @@
 import { formatBytes, formatCredits } from '../display/units'
-import { useUploadFlowStore } from '../stores/upload-flow-store'
+import { useNavigationStore } from '../stores/navigation-store'
+import { spendsReserve, useUploadFlowStore } from '../stores/upload-flow-store'
 import { ConfirmDialog } from './ConfirmDialog'
 
-/** The estimated cost, confirmed before a large upload (or refused when the balance is short). */
+/**
+ * The estimated cost, confirmed before a large upload, one that would not fit the balance, or one
+ * that would spend the credits kept for check-ins (then the owner must choose it explicitly).
+ */
 export function UploadConfirm() {
   const { pending, busy, confirm, cancel } = useUploadFlowStore()
+  const go = useNavigationStore((s) => s.go)
   if (!pending) return null
   const e = pending.estimate
+  const reserve = spendsReserve(pending)
+  const after = Math.max(0, e.balanceCredits - e.credits)
+  const months = `${e.reserveMonths} month${e.reserveMonths === 1 ? '' : 's'}`
+
+  const title = reserve
+    ? 'This upload would spend the credits kept for check-ins'
+    : e.enough
+      ? 'Upload these files?'
+      : 'Not enough credits'
+  const confirmLabel = reserve
+    ? e.enough
+      ? 'Upload anyway, spend the reserve'
+      : 'Upload what fits, spend the reserve'
+    : e.enough
+      ? `Encrypt and upload (${e.credits} credits)`
+      : 'Upload what fits'
+
   return (
     <ConfirmDialog
-      title={e.enough ? 'Upload these files?' : 'Not enough credits'}
-      confirmLabel={e.enough ? `Encrypt and upload (${e.credits} credits)` : 'Upload what fits'}
-      cancelLabel="Not now"
+      title={title}
+      confirmLabel={confirmLabel}
+      cancelLabel={reserve ? 'Cancel' : 'Not now'}
+      danger={reserve}
       busy={busy}
       onConfirm={() => void confirm()}
       onCancel={cancel}
@@ -21,6 +44,37 @@ export function UploadConfirm() {
         {formatBytes(e.encryptedBytes)} once encrypted). Estimated cost:{' '}
         <strong>{formatCredits(e.credits)}</strong>. Balance: {formatCredits(e.balanceCredits)}.
       </p>
+      {e.reserveCredits > 0 && (
+        <p data-testid="upload-reserve">
+          Kept for check-ins: {formatCredits(e.reserveCredits)} — {months} of check-ins. After this upload:{' '}
+          {formatCredits(after)}.
+        </p>
+      )}
+      {reserve && (
+        <div className="notice notice-error" data-testid="reserve-warning">
+          <p>
+            <strong>
+              This upload would leave too few credits for check-ins, so the dead man's switch could release
+              the vault by accident.
+            </strong>{' '}
+            Every check-in costs credits; when they run out you cannot check in, and a missed check-in starts
+            the release to your heirs.
+          </p>
+          <p>
+            Safer: add credits first, or choose fewer files.{' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                cancel()
+                go('settings', 'credits')
+              }}
+            >
+              Add credits in Settings
+            </button>
+          </p>
+        </div>
+      )}
       {!e.enough && (
         <p className="text-danger">
           The balance is {e.credits - e.balanceCredits} credits short. Files that do not fit will fail without

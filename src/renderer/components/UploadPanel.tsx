@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react'
 import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
+import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useVault } from '../stores/vaults-store'
@@ -11,7 +12,8 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const mode = useSettingsStore((s) => s.appInfo?.mode)
   const { canWrite, reason } = useWriteAccess()
-  const { start, busy, error, lastQueued, clearError } = useUploadFlowStore()
+  const { start, busy, error, errorVaultId, lastQueued, clearError } = useUploadFlowStore()
+  const openOwnerKit = useOwnerKitFlow((s) => s.open)
   const [path, setPath] = useState('')
   const [pickError, setPickError] = useState<unknown>()
   const writable = canWrite && v?.state === 'active'
@@ -51,6 +53,20 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           This device does not hold this vault's key, so it cannot encrypt files for it. Upload from the
           computer that created the vault.
         </p>
+      )}
+      {v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt && (
+        <div className="notice notice-warn" data-testid="upload-needs-owner-kit">
+          <p>
+            <strong>Save the owner kit before the first upload.</strong> This computer keeps the vault key
+            only until the app closes. If it closes before the kit is saved, the key is lost: no more uploads
+            or kits from here, and the files could be opened only with the guardians' kits.
+          </p>
+          <div className="notice-actions">
+            <button type="button" className="button small" onClick={() => openOwnerKit(vaultId)}>
+              Save the owner kit…
+            </button>
+          </div>
+        </div>
       )}
       {mode === 'electron' ? (
         <div className="row">
@@ -109,7 +125,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
       )}
       {error !== undefined && (
         <div>
-          <ErrorNotice error={error} />
+          <ErrorNotice error={error} vaultId={errorVaultId ?? vaultId} />
           <button type="button" className="link-button small" onClick={clearError}>
             Dismiss
           </button>
