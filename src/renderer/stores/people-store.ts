@@ -18,6 +18,8 @@ interface PeopleState {
   byVault: Record<string, PeopleEntry>
   loadGuardians(vaultId: string): Promise<void>
   loadHeirs(vaultId: string): Promise<void>
+  /** Kits as main returned them after a change (e.g. marked handed over). */
+  setKits(vaultId: string, kits: GuardianKitInfo[]): void
 }
 
 export const usePeopleStore = create<PeopleState>((set) => {
@@ -44,5 +46,6 @@ export const usePeopleStore = create<PeopleState>((set) => {
         patch(vaultId, { error })
       }
     },
+    setKits: (vaultId, kits) => patch(vaultId, { kits }),
   }
 })

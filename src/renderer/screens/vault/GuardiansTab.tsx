@@ -8,7 +8,7 @@ import { GuardianKitViewer } from '../../components/KitViewer'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { formatDate } from '../../display/units'
-import { useWriteAccess } from '../../stores/connection-store'
+import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
 
@@ -18,6 +18,9 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const entry = usePeopleStore((s) => s.byVault[vaultId])
   const load = usePeopleStore((s) => s.loadGuardians)
+  const setKits = usePeopleStore((s) => s.setKits)
+  const service = useConnectionStore((s) => s.status?.service)
+  const [handing, setHanding] = useState<string>()
   const { canWrite, reason } = useWriteAccess()
   const [error, setError] = useState<unknown>()
   const [change, setChange] = useState<GuardianChange>()
@@ -66,6 +69,22 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   }
 
   const kitOf = (guardianId: string) => entry?.kits?.find((k) => k.guardianId === guardianId)
+  // Without mail (or on the trial service) nobody is told anything by e-mail: say so plainly.
+  const noMail = !!service && (service.trial || service.mailConfigured === false)
+  const handedOver = guardians.filter((g) => kitOf(g.id)?.handedOver).length
+  const withKit = guardians.filter((g) => kitOf(g.id)).length
+
+  const markHandedOver = async (guardianId: string, value: boolean) => {
+    setHanding(guardianId)
+    setError(undefined)
+    try {
+      setKits(vaultId, await vault().setKitHandedOver({ vaultId, guardianId, handedOver: value }))
+    } catch (e) {
+      setError(e)
+    } finally {
+      setHanding(undefined)
+    }
+  }
 
   return (
     <div>
@@ -97,6 +116,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                 <th scope="col">Status</th>
                 <th scope="col">Invited</th>
                 <th scope="col">Kit</th>
+                <th scope="col">Handed over</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -110,7 +130,10 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                     <td>{g.name}</td>
                     <td>{g.email}</td>
                     <td>
-                      <span className={`pill pill-${g.status}`}>{STATUS_TEXT[g.status]}</span>
+                      <span className={`pill pill-${g.status}`}>
+                        {STATUS_TEXT[g.status]}
+                        {g.status === 'pending' && noMail ? ' — no e-mail sent' : ''}
+                      </span>
                     </td>
                     <td>{formatDate(g.invitedAt)}</td>
                     <td>
@@ -120,6 +143,23 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                         </button>
                       ) : (
                         <span className="muted small">none on this device</span>
+                      )}
+                    </td>
+                    <td>
+                      {kit ? (
+                        <label className="check-label">
+                          <input
+                            type="checkbox"
+                            checked={kit.handedOver}
+                            disabled={handing === g.id || !writable}
+                            onChange={(e) => void markHandedOver(g.id, e.target.checked)}
+                            aria-label={`Kit ${kit.shareIndex} handed over to ${g.name}`}
+                            data-testid="kit-handed-over"
+                          />
+                          <span aria-hidden="true">{kit.handedOver ? 'Yes' : 'Not yet'}</span>
+                        </label>
+                      ) : (
+                        <span className="muted small">—</span>
                       )}
                     </td>
                     <td>
@@ -140,13 +180,23 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
             </tbody>
           </table>
         )}
+        {withKit > 0 && (
+          <p className="muted small" data-testid="kits-handed-over">
+            {handedOver} of {withKit} current kit{withKit === 1 ? '' : 's'} marked as handed over. Tick a kit
+            once the guardian holds it on paper; when kits are made again, tick the new ones.
+          </p>
+        )}
         {change && (
           <div className={change.kitProblem ? 'notice notice-warn' : 'notice notice-ok'} role="status">
             {change.kitProblem ? (
               <p>{change.kitProblem}</p>
             ) : (
               <p>
-                {change.guardian ? `${change.guardian.name} was invited. ` : 'The guardian was removed. '}
+                {change.guardian
+                  ? noMail
+                    ? `${change.guardian.name} was added; no e-mail was sent, so tell them yourself. `
+                    : `${change.guardian.name} was invited. `
+                  : 'The guardian was removed. '}
                 The key was split again: {change.kits.length} new kit{change.kits.length === 1 ? '' : 's'}.
                 Earlier kits no longer work with these — give every guardian their new kit.
               </p>
@@ -164,9 +214,21 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
           </p>
         ) : (
           <>
+            {noMail ? (
+              <p className="notice notice-warn" data-testid="guardian-no-mail">
+                No e-mail leaves this computer
+                {service?.trial
+                  ? ' (the vault service runs here, as a trial)'
+                  : ' (the service has no e-mail set up)'}
+                : the guardian is not told anything. Give them their printed kit and tell them in person what
+                it is for.
+              </p>
+            ) : (
+              <p className="muted small">They get an invitation e-mail.</p>
+            )}
             <p className="muted small">
-              They get an invitation e-mail. Adding a guardian splits the key again and makes a new kit for
-              every guardian.
+              Add all your guardians before printing kits: adding a guardian splits the key again and makes a
+              new kit for every guardian, so kits printed earlier stop working.
             </p>
             <PersonForm
               who="guardian"
