@@ -75,6 +75,7 @@ if (!app.requestSingleInstanceLock()) {
         isAvailable: () => safeStorage.isEncryptionAvailable(),
         encrypt: (plain) => safeStorage.encryptString(plain),
         decrypt: (encrypted) => safeStorage.decryptString(encrypted),
+        ...(process.platform === 'linux' ? { backend: () => safeStorage.getSelectedStorageBackend() } : {}),
       },
       shell: desktopShellCapabilities(() => mainWindow),
       onSettingsChanged: (settings) => applyLoginItem(settings.launchAtLogin),

@@ -15,12 +15,20 @@ export function trayMenuItems(
 ): MenuItemConstructorOptions[] {
   const next = view.nextCheckIn
   const releasing = vaults.filter((v) => v.state === 'releasing')
+  const releasingIds = new Set(releasing.map((v) => v.id))
   return [
     { label: view.text, enabled: false },
     ...releasing.map((v) => ({
       label: `${v.label} is releasing — open to cancel`,
       click: () => actions.openVault(v.id),
     })),
+    // Whether each vault would really reach its heirs: "ready" or what is left to do.
+    ...view.readiness
+      .filter((r) => !releasingIds.has(r.vaultId))
+      .map((r) => ({
+        label: `${r.label}: ${r.ready ? 'ready' : r.summary}`,
+        click: () => actions.openVault(r.vaultId),
+      })),
     ...(next
       ? [
           { label: `Check in now (${next.label})`, click: () => actions.checkIn(next.vaultId, next.label) },

@@ -194,3 +194,89 @@ export interface SuccessEnvelope<T, M extends ResponseMeta = ResponseMeta> {
 export interface ErrorEnvelope {
   error: { code: ErrorCode; message: string; status: number }
 }
+
+// ---- Local Vault Service extensions (see src/service/README.md); other services answer 404 ----
+
+/** Extension names a service lists in GET /service, so a client offers only what works. */
+export const SERVICE_EXTENSIONS = [
+  'vault-create',
+  'vault-delete',
+  'vault-name',
+  'release-start',
+  'mail-test',
+  'rehearsal',
+] as const
+export type ServiceExtension = (typeof SERVICE_EXTENSIONS)[number]
+
+export const EXTENSION_LIMITS = {
+  vaultNameMaxChars: 80,
+  /** A practice heir access expires by itself after this many days. */
+  rehearsalDays: 7,
+} as const
+
+/** GET /service: what the service is and whether it can reach people. */
+export interface ServiceInfo {
+  /** 'vault-desktop-local' for this project's service. */
+  service: string
+  extensions: ServiceExtension[]
+  /** The address heirs and guardians get in e-mails. */
+  publicUrl: string
+  mail: {
+    /** An SMTP server is configured (without one, mail stays in the outbox, unsent). */
+    configured: boolean
+    /** The last test message sent for this account (POST /service/mail-test). */
+    lastTest: MailTestResult | null
+  }
+}
+
+/** POST /service/mail-test: a test message to the account's e-mail address, sent right away. */
+export interface MailTestResult {
+  to: string
+  at: string
+  delivered: boolean
+  /** Why delivery failed, when it did. */
+  error: string | null
+}
+
+export const REHEARSAL_STATES = ['running', 'passed', 'expired', 'cancelled'] as const
+export type RehearsalState = (typeof REHEARSAL_STATES)[number]
+
+/** A practice run of the release: one heir, one sample file, no release, no cost. */
+export interface Rehearsal {
+  id: string
+  vaultId: string
+  state: RehearsalState
+  heir: { id: string; name: string; email: string }
+  asset: { id: string; filename: string }
+  /** Guardians who got the practice e-mail. */
+  guardiansNotified: number
+  startedAt: string
+  expiresAt: string
+  /** The heir's practice access was first used (vault read). */
+  openedAt: string | null
+  /** The heir downloaded the sample's encrypted content. */
+  downloadedAt: string | null
+  /** The heir proved the vault key was rebuilt from the kits (POST /rehearsal/report). */
+  passedAt: string | null
+  /** Reports whose proof did not match (kits of another split or vault). */
+  failedReports: number
+}
+
+/** POST /vault/:id/rehearsal. The proof is only known to whoever holds the vault key. */
+export interface RehearsalRequest {
+  heirId: string
+  assetId: string
+  /** Random, hex, 32 characters: the heir's client proves knowledge of the key over it. */
+  challenge: string
+  /** hex SHA-256 of the expected proof (see rehearsalProof in the core). */
+  proofHash: string
+}
+
+/** GET /rehearsal with a practice heir token: what the heir's client needs to report. */
+export interface RehearsalTicket {
+  rehearsalId: string
+  vaultId: string
+  assetId: string
+  challenge: string
+  expiresAt: string
+}

@@ -1,5 +1,6 @@
-// A 402 says what a check-in costs and what the balance is, so the window can show both; an upload
-// estimate states the cost against the balance before anything is sent.
+// Credits can't release a vault by accident: an upload that would eat into the check-in reserve is
+// refused unless the owner explicitly chooses to spend it. A 402 says what a check-in costs and what
+// the balance is; an upload estimate states the cost and the reserve before anything is sent.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,7 +30,7 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true })
 })
 
-it('an upload that leaves 1 credit makes the next check-in a 402 that states cost and balance', async () => {
+it('an upload that would leave 1 credit is refused for the reserve; spent anyway, the next check-in is a 402', async () => {
   const account = service.admin.createAccount({ email: 'spend@example.com' })
   const { vaultId } = service.admin.createVault({ account: account.accountId, preset: 'standard' })
   expect(await call('connectService', { serviceUrl: service.url, apiKey: account.apiKey })).toMatchObject({
@@ -47,8 +48,17 @@ it('an upload that leaves 1 credit makes the next check-in a 402 that states cos
   const file = join(dirs[1]!, 'big.bin')
   await writeFile(file, Buffer.alloc(plaintext, 7))
   const estimate = await call('estimateUpload', { vaultId, paths: [file] })
-  expect(estimate).toMatchObject({ ok: true, value: { credits: 99, balanceCredits: 100, enough: true } })
-  expect(await call('queueUpload', { vaultId, paths: [file] })).toMatchObject({
+  // Weekly check-ins for 12 months: 53 check-ins of 2 credits.
+  expect(estimate).toMatchObject({
+    ok: true,
+    value: { credits: 99, balanceCredits: 100, enough: true, reserveCredits: 106, eatsReserve: true },
+  })
+  const refusedUpload = await call('queueUpload', { vaultId, paths: [file] })
+  expect(refusedUpload).toMatchObject({ ok: false, error: { code: 'RESERVE_NEEDED' } })
+  if (!refusedUpload.ok) expect(refusedUpload.error.message).toContain('106 kept for 12 months of check-ins')
+  expect(await call('listUploads')).toMatchObject({ ok: true, value: [] })
+
+  expect(await call('queueUpload', { vaultId, paths: [file], spendReserve: true })).toMatchObject({
     ok: true,
     value: { queued: 1 },
   })

@@ -128,6 +128,8 @@ describe('write access', () => {
       active,
       secretStore: 'keychain',
       localService: { running: false, url: null },
+      keyStorage: { kind: 'keychain', durable: true, description: 'in the keychain' },
+      service: null,
     }
   }
   it('an owner key may write; an agent key may not, and the reason says so', () => {

@@ -14,6 +14,10 @@ describe('tray menu', () => {
           dueAt: '2026-02-01T00:00:00Z',
           text: 'Next check-in: Vault A in 3 days',
         },
+        readiness: [
+          { vaultId: 'a', label: 'Vault A', summary: 'credits run short · 2 steps left', ready: false },
+          { vaultId: 'b', label: 'Vault B', summary: 'Ready', ready: true },
+        ],
       },
       [
         { id: 'a', label: 'Vault A', state: 'active' },
@@ -24,6 +28,7 @@ describe('tray menu', () => {
     expect(items.map((i) => i.label)).toEqual([
       'Vault B is releasing: 12 days left to cancel',
       'Vault B is releasing — open to cancel',
+      'Vault A: credits run short · 2 steps left',
       'Check in now (Vault A)',
       'Open Vault A',
     ])
@@ -31,14 +36,17 @@ describe('tray menu', () => {
     items[1]!.click?.({} as never, undefined, {} as never)
     expect(actions.openVault).toHaveBeenCalledWith('b')
     items[2]!.click?.({} as never, undefined, {} as never)
+    expect(actions.openVault).toHaveBeenCalledWith('a')
+    items[3]!.click?.({} as never, undefined, {} as never)
     expect(actions.checkIn).toHaveBeenCalledWith('a', 'Vault A')
   })
 
   it('without a dead man switch there is nothing to check in', () => {
-    const items = trayMenuItems({ level: 'ok', text: 'No check-ins scheduled', nextCheckIn: null }, [], {
-      checkIn: vi.fn(),
-      openVault: vi.fn(),
-    })
+    const items = trayMenuItems(
+      { level: 'ok', text: 'No check-ins scheduled', nextCheckIn: null, readiness: [] },
+      [],
+      { checkIn: vi.fn(), openVault: vi.fn() },
+    )
     expect(items.map((i) => i.label)).toEqual(['No check-ins scheduled'])
   })
 })

@@ -22,10 +22,15 @@ import {
   KEY_PREFIX,
   type KeyKind,
   LIMITS,
+  type MailTestResult,
   type PersonRequest,
+  type Rehearsal,
+  type RehearsalRequest,
+  type RehearsalTicket,
   type ReleaseConfig,
   type ReleaseConfigRequest,
   type ResponseMeta,
+  type ServiceInfo,
   type SssPreset,
   type UploadedAsset,
   type Vault,
@@ -51,6 +56,13 @@ export type ApiOperation =
   | 'check in'
   | 'cancel release'
   | 'start release'
+  | 'read service info'
+  | 'send a test e-mail'
+  | 'rename vault'
+  | 'start a rehearsal'
+  | 'read the rehearsal'
+  | 'end the rehearsal'
+  | 'report the rehearsal'
 
 /** Codes from the spec plus the client's own for failures that never got an HTTP answer. */
 export type VaultApiErrorCode =
@@ -132,7 +144,26 @@ const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
   'list heirs',
   'download asset',
   'start release',
+  'read service info',
+  'send a test e-mail',
+  'rename vault',
+  'start a rehearsal',
+  'read the rehearsal',
+  'end the rehearsal',
+  'report the rehearsal',
 ])
+
+/** True when a 404 means the service has no such route (an extension it lacks), not a missing thing. */
+export function isMissingExtension(error: unknown): boolean {
+  return (
+    error instanceof VaultApiError &&
+    error.status === 404 &&
+    EXTENSION_OPERATIONS.has(error.operation) &&
+    (error.operation === 'create vault' ||
+      error.operation === 'read service info' ||
+      /no route/i.test(error.message))
+  )
+}
 
 function userMessageFor(init: VaultApiErrorInit): string {
   const { status, code, operation, message } = init
@@ -170,7 +201,10 @@ function userMessageFor(init: VaultApiErrorInit): string {
     case 403:
       return `This API key cannot ${operation}: agent keys (${KEY_PREFIX.agent}) may only read and check in. Connect with an ${KEY_PREFIX.human} key to make changes.`
     case 404:
-      if (EXTENSION_OPERATIONS.has(operation) && (operation === 'create vault' || /no route/i.test(message)))
+      if (
+        EXTENSION_OPERATIONS.has(operation) &&
+        (operation === 'create vault' || operation === 'read service info' || /no route/i.test(message))
+      )
         return `This Vault Service does not offer "${operation}" (an extension of the local Vault Service, not part of the v2 interface). Use the service's own dashboard for it, or connect to a local Vault Service.`
       return `Not found while trying to ${operation}: the vault, guardian, heir or asset may have been removed. Refresh and try again.`
     case 409:
@@ -180,6 +214,10 @@ function userMessageFor(init: VaultApiErrorInit): string {
       if (operation === 'add heir') return 'An heir with this e-mail address is already on this vault.'
       if (operation === 'start release')
         return 'A release can be started by hand only while the vault is active and its release trigger is "manual". Change the trigger first.'
+      if (operation === 'send a test e-mail')
+        return `The service cannot send e-mail: ${message}. Until it can, invitations and release e-mails stay unsent.`
+      if (operation === 'start a rehearsal')
+        return `A practice run can start only while the vault is active (${message}).`
       return `This conflicts with the vault's current state (${message}). Refresh and try again.`
     case 429:
       return `Too many requests for this API key right now${init.retryAfterSeconds ? `; the service asks to wait ${init.retryAfterSeconds} s` : ''}. Wait a moment and try again.`
@@ -200,6 +238,8 @@ export interface VaultDetails extends Vault {
   releaseStartedAt?: string | null
   contestationEndsAt?: string | null
   releasedAt?: string | null
+  /** The owner's name for the vault (local service extension). */
+  name?: string | null
 }
 
 export function keyKindOf(apiKey: string): KeyKind | undefined {
@@ -252,9 +292,10 @@ export interface UploadAssetRequest {
   retry?: boolean
 }
 
-/** Local service extension: POST /vault with an optional preset (default standard). */
+/** Local service extension: POST /vault with an optional preset (default standard) and name. */
 export interface CreateVaultRequest {
   preset?: SssPreset
+  name?: string
 }
 
 export interface Page<T, M> {
@@ -502,6 +543,69 @@ export class VaultApiClient {
     return (
       await this.#call<VaultDetails>('start release', 'POST', `/vault/${enc(vaultId)}/release/start`, {
         idempotent: false,
+      })
+    ).data
+  }
+
+  async getServiceInfo(): Promise<ServiceInfo> {
+    return (await this.#call<ServiceInfo>('read service info', 'GET', '/service', { idempotent: true })).data
+  }
+
+  async sendTestMail(): Promise<MailTestResult> {
+    return (
+      await this.#call<MailTestResult>('send a test e-mail', 'POST', '/service/mail-test', {
+        idempotent: false,
+      })
+    ).data
+  }
+
+  /** A null or empty name clears it. */
+  async renameVault(vaultId: string, name: string | null): Promise<VaultDetails> {
+    return (
+      await this.#call<VaultDetails>('rename vault', 'PATCH', `/vault/${enc(vaultId)}`, {
+        json: { name },
+        idempotent: true,
+      })
+    ).data
+  }
+
+  async startRehearsal(vaultId: string, request: RehearsalRequest): Promise<Rehearsal> {
+    return (
+      await this.#call<Rehearsal>('start a rehearsal', 'POST', `/vault/${enc(vaultId)}/rehearsal`, {
+        json: request,
+        idempotent: false,
+      })
+    ).data
+  }
+
+  async getRehearsal(vaultId: string): Promise<Rehearsal | null> {
+    return (
+      await this.#call<Rehearsal | null>('read the rehearsal', 'GET', `/vault/${enc(vaultId)}/rehearsal`, {
+        idempotent: true,
+      })
+    ).data
+  }
+
+  async endRehearsal(vaultId: string): Promise<Rehearsal> {
+    return (
+      await this.#call<Rehearsal>('end the rehearsal', 'DELETE', `/vault/${enc(vaultId)}/rehearsal`, {
+        idempotent: false,
+      })
+    ).data
+  }
+
+  /** With a practice heir token: the rehearsal it belongs to (404 or 403 for any other key). */
+  async getRehearsalTicket(): Promise<RehearsalTicket> {
+    return (
+      await this.#call<RehearsalTicket>('read the rehearsal', 'GET', '/rehearsal', { idempotent: true })
+    ).data
+  }
+
+  async reportRehearsal(proof: string): Promise<{ passed: boolean }> {
+    return (
+      await this.#call<{ passed: boolean }>('report the rehearsal', 'POST', '/rehearsal/report', {
+        json: { proof },
+        idempotent: true,
       })
     ).data
   }

@@ -10,6 +10,7 @@ import { DesktopSession } from './ipc/desktop-session'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
 import { createRecoveryHandlers } from './ipc/recovery-handlers'
+import { createRehearsalHandlers } from './ipc/rehearsal-handlers'
 import { createUploadHandlers } from './ipc/upload-handlers'
 import { createVaultHandlers } from './ipc/vault-handlers'
 import type { SecretBox } from './secret-store'
@@ -83,6 +84,7 @@ export function createAppBackend(options: AppBackendOptions): AppBackend {
     ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createRecoveryHandlers({ events }),
+    ...createRehearsalHandlers(session),
   }
 
   return {

@@ -35,6 +35,7 @@ import type {
   AssetListQuery,
   CheckInResult,
   PersonRequest,
+  RehearsalRequest,
   ReleaseConfig,
   ReleaseConfigRequest,
   SssPreset,
@@ -44,7 +45,13 @@ import { CheckInReminders, type ReminderConfig, type ReminderDue } from './check
 import { type AddConnectionRequest, ConnectionRegistry, type ConnectionSummary } from './connections'
 import { JsonFileWriter, readJsonFile } from './json-file'
 import { RequestPacer } from './request-pacer'
-import { type KeytarLoader, openSecretStore, type SecretBox, type SecretStoreKind } from './secret-store'
+import {
+  describeSecretStore,
+  type KeytarLoader,
+  openSecretStore,
+  type SecretBox,
+  type SecretStoreKind,
+} from './secret-store'
 import { deriveTrayState, type TrayState } from './tray-state'
 import { type UploadItem, type UploadProgress, UploadQueue } from './upload-queue'
 import { VaultKeyStore } from './vault-key-store'
@@ -54,6 +61,7 @@ export interface AppCoreEvents {
   'upload-item': [UploadItem]
   'upload-progress': [UploadProgress]
   vault: [VaultDetails]
+  'vaults-listed': [VaultDetails[]]
   'vault-state': [VaultStateChange]
   'vault-removed': [string]
   reminder: [ReminderDue]
@@ -202,6 +210,7 @@ export async function createAppCore(options: AppCoreOptions) {
     events.emit('vault', v)
     publishTray()
   })
+  watcher.on('listed', (vaults) => events.emit('vaults-listed', vaults))
   watcher.on('state-change', (c) => events.emit('vault-state', c))
   watcher.on('alarm', (a) => events.emit('alarm', a))
   watcher.on('poll-failed', (f) => events.emit('poll-failed', f))
@@ -234,7 +243,11 @@ export async function createAppCore(options: AppCoreOptions) {
 
   const core = {
     events,
-    secretStore: { kind: secrets.kind as SecretStoreKind, fallbackReasons: opened.fallbackReasons },
+    secretStore: {
+      kind: secrets.kind as SecretStoreKind,
+      fallbackReasons: opened.fallbackReasons,
+      ...describeSecretStore(secrets.kind),
+    },
 
     connections: {
       list: (): ConnectionSummary[] => connections.list(),
@@ -244,6 +257,7 @@ export async function createAppCore(options: AppCoreOptions) {
         connectionsChanged()
         return added
       },
+      hasKey: (id: string) => connections.hasKey(id),
       async replaceKey(id: string, apiKey: string): Promise<ConnectionSummary> {
         const replaced = await connections.replaceKey(id, apiKey)
         pacers.delete(id)
@@ -275,7 +289,7 @@ export async function createAppCore(options: AppCoreOptions) {
       },
       get: (vaultId: string) => refresh(vaultId),
       /** Creates the vault on the service and its key on this device. */
-      async create(request: { preset?: SssPreset } = {}): Promise<VaultDetails> {
+      async create(request: { preset?: SssPreset; name?: string } = {}): Promise<VaultDetails> {
         const vault = await (await activeClient()).createVault(request)
         await vaultKeys.create(vault.id)
         watcher.observe(vault)
@@ -309,6 +323,15 @@ export async function createAppCore(options: AppCoreOptions) {
         watcher.observe(vault)
         return vault
       },
+      async rename(vaultId: string, name: string | null): Promise<VaultDetails> {
+        const vault = await (await activeClient()).renameVault(vaultId, name)
+        watcher.observe(vault)
+        return vault
+      },
+      getRehearsal: async (vaultId: string) => (await activeClient()).getRehearsal(vaultId),
+      startRehearsal: async (vaultId: string, request: RehearsalRequest) =>
+        (await activeClient()).startRehearsal(vaultId, request),
+      endRehearsal: async (vaultId: string) => (await activeClient()).endRehearsal(vaultId),
       listGuardians: async (vaultId: string) => (await activeClient()).listGuardians(vaultId),
       async addGuardian(vaultId: string, person: PersonRequest) {
         const guardian = await (await activeClient()).addGuardian(vaultId, person)
@@ -335,17 +358,28 @@ export async function createAppCore(options: AppCoreOptions) {
         (await activeClient()).listAssets(vaultId, query),
     },
 
+    /** The active service's own description and its e-mail test (local service extensions). */
+    service: {
+      info: async () => (await activeClient()).getServiceInfo(),
+      sendTestMail: async () => (await activeClient()).sendTestMail(),
+    },
+
     vaultKeys: {
       info: (vaultId: string) => vaultKeys.info(vaultId),
       create: (vaultId: string) => vaultKeys.create(vaultId),
+      remove: (vaultId: string) => vaultKeys.delete(vaultId),
       exportOwnerKit: (vaultId: string, ownerName?: string) => vaultKeys.exportOwnerKit(vaultId, ownerName),
       importOwnerKit: (words: string, opts: { expectedVaultId?: string; replace?: boolean } = {}) =>
         vaultKeys.importOwnerKit(words, opts),
     },
 
     uploads: {
-      estimate: (vaultId: string, paths: string[], force = false) =>
-        uploads.estimate(vaultId, paths, connections.active()?.id, force),
+      estimate: (
+        vaultId: string,
+        paths: string[],
+        force = false,
+        reserve?: { credits: number; months: number },
+      ) => uploads.estimate(vaultId, paths, connections.active()?.id, force, reserve),
       enqueue: (request: { vaultId: string; paths: string[]; force?: boolean }) => {
         const connectionId = connections.active()?.id
         return uploads.enqueue({ ...request, ...(connectionId ? { connectionId } : {}) })

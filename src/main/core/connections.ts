@@ -217,6 +217,11 @@ export class ConnectionRegistry {
     return this.get(id)
   }
 
+  /** Whether the secret store still holds the connection's key (a memory store forgets at restart). */
+  async hasKey(id: string): Promise<boolean> {
+    return (await this.secrets.get(apiKeyAccount(id))) !== null
+  }
+
   /** The API client of a connection (the active one by default). */
   async client(id?: string): Promise<VaultApiClient> {
     const connection = id ? this.get(id) : this.active()

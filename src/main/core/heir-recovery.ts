@@ -15,6 +15,7 @@ import { VaultApiClient, VaultApiError, type VaultDetails } from './api-client'
 import type { AeadBackendName } from './crypto/aead-backend'
 import { plaintextLength } from './crypto/chunked-format'
 import { FileCipherError } from './crypto/file-cipher-error'
+import { rehearsalProof } from './crypto/rehearsal-proof'
 import { decryptIntoTemp, publishWithoutOverwrite } from './recovery/authenticated-output'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
@@ -104,6 +105,8 @@ export interface HeirRecoveryReport {
   results: HeirFileResult[]
   /** Set when the run stopped early (service unreachable, access refused); a re-run resumes. */
   stopped?: { code: HeirStopCode; message: string }
+  /** With a practice access: whether the service accepted the proof that the kits rebuilt the key. */
+  rehearsal?: { passed: boolean; message: string }
 }
 
 const ACCESS_REFUSED =
@@ -428,7 +431,47 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
   }
 
   if (!report.stopped) await rmdir(downloads).catch(() => {})
+  const recovered = report.results.filter((r) => r.status === 'recovered' || r.status === 'kept')
+  if (!report.stopped && recovered.length === report.results.length && recovered.length > 0) {
+    const rehearsal = await reportRehearsal(client, opts.vaultKey)
+    if (rehearsal) report.rehearsal = rehearsal
+  }
   return report
+}
+
+/**
+ * A practice access (rehearsal) asks the heir's client to prove that the guardians' kits rebuilt the
+ * vault key; any other access has no ticket (403/404) and nothing is reported.
+ */
+async function reportRehearsal(
+  client: VaultApiClient,
+  vaultKey: Uint8Array,
+): Promise<HeirRecoveryReport['rehearsal'] | undefined> {
+  let challenge: string
+  try {
+    challenge = (await client.getRehearsalTicket()).challenge
+  } catch (error) {
+    if (error instanceof VaultApiError && [403, 404].includes(error.status)) return undefined
+    return {
+      passed: false,
+      message: `The practice file was recovered, but the service could not be told (${error instanceof VaultApiError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
+    }
+  }
+  try {
+    await client.reportRehearsal(rehearsalProof(vaultKey, challenge))
+    return {
+      passed: true,
+      message: "Practice passed: the guardians' kits opened the sample file, and the owner has been told.",
+    }
+  } catch (error) {
+    return {
+      passed: false,
+      message:
+        error instanceof VaultApiError && error.status === 400
+          ? "The service says these kits rebuilt a different key than the owner's: they may be from before a guardian change. Ask the guardians for their newest kits."
+          : `The practice file was recovered, but the service could not be told (${error instanceof VaultApiError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
+    }
+  }
 }
 
 /** Plain-language one-liner per result, for the command-line tool. */

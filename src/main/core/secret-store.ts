@@ -22,6 +22,33 @@ export interface SecretBox {
   isAvailable(): boolean
   encrypt(plain: string): Buffer
   decrypt(encrypted: Buffer): string
+  /**
+   * safeStorage's backend on Linux (getSelectedStorageBackend): 'basic_text' encrypts with a fixed
+   * password, which protects nothing, so such a box is not used. Undefined elsewhere.
+   */
+  backend?(): string
+}
+
+/** Whether a store keeps secrets across restarts with real protection, in words for Settings. */
+export function describeSecretStore(kind: SecretStoreKind): { durable: boolean; description: string } {
+  switch (kind) {
+    case 'keychain':
+      return {
+        durable: true,
+        description: "Keys are kept in this computer's keychain, protected by your login.",
+      }
+    case 'encrypted-file':
+      return {
+        durable: true,
+        description: "Keys are kept in a file encrypted with this computer's protected storage.",
+      }
+    case 'memory':
+      return {
+        durable: false,
+        description:
+          'This computer offers no keychain to this app, so keys are kept only while the app runs. Vault keys survive a restart only through their saved owner kits; the key of the local service is issued again by the app.',
+      }
+  }
 }
 
 /** The subset of keytar used here. */
@@ -164,17 +191,24 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
   } else {
     fallbackReasons.push('OS keychain disabled')
   }
-  if (options.secretBox?.isAvailable()) {
+  const backend = options.secretBox?.backend?.()
+  if (backend === 'basic_text') {
+    fallbackReasons.push(
+      'OS encryption (safeStorage) uses its basic_text backend, a fixed password that protects nothing',
+    )
+  } else if (options.secretBox?.isAvailable()) {
     return {
       store: new EncryptedFileSecretStore(join(options.userDataDir, 'secrets.enc.json'), options.secretBox),
       fallbackReasons,
     }
   }
-  fallbackReasons.push(
-    options.secretBox
-      ? 'OS encryption (safeStorage) is not available'
-      : 'no OS encryption provided (not running in Electron)',
-  )
+  if (backend !== 'basic_text') {
+    fallbackReasons.push(
+      options.secretBox
+        ? 'OS encryption (safeStorage) is not available'
+        : 'no OS encryption provided (not running in Electron)',
+    )
+  }
   return { store: new MemorySecretStore(), fallbackReasons }
 }
 

@@ -191,6 +191,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     paths: string[],
     connectionId?: string,
     force = false,
+    /** Credits kept for check-ins, which an upload may spend only by the owner's explicit choice. */
+    reserve: { credits: number; months: number } = { credits: 0, months: 0 },
   ): Promise<UploadEstimate> {
     const { files, skipped } = await scanForUpload(paths)
     const client = await this.#options.clientFor(connectionId)
@@ -225,6 +227,9 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       dollars: creditsToDollars(credits),
       balanceCredits: vault.creditsBalance,
       enough: credits <= vault.creditsBalance,
+      reserveCredits: reserve.credits,
+      reserveMonths: reserve.months,
+      eatsReserve: credits > 0 && reserve.credits > 0 && vault.creditsBalance - credits < reserve.credits,
       tooLarge,
       unchanged,
       skipped,

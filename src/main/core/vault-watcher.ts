@@ -36,6 +36,8 @@ export interface PollFailure {
 export interface VaultWatcherEvents {
   /** Every successful poll of a vault (fresh data for the UI and the tray). */
   vault: [VaultDetails]
+  /** Every successful read of the whole list, even an empty one (an account with no vault). */
+  listed: [VaultDetails[]]
   'state-change': [VaultStateChange]
   alarm: [ReleaseAlarm]
   'vault-removed': [string]
@@ -208,6 +210,7 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
         }
         // The list carries every field the watcher needs: no per-vault GET right after it.
         for (const v of vaults) this.observe(v)
+        this.emit('listed', vaults)
       } catch (error) {
         this.#failed(null, error)
         return

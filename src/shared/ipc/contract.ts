@@ -4,10 +4,13 @@ import {
   ASSET_CATEGORIES,
   type CancelResult,
   CHECK_IN_FREQUENCIES,
+  EXTENSION_LIMITS,
   type Heir,
   type HeirRemoved,
   LIMITS,
+  type MailTestResult,
   RELEASE_TRIGGERS,
+  type Rehearsal,
   SSS_PRESETS,
 } from '../api'
 import { event, invoke } from './contract-kit'
@@ -25,6 +28,7 @@ import type {
   HeirList,
   HeirVaultFiles,
   OwnerKit,
+  OwnerKitCheck,
   PickKind,
   QueuedUploads,
   RecoveryProgress,
@@ -53,6 +57,15 @@ export interface AppInfo {
 const none = z.undefined()
 const id = z.string().min(1).max(200)
 const vaultRef = z.object({ vaultId: id }).strict()
+const vaultName = z
+  .string()
+  .trim()
+  .max(
+    EXTENSION_LIMITS.vaultNameMaxChars,
+    `Keep the name under ${EXTENSION_LIMITS.vaultNameMaxChars} characters`,
+  )
+  // Control and bidirectional characters could disguise the name.
+  .regex(/^[^\p{Cc}\u202a-\u202e\u2066-\u2069]*$/u, 'The name contains characters that cannot be shown')
 /** Local file paths; main checks each one again before reading. */
 const paths = z.array(z.string().min(1).max(4096)).min(1).max(10_000)
 /** Names and addresses as the service validates them; the renderer shows these rules inline. */
@@ -93,11 +106,27 @@ export const invokeChannels = {
     z.object({ connectionId: id, apiKey: z.string().min(1).max(500) }).strict(),
   ),
   forgetConnection: invoke<ConnectionStatus>()('connection:forget', z.object({ connectionId: id }).strict()),
+  /** Sends a test e-mail to the account's address through the active service. */
+  sendTestMail: invoke<MailTestResult>()('service:mail-test', none),
+  /** The local service only: adds credits to the owner's account on this computer. */
+  addLocalCredits: invoke<{ creditsBalance: number }>()(
+    'service:add-credits',
+    z.object({ credits: z.number().int().min(1).max(1_000_000) }).strict(),
+  ),
 
   getVaults: invoke<VaultsSnapshot>()('vaults:get', none),
   refreshVaults: invoke<VaultsSnapshot>()('vaults:refresh', none),
   refreshVault: invoke<VaultView>()('vault:refresh', vaultRef),
-  createVault: invoke<VaultView>()('vault:create', z.object({ preset: z.enum(SSS_PRESETS) }).strict()),
+  createVault: invoke<VaultView>()(
+    'vault:create',
+    z.object({ preset: z.enum(SSS_PRESETS), name: vaultName.optional() }).strict(),
+  ),
+  /** On the service when it offers names, else kept on this device. An empty name clears it. */
+  renameVault: invoke<VaultView>()('vault:rename', z.object({ vaultId: id, name: vaultName }).strict()),
+  /** Only while active; removes its files, guardians and heirs from the service. */
+  deleteVault: invoke<{ deleted: string }>()('vault:delete', vaultRef),
+  /** Manual trigger: starts the release (30 days to cancel) where the service offers it. */
+  startRelease: invoke<VaultView>()('vault:start-release', vaultRef),
   configureRelease: invoke<ReleaseSettings>()(
     'vault:configure-release',
     z
@@ -137,6 +166,27 @@ export const invokeChannels = {
     'kits:owner-print',
     z.object({ vaultId: id, as: z.enum(['print', 'pdf']) }).strict(),
   ),
+  /** Which words of the owner kit to type back, to confirm the kit was saved. */
+  getOwnerKitCheck: invoke<OwnerKitCheck>()('kits:owner-check', vaultRef),
+  confirmOwnerKit: invoke<VaultView>()(
+    'kits:owner-confirm',
+    z
+      .object({
+        vaultId: id,
+        answers: z
+          .array(z.object({ position: z.number().int().min(1).max(200), word: z.string().max(100) }).strict())
+          .min(1)
+          .max(10),
+      })
+      .strict(),
+  ),
+  /** The owner confirms (or takes back) handing a guardian the kit of the current split. */
+  setKitHandedOver: invoke<GuardianKitInfo[]>()(
+    'kits:handed-over',
+    z.object({ vaultId: id, guardianId: id, handedOver: z.boolean() }).strict(),
+  ),
+  /** A new key for a vault with no files whose key was lost (no kit was saved); kits are re-made. */
+  replaceLostVaultKey: invoke<VaultView>()('kits:replace-lost-key', vaultRef),
   /** Puts a vault key on this device from the owner's kit words (to upload or make kits here). */
   importOwnerKit: invoke<VaultView>()(
     'kits:owner-import',
@@ -162,7 +212,9 @@ export const invokeChannels = {
   estimateUpload: invoke<UploadEstimateView>()('uploads:estimate', z.object({ vaultId: id, paths }).strict()),
   queueUpload: invoke<QueuedUploads>()(
     'uploads:queue',
-    z.object({ vaultId: id, paths, force: z.boolean().optional() }).strict(),
+    z
+      .object({ vaultId: id, paths, force: z.boolean().optional(), spendReserve: z.boolean().optional() })
+      .strict(),
   ),
   listUploads: invoke<UploadItemView[]>()('uploads:list', none),
   cancelUpload: invoke<boolean>()('uploads:cancel', z.object({ itemId: id }).strict()),
@@ -171,6 +223,15 @@ export const invokeChannels = {
     'uploads:clear',
     z.object({ only: z.enum(['failed', 'finished']) }).strict(),
   ),
+
+  /** The vault's latest practice run, or null. */
+  getRehearsal: invoke<Rehearsal | null>()('rehearsal:get', vaultRef),
+  /** A practice release: one heir gets access to one sample file; guardians are told it is practice. */
+  startRehearsal: invoke<Rehearsal>()(
+    'rehearsal:start',
+    z.object({ vaultId: id, heirId: id, assetId: id }).strict(),
+  ),
+  endRehearsal: invoke<Rehearsal>()('rehearsal:end', vaultRef),
 
   /** Native file/folder picker (Electron only; browser mode has no access to local paths). */
   pickPaths: invoke<string[]>()(

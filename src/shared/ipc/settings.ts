@@ -15,6 +15,8 @@ export const SettingsSchema = z.object({
   uploadConcurrency: z.number().int().min(1).max(8),
   /** Ask before uploads estimated to cost more than this many credits. */
   confirmUploadAboveCredits: z.number().int().min(0).max(1_000_000),
+  /** Months of check-ins an upload may not spend (0: no reserve). */
+  checkInReserveMonths: z.number().int().min(0).max(60),
 })
 
 export type Settings = z.output<typeof SettingsSchema>
@@ -29,4 +31,5 @@ export const DEFAULT_SETTINGS: Settings = {
   overdueRepeatHours: 12,
   uploadConcurrency: 2,
   confirmUploadAboveCredits: 50,
+  checkInReserveMonths: 12,
 }

@@ -6,7 +6,9 @@ import type {
   Guardian,
   Heir,
   KeyKind,
+  MailTestResult,
   ReleaseTrigger,
+  ServiceExtension,
   UploadedAsset,
   Vault,
 } from '../api'
@@ -31,10 +33,84 @@ export interface ConnectionStatus {
   /** Where a newly entered key would be kept. */
   secretStore: SecretStoreKind
   localService: { running: boolean; url: string | null }
+  /** Whether the store above keeps keys across restarts with real protection. */
+  keyStorage: KeyStorageInfo
+  /** What the active connection's service can do and whom it can reach; null when none is active. */
+  service: ServiceSummary | null
+}
+
+export interface KeyStorageInfo {
+  kind: SecretStoreKind
+  /** False for memory and for safeStorage's Linux basic_text backend (a fixed password). */
+  durable: boolean
+  /** A sentence for Settings: where keys are kept and what that means. */
+  description: string
+}
+
+/** The active service as readiness sees it. */
+export interface ServiceSummary {
+  /** The Vault Service this app runs on this computer ("start locally"): a trial. */
+  trial: boolean
+  /** The address heirs and guardians get (the service's public URL when it reports one). */
+  publicUrl: string
+  /** publicUrl is neither loopback nor a private address. */
+  reachableByOthers: boolean
+  /** null: the service does not say (a remote service is taken at its word). */
+  mailConfigured: boolean | null
+  lastMailTest: MailTestResult | null
+  extensions: ServiceExtension[]
+  /** How credits are added: here in Settings (local service), or where to buy them. */
+  credits: { addHere: boolean; buyAt: string | null }
+}
+
+export const READINESS_ITEM_IDS = [
+  'reachable',
+  'mail',
+  'trigger',
+  'guardians',
+  'kits',
+  'owner-kit',
+  'heir',
+  'runway',
+  'key-storage',
+  'rehearsal',
+] as const
+export type ReadinessItemId = (typeof READINESS_ITEM_IDS)[number]
+
+export type VaultTabId = 'overview' | 'assets' | 'guardians' | 'heirs' | 'release'
+
+/** The one action that fixes an unmet readiness item. */
+export type ReadinessFix =
+  | { kind: 'open-tab'; tab: VaultTabId }
+  | { kind: 'open-settings' }
+  | { kind: 'send-test-mail' }
+  | { kind: 'save-owner-kit' }
+  | { kind: 'add-credits' }
+  | { kind: 'start-rehearsal' }
+
+export interface ReadinessItem {
+  id: ReadinessItemId
+  met: boolean
+  title: string
+  /** What holds or what is missing, in one sentence. */
+  detail: string
+  fix: { label: string; action: ReadinessFix } | null
+}
+
+/** Which conditions for a release that really reaches the heirs hold for one vault. */
+export interface VaultReadiness {
+  ready: boolean
+  stepsLeft: number
+  /** "Ready" or "3 steps left". */
+  summary: string
+  items: ReadinessItem[]
 }
 
 /** A vault as the app shows it: the service's fields plus what this device knows. */
 export interface VaultView extends Vault {
+  /** The owner's name for the vault (on the service, or kept on this device); null when unnamed. */
+  name: string | null
+  /** The name, or a short form of the id. */
   label: string
   checkInFrequency: CheckInFrequency | null
   nextCheckInDue: string | null
@@ -45,6 +121,11 @@ export interface VaultView extends Vault {
   lastCheckIn: { at: string; note: string | null } | null
   /** Whether this device holds the vault key (needed to upload and to make guardian kits). */
   keyOnDevice: boolean
+  /** Where this device keeps the vault key, and whether that survives a restart. */
+  keyStorage: KeyStorageInfo
+  /** When the owner confirmed that the owner kit is saved (typing words back from it). */
+  ownerKitConfirmedAt: string | null
+  readiness: VaultReadiness
 }
 
 export interface VaultsSnapshot {
@@ -92,6 +173,8 @@ export interface GuardianKitInfo {
   shares: number
   splitId: string
   createdAt: string
+  /** The owner confirmed giving this kit (of this split) to the guardian. */
+  handedOver: boolean
 }
 
 export interface GuardianKit extends GuardianKitInfo {
@@ -161,6 +244,11 @@ export interface UploadEstimateView {
   dollars: string
   balanceCredits: number
   enough: boolean
+  /** Credits kept for check-ins (months of check-ins at the vault's frequency; 0 without a DMS). */
+  reserveCredits: number
+  reserveMonths: number
+  /** The upload would leave less than the reserve: it needs the owner's explicit choice. */
+  eatsReserve: boolean
   tooLarge: string[]
   skipped: Array<{ path: string; detail: string }>
 }
@@ -210,6 +298,8 @@ export interface RecoveryReport {
   results: RecoveryFileResult[]
   /** Set when a run from the vault service had to stop early; starting again resumes it. */
   stopped?: { code: string; message: string }
+  /** A practice run (rehearsal access): whether the service accepted the proof that the kits worked. */
+  rehearsal?: { passed: boolean; message: string }
 }
 
 /** What an heir's access code opens: the released vault's files, before anything is downloaded. */
@@ -221,7 +311,7 @@ export interface HeirVaultFiles {
 }
 
 export interface AppNotice {
-  kind: 'reminder' | 'releasing' | 'upload-done' | 'upload-failed'
+  kind: 'reminder' | 'releasing' | 'upload-done' | 'upload-failed' | 'credits-low'
   title: string
   body: string
   vaultId?: string
@@ -231,4 +321,13 @@ export interface TrayView {
   level: 'ok' | 'due-soon' | 'overdue' | 'releasing'
   text: string
   nextCheckIn: { vaultId: string; label: string; dueAt: string; text: string } | null
+  /** Per vault: "ready" or "N steps left" (the tray menu lists them). */
+  readiness: Array<{ vaultId: string; label: string; summary: string; ready: boolean }>
+}
+
+export interface OwnerKitCheck {
+  vaultId: string
+  /** 1-based positions of the words the owner types back from the saved kit. */
+  positions: number[]
+  wordCount: number
 }

@@ -27,6 +27,7 @@ export {
   renderGuardianKitHtml,
   renderOwnerKitHtml,
 } from './recovery-kits'
+export { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from './rehearsal-proof'
 export type { GuardianShare, OwnerKey, RecoveryEnvelope } from './share-envelope'
 export { ShareInputError, type ShareInputErrorReason } from './share-input-error'
 export { qrSvg, recoveryQrText, shareQrPng, shareQrSvg } from './share-qr'

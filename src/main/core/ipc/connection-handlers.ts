@@ -5,6 +5,7 @@ import { IpcError } from '../../../shared/ipc/contract-kit'
 import { VaultApiError } from '../api-client'
 import type { DesktopSession } from './desktop-session'
 import type { HandlerTable } from './handler-table'
+import { extensionCall } from './vault-handlers'
 
 type ConnectionHandlers = Pick<
   HandlerTable,
@@ -14,6 +15,8 @@ type ConnectionHandlers = Pick<
   | 'switchConnection'
   | 'replaceApiKey'
   | 'forgetConnection'
+  | 'sendTestMail'
+  | 'addLocalCredits'
 >
 
 const FIRST_VAULT_PRESET: SssPreset = 'standard'
@@ -78,6 +81,34 @@ export function createConnectionHandlers(session: () => Promise<DesktopSession>)
       )
       await s.vaultsRead()
       return s.connectionInfo(s.connection(replaced.id))
+    },
+
+    sendTestMail: async () => {
+      const s = await session()
+      if (s.service?.trial) {
+        throw new IpcError({
+          code: 'NO_MAIL',
+          message:
+            'The Vault Service on this computer sends no e-mail. Connect to an always-on service that does (Settings → Connections) so guardians and heirs can be reached.',
+        })
+      }
+      const result = await extensionCall('send a test e-mail', () => s.core.service.sendTestMail())
+      await s.refreshService()
+      return result
+    },
+
+    addLocalCredits: async ({ credits }) => {
+      const s = await session()
+      const active = s.core.connections.active()
+      if (!active || !s.host.isLocal(active.serviceUrl)) {
+        throw new IpcError({
+          code: 'NOT_LOCAL',
+          message: `Credits are added here only for the Vault Service on this computer. Buy credits from your service${active ? ` at ${new URL(active.serviceUrl).origin}` : ''}.`,
+        })
+      }
+      const creditsBalance = await s.host.addCredits(credits)
+      await s.vaultsRead()
+      return { creditsBalance }
     },
 
     forgetConnection: async ({ connectionId }) => {

@@ -3,24 +3,31 @@
 // turns core events into contract events for the window and notices/tray state for the shell.
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
+import type { Rehearsal } from '../../../shared/api'
+import { runwayMonths } from '../../../shared/check-in-reserve'
 import { eventChannels } from '../../../shared/ipc/contract'
+import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { Settings } from '../../../shared/ipc/settings'
 import type {
   AppNotice,
   ConnectionInfo,
   ConnectionStatus,
+  KeyStorageInfo,
+  ServiceSummary,
   TrayView,
   UploadItemView,
   VaultsSnapshot,
   VaultView,
 } from '../../../shared/ipc/vault-types'
-import type { VaultDetails } from '../api-client'
+import { isMissingExtension, type VaultDetails } from '../api-client'
 import { type AppCore, createAppCore } from '../app-core'
 import type { ConnectionSummary } from '../connections'
 import { decodeOwnerKitWords } from '../crypto'
 import type { SecretBox } from '../secret-store'
+import { isPubliclyReachable } from '../service-address'
 import { deriveTrayState } from '../tray-state'
 import type { UploadItem } from '../upload-queue'
+import { type ReadinessInput, vaultReadiness } from '../vault-readiness'
 import { DeviceRecords } from './device-records'
 import { GuardianKits } from './guardian-kits'
 import type { EventHub } from './handler-table'
@@ -41,13 +48,27 @@ export interface ShellEvents {
   tray: [TrayView]
 }
 
-/** A short, stable name for a vault (the API gives vaults no name). */
+/** A short, stable name for a vault the owner has not named. */
 export function vaultLabel(vaultId: string): string {
   return `Vault ${vaultId
     .replace(/^[a-z]+_/i, '')
     .slice(0, 6)
     .toUpperCase()}`
 }
+
+/** What readiness needs beyond the vault itself, read from the service and this device. */
+interface VaultFacts {
+  guardians: ReadinessInput['guardians']
+  rehearsal: Rehearsal | null | 'unsupported'
+  kits: ReadinessInput['kits']
+  at: number
+}
+
+/** Facts are read again at most this often from polling (actions refresh them at once). */
+const FACTS_MAX_AGE_MS = 20_000
+/** Below this many months of check-ins, a notification warns (once a week). */
+const CREDITS_LOW_MONTHS = 3
+const CREDITS_LOW_REPEAT_MS = 7 * 24 * 3600_000
 
 export function toUploadView(item: UploadItem): UploadItemView {
   return {
@@ -81,6 +102,11 @@ export class DesktopSession {
   #fetchedAt: string | null = null
   #error: VaultsSnapshot['error'] = null
   readonly #keyOnDevice = new Map<string, boolean>()
+  readonly #keyFingerprint = new Map<string, string | undefined>()
+  readonly #facts = new Map<string, VaultFacts>()
+  readonly #factsLoading = new Map<string, Promise<void>>()
+  #service: ServiceSummary | null = null
+  #serviceLoading: Promise<void> | undefined
   readonly #dismissed = new Set<string>()
   #emitTimer: ReturnType<typeof setTimeout> | undefined
   #settings: Settings
@@ -114,10 +140,21 @@ export class DesktopSession {
       },
     })
     // The local service must be up before anything asks it for vaults.
-    if (core.connections.list().some((c) => host.isLocal(c.serviceUrl))) {
+    const local = core.connections.list().find((c) => host.isLocal(c.serviceUrl))
+    if (local) {
       await host.start().catch((error: unknown) => {
         console.error('[vault-desktop] the local Vault Service did not start:', error)
       })
+      // Without a keychain the key is gone after a restart; the app owns the local service, so it
+      // issues itself a new one instead of asking the owner for a key "Start locally" never showed.
+      if (host.currentUrl && !(await core.connections.hasKey(local.id))) {
+        await host
+          .issueKey()
+          .then((apiKey) => core.connections.replaceKey(local.id, apiKey))
+          .catch((error: unknown) => {
+            console.error('[vault-desktop] could not issue a new key for the local service:', error)
+          })
+      }
     }
     const records = await DeviceRecords.open(userDataDir)
     const session = new DesktopSession(options, { core, host, records, settings })
@@ -131,6 +168,14 @@ export class DesktopSession {
       this.#fetchedAt = new Date(this.#now()).toISOString()
       this.#error = null
       void this.#rememberKeyPresence(vault.id)
+      void this.refreshFacts(vault.id, false)
+      this.#warnIfCreditsLow(vault)
+      this.#scheduleEmit()
+    })
+    // An account with no vault: the list was read, there is just nothing in it.
+    events.on('vaults-listed', () => {
+      this.#fetchedAt = new Date(this.#now()).toISOString()
+      this.#error = null
       this.#scheduleEmit()
     })
     events.on('vault-removed', () => this.#scheduleEmit())
@@ -143,6 +188,9 @@ export class DesktopSession {
     events.on('connections', () => {
       this.#fetchedAt = null
       this.#error = null
+      this.#service = null
+      this.#facts.clear()
+      void this.refreshService()
       this.#events.emit(eventChannels.connectionChanged, this.connectionStatus())
       this.#emitNow()
     })
@@ -198,6 +246,150 @@ export class DesktopSession {
 
   start(): void {
     this.core.start()
+    void this.refreshService()
+  }
+
+  // ---- what readiness needs ----
+
+  /** The active service as readiness sees it (re-read after a connection change or a mail test). */
+  get service(): ServiceSummary | null {
+    return this.#service
+  }
+
+  refreshService(): Promise<void> {
+    this.#serviceLoading ??= this.#readService().finally(() => {
+      this.#serviceLoading = undefined
+    })
+    return this.#serviceLoading
+  }
+
+  async #readService(): Promise<void> {
+    const active = this.core.connections.active()
+    if (!active) {
+      this.#service = null
+      return
+    }
+    const trial = this.host.isLocal(active.serviceUrl)
+    let info: Awaited<ReturnType<AppCore['service']['info']>> | null = null
+    try {
+      info = await this.core.service.info()
+    } catch (error) {
+      // A service without the extension is taken at its word; any other failure: try again later.
+      if (!isMissingExtension(error)) return
+    }
+    if (this.core.connections.active()?.id !== active.id) return
+    const publicUrl = trial ? active.serviceUrl : (info?.publicUrl ?? active.serviceUrl)
+    this.#service = {
+      trial,
+      publicUrl,
+      reachableByOthers: !trial && isPubliclyReachable(publicUrl),
+      mailConfigured: info ? info.mail.configured : null,
+      lastMailTest: info?.mail.lastTest ?? null,
+      extensions: info?.extensions ?? [],
+      credits: { addHere: trial, buyAt: trial ? null : new URL(active.serviceUrl).origin },
+    }
+    for (const vaultId of this.#facts.keys()) void this.refreshFacts(vaultId, true)
+    this.#emitNow()
+    this.#events.emit(eventChannels.connectionChanged, this.connectionStatus())
+  }
+
+  /** Reads guardians' answers, the practice run and the kits again (after an action: force). */
+  refreshFacts(vaultId: string, force = true): Promise<void> {
+    const known = this.#facts.get(vaultId)
+    if (!force && known && this.#now() - known.at < FACTS_MAX_AGE_MS) return Promise.resolve()
+    const running = this.#factsLoading.get(vaultId)
+    if (running && !force) return running
+    const loading = (running ?? Promise.resolve())
+      .then(() => this.#readFacts(vaultId))
+      .catch((error: unknown) => console.warn(`[vault-desktop] could not read ${vaultId}:`, error))
+      .finally(() => {
+        if (this.#factsLoading.get(vaultId) === loading) this.#factsLoading.delete(vaultId)
+      })
+    this.#factsLoading.set(vaultId, loading)
+    return loading
+  }
+
+  async #readFacts(vaultId: string): Promise<void> {
+    if (!this.#service) await this.refreshService()
+    const previous = this.#facts.get(vaultId)
+    const guardians = this.core.vaults.listGuardians(vaultId).then(
+      (list) => ({
+        accepted: list.filter((g) => g.status === 'accepted').length,
+        pending: list.filter((g) => g.status === 'pending').length,
+        declined: list.filter((g) => g.status === 'declined').length,
+      }),
+      (error: unknown) => (isMissingExtension(error) ? null : (previous?.guardians ?? null)),
+    )
+    const rehearsal: Promise<VaultFacts['rehearsal']> = this.#service?.extensions.includes('rehearsal')
+      ? this.core.vaults.getRehearsal(vaultId).catch(() => previous?.rehearsal ?? null)
+      : Promise.resolve('unsupported')
+    const kits = this.kits.list(vaultId).then((list) => ({
+      total: list.length,
+      handedOver: list.filter((k) => k.handedOver).length,
+      splitCreatedAt: list[0]?.createdAt ?? null,
+    }))
+    this.#facts.set(vaultId, {
+      guardians: await guardians,
+      rehearsal: await rehearsal,
+      kits: await kits,
+      at: this.#now(),
+    })
+    this.#scheduleEmit()
+  }
+
+  /** Remembers a rehearsal the owner just read or changed, so readiness shows it at once. */
+  noteRehearsal(vaultId: string, rehearsal: Rehearsal | null): void {
+    const facts = this.#facts.get(vaultId)
+    if (facts) this.#facts.set(vaultId, { ...facts, rehearsal })
+    this.#scheduleEmit()
+  }
+
+  get keyStorage(): KeyStorageInfo {
+    const store = this.core.secretStore
+    return { kind: store.kind, durable: store.durable, description: store.description }
+  }
+
+  /** Whether the owner confirmed the saved owner kit of the key this device holds now. */
+  ownerKitConfirmed(vaultId: string): boolean {
+    const confirmed = this.records.get(vaultId).ownerKit
+    return !!confirmed && confirmed.fingerprint === this.#keyFingerprint.get(vaultId)
+  }
+
+  /** Uploads need a key that outlives the app, or the owner's saved and confirmed kit. */
+  requireLastingKey(vaultId: string): void {
+    if (this.keyStorage.durable || this.ownerKitConfirmed(vaultId)) return
+    throw new IpcError({
+      code: 'OWNER_KIT_REQUIRED',
+      message:
+        "This computer has no keychain, so the vault key lasts only while the app runs: files uploaded now would be lost with it. Save the owner kit and confirm it (Overview → Vault key) before the first upload; it is the key's only lasting copy.",
+    })
+  }
+
+  #warnIfCreditsLow(vault: VaultDetails): void {
+    const view = this.view(vault)
+    if (view.state !== 'active' || view.releaseTrigger !== 'dead_man_switch') return
+    const months = runwayMonths(view.creditsBalance, view.checkInFrequency)
+    if (months === null || months >= CREDITS_LOW_MONTHS) return
+    const last = this.records.get(vault.id).creditsLowNoticeAt
+    if (last && this.#now() - Date.parse(last) < CREDITS_LOW_REPEAT_MS) return
+    void this.records.update(vault.id, (r) => ({
+      ...r,
+      creditsLowNoticeAt: new Date(this.#now()).toISOString(),
+    }))
+    const where = this.#service?.credits.addHere
+      ? 'Add credits in Settings → Credits'
+      : `Buy credits from your Vault Service${this.#service?.credits.buyAt ? ` (${this.#service.credits.buyAt})` : ''}`
+    this.#notice({
+      kind: 'credits-low',
+      title: `${view.label}: credits for check-ins run short`,
+      body: `The balance of ${view.creditsBalance} credits pays check-ins for about ${Math.floor(months * 30)} more days. A check-in that cannot be paid lets the vault release by accident. ${where}.`,
+      vaultId: vault.id,
+    })
+  }
+
+  /** The settings as last applied. */
+  async settings(): Promise<Settings> {
+    return this.#settings
   }
 
   applySettings(settings: Settings): void {
@@ -273,15 +465,21 @@ export class DesktopSession {
       active: connections.find((c) => c.active) ?? null,
       secretStore: this.core.secretStore.kind,
       localService: { running: this.host.currentUrl !== null, url: this.host.currentUrl },
+      keyStorage: this.keyStorage,
+      service: this.#service,
     }
   }
 
   // ---- vaults ----
 
   async #rememberKeyPresence(vaultId: string): Promise<void> {
-    const has = (await this.core.vaultKeys.info(vaultId)).present
-    if (this.#keyOnDevice.get(vaultId) !== has) {
-      this.#keyOnDevice.set(vaultId, has)
+    const info = await this.core.vaultKeys.info(vaultId)
+    if (
+      this.#keyOnDevice.get(vaultId) !== info.present ||
+      this.#keyFingerprint.get(vaultId) !== info.fingerprint
+    ) {
+      this.#keyOnDevice.set(vaultId, info.present)
+      this.#keyFingerprint.set(vaultId, info.fingerprint)
       this.#scheduleEmit()
     }
   }
@@ -289,18 +487,37 @@ export class DesktopSession {
   view(vault: VaultDetails): VaultView {
     const record = this.records.get(vault.id)
     const trigger = vault.releaseTrigger ?? record.releaseTrigger ?? null
+    const name = (vault.name !== undefined ? vault.name : record.name) || null
+    const checkInFrequency = vault.checkInFrequency ?? record.checkInFrequency ?? null
+    const keyOnDevice = this.#keyOnDevice.get(vault.id) ?? false
+    const facts = this.#facts.get(vault.id)
+    const ownerKitConfirmed = this.ownerKitConfirmed(vault.id)
+    const readiness = vaultReadiness({
+      vault: { ...vault, releaseTrigger: trigger, checkInFrequency },
+      service: this.#service,
+      guardians: facts ? facts.guardians : { accepted: 0, pending: 0, declined: 0 },
+      kits: facts?.kits ?? { total: 0, handedOver: 0, splitCreatedAt: null },
+      keyOnDevice,
+      keyDurable: this.keyStorage.durable,
+      ownerKitConfirmed,
+      rehearsal: facts ? facts.rehearsal : null,
+    })
     return {
       ...vault,
-      label: vaultLabel(vault.id),
+      name,
+      label: name ?? vaultLabel(vault.id),
       releaseTrigger: trigger,
-      checkInFrequency: vault.checkInFrequency ?? record.checkInFrequency ?? null,
+      checkInFrequency,
       nextCheckInDue:
         trigger === 'dead_man_switch' ? (vault.nextCheckInDue ?? record.nextCheckInDue ?? null) : null,
       releaseStartedAt: vault.releaseStartedAt ?? null,
       contestationEndsAt: vault.contestationEndsAt ?? null,
       releasedAt: vault.releasedAt ?? null,
       lastCheckIn: record.lastCheckIn ?? null,
-      keyOnDevice: this.#keyOnDevice.get(vault.id) ?? false,
+      keyOnDevice,
+      keyStorage: this.keyStorage,
+      ownerKitConfirmedAt: ownerKitConfirmed ? (record.ownerKit?.confirmedAt ?? null) : null,
+      readiness,
     }
   }
 
@@ -315,6 +532,17 @@ export class DesktopSession {
       fetchedAt: this.#fetchedAt,
       error: this.#error,
     }
+  }
+
+  /** After the service deleted a vault: its key, kits and records on this device go too. */
+  async forgetVault(vaultId: string): Promise<void> {
+    await this.core.vaultKeys.remove(vaultId)
+    await this.kits.forget(vaultId)
+    await this.records.update(vaultId, () => ({}))
+    this.#facts.delete(vaultId)
+    this.#keyOnDevice.delete(vaultId)
+    this.#keyFingerprint.delete(vaultId)
+    this.#emitNow()
   }
 
   /** The vault as the watcher last saw it, after an action; the window is told at once. */
@@ -362,7 +590,20 @@ export class DesktopSession {
       this.#now(),
       { dueSoonDays: Math.max(1, ...this.#settings.reminderDaysBefore) },
     )
-    this.shell.emit('tray', { level: tray.level, text: tray.text, nextCheckIn: tray.nextCheckIn })
+    this.shell.emit('tray', {
+      level: tray.level,
+      text: tray.text,
+      nextCheckIn: tray.nextCheckIn,
+      readiness: snapshot.vaults.map((v) => {
+        const runwayShort = v.readiness.items.some((i) => i.id === 'runway' && !i.met)
+        return {
+          vaultId: v.id,
+          label: v.label,
+          ready: v.readiness.ready,
+          summary: runwayShort ? `credits run short · ${v.readiness.summary}` : v.readiness.summary,
+        }
+      }),
+    })
   }
 
   // ---- notices ----

@@ -13,6 +13,12 @@ export interface VaultRecord {
   releaseTrigger?: ReleaseTrigger
   guardians?: Guardian[]
   heirs?: Heir[]
+  /** The owner's name for the vault, for services that keep no names. */
+  name?: string
+  /** The owner typed words back from the saved owner kit of the key with this fingerprint. */
+  ownerKit?: { confirmedAt: string; fingerprint: string }
+  /** Last "credits run short" notification, so it repeats weekly rather than at every poll. */
+  creditsLowNoticeAt?: string
 }
 
 interface RecordsFile {

@@ -22,6 +22,8 @@ interface StoredSplit {
   assignments: Array<{ guardianId: string; guardianName: string; shareIndex: number }>
   /** base64 of iv(12) | ciphertext | tag(16): JSON array of share words, in assignment order. */
   sealedShares: string
+  /** Guardians the owner confirmed handing this split's kit to (a new split starts empty). */
+  handedOver?: string[]
 }
 
 export function kitFileName(guardianName: string, vaultLabel: string): string {
@@ -106,6 +108,23 @@ export class GuardianKits {
     return split.assignments.map((a) => info(split, a))
   }
 
+  /** Drops the vault's split (the vault was deleted). */
+  async forget(vaultId: string): Promise<void> {
+    await rm(this.#file(vaultId), { force: true })
+  }
+
+  /** Records that the owner gave (or did not give) this guardian the current split's kit. */
+  async setHandedOver(vaultId: string, guardianId: string, handedOver: boolean): Promise<GuardianKitInfo[]> {
+    const split = await this.#load(vaultId)
+    if (!split?.assignments.some((a) => a.guardianId === guardianId)) {
+      throw new Error(`no kit for guardian ${guardianId} in the current split of ${vaultId}`)
+    }
+    const others = (split.handedOver ?? []).filter((id) => id !== guardianId)
+    const next: StoredSplit = { ...split, handedOver: handedOver ? [...others, guardianId] : others }
+    await writeFileAtomic(this.#file(vaultId), JSON.stringify(next, null, 2), 0o600)
+    return next.assignments.map((a) => info(next, a))
+  }
+
   async render(
     vaultId: string,
     guardianId: string,
@@ -134,5 +153,6 @@ function info(split: StoredSplit, a: StoredSplit['assignments'][number]): Guardi
     shares: split.shares,
     splitId: split.splitId,
     createdAt: split.createdAt,
+    handedOver: split.handedOver?.includes(a.guardianId) ?? false,
   }
 }

@@ -87,6 +87,27 @@ export class LocalServiceHost {
     return { apiKey, serviceUrl: this.#state.serviceUrl ?? service.url }
   }
 
+  /**
+   * A new owner key for the local account, through the service's admin path: the app owns the
+   * local data folder, so a key lost with a restart (no keychain) is issued again, not typed.
+   */
+  async issueKey(): Promise<string> {
+    const accountId = this.#state.accountId
+    if (!accountId)
+      throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
+    const service = await this.start()
+    return service.admin.createKey({ account: accountId, kind: 'human' }).apiKey
+  }
+
+  /** Adds credits to the owner's local account (the local service is the owner's own). */
+  async addCredits(credits: number): Promise<number> {
+    const accountId = this.#state.accountId
+    if (!accountId)
+      throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
+    const service = await this.start()
+    return service.admin.addCredits({ account: accountId, credits }).creditsBalance
+  }
+
   async close(): Promise<void> {
     const running = this.#running
     this.#running = undefined

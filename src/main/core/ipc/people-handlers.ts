@@ -1,5 +1,6 @@
 // Guardians (with their kits) and heirs. Services without list endpoints (the spec has none) get
 // the people added from this device instead, and the window is told which it is seeing.
+import { randomInt } from 'node:crypto'
 import type { Guardian, Heir } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
@@ -19,6 +20,10 @@ type PeopleHandlers = Pick<
   | 'getOwnerKit'
   | 'printOwnerKit'
   | 'importOwnerKit'
+  | 'getOwnerKitCheck'
+  | 'confirmOwnerKit'
+  | 'setKitHandedOver'
+  | 'replaceLostVaultKey'
   | 'listHeirs'
   | 'addHeir'
   | 'removeHeir'
@@ -70,8 +75,19 @@ function unavailableInBrowser(): IpcError {
   })
 }
 
+/** How many words of the owner kit the owner types back to confirm it was saved. */
+const OWNER_KIT_CHECK_WORDS = 3
+
+function pickPositions(count: number, of: number): number[] {
+  const positions = new Set<number>()
+  while (positions.size < Math.min(count, of)) positions.add(1 + randomInt(of))
+  return [...positions].sort((a, b) => a - b)
+}
+
 export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
   const { session } = deps
+  /** The positions last asked for, per vault: the answers must be for these. */
+  const ownerKitChecks = new Map<string, number[]>()
 
   const guardiansOf = async (s: DesktopSession, vaultId: string) =>
     listOrRecorded<Guardian>(
@@ -106,13 +122,20 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
   }
 
   return {
-    listGuardians: async ({ vaultId }) => guardiansOf(await session(), vaultId),
+    listGuardians: async ({ vaultId }) => {
+      const s = await session()
+      const list = await guardiansOf(s, vaultId)
+      void s.refreshFacts(vaultId, false)
+      return list
+    },
 
     addGuardian: async ({ vaultId, person }) => {
       const s = await session()
       const guardian = await s.core.vaults.addGuardian(vaultId, person)
       await s.records.update(vaultId, (r) => ({ ...r, guardians: [...(r.guardians ?? []), guardian] }))
-      return { guardian, sharesRegenerated: true, ...(await regenerateKits(s, vaultId)) }
+      const kits = await regenerateKits(s, vaultId)
+      await s.refreshFacts(vaultId)
+      return { guardian, sharesRegenerated: true, ...kits }
     },
 
     removeGuardian: async ({ vaultId, guardianId }) => {
@@ -122,11 +145,9 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
         ...r,
         guardians: (r.guardians ?? []).filter((g) => g.id !== guardianId),
       }))
-      return {
-        guardian: null,
-        sharesRegenerated: removed.sharesRegenerated,
-        ...(await regenerateKits(s, vaultId)),
-      }
+      const kits = await regenerateKits(s, vaultId)
+      await s.refreshFacts(vaultId)
+      return { guardian: null, sharesRegenerated: removed.sharesRegenerated, ...kits }
     },
 
     listGuardianKits: async ({ vaultId }) => (await session()).kits.list(vaultId),
@@ -165,7 +186,87 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
 
     importOwnerKit: async ({ vaultId, words }) => {
       const s = await session()
-      await s.core.vaultKeys.importOwnerKit(words, { expectedVaultId: vaultId })
+      const info = await s.core.vaultKeys.importOwnerKit(words, { expectedVaultId: vaultId })
+      // Typing the whole kit in proves it was saved as well as any check would.
+      if (info.fingerprint) {
+        const fingerprint = info.fingerprint
+        await s.records.update(vaultId, (r) => ({
+          ...r,
+          ownerKit: { confirmedAt: new Date().toISOString(), fingerprint },
+        }))
+      }
+      return s.viewOf(await s.core.vaults.get(vaultId))
+    },
+
+    getOwnerKitCheck: async ({ vaultId }) => {
+      const s = await session()
+      const words = (await s.core.vaultKeys.exportOwnerKit(vaultId)).words.split(' ')
+      const positions = pickPositions(OWNER_KIT_CHECK_WORDS, words.length)
+      ownerKitChecks.set(vaultId, positions)
+      return { vaultId, positions, wordCount: words.length }
+    },
+
+    confirmOwnerKit: async ({ vaultId, answers }) => {
+      const s = await session()
+      const asked = ownerKitChecks.get(vaultId)
+      if (!asked || asked.join() !== answers.map((a) => a.position).join()) {
+        throw new IpcError({
+          code: 'CHECK_EXPIRED',
+          message: 'These answers are not for the words asked. Start the check again.',
+        })
+      }
+      const kit = await s.core.vaultKeys.exportOwnerKit(vaultId)
+      const words = kit.words.split(' ')
+      const wrong = answers.filter((a) => words[a.position - 1] !== a.word.trim().toLowerCase())
+      if (wrong.length > 0) {
+        throw new IpcError({
+          code: 'OWNER_KIT_MISMATCH',
+          message: `Word${wrong.length === 1 ? '' : 's'} ${wrong.map((a) => `#${a.position}`).join(', ')} ${wrong.length === 1 ? 'does' : 'do'} not match the kit of this vault. Read ${wrong.length === 1 ? 'it' : 'them'} again from the saved kit; if the kit is lost or unreadable, save it again.`,
+        })
+      }
+      ownerKitChecks.delete(vaultId)
+      await s.records.update(vaultId, (r) => ({
+        ...r,
+        ownerKit: { confirmedAt: new Date().toISOString(), fingerprint: kit.fingerprint },
+      }))
+      return s.latestView(vaultId)
+    },
+
+    setKitHandedOver: async ({ vaultId, guardianId, handedOver }) => {
+      const s = await session()
+      let kits: Awaited<ReturnType<typeof s.kits.setHandedOver>>
+      try {
+        kits = await s.kits.setHandedOver(vaultId, guardianId, handedOver)
+      } catch {
+        throw new IpcError({
+          code: 'NO_KIT',
+          message:
+            'This guardian has no kit of the current split on this device. Reload the guardians; kits are made again whenever a guardian is added or removed.',
+        })
+      }
+      await s.refreshFacts(vaultId)
+      return kits
+    },
+
+    replaceLostVaultKey: async ({ vaultId }) => {
+      const s = await session()
+      const vault = await s.latestView(vaultId)
+      if (vault.keyOnDevice) {
+        throw new IpcError({
+          code: 'KEY_PRESENT',
+          message: 'This device holds the vault key; it is not lost, so it is not replaced.',
+        })
+      }
+      if (vault.assetCount > 0) {
+        throw new IpcError({
+          code: 'VAULT_NOT_EMPTY',
+          message: `This vault holds ${vault.assetCount} file${vault.assetCount === 1 ? '' : 's'} encrypted with the lost key; a new key could not open them. Import the owner kit, or recover the key from two guardians' kits in Recovery.`,
+        })
+      }
+      await s.core.vaultKeys.create(vaultId)
+      // Kits of the lost key would rebuild it, not this one: every guardian gets a new kit.
+      await regenerateKits(s, vaultId)
+      await s.refreshFacts(vaultId)
       return s.viewOf(await s.core.vaults.get(vaultId))
     },
 
@@ -183,7 +284,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       const s = await session()
       const heir = await s.core.vaults.addHeir(vaultId, person)
       await s.records.update(vaultId, (r) => ({ ...r, heirs: [...(r.heirs ?? []), heir] }))
-      await s.latestView(vaultId)
+      await s.viewOf(await s.core.vaults.get(vaultId))
       return heir
     },
 

@@ -224,6 +224,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           status: r.status,
         })),
         ...(report.stopped ? { stopped: report.stopped } : {}),
+        ...(report.rehearsal ? { rehearsal: report.rehearsal } : {}),
       }
     },
   }

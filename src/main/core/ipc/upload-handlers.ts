@@ -1,6 +1,7 @@
 // Assets and uploads: the asset list page by page, the cost estimate, the queue and its controls,
 // and the native pickers. Every path from the window is checked here before anything reads it.
 import { isAbsolute, normalize } from 'node:path'
+import { checkInReserveCredits } from '../../../shared/check-in-reserve'
 import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { PickKind } from '../../../shared/ipc/vault-types'
@@ -40,6 +41,14 @@ export function checkedPaths(paths: string[]): string[] {
   })
 }
 
+/** Credits kept for check-ins of this vault: the reserve setting's months at its frequency. */
+async function reserveOf(s: DesktopSession, vaultId: string): Promise<{ credits: number; months: number }> {
+  const [vault, settings] = await Promise.all([s.latestView(vaultId), s.settings()])
+  const frequency = vault.releaseTrigger === 'dead_man_switch' ? vault.checkInFrequency : null
+  const months = settings.checkInReserveMonths
+  return { credits: checkInReserveCredits(frequency, months), months }
+}
+
 export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
   const { session } = deps
   return {
@@ -56,7 +65,13 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
 
     estimateUpload: async ({ vaultId, paths }) => {
       const s = await session()
-      const e = await s.core.uploads.estimate(vaultId, checkedPaths(paths))
+      s.requireLastingKey(vaultId)
+      const e = await s.core.uploads.estimate(
+        vaultId,
+        checkedPaths(paths),
+        false,
+        await reserveOf(s, vaultId),
+      )
       if (e.files === 0 && e.tooLarge.length === 0) {
         throw new IpcError({
           code: 'NOTHING_TO_UPLOAD',
@@ -66,9 +81,26 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       return { ...e, skipped: e.skipped.map((k) => ({ path: k.path, detail: k.detail })) }
     },
 
-    queueUpload: async ({ vaultId, paths, force }) => {
+    queueUpload: async ({ vaultId, paths, force, spendReserve }) => {
       const s = await session()
-      const result = await s.core.uploads.enqueue({ vaultId, paths: checkedPaths(paths), force })
+      s.requireLastingKey(vaultId)
+      const checked = checkedPaths(paths)
+      const reserve = await reserveOf(s, vaultId)
+      if (reserve.credits > 0 && !spendReserve) {
+        const e = await s.core.uploads.estimate(vaultId, checked, force, reserve)
+        if (e.eatsReserve) {
+          throw new IpcError({
+            code: 'RESERVE_NEEDED',
+            message: `This upload costs ${e.credits} credits and would leave ${e.balanceCredits - e.credits}, less than the ${reserve.credits} kept for ${reserve.months} months of check-ins. If a check-in cannot be paid, the dead man's switch releases the vault by accident. Add credits first, or choose to spend the reserve.`,
+            details: {
+              credits: e.credits,
+              balanceCredits: e.balanceCredits,
+              reserveCredits: reserve.credits,
+            },
+          })
+        }
+      }
+      const result = await s.core.uploads.enqueue({ vaultId, paths: checked, force })
       return {
         batchId: result.batchId,
         queued: result.items.length,

@@ -2,7 +2,7 @@
 // cancel. The core reads the vault back after every change, so the window shows what the service holds.
 import { creditsToDollars, LIMITS } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
-import { VaultApiError } from '../api-client'
+import { isMissingExtension, VaultApiError } from '../api-client'
 import type { DesktopSession } from './desktop-session'
 import type { HandlerTable } from './handler-table'
 
@@ -15,7 +15,25 @@ type VaultHandlers = Pick<
   | 'configureRelease'
   | 'checkIn'
   | 'cancelRelease'
+  | 'renameVault'
+  | 'deleteVault'
+  | 'startRelease'
 >
+
+/** A 404 for a route the service lacks becomes one clear code the window can act on. */
+export async function extensionCall<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (isMissingExtension(error)) {
+      throw new IpcError({
+        code: 'EXTENSION_MISSING',
+        message: `This Vault Service cannot ${what} from the app (it lacks that extension of the local Vault Service). Use the service's own dashboard, or connect to a service that offers it.`,
+      })
+    }
+    throw error
+  }
+}
 
 export function createVaultHandlers(session: () => Promise<DesktopSession>): VaultHandlers {
   return {
@@ -32,9 +50,40 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
       return s.viewOf(await s.core.vaults.get(vaultId))
     },
 
-    createVault: async ({ preset }) => {
+    createVault: async ({ preset, name }) => {
       const s = await session()
-      return s.viewOf(await s.core.vaults.create({ preset }))
+      const named = name?.trim() || undefined
+      const offersNames = s.service?.extensions.includes('vault-name') ?? false
+      const created = await s.core.vaults.create({ preset, ...(named && offersNames ? { name: named } : {}) })
+      if (named && !offersNames) await s.records.update(created.id, (r) => ({ ...r, name: named }))
+      return s.viewOf(created)
+    },
+
+    renameVault: async ({ vaultId, name }) => {
+      const s = await session()
+      const trimmed = name.trim()
+      if (s.service?.extensions.includes('vault-name')) {
+        return s.viewOf(await s.core.vaults.rename(vaultId, trimmed || null))
+      }
+      // A service that keeps no names: the name lives on this device.
+      await s.records.update(vaultId, (r) => {
+        const { name: _old, ...rest } = r
+        return trimmed ? { ...rest, name: trimmed } : rest
+      })
+      return s.latestView(vaultId)
+    },
+
+    deleteVault: async ({ vaultId }) => {
+      const s = await session()
+      const result = await extensionCall('delete a vault', () => s.core.vaults.remove(vaultId))
+      // The service has dropped the files; the key and kits on this device open nothing now.
+      await s.forgetVault(vaultId)
+      return result
+    },
+
+    startRelease: async ({ vaultId }) => {
+      const s = await session()
+      return s.viewOf(await extensionCall('start a release', () => s.core.vaults.startRelease(vaultId)))
     },
 
     configureRelease: async ({ vaultId, trigger, checkInFrequency }) => {
