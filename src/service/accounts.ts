@@ -2,11 +2,13 @@
 import { KEY_PREFIX, type KeyKind, LIMITS } from '../shared/api'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
+import type { PracticePrincipal } from './rehearsal'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret, sameHash } from './secrets'
 
 export type Principal =
   | { kind: 'human' | 'agent'; keyId: string; accountId: string }
   | { kind: 'heir'; keyId: string; vaultId: string; heirId: string }
+  | PracticePrincipal
 
 export class AdminError extends Error {}
 
@@ -51,14 +53,21 @@ export function createApiKey(ctx: ServiceContext, accountId: string, kind: KeyKi
   })
 }
 
-/** Revokes an account API key or an heir access token. */
+/** Revokes an account API key, an heir access token or a practice (rehearsal) heir token. */
 export function revokeKey(ctx: ServiceContext, key: string): boolean {
   const hash = hashSecret(key)
   const now = ctx.clock().toISOString()
   const sql = key.startsWith(HEIR_TOKEN_PREFIX)
     ? 'UPDATE heir_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL'
     : 'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL'
-  const result = prepared(ctx.db, sql).run(now, hash)
+  let result = prepared(ctx.db, sql).run(now, hash)
+  if (result.changes === 0 && key.startsWith(HEIR_TOKEN_PREFIX)) {
+    // A practice token: ending its rehearsal is what revokes it (as DELETE /vault/:id/rehearsal does).
+    result = prepared(
+      ctx.db,
+      'UPDATE rehearsals SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL AND expires_at >= ?',
+    ).run(now, hash, now)
+  }
   if (result.changes === 0)
     throw new AdminError('no active key matches; it may be revoked already or mistyped')
   return true

@@ -39,9 +39,15 @@ export function listAssets(
   ctx: ServiceContext,
   vaultId: string,
   query: { category?: AssetCategory | undefined; limit: number; offset: number },
+  /** Only this asset (a practice access sees just its sample file). */
+  onlyAssetId?: string,
 ): { assets: AssetView[]; total: number } {
-  const where = query.category ? 'vault_id = ? AND category = ?' : 'vault_id = ?'
+  let where = query.category ? 'vault_id = ? AND category = ?' : 'vault_id = ?'
   const args: unknown[] = query.category ? [vaultId, query.category] : [vaultId]
+  if (onlyAssetId !== undefined) {
+    where += ' AND id = ?'
+    args.push(onlyAssetId)
+  }
   const total = prepared(ctx.db, `SELECT COUNT(*) FROM assets WHERE ${where}`)
     .pluck()
     .get(...args) as number

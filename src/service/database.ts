@@ -155,6 +155,38 @@ const MIGRATIONS: string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 2: vault names, the last mail test per account, practice releases (rehearsals).
+  `
+  ALTER TABLE vaults ADD COLUMN name TEXT;
+  CREATE TABLE mail_tests (
+    account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    to_address TEXT NOT NULL,
+    at TEXT NOT NULL,
+    delivered INTEGER NOT NULL CHECK (delivered IN (0, 1)),
+    error TEXT
+  );
+  CREATE TABLE rehearsals (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    heir_id TEXT NOT NULL,
+    heir_name TEXT NOT NULL,
+    heir_email TEXT NOT NULL,
+    asset_id TEXT NOT NULL,
+    asset_filename TEXT NOT NULL,
+    challenge TEXT NOT NULL,
+    proof_hash TEXT NOT NULL,
+    token_hash BLOB NOT NULL UNIQUE,
+    guardians_notified INTEGER NOT NULL,
+    started_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    ended_at TEXT,
+    opened_at TEXT,
+    downloaded_at TEXT,
+    passed_at TEXT,
+    failed_reports INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX rehearsals_vault ON rehearsals(vault_id, started_at);
+  `,
 ]
 
 export function openDatabase(dataDir: string): Db {

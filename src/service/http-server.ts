@@ -16,9 +16,21 @@ import { findAsset, listAssets } from './assets'
 import type { ServiceContext } from './context'
 import { ApiError, badRequest, forbidden, unauthorized } from './errors'
 import { registerGuardianPages } from './guardian-pages'
+import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
 import { RateLimiter, type RateLimitSettings } from './rate-limit'
+import {
+  authenticatePractice,
+  cancelRehearsal,
+  latestRehearsal,
+  markDownloaded,
+  markOpened,
+  rehearsalTicket,
+  reportRehearsal,
+  startRehearsal,
+} from './rehearsal'
 import { cancelRelease, checkIn, configureRelease, startRelease } from './release'
+import { runMailTest, serviceInfo } from './service-info'
 import { receiveUpload } from './upload'
 import {
   assetListQuery,
@@ -26,9 +38,12 @@ import {
   createVaultBody,
   parseOrThrow,
   personBody,
+  rehearsalBody,
+  rehearsalReportBody,
   releaseConfigBody,
+  renameVaultBody,
 } from './validation'
-import { createVault, deleteVault, listVaultViews, ownedVault, vaultView } from './vaults'
+import { createVault, deleteVault, listVaultViews, ownedVault, renameVault, vaultView } from './vaults'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,12 +61,16 @@ export interface HttpServerOptions {
   bodyLimit?: number
   /** Called with every upload's promise so shutdown can wait for it to settle. */
   trackUpload?: (settled: Promise<unknown>) => void
+  /** SMTP delivery, for GET /service and the mail test; without it mail counts as not configured. */
+  mail?: MailSender
 }
 
-/** Who may call a route besides the owner's sk_human_ keys. */
+/** Who may call a route: the owner's keys (sk_human_, sk_agent_), heir tokens, practice heir tokens. */
 interface Access {
+  human: boolean
   agent: boolean
   heir: boolean
+  practice: boolean
   pattern: RateLimitPattern
 }
 
@@ -63,6 +82,13 @@ const UNSUPPORTED_CONTENT_TYPE =
   'unsupported Content-Type; send JSON bodies as application/json and uploads as multipart/form-data'
 const HEIR_DENIED =
   'an heir access token can only read the released vault it was issued for: GET the vault, list its assets and download their content'
+const PRACTICE_DENIED =
+  'a practice access token (from a rehearsal e-mail) can only read the vault it was issued for, list its sample file, ' +
+  'download it, and GET /rehearsal or POST /rehearsal/report'
+const PRACTICE_SAMPLE_ONLY =
+  'a practice access opens only the sample file the owner chose for the practice; the other files stay closed until a real release'
+const PRACTICE_ONLY =
+  'only a practice access token (hk_..., from a rehearsal e-mail) can call this; owners see the practice at GET /vault/:id/rehearsal'
 
 export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? 64 * 1024
@@ -125,7 +151,9 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
           unauthorized('the x-api-key header is missing; send your API key (sk_human_... or sk_agent_...)'),
         )
       }
-      const principal = authenticate(ctx, presented)
+      const found = authenticate(ctx, presented) ?? authenticatePractice(ctx, presented)
+      if (found && 'ended' in found) return done(unauthorized(found.ended))
+      const principal = found
       if (!principal)
         return done(unauthorized('the API key is not valid or has been revoked; use an active key'))
       const decision = limiter.check(principal.keyId, access.pattern)
@@ -141,10 +169,22 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       if (Number.isFinite(decision.limit)) {
         reply.header('x-ratelimit-limit', decision.limit).header('x-ratelimit-remaining', decision.remaining)
       }
-      if (principal.kind === 'agent' && !access.agent) return done(forbidden(AGENT_DENIED))
-      if (principal.kind === 'heir') {
-        const { id } = request.params as Partial<Params>
-        if (!access.heir || id !== principal.vaultId) return done(forbidden(HEIR_DENIED))
+      const { id } = request.params as Partial<Params>
+      switch (principal.kind) {
+        case 'human':
+          if (!access.human) return done(forbidden(PRACTICE_ONLY))
+          break
+        case 'agent':
+          if (!access.agent) return done(forbidden(access.human ? AGENT_DENIED : PRACTICE_ONLY))
+          break
+        case 'heir':
+          if (!access.heir || id !== principal.vaultId) return done(forbidden(HEIR_DENIED))
+          break
+        case 'practice':
+          if (!access.practice || (id !== undefined && id !== principal.vaultId)) {
+            return done(forbidden(PRACTICE_DENIED))
+          }
+          break
       }
       request.principal = principal
       done()
@@ -155,14 +195,24 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   const accountOf = (request: FastifyRequest) => {
     const principal = request.principal!
     if (principal.kind === 'heir') throw forbidden(HEIR_DENIED)
+    if (principal.kind === 'practice') throw forbidden(PRACTICE_DENIED)
     return principal.accountId
   }
-  /** The vault's id after checking the caller may see it (owner account, or the heir it was released to). */
+  /**
+   * The vault's id after checking the caller may see it (owner account, the heir it was released to, or the
+   * practice heir of its rehearsal).
+   */
   const visibleVault = (request: FastifyRequest<{ Params: Partial<Params> }>) => {
     const id = request.params.id!
     const principal = request.principal!
-    if (principal.kind !== 'heir') ownedVault(ctx, principal.accountId, id)
+    if (principal.kind === 'human' || principal.kind === 'agent') ownedVault(ctx, principal.accountId, id)
     return id
+  }
+  /** The rehearsal behind a practice token (the route admits nothing else). */
+  const practiceOf = (request: FastifyRequest) => {
+    const principal = request.principal!
+    if (principal.kind !== 'practice') throw forbidden(PRACTICE_ONLY)
+    return principal
   }
   const jsonBody = (request: FastifyRequest) => {
     if (request.isMultipart())
@@ -172,30 +222,82 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
 
   for (const prefix of API_PREFIXES) {
     const route = <P extends Partial<Params>>(
-      method: 'GET' | 'POST' | 'DELETE',
+      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
       path: string,
       access: Access,
       handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => unknown,
     ) => {
       app.route<{ Params: P }>({ method, url: `${prefix}${path}`, onRequest: authorize(access), handler })
     }
-    const read: Access = { agent: true, heir: false, pattern: 'getVault' }
-    const heirRead: Access = { agent: true, heir: true, pattern: 'getVault' }
-    const write = (pattern: RateLimitPattern): Access => ({ agent: false, heir: false, pattern })
+    const read: Access = { human: true, agent: true, heir: false, practice: false, pattern: 'getVault' }
+    const heirRead: Access = { human: true, agent: true, heir: true, practice: true, pattern: 'getVault' }
+    const write = (pattern: RateLimitPattern): Access => ({
+      human: true,
+      agent: false,
+      heir: false,
+      practice: false,
+      pattern,
+    })
+    const practiceOnly = (pattern: RateLimitPattern): Access => ({
+      human: false,
+      agent: false,
+      heir: false,
+      practice: true,
+      pattern,
+    })
+
+    route('GET', '/service', read, (request, reply) =>
+      ok(request, reply, serviceInfo(ctx, accountOf(request), options.mail)),
+    )
+    route('POST', '/service/mail-test', write('otherPost'), async (request, reply) => {
+      jsonBody(request)
+      return ok(request, reply, await runMailTest(ctx, accountOf(request), options.mail))
+    })
 
     route('GET', '/vault', read, (request, reply) =>
       ok(request, reply, listVaultViews(ctx, accountOf(request))),
     )
     route('POST', '/vault', write('otherPost'), (request, reply) => {
       const body = parseOrThrow(createVaultBody, jsonBody(request))
-      return ok(request, reply, createVault(ctx, accountOf(request), body?.preset ?? 'standard'), 201)
+      return ok(
+        request,
+        reply,
+        createVault(ctx, accountOf(request), body?.preset ?? 'standard', body?.name ?? null),
+        201,
+      )
     })
-    route<{ id: string }>('GET', '/vault/:id', heirRead, (request, reply) =>
-      ok(request, reply, vaultView(ctx, visibleVault(request))),
-    )
+    route<{ id: string }>('GET', '/vault/:id', heirRead, (request, reply) => {
+      const vaultId = visibleVault(request)
+      const view = vaultView(ctx, vaultId)
+      const principal = request.principal!
+      if (principal.kind === 'practice') markOpened(ctx, principal.rehearsalId)
+      return ok(request, reply, view)
+    })
+    route<{ id: string }>('PATCH', '/vault/:id', write('otherPost'), (request, reply) => {
+      const body = parseOrThrow(renameVaultBody, jsonBody(request))
+      return ok(request, reply, renameVault(ctx, accountOf(request), request.params.id, body.name))
+    })
     route<{ id: string }>('DELETE', '/vault/:id', write('otherPost'), (request, reply) =>
       ok(request, reply, deleteVault(ctx, accountOf(request), request.params.id)),
     )
+
+    route<{ id: string }>('GET', '/vault/:id/rehearsal', read, (request, reply) =>
+      ok(request, reply, latestRehearsal(ctx, visibleVault(request))),
+    )
+    route<{ id: string }>('POST', '/vault/:id/rehearsal', write('otherPost'), (request, reply) => {
+      const body = parseOrThrow(rehearsalBody, jsonBody(request))
+      return ok(request, reply, startRehearsal(ctx, accountOf(request), request.params.id, body), 201)
+    })
+    route<{ id: string }>('DELETE', '/vault/:id/rehearsal', write('otherPost'), (request, reply) =>
+      ok(request, reply, cancelRehearsal(ctx, accountOf(request), request.params.id)),
+    )
+    route('GET', '/rehearsal', practiceOnly('getVault'), (request, reply) =>
+      ok(request, reply, rehearsalTicket(ctx, practiceOf(request).rehearsalId)),
+    )
+    route('POST', '/rehearsal/report', practiceOnly('otherPost'), (request, reply) => {
+      const body = parseOrThrow(rehearsalReportBody, jsonBody(request))
+      return ok(request, reply, reportRehearsal(ctx, practiceOf(request).rehearsalId, body.proof))
+    })
 
     route<{ id: string }>('POST', '/vault/:id/release/config', write('postRelease'), (request, reply) => {
       const body = parseOrThrow(releaseConfigBody, jsonBody(request))
@@ -204,7 +306,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     route<{ id: string }>(
       'POST',
       '/vault/:id/release/checkin',
-      { agent: true, heir: false, pattern: 'postRelease' },
+      { human: true, agent: true, heir: false, practice: false, pattern: 'postRelease' },
       (request, reply) => {
         const body = parseOrThrow(checkInBody, jsonBody(request))
         return ok(request, reply, checkIn(ctx, accountOf(request), request.params.id, body?.note ?? null))
@@ -252,7 +354,13 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     route<{ id: string }>('GET', '/vault/:id/asset', heirRead, (request, reply) => {
       const vaultId = visibleVault(request)
       const query = parseOrThrow(assetListQuery, request.query ?? {})
-      const { assets, total } = listAssets(ctx, vaultId, query)
+      const principal = request.principal!
+      // A practice access lists only its sample file.
+      const { assets, total } =
+        principal.kind === 'practice'
+          ? listAssets(ctx, vaultId, query, principal.assetId)
+          : listAssets(ctx, vaultId, query)
+      if (principal.kind === 'practice') markOpened(ctx, principal.rehearsalId)
       return reply.send({
         data: assets,
         meta: { ...meta(request), total, limit: query.limit, offset: query.offset },
@@ -264,7 +372,12 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       return ok(request, reply, await upload, 201)
     })
     route<{ id: string; aid: string }>('GET', '/vault/:id/asset/:aid/content', heirRead, (request, reply) => {
+      const principal = request.principal!
+      if (principal.kind === 'practice' && request.params.aid !== principal.assetId) {
+        throw forbidden(PRACTICE_SAMPLE_ONLY)
+      }
       const asset = findAsset(ctx, visibleVault(request), request.params.aid)
+      if (principal.kind === 'practice') markDownloaded(ctx, principal.rehearsalId)
       const size = ctx.blobs.sizeOf(asset.sha256)
       if (size === null)
         throw new Error(`blob ${asset.sha256} of asset ${asset.id} is missing from the blob store`)

@@ -75,6 +75,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const app = buildHttpServer(ctx, {
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
+    mail,
     trackUpload: (settled) => {
       uploads.add(settled)
       void settled.finally(() => uploads.delete(settled))

@@ -117,3 +117,93 @@ If you did not cancel it yourself, check who holds your API keys and revoke the 
 ${signature}`,
   }
 }
+
+/** A date as people read it, with the exact instant after it: "Tue, 08 Jan 2030 00:00 UTC (2030-01-08T00:00:00.000Z)". */
+const readableDate = (iso: string) => `${new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC')} (${iso})`
+
+export function mailTest(p: { accountEmail: string; baseUrl: string; at: string }) {
+  return {
+    subject: 'Test message from your Vault Service (nothing to do)',
+    body: `Hello,
+
+this is a test message from the Vault Service at ${p.baseUrl}, sent on ${p.at} because someone using the
+account ${p.accountEmail} asked for one (Vault Desktop: "Send test e-mail").
+
+It shows that the service can send e-mail: guardian invitations, release alerts and the heirs' access
+instructions will reach people the same way. Nothing needs doing; you can delete this message.
+${signature}`,
+  }
+}
+
+export function rehearsalHeirMessage(p: {
+  heirName: string
+  ownerEmail: string
+  vaultId: string
+  preset: SssPreset
+  baseUrl: string
+  token: string
+  sampleFilename: string
+  expiresAt: string
+  guardians: { name: string; email: string }[]
+}) {
+  const { threshold } = SSS_PRESET_SHAPE[p.preset]
+  const guardianLines = p.guardians.length
+    ? p.guardians.map((g) => `  - ${g.name} <${g.email}>`).join('\n')
+    : '  (the owner has recorded no guardians yet; ask them who holds the guardian kits)'
+  return {
+    subject: `[PRACTICE] A practice run of ${p.ownerEmail}'s digital-inheritance vault (nothing has happened)`,
+    body: `Hello ${p.heirName},
+
+THIS IS A PRACTICE. Nothing has happened to ${p.ownerEmail}: they asked for this practice run so that you
+know what to do one day, and so that they can see it works. No release has started.
+
+${p.ownerEmail} named you as an heir of their digital-inheritance vault (${p.vaultId}). For this practice you can
+open one sample file, "${p.sampleFilename}", exactly the way you would open every file on the real day.
+
+1. Your practice access code (it opens only the sample file, read-only, until ${readableDate(p.expiresAt)}):
+     ${p.token}
+   Vault Service: ${p.baseUrl}
+   Vault id:      ${p.vaultId}
+
+2. Ask ${threshold} of these guardians for their guardian kit (words or QR code). They have been told that
+   this is a practice and that you will ask:
+${guardianLines}
+
+3. Recover the sample file:
+   - With the Vault Desktop app: open it, choose "Recovery" on the left, copy the service address,
+     the practice access code and the vault id from this e-mail, and enter the guardians' kits.
+     The app tells the owner's service when the kits opened the vault.
+   - With the command-line recovery tool (part of Vault Desktop; needs Node.js 20 or newer):
+       npm run recover -- --service ${p.baseUrl} --token ${p.token} \\
+         --share-words "<one guardian's words>" --share-words "<another guardian's words>" --out <folder>
+     (\`npm run recover -- --help\` explains every option.)
+
+The practice access ends by itself on ${readableDate(p.expiresAt)}. Keep this e-mail as a reminder of the
+steps; on the real day you will get a similar message without [PRACTICE] and with an access code to every file.
+${signature}`,
+  }
+}
+
+export function rehearsalGuardianMessage(p: {
+  guardianName: string
+  ownerEmail: string
+  vaultId: string
+  heirName: string
+  heirEmail: string
+  expiresAt: string
+}) {
+  return {
+    subject: `[PRACTICE] ${p.heirName} will ask for your guardian kit: a practice run of ${p.ownerEmail}'s vault`,
+    body: `Hello ${p.guardianName},
+
+THIS IS A PRACTICE. Nothing has happened to ${p.ownerEmail}: they started a practice run of their
+digital-inheritance vault (${p.vaultId}) to check that their heir could open it one day. No release has started.
+
+${p.heirName} <${p.heirEmail}> will ask you for your guardian kit (its words, or a photo of its QR code).
+Please give it to them the way you would on the real day, and check that the request really comes from
+${p.heirName}. The practice ends on ${readableDate(p.expiresAt)}.
+
+Keep your kit where it was: you still need it afterwards.
+${signature}`,
+  }
+}

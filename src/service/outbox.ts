@@ -79,8 +79,15 @@ export function listOutbox(ctx: ServiceContext, vaultId?: string): OutboxMessage
 
 const MAX_ATTEMPTS = 8
 
+/** Sends one message right away, outside the outbox (the mail test). */
+export interface MailSender {
+  readonly enabled: boolean
+  /** Resolves once the SMTP server accepted the message; rejects with its answer or after timeoutMs. */
+  sendNow(mail: { to: string; subject: string; text: string }, timeoutMs?: number): Promise<void>
+}
+
 /** Delivers queued messages over SMTP; one pass at a time, failed messages retried with backoff. */
-export class MailDelivery {
+export class MailDelivery implements MailSender {
   private readonly transport: Transporter | null
   private running: Promise<number> | null = null
   private again = false
@@ -129,6 +136,22 @@ export class MailDelivery {
         }
       })
     return this.running
+  }
+
+  async sendNow(mail: { to: string; subject: string; text: string }, timeoutMs = 20_000): Promise<void> {
+    if (!this.transport) throw new Error('no SMTP server is configured')
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the SMTP server gave no answer within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      )
+    })
+    try {
+      await Promise.race([this.transport.sendMail({ from: this.from, ...mail }), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   /** Waits for any pass in progress (used on shutdown and by tests). */

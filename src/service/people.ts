@@ -13,6 +13,7 @@ import { inTransaction, prepared } from './database'
 import { badRequest, conflict, notFound } from './errors'
 import { guardianInvitation } from './mail-messages'
 import { queueMail } from './outbox'
+import { endLiveRehearsals } from './rehearsal'
 import { GUARDIAN_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import type { PersonBody } from './validation'
 import { ownedVault, requireActive, touchVault } from './vaults'
@@ -221,6 +222,8 @@ export function removeHeir(
     requireActive(vault, 'changing heirs')
     const removed = prepared(ctx.db, 'DELETE FROM heirs WHERE id = ? AND vault_id = ?').run(heirId, vaultId)
     if (removed.changes === 0) throw notFound(`heir ${heirId} does not exist on vault ${vaultId}`)
+    // A practice access given to this heir ends with them.
+    endLiveRehearsals(ctx, { heirId })
     touchVault(ctx, vaultId)
     const remaining = prepared(ctx.db, 'SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
       .pluck()

@@ -16,6 +16,7 @@ import { conflict, insufficientCredits } from './errors'
 import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
 import { queueMail } from './outbox'
 import { type GuardianByToken, guardianByToken } from './people'
+import { endLiveRehearsals } from './rehearsal'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import type { ReleaseConfigBody } from './validation'
 import { findVault, ownedVault, requireActive, type VaultRow } from './vaults'
@@ -151,6 +152,8 @@ function beginRelease(ctx: ServiceContext, vault: VaultRow, reason: string): Rel
     'INSERT INTO releases (id, vault_id, reason, started_at, contestation_ends_at) VALUES (?, ?, ?, ?, ?)',
   ).run(release.id, vault.id, reason, release.started_at, release.contestation_ends_at)
   prepared(ctx.db, "UPDATE vaults SET state = 'releasing', updated_at = ? WHERE id = ?").run(now, vault.id)
+  // A practice access never outlives the start of a real release.
+  endLiveRehearsals(ctx, { vaultId: vault.id })
   sendAlert(ctx, vault, release, 0)
   return release
 }

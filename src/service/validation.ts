@@ -1,7 +1,14 @@
 // Request validation: zod schemas for every JSON body and query, with messages that name the field.
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import { z } from 'zod'
-import { ASSET_CATEGORIES, CHECK_IN_FREQUENCIES, LIMITS, RELEASE_TRIGGERS, SSS_PRESETS } from '../shared/api'
+import {
+  ASSET_CATEGORIES,
+  CHECK_IN_FREQUENCIES,
+  EXTENSION_LIMITS,
+  LIMITS,
+  RELEASE_TRIGGERS,
+  SSS_PRESETS,
+} from '../shared/api'
 import { badRequest } from './errors'
 
 const ETH_ADDRESS = /^0x[0-9a-fA-F]{40}$/
@@ -112,12 +119,89 @@ export const checkInBody = z
   )
   .nullish()
 
+/** Control characters and the bidirectional embeddings, overrides and isolates that could disguise a name. */
+const CONTROL_OR_BIDI = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u
+
+/** A vault name: trimmed; empty or null clears it; at most vaultNameMaxChars characters (code points). */
+const vaultName = z
+  .string({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'name is required: a string, or null (or "") to clear the name'
+        : 'name must be a string, or null to clear the name',
+  })
+  .nullable()
+  .transform((raw, ctx) => {
+    if (raw === null) return null
+    const name = raw.trim()
+    if (name === '') return null
+    if (CONTROL_OR_BIDI.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'name must not contain control characters or bidirectional controls (U+202A-U+202E, U+2066-U+2069)',
+      })
+      return z.NEVER
+    }
+    const max = EXTENSION_LIMITS.vaultNameMaxChars
+    if ([...name].length > max) {
+      ctx.addIssue({ code: 'custom', message: `name must be at most ${max} characters` })
+      return z.NEVER
+    }
+    return name
+  })
+
+/** A strict object: unknown fields are a 400 naming them. */
+function strictObject<S extends z.ZodRawShape>(shape: S, what: string) {
+  return z
+    .object(shape, {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; ${what}`
+          : what,
+    })
+    .strict()
+}
+
+function hexString(label: string, length: number) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `${label} is required` : `${label} must be a string of hex digits`,
+    })
+    .regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), {
+      error: `${label} must be exactly ${length} hexadecimal characters`,
+    })
+    .transform((value) => value.toLowerCase())
+}
+
 export const createVaultBody = z
   .object(
-    { preset: oneOf('preset', SSS_PRESETS, false).optional() },
-    { error: 'the body, when given, must be a JSON object with an optional preset' },
+    { preset: oneOf('preset', SSS_PRESETS, false).optional(), name: vaultName.optional() },
+    { error: 'the body, when given, must be a JSON object with an optional preset and name' },
   )
   .nullish()
+
+export const renameVaultBody = strictObject(
+  { name: vaultName },
+  'the body must be a JSON object {"name": "..."}; null or "" clears the name',
+)
+
+export const rehearsalBody = strictObject(
+  {
+    heirId: requiredString('heirId', 100),
+    assetId: requiredString('assetId', 100),
+    challenge: hexString('challenge', 32),
+    proofHash: hexString('proofHash', 64),
+  },
+  'the body must be a JSON object with heirId, assetId, challenge (32 hex) and proofHash (64 hex)',
+)
+export type RehearsalBody = z.infer<typeof rehearsalBody>
+
+export const rehearsalReportBody = strictObject(
+  { proof: hexString('proof', 64) },
+  'the body must be a JSON object {"proof": "<64 hex characters>"}',
+)
 
 function integerParam(label: string, min: number, max: number | null, fallback: number) {
   const range = max === null ? `an integer >= ${min}` : `an integer from ${min} to ${max}`

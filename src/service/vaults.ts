@@ -23,10 +23,13 @@ export interface VaultRow {
   next_check_in_due: string | null
   created_at: string
   updated_at: string
+  name: string | null
 }
 
 /** The local service's extra vault fields (the spec's Vault plus release timing the app shows). */
 export interface VaultView extends Vault {
+  /** The owner's name for the vault (extension 'vault-name'), or null. */
+  name: string | null
   checkInFrequency: CheckInFrequency | null
   nextCheckInDue: string | null
   releaseStartedAt: string | null
@@ -59,6 +62,7 @@ function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
   const releaseShown = row.state !== 'active'
   const view: VaultView = {
     id: row.id,
+    name: row.name ?? null,
     state: row.state,
     createdAt: row.created_at,
     creditsBalance: row.credits_balance,
@@ -117,7 +121,12 @@ export function touchVault(ctx: ServiceContext, vaultId: string): void {
   prepared(ctx.db, 'UPDATE vaults SET updated_at = ? WHERE id = ?').run(ctx.clock().toISOString(), vaultId)
 }
 
-export function createVault(ctx: ServiceContext, accountId: string, preset: SssPreset): VaultView {
+export function createVault(
+  ctx: ServiceContext,
+  accountId: string,
+  preset: SssPreset,
+  name: string | null = null,
+): VaultView {
   if (!SSS_PRESETS.includes(preset)) throw new AdminError('--preset must be standard or enhanced')
   const id = newId('vlt')
   const now = ctx.clock().toISOString()
@@ -125,11 +134,29 @@ export function createVault(ctx: ServiceContext, accountId: string, preset: SssP
     requireAccount(ctx, accountId)
     prepared(
       ctx.db,
-      `INSERT INTO vaults (id, account_id, sss_preset, state, created_at, updated_at)
-         VALUES (?, ?, ?, 'active', ?, ?)`,
-    ).run(id, accountId, preset, now, now)
+      `INSERT INTO vaults (id, account_id, sss_preset, state, created_at, updated_at, name)
+         VALUES (?, ?, ?, 'active', ?, ?, ?)`,
+    ).run(id, accountId, preset, now, now, name)
   })
   return vaultView(ctx, id)
+}
+
+/** Sets (or, with null, clears) the vault's name; allowed in every state. */
+export function renameVault(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+  name: string | null,
+): VaultView {
+  inTransaction(ctx.db, () => {
+    ownedVault(ctx, accountId, vaultId)
+    prepared(ctx.db, 'UPDATE vaults SET name = ?, updated_at = ? WHERE id = ?').run(
+      name,
+      ctx.clock().toISOString(),
+      vaultId,
+    )
+  })
+  return vaultView(ctx, vaultId)
 }
 
 /** Deletes an active vault with everything in it; blobs no other asset shares are removed from disk. */

@@ -1,0 +1,310 @@
+// Rehearsals: a practice release. One heir gets a practice access token (hk_..., like a real heir token)
+// that opens one sample file of an active vault for a few days; the guardians are told it is a practice.
+// Nothing of a real release happens: the vault stays active, no credits move, other files stay closed.
+import { createHash } from 'node:crypto'
+import { EXTENSION_LIMITS, type Rehearsal, type RehearsalState, type RehearsalTicket } from '../shared/api'
+import { findAsset } from './assets'
+import type { ServiceContext } from './context'
+import { inTransaction, prepared } from './database'
+import { badRequest, conflict, notFound } from './errors'
+import { rehearsalGuardianMessage, rehearsalHeirMessage } from './mail-messages'
+import { queueMail } from './outbox'
+import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret, sameHash } from './secrets'
+import type { RehearsalBody } from './validation'
+import { ownedVault, requireActive } from './vaults'
+
+const DAY_MS = 86_400_000
+
+interface RehearsalRow {
+  id: string
+  vault_id: string
+  heir_id: string
+  heir_name: string
+  heir_email: string
+  asset_id: string
+  asset_filename: string
+  challenge: string
+  proof_hash: string
+  token_hash: Buffer
+  guardians_notified: number
+  started_at: string
+  expires_at: string
+  ended_at: string | null
+  opened_at: string | null
+  downloaded_at: string | null
+  passed_at: string | null
+  failed_reports: number
+}
+
+/** Who presented a live practice token. */
+export interface PracticePrincipal {
+  kind: 'practice'
+  keyId: string
+  rehearsalId: string
+  vaultId: string
+  heirId: string
+  assetId: string
+}
+
+/**
+ * passed (reported, whatever happened after) > cancelled (ended by the owner, a new practice, a real
+ * release, the heir's removal or the operator) > expired (past expiresAt) > running.
+ */
+function stateOf(row: RehearsalRow, now: string): RehearsalState {
+  if (row.passed_at) return 'passed'
+  if (row.ended_at) return 'cancelled'
+  if (now > row.expires_at) return 'expired'
+  return 'running'
+}
+
+/** The practice token still opens the sample: not ended and not past its expiry. */
+const isLive = (row: RehearsalRow, now: string) => row.ended_at === null && now <= row.expires_at
+
+function toView(row: RehearsalRow, now: string): Rehearsal {
+  return {
+    id: row.id,
+    vaultId: row.vault_id,
+    state: stateOf(row, now),
+    heir: { id: row.heir_id, name: row.heir_name, email: row.heir_email },
+    asset: { id: row.asset_id, filename: row.asset_filename },
+    guardiansNotified: row.guardians_notified,
+    startedAt: row.started_at,
+    expiresAt: row.expires_at,
+    openedAt: row.opened_at,
+    downloadedAt: row.downloaded_at,
+    passedAt: row.passed_at,
+    failedReports: row.failed_reports,
+  }
+}
+
+const byId = (ctx: ServiceContext, id: string) =>
+  prepared(ctx.db, 'SELECT * FROM rehearsals WHERE id = ?').get(id) as RehearsalRow
+
+function latestRow(ctx: ServiceContext, vaultId: string): RehearsalRow | undefined {
+  return prepared(
+    ctx.db,
+    'SELECT * FROM rehearsals WHERE vault_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1',
+  ).get(vaultId) as RehearsalRow | undefined
+}
+
+/**
+ * Ends (revokes) the practice accesses that are still live, inside the caller's transaction: of one vault,
+ * or of one heir. Expired ones are left as they are, so they keep reading as expired.
+ */
+export function endLiveRehearsals(
+  ctx: ServiceContext,
+  scope: { vaultId: string } | { heirId: string },
+): number {
+  const now = ctx.clock().toISOString()
+  const [column, value] = 'vaultId' in scope ? ['vault_id', scope.vaultId] : ['heir_id', scope.heirId]
+  return prepared(
+    ctx.db,
+    `UPDATE rehearsals SET ended_at = ? WHERE ${column} = ? AND ended_at IS NULL AND expires_at >= ?`,
+  ).run(now, value, now).changes
+}
+
+export function startRehearsal(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+  body: RehearsalBody,
+): Rehearsal {
+  const token = newSecret(HEIR_TOKEN_PREFIX)
+  const id = newId('rhs')
+  inTransaction(ctx.db, () => {
+    const vault = ownedVault(ctx, accountId, vaultId)
+    requireActive(vault, 'a practice release (rehearsal)')
+    const heir = prepared(ctx.db, 'SELECT id, name, email FROM heirs WHERE id = ? AND vault_id = ?').get(
+      body.heirId,
+      vaultId,
+    ) as { id: string; name: string; email: string } | undefined
+    if (!heir) throw notFound(`heir ${body.heirId} does not exist on vault ${vaultId}`)
+    const asset = findAsset(ctx, vaultId, body.assetId)
+    endLiveRehearsals(ctx, { vaultId })
+
+    const now = ctx.clock()
+    const startedAt = now.toISOString()
+    const expiresAt = new Date(now.getTime() + EXTENSION_LIMITS.rehearsalDays * DAY_MS).toISOString()
+    const guardians = prepared(
+      ctx.db,
+      "SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid",
+    ).all(vaultId) as { name: string; email: string }[]
+    prepared(
+      ctx.db,
+      `INSERT INTO rehearsals (id, vault_id, heir_id, heir_name, heir_email, asset_id, asset_filename, challenge,
+         proof_hash, token_hash, guardians_notified, started_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      vaultId,
+      heir.id,
+      heir.name,
+      heir.email,
+      asset.id,
+      asset.filename,
+      body.challenge,
+      body.proofHash,
+      hashSecret(token),
+      guardians.length,
+      startedAt,
+      expiresAt,
+    )
+    const ownerEmail = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?')
+      .pluck()
+      .get(accountId) as string
+    queueMail(ctx, {
+      vaultId,
+      kind: 'rehearsal_heir',
+      to: heir.email,
+      ...rehearsalHeirMessage({
+        heirName: heir.name,
+        ownerEmail,
+        vaultId,
+        preset: vault.sss_preset,
+        baseUrl: ctx.publicUrl(),
+        token,
+        sampleFilename: asset.filename,
+        expiresAt,
+        guardians,
+      }),
+    })
+    for (const guardian of guardians) {
+      queueMail(ctx, {
+        vaultId,
+        kind: 'rehearsal_guardian',
+        to: guardian.email,
+        ...rehearsalGuardianMessage({
+          guardianName: guardian.name,
+          ownerEmail,
+          vaultId,
+          heirName: heir.name,
+          heirEmail: heir.email,
+          expiresAt,
+        }),
+      })
+    }
+  })
+  ctx.outboxChanged()
+  return toView(byId(ctx, id), ctx.clock().toISOString())
+}
+
+/** The vault's latest rehearsal, or null (the caller has checked it may see the vault). */
+export function latestRehearsal(ctx: ServiceContext, vaultId: string): Rehearsal | null {
+  const row = latestRow(ctx, vaultId)
+  return row ? toView(row, ctx.clock().toISOString()) : null
+}
+
+/** Ends the vault's live practice access (its token stops working). */
+export function cancelRehearsal(ctx: ServiceContext, accountId: string, vaultId: string): Rehearsal {
+  return inTransaction(ctx.db, () => {
+    ownedVault(ctx, accountId, vaultId)
+    const now = ctx.clock().toISOString()
+    const row = latestRow(ctx, vaultId)
+    if (!row || !isLive(row, now)) {
+      throw conflict(
+        row
+          ? `the latest practice of vault ${vaultId} is ${stateOf(row, now)}; no practice is running, so there is nothing to cancel`
+          : `vault ${vaultId} has no practice running; there is nothing to cancel`,
+      )
+    }
+    prepared(ctx.db, 'UPDATE rehearsals SET ended_at = ? WHERE id = ?').run(now, row.id)
+    return toView(byId(ctx, row.id), now)
+  })
+}
+
+/**
+ * Looks up a practice token: its principal while live; `ended` (with the reason) once it expired or was
+ * cancelled, or the vault is no longer active; null when no rehearsal has it.
+ */
+export function authenticatePractice(
+  ctx: ServiceContext,
+  presented: string,
+): PracticePrincipal | { ended: string } | null {
+  if (!presented.startsWith(HEIR_TOKEN_PREFIX)) return null
+  const hash = hashSecret(presented)
+  const row = prepared(ctx.db, 'SELECT * FROM rehearsals WHERE token_hash = ?').get(hash) as
+    | RehearsalRow
+    | undefined
+  if (!row || !sameHash(row.token_hash, hash)) return null
+  const now = ctx.clock().toISOString()
+  const vaultState = prepared(ctx.db, 'SELECT state FROM vaults WHERE id = ?').pluck().get(row.vault_id)
+  if (row.ended_at) {
+    return { ended: `this practice access has ended: the practice was cancelled on ${row.ended_at}` }
+  }
+  if (now > row.expires_at) {
+    return { ended: `this practice access has ended: the practice expired on ${row.expires_at}` }
+  }
+  if (vaultState !== 'active') {
+    return {
+      ended: 'this practice access has ended: a practice access never opens a vault that is not active',
+    }
+  }
+  return {
+    kind: 'practice',
+    keyId: row.id,
+    rehearsalId: row.id,
+    vaultId: row.vault_id,
+    heirId: row.heir_id,
+    assetId: row.asset_id,
+  }
+}
+
+/** The heir read the vault or its asset list: the first time is recorded as openedAt. */
+export function markOpened(ctx: ServiceContext, rehearsalId: string): void {
+  prepared(ctx.db, 'UPDATE rehearsals SET opened_at = ? WHERE id = ? AND opened_at IS NULL').run(
+    ctx.clock().toISOString(),
+    rehearsalId,
+  )
+}
+
+/** The heir downloaded the sample's content (which also counts as opening the practice access). */
+export function markDownloaded(ctx: ServiceContext, rehearsalId: string): void {
+  const now = ctx.clock().toISOString()
+  prepared(
+    ctx.db,
+    'UPDATE rehearsals SET downloaded_at = COALESCE(downloaded_at, ?), opened_at = COALESCE(opened_at, ?) WHERE id = ?',
+  ).run(now, now, rehearsalId)
+}
+
+export function rehearsalTicket(ctx: ServiceContext, rehearsalId: string): RehearsalTicket {
+  const row = byId(ctx, rehearsalId)
+  return {
+    rehearsalId: row.id,
+    vaultId: row.vault_id,
+    assetId: row.asset_id,
+    challenge: row.challenge,
+    expiresAt: row.expires_at,
+  }
+}
+
+/** Lowercase hex SHA-256 of the proof's text (its 64 lowercase hex characters, as UTF-8). */
+export const proofDigest = (proof: string) =>
+  createHash('sha256').update(proof.toLowerCase(), 'utf8').digest('hex')
+
+/** The heir's client reports the proof it computed with the rebuilt key; a match passes the practice. */
+export function reportRehearsal(ctx: ServiceContext, rehearsalId: string, proof: string): { passed: true } {
+  const matched = inTransaction(ctx.db, () => {
+    const row = byId(ctx, rehearsalId)
+    if (proofDigest(proof) === row.proof_hash) {
+      if (!row.passed_at) {
+        prepared(ctx.db, 'UPDATE rehearsals SET passed_at = ? WHERE id = ?').run(
+          ctx.clock().toISOString(),
+          rehearsalId,
+        )
+      }
+      return true
+    }
+    prepared(ctx.db, 'UPDATE rehearsals SET failed_reports = failed_reports + 1 WHERE id = ?').run(
+      rehearsalId,
+    )
+    return false
+  })
+  if (!matched) {
+    throw badRequest(
+      "the proof does not match: the guardians' kits rebuilt a different key than this vault's. " +
+        'They may be kits of an older split (made before guardians changed) or of another vault; ' +
+        'ask the owner to check which kits are current',
+    )
+  }
+  return { passed: true }
+}

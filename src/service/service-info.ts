@@ -1,0 +1,68 @@
+// GET /service (what this service is, whether it can send e-mail) and the mail test that proves it can.
+import { type MailTestResult, SERVICE_EXTENSIONS, type ServiceInfo } from '../shared/api'
+import type { ServiceContext } from './context'
+import { prepared } from './database'
+import { conflict } from './errors'
+import { mailTest } from './mail-messages'
+import type { MailSender } from './outbox'
+
+export const SERVICE_NAME = 'vault-desktop-local'
+const MAIL_TEST_TIMEOUT_MS = 20_000
+
+interface MailTestRow {
+  to_address: string
+  at: string
+  delivered: number
+  error: string | null
+}
+
+export function lastMailTest(ctx: ServiceContext, accountId: string): MailTestResult | null {
+  const row = prepared(
+    ctx.db,
+    'SELECT to_address, at, delivered, error FROM mail_tests WHERE account_id = ?',
+  ).get(accountId) as MailTestRow | undefined
+  return row ? { to: row.to_address, at: row.at, delivered: row.delivered === 1, error: row.error } : null
+}
+
+export function serviceInfo(
+  ctx: ServiceContext,
+  accountId: string,
+  mail: MailSender | undefined,
+): ServiceInfo {
+  return {
+    service: SERVICE_NAME,
+    extensions: [...SERVICE_EXTENSIONS],
+    publicUrl: ctx.publicUrl(),
+    mail: { configured: mail?.enabled ?? false, lastTest: lastMailTest(ctx, accountId) },
+  }
+}
+
+/** Sends a test message to the account's address now, waits for the SMTP answer and records the outcome. */
+export async function runMailTest(
+  ctx: ServiceContext,
+  accountId: string,
+  mail: MailSender | undefined,
+): Promise<MailTestResult> {
+  if (!mail?.enabled) {
+    throw conflict(
+      'this Vault Service has no SMTP server configured (start it with --smtp smtp://host:port), ' +
+        'so guardian invitations and release e-mails stay unsent in its outbox; nothing was sent',
+    )
+  }
+  const to = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string
+  const message = mailTest({ accountEmail: to, baseUrl: ctx.publicUrl(), at: ctx.clock().toISOString() })
+  let error: string | null = null
+  try {
+    await mail.sendNow({ to, subject: message.subject, text: message.body }, MAIL_TEST_TIMEOUT_MS)
+  } catch (failure) {
+    error = String((failure as Error).message ?? failure).slice(0, 500)
+  }
+  const result: MailTestResult = { to, at: ctx.clock().toISOString(), delivered: error === null, error }
+  prepared(
+    ctx.db,
+    `INSERT INTO mail_tests (account_id, to_address, at, delivered, error) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(account_id) DO UPDATE SET
+         to_address = excluded.to_address, at = excluded.at, delivered = excluded.delivered, error = excluded.error`,
+  ).run(accountId, result.to, result.at, result.delivered ? 1 : 0, result.error)
+  return result
+}
