@@ -4,6 +4,7 @@ import { vault } from '../bridge/vault-client'
 import { SECRET_STORE_TEXT } from '../screens/FirstRunScreen'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
+import { useSectionTarget } from '../stores/section-target'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
 
@@ -19,6 +20,7 @@ export function ConnectionsPanel() {
   const [key, setKey] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
+  useSectionTarget('connections', !!status)
   if (!status) return null
 
   const run = async (action: () => Promise<unknown>) => {
@@ -53,11 +55,27 @@ export function ConnectionsPanel() {
 
   return (
     <div className="panel">
-      <h2>Connections</h2>
+      <h2 id="section-connections" tabIndex={-1}>
+        Connections
+      </h2>
       <p className="muted small">
         API keys are kept in {SECRET_STORE_TEXT[status.secretStore]}. This window only ever sees a key's kind
         and last four characters.
       </p>
+      <p
+        className={status.keyStorage.durable ? 'muted small' : 'notice notice-warn'}
+        data-testid="key-storage"
+      >
+        {!status.keyStorage.durable && <strong>Keys are not kept safely across restarts. </strong>}
+        {status.keyStorage.description}
+      </p>
+      {status.service?.trial && (
+        <p className="notice notice-warn">
+          <strong>The connection in use is a trial</strong>: its vault service runs inside this app, and heirs
+          cannot reach this computer. To protect your files for real, connect to a self-hosted or remote vault
+          service below (“Connect another service…”) and make your vault there.
+        </p>
+      )}
       {status.connections.length === 0 && (
         <p>
           Not connected.{' '}

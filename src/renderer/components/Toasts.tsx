@@ -5,6 +5,7 @@ import { useVaultsStore } from '../stores/vaults-store'
 export function Toasts() {
   const { toasts, dismiss, retrying } = useNoticesStore()
   const openVault = useNavigationStore((s) => s.openVault)
+  const go = useNavigationStore((s) => s.go)
   const vaults = useVaultsStore((s) => s.snapshot?.vaults)
   // A release alarm is over once its vault is no longer releasing (cancelled here or elsewhere).
   const shown = toasts.filter(
@@ -23,6 +24,18 @@ export function Toasts() {
           <strong>{t.title}</strong>
           <p>{t.body}</p>
           <div className="toast-actions">
+            {t.kind === 'credits-low' && (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  go('settings', 'credits')
+                  dismiss(t.id)
+                }}
+              >
+                Add credits
+              </button>
+            )}
             {t.vaultId && (
               <button
                 type="button"

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import type { SettingsPatch } from '../../shared/ipc/settings'
 import { ConnectionsPanel } from '../components/ConnectionsPanel'
+import { CreditsPanel, MailPanel } from '../components/ServicePanel'
 import { useSettingsStore } from '../stores/settings-store'
 
 const SECRET_STORE_LABEL = {
@@ -24,6 +25,7 @@ export function SettingsScreen() {
     before: useId(),
     concurrency: useId(),
     confirm: useId(),
+    reserve: useId(),
   }
 
   if (!settings || !appInfo) return null
@@ -49,6 +51,8 @@ export function SettingsScreen() {
       </header>
 
       <ConnectionsPanel />
+      <CreditsPanel />
+      <MailPanel />
 
       <div className="panel form-grid">
         <h2>Appearance and start-up</h2>
@@ -161,6 +165,26 @@ export function SettingsScreen() {
             if (value !== settings.confirmUploadAboveCredits) void save({ confirmUploadAboveCredits: value })
           }}
         />
+
+        <label htmlFor={ids.reserve}>Keep credits for this many months of check-ins</label>
+        <select
+          id={ids.reserve}
+          value={settings.checkInReserveMonths}
+          aria-describedby={`${ids.reserve}-note`}
+          onChange={(event) => save({ checkInReserveMonths: Number(event.target.value) })}
+        >
+          {[...new Set([0, 3, 6, 12, 24, 36, settings.checkInReserveMonths].sort((a, b) => a - b))].map(
+            (months) => (
+              <option key={months} value={months}>
+                {months === 0 ? 'None (not recommended)' : `${months} month${months === 1 ? '' : 's'}`}
+              </option>
+            ),
+          )}
+        </select>
+        <p id={`${ids.reserve}-note`} className="muted small form-note">
+          Uploads may not spend these credits unless you say so, so that a dead man's switch never starts the
+          release just because the credits for check-ins ran out.
+        </p>
       </div>
 
       <div className="panel">

@@ -33,8 +33,8 @@ export const useNoticesStore = create<NoticesState>((set) => ({
     vault().on.notice((notice) => {
       const id = nextId++
       set((s) => ({ toasts: [...s.toasts.slice(-3), { ...notice, id }] }))
-      // The release alarm stays until dismissed; the rest fade after a while.
-      if (notice.kind !== 'releasing') {
+      // The release alarm and low credits stay until dismissed; the rest fade after a while.
+      if (notice.kind !== 'releasing' && notice.kind !== 'credits-low') {
         setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), 8000)
       }
     })
