@@ -412,6 +412,24 @@ export function RecoveryScreen() {
         {error !== undefined && <ErrorNotice error={error} />}
         {report && (
           <div className="panel inset" data-testid="recovery-report">
+            {report.rehearsal && (
+              <div
+                className={`notice ${report.rehearsal.passed ? 'notice-ok' : 'notice-warn'}`}
+                data-testid="rehearsal-result"
+              >
+                <p>
+                  <strong>
+                    {report.rehearsal.passed
+                      ? 'Practice passed: the kits work.'
+                      : 'Practice not confirmed by the service.'}
+                  </strong>{' '}
+                  {report.rehearsal.message}
+                </p>
+                <p>
+                  This was a practice run: nothing was released, and the vault owner has been told the result.
+                </p>
+              </div>
+            )}
             {report.stopped && (
               <div className="notice notice-error" role="alert" data-code={report.stopped.code}>
                 <p>{report.stopped.message}</p>
