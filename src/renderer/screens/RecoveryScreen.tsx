@@ -425,9 +425,7 @@ export function RecoveryScreen() {
                   </strong>{' '}
                   {report.rehearsal.message}
                 </p>
-                <p>
-                  This was a practice run: nothing was released, and the vault owner has been told the result.
-                </p>
+                <p>This was a practice run: nothing was released.</p>
               </div>
             )}
             {report.stopped && (
