@@ -557,6 +557,20 @@ describe('rehearsal', () => {
     }
   })
 
+  it('a running practice, its token and the vault name survive a restart', async () => {
+    const s = await setUpVault()
+    await call(t.url, 'PATCH', `/api/vault/${s.vaultId}`, { key: human(), json: { name: 'Kept' } })
+    const { reply, proof: right } = await start(s)
+    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
+    await t.restart()
+    expect((await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: token })).body.data.name).toBe('Kept')
+    expect(
+      (await call(t.url, 'POST', '/api/rehearsal/report', { key: token, json: { proof: right } })).status,
+    ).toBe(200)
+    const latest = await call(t.url, 'GET', `/api/vault/${s.vaultId}/rehearsal`, { key: human() })
+    expect(latest.body.data).toMatchObject({ id: reply.body.data.id, state: 'passed' })
+  })
+
   it('admin revoke-key revokes a practice token', async () => {
     const s = await setUpVault()
     await start(s)
