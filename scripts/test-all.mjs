@@ -15,7 +15,12 @@ const steps = [
   ['build (command-line tools)', node, ['scripts/build-cli.mjs']],
   // Unit, service and integration tests; keytar tests talk to a real Secret Service in a private D-Bus session.
   ['unit and integration tests (vitest)', 'sh', ['scripts/with-keyring.sh', 'npx', 'vitest', 'run']],
-  ['end-to-end in Chromium (browser mode)', 'npx', ['playwright', 'test', '--project', 'browser-mode']],
+  // Inside a private keyring session too: journeys that need durable key storage run with the keychain.
+  [
+    'end-to-end in Chromium (browser mode)',
+    'sh',
+    ['scripts/with-keyring.sh', 'npx', 'playwright', 'test', '--project', 'browser-mode'],
+  ],
 ]
 if (electronBinaryPath()) {
   steps.push(['end-to-end in Electron', 'npx', ['playwright', 'test', '--project', 'electron']])

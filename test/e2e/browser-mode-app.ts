@@ -1,4 +1,5 @@
 // Starts the real app backend in browser mode (built by `npm test` beforehand) for one test file.
+// The same user-data folder can be started again to test what survives a restart.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -7,14 +8,33 @@ import { join } from 'node:path'
 export interface BrowserModeApp {
   url: string
   userDataDir: string
-  stop(): Promise<void>
+  /** Stops the app; the user-data folder is removed unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>
 }
 
-export async function startBrowserModeApp(extraArgs: string[] = []): Promise<BrowserModeApp> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'vault-e2e-'))
+export interface BrowserModeOptions {
+  /** Reuse a folder (a restart); default: a new temp folder. */
+  userDataDir?: string
+  /** 'auto' tries the OS keychain (npm test runs the suite inside a private keyring session). */
+  secretStore?: 'memory' | 'auto'
+  extraArgs?: string[]
+}
+
+export async function startBrowserModeApp(
+  options: BrowserModeOptions | string[] = {},
+): Promise<BrowserModeApp> {
+  const opts = Array.isArray(options) ? { extraArgs: options } : options
+  const userDataDir = opts.userDataDir ?? (await mkdtemp(join(tmpdir(), 'vault-e2e-')))
   const child: ChildProcess = spawn(
     process.execPath,
-    ['out/cli/browser-mode.js', '--user-data', userDataDir, '--secret-store', 'memory', ...extraArgs],
+    [
+      'out/cli/browser-mode.js',
+      '--user-data',
+      userDataDir,
+      '--secret-store',
+      opts.secretStore ?? 'memory',
+      ...(opts.extraArgs ?? []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const url = await new Promise<string>((resolve, reject) => {
@@ -29,11 +49,11 @@ export async function startBrowserModeApp(extraArgs: string[] = []): Promise<Bro
   return {
     url,
     userDataDir,
-    stop: async () => {
+    stop: async ({ keepData = false } = {}) => {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')
       await exited
-      await rm(userDataDir, { recursive: true, force: true })
+      if (!keepData) await rm(userDataDir, { recursive: true, force: true })
     },
   }
 }

@@ -1,0 +1,140 @@
+// "Start locally" on a computer with no keychain, as a new owner would: the app says it is a trial,
+// asks for the owner kit before the first upload, starts and cancels a manual release, and after a
+// restart comes back connected with no key to type; the vault key comes back from the owner kit.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+let ownerWords: string[] = []
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/safe-local-${name}.png`, fullPage: true })
+const nav = () => page.getByRole('navigation', { name: 'Main' })
+
+async function openApp(browser: Browser, userDataDir?: string) {
+  app = await startBrowserModeApp({ secretStore: 'memory', ...(userDataDir ? { userDataDir } : {}) })
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await page.goto(app.url)
+}
+
+test.beforeAll(async ({ browser }) => {
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-safe-'))
+  await writeFile(join(filesDir, 'letter.txt'), 'To my family: the papers are in the blue folder.\n')
+  await openApp(browser)
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('start locally: a trial that says heirs cannot reach it, with the steps left', async () => {
+  await page.getByLabel('Your e-mail address').fill('owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByTestId('trial-note')).toContainText(/heirs cannot reach this computer/i)
+  await expect(page.getByTestId('readiness-summary')).toContainText(/\d+ steps? left/)
+  await expect(page.getByTestId('readiness-item-reachable')).toHaveAttribute('data-met', 'false')
+  await expect(page.getByTestId('readiness-item-key-storage')).toHaveAttribute('data-met', 'false')
+  await expect(page.getByTestId('key-not-durable')).toBeVisible()
+  await shot('1-trial-overview')
+})
+
+test('no keychain: the first upload waits for the owner kit to be saved and confirmed', async () => {
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(filesDir, 'letter.txt'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  await expect(page.getByTestId('upload-needs-owner-kit')).toBeVisible()
+  await shot('2-upload-needs-owner-kit')
+
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  const kit = page.frameLocator('iframe.kit-frame')
+  await expect(kit.locator('ol.words .w').first()).toBeVisible()
+  ownerWords = await kit.locator('ol.words .w').allTextContents()
+  expect(ownerWords.length).toBeGreaterThan(20)
+  await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
+  const check = page.getByRole('dialog')
+  const labels = await check.getByText(/^Word \d+ of \d+$/).allTextContents()
+  expect(labels).toHaveLength(3)
+  // One wrong word is named, and nothing is confirmed.
+  for (const [i, label] of labels.entries()) {
+    const position = Number(/Word (\d+)/.exec(label)?.[1])
+    await check.getByLabel(label).fill(i === 0 ? 'zoo' : ownerWords[position - 1]!)
+  }
+  await check.getByRole('button', { name: 'Confirm' }).click()
+  await expect(check.getByRole('alert')).toContainText('does not match')
+  const first = Number(/Word (\d+)/.exec(labels[0]!)?.[1])
+  await check.getByLabel(labels[0]!).fill(ownerWords[first - 1]!)
+  await check.getByRole('button', { name: 'Confirm' }).click()
+  await expect(page.getByTestId('owner-kit-confirmed')).toBeVisible()
+  await check.getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByTestId('owner-kit-status')).toContainText('saved and checked')
+  await expect(page.getByTestId('readiness-item-owner-kit')).toHaveAttribute('data-met', 'true')
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(filesDir, 'letter.txt'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(1, {
+    timeout: 20_000,
+  })
+  await shot('3-uploaded')
+})
+
+test('manual trigger: the release is started with a confirmation, then cancelled', async () => {
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await page.getByLabel(/Manual/).check()
+  await page.getByRole('button', { name: 'Save release settings' }).click()
+  await expect(page.getByTestId('release-saved')).toContainText('Manual')
+  await page.getByRole('button', { name: 'Start release now…' }).click()
+  const confirm = page.getByRole('dialog')
+  await expect(confirm).toContainText('30-day contestation period')
+  await expect(confirm).toContainText(/cancel/i)
+  await shot('4-start-release-confirm')
+  await confirm.getByRole('button', { name: 'Start the release' }).click()
+  await expect(page.getByTestId('releasing-banner')).toBeVisible({ timeout: 10_000 })
+  await shot('5-releasing')
+  await page
+    .getByTestId('releasing-banner')
+    .getByRole('button', { name: /Cancel release/ })
+    .click()
+  const cancel = page.getByRole('dialog')
+  if (await cancel.isVisible()) await cancel.getByRole('button', { name: /Cancel (the )?release/ }).click()
+  await expect(page.getByTestId('releasing-banner')).toHaveCount(0, { timeout: 10_000 })
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await expect(page.getByTestId('state-badge').first()).toHaveText('Active')
+})
+
+test('restart without a keychain: no key to type, and the owner kit brings the vault key back', async ({
+  browser,
+}) => {
+  const dataDir = app.userDataDir
+  await page.close()
+  await app.stop({ keepData: true })
+  await openApp(browser, dataDir)
+  // Straight to the vaults: no first-run screen, no "enter the key again".
+  await expect(page.getByTestId('vault-card')).toHaveCount(1, { timeout: 20_000 })
+  await expect(page.getByText(/Enter the key again/i)).toHaveCount(0)
+  await page.getByTestId('vault-card').getByRole('button').first().click()
+  await expect(page.getByLabel('Words from the owner recovery kit')).toBeVisible()
+  await shot('6-after-restart')
+  await page.getByLabel('Words from the owner recovery kit').fill(ownerWords.join(' '))
+  await page.getByRole('button', { name: 'Import the key' }).click()
+  await expect(page.getByTestId('owner-kit-status')).toContainText('saved and checked')
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await expect(page.getByRole('cell', { name: 'letter.txt', exact: true })).toBeVisible()
+  await nav().getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByTestId('key-storage')).toContainText(/only while the app runs/)
+  await shot('7-settings-key-storage')
+})
