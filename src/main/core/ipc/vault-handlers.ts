@@ -39,15 +39,19 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
   return {
     getVaults: async () => (await session()).snapshot(),
 
+    // Refreshing also reads again what readiness needs (guardians' answers come by e-mail links).
     refreshVaults: async () => {
       const s = await session()
-      await s.core.watcher.pollNow()
+      await Promise.all([s.core.watcher.pollNow(), s.refreshService()])
+      await Promise.all(s.snapshot().vaults.map((v) => s.refreshFacts(v.id)))
       return s.snapshot()
     },
 
     refreshVault: async ({ vaultId }) => {
       const s = await session()
-      return s.viewOf(await s.core.vaults.get(vaultId))
+      const vault = await s.core.vaults.get(vaultId)
+      await s.refreshFacts(vaultId)
+      return s.viewOf(vault)
     },
 
     createVault: async ({ preset, name }) => {

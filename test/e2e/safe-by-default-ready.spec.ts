@@ -1,0 +1,245 @@
+// From "7 steps left" to "Ready" against a self-hosted Vault Service (its own process, mail to an
+// SMTP server on loopback, a public address of its own), with the keys in a real keychain: an empty
+// account, a test e-mail that arrives, an upload refused for eating the check-in reserve, guardians
+// who accept by the links in their e-mails, kits handed over, the owner kit confirmed, an heir, and
+// a practice release the heir completes with two guardians' kits in a second, fresh app.
+import { createHash } from 'node:crypto'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import {
+  type Mailbox,
+  type SelfHostedService,
+  startMailbox,
+  startSelfHostedService,
+} from './loopback-services'
+
+test.describe.configure({ mode: 'serial' })
+
+// Heirs and guardians are sent to this address; in the test they reach the same service on loopback.
+const PUBLIC_URL = 'https://vault.example.org'
+const OWNER = 'owner@example.com'
+const GUARDIANS = [
+  ['Alice Martin', 'alice@example.com'],
+  ['Bob Okafor', 'bob@example.com'],
+] as const
+const HEIR = ['Sam Doe', 'sam@example.com'] as const
+
+let mailbox: Mailbox
+let service: SelfHostedService
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+let sample: string
+const kitWords = new Map<string, string>()
+const shot = (target: Page, name: string) =>
+  target.screenshot({ path: `test-results/screenshots/safe-ready-${name}.png`, fullPage: true })
+const item = (id: string) => page.getByTestId(`readiness-item-${id}`)
+/** What the owner does to see answers that came by e-mail: back to the list, Refresh, open the vault. */
+async function reopenVault() {
+  await page.getByRole('button', { name: '← All vaults' }).click()
+  await page.getByRole('button', { name: 'Refresh' }).click()
+  await page.getByTestId('vault-card').getByRole('button').first().click()
+}
+const sha256 = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex')
+
+test.beforeAll(async ({ browser }) => {
+  mailbox = await startMailbox()
+  service = await startSelfHostedService({ smtpPort: mailbox.port, publicUrl: PUBLIC_URL })
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-ready-'))
+  sample = join(filesDir, 'where-things-are.txt')
+  await writeFile(sample, `The deeds are with the notary.\n${'x'.repeat(40_000)}\n`)
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await service?.stop()
+  await mailbox?.close()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('an account with no vault shows what to do next, not "Loading" forever', async () => {
+  const { apiKey } = (await service.admin('create-account', '--email', OWNER)) as { apiKey: string }
+  await page.goto(app.url)
+  await page.getByLabel('Service address').fill(service.url)
+  await page.getByLabel('API key').fill(apiKey)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByTestId('no-vaults')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText('Loading your vaults…')).toHaveCount(0)
+  await shot(page, '1-empty-account')
+  await page.getByLabel(/Name/).fill('Family papers')
+  await page.getByRole('button', { name: 'Create vault' }).click()
+  await expect(page.getByRole('heading', { name: 'Family papers', level: 1 })).toBeVisible({
+    timeout: 20_000,
+  })
+})
+
+test('a fresh vault on an always-on service with a keychain: 7 steps left', async () => {
+  await expect(page.getByTestId('readiness-summary')).toContainText('7 steps left')
+  for (const met of ['reachable', 'runway', 'key-storage'])
+    await expect(item(met)).toHaveAttribute('data-met', 'true')
+  await expect(page.getByTestId('trial-note')).toHaveCount(0)
+  await shot(page, '2-seven-steps')
+})
+
+test('a test e-mail arrives at the loopback SMTP server', async () => {
+  await item('mail').getByRole('button', { name: 'Send a test e-mail' }).click()
+  const mail = await mailbox.waitFor(OWNER)
+  expect(mail.text).toMatch(/test/i)
+  await expect(item('mail')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
+})
+
+test('weekly check-ins: an upload that eats the reserve is refused until the owner chooses', async () => {
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await page.getByLabel(/Dead man's switch/).check()
+  await page.getByLabel('Check in').selectOption('weekly')
+  await page.getByRole('button', { name: 'Save release settings' }).click()
+  await expect(page.getByTestId('release-saved')).toContainText("Dead man's switch, weekly")
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page.getByLabel('Path of a file or folder on the computer running Vault Desktop').fill(sample)
+  await page.getByRole('button', { name: 'Back up' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByTestId('reserve-warning')).toBeVisible()
+  await expect(dialog).toContainText('106')
+  await shot(page, '3-reserve-warning')
+  await dialog
+    .getByRole('button', { name: /Cancel|Not now|Keep/ })
+    .first()
+    .click()
+  await expect(page.getByTestId('upload-item')).toHaveCount(0)
+
+  // Monthly check-ins need 26 credits for 12 months: the same upload fits beside the reserve.
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await page.getByLabel('Check in').selectOption('monthly')
+  await page.getByRole('button', { name: 'Save release settings' }).click()
+  await expect(page.getByTestId('release-saved')).toContainText("Dead man's switch, monthly")
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page.getByLabel('Path of a file or folder on the computer running Vault Desktop').fill(sample)
+  await page.getByRole('button', { name: 'Back up' }).click()
+  const confirm = page.getByRole('dialog')
+  if (await confirm.isVisible().catch(() => false)) {
+    await expect(confirm.getByTestId('reserve-warning')).toHaveCount(0)
+    await confirm.getByRole('button', { name: /Encrypt and upload/ }).click()
+  }
+  await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(1, {
+    timeout: 20_000,
+  })
+})
+
+test('an heir, and guardians who accept through the links in their invitations', async () => {
+  await page.getByRole('tab', { name: 'Heirs' }).click()
+  const heirs = page.getByRole('form', { name: 'Add heir' })
+  await heirs.getByLabel('Name').fill(HEIR[0])
+  await heirs.getByLabel('E-mail').fill(HEIR[1])
+  await heirs.getByRole('button', { name: 'Add heir' }).click()
+  await expect(page.getByTestId('heir-count')).toHaveText('1 of 5')
+
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  for (const [name, email] of GUARDIANS) {
+    await form.getByLabel('Name').fill(name)
+    await form.getByLabel('E-mail').fill(email)
+    await form.getByRole('button', { name: 'Add guardian' }).click()
+    await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  }
+  for (const [, email] of GUARDIANS) {
+    const invitation = await mailbox.waitFor(email)
+    const link = /https:\/\/vault\.example\.org(\/guardian\/[^\s/]+\/accept)/.exec(invitation.text)?.[1]
+    expect(link, invitation.text).toBeTruthy()
+    const answer = await fetch(`${service.url}${link}`, { method: 'POST' })
+    expect(answer.status).toBe(200)
+  }
+  await reopenVault()
+  await expect(item('guardians')).toHaveAttribute('data-met', 'true', { timeout: 20_000 })
+})
+
+test('kits handed over, and the owner kit confirmed', async () => {
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  for (const [index, [name]] of GUARDIANS.entries()) {
+    await page.getByRole('button', { name: new RegExp(`View kit ${index + 1}`) }).click()
+    const kit = page.frameLocator('iframe.kit-frame')
+    await expect(kit.locator('ol.words .w').first()).toBeVisible()
+    kitWords.set(name, (await kit.locator('ol.words .w').allTextContents()).join(' '))
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+    // Checked once main has recorded it (the box follows the saved state).
+    const handed = page.getByLabel(`Kit ${index + 1} handed over to ${name}`)
+    await handed.click()
+    await expect(handed).toBeChecked()
+  }
+  await shot(page, '4-kits-handed-over')
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await expect(item('kits')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
+
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  const kit = page.frameLocator('iframe.kit-frame')
+  await expect(kit.locator('ol.words .w').first()).toBeVisible()
+  const words = await kit.locator('ol.words .w').allTextContents()
+  await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
+  const check = page.getByRole('dialog')
+  for (const label of await check.getByText(/^Word \d+ of \d+$/).allTextContents()) {
+    await check.getByLabel(label).fill(words[Number(/Word (\d+)/.exec(label)?.[1]) - 1]!)
+  }
+  await check.getByRole('button', { name: 'Confirm' }).click()
+  await check.getByRole('button', { name: 'Done' }).click()
+  await expect(page.getByTestId('readiness-summary')).toContainText('1 step left')
+  await shot(page, '5-one-step-left')
+})
+
+test('a practice release: the heir recovers the sample with two kits in a fresh app; then Ready', async ({
+  browser,
+}) => {
+  await item('rehearsal').getByRole('button', { name: 'Start a practice run' }).click()
+  await page.getByLabel('Heir who practises').selectOption({ label: `${HEIR[0]} (${HEIR[1]})` })
+  await page.getByLabel('Sample file').selectOption({ label: 'where-things-are.txt' })
+  await page.getByRole('button', { name: 'Start practice' }).click()
+  await expect(page.getByTestId('rehearsal-state')).toBeVisible()
+  await shot(page, '6-practice-started')
+
+  const heirMail = await mailbox.waitFor(HEIR[1], /^\[PRACTICE\]/)
+  for (const [, email] of GUARDIANS) await mailbox.waitFor(email, /^\[PRACTICE\]/)
+  const token = /hk_[A-Za-z0-9_-]+/.exec(heirMail.text)?.[0]
+  const vaultId = /Vault id:\s+(\S+)/.exec(heirMail.text)?.[1]
+  expect(token && vaultId, heirMail.text).toBeTruthy()
+
+  const heirApp = await startBrowserModeApp({ secretStore: 'memory' })
+  const heir = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  try {
+    await heir.goto(heirApp.url)
+    await heir.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+    await heir.getByLabel('Vault Service address').fill(service.url)
+    await heir.getByLabel(/access token/).fill(token!)
+    await heir.getByLabel(/Vault id/).fill(vaultId!)
+    await heir.getByRole('button', { name: 'Show the files' }).click()
+    await expect(heir.getByTestId('heir-files')).toContainText('where-things-are.txt')
+    await expect(heir.getByTestId('heir-files')).toContainText(/1 file/)
+    await heir.getByLabel('Kit 1').fill(kitWords.get(GUARDIANS[0][0])!)
+    await heir.getByRole('button', { name: 'Add another kit' }).click()
+    await heir.getByLabel('Kit 2').fill(kitWords.get(GUARDIANS[1][0])!)
+    await heir.getByLabel('Kit 2').blur()
+    const outDir = join(heirApp.userDataDir, 'Practice')
+    await heir.getByLabel('Folder for the recovered files').fill(outDir)
+    await heir.getByRole('button', { name: 'Recover the files' }).click()
+    await expect(heir.getByTestId('rehearsal-result')).toContainText(/passed/i, { timeout: 30_000 })
+    await shot(heir, '7-heir-practice-passed')
+    expect(await sha256(join(outDir, 'where-things-are.txt'))).toBe(await sha256(sample))
+  } finally {
+    await heir.close()
+    await heirApp.stop()
+  }
+
+  await reopenVault()
+  await expect(page.getByTestId('readiness-summary')).toContainText('Ready', { timeout: 20_000 })
+  await expect(item('rehearsal')).toHaveAttribute('data-met', 'true')
+  await shot(page, '8-ready')
+  await page.getByRole('button', { name: '← All vaults' }).click()
+  await expect(page.getByTestId('readiness-chip')).toContainText('Ready')
+})
