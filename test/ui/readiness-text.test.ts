@@ -62,11 +62,14 @@ describe('practice runs', () => {
     expect(stages.map((s) => s.key)).toEqual(['invited', 'opened', 'downloaded', 'passed'])
     expect(stages[0]?.label).toBe('Practice e-mail to Ada and 3 guardians')
     expect(stages.map((s) => s.at !== null)).toEqual([true, true, false, false])
+    expect(rehearsalStages(rehearsal(), false)[0]?.label).toBe(
+      'Practice started for Ada (no e-mail was sent)',
+    )
   })
 
   it('says what it waits for while running, and each end plainly', () => {
     const now = Date.parse('2026-03-02T00:00:00.000Z')
-    expect(rehearsalStateText(rehearsal(), now)).toContain('waiting for: ada opened the practice access')
+    expect(rehearsalStateText(rehearsal(), now)).toContain('waiting for Ada to open the practice access')
     expect(
       rehearsalStateText(rehearsal({ state: 'passed', passedAt: '2026-03-03T10:00:00.000Z' }), now),
     ).toMatch(/^Passed on /)

@@ -73,9 +73,9 @@ function RehearsalBody({ v }: { v: VaultView }) {
     <>
       {noMail && (
         <p className="notice notice-warn">
-          This service sends no e-mail{service?.trial ? ' (it runs on this computer)' : ''}, so the heir and
-          the guardians would not be told of a practice, and on the day they would not be told either. Set up
-          e-mail on the service first (see the steps on the Overview).
+          {service?.trial
+            ? 'No e-mail leaves this computer (the vault service runs here, as a trial), so the heir and the guardians would not be told of a practice — nor of the real release. Connect to an always-on service that sends e-mail (Settings → Connections).'
+            : 'This service has no e-mail set up, so the heir and the guardians would not be told of a practice — nor of the real release. Ask whoever runs the service to set up e-mail, then send a test from Settings.'}
         </p>
       )}
       {loadError !== undefined && <ErrorNotice error={loadError} onRetry={() => void refresh()} />}
@@ -90,6 +90,8 @@ function RehearsalBody({ v }: { v: VaultView }) {
 
 function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal): void }) {
   const { canWrite, reason } = useWriteAccess()
+  const service = useConnectionStore((s) => s.status?.service)
+  const mailSent = !!service && !service.trial && service.mailConfigured !== false
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
 
@@ -105,7 +107,7 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
     }
   }
 
-  const stages = rehearsalStages(r)
+  const stages = rehearsalStages(r, mailSent)
   return (
     <div className={`rehearsal-report rehearsal-${r.state}`}>
       <h3>{r.state === 'running' ? 'Current practice' : 'Last practice'}</h3>

@@ -10,7 +10,9 @@ import { ErrorNotice } from './ErrorNotice'
 
 /** The manual trigger's one control: start the release now (with the days to cancel explained). */
 export function StartReleasePanel({ v }: { v: VaultView }) {
-  const extensions = useConnectionStore((s) => s.status?.service?.extensions)
+  const service = useConnectionStore((s) => s.status?.service)
+  const extensions = service?.extensions
+  const noMail = !!service && (service.trial || service.mailConfigured === false)
   const { canWrite, reason } = useWriteAccess()
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
@@ -83,6 +85,13 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
             </li>
             <li>Your heirs are told nothing before the period ends.</li>
           </ul>
+          {noMail && (
+            <p className="notice notice-warn">
+              {service?.trial
+                ? 'This is a trial on this computer: no e-mail leaves it, and your heirs cannot reach it. They would not be told, and could not get the files.'
+                : 'This service has no e-mail set up: your heirs would not be told. Check the steps on the Overview first.'}
+            </p>
+          )}
         </ConfirmDialog>
       )}
     </section>

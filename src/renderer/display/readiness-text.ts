@@ -26,12 +26,14 @@ export interface RehearsalStage {
 }
 
 /** The practice run's steps in order, each with when it happened (null: not yet). */
-export function rehearsalStages(r: Rehearsal): RehearsalStage[] {
+export function rehearsalStages(r: Rehearsal, mailSent = true): RehearsalStage[] {
   const guardians = r.guardiansNotified
   return [
     {
       key: 'invited',
-      label: `Practice e-mail to ${r.heir.name}${guardians ? ` and ${plural(guardians, 'guardian')}` : ''}`,
+      label: mailSent
+        ? `Practice e-mail to ${r.heir.name}${guardians ? ` and ${plural(guardians, 'guardian')}` : ''}`
+        : `Practice started for ${r.heir.name} (no e-mail was sent)`,
       at: r.startedAt,
     },
     { key: 'opened', label: `${r.heir.name} opened the practice access`, at: r.openedAt },
@@ -40,13 +42,20 @@ export function rehearsalStages(r: Rehearsal): RehearsalStage[] {
   ]
 }
 
+const WAITING: Record<RehearsalStage['key'], (heir: string) => string> = {
+  invited: () => 'the practice to start',
+  opened: (heir) => `${heir} to open the practice access`,
+  downloaded: (heir) => `${heir} to download the sample file`,
+  passed: (heir) => `${heir} to open it with the guardians' kits`,
+}
+
 /** One sentence for the state of a practice run (shown with data-testid="rehearsal-state"). */
 export function rehearsalStateText(r: Rehearsal, now: number): string {
   switch (r.state) {
     case 'running': {
       const next = rehearsalStages(r).find((s) => !s.at)
       const expired = Date.parse(r.expiresAt) <= now
-      return `Practice running with ${r.heir.name}${next ? ` — waiting for: ${next.label.toLowerCase()}` : ''}. ${expired ? 'It has reached its end date and will close shortly.' : `It ends by itself on ${formatDateTime(r.expiresAt)}.`}`
+      return `Practice running with ${r.heir.name}${next ? `, waiting for ${WAITING[next.key](r.heir.name)}` : ''}. ${expired ? 'It has reached its end date and will close shortly.' : `It ends by itself on ${formatDateTime(r.expiresAt)}.`}`
     }
     case 'passed':
       return `Passed on ${formatDateTime(r.passedAt)}: ${r.heir.name} rebuilt the key from the guardians' kits and opened the sample file. On the day, it will work the same way.`

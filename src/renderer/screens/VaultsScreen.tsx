@@ -158,10 +158,10 @@ function VaultCard({ v }: { v: VaultView }) {
             {v.label}
           </button>
         </h2>
-        <div className="card-badges">
-          <StateBadge state={v.state} />
-          <ReadinessChip v={v} />
-        </div>
+        <StateBadge state={v.state} />
+      </div>
+      <div className="card-readiness">
+        <ReadinessChip v={v} />
       </div>
       {v.state === 'releasing' && (
         <p className="card-alarm">Releasing to heirs: {daysLeftToCancel(v, now)} days left to cancel</p>

@@ -108,77 +108,76 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
         {guardians.length === 0 ? (
           <p>No guardians yet.</p>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Status</th>
-                <th scope="col">Invited</th>
-                <th scope="col">Kit</th>
-                <th scope="col">Handed over</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {guardians.map((g) => {
-                const kit = kitOf(g.id)
-                return (
-                  <tr key={g.id}>
-                    <td>{g.name}</td>
-                    <td>{g.email}</td>
-                    <td>
-                      <span className={`pill pill-${g.status}`}>
-                        {STATUS_TEXT[g.status]}
-                        {g.status === 'pending' && noMail ? ' — no e-mail sent' : ''}
-                      </span>
-                    </td>
-                    <td>{formatDate(g.invitedAt)}</td>
-                    <td>
-                      {kit ? (
-                        <button type="button" className="link-button" onClick={() => setKitFor(g.id)}>
-                          View kit {kit.shareIndex}
+          <div className="table-scroll">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Invited</th>
+                  <th scope="col">Kit</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {guardians.map((g) => {
+                  const kit = kitOf(g.id)
+                  return (
+                    <tr key={g.id}>
+                      <td>{g.name}</td>
+                      <td>{g.email}</td>
+                      <td>
+                        <span className={`pill pill-${g.status}`}>{STATUS_TEXT[g.status]}</span>
+                        {g.status === 'pending' && noMail && (
+                          <span className="muted small cell-note">
+                            No e-mail was sent: tell them yourself
+                          </span>
+                        )}
+                      </td>
+                      <td className="nowrap">{formatDate(g.invitedAt)}</td>
+                      <td>
+                        {kit ? (
+                          <div className="kit-cell">
+                            <button type="button" className="link-button" onClick={() => setKitFor(g.id)}>
+                              View kit {kit.shareIndex}
+                            </button>
+                            <label className="check-label">
+                              <input
+                                type="checkbox"
+                                checked={kit.handedOver}
+                                disabled={handing === g.id || !writable}
+                                onChange={(e) => void markHandedOver(g.id, e.target.checked)}
+                                aria-label={`Kit ${kit.shareIndex} handed over to ${g.name}`}
+                                data-testid="kit-handed-over"
+                              />
+                              <span aria-hidden="true">Handed over</span>
+                            </label>
+                          </div>
+                        ) : (
+                          <span className="muted small">none on this device</span>
+                        )}
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="button small danger"
+                          disabled={!writable}
+                          title={reason ?? undefined}
+                          onClick={() => setRemoving({ id: g.id, name: g.name })}
+                          aria-label={`Remove guardian ${g.name}`}
+                        >
+                          Remove
                         </button>
-                      ) : (
-                        <span className="muted small">none on this device</span>
-                      )}
-                    </td>
-                    <td>
-                      {kit ? (
-                        <label className="check-label">
-                          <input
-                            type="checkbox"
-                            checked={kit.handedOver}
-                            disabled={handing === g.id || !writable}
-                            onChange={(e) => void markHandedOver(g.id, e.target.checked)}
-                            aria-label={`Kit ${kit.shareIndex} handed over to ${g.name}`}
-                            data-testid="kit-handed-over"
-                          />
-                          <span aria-hidden="true">{kit.handedOver ? 'Yes' : 'Not yet'}</span>
-                        </label>
-                      ) : (
-                        <span className="muted small">—</span>
-                      )}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button small danger"
-                        disabled={!writable}
-                        title={reason ?? undefined}
-                        onClick={() => setRemoving({ id: g.id, name: g.name })}
-                        aria-label={`Remove guardian ${g.name}`}
-                      >
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
+                      </td>
+                    </tr>
+                  )
+                })}
+              </tbody>
+            </table>
+          </div>
         )}
         {withKit > 0 && (
           <p className="muted small" data-testid="kits-handed-over">

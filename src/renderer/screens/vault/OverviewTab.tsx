@@ -59,8 +59,9 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
           </dd>
           <dt>Contents</dt>
           <dd>
-            {v.assetCount} files · {v.guardianCount} guardians (
-            {v.sssPreset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) · {v.heirCount} heirs
+            {v.assetCount} file{v.assetCount === 1 ? '' : 's'} · {v.guardianCount} guardian
+            {v.guardianCount === 1 ? '' : 's'} ({v.sssPreset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) ·{' '}
+            {v.heirCount} heir{v.heirCount === 1 ? '' : 's'}
           </dd>
           <dt>Vault key</dt>
           <dd>
