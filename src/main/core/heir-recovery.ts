@@ -461,7 +461,7 @@ async function reportRehearsal(
     await client.reportRehearsal(rehearsalProof(vaultKey, challenge))
     return {
       passed: true,
-      message: "Practice passed: the guardians' kits opened the sample file, and the owner has been told.",
+      message: "The guardians' kits opened the sample file, and the owner has been told.",
     }
   } catch (error) {
     return {

@@ -201,7 +201,9 @@ async function recoverFromTheService(
       : `${done} of ${report.results.length} file(s) recovered into ${values.out}; the others were not (see above). Nothing was written for a file that failed.`,
   )
   if (report.rehearsal) {
-    console.error(report.rehearsal.message)
+    console.error(
+      `${report.rehearsal.passed ? 'Practice passed' : 'Practice not passed'}: ${report.rehearsal.message}`,
+    )
     if (!report.rehearsal.passed) return 1
   }
   return done === report.results.length ? 0 : 1
