@@ -40,12 +40,6 @@ export function ErrorNotice({
           {view.credits.balance !== undefined && <>Balance: {formatCredits(view.credits.balance)}.</>}
         </p>
       )}
-      {view.ownerKit && (
-        <p className="notice-detail">
-          The vault key is kept on this computer only until the app closes. Save the owner kit and type back a
-          few of its words; then back up again.
-        </p>
-      )}
       {view.retryAfterSeconds !== null && !onRetry && (
         <p className="notice-detail" role="timer">
           {wait > 0 ? `You can try again in ${wait} s.` : 'You can try again now.'}

@@ -17,7 +17,7 @@ export function UploadConfirm() {
   const months = `${e.reserveMonths} month${e.reserveMonths === 1 ? '' : 's'}`
 
   const title = reserve
-    ? 'This upload would spend the credits kept for check-ins'
+    ? 'Spend the credits kept for check-ins?'
     : e.enough
       ? 'Upload these files?'
       : 'Not enough credits'

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { vault } from '../bridge/vault-client'
+import { errorView } from '../display/error-text'
 import { useWriteAccess } from '../stores/connection-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useSettingsStore } from '../stores/settings-store'
@@ -54,12 +55,11 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           computer that created the vault.
         </p>
       )}
-      {v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt && (
+      {v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt && !errorView(error).ownerKit && (
         <div className="notice notice-warn" data-testid="upload-needs-owner-kit">
           <p>
             <strong>Save the owner kit before the first upload.</strong> This computer keeps the vault key
-            only until the app closes. If it closes before the kit is saved, the key is lost: no more uploads
-            or kits from here, and the files could be opened only with the guardians' kits.
+            only until the app closes; the owner kit is its only lasting copy.
           </p>
           <div className="notice-actions">
             <button type="button" className="button small" onClick={() => openOwnerKit(vaultId)}>

@@ -60,7 +60,7 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
               <p>
                 {confirmed
                   ? 'Your owner kit is confirmed, so the key can be typed back in after a restart.'
-                  : "Save the owner recovery kit and confirm it before your first upload. If the app closes first, the key is lost: no more uploads or kits from here, and the files could be opened only with the guardians' kits."}
+                  : 'Save the owner recovery kit and confirm it before your first upload: it is the only lasting copy of the key.'}
               </p>
             </div>
           )}
