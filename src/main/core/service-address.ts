@@ -22,6 +22,13 @@ function privateIpv6(address: string): boolean {
   if (a === '::1' || a === '::') return true
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a)
   if (mapped?.[1]) return privateIpv4(mapped[1])
+  // The URL parser writes a mapped IPv4 address as two hex groups: ::ffff:a00:1 is 10.0.0.1.
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a)
+  if (hex?.[1] && hex[2]) {
+    const high = Number.parseInt(hex[1], 16)
+    const low = Number.parseInt(hex[2], 16)
+    return privateIpv4(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`)
+  }
   return /^f[cd]/.test(a) || /^fe[89ab]/.test(a)
 }
 

@@ -85,7 +85,8 @@ export function createConnectionHandlers(session: () => Promise<DesktopSession>)
 
     sendTestMail: async () => {
       const s = await session()
-      if (s.service?.trial) {
+      const active = s.core.connections.active()
+      if (active && s.host.isLocal(active.serviceUrl)) {
         throw new IpcError({
           code: 'NO_MAIL',
           message:

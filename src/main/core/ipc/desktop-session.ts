@@ -487,7 +487,8 @@ export class DesktopSession {
   view(vault: VaultDetails): VaultView {
     const record = this.records.get(vault.id)
     const trigger = vault.releaseTrigger ?? record.releaseTrigger ?? null
-    const name = (vault.name !== undefined ? vault.name : record.name) || null
+    // A name the service keeps wins; one kept on this device covers services without names.
+    const name = vault.name || record.name || null
     const checkInFrequency = vault.checkInFrequency ?? record.checkInFrequency ?? null
     const keyOnDevice = this.#keyOnDevice.get(vault.id) ?? false
     const facts = this.#facts.get(vault.id)
