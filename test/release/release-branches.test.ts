@@ -198,6 +198,13 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     for (const name of ['letter.txt', 'scans/deed.pdf', 'scans/passport.png']) {
       originals.set(name, await sha256File(join(source, name)))
     }
+    // No keychain here: the owner kit is saved and confirmed before the first upload.
+    const ownerWords = kitWords(await ok<GuardianKit>('getOwnerKit', { vaultId })).split(' ')
+    const check = await ok<{ positions: number[] }>('getOwnerKitCheck', { vaultId })
+    await ok('confirmOwnerKit', {
+      vaultId,
+      answers: check.positions.map((position) => ({ position, word: ownerWords[position - 1] })),
+    })
     await ok('queueUpload', { vaultId, paths: [join(source, 'letter.txt'), join(source, 'scans')] })
     await expect
       .poll(async () => (await ok<UploadItemView[]>('listUploads')).map((i) => i.state).join(), {
