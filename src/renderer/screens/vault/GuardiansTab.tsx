@@ -115,7 +115,6 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                   <th scope="col">Name</th>
                   <th scope="col">E-mail</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Invited</th>
                   <th scope="col">Kit</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -128,16 +127,15 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                   return (
                     <tr key={g.id}>
                       <td>{g.name}</td>
-                      <td>{g.email}</td>
+                      <td className="email-cell">{g.email}</td>
                       <td>
                         <span className={`pill pill-${g.status}`}>{STATUS_TEXT[g.status]}</span>
-                        {g.status === 'pending' && noMail && (
-                          <span className="muted small cell-note">
-                            No e-mail was sent: tell them yourself
-                          </span>
-                        )}
+                        <span className="muted small cell-note">
+                          {g.status === 'pending' && noMail
+                            ? `Added ${formatDate(g.invitedAt)}; no e-mail was sent: tell them yourself`
+                            : `Invited ${formatDate(g.invitedAt)}`}
+                        </span>
                       </td>
-                      <td className="nowrap">{formatDate(g.invitedAt)}</td>
                       <td>
                         {kit ? (
                           <div className="kit-cell">
