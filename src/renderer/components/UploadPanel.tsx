@@ -15,6 +15,10 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
   const { canWrite, reason } = useWriteAccess()
   const { start, busy, error, errorVaultId, lastQueued, clearError } = useUploadFlowStore()
   const openOwnerKit = useOwnerKitFlow((s) => s.open)
+  // Main refused the upload until the owner kit is confirmed: said once, in the owner-kit notice.
+  // (Once the kit is confirmed, the refusal is over: nothing is shown for it.)
+  const kitError = error !== undefined && errorView(error).ownerKit
+  const kitRefused = kitError && !v?.ownerKitConfirmedAt
   const [path, setPath] = useState('')
   const [pickError, setPickError] = useState<unknown>()
   const writable = canWrite && v?.state === 'active'
@@ -55,8 +59,13 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           computer that created the vault.
         </p>
       )}
-      {v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt && !errorView(error).ownerKit && (
-        <div className="notice notice-warn" data-testid="upload-needs-owner-kit">
+      {(kitRefused || (v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt)) && (
+        <div
+          className={kitRefused ? 'notice notice-error' : 'notice notice-warn'}
+          role={kitRefused ? 'alert' : undefined}
+          data-testid="upload-needs-owner-kit"
+        >
+          {kitRefused && <p>{errorView(error).message}</p>}
           <p>
             <strong>Save the owner kit before the first upload.</strong> This computer keeps the vault key
             only until the app closes; the owner kit is its only lasting copy.
@@ -123,7 +132,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           {lastQueued.skipped ? `, ${lastQueued.skipped} skipped` : ''}.
         </p>
       )}
-      {error !== undefined && (
+      {error !== undefined && !kitError && (
         <div>
           <ErrorNotice error={error} vaultId={errorVaultId ?? vaultId} />
           <button type="button" className="link-button small" onClick={clearError}>
