@@ -64,6 +64,8 @@ test('no keychain: the first upload waits for the owner kit to be saved and conf
   expect(ownerWords.length).toBeGreaterThan(20)
   await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
   const check = page.getByRole('dialog')
+  // The words to check are chosen by main; wait until they are asked for.
+  await expect(check.getByText(/^Word \d+ of \d+$/).first()).toBeVisible()
   const labels = await check.getByText(/^Word \d+ of \d+$/).allTextContents()
   expect(labels).toHaveLength(3)
   // One wrong word is named, and nothing is confirmed.

@@ -125,6 +125,8 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
   const words = await kit.locator('ol.words .w').allTextContents()
   await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
   const check = page.getByRole('dialog')
+  // The words to check are chosen by main; wait until they are asked for.
+  await expect(check.getByText(/^Word \d+ of \d+$/).first()).toBeVisible()
   for (const label of await check.getByText(/^Word \d+ of \d+$/).allTextContents()) {
     await check.getByLabel(label).fill(words[Number(/Word (\d+)/.exec(label)?.[1]) - 1]!)
   }
