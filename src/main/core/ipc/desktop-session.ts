@@ -197,7 +197,7 @@ export class DesktopSession {
     events.on('alarm', (alarm) =>
       this.#notice({
         kind: 'releasing',
-        title: `${vaultLabel(alarm.vaultId)} is releasing`,
+        title: `${this.labelOf(alarm.vaultId)} is releasing`,
         body: `Its release to your heirs has started. You have ${alarm.daysLeftToCancel} day${alarm.daysLeftToCancel === 1 ? '' : 's'} left to cancel if this was not intended: open the vault and choose "Cancel release".`,
         vaultId: alarm.vaultId,
       }),
@@ -206,7 +206,7 @@ export class DesktopSession {
       this.#notice({
         kind: 'reminder',
         title: due.title,
-        body: due.body.replace(`Vault ${due.vaultId}`, vaultLabel(due.vaultId)),
+        body: due.body.replace(`Vault ${due.vaultId}`, this.labelOf(due.vaultId)),
         vaultId: due.vaultId,
       }),
     )
@@ -535,6 +535,12 @@ export class DesktopSession {
     }
   }
 
+  /** The vault's name as the window shows it (the owner's name, else a short id). */
+  labelOf(vaultId: string): string {
+    const known = this.core.watcher.snapshot().find((v) => v.id === vaultId)
+    return known ? this.view(known).label : (this.records.get(vaultId).name ?? vaultLabel(vaultId))
+  }
+
   /** After the service deleted a vault: its key, kits and records on this device go too. */
   async forgetVault(vaultId: string): Promise<void> {
     await this.core.vaultKeys.remove(vaultId)
@@ -621,7 +627,7 @@ export class DesktopSession {
     const done = batch.filter((i) => i.state === 'done').length
     const failed = batch.filter((i) => i.state === 'failed')
     if (done === 0 && failed.length === 0) return
-    const label = vaultLabel(item.vaultId)
+    const label = this.labelOf(item.vaultId)
     if (failed.length > 0) {
       this.#notice({
         kind: 'upload-failed',
