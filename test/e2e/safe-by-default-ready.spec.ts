@@ -15,6 +15,7 @@ import {
   startMailbox,
   startSelfHostedService,
 } from './loopback-services'
+import { saveAndConfirmOwnerKit } from './owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -179,19 +180,7 @@ test('kits handed over, and the owner kit confirmed', async () => {
   await page.getByRole('tab', { name: 'Overview' }).click()
   await expect(item('kits')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
 
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
-  const kit = page.frameLocator('iframe.kit-frame')
-  await expect(kit.locator('ol.words .w').first()).toBeVisible()
-  const words = await kit.locator('ol.words .w').allTextContents()
-  await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
-  const check = page.getByRole('dialog')
-  // The words to check are chosen by main; wait until they are asked for.
-  await expect(check.getByText(/^Word \d+ of \d+$/).first()).toBeVisible()
-  for (const label of await check.getByText(/^Word \d+ of \d+$/).allTextContents()) {
-    await check.getByLabel(label).fill(words[Number(/Word (\d+)/.exec(label)?.[1]) - 1]!)
-  }
-  await check.getByRole('button', { name: 'Confirm' }).click()
-  await check.getByRole('button', { name: 'Done' }).click()
+  await saveAndConfirmOwnerKit(page)
   await expect(page.getByTestId('readiness-summary')).toContainText('1 step left')
   await shot(page, '5-one-step-left')
 })

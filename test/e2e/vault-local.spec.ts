@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import { saveAndConfirmOwnerKit } from './owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -119,19 +120,7 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
 
   // This run has no keychain: the owner kit is saved and checked before the first upload.
   await page.getByRole('tab', { name: 'Overview' }).click()
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
-  const kit = page.frameLocator('iframe.kit-frame')
-  await expect(kit.locator('ol.words .w').first()).toBeVisible()
-  const words = await kit.locator('ol.words .w').allTextContents()
-  await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
-  const check = page.getByRole('dialog')
-  // The words to check are chosen by main; wait until they are asked for.
-  await expect(check.getByText(/^Word \d+ of \d+$/).first()).toBeVisible()
-  for (const label of await check.getByText(/^Word \d+ of \d+$/).allTextContents()) {
-    await check.getByLabel(label).fill(words[Number(/Word (\d+)/.exec(label)?.[1]) - 1]!)
-  }
-  await check.getByRole('button', { name: 'Confirm' }).click()
-  await check.getByRole('button', { name: 'Done' }).click()
+  await saveAndConfirmOwnerKit(page)
 
   await page.getByRole('tab', { name: 'Assets' }).click()
   await page
