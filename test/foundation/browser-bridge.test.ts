@@ -95,4 +95,39 @@ describe('browser-mode bridge', () => {
     })
     expect(rebinding).toBe(421)
   })
+
+  it('answers malformed addresses and keeps serving (GET /%E0 used to stop the process)', async () => {
+    for (const path of ['/%E0', '/%', '/%C0%AF', '/a%00b', '/%2e%2e/%2e%2e/etc/passwd']) {
+      const response = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(5000) })
+      expect([400, 404]).toContain(response.status)
+    }
+    expect((await fetch(`${origin}/%E0`)).status).toBe(400)
+    const raw = await rawRequest('GET //[bad HTTP/1.1\r\nHost: 127.0.0.1:' + bridge.port + '\r\n\r\n')
+    expect(raw).toMatch(/^HTTP\/1\.1 (400|404)/)
+    const upgrade = await rawRequest(
+      `GET /bridge%E0?token=${token} HTTP/1.1\r\nHost: 127.0.0.1:${bridge.port}\r\nOrigin: ${origin}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+    )
+    expect(upgrade).toMatch(/^HTTP\/1\.1 403/)
+    expect((await fetch(`${origin}/`)).status).toBe(200)
+  })
 })
+
+function rawRequest(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    import('node:net').then(({ connect: open }) => {
+      const socket = open(bridge.port, '127.0.0.1', () => socket.end(text))
+      let received = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (piece) => {
+        received += piece
+      })
+      socket.on('end', () => resolve(received))
+      socket.on('close', () => resolve(received))
+      socket.on('error', reject)
+      socket.setTimeout(5000, () => {
+        socket.destroy()
+        resolve(received)
+      })
+    })
+  })
+}

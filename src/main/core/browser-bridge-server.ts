@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, resolve, sep } from 'node:path'
+import { pipeline } from 'node:stream/promises'
 import { WebSocket, WebSocketServer } from 'ws'
 import { INVOKE_CHANNEL_NAMES } from '../../shared/ipc/bridge'
 import { dispatch, type EventHub, type HandlerTable } from './ipc/handler-table'
@@ -73,6 +74,22 @@ function parseInvoke(data: WebSocket.RawData): InvokeMessage | undefined {
   return undefined
 }
 
+/** The decoded path, or undefined when the address cannot be decoded (e.g. `/%E0`). */
+function requestPath(url: string | undefined): string | undefined {
+  const parsed = URL.parse(url ?? '/', 'http://localhost')
+  if (!parsed) return undefined
+  try {
+    return decodeURIComponent(parsed.pathname)
+  } catch {
+    return undefined
+  }
+}
+
+function answerFailure(response: ServerResponse): void {
+  if (response.headersSent) response.destroy()
+  else response.writeHead(500, { 'content-type': 'text/plain' }).end('The request failed.')
+}
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a)
   const right = Buffer.from(b)
@@ -86,8 +103,9 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`])
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
 
+  // Nothing a request carries may stop the process: every handler's failure ends as an answer.
   const server: Server = createServer((request, response) => {
-    void serveStatic(request, response)
+    serveStatic(request, response).catch(() => answerFailure(response))
   })
 
   async function serveStatic(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -99,7 +117,11 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       response.writeHead(405).end()
       return
     }
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname)
+    const pathname = requestPath(request.url)
+    if (pathname === undefined) {
+      response.writeHead(400, { 'content-type': 'text/plain' }).end('Malformed address.')
+      return
+    }
     const file = resolve(join(rendererRoot, pathname === '/' ? 'index.html' : pathname))
     if (file !== rendererRoot && !file.startsWith(rendererRoot + sep)) {
       response.writeHead(404).end()
@@ -116,8 +138,12 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
         'cache-control': 'no-store',
       })
       if (request.method === 'HEAD') response.end()
-      else createReadStream(file).pipe(response)
+      else await pipeline(createReadStream(file), response)
     } catch {
+      if (response.headersSent) {
+        response.destroy()
+        return
+      }
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.')
     }
   }
@@ -128,8 +154,10 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
   })
 
   server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', 'http://localhost')
+    socket.on('error', () => socket.destroy())
+    const url = URL.parse(request.url ?? '/', 'http://localhost')
     const authorised =
+      url !== null &&
       url.pathname === BRIDGE_PATH &&
       allowedHosts().has(request.headers.host ?? '') &&
       allowedOrigins().has(request.headers.origin ?? '') &&
@@ -146,15 +174,19 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'event', channel, payload }))
     })
     ws.on('close', unsubscribe)
-    ws.on('message', async (data) => {
+    ws.on('error', () => ws.terminate())
+    ws.on('message', (data) => {
       const message = parseInvoke(data)
       if (!message || !INVOKE_CHANNEL_NAMES.has(message.channel)) {
         ws.close(1008, 'Unknown or malformed message')
         return
       }
-      const response = await dispatch(options.handlers, message.channel, message.args)
-      if (ws.readyState === WebSocket.OPEN)
-        ws.send(JSON.stringify({ type: 'result', id: message.id, response }))
+      dispatch(options.handlers, message.channel, message.args)
+        .then((response) => {
+          if (ws.readyState === WebSocket.OPEN)
+            ws.send(JSON.stringify({ type: 'result', id: message.id, response }))
+        })
+        .catch(() => ws.close(1011, 'The request failed'))
     })
   })
 
