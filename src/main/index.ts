@@ -7,16 +7,21 @@ import type { AppNotice, TrayView } from '../shared/ipc/vault-types'
 import { type AppBackend, createAppBackend } from './core/app-backend'
 import type { DesktopSession } from './core/ipc/desktop-session'
 import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
+import { safeStorageSecretBox } from './safe-storage-box'
 import { desktopShellCapabilities } from './shell-capabilities'
 import { AppTray } from './tray'
 import { trayMenuItems } from './tray-menu'
+import { chooseRendererUrl } from './trusted-renderer'
 import { denyAllPermissions, guardWebContents } from './web-contents-guard'
 import { mainWindowOptions } from './window-options'
 
 const here = import.meta.dirname
 const resourcesDir = app.isPackaged ? process.resourcesPath : join(here, '../../resources')
-const rendererUrl =
-  process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(join(here, '../renderer/index.html')).href
+const rendererUrl = chooseRendererUrl({
+  isPackaged: app.isPackaged,
+  devServerUrl: process.env.ELECTRON_RENDERER_URL,
+  builtPageUrl: pathToFileURL(join(here, '../renderer/index.html')).href,
+})
 
 let mainWindow: BrowserWindow | undefined
 let tray: AppTray | undefined
@@ -71,12 +76,7 @@ if (!app.requestSingleInstanceLock()) {
       userDataDir: app.getPath('userData'),
       mode: 'electron',
       version: app.getVersion(),
-      secretBox: {
-        isAvailable: () => safeStorage.isEncryptionAvailable(),
-        encrypt: (plain) => safeStorage.encryptString(plain),
-        decrypt: (encrypted) => safeStorage.decryptString(encrypted),
-        ...(process.platform === 'linux' ? { backend: () => safeStorage.getSelectedStorageBackend() } : {}),
-      },
+      secretBox: safeStorageSecretBox(safeStorage, process.platform),
       shell: desktopShellCapabilities(() => mainWindow),
       onSettingsChanged: (settings) => applyLoginItem(settings.launchAtLogin),
     })

@@ -5,17 +5,18 @@ import type { SecretBox } from '../../src/main/core/secret-store'
 export function testSecretBox(available = true): SecretBox {
   const key = Buffer.alloc(32, 7)
   return {
-    isAvailable: () => available,
-    encrypt(plain) {
+    isAvailable: async () => available,
+    async encrypt(plain) {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', key, iv)
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
       return Buffer.concat([iv, cipher.getAuthTag(), body])
     },
-    decrypt(data) {
+    async decrypt(data) {
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12))
       decipher.setAuthTag(data.subarray(12, 28))
-      return Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8')
+      const text = Buffer.concat([decipher.update(data.subarray(28)), decipher.final()]).toString('utf8')
+      return { text, shouldReEncrypt: false }
     },
   }
 }

@@ -88,8 +88,35 @@ describe('secret store fallback', () => {
     try {
       const file = join(dir.path, 'secrets.enc.json')
       await new EncryptedFileSecretStore(file, testSecretBox()).set('a', 'b')
-      const otherBox = { ...testSecretBox(), decrypt: () => JSON.parse('not json') as string }
+      const otherBox = {
+        ...testSecretBox(),
+        decrypt: async () => ({ text: JSON.parse('not json') as string, shouldReEncrypt: false }),
+      }
       await expect(new EncryptedFileSecretStore(file, otherBox).get('a')).rejects.toThrow(/add it again/)
+    } finally {
+      await dir.remove()
+    }
+  })
+})
+
+describe('encrypted file store and key rotation', () => {
+  it('stores a secret again when the OS reports its key rotated (shouldReEncrypt)', async () => {
+    const dir = await tempDir('vault-secrets-')
+    try {
+      const file = join(dir.path, 'secrets.enc.json')
+      await new EncryptedFileSecretStore(file, testSecretBox()).set('a', 'secret-a')
+      const before = await readFile(file, 'utf8')
+      const rotating = {
+        ...testSecretBox(),
+        decrypt: async (data: Buffer) => ({
+          text: (await testSecretBox().decrypt(data)).text,
+          shouldReEncrypt: true,
+        }),
+      }
+      expect(await new EncryptedFileSecretStore(file, rotating).get('a')).toBe('secret-a')
+      const after = await readFile(file, 'utf8')
+      expect(after).not.toBe(before)
+      expect(await new EncryptedFileSecretStore(file, testSecretBox()).get('a')).toBe('secret-a')
     } finally {
       await dir.remove()
     }

@@ -17,11 +17,12 @@ export interface SecretStore {
   delete(account: string): Promise<boolean>
 }
 
-/** Injected by the Electron shell, backed by safeStorage. Plain Node code never sees the OS key. */
+/** Injected by the Electron shell, backed by safeStorage's async API. Plain Node code never sees the OS key. */
 export interface SecretBox {
-  isAvailable(): boolean
-  encrypt(plain: string): Buffer
-  decrypt(encrypted: Buffer): string
+  isAvailable(): Promise<boolean>
+  encrypt(plain: string): Promise<Buffer>
+  /** `shouldReEncrypt`: the OS key was rotated or improved; store the secret again. */
+  decrypt(encrypted: Buffer): Promise<{ text: string; shouldReEncrypt: boolean }>
   /**
    * safeStorage's backend on Linux (getSelectedStorageBackend): 'basic_text' encrypts with a fixed
    * password, which protects nothing, so such a box is not used. Undefined elsewhere.
@@ -101,18 +102,21 @@ export class EncryptedFileSecretStore implements SecretStore {
     const entries = await this.#load()
     const value = entries[account]
     if (value === undefined) return null
+    let opened: { text: string; shouldReEncrypt: boolean }
     try {
-      return this.box.decrypt(Buffer.from(value, 'base64'))
+      opened = await this.box.decrypt(Buffer.from(value, 'base64'))
     } catch {
       throw new Error(
         `The stored secret "${account}" cannot be decrypted on this device (the OS encryption key changed). Remove the connection and add it again.`,
       )
     }
+    if (opened.shouldReEncrypt) await this.set(account, opened.text)
+    return opened.text
   }
 
   async set(account: string, secret: string): Promise<void> {
     const entries = await this.#load()
-    entries[account] = this.box.encrypt(secret).toString('base64')
+    entries[account] = (await this.box.encrypt(secret)).toString('base64')
     await this.#save(entries)
   }
 
@@ -191,12 +195,14 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
   } else {
     fallbackReasons.push('OS keychain disabled')
   }
+  // Asked first: the async encryptor picks its backend while it initialises.
+  const available = (await options.secretBox?.isAvailable().catch(() => false)) ?? false
   const backend = options.secretBox?.backend?.()
   if (backend === 'basic_text') {
     fallbackReasons.push(
       'OS encryption (safeStorage) uses its basic_text backend, a fixed password that protects nothing',
     )
-  } else if (options.secretBox?.isAvailable()) {
+  } else if (available && options.secretBox) {
     return {
       store: new EncryptedFileSecretStore(join(options.userDataDir, 'secrets.enc.json'), options.secretBox),
       fallbackReasons,
