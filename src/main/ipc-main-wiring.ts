@@ -1,20 +1,33 @@
-// Connects the contract's handler table to ipcMain: every call is checked to come from our own
-// window and page before its payload is validated and dispatched.
+// Connects the contract's handler table to ipcMain: every call is checked to come from the top-level
+// frame of our own window and page before its payload is validated and dispatched; refusals are logged.
 import type { IpcMainInvokeEvent, WebContents } from 'electron'
 import { ipcMain } from 'electron'
 import { invokeChannels } from '../shared/ipc/contract'
 import { dispatch, type EventHub, type HandlerTable } from './core/ipc/handler-table'
-import { isTrustedRendererUrl } from './trusted-renderer'
+import { ipcRefusal } from './trusted-renderer'
 
 export function registerIpcHandlers(
   handlers: HandlerTable,
   trustedSender: () => { contents: WebContents | undefined; rendererUrl: string },
+  log: (line: string) => void = console.warn,
 ): void {
   for (const channel of Object.values(invokeChannels)) {
     ipcMain.handle(channel.name, (event: IpcMainInvokeEvent, args: unknown) => {
       const trusted = trustedSender()
-      const frameUrl = event.senderFrame?.url ?? ''
-      if (event.sender !== trusted.contents || !isTrustedRendererUrl(frameUrl, trusted.rendererUrl)) {
+      const frame = event.senderFrame
+      const frameUrl = frame?.url ?? ''
+      const refusal = ipcRefusal(
+        {
+          fromMainWindow: trusted.contents !== undefined && event.sender === trusted.contents,
+          // As VS Code's validated IPC: a frame with a parent is an iframe.
+          topFrame: frame !== null && frame !== undefined && frame.parent === null,
+          frameUrl,
+        },
+        trusted.rendererUrl,
+      )
+      if (refusal) {
+        // The payload is not logged: it may hold words of a kit or a key.
+        log(`IPC call to ${channel.name} refused: ${refusal} (frame ${frameUrl || 'unknown'})`)
         return {
           ok: false,
           error: {

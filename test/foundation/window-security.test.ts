@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { isTrustedRendererUrl } from '../../src/main/trusted-renderer'
+import { chooseRendererUrl, ipcRefusal, isTrustedRendererUrl } from '../../src/main/trusted-renderer'
 import {
   denyAllPermissions,
   guardWebContents,
@@ -110,5 +110,45 @@ describe('IPC sender validation', () => {
     expect(isTrustedRendererUrl('http://localhost:5173/', 'http://localhost:5173/')).toBe(true)
     expect(isTrustedRendererUrl('http://localhost:5174/', 'http://localhost:5173/')).toBe(false)
     expect(isTrustedRendererUrl('not a url', page)).toBe(false)
+  })
+
+  it('refuses a sub-frame of the app page, another window, and another page', () => {
+    const page = 'file:///app/out/renderer/index.html'
+    const top = { fromMainWindow: true, topFrame: true, frameUrl: page }
+    expect(ipcRefusal(top, page)).toBeNull()
+    expect(ipcRefusal({ ...top, topFrame: false }, page)).toMatch(/sub-frame/)
+    expect(ipcRefusal({ ...top, fromMainWindow: false }, page)).toMatch(/main window/)
+    expect(ipcRefusal({ ...top, frameUrl: 'https://evil.example/' }, page)).toMatch(/other than the app/)
+  })
+})
+
+describe('the page the window loads', () => {
+  const builtPageUrl = 'file:///app/out/renderer/index.html'
+
+  it('ignores ELECTRON_RENDERER_URL in a packaged app', () => {
+    expect(chooseRendererUrl({ isPackaged: true, devServerUrl: 'https://evil.example/', builtPageUrl })).toBe(
+      builtPageUrl,
+    )
+    expect(
+      chooseRendererUrl({ isPackaged: true, devServerUrl: 'http://localhost:5173/', builtPageUrl }),
+    ).toBe(builtPageUrl)
+  })
+
+  it('uses the dev server only in development and only on loopback http', () => {
+    expect(
+      chooseRendererUrl({ isPackaged: false, devServerUrl: 'http://localhost:5173/', builtPageUrl }),
+    ).toBe('http://localhost:5173/')
+    expect(
+      chooseRendererUrl({ isPackaged: false, devServerUrl: 'http://127.0.0.1:5173', builtPageUrl }),
+    ).toBe('http://127.0.0.1:5173/')
+    for (const devServerUrl of [
+      'https://evil.example/',
+      'http://192.168.1.5:5173/',
+      'file:///tmp/x.html',
+      'nonsense',
+    ]) {
+      expect(chooseRendererUrl({ isPackaged: false, devServerUrl, builtPageUrl })).toBe(builtPageUrl)
+    }
+    expect(chooseRendererUrl({ isPackaged: false, devServerUrl: undefined, builtPageUrl })).toBe(builtPageUrl)
   })
 })
