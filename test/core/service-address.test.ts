@@ -1,6 +1,13 @@
-// Whether heirs outside this computer and its network could reach a service address.
+// Whether heirs outside this computer and its network could reach a service address, and the one
+// rule for which addresses the app talks to at all.
+
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { isPubliclyReachable } from '../../src/main/core/service-address'
+import { normaliseServiceUrl } from '../../src/main/core/connections'
+import { listHeirFiles } from '../../src/main/core/heir-recovery'
+import { checkServiceAddress, isPubliclyReachable } from '../../src/main/core/service-address'
 
 const reach = (host: string) => isPubliclyReachable(`https://${host}:8443/api`)
 
@@ -91,5 +98,57 @@ describe('isPubliclyReachable', () => {
   it('something that is not a URL is not reachable', () => {
     expect(isPubliclyReachable('not a url')).toBe(false)
     expect(isPubliclyReachable('')).toBe(false)
+  })
+})
+
+describe('one address rule for owners and heirs', () => {
+  it('allows https anywhere and plain http only to this computer', () => {
+    expect(checkServiceAddress('https://vault.example.com/api/')).toEqual({
+      ok: true,
+      url: 'https://vault.example.com/api',
+    })
+    for (const local of [
+      'http://127.0.0.1:8787',
+      'http://127.8.0.1:8787',
+      'http://localhost:1',
+      'http://[::1]:2',
+    ]) {
+      expect(checkServiceAddress(local).ok, local).toBe(true)
+    }
+    for (const remote of ['http://vault.example.com', 'http://192.168.1.4:8787', 'http://127.example.com']) {
+      expect(checkServiceAddress(remote), remote).toMatchObject({ ok: false, problem: 'plain-http-remote' })
+    }
+    expect(checkServiceAddress('ftp://vault.example.com')).toMatchObject({ ok: false, problem: 'not-http' })
+    expect(checkServiceAddress('https://me:pw@vault.example.com')).toMatchObject({
+      ok: false,
+      problem: 'credentials',
+    })
+    expect(checkServiceAddress('vault dot example')).toMatchObject({ ok: false, problem: 'not-an-address' })
+  })
+
+  it('refuses the same addresses for a connection and for an heir, before anything is sent', async () => {
+    let requests = 0
+    const server = createServer((_request, response) => {
+      requests++
+      response.writeHead(500).end()
+    })
+    await new Promise<void>((done) => server.listen(0, '0.0.0.0', done))
+    const port = (server.address() as AddressInfo).port
+    // A non-loopback address of this machine stands in for a remote host.
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address
+    const remote = `http://${lan ?? 'vault.example.com'}:${port}`
+    try {
+      expect(() => normaliseServiceUrl(remote)).toThrow(
+        expect.objectContaining({ userMessage: expect.stringMatching(/https:\/\//) }),
+      )
+      await expect(
+        listHeirFiles({ serviceUrl: remote, accessToken: 'hk_secret_code', vaultId: 'v1' }),
+      ).rejects.toMatchObject({ code: 'INVALID_ADDRESS', message: expect.stringMatching(/https:\/\//) })
+      expect(requests).toBe(0)
+    } finally {
+      server.close()
+    }
   })
 })

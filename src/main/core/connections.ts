@@ -7,6 +7,7 @@ import type { ApiPrefix, KeyKind } from '../../shared/api'
 import { keyKindOf, VaultApiClient, VaultApiError } from './api-client'
 import { JsonFileWriter, readJsonFile } from './json-file'
 import type { SecretStore, SecretStoreKind } from './secret-store'
+import { checkServiceAddress } from './service-address'
 
 export interface ConnectionSummary {
   id: string
@@ -59,29 +60,9 @@ export function apiKeyAccount(connectionId: string): string {
 }
 
 export function normaliseServiceUrl(input: string): string {
-  let url: URL
-  try {
-    url = new URL(input.trim())
-  } catch {
-    throw new ConnectionError(
-      `not a URL: ${input}`,
-      `"${input}" is not a service address. Enter it like https://vault.example.com or http://127.0.0.1:8787.`,
-    )
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ConnectionError(
-      `unsupported protocol ${url.protocol}`,
-      'The service address must start with https://.',
-    )
-  }
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
-  if (url.protocol === 'http:' && !loopback) {
-    throw new ConnectionError(
-      'plain http to a remote host',
-      'Use https:// for a remote Vault Service; plain http:// is only allowed for a service on this computer.',
-    )
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+  const checked = checkServiceAddress(input)
+  if (!checked.ok) throw new ConnectionError(`service address refused: ${checked.problem}`, checked.message)
+  return checked.url
 }
 
 function validateApiKey(apiKey: string): string {

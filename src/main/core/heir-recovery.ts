@@ -17,6 +17,7 @@ import { plaintextLength } from './crypto/chunked-format'
 import { FileCipherError } from './crypto/file-cipher-error'
 import { rehearsalProof } from './crypto/rehearsal-proof'
 import { decryptIntoTemp, publishWithoutOverwrite } from './recovery/authenticated-output'
+import { checkServiceAddress } from './service-address'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -47,6 +48,7 @@ export interface HeirFile {
 
 export type HeirStopCode =
   | 'ACCESS_REFUSED'
+  | 'INVALID_ADDRESS'
   | 'SERVICE_UNREACHABLE'
   | 'SERVICE_ERROR'
   | 'VAULT_NOT_FOUND'
@@ -160,15 +162,17 @@ function clientFor(access: HeirAccess, prefix: ApiPrefix): VaultApiClient {
  * found by asking for this vault under /api, then /v1.
  */
 async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; vault: VaultDetails }> {
-  if (!/^https?:\/\/\S+$/i.test(access.serviceUrl.trim())) {
+  // The same rule as the owner's connections: an heir's code never crosses a network in clear.
+  const address = checkServiceAddress(access.serviceUrl)
+  if (!address.ok) {
     throw new HeirAccessError(
-      'SERVICE_UNREACHABLE',
-      `"${access.serviceUrl}" is not a web address. Copy the vault service address from the e-mail; it starts with http:// or https://.`,
+      'INVALID_ADDRESS',
+      `${address.message} Copy the vault service address exactly as the e-mail gives it.`,
     )
   }
   let lastError: unknown
   for (const prefix of ['/api', '/v1'] as const) {
-    const client = clientFor({ ...access, serviceUrl: access.serviceUrl.trim() }, prefix)
+    const client = clientFor({ ...access, serviceUrl: address.url }, prefix)
     try {
       return { client, vault: await client.getVault(access.vaultId) }
     } catch (error) {
