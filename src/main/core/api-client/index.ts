@@ -1,0 +1,2 @@
+// The Vault Service client; importers use './api-client'.
+export * from './transport'
