@@ -7,7 +7,8 @@ import {
   LIMITS,
   type UploadedAsset,
 } from '../../../shared/api'
-import { type Page, pathSegment, type Transport, type UploadBody } from './transport'
+import type { Page, Transport, UploadBody } from './transport'
+import { vaultPath } from './vaults'
 
 export interface UploadAssetRequest extends UploadBody {
   vaultId: string
@@ -28,7 +29,7 @@ export function listAssets(
   if (query.category) searchParams.category = query.category
   if (query.limit !== undefined) searchParams.limit = query.limit
   if (query.offset !== undefined) searchParams.offset = query.offset
-  return t.call<Asset[], AssetListMeta>('list assets', 'GET', `/vault/${pathSegment(vaultId)}/asset`, {
+  return t.call<Asset[], AssetListMeta>('list assets', 'GET', vaultPath(vaultId, 'asset'), {
     searchParams,
     idempotent: true,
   })
@@ -46,7 +47,7 @@ export async function listAllAssets(t: Transport, vaultId: string): Promise<Asse
 }
 
 export function uploadAsset(t: Transport, request: UploadAssetRequest): Promise<UploadedAsset> {
-  return t.data('upload asset', 'POST', `/vault/${pathSegment(request.vaultId)}/asset`, {
+  return t.data('upload asset', 'POST', vaultPath(request.vaultId, 'asset'), {
     idempotent: request.retry ?? true,
     signal: request.signal,
     upload: request,
@@ -65,12 +66,8 @@ export function downloadAssetFrom(
   start: number,
   signal?: AbortSignal,
 ): Promise<{ stream: Readable; partial: boolean }> {
-  return t.download(
-    'download asset',
-    `/vault/${pathSegment(vaultId)}/asset/${pathSegment(assetId)}/content`,
-    {
-      start,
-      signal,
-    },
-  )
+  return t.download('download asset', vaultPath(vaultId, 'asset', assetId, 'content'), {
+    start,
+    signal,
+  })
 }

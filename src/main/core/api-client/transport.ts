@@ -79,7 +79,7 @@ export interface CallOptions {
 type RequestKind = 'call' | 'upload' | 'download'
 
 /** Per-phase limits. Transfers get none on the whole: only silence ends them. */
-export function phaseTimeouts(kind: RequestKind, ms: number): Delays {
+function phaseTimeouts(kind: RequestKind, ms: number): Delays {
   const reach = { lookup: ms, connect: ms, secureConnect: ms }
   switch (kind) {
     case 'call':
@@ -529,11 +529,6 @@ export function redirectRefusal(
     message: `redirect to ${there} refused`,
     userMessage: `The service at ${here} redirected this request to ${there === here ? 'another path' : there}. Redirects are not followed, so the key is only ever sent to the address you entered: if the service has moved, change the service address to its new one.`,
   }
-}
-
-/** One path segment (an id) as it must appear in a path: never able to add a segment of its own. */
-export function pathSegment(value: string): string {
-  return encodeURIComponent(value)
 }
 
 /** `/api` + `/vault/x` as a path relative to the service address (got's prefixUrl wants no leading slash). */

@@ -1,6 +1,6 @@
 // Vaults: the spec's list and read, and the local service's create, rename and delete.
 import type { CheckInFrequency, SssPreset, Vault } from '../../../shared/api'
-import { pathSegment, type Transport } from './transport'
+import type { Transport } from './transport'
 
 /**
  * A vault as the local service reports it: the spec's fields plus release timing. Other services
@@ -22,6 +22,11 @@ export interface CreateVaultRequest {
   name?: string
 }
 
+/** `/vault/:id` and what lies under it; each segment encoded, so an id can never add a segment. */
+export function vaultPath(vaultId: string, ...under: string[]): string {
+  return ['', 'vault', vaultId, ...under].map(encodeURIComponent).join('/')
+}
+
 /** The first list also finds the API prefix, and is the answer of that search. */
 export function listVaults(t: Transport, signal?: AbortSignal): Promise<VaultDetails[]> {
   if (!t.prefix) return t.detectPrefix<VaultDetails[]>(signal)
@@ -29,7 +34,7 @@ export function listVaults(t: Transport, signal?: AbortSignal): Promise<VaultDet
 }
 
 export function getVault(t: Transport, vaultId: string, signal?: AbortSignal): Promise<VaultDetails> {
-  return t.data('get vault', 'GET', `/vault/${pathSegment(vaultId)}`, { idempotent: true, signal })
+  return t.data('get vault', 'GET', vaultPath(vaultId), { idempotent: true, signal })
 }
 
 export function createVault(t: Transport, request: CreateVaultRequest = {}): Promise<VaultDetails> {
@@ -38,12 +43,12 @@ export function createVault(t: Transport, request: CreateVaultRequest = {}): Pro
 
 /** A null or empty name clears it. */
 export function renameVault(t: Transport, vaultId: string, name: string | null): Promise<VaultDetails> {
-  return t.data('rename vault', 'PATCH', `/vault/${pathSegment(vaultId)}`, {
+  return t.data('rename vault', 'PATCH', vaultPath(vaultId), {
     json: { name },
     idempotent: true,
   })
 }
 
 export function deleteVault(t: Transport, vaultId: string): Promise<{ deleted: string }> {
-  return t.data('delete vault', 'DELETE', `/vault/${pathSegment(vaultId)}`, { idempotent: false })
+  return t.data('delete vault', 'DELETE', vaultPath(vaultId), { idempotent: false })
 }
