@@ -2,9 +2,9 @@
 
 import { randomBytes } from 'node:crypto'
 import {
+  chmodSync,
   closeSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   renameSync,
@@ -13,6 +13,7 @@ import {
   unlinkSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 
 export class BlobStore {
   readonly root: string
@@ -21,8 +22,8 @@ export class BlobStore {
   constructor(dataDir: string) {
     this.root = join(dataDir, 'blobs')
     this.tempDir = join(dataDir, 'tmp')
-    mkdirSync(this.root, { recursive: true })
-    mkdirSync(this.tempDir, { recursive: true })
+    makePrivateDir(this.root)
+    makePrivateDir(this.tempDir)
   }
 
   /** Staged uploads of a previous run (killed mid-upload) are never resumed: remove them all. */
@@ -46,7 +47,9 @@ export class BlobStore {
   /** Moves a fully written, fsynced temp file into place (same file system, so rename is atomic). */
   adopt(tempPath: string, sha256Hex: string): void {
     const dir = join(this.root, sha256Hex.slice(0, 2))
-    mkdirSync(dir, { recursive: true })
+    makePrivateDir(dir)
+    // Private before it becomes visible under blobs/, whatever the umask it was written with.
+    chmodSync(tempPath, PRIVATE_FILE_MODE)
     renameSync(tempPath, this.pathOf(sha256Hex))
     const fd = openSync(dir, 'r')
     try {

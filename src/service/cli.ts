@@ -8,7 +8,7 @@ import { openServiceContext } from './service-context'
 
 const USAGE = `Usage:
   service serve --port <p> --data-dir <dir> [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
-                [--public-url URL] [--no-rate-limits]
+                [--public-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
   service admin <command> --data-dir <dir> ...
     create-account --email E            create-key --account A --kind human|agent
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
@@ -22,6 +22,8 @@ const OPTIONS = {
   smtp: { type: 'string' },
   from: { type: 'string' },
   'public-url': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'trust-proxy': { type: 'string' },
   'no-rate-limits': { type: 'boolean' },
   email: { type: 'string' },
   account: { type: 'string' },
@@ -42,6 +44,16 @@ function required(values: Record<string, string | undefined>, name: string): str
 async function serve(values: Record<string, string | undefined>, noRateLimits: boolean): Promise<void> {
   const port = Number(values.port ?? '0')
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AdminError('--port must be 0..65535')
+  const list = (name: string) =>
+    values[name]
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  const allowedHosts = list('allowed-hosts')
+  const trustProxy = list('trust-proxy')
+  if (values['trust-proxy'] !== undefined && !trustProxy?.length) {
+    throw new AdminError('--trust-proxy needs the proxy addresses, e.g. --trust-proxy 127.0.0.1')
+  }
   // Loaded only to serve, so admin commands start quickly.
   const { startService } = await import('./index')
   const service = await startService({
@@ -51,6 +63,8 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
     ...(values.smtp ? { smtp: values.smtp } : {}),
     ...(values.from ? { from: values.from } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+    ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),
+    ...(trustProxy ? { trustProxy } : {}),
     // For benchmarks and load tests only: the spec's limits apply otherwise.
     ...(noRateLimits ? { rateLimits: false as const } : {}),
   })

@@ -2,6 +2,7 @@
 // would destroy the uploads of a second service working in the same directory.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { PRIVATE_FILE_MODE, setMode } from './private-files'
 
 function isAlive(pid: number): boolean {
   try {
@@ -27,7 +28,8 @@ export function lockDataDir(dataDir: string): () => void {
       `the data directory ${dataDir} is in use by another Vault Service${owner && owner !== process.pid ? ` (pid ${owner})` : ''}; stop it first or choose another --data-dir`,
     )
   }
-  writeFileSync(path, String(process.pid))
+  writeFileSync(path, String(process.pid), { mode: PRIVATE_FILE_MODE })
+  setMode(path, PRIVATE_FILE_MODE)
   held.add(path)
   return () => {
     held.delete(path)

@@ -1,7 +1,7 @@
 // Opens the service's SQLite database (WAL, foreign keys) and brings its schema up to date.
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE, setMode } from './private-files'
 
 export type Db = Database.Database
 
@@ -189,10 +189,20 @@ const MIGRATIONS: string[] = [
   `,
 ]
 
+export const DATABASE_FILE = 'vault.sqlite3'
+
 export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true })
-  const db = new Database(join(dataDir, 'vault.sqlite3'))
+  makePrivateDir(dataDir)
+  const path = join(dataDir, DATABASE_FILE)
+  // SQLite creates the -wal and -shm files with the database file's own mode, so a 0600 database keeps
+  // them private whatever the umask; ones left 0644 by an older version are tightened after opening.
+  makePrivateFile(path)
+  const db = new Database(path)
   db.pragma('journal_mode = WAL')
+  for (const suffix of ['-wal', '-shm']) setMode(`${path}${suffix}`, PRIVATE_FILE_MODE)
+  // Deleted and overwritten content (e-mail bodies once their links are redacted) is zeroed, not left in
+  // free space where a copy of the file would still show it.
+  db.pragma('secure_delete = ON')
   db.pragma('foreign_keys = ON')
   db.pragma('synchronous = NORMAL')
   // Another process (the admin CLI) may hold the write lock for a moment.

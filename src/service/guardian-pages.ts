@@ -1,11 +1,12 @@
 // The small HTML pages behind the links in a guardian's invitation e-mail: accept, decline, claim.
 // GET shows what the link does with a confirm button (so a mail scanner fetching links changes nothing);
 // POST to the same address does it. No API key: the token in the path is the credential.
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import { SSS_PRESET_SHAPE } from '../shared/api'
 import type { ServiceContext } from './context'
 import { ApiError } from './errors'
 import { answerInvitation, guardianByToken } from './people'
+import { AuthFailureLimiter } from './rate-limit'
 import { claimRelease } from './release'
 
 const escapeHtml = (text: string) =>
@@ -25,13 +26,20 @@ function page(
   const button = form
     ? `<form method="post"><button type="submit">${escapeHtml(form.label)}</button></form>`
     : ''
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .header('referrer-policy', 'no-referrer')
-    .header('cache-control', 'no-store')
-    .send(`<!doctype html>
+  return (
+    reply
+      .code(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      // frame-ancestors / X-Frame-Options: no other site may frame the page and trick a guardian into
+      // pressing its button (clickjacking an accept or a release claim).
+      .header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      )
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      .header('cache-control', 'no-store')
+      .send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d2430}
@@ -40,10 +48,18 @@ button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background
 ${body}
 ${button}
 </body></html>`)
+  )
 }
 
-function errorPage(reply: FastifyReply, error: unknown) {
+function errorPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  authFailures: AuthFailureLimiter | undefined,
+) {
   if (error instanceof ApiError) {
+    // 404: the token matched no guardian, a failed authentication like a wrong API key.
+    if (error.status === 404) authFailures?.recordFailure(request.ip)
     return page(reply, error.status, error.status === 404 ? 'Link not valid' : 'Not possible', [
       error.message,
     ])
@@ -53,9 +69,24 @@ function errorPage(reply: FastifyReply, error: unknown) {
 
 type Action = 'accept' | 'decline' | 'claim'
 
-export function registerGuardianPages(app: FastifyInstance, ctx: ServiceContext): void {
+export function registerGuardianPages(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  authFailures?: AuthFailureLimiter,
+): void {
+  // An address that tried too many unknown tokens is refused before the token is looked up.
+  const refuseGuessing: onRequestHookHandler = (request, reply, done) => {
+    const refusal = authFailures?.refusal(request.ip)
+    if (!refusal) return done()
+    reply.header('retry-after', String(refusal.retryAfterSeconds))
+    page(reply, 429, 'Too many attempts', [
+      `${AuthFailureLimiter.message(refusal)}. If you copied the link from your invitation e-mail, check that it is complete.`,
+    ])
+  }
+
   app.get<{ Params: { token: string; action: Action } }>(
     '/guardian/:token/:action',
+    { onRequest: refuseGuessing },
     async (request, reply) => {
       const { token, action } = request.params
       try {
@@ -100,13 +131,14 @@ export function registerGuardianPages(app: FastifyInstance, ctx: ServiceContext)
           'This guardian link is not valid: it must end in /accept, /decline or /claim.',
         ])
       } catch (error) {
-        return errorPage(reply, error)
+        return errorPage(request, reply, error, authFailures)
       }
     },
   )
 
   app.post<{ Params: { token: string; action: Action } }>(
     '/guardian/:token/:action',
+    { onRequest: refuseGuessing },
     async (request, reply) => {
       const { token, action } = request.params
       try {
@@ -150,7 +182,7 @@ export function registerGuardianPages(app: FastifyInstance, ctx: ServiceContext)
           'This guardian link is not valid: it must end in /accept, /decline or /claim.',
         ])
       } catch (error) {
-        return errorPage(reply, error)
+        return errorPage(request, reply, error, authFailures)
       }
     },
   )

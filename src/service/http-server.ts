@@ -12,13 +12,14 @@ import Fastify, {
 } from 'fastify'
 import { API_PREFIXES, ERROR_CODES, type ErrorStatus, type RateLimitPattern } from '../shared/api'
 import { authenticate, type Principal } from './accounts'
+import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { findAsset, listAssets } from './assets'
 import type { ServiceContext } from './context'
 import { ApiError, badRequest, forbidden, unauthorized } from './errors'
 import { registerGuardianPages } from './guardian-pages'
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
-import { RateLimiter, type RateLimitSettings } from './rate-limit'
+import { AuthFailureLimiter, RateLimiter, type RateLimitSettings } from './rate-limit'
 import {
   authenticatePractice,
   cancelRehearsal,
@@ -63,6 +64,10 @@ export interface HttpServerOptions {
   trackUpload?: (settled: Promise<unknown>) => void
   /** SMTP delivery, for GET /service and the mail test; without it mail counts as not configured. */
   mail?: MailSender
+  /** Host names the service answers to (Host header, port ignored); unset: any. See allowed-hosts.ts. */
+  allowedHosts?: readonly string[]
+  /** Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For/-Host are believed. */
+  trustProxy?: readonly string[]
 }
 
 /** Who may call a route: the owner's keys (sk_human_, sk_agent_), heir tokens, practice heir tokens. */
@@ -100,8 +105,11 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     forceCloseConnections: 'idle',
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: options.trustProxy?.length ? [...options.trustProxy] : false,
   })
   const limiter = new RateLimiter(options.rateLimits, () => ctx.clock().getTime())
+  const authFailures = new AuthFailureLimiter(options.rateLimits, () => ctx.clock().getTime())
+  const allowedHosts = options.allowedHosts ? parseAllowedHosts(options.allowedHosts) : null
 
   app.decorateRequest('principal', null)
   let active = 0
@@ -114,6 +122,16 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     })
     done()
   })
+  if (allowedHosts) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (isHostAllowed(allowedHosts, request.hostname)) return done()
+      done(
+        badRequest(
+          `this service does not answer to the host name "${request.hostname}"; use the address its operator published (--allowed-hosts)`,
+        ),
+      )
+    })
+  }
 
   // Bodies: JSON for the API, multipart for uploads, form posts for the guardian pages. Anything else is a 400.
   app.removeAllContentTypeParsers()
@@ -151,11 +169,16 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
           unauthorized('the x-api-key header is missing; send your API key (sk_human_... or sk_agent_...)'),
         )
       }
+      const refusal = authFailures.refusal(request.ip)
+      if (refusal)
+        return done(new ApiError(429, AuthFailureLimiter.message(refusal), refusal.retryAfterSeconds))
       const found = authenticate(ctx, presented) ?? authenticatePractice(ctx, presented)
       if (found && 'ended' in found) return done(unauthorized(found.ended))
       const principal = found
-      if (!principal)
+      if (!principal) {
+        authFailures.recordFailure(request.ip)
         return done(unauthorized('the API key is not valid or has been revoked; use an active key'))
+      }
       const decision = limiter.check(principal.keyId, access.pattern)
       if (!decision.allowed) {
         return done(
@@ -400,7 +423,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     })
   }
 
-  registerGuardianPages(app, ctx)
+  registerGuardianPages(app, ctx, authFailures)
 
   app.setNotFoundHandler((request, reply) => {
     sendError(

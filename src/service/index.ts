@@ -2,11 +2,13 @@
 // runs the release scheduler and delivers e-mail. The app, the tests and the CLI all start it this way.
 import type { AddressInfo } from 'node:net'
 import { type AdminOperations, adminOperations } from './admin'
+import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { isBlobReferenced } from './assets'
 import { lockDataDir } from './data-dir-lock'
 import { writeSetting } from './database'
 import { buildHttpServer } from './http-server'
 import { MailDelivery } from './outbox'
+import { tightenTree } from './private-files'
 import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
 import { openServiceContext, PUBLIC_URL_SETTING } from './service-context'
@@ -30,8 +32,18 @@ export interface ServiceOptions {
   smtp?: string
   /** Sender address of outgoing mail. */
   from?: string
-  /** Per-pattern overrides of the spec's per-minute limits, or false to disable rate limiting. */
+  /**
+   * Per-pattern overrides of the spec's per-minute limits and of `authFailures` (failed authentications per
+   * client address and minute, default 20), or false to disable all rate limiting.
+   */
   rateLimits?: RateLimitSettings
+  /**
+   * Host names the service answers to (the Host header without its port); others get 400. Unset: any
+   * name. Set it when the service is reachable beyond this computer, against DNS rebinding.
+   */
+  allowedHosts?: string[]
+  /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For and X-Forwarded-Host are believed. */
+  trustProxy?: string[]
   /** Largest JSON body in bytes (default 64 KiB). */
   bodyLimit?: number
   /** Base URL for links in e-mails; defaults to the listening URL. */
@@ -53,6 +65,8 @@ export interface RunningService {
 }
 
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  // Checked before anything is opened, so a typo fails at once and leaves nothing locked.
+  const allowedHosts = options.allowedHosts ? parseAllowedHosts(options.allowedHosts) : null
   const clock = options.clock ?? (() => new Date())
   const { ctx, db } = openServiceContext(options.dataDir, clock)
   let unlock: () => void
@@ -60,6 +74,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     unlock = lockDataDir(options.dataDir)
   } catch (error) {
     db.close()
+    throw error
+  }
+  try {
+    // A data directory from before private modes (or copied with default ones) becomes private now.
+    tightenTree(options.dataDir)
+  } catch (error) {
+    db.close()
+    unlock()
     throw error
   }
   // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
@@ -74,6 +96,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const uploads = new Set<Promise<unknown>>()
   const app = buildHttpServer(ctx, {
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     mail,
     trackUpload: (settled) => {
@@ -100,6 +124,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     )
   }
   const publicUrl = (options.publicUrl ?? (wildcard ? `http://127.0.0.1:${port}` : url)).replace(/\/+$/, '')
+  const publicHost = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : ''
+  if (allowedHosts && !isHostAllowed(allowedHosts, publicHost)) {
+    console.error(
+      `[vault-service] the links in e-mails use ${publicUrl}, but --allowed-hosts does not list "${publicHost}": guardians and heirs would be refused; add it`,
+    )
+  }
   writeSetting(db, PUBLIC_URL_SETTING, publicUrl)
   ctx.publicUrl = () => publicUrl
 

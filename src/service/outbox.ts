@@ -1,8 +1,11 @@
 // Every e-mail the service sends is first recorded in the outbox table (in the same transaction as the
-// change that caused it), then delivered over SMTP when one is configured, with retries.
+// change that caused it), then delivered over SMTP when one is configured, with retries. Once delivered,
+// the stored copy loses its tokens (links and access codes): the recipient has them, and a copy of the
+// data directory must not.
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { ServiceContext } from './context'
 import { prepared } from './database'
+import { redactSecrets } from './secrets'
 
 export interface OutgoingMail {
   vaultId: string | null
@@ -177,8 +180,8 @@ export class MailDelivery implements MailSender {
         })
         prepared(
           this.ctx.db,
-          'UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?',
-        ).run(this.ctx.clock().toISOString(), row.id)
+          'UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL, body = ? WHERE id = ?',
+        ).run(this.ctx.clock().toISOString(), redactSecrets(row.body), row.id)
         delivered++
       } catch (error) {
         if (this.closed) break
@@ -195,7 +198,21 @@ export class MailDelivery implements MailSender {
         )
       }
     }
+    if (delivered > 0 && !this.closed) this.dropOldPageVersions()
     return delivered
+  }
+
+  /**
+   * The bodies just redacted still exist as older page versions in the write-ahead log: copy the newest
+   * versions into the database file and empty the log. When a reader (an admin command) holds the log,
+   * SQLite checkpoints what it can; the rest goes at a later pass.
+   */
+  private dropOldPageVersions(): void {
+    try {
+      this.ctx.db.pragma('wal_checkpoint(TRUNCATE)')
+    } catch (error) {
+      console.error('[vault-service] could not checkpoint the database after delivering mail:', error)
+    }
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 // Identifiers, bearer secrets (API keys, guardian and heir tokens) and how secrets are stored: hashed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { KEY_PREFIX } from '../shared/api'
 
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`
@@ -21,3 +22,17 @@ export function sameHash(a: Buffer, b: Buffer): boolean {
 
 export const HEIR_TOKEN_PREFIX = 'hk_'
 export const GUARDIAN_TOKEN_PREFIX = 'gt_'
+
+/** What replaces a token in a delivered e-mail's stored copy. */
+export const REDACTED_SECRET = '[removed after delivery]'
+
+// Every bearer secret the service issues: a known prefix, then newSecret's 43 base64url characters.
+const SECRET_PATTERN = new RegExp(
+  `(?:${[GUARDIAN_TOKEN_PREFIX, HEIR_TOKEN_PREFIX, ...Object.values(KEY_PREFIX)].join('|')})[A-Za-z0-9_-]{43,}`,
+  'g',
+)
+
+/** The text with every token (guardian links, heir and practice access codes, API keys) replaced by a marker. */
+export function redactSecrets(text: string): string {
+  return text.replace(SECRET_PATTERN, REDACTED_SECRET)
+}

@@ -1,0 +1,41 @@
+// The Host allow-list (`--allowed-hosts`). A web page can point a name it controls at the service's
+// address (DNS rebinding) and so reach a service listening on loopback or a private network from the
+// visitor's browser; the browser then sends that name as Host. Answering only the names the service is
+// really reached by stops such pages.
+
+/** A host name as compared: lower case, without the brackets of an IPv6 literal. */
+function normalizeHost(name: string): string {
+  const lower = name.trim().toLowerCase()
+  return lower.startsWith('[') && lower.endsWith(']') ? lower.slice(1, -1) : lower
+}
+
+/** Parses the configured names; throws on an entry that cannot match a Host header. */
+export function parseAllowedHosts(names: readonly string[]): Set<string> {
+  const hosts = new Set<string>()
+  for (const raw of names) {
+    const name = normalizeHost(raw)
+    if (name === '') continue
+    // A port (host:8080) or a URL would never equal a Host header's name part, so say so instead of
+    // refusing every request.
+    if (
+      /[/\s]/.test(name) ||
+      (name.includes(':') && !raw.trim().startsWith('[') && name.split(':').length === 2)
+    ) {
+      throw new Error(
+        `--allowed-hosts entry "${raw}" is not a host name; list names without scheme or port, e.g. vault.example.org,127.0.0.1`,
+      )
+    }
+    hosts.add(name)
+  }
+  if (hosts.size === 0) {
+    throw new Error(
+      '--allowed-hosts is empty; list the names the service is reached by, e.g. vault.example.org',
+    )
+  }
+  return hosts
+}
+
+/** Whether a request's host name (without port, as Fastify's request.hostname gives it) is allowed. */
+export function isHostAllowed(allowed: ReadonlySet<string>, hostname: string): boolean {
+  return allowed.has(normalizeHost(hostname))
+}
