@@ -151,4 +151,35 @@ describe('one address rule for owners and heirs', () => {
       server.close()
     }
   })
+
+  it('tells an heir whose service redirects elsewhere what happened, and sends the code nowhere else', async () => {
+    let otherSawCode = false
+    const other = createServer((request, response) => {
+      otherSawCode ||=
+        JSON.stringify(request.headers).includes('hk_secret_code') || request.url!.includes('hk_')
+      response.writeHead(200).end('{}')
+    })
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done))
+    const redirecting = createServer((_request, response) => {
+      response
+        .writeHead(302, {
+          location: `http://localhost:${(other.address() as AddressInfo).port}/api/vaults/v1`,
+        })
+        .end()
+    })
+    await new Promise<void>((done) => redirecting.listen(0, '127.0.0.1', done))
+    try {
+      const serviceUrl = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`
+      await expect(
+        listHeirFiles({ serviceUrl, accessToken: 'hk_secret_code', vaultId: 'v1' }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_ADDRESS',
+        message: expect.stringMatching(/redirect|another address|localhost/i),
+      })
+      expect(otherSawCode).toBe(false)
+    } finally {
+      other.close()
+      redirecting.close()
+    }
+  })
 })

@@ -7,7 +7,7 @@
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
 import { createWriteStream } from 'node:fs'
 import { lstat, mkdir, rm, rmdir } from 'node:fs/promises'
-import { dirname, extname, join } from 'node:path'
+import { extname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ApiPrefix, Asset } from '../../shared/api'
@@ -16,7 +16,7 @@ import type { AeadBackendName } from './crypto/aead-backend'
 import { plaintextLength } from './crypto/chunked-format'
 import { FileCipherError } from './crypto/file-cipher-error'
 import { rehearsalProof } from './crypto/rehearsal-proof'
-import { decryptIntoTemp, publishWithoutOverwrite } from './recovery/authenticated-output'
+import { RecoveryWriteError, writeRecoveredFile } from './recovery/recovery-writer'
 import { checkServiceAddress } from './service-address'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
@@ -137,6 +137,10 @@ function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId
       )
     }
     if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+    // The client follows no redirect; its message says which address to use instead.
+    if (error.code === 'REDIRECT_REFUSED') {
+      return new HeirAccessError('INVALID_ADDRESS', error.userMessage, error.status)
+    }
     return new HeirAccessError(
       'SERVICE_ERROR',
       `The vault service had a problem ${what} (HTTP ${error.status}). Try again later: files already recovered are kept.`,
@@ -212,7 +216,13 @@ function namesFor(assets: Asset[]): HeirFile[] {
     used.add(name.toLowerCase())
     let plaintextBytes: number
     try {
-      plaintextBytes = plaintextLength(asset.sizeBytes)
+      // Format 2 blobs also hold the file's name: the uploader's metadata says the exact size.
+      const fromBlob = plaintextLength(asset.sizeBytes)
+      const declared = (metadata as { plaintextBytes?: unknown } | undefined)?.plaintextBytes
+      plaintextBytes =
+        Number.isSafeInteger(declared) && (declared as number) >= 0 && (declared as number) <= fromBlob
+          ? (declared as number)
+          : fromBlob
     } catch {
       plaintextBytes = -1
     }
@@ -293,25 +303,17 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       continue
     }
 
-    // An earlier run finished this file: keep it (files appear only once complete and checked).
+    // An earlier run finished this file: keep it without downloading again (files appear only once
+    // complete and checked). Anything else there is for the writer, which never replaces a file.
     const existing = await sizeOf(output)
-    if (existing !== undefined) {
-      if (existing === file.plaintextBytes) {
-        progress('checking', 2 * file.encryptedBytes)
-        report.results.push({
-          ...base,
-          status: 'kept',
-          bytes: existing,
-          message: 'Already recovered by an earlier run; left as it is.',
-        })
-      } else {
-        report.results.push({
-          ...base,
-          status: 'failed',
-          reason: 'exists',
-          message: `A different file named "${file.name}" is already in the output folder; it was left untouched. Choose an empty folder, or move that file away and start again.`,
-        })
-      }
+    if (existing !== undefined && existing === file.plaintextBytes) {
+      progress('checking', 2 * file.encryptedBytes)
+      report.results.push({
+        ...base,
+        status: 'kept',
+        bytes: existing,
+        message: 'Already recovered by an earlier run; left as it is.',
+      })
       continue
     }
     if (file.plaintextBytes < 0) {
@@ -378,16 +380,30 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       }
     }
 
-    // 2. Check and decrypt into a temp file next to the target; give it its name only when complete.
-    let decrypted: { temp: string; written: number }
+    // 2. Check, decrypt and name it from the authenticated file (recovery-writer.ts).
     try {
-      decrypted = await decryptIntoTemp({
+      const written = await writeRecoveredFile({
         input: part,
-        output,
+        outDir: opts.outDir,
+        fallbackPath: file.name,
         vaultKey: opts.vaultKey,
         vaultId: opts.vaultId,
         backend: opts.backend,
         onBytes: (bytes) => progress('checking', bytes),
+      })
+      await rm(part, { force: true })
+      report.results.push({
+        ...base,
+        ...(written.nameFrom === 'blob' ? { name: written.relativePath } : {}),
+        output: written.output,
+        status: written.status,
+        bytes: written.bytes,
+        message:
+          written.status === 'kept'
+            ? 'Already recovered by an earlier run; left as it is.'
+            : written.nameFrom === 'blob' && written.relativePath !== file.name
+              ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
+              : 'Recovered and checked.',
       })
     } catch (error) {
       if (error instanceof FileCipherError) {
@@ -401,37 +417,23 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
             "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
           detail: error.message,
         })
+      } else if (error instanceof RecoveryWriteError) {
+        report.results.push({
+          ...base,
+          output: error.output,
+          status: 'failed',
+          reason: error.reason,
+          message: error.message,
+        })
       } else {
         report.results.push({
           ...base,
           status: 'failed',
           reason: 'write-failed',
-          message: `"${file.name}" could not be written to ${dirname(output)}: ${(error as Error).message}. Check that the folder is writable and has free space, then start again.`,
+          message: `"${file.name}" could not be read back from ${downloads}: ${(error as Error).message}. Check the disk, then start again.`,
         })
       }
-      continue
     }
-    try {
-      await publishWithoutOverwrite(decrypted.temp, output)
-    } catch (error) {
-      report.results.push({
-        ...base,
-        status: 'failed',
-        reason: (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists' : 'write-failed',
-        message:
-          (error as NodeJS.ErrnoException).code === 'EEXIST'
-            ? `A file named "${file.name}" appeared in the output folder meanwhile; it was left untouched.`
-            : `"${file.name}" could not be saved: ${(error as Error).message}.`,
-      })
-      continue
-    }
-    await rm(part, { force: true })
-    report.results.push({
-      ...base,
-      status: 'recovered',
-      bytes: decrypted.written,
-      message: 'Recovered and checked.',
-    })
   }
 
   if (!report.stopped) await rmdir(downloads).catch(() => {})
