@@ -3,23 +3,20 @@
 // progress events. Shares never leave this computer; with an heir access code the encrypted files
 // come from the vault service (heir-recovery.ts), otherwise from files on this computer.
 import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
-import { basename, join, relative, resolve } from 'node:path'
-import { Readable, Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { stat } from 'node:fs/promises'
+import { basename, relative, sep } from 'node:path'
 import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
 import {
   combineShares,
   decodeShareWords,
-  decryptStream,
   ENCRYPTED_FILE_SUFFIX,
   type GuardianShare,
   ShareInputError,
 } from '../crypto'
 import { HeirAccessError, listHeirFiles, recoverFromService } from '../heir-recovery'
+import { recoverFiles } from '../recovery/recover-files'
 import type { EventHub, HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
 
@@ -44,35 +41,22 @@ function shareError(error: unknown): never {
   throw error
 }
 
-/** Files to decrypt: plain files as given, folders searched for *.vault files. */
-async function collectInputs(
-  paths: string[],
-): Promise<Array<{ path: string; relativePath: string; size: number }>> {
-  const found: Array<{ path: string; relativePath: string; size: number }> = []
-  for (const root of paths) {
-    const info = await stat(root).catch(() => undefined)
-    if (!info) {
+/** Every chosen path must exist: a typo is said at once, before any key work. */
+async function checkInputsExist(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    if (!(await stat(path).catch(() => undefined))) {
       throw new IpcError({
         code: 'INVALID_PATH',
-        message: `${root} does not exist or cannot be read. Check the path of the encrypted files.`,
+        message: `${path} does not exist or cannot be read. Check the path of the encrypted files.`,
       })
     }
-    if (info.isFile()) {
-      found.push({ path: root, relativePath: basename(root), size: info.size })
-      continue
-    }
-    const walk = async (dir: string): Promise<void> => {
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
-        const full = join(dir, entry.name)
-        if (entry.isDirectory()) await walk(full)
-        else if (entry.isFile() && entry.name.endsWith(ENCRYPTED_FILE_SUFFIX)) {
-          found.push({ path: full, relativePath: relative(root, full), size: (await stat(full)).size })
-        }
-      }
-    }
-    await walk(root)
   }
-  return found
+}
+
+/** A result's input as the user chose it: the file's name, or its path inside the chosen folder. */
+function displayName(inputs: string[], file: string): string {
+  const root = inputs.find((input) => file === input || file.startsWith(input + sep))
+  return root && root !== file ? relative(root, file) : basename(file)
 }
 
 export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHandlers {
@@ -106,57 +90,45 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         shareError(error)
       }
       const [out] = checkedPaths([outputDir])
-      const files = await collectInputs(checkedPaths(inputs))
-      if (files.length === 0) {
+      const roots = checkedPaths(inputs)
+      await checkInputsExist(roots)
+      const runId = randomUUID()
+      // The same recovery as the command line: names from the authenticated files, never an overwrite.
+      const results = await recoverFiles({
+        vaultKey: key.vaultKey,
+        vaultId: key.vaultId,
+        inputs: roots,
+        outDir: out!,
+        onProgress: (p) =>
+          deps.events.emit(eventChannels.recoveryProgress, {
+            runId,
+            input: displayName(roots, p.input),
+            doneBytes: p.allBytesDone,
+            totalBytes: p.allBytesTotal,
+            filesDone: p.fileNumber - 1,
+            filesTotal: p.fileCount,
+          }),
+      })
+      if (results.length === 0) {
         throw new IpcError({
           code: 'NOTHING_TO_RECOVER',
           message: `No encrypted files found there (they end in ${ENCRYPTED_FILE_SUFFIX}). Choose the files downloaded from the vault, or the folder holding them.`,
         })
       }
-      await mkdir(out!, { recursive: true })
-      const runId = randomUUID()
-      const totalBytes = files.reduce((sum, f) => sum + f.size, 0)
-      let doneBytes = 0
-      const results: RecoveryFileResult[] = []
-      for (const [index, file] of files.entries()) {
-        const target = resolve(out!, file.relativePath.replace(new RegExp(`\\${ENCRYPTED_FILE_SUFFIX}$`), ''))
-        const partial = `${target}.partial`
-        try {
-          await mkdir(resolve(target, '..'), { recursive: true })
-          const counter = new Transform({
-            transform(chunk: Buffer, _encoding, done) {
-              doneBytes += chunk.length
-              deps.events.emit(eventChannels.recoveryProgress, {
-                runId,
-                input: file.relativePath,
-                doneBytes,
-                totalBytes,
-                filesDone: index,
-                filesTotal: files.length,
-              })
-              done(null, chunk)
-            },
-          })
-          const source = createReadStream(file.path).pipe(counter)
-          await pipeline(Readable.from(decryptStream(source, key)), createWriteStream(partial))
-          // Only a file that decrypted and authenticated completely gets its real name.
-          await rename(partial, target)
-          results.push({
-            input: file.relativePath,
-            output: target,
-            ok: true,
-            message: 'decrypted and verified',
-          })
-        } catch (error) {
-          await rm(partial, { force: true })
-          results.push({
-            input: file.relativePath,
-            ok: false,
-            message: error instanceof Error ? error.message : String(error),
-          })
-        }
+      return {
+        runId,
+        outputDir: out!,
+        results: results.map((r): RecoveryFileResult => {
+          const ok = r.status === 'recovered' || r.status === 'kept'
+          return {
+            input: displayName(roots, r.input),
+            ...(ok ? { output: r.output } : {}),
+            ok,
+            status: ok ? (r.status as 'recovered' | 'kept') : 'failed',
+            message: r.status === 'recovered' ? 'decrypted and verified' : (r.message ?? r.status),
+          }
+        }),
       }
-      return { runId, outputDir: out!, results }
     },
 
     listHeirFiles: async ({ serviceUrl, accessToken, vaultId }) => {

@@ -62,6 +62,7 @@ The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobble
 function describe(result: FileRecoveryResult): string {
   if (result.status === 'recovered')
     return `ok       ${result.input} -> ${result.output} (${result.bytes} bytes)`
+  if (result.status === 'kept') return `kept     ${result.input} -> ${result.output}: ${result.message}`
   return `${result.status.padEnd(8)} ${result.input}: ${result.message}`
 }
 
@@ -145,7 +146,7 @@ async function main(argv: string[]): Promise<number> {
   })
   if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
   for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
-  const failed = results.filter((r) => r.status !== 'recovered').length
+  const failed = results.filter((r) => r.status !== 'recovered' && r.status !== 'kept').length
   if (results.length === 0) {
     console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
     return 1

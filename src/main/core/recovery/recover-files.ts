@@ -1,13 +1,13 @@
-// Decrypting encrypted files (or folders of them) into an output folder. Each file is handled on its
-// own: a damaged file does not stop the others, nothing is ever overwritten, and a file's plaintext
-// appears under its final name only after every chunk authenticated (see authenticated-output.ts).
-import { lstat, mkdir, readdir, stat } from 'node:fs/promises'
-import { basename, dirname, join, relative } from 'node:path'
+// Decrypting encrypted files (or folders of them) into an output folder, for the app and the command
+// line alike. Each file is handled on its own: a damaged file does not stop the others; writing (names,
+// no overwrite, nothing partial) is recovery-writer.ts's.
+import { mkdir, readdir, stat } from 'node:fs/promises'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import type { AeadBackendName } from '../crypto/aead-backend'
 import { plaintextLength } from '../crypto/chunked-format'
 import { FileCipherError, type FileCipherErrorReason } from '../crypto/file-cipher-error'
 import { ENCRYPTED_FILE_SUFFIX } from '../crypto/recovery-kits'
-import { decryptIntoTemp, publishWithoutOverwrite } from './authenticated-output'
+import { RecoveryWriteError, type RecoveryWriteFailure, writeRecoveredFile } from './recovery-writer'
 
 export interface RecoverFilesOptions {
   vaultKey: Uint8Array
@@ -25,9 +25,12 @@ export interface RecoveryProgress {
   fileCount: number
   bytesDone: number
   bytesTotal: number
+  /** Over all files of the run. */
+  allBytesDone: number
+  allBytesTotal: number
 }
 
-export type FileRecoveryStatus = 'recovered' | 'failed' | 'skipped'
+export type FileRecoveryStatus = 'recovered' | 'kept' | 'failed' | 'skipped'
 
 export interface FileRecoveryResult {
   input: string
@@ -36,13 +39,14 @@ export interface FileRecoveryResult {
   status: FileRecoveryStatus
   /** Plaintext bytes written, for recovered files. */
   bytes?: number
-  /** FileCipherError reasons, or 'exists' / 'unreadable' / 'write-failed'. */
-  reason?: FileCipherErrorReason | 'exists' | 'unreadable' | 'write-failed'
+  /** FileCipherError reasons, RecoveryWriteError reasons, or 'unreadable'. */
+  reason?: FileCipherErrorReason | RecoveryWriteFailure | 'unreadable'
   message?: string
 }
 
 interface Job {
   input: string
+  size: number
   /** Output path relative to outDir. */
   target: string
 }
@@ -83,46 +87,48 @@ async function collectJobs(inputs: string[], results: FileRecoveryResult[]): Pro
     if (info.isDirectory()) {
       for await (const file of walk(input)) {
         const rel = relative(input, file)
-        jobs.push({ input: file, target: join(dirname(rel), plaintextName(basename(rel))) })
+        const size = (await stat(file)).size
+        jobs.push({ input: file, size, target: join(dirname(rel), plaintextName(basename(rel))) })
       }
     } else {
-      jobs.push({ input, target: plaintextName(basename(input)) })
+      jobs.push({ input, size: info.size, target: plaintextName(basename(input)) })
     }
   }
   return jobs
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch {
-    return false
-  }
 }
 
 export async function recoverFiles(opts: RecoverFilesOptions): Promise<FileRecoveryResult[]> {
   const results: FileRecoveryResult[] = []
   const jobs = await collectJobs(opts.inputs, results)
   await mkdir(opts.outDir, { recursive: true })
+  const run = { done: 0, total: jobs.reduce((sum, job) => sum + job.size, 0) }
   for (const [i, job] of jobs.entries()) {
-    results.push(await recoverOne(job, i + 1, jobs.length, opts))
+    const before = run.done
+    results.push(await recoverOne(job, i + 1, jobs.length, opts, run))
+    run.done = before + job.size
   }
   return results
 }
 
-async function recoverOne(job: Job, fileNumber: number, fileCount: number, opts: RecoverFilesOptions) {
-  const output = join(opts.outDir, job.target)
-  const fail = (reason: FileRecoveryResult['reason'], message: string): FileRecoveryResult => ({
+async function recoverOne(
+  job: Job,
+  fileNumber: number,
+  fileCount: number,
+  opts: RecoverFilesOptions,
+  run: { done: number; total: number },
+): Promise<FileRecoveryResult> {
+  const fallback = join(opts.outDir, job.target)
+  const fail = (
+    reason: FileRecoveryResult['reason'],
+    message: string,
+    output = fallback,
+  ): FileRecoveryResult => ({
     input: job.input,
     output,
     status: reason === 'exists' ? 'skipped' : 'failed',
     reason,
     message,
   })
-  if (await exists(output)) {
-    return fail('exists', `'${output}' already exists; it was left untouched. Choose an empty output folder.`)
-  }
   let size: number
   try {
     size = (await stat(job.input)).size
@@ -133,45 +139,43 @@ async function recoverOne(job: Job, fileNumber: number, fileCount: number, opts:
   }
 
   let bytesDone = 0
-  let decrypted: { temp: string; written: number }
   try {
-    decrypted = await decryptIntoTemp({
+    const written = await writeRecoveredFile({
       input: job.input,
-      output,
+      outDir: opts.outDir,
+      fallbackPath: job.target.split(sep).join('/'),
       vaultKey: opts.vaultKey,
       vaultId: opts.vaultId,
       backend: opts.backend,
       onBytes: (bytes) => {
         bytesDone += bytes
-        opts.onProgress?.({ input: job.input, fileNumber, fileCount, bytesDone, bytesTotal: size })
+        run.done += bytes
+        opts.onProgress?.({
+          input: job.input,
+          fileNumber,
+          fileCount,
+          bytesDone,
+          bytesTotal: size,
+          allBytesDone: run.done,
+          allBytesTotal: run.total,
+        })
       },
     })
+    return {
+      input: job.input,
+      output: written.output,
+      status: written.status,
+      bytes: written.bytes,
+      ...(written.status === 'kept'
+        ? { message: 'An identical file is already there (an earlier recovery); left as it is.' }
+        : {}),
+    }
   } catch (error) {
     if (error instanceof FileCipherError) return fail(error.reason, error.message)
-    const sys = error as NodeJS.ErrnoException
-    if (sys.path === job.input || sys.syscall === 'read') {
-      return fail('unreadable', `Could not read '${job.input}': ${sys.message}. Check the file and the disk.`)
-    }
+    if (error instanceof RecoveryWriteError) return fail(error.reason, error.message, error.output)
     return fail(
-      'write-failed',
-      `Could not write '${output}': ${sys.message}. Check free space and permissions.`,
+      'unreadable',
+      `Could not read '${job.input}': ${(error as Error).message}. Check the file and the disk.`,
     )
   }
-  try {
-    await publishWithoutOverwrite(decrypted.temp, output)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      return fail(
-        'exists',
-        `'${output}' already exists; it was left untouched. Choose an empty output folder.`,
-      )
-    }
-    return fail('write-failed', `Could not create '${output}': ${(error as Error).message}.`)
-  }
-  return {
-    input: job.input,
-    output,
-    status: 'recovered',
-    bytes: decrypted.written,
-  } satisfies FileRecoveryResult
 }

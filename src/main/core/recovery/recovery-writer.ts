@@ -1,0 +1,218 @@
+// The one way recovered plaintext reaches the user's disk, for every recovery path (local .vault files
+// from the app or the command line, and heirs' downloads from the service):
+// - the file's name comes from the authenticated blob (format 2); older blobs use the caller's name;
+// - plaintext goes to a hidden temp file beside the target and gets its name only after every chunk
+//   authenticated, so a failure leaves nothing behind (not even folders this writer created);
+// - an existing file is never replaced: link() refuses it, and an identical file counts as already
+//   recovered.
+import { randomBytes } from 'node:crypto'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { link, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import type { AeadBackendName } from '../crypto/aead-backend'
+import { openEncryptedFile } from '../crypto/file-cipher'
+import { FileCipherError } from '../crypto/file-cipher-error'
+
+export interface RecoveryWriteOptions {
+  /** The encrypted file to read. */
+  input: string
+  outDir: string
+  /** Where a blob without its own name (format 1) goes: relative to outDir, '/'-separated. */
+  fallbackPath: string
+  vaultKey: Uint8Array
+  vaultId: string
+  backend?: AeadBackendName
+  /** Encrypted bytes read so far, for progress. */
+  onBytes?: (bytes: number) => void
+}
+
+export interface RecoveryWritten {
+  /** 'kept': an identical file was already there (an earlier run). */
+  status: 'recovered' | 'kept'
+  output: string
+  /** The path inside outDir, '/'-separated. */
+  relativePath: string
+  /** Where the name came from: the authenticated blob, or the caller (old blobs). */
+  nameFrom: 'blob' | 'caller'
+  bytes: number
+}
+
+export type RecoveryWriteFailure = 'exists' | 'unsafe-name' | 'write-failed'
+
+/** A failure of the writing side; decryption failures stay FileCipherError, read failures stay system errors. */
+export class RecoveryWriteError extends Error {
+  override readonly name = 'RecoveryWriteError'
+  constructor(
+    readonly reason: RecoveryWriteFailure,
+    message: string,
+    readonly output: string,
+  ) {
+    super(message)
+  }
+}
+
+/** outDir joined with a '/'-separated relative path, or null if the path could leave outDir. */
+export function confinedPath(outDir: string, relativePath: string): string | null {
+  const segments = relativePath.split('/')
+  const unsafe = (s: string) =>
+    s === '' ||
+    s === '.' ||
+    s === '..' ||
+    s.includes('\\') ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    /[\u0000-\u001f\u007f]/.test(s) ||
+    /^[a-zA-Z]:/.test(s)
+  if (segments.some(unsafe)) return null
+  const root = resolve(outDir)
+  const target = resolve(root, ...segments)
+  return target.startsWith(root + sep) ? target : null
+}
+
+async function present(path: string): Promise<boolean> {
+  try {
+    await lstat(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Creates the target's folder; returns the folders created, deepest first, to undo on failure. */
+async function makeFolders(root: string, folder: string): Promise<string[]> {
+  const created: string[] = []
+  for (let dir = folder; dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
+    if (await present(dir)) break
+    created.push(dir)
+  }
+  await mkdir(folder, { recursive: true })
+  return created
+}
+
+async function sameContents(a: string, b: string): Promise<boolean> {
+  const [left, right] = await Promise.all([open(a, 'r'), open(b, 'r')])
+  try {
+    const [sa, sb] = await Promise.all([left.stat(), right.stat()])
+    if (!sb.isFile() || sa.size !== sb.size) return false
+    const bufA = Buffer.alloc(1 << 20)
+    const bufB = Buffer.alloc(1 << 20)
+    for (let at = 0; at < sa.size; ) {
+      const [ra, rb] = await Promise.all([
+        left.read(bufA, 0, bufA.length, at),
+        right.read(bufB, 0, bufB.length, at),
+      ])
+      if (ra.bytesRead !== rb.bytesRead || ra.bytesRead === 0) return ra.bytesRead === rb.bytesRead
+      if (!bufA.subarray(0, ra.bytesRead).equals(bufB.subarray(0, rb.bytesRead))) return false
+      at += ra.bytesRead
+    }
+    return true
+  } finally {
+    await Promise.all([left.close(), right.close()])
+  }
+}
+
+/** Gives the checked temp file its name without ever replacing an existing file. */
+async function publish(temp: string, output: string): Promise<'published' | 'exists'> {
+  try {
+    await link(temp, output)
+    await unlink(temp)
+    return 'published'
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return 'exists'
+    const code = (error as NodeJS.ErrnoException).code
+    // File systems without hard links (FAT, exFAT) refuse link(): check, then rename.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error
+  }
+  if (await present(output)) return 'exists'
+  await rename(temp, output)
+  return 'published'
+}
+
+/** Decryption and read failures pass through; anything else happened while writing. */
+function writeSideError(error: unknown, input: string, output: string): unknown {
+  if (error instanceof FileCipherError || error instanceof RecoveryWriteError) return error
+  const sys = error as NodeJS.ErrnoException
+  if (sys.path === input || sys.syscall === 'read') return error
+  return new RecoveryWriteError(
+    'write-failed',
+    `Could not write "${output}": ${sys.message ?? String(error)}. Check that the folder is writable and has free space, then recover again.`,
+    output,
+  )
+}
+
+export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<RecoveryWritten> {
+  const source = createReadStream(opts.input, { highWaterMark: 1 << 20 })
+  if (opts.onBytes) source.on('data', (piece) => opts.onBytes?.(piece.length))
+  let opened: Awaited<ReturnType<typeof openEncryptedFile>>
+  try {
+    opened = await openEncryptedFile(source, {
+      vaultKey: opts.vaultKey,
+      vaultId: opts.vaultId,
+      backend: opts.backend,
+    })
+  } catch (error) {
+    source.destroy()
+    throw error
+  }
+  const nameFrom = opened.identity ? 'blob' : 'caller'
+  const relativePath = opened.identity?.path ?? opts.fallbackPath
+  const output = confinedPath(opts.outDir, relativePath)
+  if (!output) {
+    source.destroy()
+    throw new RecoveryWriteError(
+      'unsafe-name',
+      `The file's name "${relativePath}" is not a valid name inside the chosen folder, so it was not recovered. Nothing was written for it.`,
+      resolve(opts.outDir),
+    )
+  }
+
+  const root = resolve(opts.outDir)
+  let created: string[] = []
+  // Same folder as the target, so the final link is atomic and never crosses file systems.
+  const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
+  let bytes = 0
+  try {
+    await mkdir(root, { recursive: true })
+    created = await makeFolders(root, dirname(output))
+    await pipeline(
+      opened.body,
+      async function* (plain: AsyncIterable<Uint8Array>) {
+        for await (const piece of plain) {
+          bytes += piece.length
+          yield piece
+        }
+      },
+      createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
+    )
+    if ((await publish(temp, output)) === 'exists') {
+      const identical = await sameContents(temp, output)
+      await unlink(temp)
+      if (identical) {
+        return {
+          status: 'kept',
+          output,
+          relativePath: relative(root, output).split(sep).join('/'),
+          nameFrom,
+          bytes,
+        }
+      }
+      throw new RecoveryWriteError(
+        'exists',
+        `A different file named "${relativePath}" is already in ${opts.outDir}; it was left untouched. Choose an empty folder, or move that file away and recover again.`,
+        output,
+      )
+    }
+  } catch (error) {
+    source.destroy()
+    await unlink(temp).catch(() => {})
+    for (const dir of created) await rmdir(dir).catch(() => {})
+    throw writeSideError(error, opts.input, output)
+  }
+  return {
+    status: 'recovered',
+    output,
+    relativePath: relative(root, output).split(sep).join('/'),
+    nameFrom,
+    bytes,
+  }
+}

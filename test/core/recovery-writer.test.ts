@@ -1,0 +1,235 @@
+// The one recovery writer, through each path that uses it: the app's recovery from .vault files (IPC),
+// the command-line library, and the writer itself. Names come from the authenticated blob, nothing is
+// ever replaced, and a failure leaves nothing behind.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import fc from 'fast-check'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  collectBytes,
+  encodeShareWords,
+  encryptStream,
+  generateVaultKey,
+  splitVaultKey,
+} from '../../src/main/core/crypto'
+import { EventHub } from '../../src/main/core/ipc/handler-table'
+import { createRecoveryHandlers } from '../../src/main/core/ipc/recovery-handlers'
+import { recoverFiles } from '../../src/main/core/recovery/recover-files'
+import {
+  confinedPath,
+  RecoveryWriteError,
+  writeRecoveredFile,
+} from '../../src/main/core/recovery/recovery-writer'
+import { encryptStreamV1 } from '../crypto/support/legacy-v1'
+
+const vaultId = 'vault-writer-test'
+const vaultKey = generateVaultKey()
+
+async function sealed(path: string, content: Buffer): Promise<Buffer> {
+  return Buffer.from(
+    await collectBytes(
+      encryptStream(Readable.from([content]), {
+        vaultKey,
+        vaultId,
+        identity: { path, size: content.length },
+      }),
+    ),
+  )
+}
+
+/** Every entry under dir, '/'-separated, hidden ones included. */
+async function tree(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries.map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort()
+}
+
+let dir: string
+let inDir: string
+let outDir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'vault-writer-'))
+  inDir = join(dir, 'in')
+  outDir = join(dir, 'out')
+  await mkdir(inDir)
+  await mkdir(outDir)
+})
+afterEach(() => rm(dir, { recursive: true, force: true }))
+
+describe('recovery in the app (IPC)', () => {
+  const recover = async (inputs: string[]) => {
+    const shares = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const handlers = createRecoveryHandlers({ events: new EventHub() })
+    return handlers.recoverFiles({ shares: shares.slice(0, 2), inputs, outputDir: outDir })
+  }
+
+  it("never replaces the user's file of the same name, and leaves the user's own .partial alone", async () => {
+    await writeFile(join(inDir, 'notes.txt.vault'), await sealed('notes.txt', Buffer.from('recovered notes')))
+    await writeFile(join(outDir, 'notes.txt'), 'my own notes, not from the vault')
+    await writeFile(join(outDir, 'notes.txt.partial'), 'my own partial file')
+
+    const report = await recover([inDir])
+    expect(report.results).toEqual([
+      expect.objectContaining({
+        input: 'notes.txt.vault',
+        ok: false,
+        message: expect.stringMatching(/left untouched/),
+      }),
+    ])
+    expect(await readFile(join(outDir, 'notes.txt'), 'utf8')).toBe('my own notes, not from the vault')
+    expect(await readFile(join(outDir, 'notes.txt.partial'), 'utf8')).toBe('my own partial file')
+    expect(await tree(outDir)).toEqual(['notes.txt', 'notes.txt.partial'])
+  })
+
+  it('names files from the authenticated blob, so swapped or renamed blobs land under their true names', async () => {
+    // The service (or anyone) swapped the two stored names.
+    await writeFile(join(inDir, 'b.txt.vault'), await sealed('docs/a.txt', Buffer.from('content of A')))
+    await writeFile(join(inDir, 'a.txt.vault'), await sealed('docs/b.txt', Buffer.from('content of B')))
+    const report = await recover([inDir])
+    expect(report.results.every((r) => r.ok)).toBe(true)
+    expect(await readFile(join(outDir, 'docs', 'a.txt'), 'utf8')).toBe('content of A')
+    expect(await readFile(join(outDir, 'docs', 'b.txt'), 'utf8')).toBe('content of B')
+    expect(await tree(outDir)).toEqual(['docs', 'docs/a.txt', 'docs/b.txt'])
+  })
+})
+
+describe('the recovery writer', () => {
+  it('counts an identical file already there as kept, and refuses a different one', async () => {
+    const blob = join(inDir, 'x.vault')
+    await writeFile(blob, await sealed('letter.txt', Buffer.from('dear heirs')))
+    const options = { input: blob, outDir, fallbackPath: 'x', vaultKey, vaultId }
+    expect(await writeRecoveredFile(options)).toMatchObject({
+      status: 'recovered',
+      nameFrom: 'blob',
+      bytes: 10,
+    })
+    expect(await writeRecoveredFile(options)).toMatchObject({ status: 'kept', relativePath: 'letter.txt' })
+    await writeFile(join(outDir, 'letter.txt'), 'changed by the user')
+    await expect(writeRecoveredFile(options)).rejects.toMatchObject({ reason: 'exists' })
+    expect(await readFile(join(outDir, 'letter.txt'), 'utf8')).toBe('changed by the user')
+    expect(await tree(outDir)).toEqual(['letter.txt'])
+  })
+
+  it('uses the given name for an old (format 1) blob', async () => {
+    const blob = join(inDir, 'old.vault')
+    const content = Buffer.from('an old file')
+    await writeFile(
+      blob,
+      Buffer.from(await collectBytes(encryptStreamV1(Readable.from([content]), { vaultKey, vaultId }))),
+    )
+    const written = await writeRecoveredFile({
+      input: blob,
+      outDir,
+      fallbackPath: 'sub/old.txt',
+      vaultKey,
+      vaultId,
+    })
+    expect(written).toMatchObject({ status: 'recovered', nameFrom: 'caller', relativePath: 'sub/old.txt' })
+    expect(await readFile(join(outDir, 'sub', 'old.txt'), 'utf8')).toBe('an old file')
+  })
+
+  it('leaves nothing behind when a blob fails half-way, not even the folders it made', async () => {
+    const content = Buffer.alloc(300_000, 7)
+    const blob = await sealed('deep/inside/big.bin', content)
+    blob[blob.length - 100]! ^= 1
+    await writeFile(join(inDir, 'big.vault'), blob)
+    await expect(
+      writeRecoveredFile({ input: join(inDir, 'big.vault'), outDir, fallbackPath: 'big', vaultKey, vaultId }),
+    ).rejects.toMatchObject({ name: 'FileCipherError' })
+    expect(await tree(outDir)).toEqual([])
+  })
+
+  it('refuses an old blob whose given name would leave the folder', async () => {
+    const blob = join(inDir, 'old.vault')
+    await writeFile(
+      blob,
+      Buffer.from(
+        await collectBytes(encryptStreamV1(Readable.from([Buffer.from('x')]), { vaultKey, vaultId })),
+      ),
+    )
+    for (const fallbackPath of ['../escape.txt', '/etc/passwd', 'a/../../b', 'C:\\x', 'a//b', '']) {
+      await expect(
+        writeRecoveredFile({ input: blob, outDir, fallbackPath, vaultKey, vaultId }),
+        fallbackPath,
+      ).rejects.toBeInstanceOf(RecoveryWriteError)
+    }
+    expect(await tree(dir)).toEqual(['in', 'in/old.vault', 'out'])
+  })
+
+  it('confines every path to the output folder', () => {
+    expect(confinedPath('/out', 'a/b.txt')).toBe(join('/out', 'a', 'b.txt'))
+    for (const bad of ['..', '../x', 'a/./b', 'a\\b', 'x\u0000y', 'D:/x', '/abs']) {
+      expect(confinedPath('/out', bad), bad).toBeNull()
+    }
+  })
+})
+
+describe('the command-line library', () => {
+  it('reports kept for a file recovered by an earlier run and never overwrites', async () => {
+    await writeFile(join(inDir, 'a.txt.vault'), await sealed('a.txt', Buffer.from('A')))
+    const first = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(first.map((r) => r.status)).toEqual(['recovered'])
+    const again = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(again.map((r) => r.status)).toEqual(['kept'])
+    await writeFile(join(outDir, 'a.txt'), 'B')
+    const conflict = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(conflict).toEqual([expect.objectContaining({ status: 'skipped', reason: 'exists' })])
+    expect(await readFile(join(outDir, 'a.txt'), 'utf8')).toBe('B')
+  })
+})
+
+describe('the recovery writer under mutated blobs (fuzzed)', () => {
+  it('writes the exact original or nothing at all: never a partial, temp or wrong file', async () => {
+    const content = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 31) & 255))
+    const original = await sealed('folder/file.bin', content)
+    const mutation = fc.oneof(
+      fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(original.length - 1) }),
+      fc.record({
+        kind: fc.constant('extend' as const),
+        extra: fc.uint8Array({ minLength: 1, maxLength: 70_000 }),
+      }),
+      fc.record({ kind: fc.constant('flip' as const), at: fc.nat(original.length - 1), bit: fc.nat(7) }),
+      fc.record({ kind: fc.constant('swap' as const), a: fc.nat(2), b: fc.nat(2) }),
+    )
+    const sealedChunk = 65_536 + 16
+    const header = 24 + 16
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => {
+        let blob: Buffer
+        if (m.kind === 'truncate') blob = original.subarray(0, m.at)
+        else if (m.kind === 'extend') blob = Buffer.concat([original, m.extra])
+        else if (m.kind === 'flip') {
+          blob = Buffer.from(original)
+          blob[m.at]! ^= 1 << m.bit
+        } else {
+          const chunk = (i: number) =>
+            original.subarray(header + i * sealedChunk, header + (i + 1) * sealedChunk)
+          const order = [0, 1, 2]
+          ;[order[m.a], order[m.b]] = [order[m.b]!, order[m.a]!]
+          blob = Buffer.concat([original.subarray(0, header), ...order.map(chunk)])
+        }
+        const out = await mkdtemp(join(dir, 'fuzz-'))
+        const input = join(dir, `${out.split('fuzz-')[1]}.vault`)
+        await writeFile(input, blob)
+        let written = false
+        try {
+          await writeRecoveredFile({ input, outDir: out, fallbackPath: 'x', vaultKey, vaultId })
+          written = true
+        } catch (error) {
+          expect((error as Error).name).toBe('FileCipherError')
+        }
+        if (written) {
+          expect(blob.equals(original)).toBe(true)
+          expect(await readFile(join(out, 'folder', 'file.bin'))).toEqual(content)
+          expect(await tree(out)).toEqual(['folder', 'folder/file.bin'])
+        } else {
+          expect(await tree(out)).toEqual([])
+        }
+        await rm(out, { recursive: true })
+        await rm(input)
+      }),
+      { numRuns: 40 },
+    )
+  })
+})
