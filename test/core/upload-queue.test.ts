@@ -2,7 +2,12 @@ import { appendFile, mkdir, symlink, truncate, utimes, writeFile } from 'node:fs
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { VaultApiClient } from '../../src/main/core/api-client'
-import { decryptStream, encryptedLength, encryptStream } from '../../src/main/core/crypto'
+import {
+  decryptStream,
+  encryptedFileLength,
+  encryptStream,
+  openEncryptedFile,
+} from '../../src/main/core/crypto'
 import { MemorySecretStore } from '../../src/main/core/secret-store'
 import {
   largestUploadableFile,
@@ -48,7 +53,7 @@ afterEach(async () => {
 /** The real cipher, slowed after the first chunk so a test can act mid-upload. */
 function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
   return {
-    encryptedLength,
+    encryptedLength: encryptedFileLength,
     encryptStream: (source, options) =>
       (async function* () {
         let n = 0
@@ -80,6 +85,56 @@ async function decryptAsset(assetId: string): Promise<Buffer> {
 }
 
 describe('upload queue against the local service', () => {
+  it('seals each file path and size inside its blob; with names hidden the service sees neither', async () => {
+    const root = join(files, 'Private')
+    await mkdir(join(root, 'medical'), { recursive: true })
+    await writeFile(join(root, 'medical', 'diagnosis.pdf'), '%PDF-1.7\n% test pdf\n')
+    const queue = await openQueue({ hideFileNames: true })
+    await queue.enqueue({ vaultId, paths: [root] })
+    await queue.idle()
+    expect(queue.list()).toEqual([expect.objectContaining({ state: 'done', nameHidden: true })])
+
+    const [asset] = await client.listAllAssets(vaultId)
+    const seenByService = JSON.stringify(asset)
+    expect(seenByService).not.toMatch(/diagnosis|medical|Private|pdf/i)
+    expect(asset!.filename).toMatch(/^file-[0-9a-f]{16}$/)
+    const key = (await keys.get(vaultId))!
+    const opened = await openEncryptedFile(await client.downloadAsset(vaultId, asset!.id), {
+      vaultKey: key,
+      vaultId,
+    })
+    expect(opened).toMatchObject({
+      version: 2,
+      identity: { path: 'Private/medical/diagnosis.pdf', size: 20 },
+    })
+    const chunks: Uint8Array[] = []
+    for await (const c of opened.body) chunks.push(c)
+    expect(Buffer.concat(chunks).toString()).toBe('%PDF-1.7\n% test pdf\n')
+
+    // Names shown again for uploads from now on.
+    queue.setHideFileNames(false)
+    await writeFile(join(files, 'open.txt'), 'visible')
+    await queue.enqueue({ vaultId, paths: [join(files, 'open.txt')] })
+    await queue.idle()
+    expect((await client.listAllAssets(vaultId)).map((a) => a.filename)).toContain('open.txt')
+  })
+
+  it('refuses a file whose name carries a bidirectional control character, with a way out', async () => {
+    const spoof = join(files, 'invoice\u202Efdp.exe')
+    await writeFile(spoof, 'x')
+    const queue = await openQueue()
+    const estimate = await queue.estimate(vaultId, [files])
+    expect(estimate.files).toBe(0)
+    expect(estimate.skipped).toEqual([expect.objectContaining({ reason: 'bad-name' })])
+    await queue.enqueue({ vaultId, paths: [spoof] })
+    await queue.idle()
+    expect(queue.list()[0]!.error).toMatchObject({
+      code: 'BAD_FILE_NAME',
+      message: expect.stringMatching(/Rename/),
+    })
+    expect(await client.listAllAssets(vaultId)).toEqual([])
+  })
+
   it('backs up a folder with nested files, skipping junk and links that leave it', async () => {
     const root = join(files, 'Documents')
     await mkdir(join(root, 'taxes', '2025'), { recursive: true })
@@ -132,7 +187,7 @@ describe('upload queue against the local service', () => {
     expect(byPath.get('Documents/taxes/2025/return.pdf')!.contentType).toBe('application/pdf')
     const letter = byPath.get('Documents/letter.txt')!
     expect(letter.contentType).toBe('text/plain')
-    expect(letter.sizeBytes).toBe(encryptedLength(12))
+    expect(letter.sizeBytes).toBe(encryptedFileLength({ path: 'Documents/letter.txt', size: 12 }))
     expect((await decryptAsset(letter.id)).toString()).toBe('Dear heirs,\n')
     const used = done.reduce((n, i) => n + (i.creditsConsumed ?? 0), 0)
     expect(used).toBe(4)
@@ -199,9 +254,10 @@ describe('upload queue against the local service', () => {
     await writeFile(huge, '')
     // Exactly 5 GB: the ciphertext (what the service stores) would exceed the limit.
     await truncate(huge, 5_000_000_000)
-    const fits = largestUploadableFile(encryptedLength)
-    expect(encryptedLength(fits)).toBeLessThanOrEqual(5_000_000_000)
-    expect(encryptedLength(fits + 1)).toBeGreaterThan(5_000_000_000)
+    const lengthOf = (size: number) => encryptedFileLength({ path: 'disk.img', size })
+    const fits = largestUploadableFile(lengthOf)
+    expect(lengthOf(fits)).toBeLessThanOrEqual(5_000_000_000)
+    expect(lengthOf(fits + 1)).toBeGreaterThan(5_000_000_000)
     const small = join(files, 'small.txt')
     await writeFile(small, 'x')
     const keyless = (await client.createVault()).id

@@ -80,6 +80,7 @@ export interface AppCoreSettings {
   reminderDaysBefore?: number[]
   overdueRepeatHours?: number
   uploadConcurrency?: number
+  hideFileNames?: boolean
 }
 
 export interface AppCoreOptions {
@@ -171,6 +172,7 @@ export async function createAppCore(options: AppCoreOptions) {
     clientFor: (connectionId) => connections.client(connectionId),
     vaultKeys,
     concurrency: options.settings?.uploadConcurrency ?? 2,
+    hideFileNames: options.settings?.hideFileNames ?? false,
     now: () => clock.now(),
   })
 
@@ -390,6 +392,8 @@ export async function createAppCore(options: AppCoreOptions) {
       list: () => uploads.list(),
       clearFinished: () => uploads.clearFinished(),
       idle: () => uploads.idle(),
+      /** The upload this computer made of an asset (its real name, when hidden from the service). */
+      uploadedHere: (vaultId: string, assetId: string) => uploads.index.findAsset(vaultId, assetId),
     },
 
     reminders,
@@ -399,6 +403,7 @@ export async function createAppCore(options: AppCoreOptions) {
     applySettings(settings: AppCoreSettings): void {
       reminders.setConfig(pickReminderConfig(settings))
       if (settings.uploadConcurrency) uploads.setConcurrency(settings.uploadConcurrency)
+      if (settings.hideFileNames !== undefined) uploads.setHideFileNames(settings.hideFileNames)
       reminders.tick()
       publishTray()
     },

@@ -19,6 +19,8 @@ export type SkipReason =
   | 'broken-symlink'
   | 'not-a-file'
   | 'unreadable'
+  // A name that cannot be sealed in the blob (FORMAT.md: control or bidi characters, too long).
+  | 'bad-name'
 
 export interface SkippedEntry {
   path: string

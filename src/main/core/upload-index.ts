@@ -49,6 +49,14 @@ export class UploadIndex {
     return new UploadIndex(file, Array.isArray(data.entries) ? data.entries : [])
   }
 
+  /** The upload this computer made of an asset, if it made it (and has not replaced it since). */
+  findAsset(vaultId: string, assetId: string): UploadIndexEntry | undefined {
+    for (const entry of this.#entries.values()) {
+      if (entry.vaultId === vaultId && entry.assetId === assetId) return entry
+    }
+    return undefined
+  }
+
   find(vaultId: string, path: string): UploadIndexEntry | undefined {
     return this.#entries.get(keyOf(vaultId, path))
   }

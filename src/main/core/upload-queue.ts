@@ -3,10 +3,10 @@
 // -> chunked encryption -> hand-built multipart body with exact Content-Length -> got stream ->
 // progress -> asset. The queue file survives restarts; interrupted items start over from the
 // beginning. Cancel aborts the request: the service discards a partial body, so it costs nothing.
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { open, stat } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { basename, join, sep } from 'node:path'
 import { creditsToDollars, LIMITS, uploadCostCredits } from '../../shared/api'
 import type {
   UploadEstimateView,
@@ -17,8 +17,10 @@ import type {
 import { type VaultApiClient, VaultApiError } from './api-client'
 import { detectContentType } from './content-type'
 import {
-  encryptedLength as cobblestoneEncryptedLength,
+  checkIdentityPath,
   encryptStream as cobblestoneEncryptStream,
+  encryptedFileLength,
+  type FileIdentity,
 } from './crypto'
 import { type ScannedFile, type SkippedEntry, scanForUpload } from './folder-scan'
 import { JsonFileWriter, readJsonFile } from './json-file'
@@ -40,6 +42,8 @@ export interface UploadItem extends UploadItemView {
   path: string
   force: boolean
   mtimeMs?: number
+  /** Sent to the service under a neutral name (Settings: hide file names from the service). */
+  nameHidden?: boolean
   /** Balance seen at the credit check. */
   balanceCredits?: number
   contentType?: string
@@ -58,11 +62,12 @@ export interface UploadEstimate extends UploadEstimateView {
 }
 
 export interface UploadCipher {
-  encryptedLength(plaintextBytes: number): number
+  /** Exact blob length: the file's size and its path, both sealed inside (FORMAT.md, format 2). */
+  encryptedLength(identity: FileIdentity): number
   /** `source` reuses its buffers: a chunk is valid only until the next one is requested. */
   encryptStream(
     source: AsyncIterable<Uint8Array>,
-    options: { vaultKey: Uint8Array; vaultId: string },
+    options: { vaultKey: Uint8Array; vaultId: string; identity: FileIdentity },
   ): AsyncIterable<Uint8Array>
 }
 
@@ -88,6 +93,8 @@ export interface UploadQueueOptions {
   autoStart?: boolean
   /** Minimum interval between progress events per item. */
   progressIntervalMs?: number
+  /** Send neutral names to the service (see setHideFileNames). */
+  hideFileNames?: boolean
   now?: () => number
 }
 
@@ -115,7 +122,7 @@ const READ_BYTES = 1 << 20
  */
 function cobblestoneCipher(parallel: boolean): UploadCipher {
   return {
-    encryptedLength: cobblestoneEncryptedLength,
+    encryptedLength: encryptedFileLength,
     encryptStream: (source, options) => cobblestoneEncryptStream(source, { ...options, parallel }),
   }
 }
@@ -128,6 +135,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #cipher: UploadCipher
   readonly #now: () => number
   #concurrency: number
+  #hideFileNames: boolean
   #running = false
   readonly #active = new Map<string, { controller: AbortController; done: Promise<void> }>()
   readonly #balances = new Map<string, { credits: number; at: number }>()
@@ -145,6 +153,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     this.#cipher = options.cipher ?? cobblestoneCipher(options.parallelEncryption ?? false)
     this.#now = options.now ?? Date.now
     this.#concurrency = Math.max(1, options.concurrency ?? 2)
+    this.#hideFileNames = options.hideFileNames ?? false
   }
 
   static async open(options: UploadQueueOptions): Promise<UploadQueue> {
@@ -185,6 +194,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     this.#pump()
   }
 
+  /** Uploads that start from now on send a neutral name (the real one is sealed inside the blob). */
+  setHideFileNames(hide: boolean): void {
+    this.#hideFileNames = hide
+  }
+
   /** What uploading these paths would cost, before anything is queued or sent. */
   async estimate(
     vaultId: string,
@@ -195,6 +209,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     reserve: { credits: number; months: number } = { credits: 0, months: 0 },
   ): Promise<UploadEstimate> {
     const { files, skipped } = await scanForUpload(paths)
+    const skippedByScan = skipped.length
     const client = await this.#options.clientFor(connectionId)
     const vault = await client.getVault(vaultId)
     this.#balances.set(vaultId, { credits: vault.creditsBalance, at: this.#now() })
@@ -204,7 +219,13 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     const tooLarge: string[] = []
     const unchanged: string[] = []
     for (const f of files) {
-      if (this.#cipher.encryptedLength(f.size) > LIMITS.maxFileBytes) {
+      const nameProblem = checkIdentityPath(sealedPath(f.relativePath))
+      if (nameProblem) {
+        skipped.push({ path: f.path, reason: 'bad-name', detail: `${f.relativePath}: ${nameProblem}` })
+        continue
+      }
+      const enc = this.#cipher.encryptedLength({ path: sealedPath(f.relativePath), size: f.size })
+      if (enc > LIMITS.maxFileBytes) {
         tooLarge.push(f.relativePath)
         continue
       }
@@ -213,14 +234,14 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         unchanged.push(f.relativePath)
         continue
       }
-      const enc = this.#cipher.encryptedLength(f.size)
       plaintextBytes += f.size
       encryptedBytes += enc
       credits += uploadCostCredits(enc)
     }
+    const badNames = skipped.length - skippedByScan
     return {
       vaultId,
-      files: files.length - tooLarge.length - unchanged.length,
+      files: files.length - tooLarge.length - unchanged.length - badNames,
       plaintextBytes,
       encryptedBytes,
       credits,
@@ -412,11 +433,21 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       const size = info.size
       const mtimeMs = info.mtimeMs
       this.#set(item, { sizeBytes: size, mtimeMs })
+      // The blob carries the path: a name no other system could safely recreate is refused up front.
+      const identity: FileIdentity = { path: sealedPath(item.relativePath), size }
+      const nameProblem = checkIdentityPath(identity.path)
+      if (nameProblem) {
+        return this.#fail(item, {
+          code: 'BAD_FILE_NAME',
+          message: `${item.relativePath} cannot be backed up under this name: ${nameProblem} Rename the file, then upload it again.`,
+        })
+      }
       // The service's 5 GB limit applies to what it stores: the ciphertext, a little larger than the file.
-      if (this.#cipher.encryptedLength(size) > LIMITS.maxFileBytes) {
+      const encryptedBytes = this.#cipher.encryptedLength(identity)
+      if (encryptedBytes > LIMITS.maxFileBytes) {
         return this.#fail(item, {
           code: 'FILE_TOO_LARGE',
-          message: `${item.relativePath} is ${formatGB(size)} GB and ${formatGB(this.#cipher.encryptedLength(size))} GB once encrypted; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
+          message: `${item.relativePath} is ${formatGB(size)} GB and ${formatGB(encryptedBytes)} GB once encrypted; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
         })
       }
       if (!item.force) {
@@ -440,7 +471,6 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       }
 
       const client = await this.#options.clientFor(item.connectionId)
-      const encryptedBytes = this.#cipher.encryptedLength(size)
       const estimatedCredits = uploadCostCredits(encryptedBytes)
       const balance = await this.#balance(client, item.vaultId, signal)
       const reservedByOthers = this.#reserved.get(item.vaultId) ?? 0
@@ -454,18 +484,20 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       reservedCredits = estimatedCredits
       this.#reserved.set(item.vaultId, reservedByOthers + reservedCredits)
 
-      const contentType = await detectContentType(item.path)
-      const metadata = uploadMetadata(item.relativePath, size, mtimeMs)
+      const hidden = this.#hideFileNames
+      const contentType = hidden ? 'application/octet-stream' : await detectContentType(item.path)
+      const metadata = hidden ? hiddenUploadMetadata() : uploadMetadata(item.relativePath, size, mtimeMs)
+      const serviceName = hidden ? neutralFileName() : basename(item.relativePath)
       const cipher = this.#cipher
       const body = buildMultipartBody(
         [
-          ['filename', basename(item.relativePath)],
+          ['filename', serviceName],
           ['contentType', contentType],
           ['metadata', metadata],
         ],
         {
           fieldName: 'file',
-          filename: `${basename(item.relativePath)}.c2sp`,
+          filename: `${serviceName}.c2sp`,
           contentType: 'application/octet-stream',
           length: encryptedBytes,
           content: () =>
@@ -473,11 +505,16 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
               readUnchangedFile(item.path, size, mtimeMs, (message) =>
                 controller.abort(new AbortReason('file-changed', message)),
               ),
-              { vaultKey, vaultId: item.vaultId },
+              { vaultKey, vaultId: item.vaultId, identity },
             ),
         },
       )
-      this.#set(item, { state: 'uploading', contentType, totalBytes: body.contentLength })
+      this.#set(item, {
+        state: 'uploading',
+        contentType,
+        totalBytes: body.contentLength,
+        ...(hidden ? { nameHidden: true } : {}),
+      })
       await this.#persist()
 
       const progress = this.#progressTracker(item)
@@ -622,6 +659,21 @@ export function largestUploadableFile(encryptedLength: (plaintext: number) => nu
 }
 
 /** The metadata field: the relative path (for folder backups) and what is needed to restore. */
+/** The path sealed in the blob: '/'-separated, NFC, as FORMAT.md requires. */
+export function sealedPath(relativePath: string): string {
+  return relativePath.split(sep).join('/').normalize('NFC')
+}
+
+/** What the service sees of a file when names are hidden: no name, path, type, size or date. */
+export function hiddenUploadMetadata(): string {
+  return JSON.stringify({ encryption: 'vault-desktop/file/v2', nameSealedInside: true })
+}
+
+/** A neutral, unique name for the service, telling nothing about the file. */
+export function neutralFileName(): string {
+  return `file-${randomBytes(8).toString('hex')}`
+}
+
 export function uploadMetadata(relativePath: string, size: number, mtimeMs: number): string {
   let path = relativePath
   for (;;) {
@@ -629,7 +681,7 @@ export function uploadMetadata(relativePath: string, size: number, mtimeMs: numb
       relativePath: path,
       plaintextBytes: size,
       modifiedAt: new Date(mtimeMs).toISOString(),
-      encryption: 'c2sp-chunked/cobblestone-256',
+      encryption: 'vault-desktop/file/v2',
     })
     if (Buffer.byteLength(json) <= LIMITS.metadataMaxBytes) return json
     // Keep the end of an extremely long path; the file name matters most.

@@ -26,6 +26,7 @@ export function SettingsScreen() {
     concurrency: useId(),
     confirm: useId(),
     reserve: useId(),
+    hideNames: useId(),
   }
 
   if (!settings || !appInfo) return null
@@ -184,6 +185,20 @@ export function SettingsScreen() {
         <p id={`${ids.reserve}-note`} className="muted small form-note">
           Uploads may not spend these credits unless you say so, so that a dead man's switch never starts the
           release just because the credits for check-ins ran out.
+        </p>
+
+        <label htmlFor={ids.hideNames}>Hide file names from the service</label>
+        <input
+          id={ids.hideNames}
+          type="checkbox"
+          checked={settings.hideFileNames}
+          aria-describedby={`${ids.hideNames}-note`}
+          onChange={(event) => save({ hideFileNames: event.target.checked })}
+        />
+        <p id={`${ids.hideNames}-note`} className="muted small form-note">
+          New uploads reach the service under a neutral name, without their folder, type or date. The real
+          name is sealed inside the encrypted file, so heirs still get every file under its own name; this
+          computer keeps showing the names of files it uploaded.
         </p>
       </div>
 

@@ -17,6 +17,8 @@ export const SettingsSchema = z.object({
   confirmUploadAboveCredits: z.number().int().min(0).max(1_000_000),
   /** Months of check-ins an upload may not spend (0: no reserve). */
   checkInReserveMonths: z.number().int().min(0).max(60),
+  /** Upload with a neutral name and no path, type or date: the real name travels only inside the encrypted file. */
+  hideFileNames: z.boolean(),
 })
 
 export type Settings = z.output<typeof SettingsSchema>
@@ -32,4 +34,5 @@ export const DEFAULT_SETTINGS: Settings = {
   uploadConcurrency: 2,
   confirmUploadAboveCredits: 50,
   checkInReserveMonths: 12,
+  hideFileNames: false,
 }

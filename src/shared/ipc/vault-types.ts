@@ -198,8 +198,18 @@ export interface GuardianChange {
   kitProblem: string | null
 }
 
+/** A stored file as the owner's app shows it. */
+export interface AssetView extends Asset {
+  /** The service's name, or for a file uploaded with its name hidden, the name this computer recorded. */
+  displayName: string
+  /** Uploaded under a neutral name; the real one is sealed inside the encrypted file. */
+  nameHidden: boolean
+  /** The original file's size, when the upload said it or this computer recorded it. */
+  originalBytes?: number
+}
+
 export interface AssetPage {
-  assets: Asset[]
+  assets: AssetView[]
   total: number
   limit: number
   offset: number

@@ -137,6 +137,7 @@ export class DesktopSession {
         reminderDaysBefore: settings.reminderDaysBefore,
         overdueRepeatHours: settings.overdueRepeatHours,
         uploadConcurrency: settings.uploadConcurrency,
+        hideFileNames: settings.hideFileNames,
       },
     })
     // The local service must be up before anything asks it for vaults.
@@ -398,6 +399,7 @@ export class DesktopSession {
       reminderDaysBefore: settings.reminderDaysBefore,
       overdueRepeatHours: settings.overdueRepeatHours,
       uploadConcurrency: settings.uploadConcurrency,
+      hideFileNames: settings.hideFileNames,
     })
     this.#emitNow()
   }

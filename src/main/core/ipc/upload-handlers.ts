@@ -1,10 +1,12 @@
 // Assets and uploads: the asset list page by page, the cost estimate, the queue and its controls,
 // and the native pickers. Every path from the window is checked here before anything reads it.
 import { isAbsolute, normalize } from 'node:path'
+import type { Asset } from '../../../shared/api'
 import { checkInReserveCredits } from '../../../shared/check-in-reserve'
 import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
-import type { PickKind } from '../../../shared/ipc/vault-types'
+import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
+import type { UploadIndexEntry } from '../upload-index'
 import { type DesktopSession, toUploadView } from './desktop-session'
 import type { EventHub, HandlerTable } from './handler-table'
 
@@ -49,6 +51,31 @@ async function reserveOf(s: DesktopSession, vaultId: string): Promise<{ credits:
   return { credits: checkInReserveCredits(frequency, months), months }
 }
 
+/** What the upload told the service in its metadata (absent for uploads by other apps). */
+function uploadedMetadata(asset: Asset): { relativePath?: string; plaintextBytes?: number; hidden: boolean } {
+  const metadata = (asset as Asset & { metadata?: Record<string, unknown> }).metadata ?? {}
+  return {
+    ...(typeof metadata.relativePath === 'string' ? { relativePath: metadata.relativePath } : {}),
+    ...(Number.isSafeInteger(metadata.plaintextBytes)
+      ? { plaintextBytes: metadata.plaintextBytes as number }
+      : {}),
+    hidden: metadata.nameSealedInside === true,
+  }
+}
+
+export function assetView(asset: Asset, uploadedHere: UploadIndexEntry | undefined): AssetView {
+  const told = uploadedMetadata(asset)
+  const originalBytes = told.plaintextBytes ?? uploadedHere?.size
+  return {
+    ...asset,
+    displayName: told.hidden
+      ? (uploadedHere?.relativePath ?? 'Name hidden (sealed inside the file)')
+      : asset.filename,
+    nameHidden: told.hidden,
+    ...(originalBytes !== undefined ? { originalBytes } : {}),
+  }
+}
+
 export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
   const { session } = deps
   return {
@@ -56,7 +83,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       const s = await session()
       const page = await s.core.vaults.listAssets(vaultId, { category, limit, offset })
       return {
-        assets: page.data,
+        assets: page.data.map((asset) => assetView(asset, s.core.uploads.uploadedHere(vaultId, asset.id))),
         total: page.meta.total ?? page.data.length,
         limit: page.meta.limit ?? limit,
         offset: page.meta.offset ?? offset,

@@ -98,12 +98,16 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
             <tbody>
               {page?.assets.map((a) => (
                 <tr key={a.id}>
-                  <td className="filename" title={a.filename}>
-                    {a.filename}
+                  <td
+                    className="filename"
+                    title={a.nameHidden ? `The service knows this file only as ${a.filename}` : a.displayName}
+                  >
+                    {a.displayName}
+                    {a.nameHidden && <span className="muted small"> · name hidden from the service</span>}
                   </td>
                   <td>{CATEGORY_LABEL[a.category]}</td>
                   <td className="num" title={`${formatBytes(a.sizeBytes)} stored, encrypted`}>
-                    {formatBytes(plaintextBytes(a.sizeBytes) ?? a.sizeBytes)}
+                    {formatBytes(a.originalBytes ?? plaintextBytes(a.sizeBytes) ?? a.sizeBytes)}
                   </td>
                   <td>{formatDateTime(a.createdAt)}</td>
                   <td>
@@ -114,7 +118,7 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
                       type="button"
                       className="link-button small"
                       onClick={() => void copy(a.storageTxId)}
-                      aria-label={`Copy storage id of ${a.filename}`}
+                      aria-label={`Copy storage id of ${a.displayName}`}
                     >
                       {copied === a.storageTxId ? 'Copied' : 'Copy'}
                     </button>
