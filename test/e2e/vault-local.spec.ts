@@ -24,6 +24,7 @@ test.beforeAll(async ({ browser }) => {
   await writeFile(join(filesDir, 'Taxes', 'return-2024.pdf'), `%PDF-1.4\n${'x'.repeat(20_000)}`)
   await writeFile(join(filesDir, 'Taxes', '2025', 'notes.txt'), 'Letter to my family.\n')
   await writeFile(join(filesDir, 'Taxes', '.DS_Store'), 'junk')
+  await writeFile(join(filesDir, 'diagnosis.pdf'), '%PDF-1.4\nprivate\n')
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'error') consoleErrors.push(message.text())
@@ -144,6 +145,34 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
   await page.getByLabel('Category').selectOption('document')
   await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
   await shot('assets')
+})
+
+test('hide file names: the service gets a neutral name, this computer still shows the real one', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+  await page.getByLabel('Hide file names from the service').click()
+  await expect(page.getByLabel('Hide file names from the service')).toBeChecked()
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  await shot('settings-hide-names')
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Vaults' }).click()
+  await page.getByTestId('vault-card').getByRole('button').first().click()
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(filesDir, 'diagnosis.pdf'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /Encrypt and upload/ })
+    .click()
+  // No type reaches the service either: the file is filed under "Other".
+  await page.getByLabel('Category').selectOption('other')
+  const row = page.getByRole('row').filter({ hasText: 'diagnosis.pdf' })
+  await expect(row).toContainText('name hidden from the service', { timeout: 20_000 })
+  await expect(row.getByRole('cell').first()).toHaveAttribute(
+    'title',
+    /knows this file only as file-[0-9a-f]{16}/,
+  )
+  await shot('assets-name-hidden')
 })
 
 test('release settings: dead man switch, monthly, saved', async () => {
