@@ -34,7 +34,7 @@ export interface ServiceOptions {
   from?: string
   /**
    * Per-pattern overrides of the spec's per-minute limits and of `authFailures` (failed authentications per
-   * client address and minute, default 20), or false to disable all rate limiting.
+   * client address and minute, default 60), or false to disable all rate limiting.
    */
   rateLimits?: RateLimitSettings
   /**

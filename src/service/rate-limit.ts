@@ -10,8 +10,12 @@ export type RateLimitSettings = Partial<Record<RateLimitPattern | 'authFailures'
 
 const WINDOW_MS = 60_000
 
-/** A client that sends this many unknown credentials in a minute is refused until the minute is over. */
-export const AUTH_FAILURES_PER_MINUTE = 20
+/**
+ * A client that sends this many unknown credentials in a minute is refused until the minute is over. Above
+ * the app's own polling budget (30 requests a minute), so an app left with a revoked key does not get the
+ * other users of its address refused; far below what guessing would need (tokens carry 256 bits).
+ */
+export const AUTH_FAILURES_PER_MINUTE = 60
 
 export type RateDecision =
   | { allowed: true; limit: number; remaining: number }

@@ -437,6 +437,20 @@ describe('npm run service', () => {
   })
 })
 
+describe('npm run recover', () => {
+  it('passes its arguments and exit code through the launcher', async () => {
+    const run = (...args: string[]) =>
+      promisify(execFile)('npm', ['run', '--silent', 'recover', '--', ...args], { cwd: root }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+      )
+    const help = await run('--help')
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Vault recovery tool')
+    expect((await run('--no-such-option')).code).toBe(2)
+  })
+})
+
 // ---------------------------------------------------------------------------------------------------
 // 17: Host allow-list, unframeable guardian pages, failed-authentication limit
 
@@ -659,6 +673,25 @@ describe('failed authentication limit', () => {
         expect((await call(t.url, 'GET', `/api/vault/${vaultId}`)).status).toBe(401)
       }
       expect((await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).status).toBe(200)
+    } finally {
+      await t.stop()
+    }
+  })
+
+  it('refuses after 60 failures a minute by default; rateLimits: false (--no-rate-limits) lifts it', async () => {
+    const t = await startTestService({ rateLimits: undefined })
+    try {
+      const path = `/api/vault/${t.owner.vaultId}`
+      for (let i = 0; i < 60; i++) {
+        expect((await rawRequest(t.url, { path, headers: { 'x-api-key': wrongKey() } })).status).toBe(401)
+      }
+      const refused = await rawRequest(t.url, { path, headers: { 'x-api-key': t.owner.apiKey } })
+      expectEnvelopeError(refused, 429, 'RATE_LIMITED')
+      await t.restart({ rateLimits: false })
+      for (let i = 0; i < 70; i++) {
+        expect((await rawRequest(t.url, { path, headers: { 'x-api-key': wrongKey() } })).status).toBe(401)
+      }
+      expect((await rawRequest(t.url, { path, headers: { 'x-api-key': t.owner.apiKey } })).status).toBe(200)
     } finally {
       await t.stop()
     }
