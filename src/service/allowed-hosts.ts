@@ -15,12 +15,12 @@ export function parseAllowedHosts(names: readonly string[]): Set<string> {
   for (const raw of names) {
     const name = normalizeHost(raw)
     if (name === '') continue
-    // A port (host:8080) or a URL would never equal a Host header's name part, so say so instead of
-    // refusing every request.
-    if (
-      /[/\s]/.test(name) ||
-      (name.includes(':') && !raw.trim().startsWith('[') && name.split(':').length === 2)
-    ) {
+    // A scheme, path or port (host:8080) would never equal a Host header's name part: say so instead of
+    // refusing every request. An IPv6 literal has several colons (or brackets) and is a name.
+    const hostAndPort = raw.trim().startsWith('[')
+      ? !name.endsWith(']') && name.includes(']:')
+      : name.split(':').length === 2
+    if (/[/\s]/.test(name) || hostAndPort) {
       throw new Error(
         `--allowed-hosts entry "${raw}" is not a host name; list names without scheme or port, e.g. vault.example.org,127.0.0.1`,
       )
