@@ -48,7 +48,9 @@ async function child([op, backend, parallel, input, keyHex]: string[]): Promise<
   await pipeline(
     createReadStream(input!, { highWaterMark: 1 << 20 }),
     (source: AsyncIterable<Uint8Array>) =>
-      op === 'decrypt' ? decryptStream(source, opts) : encryptStream(source, opts),
+      op === 'decrypt'
+        ? decryptStream(source, opts)
+        : encryptStream(source, { ...opts, identity: { path: 'bench.bin', size: statSync(input!).size } }),
     sink,
   )
   const result: Measurement = {

@@ -9,6 +9,7 @@ import {
   createDecryptTransform,
   createEncryptTransform,
   decryptStream,
+  encryptedFileLength,
   encryptedLength,
   encryptStream,
   FileCipherError,
@@ -31,8 +32,12 @@ function* split(bytes: Uint8Array, sizes: number[]): Iterable<Uint8Array> {
   }
 }
 
+const identityFor = (plain: Uint8Array) => ({ path: 'Documents/test file.bin', size: plain.length })
+
 async function encrypt(plain: Uint8Array, backend: 'node' | 'noble' = 'node', pieceSizes = [65536]) {
-  return collectBytes(encryptStream(split(plain, pieceSizes), { vaultKey, vaultId, backend }))
+  return collectBytes(
+    encryptStream(split(plain, pieceSizes), { vaultKey, vaultId, backend, identity: identityFor(plain) }),
+  )
 }
 
 async function decryptFailure(
@@ -109,7 +114,7 @@ describe('node and noble backends decrypt each other (differential)', () => {
       ['noble', 'node'],
     ] as const) {
       const ct = await encrypt(plain, from, [size % 7 === 0 ? 1000 : 4099])
-      expect(ct.length).toBe(encryptedLength(size))
+      expect(ct.length).toBe(encryptedFileLength(identityFor(plain)))
       const back = await collectBytes(decryptStream([ct], { vaultKey, vaultId, backend: to }))
       expect(Buffer.from(back).equals(plain)).toBe(true)
     }
@@ -129,7 +134,7 @@ describe('node and noble backends decrypt each other (differential)', () => {
         async (size, pieceSizes, nobleEncrypts) => {
           const plain = randomBytes(size)
           const ct = await encrypt(plain, nobleEncrypts ? 'noble' : 'node', pieceSizes)
-          expect(ct.length).toBe(encryptedLength(size))
+          expect(ct.length).toBe(encryptedFileLength(identityFor(plain)))
           const back = await collectBytes(
             decryptStream(split(ct, pieceSizes), {
               vaultKey,
@@ -148,8 +153,10 @@ describe('node and noble backends decrypt each other (differential)', () => {
 describe('tiny reads', () => {
   it('handles a stream delivered one byte at a time, both ways', async () => {
     const plain = randomBytes(3 * CHUNK_SIZE + 100)
-    const ct = await collectBytes(encryptStream(split(plain, [1]), { vaultKey, vaultId }))
-    expect(ct.length).toBe(encryptedLength(plain.length))
+    const ct = await collectBytes(
+      encryptStream(split(plain, [1]), { vaultKey, vaultId, identity: identityFor(plain) }),
+    )
+    expect(ct.length).toBe(encryptedFileLength(identityFor(plain)))
     const start = performance.now()
     const back = await collectBytes(decryptStream(split(ct, [1]), { vaultKey, vaultId }))
     expect(Buffer.from(back).equals(plain)).toBe(true)
@@ -231,7 +238,9 @@ describe('decryption failures are distinct and release nothing unauthenticated',
 describe('failures on the worker-thread path, across batch boundaries', () => {
   it('reports damaged, reordered and truncated, releasing only authenticated batches', async () => {
     const plain = randomBytes(3 * 64 * CHUNK_SIZE + 5000)
-    const ct = await collectBytes(encryptStream([plain], { vaultKey, vaultId, parallel: true }))
+    const ct = await collectBytes(
+      encryptStream([plain], { vaultKey, vaultId, parallel: true, identity: identityFor(plain) }),
+    )
     const at = (i: number) => HEADER_SIZE + i * SEALED_CHUNK_SIZE
     const cases: [Uint8Array, FileCipherErrorReason, number][] = [
       [flip(ct, at(130) + 7), 'damaged', 130],
@@ -255,7 +264,7 @@ describe('Node stream adapters', () => {
     const out: Buffer[] = []
     await pipeline(
       Readable.from(split(plain, [7000])),
-      createEncryptTransform({ vaultKey, vaultId }),
+      createEncryptTransform({ vaultKey, vaultId, identity: identityFor(plain) }),
       createDecryptTransform({ vaultKey, vaultId }),
       async (source: AsyncIterable<Buffer>) => {
         for await (const part of source) out.push(part)
@@ -320,7 +329,11 @@ describe('constant memory', () => {
     const hashIn = createHash('sha256')
     for (let i = 0; i < 256; i++) hashIn.update(piece)
     const hashOut = createHash('sha256')
-    const plain = decryptStream(encryptStream(source(), { vaultKey, vaultId }), { vaultKey, vaultId })
+    const identity = { path: 'big.bin', size: 256 << 20 }
+    const plain = decryptStream(encryptStream(source(), { vaultKey, vaultId, identity }), {
+      vaultKey,
+      vaultId,
+    })
     for await (const part of plain) {
       hashOut.update(part)
       total += part.length

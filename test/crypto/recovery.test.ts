@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,8 +28,10 @@ let work: string
 let cli: string
 const originals = new Map<string, Buffer>()
 
-async function encryptTo(path: string, plain: Buffer) {
-  writeFileSync(path, await collectBytes(encryptStream([plain], { vaultKey, vaultId })))
+/** The blob records its path (by default the name it is stored under, without '.vault'). */
+async function encryptTo(path: string, plain: Buffer, recorded = basename(path, '.vault')) {
+  const identity = { path: recorded, size: plain.length }
+  writeFileSync(path, await collectBytes(encryptStream([plain], { vaultKey, vaultId, identity })))
 }
 
 function listFiles(dir: string): string[] {
@@ -49,7 +51,7 @@ beforeAll(async () => {
   originals.set('letter.txt', Buffer.from('To my family: the passwords are in the blue folder.\n'))
   originals.set('photos/holiday.jpg', randomBytes(70_000))
   originals.set('empty', Buffer.alloc(0))
-  for (const [name, plain] of originals) await encryptTo(join(good, `${name}.vault`), plain)
+  for (const [name, plain] of originals) await encryptTo(join(good, `${name}.vault`), plain, name)
   writeFileSync(join(good, 'README.txt'), 'not encrypted, not a .vault file: ignored')
 
   await encryptTo(join(mixed, 'fine.txt.vault'), Buffer.from('fine'))
@@ -60,9 +62,10 @@ beforeAll(async () => {
     join(mixed, 'cut.jpg.vault'),
     readFileSync(join(good, 'photos/holiday.jpg.vault')).subarray(0, 40_000),
   )
-  await collectBytes(encryptStream([Buffer.from('x')], { vaultKey: generateVaultKey(), vaultId })).then(
-    (ct) => writeFileSync(join(mixed, 'other-vault.vault'), ct),
-  )
+  const identity = { path: 'other-vault', size: 1 }
+  await collectBytes(
+    encryptStream([Buffer.from('x')], { vaultKey: generateVaultKey(), vaultId, identity }),
+  ).then((ct) => writeFileSync(join(mixed, 'other-vault.vault'), ct))
 
   // Same entry and options as scripts/build-cli.mjs, built alone so another tool's entry cannot break it.
   cli = join(process.cwd(), 'out/cli/recover.js')

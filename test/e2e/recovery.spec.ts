@@ -41,7 +41,13 @@ test('shares from a QR photo and typed words decrypt the files into a chosen fol
   const letter = Buffer.from('Dear family, the documents are in the blue folder.\n'.repeat(500))
   await writeFile(
     join(dir, 'letter.txt.vault'),
-    await collectBytes(encryptStream(Readable.from([letter]), { vaultKey, vaultId })),
+    await collectBytes(
+      encryptStream(Readable.from([letter]), {
+        vaultKey,
+        vaultId,
+        identity: { path: 'letter.txt', size: letter.length },
+      }),
+    ),
   )
 
   await page.setViewportSize({ width: 1280, height: 900 })

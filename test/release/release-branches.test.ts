@@ -214,7 +214,11 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     // A file whose recorded folder tries to climb out of wherever the heir saves the files.
     const keyNow = (await recoverVaultKey({ shareWords: [...newKits.values()] })).vaultKey
     const sealed = await collectBytes(
-      encryptStream(Readable.from([Buffer.from('no escape\n')]), { vaultKey: keyNow, vaultId }),
+      encryptStream(Readable.from([Buffer.from('no escape\n')]), {
+        vaultKey: keyNow,
+        vaultId,
+        identity: { path: 'escape.txt', size: 10 },
+      }),
     )
     const form = new FormData()
     form.set('filename', 'escape.txt')

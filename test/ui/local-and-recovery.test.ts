@@ -93,7 +93,13 @@ describe('recovery', () => {
     expect(typo.message.length).toBeGreaterThan(10)
 
     const original = Buffer.from('The will is in the blue folder.\n'.repeat(2000))
-    const encrypted = await collectBytes(encryptStream(Readable.from([original]), { vaultKey, vaultId }))
+    const encrypted = await collectBytes(
+      encryptStream(Readable.from([original]), {
+        vaultKey,
+        vaultId,
+        identity: { path: 'letter.txt', size: original.length },
+      }),
+    )
     await writeFile(join(dir, 'letter.txt.vault'), encrypted)
     const tooFew = await call('recoverFiles', {
       shares: [shares[0]],

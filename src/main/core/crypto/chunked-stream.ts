@@ -14,6 +14,7 @@ import {
   deriveMessageKeys,
   HEADER_SIZE,
   MAX_CHUNKS,
+  type MessageKeys,
   SALT_SIZE,
   SEALED_CHUNK_SIZE,
   TAG_SIZE,
@@ -47,11 +48,21 @@ export interface ChunkedEncryptOptions extends ChunkedCipherOptions {
 }
 
 export interface ChunkedDecryptOptions extends ChunkedCipherOptions {
-  /** Builds the error for a commitment mismatch (the file layer tells wrong key from wrong vault). */
+  /**
+   * More contexts to accept, tried in order after `context` when its commitment does not match
+   * (format versions tell themselves apart this way, without a byte on the wire).
+   */
+  fallbackContexts?: readonly Uint8Array[]
+  /** Told, before any plaintext, which context matched: 0 for `context`, i + 1 for fallbackContexts[i]. */
+  onContextMatched?: (index: number) => void
+  /**
+   * Builds the error for a commitment mismatch (the file layer tells wrong key from wrong vault).
+   * `expected` holds the derived commitment of every context tried, in order.
+   */
   onCommitmentMismatch?: (header: {
     salt: Uint8Array
     commitment: Uint8Array
-    expected: Uint8Array
+    expected: Uint8Array[]
   }) => FileCipherError
 }
 
@@ -204,16 +215,29 @@ async function* decryptGenerator(
   }
   const header = queue.take(HEADER_SIZE)
   const salt = header.subarray(0, SALT_SIZE)
-  const { key, baseNonce, commitment } = deriveMessageKeys(opts.inputKey, salt, opts.context)
-  if (!equalBytes(commitment, header.subarray(SALT_SIZE))) {
+  const stored = header.subarray(SALT_SIZE)
+  const contexts = [opts.context, ...(opts.fallbackContexts ?? [])]
+  const expected: Uint8Array[] = []
+  let matched: MessageKeys | undefined
+  for (const context of contexts) {
+    const keys = deriveMessageKeys(opts.inputKey, salt, context)
+    expected.push(keys.commitment)
+    if (equalBytes(keys.commitment, stored)) {
+      matched = keys
+      break
+    }
+  }
+  if (!matched) {
     throw (
-      opts.onCommitmentMismatch?.({ salt, commitment: header.subarray(SALT_SIZE), expected: commitment }) ??
+      opts.onCommitmentMismatch?.({ salt, commitment: stored, expected }) ??
       new FileCipherError(
         'wrong-key',
         'This file cannot be opened with this key and context: the header check (key commitment) does not match.',
       )
     )
   }
+  opts.onContextMatched?.(expected.length - 1)
+  const { key, baseNonce } = matched
   const aead = backend.create(key, baseNonce)
   const pool = workerPool(opts)
   const depth = pool ? pool.size * 2 : 1
@@ -366,7 +390,7 @@ function diagnose(
  * An async iterator that, once it failed, keeps failing with the same error on every later read
  * (a plain async generator would report a clean end instead).
  */
-class StickyIterator<T> implements AsyncIterableIterator<T> {
+export class StickyIterator<T> implements AsyncIterableIterator<T> {
   private failure: { error: unknown } | undefined
   constructor(private readonly inner: AsyncGenerator<T>) {}
 

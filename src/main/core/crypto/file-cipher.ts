@@ -1,17 +1,39 @@
 // File encryption for a vault: Cobblestone-256 under the vault's files key, with a context that binds
-// every blob to this format version and to the vault id. No extra header: the blob is a plain
-// Cobblestone ciphertext of exactly encryptedLength(P) bytes.
+// every blob to a format version and to the vault id. No extra header: the blob is a plain Cobblestone
+// ciphertext. Format 2 (written now) starts its plaintext with the file's identity record (path and
+// size), so the blob also says which file it is; format 1 blobs (no record) still decrypt.
+// The version is told by which context's commitment matches (docs/FORMAT.md, 3.7).
 import { Duplex } from 'node:stream'
 import type { AeadBackendName } from './aead-backend'
+import { asBytes } from './byte-queue'
 import { concatBytes, equalBytes, utf8 } from './bytes'
 import type { ChunkWorkerPool } from './chunk-worker-pool'
-import { SALT_SIZE } from './chunked-format'
-import { type ByteSource, decryptChunked, encryptChunked, randomBytes } from './chunked-stream'
+import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS, SALT_SIZE } from './chunked-format'
+import {
+  type ByteSource,
+  decryptChunked,
+  encryptChunked,
+  randomBytes,
+  StickyIterator,
+} from './chunked-stream'
 import { FileCipherError } from './file-cipher-error'
+import {
+  checkIdentityPath,
+  decodeIdentity,
+  encodeIdentity,
+  type FileIdentity,
+  identityCutShort,
+} from './file-identity'
 import { deriveFilesKey, saltCheck } from './vault-key'
 
-export const FILE_CONTEXT_PREFIX = 'vault-desktop/file/v1'
+export { checkIdentityPath, type FileIdentity }
+
+export const FILE_CONTEXT_PREFIX = 'vault-desktop/file/v2'
+/** Format 1: blobs without an identity record. Only decrypted; writing them is for tests and vectors. */
+export const FILE_CONTEXT_PREFIX_V1 = 'vault-desktop/file/v1'
 export const MAX_VAULT_ID_BYTES = 200
+
+export type FileFormatVersion = 1 | 2
 
 export interface FileCipherOptions {
   vaultKey: Uint8Array
@@ -24,6 +46,17 @@ export interface FileCipherOptions {
 export interface FileEncryptOptions extends FileCipherOptions {
   /** The salt's 16 random bytes. Only for reproducible examples and tests; never fix it in real use. */
   saltPrefix?: Uint8Array
+}
+
+export interface OpenedFile {
+  version: FileFormatVersion
+  /** From the authenticated record (format 2); null for a format-1 blob, which carries none. */
+  identity: FileIdentity | null
+  /**
+   * The file's bytes, each piece released only after its chunk authenticated; throws FileCipherError
+   * on any failure, and keeps throwing. Call return() if you stop reading early.
+   */
+  body: AsyncIterableIterator<Uint8Array>
 }
 
 export function vaultIdBytes(vaultId: string): Uint8Array {
@@ -40,9 +73,10 @@ export function vaultIdBytes(vaultId: string): Uint8Array {
   return bytes
 }
 
-/** context = "vault-desktop/file/v1" || 0x00 || UTF-8(vault id). */
-export function fileContext(vaultId: string): Uint8Array {
-  return concatBytes(utf8(FILE_CONTEXT_PREFIX), Uint8Array.of(0), vaultIdBytes(vaultId))
+/** context = "vault-desktop/file/v2" || 0x00 || UTF-8(vault id) (or ".../v1" for format 1). */
+export function fileContext(vaultId: string, version: FileFormatVersion = 2): Uint8Array {
+  const prefix = version === 1 ? FILE_CONTEXT_PREFIX_V1 : FILE_CONTEXT_PREFIX
+  return concatBytes(utf8(prefix), Uint8Array.of(0), vaultIdBytes(vaultId))
 }
 
 export function fileSalt(filesKey: Uint8Array, saltPrefix: Uint8Array = randomBytes(16)): Uint8Array {
@@ -50,32 +84,149 @@ export function fileSalt(filesKey: Uint8Array, saltPrefix: Uint8Array = randomBy
   return concatBytes(saltPrefix, saltCheck(filesKey, saltPrefix))
 }
 
+/** Exact length of the format-2 blob for this file: the record and the content, encrypted. */
+export function encryptedFileLength(identity: FileIdentity): number {
+  const plaintext = encodeIdentity(identity).length + identity.size
+  if (Math.floor(plaintext / CHUNK_SIZE) + 1 > MAX_CHUNKS) {
+    throw new FileCipherError(
+      'invalid-input',
+      `A file of ${identity.size} bytes is beyond the format's limit of 4 PiB; it cannot be encrypted.`,
+    )
+  }
+  return encryptedLength(plaintext)
+}
+
+/** The record, then the source's bytes, refusing to end unless exactly `size` bytes came. */
+async function* withIdentity(
+  record: Uint8Array,
+  source: ByteSource,
+  identity: FileIdentity,
+): AsyncGenerator<Uint8Array> {
+  yield record
+  let seen = 0
+  for await (const raw of source) {
+    const piece = asBytes(raw)
+    seen += piece.length
+    if (seen > identity.size) {
+      throw new FileCipherError(
+        'invalid-input',
+        `'${identity.path}' has more than the ${identity.size} bytes announced (it grew while being read?); encryption stopped. Try again once the file is no longer changing.`,
+      )
+    }
+    yield piece
+  }
+  // Thrown before the final chunk is sealed, so no complete blob with a wrong size ever exists.
+  if (seen !== identity.size) {
+    throw new FileCipherError(
+      'invalid-input',
+      `'${identity.path}' ended after ${seen} of the ${identity.size} bytes announced (it shrank while being read?); encryption stopped. Try again once the file is no longer changing.`,
+    )
+  }
+}
+
+/** Encrypts one file as a format-2 blob of exactly encryptedFileLength(identity) bytes. */
 export function encryptStream(
   source: ByteSource,
-  opts: FileEncryptOptions,
+  opts: FileEncryptOptions & { identity: FileIdentity },
 ): AsyncIterableIterator<Uint8Array> {
+  const record = encodeIdentity(opts.identity)
   const filesKey = deriveFilesKey(opts.vaultKey)
-  return encryptChunked(source, {
+  return encryptChunked(withIdentity(record, source, opts.identity), {
     inputKey: filesKey,
-    context: fileContext(opts.vaultId),
+    context: fileContext(opts.vaultId, 2),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,
     parallel: opts.parallel,
   })
 }
 
+function sizeMismatch(identity: FileIdentity, got: string): FileCipherError {
+  return new FileCipherError(
+    'damaged',
+    `The encrypted file '${identity.path}' is authentic but holds ${got} bytes of content while its record announces ${identity.size}: it was not written by a correct Vault Desktop. Do not trust this copy; get another one.`,
+  )
+}
+
+/** Releases exactly `identity.size` bytes: `first`, then the rest of `inner`. */
+async function* exactBody(
+  first: Uint8Array,
+  inner: AsyncIterableIterator<Uint8Array>,
+  identity: FileIdentity,
+): AsyncGenerator<Uint8Array> {
+  let seen = first.length
+  if (seen > identity.size) throw sizeMismatch(identity, `more than ${identity.size}`)
+  if (first.length > 0) yield first
+  for await (const piece of inner) {
+    seen += piece.length
+    if (seen > identity.size) throw sizeMismatch(identity, `more than ${identity.size}`)
+    yield piece
+  }
+  if (seen !== identity.size) throw sizeMismatch(identity, String(seen))
+}
+
+async function* prepend(
+  first: Uint8Array | undefined,
+  inner: AsyncIterableIterator<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  if (first) yield first
+  yield* inner
+}
+
+/**
+ * Opens a blob of either format. Resolves once the header matched and the first chunk (which holds
+ * a format-2 blob's whole identity record) authenticated; rejects with FileCipherError when they do
+ * not. The rest of the checks happen while `body` is read.
+ */
+export async function openEncryptedFile(source: ByteSource, opts: FileCipherOptions): Promise<OpenedFile> {
+  const filesKey = deriveFilesKey(opts.vaultKey)
+  let version: FileFormatVersion | undefined
+  const inner = decryptChunked(source, {
+    inputKey: filesKey,
+    // Format 2 first: new blobs are the common case, and a match tells the version.
+    context: fileContext(opts.vaultId, 2),
+    fallbackContexts: [fileContext(opts.vaultId, 1)],
+    backend: opts.backend,
+    parallel: opts.parallel,
+    onContextMatched: (index) => {
+      version = index === 0 ? 2 : 1
+    },
+    onCommitmentMismatch: (header) => explainHeaderMismatch(filesKey, opts.vaultId, header),
+  })
+  try {
+    let step = await inner.next()
+    if (version === 1) {
+      const first = step.done ? undefined : step.value
+      return { version, identity: null, body: new StickyIterator(prepend(first, inner)) }
+    }
+    // Format 2: the record lies in chunk 0, so it is normally all in the first piece.
+    let buffered: Uint8Array = new Uint8Array(0)
+    for (;;) {
+      if (!step.done) buffered = buffered.length === 0 ? step.value : concatBytes(buffered, step.value)
+      const record = decodeIdentity(buffered)
+      if (record) {
+        const body = exactBody(buffered.subarray(record.length), inner, record.identity)
+        return { version: 2, identity: record.identity, body: new StickyIterator(body) }
+      }
+      if (step.done) throw identityCutShort(buffered.length)
+      step = await inner.next()
+    }
+  } catch (error) {
+    await inner.return?.()
+    throw error
+  }
+}
+
+/** The file's bytes, from a blob of either format (the identity record, if any, is checked and dropped). */
 export function decryptStream(
   source: ByteSource,
   opts: FileCipherOptions,
 ): AsyncIterableIterator<Uint8Array> {
-  const filesKey = deriveFilesKey(opts.vaultKey)
-  return decryptChunked(source, {
-    inputKey: filesKey,
-    context: fileContext(opts.vaultId),
-    backend: opts.backend,
-    parallel: opts.parallel,
-    onCommitmentMismatch: (header) => explainHeaderMismatch(filesKey, opts.vaultId, header),
-  })
+  return new StickyIterator(
+    (async function* () {
+      const { body } = await openEncryptedFile(source, opts)
+      yield* body
+    })(),
+  )
 }
 
 function differingBytes(a: Uint8Array, b: Uint8Array): number[] {
@@ -85,21 +236,24 @@ function differingBytes(a: Uint8Array, b: Uint8Array): number[] {
 }
 
 /**
- * The commitment did not match: wrong key, wrong vault id, or a damaged header. One changed byte in
- * the commitment or the salt is recognisable (the salt carries its own check, see FORMAT.md 3.2).
+ * The commitment matched neither format's context: wrong key, wrong vault id, or a damaged header.
+ * One changed byte in the commitment or the salt is recognisable (the salt carries its own check, see
+ * FORMAT.md 3.2).
  */
 function explainHeaderMismatch(
   filesKey: Uint8Array,
   vaultId: string,
-  header: { salt: Uint8Array; commitment: Uint8Array; expected: Uint8Array },
+  header: { salt: Uint8Array; commitment: Uint8Array; expected: Uint8Array[] },
 ): FileCipherError {
   const damaged = (offset: number) =>
     new FileCipherError(
       'damaged',
       `The header of the encrypted file is damaged (byte ${offset} was altered), so the file cannot be checked or opened. Get another copy of the encrypted file.`,
     )
-  const inCommitment = differingBytes(header.expected, header.commitment)
-  if (inCommitment.length === 1) return damaged(SALT_SIZE + inCommitment[0]!)
+  for (const expected of header.expected) {
+    const inCommitment = differingBytes(expected, header.commitment)
+    if (inCommitment.length === 1) return damaged(SALT_SIZE + inCommitment[0]!)
+  }
 
   const prefix = header.salt.subarray(0, 16)
   const check = header.salt.subarray(16)
@@ -127,14 +281,14 @@ function explainHeaderMismatch(
   )
 }
 
-/** Node stream adapter: write plaintext, read ciphertext. */
-export function createEncryptTransform(opts: FileEncryptOptions): Duplex {
+/** Node stream adapter: write the file's bytes, read a format-2 blob. */
+export function createEncryptTransform(opts: FileEncryptOptions & { identity: FileIdentity }): Duplex {
   return Duplex.from(async function* (source: AsyncIterable<Uint8Array>) {
     yield* encryptStream(source, opts)
   })
 }
 
-/** Node stream adapter: write ciphertext, read authenticated plaintext; errors with FileCipherError. */
+/** Node stream adapter: write a blob (either format), read the authenticated file bytes; errors with FileCipherError. */
 export function createDecryptTransform(opts: FileCipherOptions): Duplex {
   return Duplex.from(async function* (source: AsyncIterable<Uint8Array>) {
     yield* decryptStream(source, opts)

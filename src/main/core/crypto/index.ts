@@ -11,13 +11,19 @@ export {
 } from './chunked-format'
 export { collectBytes, decryptChunked, encryptChunked } from './chunked-stream'
 export {
+  checkIdentityPath,
   createDecryptTransform,
   createEncryptTransform,
   decryptStream,
+  encryptedFileLength,
   encryptStream,
   type FileCipherOptions,
   type FileEncryptOptions,
+  type FileFormatVersion,
+  type FileIdentity,
   fileContext,
+  type OpenedFile,
+  openEncryptedFile,
 } from './file-cipher'
 export { FileCipherError, type FileCipherErrorReason } from './file-cipher-error'
 export {

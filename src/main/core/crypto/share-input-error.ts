@@ -13,6 +13,8 @@ export type ShareInputErrorReason =
   | 'duplicate-share'
   | 'too-few-shares'
   | 'key-check-failed'
+  /** So many kits that trying their combinations would take too long. */
+  | 'too-many-shares'
 
 export class ShareInputError extends Error {
   readonly reason: ShareInputErrorReason
