@@ -1,10 +1,13 @@
-// docs/FORMAT.md's worked example, parsed from the page itself and recomputed with the code: if the
-// document and the implementation ever disagree, this fails.
+// docs/FORMAT.md's worked example and word-list hash, parsed from the page itself and recomputed with
+// the code: if the document and the implementation ever disagree, this fails.
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
 import { fromHex, toHex } from '../../src/main/core/crypto/bytes'
 import { chunkNonce, deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
 import { fileSalt } from '../../src/main/core/crypto/file-cipher'
+import { encodeIdentity } from '../../src/main/core/crypto/file-identity'
 import {
   collectBytes,
   combineShares,
@@ -13,39 +16,61 @@ import {
   decryptStream,
   deriveFilesKey,
   encodeOwnerKitWords,
+  encryptedFileLength,
   encryptedLength,
   encryptStream,
   fileContext,
   keyCheckValue,
+  openEncryptedFile,
   plaintextLength,
   vaultFingerprint,
 } from '../../src/main/core/crypto/index'
 import { encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
 import { saltCheck } from '../../src/main/core/crypto/vault-key'
+import { encryptStreamV1 } from './support/legacy-v1'
 
 const page = readFileSync(new URL('../../docs/FORMAT.md', import.meta.url), 'utf8')
-const doc = page.slice(page.indexOf('## 6. Worked example'))
+const doc = page.slice(page.indexOf('## 6. Worked example'), page.indexOf('## 7. Test vectors'))
 
-function value(label: string): string {
+function value(label: string, text = doc): string {
   const escaped = label.replace(/[()]/g, '\\$&')
-  const match = doc.match(new RegExp(`^${escaped} {2,}(.+)$`, 'm'))
+  const match = text.match(new RegExp(`^${escaped} {2,}(.+)$`, 'm'))
   if (!match) throw new Error(`FORMAT.md has no line '${label}'`)
   return match[1]!.trim()
 }
 const hex = (label: string) => fromHex(value(label))
 
-describe('FORMAT.md worked example', () => {
-  it('is on the page', () => {
-    expect(page.indexOf('## 6. Worked example')).toBeGreaterThan(0)
+describe('FORMAT.md', () => {
+  it('is version 2 and has its sections', () => {
+    expect(page).toMatch(/^# Vault Desktop file and recovery formats \(version 2\)/)
+    for (const heading of [
+      '### 3.6 Format versions',
+      '### 3.7 The identity record',
+      '### 5.4 Combining kits',
+      '## 6. Worked example',
+      '## 7. Test vectors',
+    ]) {
+      expect(page).toContain(heading)
+    }
+    expect(page).toContain('vectors/vault-desktop-v2.json')
   })
 
+  it("prints the SHA-256 of the code's word list: each word followed by a line feed", () => {
+    const bytes = `${wordlist.join('\n')}\n`
+    expect(wordlist).toHaveLength(2048)
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(value('word list sha256', page))
+  })
+})
+
+describe('FORMAT.md worked example', () => {
   const vaultKey = hex('vault key')
   const vaultId = value('vault id')
-  const plaintext = hex('plaintext (hex)')
+  const content = hex('content (hex)')
   const saltPrefix = hex('salt random part')
+  const identity = { path: value('path'), size: content.length }
 
   it('key derivations', () => {
-    expect(plaintext.length).toBe(40)
+    expect(content.length).toBe(40)
     const filesKey = deriveFilesKey(vaultKey)
     expect(toHex(filesKey)).toBe(value('files key'))
     expect(toHex(keyCheckValue(vaultKey))).toBe(value('key-check value'))
@@ -60,18 +85,45 @@ describe('FORMAT.md worked example', () => {
     expect(toHex(chunkNonce(keys.baseNonce, 300))).toBe(value('chunk 300 nonce'))
   })
 
+  it('identity record and plaintext', () => {
+    expect(toHex(encodeIdentity(identity))).toBe(value('identity record'))
+    expect(value('plaintext')).toBe(value('identity record') + value('content (hex)'))
+  })
+
   it('the blob, both ways', async () => {
     const blob = hex('blob')
-    expect(blob.length).toBe(encryptedLength(plaintext.length))
-    expect(plaintextLength(blob.length)).toBe(40)
+    expect(blob.length).toBe(145)
+    expect(blob.length).toBe(encryptedFileLength(identity))
+    expect(plaintextLength(blob.length)).toBe(hex('plaintext').length)
     for (const backend of ['node', 'noble'] as const) {
       const encrypted = await collectBytes(
-        encryptStream([plaintext], { vaultKey, vaultId, saltPrefix, backend }),
+        encryptStream([content], { vaultKey, vaultId, saltPrefix, backend, identity }),
       )
       expect(toHex(encrypted)).toBe(value('blob'))
-      const decrypted = await collectBytes(decryptStream([blob], { vaultKey, vaultId, backend }))
-      expect(toHex(decrypted)).toBe(value('plaintext (hex)'))
+      const opened = await openEncryptedFile([blob], { vaultKey, vaultId, backend })
+      expect(opened.version).toBe(2)
+      expect(opened.identity).toEqual(identity)
+      expect(toHex(await collectBytes(opened.body))).toBe(value('content (hex)'))
     }
+  })
+
+  it('the same content as a format-1 blob', async () => {
+    const filesKey = deriveFilesKey(vaultKey)
+    expect(toHex(fileContext(vaultId, 1))).toBe(value('v1 context'))
+    const keys = deriveMessageKeys(filesKey, hex('salt'), hex('v1 context'))
+    expect(toHex(keys.key)).toBe(value('v1 aead key'))
+    expect(toHex(keys.baseNonce)).toBe(value('v1 base nonce'))
+    expect(toHex(keys.commitment)).toBe(value('v1 commitment'))
+    const blob = hex('v1 blob')
+    expect(blob.length).toBe(encryptedLength(40))
+    const written = await collectBytes(encryptStreamV1([content], { vaultKey, vaultId, saltPrefix }))
+    expect(toHex(written)).toBe(value('v1 blob'))
+    const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+    expect([opened.version, opened.identity]).toEqual([1, null])
+    expect(toHex(await collectBytes(opened.body))).toBe(value('content (hex)'))
+    expect(toHex(await collectBytes(decryptStream([blob], { vaultKey, vaultId })))).toBe(
+      value('content (hex)'),
+    )
   })
 
   it('owner kit envelope and words', () => {
@@ -86,16 +138,23 @@ describe('FORMAT.md worked example', () => {
     const three = decodeShareWords(value('share 3 words'))
     expect(toHex(encodeEnvelope(one))).toBe(value('share 1 envelope'))
     expect(toHex(encodeEnvelope(three))).toBe(value('share 3 envelope'))
+    const splitId = doc.match(/split id `([0-9a-f]{8})`/)![1]
     expect([one.splitId, one.threshold, one.shareCount, one.shareIndex, three.shareIndex]).toEqual([
-      '4dfbdbd5',
+      splitId,
       2,
       3,
       1,
       3,
     ])
+    const xs = doc
+      .match(/x-coordinates are (\d+) and (\d+)/)!
+      .slice(1)
+      .map(Number)
+    expect([one.share[32], three.share[32]]).toEqual(xs)
     expect(one.fingerprint).toBe(value('fingerprint'))
-    const { vaultKey: combined, vaultId: id } = await combineShares([one, three])
+    const { vaultKey: combined, vaultId: id, used, ignored } = await combineShares([one, three])
     expect(toHex(combined)).toBe(value('vault key'))
     expect(id).toBe(vaultId)
+    expect([used, ignored]).toEqual([[0, 1], []])
   })
 })

@@ -1,0 +1,373 @@
+// Writes docs/vectors/vault-desktop-v2.json, the test vectors of docs/FORMAT.md (version 2), from
+// fixed keys, salts and Shamir polynomials, using the reference code in src/main/core/crypto.
+//   npx tsx scripts/format-vectors.ts          write the file
+//   npx tsx scripts/format-vectors.ts --check  exit 1 if the committed file differs from a fresh run
+// test/crypto/format-vectors.test.ts checks the committed file against the code in both directions,
+// and test/crypto/independent_decryptor.py checks it with a decryptor written from FORMAT.md alone.
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { fromHex, toHex, utf8 } from '../src/main/core/crypto/bytes'
+import { deriveMessageKeys } from '../src/main/core/crypto/chunked-format'
+import { collectBytes } from '../src/main/core/crypto/chunked-stream'
+import { encryptStream, fileContext, fileSalt } from '../src/main/core/crypto/file-cipher'
+import { encodeIdentity } from '../src/main/core/crypto/file-identity'
+import { encodeEnvelope, type GuardianShare } from '../src/main/core/crypto/share-envelope'
+import { encodeOwnerKitWords, encodeShareWords } from '../src/main/core/crypto/share-words'
+import { deriveFilesKey, keyCheckValue, vaultFingerprint } from '../src/main/core/crypto/vault-key'
+import { encryptStreamV1 } from '../test/crypto/support/legacy-v1'
+
+const OUT = new URL('../docs/vectors/vault-desktop-v2.json', import.meta.url)
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
+
+/** A fixed, reproducible stand-in for randomness: SHA-256(label || counter) blocks. */
+function seeded(label: string, length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  for (let i = 0; i * 32 < length; i++) {
+    const block = createHash('sha256').update(`${label}/${i}`).digest()
+    out.set(block.subarray(0, Math.min(32, length - i * 32)), i * 32)
+  }
+  return out
+}
+
+/** byte i = i mod 251 (251 is prime, so the pattern never lines up with chunk boundaries). */
+function patternContent(size: number): Uint8Array {
+  return Uint8Array.from({ length: size }, (_, i) => i % 251)
+}
+
+// --- GF(2^8) with x^8 + x^4 + x^3 + x + 1, as FORMAT.md section 4 -------------------------------
+function gfMul(a: number, b: number): number {
+  let r = 0
+  for (; b > 0; b >>= 1) {
+    if (b & 1) r ^= a
+    a <<= 1
+    if (a & 0x100) a ^= 0x11b
+  }
+  return r
+}
+
+/** Shares of `key` on fixed polynomials: f(x) = key byte + c1 x + ... for each byte position. */
+function shamirShares(key: Uint8Array, threshold: number, xs: number[], label: string) {
+  const coefficients = Array.from({ length: threshold - 1 }, (_, k) => seeded(`${label}/c${k + 1}`, 32))
+  const shares = xs.map((x) => {
+    const share = new Uint8Array(33)
+    for (let pos = 0; pos < 32; pos++) {
+      let y = 0
+      let power = 1
+      for (const c of [key, ...coefficients]) {
+        y ^= gfMul(c[pos]!, power)
+        power = gfMul(power, x)
+      }
+      share[pos] = y
+    }
+    share[32] = x
+    return share
+  })
+  return { coefficients, shares }
+}
+
+/** Distinct non-zero x-coordinates from a seed, like the random ones real splits use. */
+function xCoordinates(count: number, label: string): number[] {
+  const xs: number[] = []
+  for (const b of seeded(label, 64)) if (b !== 0 && !xs.includes(b) && xs.length < count) xs.push(b)
+  return xs
+}
+
+const INLINE_CONTENT = 1024
+
+async function blobVector(v: {
+  name: string
+  description: string
+  formatVersion: 1 | 2
+  vaultKey: Uint8Array
+  vaultId: string
+  /** The salt's random part: 16 fixed bytes, or a label to derive them from. */
+  salt: Uint8Array | string
+  path?: string
+  content: Uint8Array
+  contentRule?: string
+}) {
+  const saltPrefix = typeof v.salt === 'string' ? seeded(v.salt, 16) : v.salt
+  const filesKey = deriveFilesKey(v.vaultKey)
+  const salt = fileSalt(filesKey, saltPrefix)
+  const context = fileContext(v.vaultId, v.formatVersion)
+  const keys = deriveMessageKeys(filesKey, salt, context)
+  const identity = v.path === undefined ? null : { path: v.path, size: v.content.length }
+  const record = identity ? encodeIdentity(identity) : new Uint8Array(0)
+  const blob = await collectBytes(
+    v.formatVersion === 2
+      ? encryptStream([v.content], {
+          vaultKey: v.vaultKey,
+          vaultId: v.vaultId,
+          saltPrefix,
+          identity: identity!,
+        })
+      : encryptStreamV1([v.content], { vaultKey: v.vaultKey, vaultId: v.vaultId, saltPrefix }),
+  )
+  const plaintextLength = record.length + v.content.length
+  return {
+    name: v.name,
+    description: v.description,
+    formatVersion: v.formatVersion,
+    vaultKey: toHex(v.vaultKey),
+    vaultId: v.vaultId,
+    filesKey: toHex(filesKey),
+    saltRandomPart: toHex(saltPrefix),
+    salt: toHex(salt),
+    context: toHex(context),
+    aeadKey: toHex(keys.key),
+    baseNonce: toHex(keys.baseNonce),
+    commitment: toHex(keys.commitment),
+    ...(identity
+      ? { path: identity.path, pathUtf8: toHex(utf8(identity.path)), identityRecord: toHex(record) }
+      : {}),
+    size: v.content.length,
+    ...(v.content.length <= INLINE_CONTENT ? { content: toHex(v.content) } : { contentRule: v.contentRule }),
+    contentSha256: sha256(v.content),
+    plaintextLength,
+    chunks: Math.floor(plaintextLength / 16384) + 1,
+    finalChunkPlaintextLength: plaintextLength % 16384,
+    blobLength: blob.length,
+    blobSha256: sha256(blob),
+    blob: toHex(blob),
+  }
+}
+
+function shareRecord(share: GuardianShare) {
+  return {
+    shareNumber: share.shareIndex,
+    x: share.share[32]!,
+    shamirShare: toHex(share.share),
+    envelope: toHex(encodeEnvelope(share)),
+    words: encodeShareWords(share),
+  }
+}
+
+function splitVector(v: {
+  name: string
+  description: string
+  vaultKey: Uint8Array
+  vaultId: string
+  threshold: number
+  shareCount: number
+  label: string
+}) {
+  const splitId = toHex(seeded(`${v.label}/split-id`, 4))
+  const xs = xCoordinates(v.shareCount, `${v.label}/x`)
+  const { coefficients, shares } = shamirShares(v.vaultKey, v.threshold, xs, v.label)
+  const fingerprint = vaultFingerprint(v.vaultKey)
+  const keyCheck = keyCheckValue(v.vaultKey)
+  const guardianShares: GuardianShare[] = shares.map((share, i) => ({
+    kind: 'guardian-share',
+    version: 1,
+    splitId,
+    threshold: v.threshold,
+    shareCount: v.shareCount,
+    shareIndex: i + 1,
+    fingerprint,
+    keyCheck,
+    vaultId: v.vaultId,
+    share,
+  }))
+  return {
+    vector: {
+      name: v.name,
+      description: v.description,
+      vaultKey: toHex(v.vaultKey),
+      vaultId: v.vaultId,
+      fingerprint,
+      keyCheck: toHex(keyCheck),
+      splitId,
+      threshold: v.threshold,
+      shareCount: v.shareCount,
+      coefficients: coefficients.map(toHex),
+      ownerEnvelope: toHex(
+        encodeEnvelope({ kind: 'owner-key', version: 1, vaultKey: v.vaultKey, vaultId: v.vaultId }),
+      ),
+      ownerWords: encodeOwnerKitWords({ vaultKey: v.vaultKey, vaultId: v.vaultId }),
+      shares: guardianShares.map(shareRecord),
+    },
+    guardianShares,
+  }
+}
+
+/** A kit whose Shamir share was altered and whose checksum was made to fit again: it reads, but lies. */
+function alteredKit(share: GuardianShare): string {
+  const altered = share.share.slice()
+  altered[0]! ^= 0x5a
+  return encodeShareWords({ ...share, share: altered })
+}
+
+export async function buildVectors() {
+  const exampleKey = fromHex('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f')
+  const uuidKey = seeded('vault-desktop vectors/uuid vault key', 32)
+  const uuidVault = '0f8e2c1a-7b3d-4e5f-9a6b-1c2d3e4f5a6b'
+  // The salt's random part of FORMAT.md's examples (version 1 of the page had the same).
+  const docSalt = fromHex('a0a1a2a3a4a5a6a7a8a9aaabacadaeaf')
+  const letter = utf8('Dear heirs, the deeds are in the safe.\n\n')
+  const longPath = 'Familie/Testament – Müller (2025)/Übersicht.pdf'
+  // 5 whole chunks of plaintext: the final chunk is empty.
+  const exactPath = 'photos/2019 holiday.jpg'
+  const exactSize = 5 * 16384 - (10 + utf8(exactPath).length)
+
+  const blobs = [
+    await blobVector({
+      name: 'worked-example',
+      description: 'Section 6 of FORMAT.md: one short chunk, a free-form vault id.',
+      formatVersion: 2,
+      vaultKey: exampleKey,
+      vaultId: 'example-vault',
+      salt: docSalt,
+      path: 'letters/to my heirs.txt',
+      content: letter,
+    }),
+    await blobVector({
+      name: 'empty-file',
+      description: 'An empty file: the record alone, in one short chunk.',
+      formatVersion: 2,
+      vaultKey: exampleKey,
+      vaultId: 'example-vault',
+      salt: 'vault-desktop vectors/empty-file',
+      path: 'notes/empty',
+      content: new Uint8Array(0),
+    }),
+    await blobVector({
+      name: 'multi-chunk-uuid',
+      description:
+        'A file of exactly 4 chunks of content (65536 bytes; with the record in front the plaintext is not a multiple of the chunk size), a UUID vault id and a non-ASCII path.',
+      formatVersion: 2,
+      vaultKey: uuidKey,
+      vaultId: uuidVault,
+      salt: 'vault-desktop vectors/multi-chunk-uuid',
+      path: longPath,
+      content: patternContent(65536),
+      contentRule: 'byte i = i mod 251',
+    }),
+    await blobVector({
+      name: 'multi-chunk-empty-final-chunk',
+      description:
+        'Record and content fill exactly 5 chunks (81920 bytes), so a sixth, empty final chunk (16 bytes: the tag alone) ends the blob.',
+      formatVersion: 2,
+      vaultKey: uuidKey,
+      vaultId: uuidVault,
+      salt: 'vault-desktop vectors/multi-chunk-empty-final-chunk',
+      path: exactPath,
+      content: patternContent(exactSize),
+      contentRule: 'byte i = i mod 251',
+    }),
+    await blobVector({
+      name: 'format-1-example',
+      description:
+        'The old form (format 1, no identity record), still decrypted: the worked example of FORMAT.md version 1.',
+      formatVersion: 1,
+      vaultKey: exampleKey,
+      vaultId: 'example-vault',
+      salt: docSalt,
+      content: letter,
+    }),
+    await blobVector({
+      name: 'format-1-uuid',
+      description: 'The old form with a UUID vault id, one full chunk and a short one.',
+      formatVersion: 1,
+      vaultKey: uuidKey,
+      vaultId: uuidVault,
+      salt: 'vault-desktop vectors/format-1-uuid',
+      content: patternContent(20000),
+      contentRule: 'byte i = i mod 251',
+    }),
+  ]
+
+  const standard = splitVector({
+    name: 'standard-2-of-3',
+    description: 'The worked example key split 2 of 3 (a free-form vault id).',
+    vaultKey: exampleKey,
+    vaultId: 'example-vault',
+    threshold: 2,
+    shareCount: 3,
+    label: 'vault-desktop vectors/standard-2-of-3',
+  })
+  const enhanced = splitVector({
+    name: 'enhanced-3-of-5',
+    description: 'A key split 3 of 5 with a UUID vault id (carried as 0xFF and 16 bytes).',
+    vaultKey: uuidKey,
+    vaultId: uuidVault,
+    threshold: 3,
+    shareCount: 5,
+    label: 'vault-desktop vectors/enhanced-3-of-5',
+  })
+  const [s1, s2, s3] = standard.guardianShares
+  const [e1, e2, e3, e4, e5] = enhanced.guardianShares
+  // FORMAT.md 5.4: more kits than needed. Inputs are words, in order; `used` and `ignored` are indexes.
+  const combinations = [
+    {
+      name: 'extra-kit-of-another-vault',
+      description: 'Two good kits and one of another vault: the other vault is set aside.',
+      kits: [encodeShareWords(s1!), encodeShareWords(e1!), encodeShareWords(s3!)],
+      vaultKey: toHex(exampleKey),
+      vaultId: 'example-vault',
+      used: [0, 2],
+      ignored: [1],
+    },
+    {
+      name: 'altered-extra-kit',
+      description:
+        'Three kits of one split, one altered (its checksum made to fit): all three together fail the key check, the first pair that passes is used.',
+      kits: [alteredKit(s1!), encodeShareWords(s2!), encodeShareWords(s3!)],
+      vaultKey: toHex(exampleKey),
+      vaultId: 'example-vault',
+      used: [1, 2],
+      ignored: [0],
+    },
+    {
+      name: 'duplicate-and-unreadable',
+      description:
+        'Four kits of a 3-of-5 split, one entered twice, plus words that do not read (a misspelling): the duplicate and the unreadable kit are set aside, the four distinct kits combine.',
+      kits: [
+        encodeShareWords(e5!),
+        encodeShareWords(e2!),
+        encodeShareWords(e5!),
+        `${encodeShareWords(e4!).replace(/^\S+/, 'abandn')}`,
+        encodeShareWords(e3!),
+        encodeShareWords(e1!),
+      ],
+      vaultKey: toHex(uuidKey),
+      vaultId: uuidVault,
+      used: [0, 1, 4, 5],
+      ignored: [2, 3],
+    },
+  ]
+
+  return {
+    description:
+      'Test vectors for docs/FORMAT.md (file and recovery formats, version 2). Hex is lowercase; words are BIP-39 English. Generated by scripts/format-vectors.ts; do not edit by hand.',
+    wordList: {
+      description:
+        'SHA-256 of the BIP-39 English word list as 2048 lines: each word followed by one line feed (0x0a), in index order, no other bytes.',
+      sha256: sha256(`${wordlist.join('\n')}\n`),
+    },
+    blobs,
+    splits: [standard.vector, enhanced.vector],
+    combinations,
+  }
+}
+
+// Laid out as the repository's formatter (biome) lays out JSON, so `biome check` passes on the file.
+const formatted = spawnSync('npx', ['biome', 'format', `--stdin-file-path=${OUT.pathname}`], {
+  input: JSON.stringify(await buildVectors(), null, 2),
+  encoding: 'utf8',
+  maxBuffer: 1 << 26,
+})
+if (formatted.status !== 0) throw new Error(`biome format failed: ${formatted.stderr}`)
+const text = formatted.stdout
+if (process.argv.includes('--check')) {
+  const committed = readFileSync(OUT, 'utf8')
+  if (committed !== text) {
+    console.error(`${OUT.pathname} differs from a fresh run: run npx tsx scripts/format-vectors.ts`)
+    process.exit(1)
+  }
+  console.log('vectors up to date')
+} else {
+  writeFileSync(OUT, text)
+  console.log(`wrote ${OUT.pathname}`)
+}

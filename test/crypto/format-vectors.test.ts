@@ -1,0 +1,239 @@
+// docs/vectors/vault-desktop-v2.json against the code, both ways: the code makes every blob, envelope
+// and word list in the file from its inputs, and reads every one back to the recorded values.
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { describe, expect, it } from 'vitest'
+import { fromHex, toHex, utf8 } from '../../src/main/core/crypto/bytes'
+import { deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
+import { fileSalt } from '../../src/main/core/crypto/file-cipher'
+import { encodeIdentity } from '../../src/main/core/crypto/file-identity'
+import {
+  collectBytes,
+  combineShares,
+  decodeOwnerKitWords,
+  decodeShareWords,
+  deriveFilesKey,
+  encodeOwnerKitWords,
+  encodeShareWords,
+  encryptedFileLength,
+  encryptedLength,
+  encryptStream,
+  fileContext,
+  keyCheckValue,
+  openEncryptedFile,
+  ShareInputError,
+  vaultFingerprint,
+} from '../../src/main/core/crypto/index'
+import { encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
+import { combineShareWords } from '../../src/main/core/crypto/vault-shares'
+import { encryptStreamV1 } from './support/legacy-v1'
+
+interface BlobVector {
+  name: string
+  formatVersion: 1 | 2
+  vaultKey: string
+  vaultId: string
+  filesKey: string
+  saltRandomPart: string
+  salt: string
+  context: string
+  aeadKey: string
+  baseNonce: string
+  commitment: string
+  path?: string
+  pathUtf8?: string
+  identityRecord?: string
+  size: number
+  content?: string
+  contentRule?: string
+  contentSha256: string
+  plaintextLength: number
+  chunks: number
+  finalChunkPlaintextLength: number
+  blobLength: number
+  blobSha256: string
+  blob: string
+}
+interface SplitVector {
+  name: string
+  vaultKey: string
+  vaultId: string
+  fingerprint: string
+  keyCheck: string
+  splitId: string
+  threshold: number
+  shareCount: number
+  coefficients: string[]
+  ownerEnvelope: string
+  ownerWords: string
+  shares: { shareNumber: number; x: number; shamirShare: string; envelope: string; words: string }[]
+}
+interface Combination {
+  name: string
+  kits: string[]
+  vaultKey: string
+  vaultId: string
+  used: number[]
+  ignored: number[]
+}
+
+const vectors = JSON.parse(
+  readFileSync(new URL('../../docs/vectors/vault-desktop-v2.json', import.meta.url), 'utf8'),
+) as { wordList: { sha256: string }; blobs: BlobVector[]; splits: SplitVector[]; combinations: Combination[] }
+
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
+
+function content(v: BlobVector): Uint8Array {
+  if (v.content !== undefined) return fromHex(v.content)
+  expect(v.contentRule).toBe('byte i = i mod 251')
+  return Uint8Array.from({ length: v.size }, (_, i) => i % 251)
+}
+
+function gfMul(a: number, b: number): number {
+  let r = 0
+  for (; b > 0; b >>= 1) {
+    if (b & 1) r ^= a
+    a <<= 1
+    if (a & 0x100) a ^= 0x11b
+  }
+  return r
+}
+
+function* subsets<T>(items: T[], size: number, start = 0, picked: T[] = []): Generator<T[]> {
+  if (picked.length === size) yield picked
+  else for (let i = start; i < items.length; i++) yield* subsets(items, size, i + 1, [...picked, items[i]!])
+}
+
+it('the word list hash is the one of the list the code uses', () => {
+  expect(sha256(`${wordlist.join('\n')}\n`)).toBe(vectors.wordList.sha256)
+})
+
+it('covers what the format needs', () => {
+  const v2 = vectors.blobs.filter((b) => b.formatVersion === 2)
+  expect(v2.some((b) => b.chunks > 4)).toBe(true)
+  expect(v2.some((b) => b.finalChunkPlaintextLength === 0 && b.chunks > 1)).toBe(true)
+  expect(v2.some((b) => /^[0-9a-f-]{36}$/.test(b.vaultId))).toBe(true)
+  expect(v2.some((b) => !/^[0-9a-f-]{36}$/.test(b.vaultId))).toBe(true)
+  expect(vectors.blobs.some((b) => b.formatVersion === 1)).toBe(true)
+  expect(vectors.splits.map((s) => `${s.threshold}/${s.shareCount}`).sort()).toEqual(['2/3', '3/5'])
+})
+
+describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name, v) => {
+  const vaultKey = fromHex(v.vaultKey)
+  const saltPrefix = fromHex(v.saltRandomPart)
+  const plain = content(v)
+  const identity = v.path === undefined ? null : { path: v.path, size: v.size }
+
+  it('derived values', () => {
+    const filesKey = deriveFilesKey(vaultKey)
+    expect(toHex(filesKey)).toBe(v.filesKey)
+    expect(toHex(fileSalt(filesKey, saltPrefix))).toBe(v.salt)
+    expect(toHex(fileContext(v.vaultId, v.formatVersion))).toBe(v.context)
+    const keys = deriveMessageKeys(filesKey, fromHex(v.salt), fromHex(v.context))
+    expect([toHex(keys.key), toHex(keys.baseNonce), toHex(keys.commitment)]).toEqual([
+      v.aeadKey,
+      v.baseNonce,
+      v.commitment,
+    ])
+    expect(sha256(plain)).toBe(v.contentSha256)
+    if (identity) {
+      expect(toHex(utf8(identity.path))).toBe(v.pathUtf8)
+      expect(toHex(encodeIdentity(identity))).toBe(v.identityRecord)
+      expect(encryptedFileLength(identity)).toBe(v.blobLength)
+    } else {
+      expect(encryptedLength(v.size)).toBe(v.blobLength)
+    }
+    expect(encryptedLength(v.plaintextLength)).toBe(v.blobLength)
+    expect(v.chunks).toBe(Math.floor(v.plaintextLength / 16384) + 1)
+  })
+
+  it.each(['node', 'noble'] as const)('encrypts to the blob (%s)', async (backend) => {
+    const opts = { vaultKey, vaultId: v.vaultId, saltPrefix, backend }
+    const blob = await collectBytes(
+      identity ? encryptStream([plain], { ...opts, identity }) : encryptStreamV1([plain], opts),
+    )
+    expect(blob.length).toBe(v.blobLength)
+    expect(sha256(blob)).toBe(v.blobSha256)
+    expect(toHex(blob)).toBe(v.blob)
+  })
+
+  it.each(['node', 'noble'] as const)('decrypts the blob (%s)', async (backend) => {
+    const blob = fromHex(v.blob)
+    expect(sha256(blob)).toBe(v.blobSha256)
+    const opened = await openEncryptedFile([blob], { vaultKey, vaultId: v.vaultId, backend })
+    expect(opened.version).toBe(v.formatVersion)
+    expect(opened.identity).toEqual(identity)
+    const out = await collectBytes(opened.body)
+    expect(out.length).toBe(v.size)
+    expect(sha256(out)).toBe(v.contentSha256)
+  })
+})
+
+describe.each(vectors.splits.map((s) => [s.name, s] as const))('split %s', (_name, s) => {
+  const vaultKey = fromHex(s.vaultKey)
+
+  it('key values and the owner kit', () => {
+    expect(vaultFingerprint(vaultKey)).toBe(s.fingerprint)
+    expect(toHex(keyCheckValue(vaultKey))).toBe(s.keyCheck)
+    expect(toHex(encodeEnvelope({ kind: 'owner-key', version: 1, vaultKey, vaultId: s.vaultId }))).toBe(
+      s.ownerEnvelope,
+    )
+    expect(encodeOwnerKitWords({ vaultKey, vaultId: s.vaultId })).toBe(s.ownerWords)
+    const owner = decodeOwnerKitWords(s.ownerWords)
+    expect([toHex(owner.vaultKey), owner.vaultId]).toEqual([s.vaultKey, s.vaultId])
+  })
+
+  it('every share lies on the recorded polynomial, and reads and writes as recorded', () => {
+    expect(s.coefficients).toHaveLength(s.threshold - 1)
+    expect(s.shares).toHaveLength(s.shareCount)
+    const coefficients = [vaultKey, ...s.coefficients.map(fromHex)]
+    for (const record of s.shares) {
+      const expected = Array.from({ length: 32 }, (_, pos) => {
+        let [y, power] = [0, 1]
+        for (const c of coefficients) {
+          y ^= gfMul(c[pos]!, power)
+          power = gfMul(power, record.x)
+        }
+        return y
+      })
+      expect(toHex(Uint8Array.from([...expected, record.x]))).toBe(record.shamirShare)
+      const share = decodeShareWords(record.words)
+      expect(toHex(share.share)).toBe(record.shamirShare)
+      expect(toHex(encodeEnvelope(share))).toBe(record.envelope)
+      expect(encodeShareWords(share)).toBe(record.words)
+      expect([share.splitId, share.threshold, share.shareCount, share.shareIndex]).toEqual([
+        s.splitId,
+        s.threshold,
+        s.shareCount,
+        record.shareNumber,
+      ])
+      expect([share.fingerprint, toHex(share.keyCheck), share.vaultId]).toEqual([
+        s.fingerprint,
+        s.keyCheck,
+        s.vaultId,
+      ])
+    }
+  })
+
+  it('any threshold of the shares gives the key; one fewer does not', async () => {
+    const shares = s.shares.map((r) => decodeShareWords(r.words))
+    for (const subset of subsets(shares, s.threshold)) {
+      const result = await combineShares(subset)
+      expect([toHex(result.vaultKey), result.vaultId]).toEqual([s.vaultKey, s.vaultId])
+    }
+    for (const subset of subsets(shares, s.threshold - 1)) {
+      await expect(combineShares(subset)).rejects.toBeInstanceOf(ShareInputError)
+    }
+  })
+})
+
+describe.each(vectors.combinations.map((c) => [c.name, c] as const))('combination %s', (_name, c) => {
+  it('gives the key from the kits used, leaving out the others', async () => {
+    const result = await combineShareWords(c.kits)
+    expect([toHex(result.vaultKey), result.vaultId]).toEqual([c.vaultKey, c.vaultId])
+    expect(result.used).toEqual(c.used)
+    expect(result.ignored.map((i) => i.index)).toEqual(c.ignored)
+    for (const i of result.ignored) expect(i.reason).toMatch(new RegExp(`^Kit ${i.index + 1}\\b`))
+  })
+})
