@@ -16,6 +16,7 @@ import {
 } from '../../src/main/core/crypto/index'
 import { decodeEnvelope, encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
 import { bytesToWordIndices, wordIndicesToBytes } from '../../src/main/core/crypto/share-words'
+import { combineShareWords } from '../../src/main/core/crypto/vault-shares'
 
 const vaultId = '7d1c2a9e-4b0f-4e8a-9c3d-2f6b8a1e0c55'
 
@@ -116,6 +117,127 @@ describe('split and combine', () => {
     await expectRefusal(() => combineShares([tampered, shares[1]!]), 'key-check-failed', /damaged/)
     const recovered = await combineShares([tampered, shares[1]!, shares[2]!])
     expect(Buffer.from(recovered.vaultKey).equals(Buffer.from(key))).toBe(true)
+  })
+})
+
+describe('more kits than needed (FORMAT.md 5.4)', () => {
+  const alter = (s: GuardianShare, at = 3): GuardianShare => ({
+    ...s,
+    share: s.share.map((b, i) => (i === at ? b ^ 1 : b)),
+  })
+
+  it('a kit of another vault, of an older split, or entered twice does not stop a recovery', async () => {
+    const key = generateVaultKey()
+    const [now, old, other] = await Promise.all([
+      splitVaultKey(key, vaultId, 'standard'),
+      splitVaultKey(key, vaultId, 'standard'),
+      splitVaultKey(generateVaultKey(), 'other-vault', 'enhanced'),
+    ])
+    const result = await combineShares([other[0]!, old[2]!, now[1]!, now[1]!, now[2]!])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.vaultId).toBe(vaultId)
+    expect(result.used).toEqual([2, 4])
+    expect(result.ignored.map((i) => i.index)).toEqual([0, 1, 3])
+    const reason = (i: number) => result.ignored.find((x) => x.index === i)!.reason
+    expect(reason(0)).toMatch(/^Kit 1 \(share 1 of 5\) belongs to another vault/)
+    expect(reason(1)).toMatch(/^Kit 2 \(share 3 of 3\) comes from another set of shares of this vault/)
+    expect(reason(3)).toMatch(/^Kit 4 \(share 2 of 3\) is the same kit as kit 3, entered twice/)
+  })
+
+  it('an altered kit is left out and named; good extra kits count as used', async () => {
+    const key = generateVaultKey()
+    const shares = await splitVaultKey(key, vaultId, 'enhanced')
+    const [s1, s2, s3, s4, s5] = shares
+    const result = await combineShares([s1!, alter(s2!), s3!, s4!, s5!])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.used).toEqual([0, 2, 3, 4])
+    expect(result.ignored).toEqual([{ index: 1, reason: expect.stringMatching(/^Kit 2 .* does not fit/) }])
+    // Two altered of five: three good ones remain, and are found.
+    const two = await combineShares([alter(s1!), s2!, s3!, alter(s4!, 30), s5!])
+    expect(Buffer.from(two.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(two.used).toEqual([1, 2, 4])
+    expect(two.ignored.map((i) => i.index)).toEqual([0, 3])
+  })
+
+  it('two different kits claiming the same share number: the one that fits wins', async () => {
+    const key = generateVaultKey()
+    const [s1, s2, s3] = await splitVaultKey(key, vaultId, 'standard')
+    const result = await combineShares([alter(s1!), s1!, s2!])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.used).toEqual([1, 2])
+    expect(result.ignored.map((i) => i.index)).toEqual([0])
+    await expectRefusal(() => combineShares([alter(s3!), s3!]), 'key-check-failed')
+  })
+
+  it('with two complete sets of different vaults, the first one given is recovered', async () => {
+    const keyA = generateVaultKey()
+    const [a, b] = await Promise.all([
+      splitVaultKey(keyA, vaultId, 'standard'),
+      splitVaultKey(generateVaultKey(), 'other-vault', 'standard'),
+    ])
+    const result = await combineShares([a[0]!, b[0]!, b[1]!, a[1]!])
+    expect(result.vaultId).toBe(vaultId)
+    expect(result.used).toEqual([0, 3])
+    expect(result.ignored.map((i) => i.index)).toEqual([1, 2])
+  })
+
+  it('when no set has enough, the error says how many each set has', async () => {
+    const [a, b] = await Promise.all([
+      splitVaultKey(generateVaultKey(), vaultId, 'enhanced'),
+      splitVaultKey(generateVaultKey(), 'other-vault', 'standard'),
+    ])
+    await expectRefusal(
+      () => combineShares([a[0]!, a[1]!, b[0]!]),
+      'different-vaults',
+      /different vaults .* no vault has enough .* has 2 of the 3 needed\. Set .* has 1 of the 2 needed\./,
+    )
+    await expectRefusal(
+      () => combineShares([a[3]!, a[3]!, a[3]!]),
+      'duplicate-share',
+      /Share 4 of 5 was entered twice/,
+    )
+  })
+
+  it('gives up with a clear error instead of trying millions of combinations', async () => {
+    const key = generateVaultKey()
+    const base = (await splitVaultKey(key, vaultId, 'standard'))[0]!
+    // 30 kits claiming a 5-of-30 split, none of them real: C(30, 5) subsets would be 142506.
+    const fakes = Array.from({ length: 30 }, (_, i) => ({
+      ...base,
+      threshold: 5,
+      shareCount: 30,
+      shareIndex: i + 1,
+      share: Uint8Array.from({ length: 33 }, (_, j) => (j === 32 ? i + 1 : (i * 31 + j * 7) & 0xff)),
+    }))
+    await expectRefusal(() => combineShares(fakes), 'too-many-shares', /Too many kits/)
+  })
+
+  it('from words: an unreadable kit is left out when the others suffice, and named when they do not', async () => {
+    const key = generateVaultKey()
+    const shares = await splitVaultKey(key, vaultId, 'standard')
+    const words = shares.map(encodeShareWords)
+    const typo = words[0]!.replace(/^\S+/, 'abandn')
+    const result = await combineShareWords([typo, words[1]!, words[2]!])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.used).toEqual([1, 2])
+    expect(result.ignored).toEqual([
+      {
+        index: 0,
+        reason: expect.stringMatching(/^Kit 1 cannot be read, so it was left out: Word 1, 'abandn'/),
+      },
+    ])
+    await expectRefusal(
+      () => combineShareWords([words[1]!, typo]),
+      'unknown-word',
+      /^Kit 2: Word 1, 'abandn'/,
+    )
+    const owner = encodeOwnerKitWords({ vaultKey: key, vaultId })
+    await expectRefusal(
+      () => combineShareWords([owner, words[2]!]),
+      'wrong-kind',
+      /^Kit 1: These words are the owner's/,
+    )
+    await expectRefusal(() => combineShareWords([]), 'too-few-shares')
   })
 })
 
