@@ -39,20 +39,44 @@ export interface UploadResult extends AssetView {
   creditsConsumed: number
 }
 
-async function stageFile(ctx: ServiceContext, file: Readable): Promise<StagedFile> {
+/**
+ * The most file bytes a balance pays for (uploadCostCredits only grows with size), or -1 when it pays for
+ * none (even an empty file costs a credit).
+ */
+export function payableBytes(balance: number): number {
+  if (balance < uploadCostCredits(0)) return -1
+  let bytes = Math.floor((balance * 1e9) / 4650)
+  while (bytes > 0 && uploadCostCredits(bytes) > balance) bytes--
+  while (uploadCostCredits(bytes + 1) <= balance) bytes++
+  return bytes
+}
+
+/**
+ * Streams the file part to a temp file. busboy stops the part after `limit` bytes (the 5 GB limit, or less
+ * when the balance pays for less); the upload then fails at once with `overLimit()` instead of reading
+ * (and discarding) the rest, and the staged part is removed.
+ */
+async function stageFile(
+  ctx: ServiceContext,
+  file: Readable,
+  overLimit: () => ApiError,
+): Promise<StagedFile> {
   const path = ctx.blobs.newTempPath()
   const writer = new StagedFileWriter(path)
   let tooLarge = false
-  // busboy truncates at the limit; fail at once instead of reading (and discarding) the rest.
   file.once('limit', () => {
     tooLarge = true
-    file.destroy(badRequest(tooLargeMessage(ctx.maxFileBytes)))
+    file.destroy(overLimit())
   })
   try {
     // The writer fsyncs before it finishes, so a commit never points at data still in the page cache.
     await pipeline(file, writer)
-    if (tooLarge) throw badRequest(tooLargeMessage(ctx.maxFileBytes))
+    if (tooLarge) throw overLimit()
   } catch (error) {
+    // pipeline() settles on the first error, possibly while the writer is still creating the file: removing
+    // it before the writer has closed would miss a file created just after, and leave it in tmp/.
+    writer.destroy()
+    if (!writer.closed) await new Promise((resolve) => writer.once('close', resolve))
     await rm(path, { force: true })
     throw error
   }
@@ -70,6 +94,7 @@ export async function receiveUpload(
   if (!request.isMultipart()) {
     throw badRequest(`the upload must be multipart/form-data; ${USAGE}`)
   }
+  const balance = creditsBalance(ctx, accountId)
   const declared = Number(request.headers['content-length'])
   if (Number.isFinite(declared) && declared > 0) {
     const minFileBytes = Math.max(0, declared - MAX_NON_FILE_BYTES)
@@ -77,22 +102,38 @@ export async function receiveUpload(
       throw badRequest(`${tooLargeMessage(ctx.maxFileBytes)} (the request is ${declared} bytes)`)
     }
     const atLeast = uploadCostCredits(minFileBytes)
-    const balance = creditsBalance(ctx, accountId)
     if (balance < atLeast) {
       throw insufficientCredits(
         `this upload costs at least ${atLeast} credits and the balance is ${balance}; add credits or upload a smaller file`,
       )
     }
   }
+  // Without a Content-Length (chunked) the size shows only while streaming: reading stops as soon as the file
+  // outgrows what the balance pays for, rather than staging all of it for a refusal at the commit.
+  const payable = payableBytes(balance)
+  if (payable < 0) {
+    throw insufficientCredits(
+      `an upload costs at least ${uploadCostCredits(0)} credit and the balance is ${balance}; add credits first`,
+    )
+  }
+  const fileLimit = Math.min(ctx.maxFileBytes, payable)
+  const overLimit = () =>
+    fileLimit < ctx.maxFileBytes
+      ? insufficientCredits(
+          `the file is larger than the ${payable} bytes the balance of ${balance} credits pays for; ` +
+            'nothing was stored and no credits were used; add credits or upload a smaller file',
+        )
+      : badRequest(tooLargeMessage(ctx.maxFileBytes))
 
   let staged: StagedFile | null = null
   let filename: string | null = null
   let contentType: string | null = null
   let metadata: Record<string, unknown> | null = null
+  const seenFields = new Set<string>()
   try {
     const parts = request.parts({
       limits: {
-        fileSize: ctx.maxFileBytes,
+        fileSize: fileLimit,
         files: 1,
         fields: MAX_FIELDS,
         fieldSize: FIELD_MAX_BYTES,
@@ -106,16 +147,20 @@ export async function receiveUpload(
           part.file.resume()
           throw badRequest(`unexpected file part "${part.fieldname}"; ${USAGE}`)
         }
-        staged = await stageFile(ctx, part.file)
+        staged = await stageFile(ctx, part.file, overLimit)
         continue
       }
       if (part.valueTruncated)
         throw badRequest(`field ${part.fieldname} is longer than ${FIELD_MAX_BYTES} bytes`)
+      // With a field given twice, one value would silently win over the other.
+      if (seenFields.has(part.fieldname)) {
+        throw badRequest(`the field "${part.fieldname}" was sent more than once; send each field once`)
+      }
+      seenFields.add(part.fieldname)
       const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value)
       // Fields are checked as they arrive, so a bad field fails before a large file is read.
       if (part.fieldname === 'filename') filename = cleanFilename(value)
-      else if (part.fieldname === 'contentType')
-        contentType = value.trim() === '' ? null : cleanContentType(value)
+      else if (part.fieldname === 'contentType') contentType = cleanContentType(value)
       else if (part.fieldname === 'metadata') metadata = value.trim() === '' ? null : parseMetadata(value)
       else throw badRequest(`unknown field "${part.fieldname}"; ${USAGE}`)
     }
@@ -128,16 +173,16 @@ export async function receiveUpload(
     })
   } catch (error) {
     if (staged) await rm(staged.path, { force: true })
-    throw translateMultipartError(error, ctx.maxFileBytes)
+    throw translateMultipartError(error, overLimit)
   }
 }
 
-function translateMultipartError(error: unknown, maxFileBytes: number): unknown {
+function translateMultipartError(error: unknown, overLimit: () => ApiError): unknown {
   if (error instanceof ApiError) return error
   const code = (error as { code?: string }).code
   switch (code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return badRequest(tooLargeMessage(maxFileBytes))
+      return overLimit()
     case 'FST_FILES_LIMIT':
       return badRequest(`only one file part is allowed per upload; ${USAGE}`)
     case 'FST_FIELDS_LIMIT':

@@ -34,6 +34,24 @@ export function ethereumAddressProblem(address: string): string | null {
   return null
 }
 
+/** Control characters (C0, DEL, C1). */
+const CONTROL = /\p{Cc}/u
+/**
+ * Bidirectional controls that reorder how a name is shown ("invoice\u202Egpj.exe" reads as "invoiceexe.jpg"):
+ * embeddings and overrides U+202A-U+202E, isolates U+2066-U+2069, marks U+200E, U+200F and U+061C.
+ */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u
+const BIDI_LIST = 'U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C'
+
+/** Why a user-visible name cannot be stored, or null when it can. */
+function nameCharProblem(label: string, name: string): string | null {
+  if (CONTROL.test(name)) return `${label} must not contain control characters (line breaks, tabs, NUL ...)`
+  if (BIDI_CONTROL.test(name)) {
+    return `${label} must not contain bidirectional control characters (${BIDI_LIST}): they can disguise how the name reads`
+  }
+  return null
+}
+
 function requiredString(label: string, max: number) {
   return z
     .string({
@@ -73,7 +91,10 @@ const walletAddress = z
 
 export const personBody = z.object(
   {
-    name: requiredString('name', 200),
+    name: requiredString('name', 200).superRefine((name, ctx) => {
+      const problem = nameCharProblem('name', name)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
     email,
     walletAddress,
   },
@@ -119,9 +140,6 @@ export const checkInBody = z
   )
   .nullish()
 
-/** Control characters and the bidirectional embeddings, overrides and isolates that could disguise a name. */
-const CONTROL_OR_BIDI = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u
-
 /** A vault name: trimmed; empty or null clears it; at most vaultNameMaxChars characters (code points). */
 const vaultName = z
   .string({
@@ -135,12 +153,9 @@ const vaultName = z
     if (raw === null) return null
     const name = raw.trim()
     if (name === '') return null
-    if (CONTROL_OR_BIDI.test(name)) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'name must not contain control characters or bidirectional controls (U+202A-U+202E, U+2066-U+2069)',
-      })
+    const problem = nameCharProblem('name', name)
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: problem })
       return z.NEVER
     }
     const max = EXTENSION_LIMITS.vaultNameMaxChars
@@ -203,20 +218,22 @@ export const rehearsalReportBody = strictObject(
   'the body must be a JSON object {"proof": "<64 hex characters>"}',
 )
 
-function integerParam(label: string, min: number, max: number | null, fallback: number) {
-  const range = max === null ? `an integer >= ${min}` : `an integer from ${min} to ${max}`
+/**
+ * A whole-number query parameter within [min, max]; max is at most Number.MAX_SAFE_INTEGER, so the value is
+ * exact and SQLite binds it as an integer (a larger number becomes a float it refuses for LIMIT/OFFSET).
+ */
+function integerParam(label: string, min: number, max: number, fallback: number) {
+  const range = `a whole number from ${min} to ${max}`
   return z
-    .string()
+    .string({ error: `${label} must be given once, as ${range}` })
     .optional()
     .transform((raw, ctx) => {
       if (raw === undefined) return fallback
-      if (!/^-?\d+$/.test(raw.trim())) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be ${range} (got ${JSON.stringify(raw)})` })
-        return z.NEVER
-      }
-      const value = Number(raw)
-      if (value < min || (max !== null && value > max)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be ${range} (got ${raw})` })
+      const text = raw.trim()
+      const value = /^-?\d{1,20}$/.test(text) ? Number(text) : Number.NaN
+      if (!Number.isSafeInteger(value) || value < min || value > max) {
+        const shown = JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw)
+        ctx.addIssue({ code: 'custom', message: `${label} must be ${range} (got ${shown})` })
         return z.NEVER
       }
       return value
@@ -226,7 +243,7 @@ function integerParam(label: string, min: number, max: number | null, fallback: 
 export const assetListQuery = z.object({
   category: oneOf('category', ASSET_CATEGORIES, false).optional(),
   limit: integerParam('limit', 1, LIMITS.assetPageMax, LIMITS.assetPageDefault),
-  offset: integerParam('offset', 0, null, 0),
+  offset: integerParam('offset', 0, Number.MAX_SAFE_INTEGER, 0),
 })
 
 /** Parses input with a schema; the first problem becomes a 400 VALIDATION_ERROR naming the field. */
@@ -254,16 +271,14 @@ export function parseMetadata(raw: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-const hasControlChars = (text: string) =>
-  [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
-
 /**
  * File names are stored as a base name: any directory part (after the last / or \) is stripped,
  * so "../../etc/passwd" is stored as "passwd". Names that are empty, "." or ".." after stripping,
- * or that hold control characters, are rejected.
+ * or that hold control or bidirectional control characters, are rejected.
  */
 export function cleanFilename(raw: string): string {
-  if (hasControlChars(raw)) throw badRequest('filename must not contain control characters')
+  const problem = nameCharProblem('filename', raw)
+  if (problem) throw badRequest(problem)
   const base = raw.split(/[/\\]/).pop()!.trim()
   if (base === '' || base === '.' || base === '..') {
     throw badRequest(`filename ${JSON.stringify(raw)} has no file name after removing its directory part`)
@@ -272,12 +287,45 @@ export function cleanFilename(raw: string): string {
   return base
 }
 
-const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/i
+// A MIME type as RFC 6838 names it, with RFC 9110 parameters: type "/" subtype *( OWS ";" OWS name "=" value ).
+// Printable ASCII only, so the stored value is always a valid header value (it is sent back on download).
+const RESTRICTED_NAME = '[a-z0-9][a-z0-9!#$&^_.+-]{0,126}'
+const TOKEN = "[!#$%&'*+.^_`|~0-9a-z-]+"
+/** A quoted string of printable ASCII; backslash escapes one character. */
+const QUOTED_STRING = String.raw`"(?:[ !#-\[\]-~]|\\[ -~])*"`
+const PARAMETER = ` *; *(${TOKEN})=(${TOKEN}|${QUOTED_STRING})`
+const MIME_TYPE = new RegExp(`^(${RESTRICTED_NAME})/(${RESTRICTED_NAME})((?:${PARAMETER})*)$`, 'i')
+const PARAMETERS = new RegExp(PARAMETER, 'gi')
+const MAX_CONTENT_TYPE = 255
 
-export function cleanContentType(raw: string): string {
-  const value = raw.trim()
-  if (value.length > 255 || !MIME.test(value)) {
-    throw badRequest(`contentType ${JSON.stringify(raw)} is not a MIME type like "application/pdf"`)
+/** Whether a stored content type is a well-formed MIME type that can be sent as a header. */
+export function isValidContentType(value: string): boolean {
+  return value.length <= MAX_CONTENT_TYPE && MIME_TYPE.test(value)
+}
+
+/**
+ * The multipart contentType field: a MIME type ("application/pdf", "text/plain; charset=utf-8"), or null
+ * when empty (the type then comes from the file name). Type, subtype and parameter names are lowercased.
+ */
+export function cleanContentType(raw: string): string | null {
+  if (/[^ -~]/.test(raw)) {
+    throw badRequest(
+      `contentType ${JSON.stringify(raw)} holds a control character, line break or non-ASCII character; ` +
+        'send a MIME type like "application/pdf" in plain ASCII',
+    )
   }
-  return value.toLowerCase()
+  const value = raw.trim()
+  if (value === '') return null
+  const match = value.length <= MAX_CONTENT_TYPE ? MIME_TYPE.exec(value) : null
+  if (!match) {
+    throw badRequest(
+      `contentType ${JSON.stringify(raw)} is not a MIME type like "application/pdf" or "text/plain; charset=utf-8"`,
+    )
+  }
+  const [, type, subtype, parameters] = match
+  let clean = `${type}/${subtype}`.toLowerCase()
+  for (const [, name, parameterValue] of parameters!.matchAll(PARAMETERS)) {
+    clean += `; ${name!.toLowerCase()}=${parameterValue}`
+  }
+  return clean
 }
