@@ -21,3 +21,8 @@ export const conflict = (message: string) => new ApiError(409, message)
 export const forbidden = (message: string) => new ApiError(403, message)
 export const unauthorized = (message: string) => new ApiError(401, message)
 export const insufficientCredits = (message: string) => new ApiError(402, message)
+
+/** The spec's error envelope; every error the service answers has this body. */
+export function errorEnvelope(status: ErrorStatus, message: string) {
+  return { error: { code: ERROR_CODES[status], message, status } }
+}

@@ -10,13 +10,15 @@ import Fastify, {
   type FastifyRequest,
   type onRequestHookHandler,
 } from 'fastify'
-import { API_PREFIXES, ERROR_CODES, type ErrorStatus, type RateLimitPattern } from '../shared/api'
+import { API_PREFIXES, type ErrorStatus, type RateLimitPattern } from '../shared/api'
+import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { authenticate, type Principal } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { findAsset, listAssets } from './assets'
 import type { ServiceContext } from './context'
-import { ApiError, badRequest, forbidden, unauthorized } from './errors'
+import { ApiError, badRequest, errorEnvelope, forbidden, unauthorized } from './errors'
 import { registerGuardianPages } from './guardian-pages'
+import { answerClientError, handleExpectations, settleUnreadBody } from './http-framing'
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
 import { AuthFailureLimiter, RateLimiter, type RateLimitSettings } from './rate-limit'
@@ -37,6 +39,7 @@ import {
   assetListQuery,
   checkInBody,
   createVaultBody,
+  isValidContentType,
   parseOrThrow,
   personBody,
   rehearsalBody,
@@ -104,9 +107,13 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     requestIdHeader: false,
     forceCloseConnections: 'idle',
     return503OnClosing: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Refusals made below the routes (node's parser, the router) are answered in the error envelope too.
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     trustProxy: options.trustProxy?.length ? [...options.trustProxy] : false,
   })
+  handleExpectations(app.server)
   const limiter = new RateLimiter(options.rateLimits, () => ctx.clock().getTime())
   const authFailures = new AuthFailureLimiter(options.rateLimits, () => ctx.clock().getTime())
   const allowedHosts = options.allowedHosts ? parseAllowedHosts(options.allowedHosts) : null
@@ -408,7 +415,11 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         .header('content-type', 'application/octet-stream')
         .header('accept-ranges', 'bytes')
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(asset.filename)}`)
-        .header('x-asset-content-type', asset.content_type)
+        // Assets stored before contentType was checked may hold characters a header cannot carry.
+        .header(
+          'x-asset-content-type',
+          isValidContentType(asset.content_type) ? asset.content_type : FALLBACK_CONTENT_TYPE,
+        )
         .header('x-storage-tx-id', asset.storage_tx_id)
       // One byte range resumes an interrupted download; anything else gets the whole content.
       const range = parseByteRange(request.headers.range, size)
@@ -480,9 +491,42 @@ function parseByteRange(header: string | undefined, size: number): { start: numb
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, status: ErrorStatus, message: string) {
-  // A body the handler never read (e.g. a rejected upload) must not be drained: close the connection instead.
-  if (!request.raw.complete) reply.header('connection', 'close')
-  return reply.code(status).send({ error: { code: ERROR_CODES[status], message, status } })
+  // A body not read yet (a refused upload) is discarded, or the connection closed, so the client reads this
+  // answer. fastify marks body-parser refusals `connection: close`; discarding keeps the connection in step,
+  // so the header says what the client asked for (removing it would leave a closing connection unannounced).
+  if (settleUnreadBody(request.raw, reply.raw)) reply.header('connection', 'close')
+  else if (reply.hasHeader('connection')) {
+    reply.header('connection', reply.raw.shouldKeepAlive ? 'keep-alive' : 'close')
+  }
+  // Framework refusals come before the onRequest hook that sets it.
+  if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', request.id)
+  return reply.code(status).send(errorEnvelope(status, message))
+}
+
+/** Longest path segment the router matches; ids and tokens are far shorter. */
+const MAX_PARAM_LENGTH = 100
+
+/** fastify's frameworkErrors: the router refused the URL before any route or hook ran. */
+function answerFrameworkError(error: { code?: string }, request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0]!
+  switch (error.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendError(
+        request,
+        reply,
+        414,
+        `a path segment is longer than ${MAX_PARAM_LENGTH} characters; no identifier is that long, check the URL`,
+      )
+    case 'FST_ERR_BAD_URL':
+      return sendError(
+        request,
+        reply,
+        400,
+        `the URL path ${JSON.stringify(path.slice(0, 200))} holds an invalid percent-encoding; encode each path segment with encodeURIComponent`,
+      )
+  }
+  console.error(`[vault-service] request ${request.id} ${request.method} ${path} failed in routing:`, error)
+  return sendError(request, reply, 500, `internal error; retry after a short delay (request ${request.id})`)
 }
 
 function translateFrameworkError(

@@ -79,6 +79,11 @@ export const ERROR_CODES = {
   409: 'CONFLICT',
   429: 'RATE_LIMITED',
   500: 'INTERNAL_ERROR',
+  // Not in the spec's table: requests the HTTP layer refuses before any route (same envelope).
+  408: 'REQUEST_TIMEOUT',
+  414: 'URI_TOO_LONG',
+  417: 'EXPECTATION_FAILED',
+  431: 'HEADERS_TOO_LARGE',
 } as const
 export type ErrorStatus = keyof typeof ERROR_CODES
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus]
