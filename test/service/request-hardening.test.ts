@@ -4,11 +4,11 @@
 import { execFile } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { request } from 'node:http'
-import { connect, type Socket } from 'node:net'
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DISCARD_LIMIT_BYTES } from '../../src/service/http-framing'
+import { answerClientError, DISCARD_LIMIT_BYTES } from '../../src/service/http-framing'
 import { payableBytes } from '../../src/service/upload'
 import { uploadCostCredits } from '../../src/shared/api'
 import { call, startTestService, type TestService, uploadForm } from './harness'
@@ -472,7 +472,7 @@ describe('chunked upload over the balance (finding 13)', () => {
     expect(vault.body.data).toMatchObject({ assetCount: 0, creditsBalance: 100 })
   }, 60_000)
 
-  it('refuses any upload at once when the balance pays for none', () => {
+  it('payableBytes: the most bytes a balance pays for, -1 when it pays for nothing', () => {
     expect(payableBytes(0)).toBe(-1)
     expect(payableBytes(1)).toBe(Math.floor(1e9 / 4650))
   })
@@ -519,6 +519,27 @@ describe('every refusal in the error envelope (finding 14)', () => {
     for (const text of bad) {
       const reply = await rawRequest(text)
       expectEnvelope(reply, 400, 'VALIDATION_ERROR', 'not valid HTTP/1.1')
+    }
+  })
+
+  it('a request that does not arrive in time: 408 in the envelope', async () => {
+    // node raises this after headersTimeout (60 s); the handler is driven directly on a real connection.
+    const server = createServer((socket) =>
+      answerClientError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket),
+    )
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const connection = await RawConnection.open(`http://127.0.0.1:${port}`)
+      try {
+        const reply = await connection.nextResponse()
+        expectEnvelope(reply, 408, 'REQUEST_TIMEOUT', 'in time')
+        expect(reply.headers.connection).toBe('close')
+      } finally {
+        connection.close()
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
     }
   })
 
