@@ -156,6 +156,8 @@ export function decodeEnvelope(bytes: Uint8Array): RecoveryEnvelope {
       'malformed',
       'These words are well-formed but do not describe a share or key this tool can use.',
     )
+  // Exactly one envelope: a cut or extended one would otherwise parse into a short share.
+  if (envelopeLength(bytes) !== bytes.length) throw malformed()
   if (bytes[1] === KIND_OWNER_KEY) {
     const id = decodeVaultId(bytes, 2 + VAULT_KEY_SIZE)
     if (!id) throw malformed()
