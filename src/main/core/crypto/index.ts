@@ -46,4 +46,4 @@ export {
   wordsFor,
 } from './share-words'
 export { deriveFilesKey, generateVaultKey, keyCheckValue, vaultFingerprint } from './vault-key'
-export { combineShares, splitVaultKey } from './vault-shares'
+export { type CombinedShares, combineShares, combineShareWords, splitVaultKey } from './vault-shares'
