@@ -114,7 +114,11 @@ describe('recoverFiles', () => {
 
     writeFileSync(join(out, 'letter.txt'), 'edited by the heir')
     const again = await recoverFiles({ vaultKey, vaultId, inputs: [join(work, 'good')], outDir: out })
-    expect(again.every((r) => r.status === 'skipped' && r.reason === 'exists')).toBe(true)
+    // The edited file is left alone; the untouched ones are already there, identical: kept.
+    const byOutput = Object.fromEntries(again.map((r) => [r.output?.slice(out.length + 1), r]))
+    expect(byOutput['letter.txt']).toMatchObject({ status: 'skipped', reason: 'exists' })
+    expect(byOutput.empty?.status).toBe('kept')
+    expect(byOutput['photos/holiday.jpg']?.status).toBe('kept')
     expect(readFileSync(join(out, 'letter.txt'), 'utf8')).toBe('edited by the heir')
   })
 
