@@ -173,9 +173,10 @@ async function* prepend(
 }
 
 /**
- * Opens a blob of either format. Resolves once the header matched and the first chunk (which holds
- * a format-2 blob's whole identity record) authenticated; rejects with FileCipherError when they do
- * not. The rest of the checks happen while `body` is read.
+ * Opens a blob of either format. Resolves once the header matched and the first piece of plaintext
+ * authenticated (a batch of chunks starting with chunk 0, which holds a format-2 blob's whole
+ * identity record); rejects with FileCipherError when the header, chunk 0 or the record fails.
+ * Everything after that is checked while `body` is read, which throws FileCipherError on failure.
  */
 export async function openEncryptedFile(source: ByteSource, opts: FileCipherOptions): Promise<OpenedFile> {
   const filesKey = deriveFilesKey(opts.vaultKey)
