@@ -83,6 +83,22 @@ describe('recovery in the app (IPC)', () => {
     expect(await tree(outDir)).toEqual(['notes.txt', 'notes.txt.partial'])
   })
 
+  it('a bad extra kit (an old set, or words that do not read) is set aside and said, not fatal', async () => {
+    await writeFile(join(inDir, 'a.txt.vault'), await sealed('a.txt', Buffer.from('A')))
+    const oldSet = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const current = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const handlers = createRecoveryHandlers({ events: new EventHub() })
+    const report = await handlers.recoverFiles({
+      shares: [oldSet[0]!, current[0]!, 'these words are not a kit at all', current[1]!],
+      inputs: [inDir],
+      outputDir: outDir,
+    })
+    expect(report.results).toEqual([expect.objectContaining({ ok: true })])
+    expect(report.kitsSetAside).toHaveLength(2)
+    expect(report.kitsSetAside!.join('\n')).toMatch(/Kit 1/)
+    expect(report.kitsSetAside!.join('\n')).toMatch(/Kit 3 cannot be read/)
+  })
+
   it('names files from the authenticated blob, so swapped or renamed blobs land under their true names', async () => {
     // The service (or anyone) swapped the two stored names.
     await writeFile(join(inDir, 'b.txt.vault'), await sealed('docs/a.txt', Buffer.from('content of A')))

@@ -220,6 +220,24 @@ describe('recover CLI', () => {
     expect(listFiles(out)).toEqual(['fine.txt'])
   })
 
+  it('leaves out a mistyped extra kit when the others are enough, and says so', async () => {
+    const words = encodeShareWords(shares[0]!).split(' ')
+    words[6] = 'abandn'
+    const result = await recover([
+      '--share-words',
+      words.join(' '),
+      '--share-words',
+      encodeShareWords(shares[1]!),
+      '--share-words',
+      encodeShareWords(shares[2]!),
+      '--check',
+    ])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(
+      "Left out: Share words #1 cannot be read, so it was left out: Word 7, 'abandn'",
+    )
+  })
+
   it('refuses too few shares, a misspelled word and a wrong vault id with exit 2', async () => {
     const one = await recover(['--share-words', encodeShareWords(shares[0]!), '--out', join(work, 'x'), work])
     expect(one.code).toBe(2)

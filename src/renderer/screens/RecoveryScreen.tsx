@@ -428,6 +428,21 @@ export function RecoveryScreen() {
                 <p>This was a practice run: nothing was released.</p>
               </div>
             )}
+            {report.kitsSetAside && (
+              <div className="notice notice-warn" data-testid="kits-set-aside">
+                <p>
+                  <strong>
+                    The other kits were enough, so{' '}
+                    {report.kitsSetAside.length === 1 ? 'one kit was' : 'some kits were'} left out:
+                  </strong>
+                </p>
+                <ul>
+                  {report.kitsSetAside.map((reason) => (
+                    <li key={reason}>{reason}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             {report.stopped && (
               <div className="notice notice-error" role="alert" data-code={report.stopped.code}>
                 <p>{report.stopped.message}</p>

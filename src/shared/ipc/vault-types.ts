@@ -310,6 +310,8 @@ export interface RecoveryReport {
   stopped?: { code: string; message: string }
   /** A practice run (rehearsal access): whether the service accepted the proof that the kits worked. */
   rehearsal?: { passed: boolean; message: string }
+  /** Kits left out because the others were enough and these did not fit, each with its reason. */
+  kitsSetAside?: string[]
 }
 
 /** What an heir's access code opens: the released vault's files, before anything is downloaded. */

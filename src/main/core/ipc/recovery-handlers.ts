@@ -9,10 +9,10 @@ import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
 import {
-  combineShares,
+  type CombinedShares,
+  combineShareWords,
   decodeShareWords,
   ENCRYPTED_FILE_SUFFIX,
-  type GuardianShare,
   ShareInputError,
 } from '../crypto'
 import { HeirAccessError, listHeirFiles, recoverFromService } from '../heir-recovery'
@@ -39,6 +39,11 @@ function heirError(error: unknown): never {
 function shareError(error: unknown): never {
   if (error instanceof ShareInputError) throw new IpcError({ code: 'SHARE_INVALID', message: error.message })
   throw error
+}
+
+/** Kits that were not needed and did not fit (unreadable, another vault or set): said, not fatal. */
+function kitsSetAside(key: CombinedShares): { kitsSetAside?: string[] } {
+  return key.ignored.length ? { kitsSetAside: key.ignored.map((kit) => kit.reason) } : {}
 }
 
 /** Every chosen path must exist: a typo is said at once, before any key work. */
@@ -81,11 +86,9 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
     },
 
     recoverFiles: async ({ shares, inputs, outputDir }) => {
-      let parsed: GuardianShare[]
-      let key: { vaultKey: Uint8Array; vaultId: string }
+      let key: CombinedShares
       try {
-        parsed = shares.map((s) => decodeShareWords(s))
-        key = await combineShares(parsed)
+        key = await combineShareWords(shares)
       } catch (error) {
         shareError(error)
       }
@@ -128,6 +131,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
             message: r.status === 'recovered' ? 'decrypted and verified' : (r.message ?? r.status),
           }
         }),
+        ...kitsSetAside(key),
       }
     },
 
@@ -155,9 +159,9 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
     },
 
     recoverFromService: async ({ serviceUrl, accessToken, vaultId, shares, outputDir }) => {
-      let key: { vaultKey: Uint8Array; vaultId: string }
+      let key: CombinedShares
       try {
-        key = await combineShares(shares.map((s) => decodeShareWords(s)))
+        key = await combineShareWords(shares)
       } catch (error) {
         shareError(error)
       }
@@ -197,6 +201,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         })),
         ...(report.stopped ? { stopped: report.stopped } : {}),
         ...(report.rehearsal ? { rehearsal: report.rehearsal } : {}),
+        ...kitsSetAside(key),
       }
     },
   }

@@ -125,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
   const from = key.source === 'owner-kit' ? "the owner's kit" : "the guardians' shares"
   console.error(`Key rebuilt from ${from}: vault ${key.vaultId}, fingerprint ${key.fingerprint}.`)
   console.error('Compare the fingerprint with the one printed on the kits.')
+  for (const note of key.kitsSetAside ?? []) console.error(`Left out: ${note}`)
   if (values.check) return 0
 
   const showProgress = process.stderr.isTTY && !values.json

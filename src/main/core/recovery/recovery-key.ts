@@ -3,11 +3,10 @@
 import { readFile } from 'node:fs/promises'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
-import type { GuardianShare } from '../crypto/share-envelope'
 import { ShareInputError } from '../crypto/share-input-error'
-import { decodeOwnerKitWords, decodeShareWords } from '../crypto/share-words'
+import { decodeOwnerKitWords } from '../crypto/share-words'
 import { vaultFingerprint } from '../crypto/vault-key'
-import { combineShares } from '../crypto/vault-shares'
+import { combineShareWords } from '../crypto/vault-shares'
 
 export interface RecoveryKeySources {
   /** Each entry: one guardian's words, as typed. */
@@ -30,6 +29,8 @@ export interface RecoveredKey {
   fingerprint: string
   /** Where the key came from, for the report. */
   source: 'guardian-shares' | 'owner-kit'
+  /** Kits left out because the others were enough, each with its reason. */
+  kitsSetAside?: string[]
 }
 
 /** A problem with a named input (file, image, Nth words), so the person knows which one to fix. */
@@ -120,25 +121,32 @@ export async function recoverVaultKey(sources: RecoveryKeySources): Promise<Reco
       source: 'owner-kit',
     }
   } else {
-    const shares: GuardianShare[] = []
+    // Kits are read as text and combined together: one that does not read, or belongs to another
+    // vault or set, is left out (and said) when the others are enough.
+    const kits: { label: string; text: string }[] = []
     sources.shareWords?.forEach((words, i) => {
-      shares.push(labelled(`Share words #${i + 1}`, () => decodeShareWords(words)))
+      kits.push({ label: `Share words #${i + 1}`, text: words })
     })
     for (const file of sources.shareFiles ?? []) {
-      const text = await readText(file, 'share file')
-      shares.push(labelled(`Share file '${file}'`, () => decodeShareWords(text)))
+      kits.push({ label: `Share file '${file}'`, text: await readText(file, 'share file') })
     }
     for (const image of sources.shareQrImages ?? []) {
-      const text = await readQrImage(image)
-      shares.push(labelled(`QR image '${image}'`, () => decodeShareWords(text)))
+      kits.push({ label: `QR image '${image}'`, text: await readQrImage(image) })
     }
-    const combined = await labelled('Combining shares', () => combineShares(shares)).catch(
-      (error: unknown) => {
-        if (error instanceof ShareInputError) throw new RecoveryInputError(error.message)
-        throw error
-      },
-    )
-    result = { ...combined, fingerprint: vaultFingerprint(combined.vaultKey), source: 'guardian-shares' }
+    // "Kit N" in the combiner's words becomes the input the person gave, so they know which to fix.
+    const named = (text: string) =>
+      text.replace(/^Kit (\d+)/, (whole, n: string) => kits[Number(n) - 1]?.label ?? whole)
+    const combined = await combineShareWords(kits.map((k) => k.text)).catch((error: unknown) => {
+      if (error instanceof ShareInputError) throw new RecoveryInputError(named(error.message))
+      throw error
+    })
+    result = {
+      vaultKey: combined.vaultKey,
+      vaultId: combined.vaultId,
+      fingerprint: vaultFingerprint(combined.vaultKey),
+      source: 'guardian-shares',
+      kitsSetAside: combined.ignored.map((kit) => named(kit.reason)),
+    }
   }
 
   if (sources.vaultId !== undefined && sources.vaultId !== result.vaultId) {
