@@ -74,3 +74,43 @@ test('shares from a QR photo and typed words decrypt the files into a chosen fol
   expect(await readFile(join(dir, 'recovered', 'letter.txt'))).toEqual(letter)
   expect(errors).toEqual([])
 })
+
+test('a kit from an older set among enough current ones is left out and said; the files still come back', async ({
+  page,
+}) => {
+  const vaultKey = generateVaultKey()
+  const vaultId = 'vlt_e2e-recovery-sets'
+  const oldSet = await splitVaultKey(vaultKey, vaultId, 'standard')
+  const current = await splitVaultKey(vaultKey, vaultId, 'standard')
+  const files = await mkdtemp(join(dir, 'sets-'))
+  const note = Buffer.from('The house keys are with the neighbour.\n')
+  await writeFile(
+    join(files, 'renamed-by-service.vault'),
+    await collectBytes(
+      encryptStream(Readable.from([note]), {
+        vaultKey,
+        vaultId,
+        identity: { path: 'keys/note.txt', size: note.length },
+      }),
+    ),
+  )
+
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.goto(app.url)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  await page.getByText('I have the encrypted files on this computer').click()
+  const kits = [oldSet[0]!, current[1]!, current[2]!]
+  for (const [i, kit] of kits.entries()) {
+    if (i > 0) await page.getByRole('button', { name: 'Add another kit' }).click()
+    await page.getByLabel(`Kit ${i + 1}`).fill(encodeShareWords(kit))
+    await page.getByLabel(`Kit ${i + 1}`).blur()
+  }
+  await page.getByLabel('Encrypted files or folders (one full path per line)').fill(files)
+  await page.getByLabel('Folder for the recovered files').fill(join(files, 'recovered'))
+  await page.getByRole('button', { name: 'Verify and decrypt' }).click()
+  await expect(page.getByRole('heading', { name: /All 1 file recovered and checked/ })).toBeVisible()
+  await expect(page.getByTestId('kits-set-aside')).toContainText('Kit 1')
+  await page.screenshot({ path: 'test-results/screenshots/recovery-kit-set-aside.png', fullPage: true })
+  // The name sealed inside the file wins over the name it was stored under.
+  expect(await readFile(join(files, 'recovered', 'keys', 'note.txt'))).toEqual(note)
+})

@@ -49,9 +49,11 @@ export function RecoveryScreen() {
   const valid = shares.filter((s) => s.check?.ok)
   const threshold = valid[0]?.check?.threshold
   const total = valid[0]?.check?.shares
-  const sets = new Set(valid.map((s) => s.check?.splitId))
-  const mixedSets = sets.size > 1
-  const enough = !!threshold && valid.length >= threshold && !mixedSets
+  const perSet = new Map<string | undefined, number>()
+  for (const s of valid) perSet.set(s.check?.splitId, (perSet.get(s.check?.splitId) ?? 0) + 1)
+  const mixedSets = perSet.size > 1
+  // As the recovery combines them: one set with enough kits is enough; the others are left out.
+  const enough = !!threshold && [...perSet.values()].some((count) => count >= threshold)
 
   const update = (id: number, patch: Partial<ShareEntry>) =>
     setShares((list) => list.map((s) => (s.id === id ? { ...s, ...patch } : s)))
@@ -299,7 +301,15 @@ export function RecoveryScreen() {
               ? `${plural(valid.length, 'kit')} entered — enough to open the files (${threshold} of ${total} needed).`
               : `${plural(valid.length, 'kit')} entered — ${threshold} of ${total} needed. Ask ${threshold - valid.length === 1 ? 'one more guardian' : `${threshold - valid.length} more guardians`} for their kit.`}
         </p>
-        {mixedSets && (
+        {mixedSets && enough && (
+          <div className="notice notice-warn" data-testid="kits-mixed-sets">
+            <p>
+              Some kits come from another set (the owner made new kits at some point). They will be left out:
+              the kits of the set you have enough of are what open the files.
+            </p>
+          </div>
+        )}
+        {mixedSets && !enough && (
           <div className="notice notice-warn" role="alert">
             <p>
               These kits come from different sets. The owner made new kits at some point (for example after
