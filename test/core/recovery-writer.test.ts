@@ -21,6 +21,7 @@ import { recoverFiles } from '../../src/main/core/recovery/recover-files'
 import {
   confinedPath,
   RecoveryWriteError,
+  windowsSafeSegment,
   writeRecoveredFile,
 } from '../../src/main/core/recovery/recovery-writer'
 import { encryptStreamV1 } from '../crypto/support/legacy-v1'
@@ -165,7 +166,7 @@ describe('the recovery writer', () => {
         await collectBytes(encryptStreamV1(Readable.from([Buffer.from('x')]), { vaultKey, vaultId })),
       ),
     )
-    for (const fallbackPath of ['../escape.txt', '/etc/passwd', 'a/../../b', 'C:\\x', 'a//b', '']) {
+    for (const fallbackPath of ['../escape.txt', '/etc/passwd', 'a/../../b', 'a\\..\\x', 'a//b', '']) {
       await expect(
         writeRecoveredFile({ input: blob, outDir, fallbackPath, vaultKey, vaultId }),
         fallbackPath,
@@ -174,9 +175,20 @@ describe('the recovery writer', () => {
     expect(await tree(dir)).toEqual(['in', 'in/old.vault', 'out'])
   })
 
+  it('renames what Windows cannot hold instead of losing the file', () => {
+    expect(windowsSafeSegment('notes: 2024?.txt')).toBe('notes_ 2024_.txt')
+    expect(windowsSafeSegment('CON')).toBe('_CON')
+    expect(windowsSafeSegment('nul.txt')).toBe('_nul.txt')
+    expect(windowsSafeSegment('trailing. ')).toBe('trailing')
+    expect(windowsSafeSegment('...')).toBe('_')
+    expect(windowsSafeSegment('console.txt')).toBe('console.txt')
+    expect(confinedPath('/out', 'a:b/CON', 'win32')).toBe(join('/out', 'a_b', '_CON'))
+    expect(confinedPath('/out', 'a:b/CON', 'linux')).toBe(join('/out', 'a:b', 'CON'))
+  })
+
   it('confines every path to the output folder', () => {
     expect(confinedPath('/out', 'a/b.txt')).toBe(join('/out', 'a', 'b.txt'))
-    for (const bad of ['..', '../x', 'a/./b', 'a\\b', 'x\u0000y', 'D:/x', '/abs']) {
+    for (const bad of ['..', '../x', 'a/./b', 'a\\b', 'x\u0000y', '/abs']) {
       expect(confinedPath('/out', bad), bad).toBeNull()
     }
   })

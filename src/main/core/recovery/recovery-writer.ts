@@ -52,8 +52,28 @@ export class RecoveryWriteError extends Error {
   }
 }
 
-/** outDir joined with a '/'-separated relative path, or null if the path could leave outDir. */
-export function confinedPath(outDir: string, relativePath: string): string | null {
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
+
+/**
+ * A name Windows can hold (FORMAT.md 3.8: rename rather than refuse): the characters it forbids become
+ * '_', trailing dots and spaces are dropped, and reserved device names (CON, NUL, COM1...) get a '_'.
+ */
+export function windowsSafeSegment(segment: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
+  let safe = segment.replace(/[<>:"|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '')
+  if (safe === '') safe = '_'
+  return WINDOWS_RESERVED.test(safe) ? `_${safe}` : safe
+}
+
+/**
+ * outDir joined with a '/'-separated relative path, or null if the path could leave outDir. On
+ * Windows, each segment is first made a name Windows can hold.
+ */
+export function confinedPath(
+  outDir: string,
+  relativePath: string,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   const segments = relativePath.split('/')
   const unsafe = (s: string) =>
     s === '' ||
@@ -61,11 +81,10 @@ export function confinedPath(outDir: string, relativePath: string): string | nul
     s === '..' ||
     s.includes('\\') ||
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    /[\u0000-\u001f\u007f]/.test(s) ||
-    /^[a-zA-Z]:/.test(s)
+    /[\u0000-\u001f\u007f]/.test(s)
   if (segments.some(unsafe)) return null
   const root = resolve(outDir)
-  const target = resolve(root, ...segments)
+  const target = resolve(root, ...(platform === 'win32' ? segments.map(windowsSafeSegment) : segments))
   return target.startsWith(root + sep) ? target : null
 }
 
