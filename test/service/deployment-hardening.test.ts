@@ -21,9 +21,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../src/service/index'
+import { type Mailbox, startMailbox } from '../e2e/loopback-services'
 import { buildServiceCli, call, DAY_MS, startTestService, type TestService, uploadForm } from './harness'
 
 const root = join(import.meta.dirname, '../..')
@@ -101,41 +101,6 @@ function expectPrivate(dataDir: string) {
   return entries
 }
 
-interface Received {
-  to: string[]
-  text: string
-}
-
-/** An SMTP server on loopback that keeps what it receives (as in mail.test.ts). */
-async function startSmtpSink(): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk: string) => {
-        raw += chunk
-      })
-      stream.on('end', () => {
-        const text = raw
-          .replace(/=\r?\n/g, '')
-          .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), text })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
 async function until<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -150,11 +115,11 @@ async function until<T>(what: string, probe: () => T | undefined | null | false,
 // 9: the data directory
 
 describe('data directory privacy', () => {
-  let smtp: Awaited<ReturnType<typeof startSmtpSink>>
+  let smtp: Mailbox
   let t: TestService | undefined
   let savedUmask: number
   beforeAll(async () => {
-    smtp = await startSmtpSink()
+    smtp = await startMailbox()
   })
   afterAll(() => smtp.close())
   afterEach(async () => {
