@@ -209,22 +209,23 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     reserve: { credits: number; months: number } = { credits: 0, months: 0 },
   ): Promise<UploadEstimate> {
     const { files, skipped } = await scanForUpload(paths)
-    const skippedByScan = skipped.length
     const client = await this.#options.clientFor(connectionId)
     const vault = await client.getVault(vaultId)
     this.#balances.set(vaultId, { credits: vault.creditsBalance, at: this.#now() })
+    let toUpload = 0
     let plaintextBytes = 0
     let encryptedBytes = 0
     let credits = 0
     const tooLarge: string[] = []
     const unchanged: string[] = []
     for (const f of files) {
-      const nameProblem = checkIdentityPath(sealedPath(f.relativePath))
+      const path = sealedPath(f.relativePath)
+      const nameProblem = checkIdentityPath(path)
       if (nameProblem) {
         skipped.push({ path: f.path, reason: 'bad-name', detail: `${f.relativePath}: ${nameProblem}` })
         continue
       }
-      const enc = this.#cipher.encryptedLength({ path: sealedPath(f.relativePath), size: f.size })
+      const enc = this.#cipher.encryptedLength({ path, size: f.size })
       if (enc > LIMITS.maxFileBytes) {
         tooLarge.push(f.relativePath)
         continue
@@ -234,14 +235,14 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         unchanged.push(f.relativePath)
         continue
       }
+      toUpload++
       plaintextBytes += f.size
       encryptedBytes += enc
       credits += uploadCostCredits(enc)
     }
-    const badNames = skipped.length - skippedByScan
     return {
       vaultId,
-      files: files.length - tooLarge.length - unchanged.length - badNames,
+      files: toUpload,
       plaintextBytes,
       encryptedBytes,
       credits,

@@ -8,7 +8,10 @@ import { electronBinaryPath } from '../../../scripts/electron-binary.mjs'
 const binary = electronBinaryPath()
 if (!binary)
   console.log('skipped: Electron binary not installed (the desktop suite needs node_modules/electron/dist)')
-test.skip(!binary, 'skipped: Electron binary not installed')
+test.skip(
+  !binary,
+  'skipped: Electron binary not installed (node_modules/electron/dist is missing; see scripts/electron-binary.mjs)',
+)
 
 test('the desktop window loads the shell with the sandboxed bridge', async () => {
   const userDataDir = await mkdtemp(join(tmpdir(), 'vault-electron-'))

@@ -1,7 +1,7 @@
 // The one error type of the Vault Service client: a code, the HTTP status, what the call was doing,
 // and a sentence for the user. Built only from redacted text (see transport.ts), so it is safe to log
 // and to send to the renderer.
-import { creditsToDollars, KEY_PREFIX, LIMITS } from '../../../shared/api'
+import { creditsToDollars, ERROR_CODES, type ErrorCode, KEY_PREFIX, LIMITS } from '../../../shared/api'
 
 /** What a call was trying to do; picks the user-facing sentence for 402/409 and friends. */
 export type ApiOperation =
@@ -32,14 +32,7 @@ export type ApiOperation =
 
 /** Codes from the spec plus the client's own for failures that never got an HTTP answer. */
 export type VaultApiErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'UNAUTHORIZED'
-  | 'INSUFFICIENT_CREDITS'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
+  | ErrorCode
   | 'NETWORK_ERROR'
   | 'TIMEOUT'
   | 'CANCELLED'
@@ -195,15 +188,9 @@ function userMessageFor(init: VaultApiErrorInit): string {
   }
 }
 
+/** For an answer outside the envelope: the spec's code for its status (src/shared/api.ts). */
 export function codeForStatus(status: number): VaultApiErrorCode {
-  const table: Record<number, VaultApiErrorCode> = {
-    400: 'VALIDATION_ERROR',
-    401: 'UNAUTHORIZED',
-    402: 'INSUFFICIENT_CREDITS',
-    403: 'FORBIDDEN',
-    404: 'NOT_FOUND',
-    409: 'CONFLICT',
-    429: 'RATE_LIMITED',
-  }
-  return table[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_RESPONSE')
+  return (
+    (ERROR_CODES as Record<number, ErrorCode>)[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_RESPONSE')
+  )
 }

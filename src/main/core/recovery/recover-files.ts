@@ -129,13 +129,13 @@ async function recoverOne(
     reason,
     message,
   })
-  let size: number
+  // The size was read when the inputs were listed.
+  const size = job.size
   try {
-    size = (await stat(job.input)).size
     plaintextLength(size)
   } catch (error) {
     if (error instanceof FileCipherError) return fail(error.reason, error.message)
-    return fail('unreadable', `Cannot read '${job.input}': ${(error as Error).message}.`)
+    throw error
   }
 
   let bytesDone = 0

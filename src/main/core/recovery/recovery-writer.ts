@@ -186,6 +186,13 @@ export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<Re
   }
 
   const root = resolve(opts.outDir)
+  const written = (status: RecoveryWritten['status']): RecoveryWritten => ({
+    status,
+    output,
+    relativePath: relative(root, output).split(sep).join('/'),
+    nameFrom,
+    bytes,
+  })
   let created: string[] = []
   // Same folder as the target, so the final link is atomic and never crosses file systems.
   const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
@@ -206,15 +213,7 @@ export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<Re
     if ((await publish(temp, output)) === 'exists') {
       const identical = await sameContents(temp, output)
       await unlink(temp)
-      if (identical) {
-        return {
-          status: 'kept',
-          output,
-          relativePath: relative(root, output).split(sep).join('/'),
-          nameFrom,
-          bytes,
-        }
-      }
+      if (identical) return written('kept')
       throw new RecoveryWriteError(
         'exists',
         `A different file named "${relativePath}" is already in ${opts.outDir}; it was left untouched. Choose an empty folder, or move that file away and recover again.`,
@@ -227,11 +226,5 @@ export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<Re
     for (const dir of created) await rmdir(dir).catch(() => {})
     throw writeSideError(error, opts.input, output)
   }
-  return {
-    status: 'recovered',
-    output,
-    relativePath: relative(root, output).split(sep).join('/'),
-    nameFrom,
-    bytes,
-  }
+  return written('recovered')
 }
