@@ -1,11 +1,12 @@
 // Electron main process: window, tray, single instance, IPC wiring. Everything else is in ./core.
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow, Notification, powerMonitor, safeStorage, session, shell } from 'electron'
 import { eventChannels } from '../shared/ipc/contract'
 import type { AppNotice, TrayView } from '../shared/ipc/vault-types'
+import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { type AppBackend, createAppBackend } from './core/app-backend'
 import type { DesktopSession } from './core/ipc/desktop-session'
+import { APP_PAGE_URL } from './core/renderer-files'
 import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
 import { safeStorageSecretBox } from './safe-storage-box'
 import { desktopShellCapabilities } from './shell-capabilities'
@@ -20,8 +21,9 @@ const resourcesDir = app.isPackaged ? process.resourcesPath : join(here, '../../
 const rendererUrl = chooseRendererUrl({
   isPackaged: app.isPackaged,
   devServerUrl: process.env.ELECTRON_RENDERER_URL,
-  builtPageUrl: pathToFileURL(join(here, '../renderer/index.html')).href,
+  builtPageUrl: APP_PAGE_URL,
 })
+registerAppScheme()
 
 let mainWindow: BrowserWindow | undefined
 let tray: AppTray | undefined
@@ -68,6 +70,7 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     denyAllPermissions(session.defaultSession)
+    serveAppProtocol(join(here, '../renderer'))
     const applyLoginItem = (launchAtLogin: boolean) => {
       // Linux has no login-item API in Electron; the setting is kept for desktop-entry based autostart.
       if (process.platform !== 'linux') app.setLoginItemSettings({ openAtLogin: launchAtLogin })

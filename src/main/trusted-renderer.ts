@@ -1,20 +1,20 @@
 // Which page the window loads and which page may call IPC handlers; kept free of electron imports so
 // it can be unit tested.
 
-/** True when `frameUrl` is the app's own page (same file or dev-server origin), never remote content. */
+/**
+ * True when `frameUrl` is the app's own page: the same scheme and host as the renderer URL
+ * (app://vault, or the loopback dev server's origin). Never file://, never remote content.
+ */
 export function isTrustedRendererUrl(frameUrl: string, rendererUrl: string): boolean {
-  try {
-    const frame = new URL(frameUrl)
-    const app = new URL(rendererUrl)
-    if (app.protocol === 'file:') return frame.protocol === 'file:' && frame.pathname === app.pathname
-    return frame.origin === app.origin
-  } catch {
-    return false
-  }
+  const frame = URL.parse(frameUrl)
+  const app = URL.parse(rendererUrl)
+  if (!frame || !app || app.protocol === 'file:' || !app.host) return false
+  // Compared by parts: URL.origin is "null" for schemes Node does not know, such as app:.
+  return frame.protocol === app.protocol && frame.host === app.host
 }
 
 /**
- * The page to load: the built file, or electron-vite's dev server (ELECTRON_RENDERER_URL) only in an
+ * The page to load: the built page on app://, or electron-vite's dev server (ELECTRON_RENDERER_URL) only in an
  * unpackaged development run and only on loopback. A packaged app never trusts an environment variable
  * to choose the origin its IPC check then accepts.
  */

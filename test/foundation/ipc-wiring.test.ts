@@ -11,7 +11,7 @@ vi.mock('electron', () => ({
 const { registerIpcHandlers } = await import('../../src/main/ipc-main-wiring')
 const { invokeChannels } = await import('../../src/shared/ipc/contract')
 
-const page = 'file:///app/out/renderer/index.html'
+const page = 'app://vault/index.html'
 const mainWindow = { id: 1 }
 const topFrame = { url: page, parent: null }
 

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
+import { APP_PAGE_URL } from '../../src/main/core/renderer-files'
 import { chooseRendererUrl, ipcRefusal, isTrustedRendererUrl } from '../../src/main/trusted-renderer'
 import {
   denyAllPermissions,
@@ -57,13 +58,13 @@ function preventable() {
 
 describe('web contents guard', () => {
   it('denies navigation away from the app and allows reloading the same page', () => {
-    const contents = fakeContents('file:///app/out/renderer/index.html')
+    const contents = fakeContents('app://vault/index.html')
     guardWebContents(contents as never, () => {})
     const away = preventable()
     contents.emit('will-navigate', away, 'https://evil.example/')
     expect(away.prevented).toBe(true)
     const same = preventable()
-    contents.emit('will-navigate', same, 'file:///app/out/renderer/index.html')
+    contents.emit('will-navigate', same, 'app://vault/index.html')
     expect(same.prevented).toBe(false)
     const webview = preventable()
     contents.emit('will-attach-webview', webview)
@@ -72,7 +73,7 @@ describe('web contents guard', () => {
 
   it('denies every new window and opens only allow-listed https links externally', () => {
     const opened: string[] = []
-    const contents = fakeContents('file:///app/out/renderer/index.html')
+    const contents = fakeContents('app://vault/index.html')
     guardWebContents(contents as never, (url) => opened.push(url))
     expect(contents.open('https://github.com/vault-desktop')).toEqual({ action: 'deny' })
     expect(contents.open('http://github.com/insecure')).toEqual({ action: 'deny' })
@@ -103,17 +104,27 @@ describe('web contents guard', () => {
 
 describe('IPC sender validation', () => {
   it('trusts only the app page itself', () => {
-    const page = 'file:///app/out/renderer/index.html'
-    expect(isTrustedRendererUrl('file:///app/out/renderer/index.html', page)).toBe(true)
-    expect(isTrustedRendererUrl('file:///tmp/other.html', page)).toBe(false)
+    const page = APP_PAGE_URL
+    expect(isTrustedRendererUrl('app://vault/index.html', page)).toBe(true)
+    expect(isTrustedRendererUrl('app://vault/index.html#/vault/1', page)).toBe(true)
+    expect(isTrustedRendererUrl('app://vault.evil/index.html', page)).toBe(false)
+    expect(isTrustedRendererUrl('app://other/index.html', page)).toBe(false)
+    expect(isTrustedRendererUrl('file:///app/out/renderer/index.html', page)).toBe(false)
     expect(isTrustedRendererUrl('https://evil.example/', page)).toBe(false)
+    expect(isTrustedRendererUrl('https://vault/index.html', page)).toBe(false)
     expect(isTrustedRendererUrl('http://localhost:5173/', 'http://localhost:5173/')).toBe(true)
     expect(isTrustedRendererUrl('http://localhost:5174/', 'http://localhost:5173/')).toBe(false)
     expect(isTrustedRendererUrl('not a url', page)).toBe(false)
   })
 
+  it('trusts no file:// page at all, whichever the renderer URL (file:// has no origin to pin)', () => {
+    const filePage = 'file:///app/out/renderer/index.html'
+    expect(isTrustedRendererUrl(filePage, filePage)).toBe(false)
+    expect(isTrustedRendererUrl('file:///tmp/other.html', filePage)).toBe(false)
+  })
+
   it('refuses a sub-frame of the app page, another window, and another page', () => {
-    const page = 'file:///app/out/renderer/index.html'
+    const page = APP_PAGE_URL
     const top = { fromMainWindow: true, topFrame: true, frameUrl: page }
     expect(ipcRefusal(top, page)).toBeNull()
     expect(ipcRefusal({ ...top, topFrame: false }, page)).toMatch(/sub-frame/)
@@ -123,7 +134,7 @@ describe('IPC sender validation', () => {
 })
 
 describe('the page the window loads', () => {
-  const builtPageUrl = 'file:///app/out/renderer/index.html'
+  const builtPageUrl = APP_PAGE_URL
 
   it('ignores ELECTRON_RENDERER_URL in a packaged app', () => {
     expect(chooseRendererUrl({ isPackaged: true, devServerUrl: 'https://evil.example/', builtPageUrl })).toBe(

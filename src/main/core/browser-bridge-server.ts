@@ -4,41 +4,15 @@
 // checked, against DNS rebinding and other sites), and only with the per-run token.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, join, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { WebSocket, WebSocketServer } from 'ws'
 import { INVOKE_CHANNEL_NAMES } from '../../shared/ipc/bridge'
 import { dispatch, type EventHub, type HandlerTable } from './ipc/handler-table'
+import { decodedRequestPath, findRendererFile } from './renderer-files'
 
 export const BRIDGE_PATH = '/bridge'
-
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-}
 
 export interface BrowserBridgeOptions {
   rendererDir: string
@@ -74,17 +48,6 @@ function parseInvoke(data: WebSocket.RawData): InvokeMessage | undefined {
   return undefined
 }
 
-/** The decoded path, or undefined when the address cannot be decoded (e.g. `/%E0`). */
-function requestPath(url: string | undefined): string | undefined {
-  const parsed = URL.parse(url ?? '/', 'http://localhost')
-  if (!parsed) return undefined
-  try {
-    return decodeURIComponent(parsed.pathname)
-  } catch {
-    return undefined
-  }
-}
-
 function answerFailure(response: ServerResponse): void {
   if (response.headersSent) response.destroy()
   else response.writeHead(500, { 'content-type': 'text/plain' }).end('The request failed.')
@@ -98,7 +61,7 @@ function sameSecret(a: string, b: string): boolean {
 
 export async function startBrowserBridge(options: BrowserBridgeOptions): Promise<BrowserBridge> {
   const token = options.token ?? randomBytes(24).toString('base64url')
-  const rendererRoot = resolve(options.rendererDir)
+  const { rendererDir } = options
   let port = 0
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`])
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`])
@@ -117,35 +80,19 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       response.writeHead(405).end()
       return
     }
-    const pathname = requestPath(request.url)
+    const pathname = decodedRequestPath(request.url)
     if (pathname === undefined) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end('Malformed address.')
       return
     }
-    const file = resolve(join(rendererRoot, pathname === '/' ? 'index.html' : pathname))
-    if (file !== rendererRoot && !file.startsWith(rendererRoot + sep)) {
-      response.writeHead(404).end()
+    const file = await findRendererFile(rendererDir, pathname)
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.')
       return
     }
-    try {
-      const info = await stat(file)
-      if (!info.isFile()) throw new Error('not a file')
-      response.writeHead(200, {
-        'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-        'content-length': info.size,
-        'content-security-policy': CONTENT_SECURITY_POLICY,
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'no-store',
-      })
-      if (request.method === 'HEAD') response.end()
-      else await pipeline(createReadStream(file), response)
-    } catch {
-      if (response.headersSent) {
-        response.destroy()
-        return
-      }
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.')
-    }
+    response.writeHead(200, file.headers)
+    if (request.method === 'HEAD') response.end()
+    else await pipeline(createReadStream(file.path), response)
   }
 
   const sockets = new WebSocketServer({
