@@ -2,8 +2,10 @@ import { defineConfig } from '@playwright/test'
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
+// Each project owns one folder. Selecting specs with regexes over file paths went wrong when the
+// checkout itself lived under a folder such as `electron/`: Playwright matches them against absolute
+// paths, so one project took every spec and the other none. Shared helpers live in test/e2e/support.
 export default defineConfig({
-  testDir: 'test/e2e',
   outputDir: 'test-results/playwright',
   timeout: 60_000,
   workers: 1,
@@ -11,8 +13,7 @@ export default defineConfig({
   projects: [
     {
       name: 'browser-mode',
-      testMatch: /.*\.spec\.ts$/,
-      testIgnore: /electron\/.*/,
+      testDir: 'test/e2e/browser-mode',
       use: {
         browserName: 'chromium',
         launchOptions: {
@@ -28,6 +29,7 @@ export default defineConfig({
         },
       },
     },
-    { name: 'electron', testMatch: /electron\/.*\.spec\.ts$/ },
+    // Launches the app itself through Playwright's Electron driver; no browser to configure.
+    { name: 'electron', testDir: 'test/e2e/electron' },
   ],
 })

@@ -181,7 +181,8 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     const newSplit = decodeShareWords(newKits.get(guardianIds[0]!)!).splitId
     expect(newSplit).not.toBe(oldSplit)
     expect(removed.kits[0]!.splitId).toBe(newSplit)
-    // The window turns this answer into "give every guardian their new kit": test/e2e/release-resplit.spec.ts.
+    // The window turns this answer into "give every guardian their new kit":
+    // test/e2e/browser-mode/release-resplit.spec.ts.
     // Old and new never combine, whichever guardians they come from.
     await expect(
       combineShares([

@@ -23,7 +23,7 @@ import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../../src/service/index'
-import { type Mailbox, startMailbox } from '../e2e/loopback-services'
+import { type Mailbox, startMailbox } from '../e2e/support/loopback-services'
 import { buildServiceCli, call, DAY_MS, startTestService, type TestService, uploadForm } from './harness'
 
 const root = join(import.meta.dirname, '../..')

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 let app: BrowserModeApp
 const consoleErrors: string[] = []

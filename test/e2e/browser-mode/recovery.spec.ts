@@ -13,8 +13,8 @@ import {
   generateVaultKey,
   recoveryQrText,
   splitVaultKey,
-} from '../../src/main/core/crypto'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+} from '../../../src/main/core/crypto'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 let app: BrowserModeApp
 let dir: string

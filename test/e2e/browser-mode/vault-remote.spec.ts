@@ -5,9 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
-import { encodeOwnerKitWords, generateVaultKey } from '../../src/main/core/crypto'
-import { type RunningService, startService } from '../../src/service'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import { encodeOwnerKitWords, generateVaultKey } from '../../../src/main/core/crypto'
+import { type RunningService, startService } from '../../../src/service'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 test.describe.configure({ mode: 'serial' })
 

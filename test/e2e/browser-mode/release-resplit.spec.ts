@@ -3,7 +3,7 @@
 // shows afterwards belong to a new set. (That old and new kits never combine is tested in
 // test/release/release-branches.test.ts.) Screenshot: test-results/screenshots/owner-resplit-*.png.
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 test.describe.configure({ mode: 'serial' })
 

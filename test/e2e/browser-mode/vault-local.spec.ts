@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
-import { saveAndConfirmOwnerKit } from './owner-kit-steps'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 

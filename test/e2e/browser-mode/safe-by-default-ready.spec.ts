@@ -8,14 +8,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import {
   type Mailbox,
   type SelfHostedService,
   startMailbox,
   startSelfHostedService,
-} from './loopback-services'
-import { saveAndConfirmOwnerKit } from './owner-kit-steps'
+} from '../support/loopback-services'
+import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 test.describe.configure({ mode: 'serial' })
 

@@ -7,7 +7,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
-import { encodeShareWords, splitVaultKey } from '../../src/main/core/crypto'
+import { encodeShareWords, splitVaultKey } from '../../../src/main/core/crypto'
 import {
   blobPathOf,
   DAY_MS,
@@ -19,8 +19,8 @@ import {
   sha256File,
   startReleaseWorld,
   writeSeededFile,
-} from '../release/release-fixture'
-import { type BrowserModeApp, startBrowserModeApp } from './browser-mode-app'
+} from '../../release/release-fixture'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 test.describe.configure({ mode: 'serial' })
 
