@@ -6,7 +6,13 @@
 import { EventEmitter } from 'node:events'
 import { existsSync } from 'node:fs'
 
-type Listener = (...args: never[]) => unknown
+type PermissionRequestHandler = (
+  contents: unknown,
+  permission: string,
+  callback: (granted: boolean) => void,
+) => void
+type PermissionCheckHandler = (contents: unknown, permission: string) => boolean
+type RendererListener = (event: unknown, payload: unknown) => void
 
 /** An event whose default Electron's code paths check after the listeners ran. */
 export class PreventableEvent {
@@ -66,7 +72,7 @@ export class ElectronWorld {
   readonly protocolHandlers = new Map<string, (request: Request) => Response | Promise<Response>>()
   readonly privilegedSchemes: { scheme: string; privileges: Record<string, boolean> }[] = []
   readonly externalLinks: string[] = []
-  readonly permissionHandlers: { request?: Listener; check?: Listener } = {}
+  readonly permissionHandlers: { request?: PermissionRequestHandler; check?: PermissionCheckHandler } = {}
   readonly dialogs: { kind: 'open' | 'save'; options: Record<string, unknown> }[] = []
   /** What the next dialogs answer; `undefined` = the user cancels. */
   readonly dialogAnswers: { open?: string[]; save?: string } = {}
@@ -177,10 +183,10 @@ export class ElectronWorld {
       safeStorage: fakeSafeStorage,
       session: {
         defaultSession: {
-          setPermissionRequestHandler: (handler: Listener) => {
+          setPermissionRequestHandler: (handler: PermissionRequestHandler) => {
             world.permissionHandlers.request = handler
           },
-          setPermissionCheckHandler: (handler: Listener) => {
+          setPermissionCheckHandler: (handler: PermissionCheckHandler) => {
             world.permissionHandlers.check = handler
           },
         },
@@ -210,7 +216,7 @@ export class ElectronWorld {
    * ipcRenderer.invoke reaches ipcMain as that window's top-level frame would.
    */
   preloadModule(window: FakeBrowserWindow): Record<string, unknown> {
-    const listeners = new Map<Listener, Listener>()
+    const listeners = new Map<RendererListener, (payload: unknown) => void>()
     return {
       contextBridge: {
         exposeInMainWorld: (key: string, api: unknown) => this.exposedInMainWorld.set(key, api),
@@ -223,12 +229,12 @@ export class ElectronWorld {
           const event: IpcEvent = { sender: window.webContents, senderFrame: window.webContents.mainFrame }
           return structuredClone(await handler(event, structuredClone(args)))
         },
-        on: (channel: string, listener: Listener) => {
-          const wrapped = (payload: unknown) => (listener as (e: unknown, p: unknown) => void)({}, payload)
+        on: (channel: string, listener: RendererListener) => {
+          const wrapped = (payload: unknown) => listener({}, payload)
           listeners.set(listener, wrapped)
           window.webContents.rendererEvents.on(channel, wrapped)
         },
-        removeListener: (channel: string, listener: Listener) => {
+        removeListener: (channel: string, listener: RendererListener) => {
           const wrapped = listeners.get(listener)
           if (wrapped) window.webContents.rendererEvents.off(channel, wrapped)
         },

@@ -23,13 +23,17 @@ export interface LaunchedShell {
 }
 
 /** Polls until `check` returns something truthy; fails with `what` after `timeoutMs`. */
-export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs
   let lastError: unknown
   for (;;) {
     try {
       const value = await check()
-      if (value) return value
+      if (value) return value as NonNullable<T>
     } catch (error) {
       lastError = error
     }
