@@ -11,11 +11,13 @@ function run(command, args) {
 run(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'])
 const electron = electronBinaryPath()
 let child
+// keytar and better-sqlite3 load into whichever runtime runs the app: rebuilt for it if they cannot.
 if (electron) {
   ensureNativeModules('electron')
   child = spawn(electron, ['.', ...process.argv.slice(2)], { stdio: 'inherit' })
 } else {
   run(process.execPath, ['scripts/build-cli.mjs', 'browser-mode'])
+  ensureNativeModules('node')
   console.log(
     'The Electron binary is not installed, so Vault Desktop starts in browser mode: open the link below.',
   )

@@ -1,44 +1,101 @@
 // `npm test`: every check, in order, with a summary. Exits non-zero if any step failed.
 import { spawnSync } from 'node:child_process'
 import { electronBinaryPath } from './electron-binary.mjs'
+import { makeNativeModulesLoadable } from './native-modules.mjs'
 
 const node = process.execPath
+
+// Ctrl-C reaches the running step's processes too. This script only notices once the step returns
+// (spawnSync blocks its event loop), from how the step ended; then it stops, but still runs the
+// `always` steps.
+let interrupted = false
+process.on('SIGINT', () => {
+  interrupted = true
+})
+
+/** A step that runs a command; it passes when the command exits 0. */
+const command = (name, file, args) => ({
+  name,
+  run: () => {
+    const result = spawnSync(file, args, { stdio: 'inherit' })
+    // 130 = 128 + SIGINT: how shells and npx report a child stopped by Ctrl-C.
+    if (result.signal === 'SIGINT' || result.status === 130) interrupted = true
+    return result.status === 0
+  },
+})
+
+/** A step that makes keytar and better-sqlite3 loadable by one runtime, rebuilding them only if needed. */
+const nativeModulesFor = (runtime, name, options = {}) => ({
+  name,
+  ...options,
+  run: () => {
+    const result = makeNativeModulesLoadable(runtime)
+    if (!result.ok) console.error(result.message)
+    return result.ok
+  },
+})
+
 const steps = [
-  [
-    'typecheck (node: main, preload, service, tests)',
-    node,
-    ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'],
-  ],
-  ['typecheck (web: renderer)', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.web.json']],
-  ['lint and format', 'npx', ['biome', 'check', '.']],
-  ['build (electron-vite)', node, ['node_modules/electron-vite/bin/electron-vite.js', 'build']],
-  ['build (command-line tools)', node, ['scripts/build-cli.mjs']],
+  command('typecheck (node: main, preload, service, tests)', node, [
+    'node_modules/typescript/bin/tsc',
+    '-p',
+    'tsconfig.node.json',
+  ]),
+  command('typecheck (web: renderer)', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.web.json']),
+  command('lint and format', 'npx', ['biome', 'check', '.']),
+  command('build (electron-vite)', node, ['node_modules/electron-vite/bin/electron-vite.js', 'build']),
+  command('build (command-line tools)', node, ['scripts/build-cli.mjs']),
+  // `npm start` may have left them built for Electron.
+  nativeModulesFor('node', 'native modules loadable by Node'),
   // Unit, service and integration tests; keytar tests talk to a real Secret Service in a private D-Bus session.
-  ['unit and integration tests (vitest)', 'sh', ['scripts/with-keyring.sh', 'npx', 'vitest', 'run']],
+  command('unit and integration tests (vitest)', 'sh', ['scripts/with-keyring.sh', 'npx', 'vitest', 'run']),
   // Inside a private keyring session too: journeys that need durable key storage run with the keychain.
-  [
-    'end-to-end in Chromium (browser mode)',
-    'sh',
-    ['scripts/with-keyring.sh', 'npx', 'playwright', 'test', '--project', 'browser-mode'],
-  ],
+  command('end-to-end in Chromium (browser mode)', 'sh', [
+    'scripts/with-keyring.sh',
+    'npx',
+    'playwright',
+    'test',
+    '--project',
+    'browser-mode',
+  ]),
 ]
-if (electronBinaryPath()) {
-  steps.push(['end-to-end in Electron', 'npx', ['playwright', 'test', '--project', 'electron']])
+const electron = electronBinaryPath()
+if (electron) {
+  steps.push(
+    // The desktop app loads the modules into Electron: Node-built ones would fail there.
+    nativeModulesFor('electron', 'native modules rebuilt for Electron', { blocks: 'end-to-end in Electron' }),
+    command('end-to-end in Electron', 'npx', ['playwright', 'test', '--project', 'electron']),
+    // Always, even after a failure or Ctrl-C: the next `npm test` or `npx vitest` runs in Node.
+    nativeModulesFor('node', 'native modules back for Node', { always: true }),
+  )
 }
 
 const results = []
-for (const [name, command, args] of steps) {
-  console.log(`\n=== ${name}`)
+const blocked = new Set()
+for (const step of steps) {
+  if ((interrupted && !step.always) || blocked.has(step.name)) {
+    results.push({ name: step.name, status: 'not run' })
+    continue
+  }
+  console.log(`\n=== ${step.name}`)
   const started = Date.now()
-  const { status } = spawnSync(command, args, { stdio: 'inherit' })
-  results.push({ name, ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) })
+  const ok = step.run()
+  if (!ok && step.blocks) blocked.add(step.blocks)
+  results.push({
+    name: step.name,
+    status: ok ? 'pass' : 'FAIL',
+    seconds: ((Date.now() - started) / 1000).toFixed(1),
+  })
 }
 
 console.log('\n=== summary')
-for (const { name, ok, seconds } of results) console.log(`${ok ? 'pass' : 'FAIL'}  ${name} (${seconds} s)`)
-if (!electronBinaryPath()) {
+for (const { name, status, seconds } of results) {
+  console.log(`${status.padEnd(7)} ${name}${seconds ? ` (${seconds} s)` : ''}`)
+}
+if (!electron) {
   console.log(
     'skipped: Electron binary not installed (end-to-end in Electron runs where node_modules/electron/dist exists)',
   )
 }
-process.exit(results.every((result) => result.ok) ? 0 : 1)
+if (interrupted) console.log('interrupted: the steps marked "not run" did not run')
+process.exit(results.every((result) => result.status === 'pass') ? 0 : 1)
