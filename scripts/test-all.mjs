@@ -59,12 +59,34 @@ const steps = [
     'browser-mode',
   ]),
 ]
+/**
+ * Electron opens real windows: on a Linux machine without a display (CI, a server) the suite runs
+ * under xvfb-run; without it, Electron says "Missing X server or $DISPLAY" and the step fails.
+ */
+function virtualDisplay() {
+  if (process.platform !== 'linux' || process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return []
+  if (spawnSync('sh', ['-c', 'command -v xvfb-run']).status === 0) return ['xvfb-run', '--auto-servernum']
+  console.error(
+    'No display for Electron and no xvfb-run: set DISPLAY or install Xvfb (apt-get install xvfb).',
+  )
+  return []
+}
+
 const electron = electronBinaryPath()
 if (electron) {
   steps.push(
     // The desktop app loads the modules into Electron: Node-built ones would fail there.
     nativeModulesFor('electron', 'native modules rebuilt for Electron', { blocks: 'end-to-end in Electron' }),
-    command('end-to-end in Electron', 'npx', ['playwright', 'test', '--project', 'electron']),
+    // In a keyring session like the browser journeys; the tray and notifications use that D-Bus session too.
+    command('end-to-end in Electron', 'sh', [
+      'scripts/with-keyring.sh',
+      ...virtualDisplay(),
+      'npx',
+      'playwright',
+      'test',
+      '--project',
+      'electron',
+    ]),
     // Always, even after a failure or Ctrl-C: the next `npm test` or `npx vitest` runs in Node.
     nativeModulesFor('node', 'native modules back for Node', { always: true }),
   )

@@ -1,24 +1,19 @@
 // The real desktop app through Playwright's Electron driver. Runs only where the Electron binary exists.
-import { mkdtemp } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { _electron as electron, expect, test } from '@playwright/test'
-import { electronBinaryPath } from '../../../scripts/electron-binary.mjs'
+import { expect, test } from '@playwright/test'
+import { electronBinary, launchDesktopApp, SKIP_REASON } from '../support/electron-app'
 
-const binary = electronBinaryPath()
-if (!binary)
-  console.log('skipped: Electron binary not installed (the desktop suite needs node_modules/electron/dist)')
-test.skip(
-  !binary,
-  'skipped: Electron binary not installed (node_modules/electron/dist is missing; see scripts/electron-binary.mjs)',
-)
+test.skip(!electronBinary, SKIP_REASON)
 
 test('the desktop window loads the shell with the sandboxed bridge', async () => {
   const userDataDir = await mkdtemp(join(tmpdir(), 'vault-electron-'))
-  const app = await electron.launch({ executablePath: binary, args: ['.', `--user-data-dir=${userDataDir}`] })
+  const app = await launchDesktopApp(userDataDir)
   try {
     const window = await app.firstWindow()
-    await expect(window.getByRole('heading', { name: 'Vaults', level: 1 })).toBeVisible()
+    // A fresh user-data folder: the app opens on the first-run choice.
+    await expect(window.getByRole('heading', { name: 'Set up Vault Desktop', level: 1 })).toBeVisible()
     const exposure = await window.evaluate(() => ({
       vault: typeof (window as unknown as { vault?: unknown }).vault,
       require: typeof (window as unknown as { require?: unknown }).require,
@@ -30,5 +25,6 @@ test('the desktop window loads the shell with the sandboxed bridge', async () =>
     await window.screenshot({ path: 'test-results/screenshots/electron-settings.png' })
   } finally {
     await app.close()
+    await rm(userDataDir, { recursive: true, force: true })
   }
 })
