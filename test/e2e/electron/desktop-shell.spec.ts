@@ -202,7 +202,7 @@ test('the owner kit is saved as a PDF to the file the save dialog returns', asyn
   const kitDialog = page.getByRole('dialog')
   await expect(page.frameLocator('iframe.kit-frame').locator('ol.words .w').first()).toBeVisible()
   await kitDialog.getByRole('button', { name: 'Save as PDF…' }).click()
-  await expect(kitDialog.getByRole('status')).toHaveText(`Saved ${pdfPath}`)
+  await expect(kitDialog.getByRole('status').filter({ hasText: /^Saved / })).toHaveText(`Saved ${pdfPath}`)
 
   const pdf = await readFile(pdfPath)
   expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
@@ -238,4 +238,19 @@ test('a second launch hands over to the running app: it exits and the window com
   expect(focusCallsAfter).toBeGreaterThan(focusCallsBefore)
   expect(await windowCount()).toBe(1)
   await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible()
+})
+
+test('"Quit" in the tray menu ends the app', async () => {
+  const exited = app.waitForEvent('close')
+  // Chosen after this call returns, so the test's connection is not cut while it waits for an answer.
+  await app.evaluate(() => {
+    const { menus } = (globalThis as unknown as { shellRecord: ShellRecord }).shellRecord
+    const quit = menus
+      .findLast((menu) => menu[0]?.label === 'Open Vault Desktop')
+      ?.find((i) => i.label === 'Quit')
+    if (!quit?.click) throw new Error('The tray menu has no "Quit" item')
+    setTimeout(() => (quit.click as () => void)(), 0)
+  })
+  await exited
+  expect(app.process().exitCode).toBe(0)
 })
