@@ -9,6 +9,8 @@ import { parse } from 'yaml'
 
 const root = join(import.meta.dirname, '..', '..')
 const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8'))
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+const requireFromHere = createRequire(import.meta.url)
 
 const APP_ICON_SIZES = [16, 32, 48, 64, 128, 256, 512, 1024]
 const TRAY_STATES = ['ok', 'due-soon', 'overdue', 'releasing']
@@ -68,7 +70,19 @@ describe('electron-builder.yml', () => {
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      // The renderer comes from app://, so file:// pages get no more than a browser would give them.
+      grantFileProtocolExtraPrivileges: false,
+      loadBrowserProcessSpecificV8Snapshot: false,
     })
+  })
+
+  it('publishes nothing and ships no auto-update file (the app has no updater)', () => {
+    expect(config).toHaveProperty('publish', null)
+  })
+
+  it('names the Linux app id after the app, so windows match their launcher entry', () => {
+    expect(config.extraMetadata.desktopName).toBe(`${config.appId}.desktop`)
+    expect(config.linux.syncDesktopName).toBe(true)
   })
 
   it('packs the built app, unpacks and rebuilds native modules', () => {
@@ -96,6 +110,145 @@ describe('electron-builder.yml', () => {
       expect(plist).toMatch(/^<\?xml.*<plist version="1.0">.*<\/plist>\s*$/s)
       expect(plist).toContain('<key>com.apple.security.cs.allow-jit</key>')
     }
+  })
+})
+
+// What electron-builder 26 needs for each target, read from package.json and electron-builder.yml
+// together the way it does. Each rule names where app-builder-lib enforces it; the mutation tests below
+// show every rule fails when its field is missing.
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML and JSON, checked field by field below
+type Json = Record<string, any>
+
+function targetsOf(platform: Json | undefined): string[] {
+  const target = platform?.target
+  if (target == null) return []
+  return (Array.isArray(target) ? target : [target]).map((entry: string | { target: string }) =>
+    typeof entry === 'string' ? entry : entry.target,
+  )
+}
+
+function pngSize(path: string): number {
+  if (!existsSync(path)) return 0
+  const header = readPngHeader(path)
+  return Math.min(header.width, header.height)
+}
+
+function isHttpsUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false
+  try {
+    return new URL(value).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+function installerProblems(pkg: Json, builder: Json): string[] {
+  const problems: string[] = []
+  // electron-builder reads package.json through this, which turns an "author": "Name <e-mail>" string
+  // into { name, email }; using it here means both spellings are judged as it judges them.
+  const { normalizePackageData } = requireFromHere('app-builder-lib/out/util/normalizePackageData')
+  const metadata = structuredClone(pkg)
+  normalizePackageData(metadata)
+
+  const linux = targetsOf(builder.linux)
+  if (linux.includes('deb')) {
+    const deb = { ...builder.linux, ...builder.deb }
+    // FpmTarget.computeFpmMetaInfoOptions: the maintainer is deb/linux.maintainer or the author's e-mail…
+    if (!deb.maintainer && !metadata.author?.email) {
+      problems.push('deb: package.json "author" needs an e-mail (or set linux.maintainer)')
+    }
+    // …and the package's homepage (electron-builder would also take a GitHub "repository"; the Debian
+    // control file shows it to users, so it must be a real https page).
+    if (!isHttpsUrl(pkg.homepage)) problems.push('deb: package.json "homepage" must be an https:// URL')
+    // FpmTarget: --description is "<synopsis>\n <description>" (LinuxTargetHelper.getDescription).
+    if (!String(deb.description ?? pkg.description ?? '').trim()) problems.push('deb: needs a description')
+    if (!String(deb.synopsis ?? '').trim()) problems.push('deb: needs linux.synopsis (the one-line summary)')
+  }
+  if (linux.length > 0) {
+    // The .desktop entry's Categories; without one, menus file the app under "Other".
+    if (!builder.linux.category) problems.push('linux: needs linux.category')
+    // LinuxTargetHelper.icons: the icon set comes from PNGs named by size in linux.icon.
+    const iconDir = join(root, builder.linux.icon ?? '')
+    const sizes = existsSync(iconDir)
+      ? readdirSync(iconDir)
+          .flatMap((name) => /^(\d+)x\1\.png$/.exec(name)?.[1] ?? [])
+          .map(Number)
+      : []
+    if (!sizes.some((size) => size >= 256))
+      problems.push('linux: linux.icon needs PNGs up to at least 256x256')
+  }
+  // iconConverter: an .ico is made from a PNG of at least 256 px (ERR_ICON_TOO_SMALL otherwise).
+  if (targetsOf(builder.win).includes('nsis') && pngSize(join(root, builder.win.icon ?? '')) < 256) {
+    problems.push('nsis: win.icon must be a PNG of at least 256x256')
+  }
+  // iconConverter asks for 512 px for an .icns; 1024 px is what Retina docks and Finder show.
+  if (targetsOf(builder.mac).includes('dmg') && pngSize(join(root, builder.mac.icon ?? '')) < 1024) {
+    problems.push('dmg: mac.icon must be a 1024x1024 PNG')
+  }
+  // Every fuse electron-builder knows is decided here, so a new one is a choice, not a default.
+  const { definitions } = requireFromHere('app-builder-lib/scheme.json')
+  for (const fuse of Object.keys(definitions.FuseOptionsV1.properties)) {
+    // Only re-signs ad hoc on macOS; electron-builder signs right after flipping fuses anyway.
+    if (fuse === 'resetAdHocDarwinSignature') continue
+    if (typeof builder.electronFuses?.[fuse] !== 'boolean')
+      problems.push(`fuses: electronFuses.${fuse} is not set`)
+  }
+  return problems
+}
+
+describe('what each installer target needs', () => {
+  it('has everything for AppImage, deb, nsis and dmg, and every fuse set', () => {
+    expect(installerProblems(packageJson, config)).toEqual([])
+  })
+
+  it('gives the deb its maintainer and homepage from package.json', () => {
+    expect(packageJson.author).toEqual({
+      name: 'Vault Desktop contributors',
+      email: 'maintainers@vaultdesktop.org',
+    })
+    expect(packageJson.homepage).toBe('https://github.com/vault-desktop/vault-desktop')
+  })
+
+  it('fails without the homepage, the author e-mail, a synopsis or a category', () => {
+    const without = (edit: (pkg: Json, builder: Json) => void) => {
+      const pkg = structuredClone(packageJson)
+      const builder = structuredClone(config)
+      edit(pkg, builder)
+      return installerProblems(pkg, builder)
+    }
+    expect(without((pkg) => delete pkg.homepage)).toEqual([
+      'deb: package.json "homepage" must be an https:// URL',
+    ])
+    expect(without((pkg) => (pkg.homepage = 'http://vaultdesktop.org'))).toHaveLength(1)
+    expect(without((pkg) => delete pkg.author.email)).toEqual([
+      'deb: package.json "author" needs an e-mail (or set linux.maintainer)',
+    ])
+    expect(without((pkg) => delete pkg.author)).toHaveLength(1)
+    expect(without((_, builder) => delete builder.linux.synopsis)).toEqual([
+      'deb: needs linux.synopsis (the one-line summary)',
+    ])
+    expect(without((_, builder) => delete builder.linux.category)).toEqual(['linux: needs linux.category'])
+  })
+
+  it('accepts the author as one string, or a linux.maintainer instead, as electron-builder does', () => {
+    const pkg = { ...packageJson, author: 'Vault Desktop contributors <maintainers@vaultdesktop.org>' }
+    expect(installerProblems(pkg, config)).toEqual([])
+    const { author: _author, ...anonymous } = packageJson
+    const builder = { ...config, linux: { ...config.linux, maintainer: 'Someone <someone@example.org>' } }
+    expect(installerProblems(anonymous, builder)).toEqual([])
+  })
+
+  it('fails on a Windows icon under 256 px, a macOS icon under 1024 px, or a fuse left out', () => {
+    const small = { ...config, win: { ...config.win, icon: 'resources/icons/128x128.png' } }
+    expect(installerProblems(packageJson, small)).toEqual([
+      'nsis: win.icon must be a PNG of at least 256x256',
+    ])
+    const retina = { ...config, mac: { ...config.mac, icon: 'resources/icons/512x512.png' } }
+    expect(installerProblems(packageJson, retina)).toEqual(['dmg: mac.icon must be a 1024x1024 PNG'])
+    const { grantFileProtocolExtraPrivileges: _fuse, ...fuses } = config.electronFuses
+    expect(installerProblems(packageJson, { ...config, electronFuses: fuses })).toEqual([
+      'fuses: electronFuses.grantFileProtocolExtraPrivileges is not set',
+    ])
   })
 })
 
