@@ -133,8 +133,13 @@ if (nativeRebuild && !nodedirChoice.keep && nodedirKey) {
 // missing, and would leave keytar and better-sqlite3 unloadable. Fetching them here fails without harm.
 // A nodedir that holds Electron's headers already is all node-gyp needs.
 const headersNeeded = downloads.some((download) => download.kind === 'headers')
-if (headersNeeded && !(nodedir && nodedirChoice.keep)) {
-  const nodeGypDir = packageDir('node-gyp', packageDir('@electron/rebuild', builderLibDir))
+const nodeGypDir = packageDir('node-gyp', packageDir('@electron/rebuild', builderLibDir) ?? builderLibDir)
+if (headersNeeded && !nodeGypDir) {
+  console.warn(
+    'node-gyp is not in node_modules, so Electron’s headers are left to electron-builder to fetch.',
+  )
+}
+if (headersNeeded && nodeGypDir && !(nodedir && nodedirChoice.keep)) {
   console.log(`Fetching Electron ${electronVersion}'s headers for the native modules (node-gyp install)…`)
   const headers = run(
     process.execPath,
