@@ -163,8 +163,20 @@ try {
     let outcome
     if (build.status !== 0) outcome = 'caught (the build failed)'
     else {
-      const test = run(scratch, process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/shell'])
-      const failed = [...new Set([...test.stdout.matchAll(/FAIL\s+\S+ > (.+)$/gm)].map((m) => m[1]))]
+      const report = join(scratch, 'vitest-report.json')
+      const test = run(scratch, process.execPath, [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        'test/shell',
+        '--reporter=json',
+        `--outputFile=${report}`,
+      ])
+      const failed = existsSync(report)
+        ? JSON.parse(readFileSync(report, 'utf8'))
+            .testResults.flatMap((suite) => suite.assertionResults)
+            .filter((result) => result.status === 'failed')
+            .map((result) => result.title)
+        : []
       if (!file)
         outcome = test.status === 0 ? 'passes' : `FAILS: ${failed.join('; ')}\n${test.stdout.slice(-3000)}`
       else outcome = test.status === 0 ? 'MISSED' : `caught by: ${failed.join('; ') || 'the run failing'}`
