@@ -28,7 +28,8 @@ export async function until<T>(
   what: string,
   timeoutMs = 10_000,
 ): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs
+  // performance.now(): tests may fake Date.
+  const deadline = performance.now() + timeoutMs
   let lastError: unknown
   for (;;) {
     try {
@@ -37,7 +38,7 @@ export async function until<T>(
     } catch (error) {
       lastError = error
     }
-    if (Date.now() > deadline) {
+    if (performance.now() > deadline) {
       throw new Error(
         `Timed out waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`,
       )
