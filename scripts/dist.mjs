@@ -20,6 +20,7 @@ import {
   plannedDownloads,
   requiredNode,
 } from './dist-downloads.mjs'
+import { expectedAbi } from './native-modules.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -57,9 +58,7 @@ if (!electronDir || !builderLibDir) {
   process.exit(1)
 }
 const electronVersion = config.electronVersion ?? readJson(join(electronDir, 'package.json')).version
-const electronAbi = existsSync(join(electronDir, 'abi_version'))
-  ? readFileSync(join(electronDir, 'abi_version'), 'utf8').trim()
-  : undefined
+const electronAbi = expectedAbi('electron')
 
 // 2. The Node the packaging tools declare. Not a hard stop: electron-builder 26 also runs on older Node,
 // but when it fails oddly this is the first thing to change.
