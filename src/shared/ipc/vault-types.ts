@@ -206,6 +206,15 @@ export interface AssetView extends Asset {
   nameHidden: boolean
   /** The original file's size, when the upload said it or this computer recorded it. */
   originalBytes?: number
+  /**
+   * A bundle of small files (docs/FORMAT.md, section 3.9): how many files it holds (from the upload's
+   * metadata or this computer's index), and those this computer's index still points at it (a file
+   * changed and uploaded again in a newer bundle is superseded and not listed).
+   */
+  bundle?: {
+    fileCount: number
+    files: Array<{ relativePath: string; sizeBytes: number }>
+  }
 }
 
 export interface AssetPage {
@@ -228,6 +237,8 @@ export interface UploadItemView {
   estimatedCredits?: number
   sentBytes: number
   totalBytes?: number
+  /** Set when the file travels in a bundle with other small files (same id for the whole bundle). */
+  bundleId?: string
   error?: { code: string; message: string }
   note?: string
   asset?: UploadedAsset
@@ -261,6 +272,11 @@ export interface UploadEstimateView {
   eatsReserve: boolean
   tooLarge: string[]
   skipped: Array<{ path: string; detail: string }>
+  /** Small files packed together: how many uploads (bundles) carry how many of the files. */
+  bundles: number
+  bundledFiles: number
+  /** What the same files would cost uploaded one by one (each upload costs at least 1 credit). */
+  creditsWithoutBundles: number
 }
 
 export interface QueuedUploads {
