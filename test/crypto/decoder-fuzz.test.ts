@@ -24,7 +24,6 @@ import {
   type GuardianShare,
   generateVaultKey,
   HEADER_SIZE,
-  openEncryptedFile,
   recoveryQrText,
   SEALED_CHUNK_SIZE,
   ShareInputError,
@@ -32,6 +31,7 @@ import {
 } from '../../src/main/core/crypto/index'
 import { checksumMatches, decodeEnvelope, encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { openFileBlob } from './support/open-file'
 
 const vaultKey = generateVaultKey()
 const vaultId = '3f2a9c1e-5b7d-4e8f-a1b2-c3d4e5f60718'
@@ -174,7 +174,7 @@ async function decode(blob: Uint8Array, pieceSize: number, bodyOnly: boolean, ba
       for await (const piece of body) released.push(piece)
       return { ok: true, version: 0, identity: undefined, content: Buffer.concat(released) } as const
     }
-    const opened = await openEncryptedFile(pieces(blob, pieceSize), opts)
+    const opened = await openFileBlob(pieces(blob, pieceSize), opts)
     body = opened.body
     for await (const piece of body) released.push(piece)
     return {
@@ -265,7 +265,7 @@ describe('blob decoder fuzz', () => {
           encryptStream([content], { vaultKey, vaultId, identity: { path: b, size: content.length } }),
         )
         // Same content, different names: different blobs, and each opens with its own name only.
-        const openedA = await openEncryptedFile([blobA], { vaultKey, vaultId })
+        const openedA = await openFileBlob([blobA], { vaultKey, vaultId })
         expect(openedA.identity).toEqual(identity)
         await openedA.body.return?.()
         // B's header with A's chunks, or A's header with B's chunks: neither opens at all.

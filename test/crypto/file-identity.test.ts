@@ -15,9 +15,9 @@ import {
   FileCipherError,
   type FileIdentity,
   generateVaultKey,
-  openEncryptedFile,
 } from '../../src/main/core/crypto/index'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { openFileBlob } from './support/open-file'
 
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-identity'
@@ -51,7 +51,7 @@ function forged(record: { size: bigint | number; path: Uint8Array | string; path
 async function readAll(blob: Uint8Array) {
   const released: Uint8Array[] = []
   try {
-    const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+    const opened = await openFileBlob([blob], { vaultKey, vaultId })
     for await (const piece of opened.body) released.push(piece)
     return { opened, released: Buffer.concat(released) }
   } catch (error) {
@@ -114,7 +114,7 @@ describe('writing format 2', () => {
       const identity = { path, size }
       const blob = await collectBytes(encryptStream([plain], { vaultKey, vaultId, identity }))
       expect(blob.length).toBe(encryptedFileLength(identity))
-      const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+      const opened = await openFileBlob([blob], { vaultKey, vaultId })
       expect([opened.version, opened.identity]).toEqual([2, identity])
       expect(Buffer.from(await collectBytes(opened.body)).equals(plain)).toBe(true)
     }
@@ -164,11 +164,11 @@ describe('reading: version and identity', () => {
   it('format-1 blobs open as version 1 without identity', async () => {
     const plain = randomBytes(20_000)
     const blob = await collectBytes(encryptStreamV1([plain], { vaultKey, vaultId }))
-    const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+    const opened = await openFileBlob([blob], { vaultKey, vaultId })
     expect([opened.version, opened.identity]).toEqual([1, null])
     expect(Buffer.from(await collectBytes(opened.body)).equals(plain)).toBe(true)
     const empty = await collectBytes(encryptStreamV1([], { vaultKey, vaultId }))
-    const openedEmpty = await openEncryptedFile([empty], { vaultKey, vaultId })
+    const openedEmpty = await openFileBlob([empty], { vaultKey, vaultId })
     expect(openedEmpty.version).toBe(1)
     expect((await collectBytes(openedEmpty.body)).length).toBe(0)
   })
@@ -183,7 +183,7 @@ describe('reading: version and identity', () => {
       const open =
         (key: Uint8Array, id: string, bytes = blob) =>
         () =>
-          openEncryptedFile([bytes], { vaultKey: key, vaultId: id })
+          openFileBlob([bytes], { vaultKey: key, vaultId: id })
       expect((await failure(open(vaultKey, 'other'))).reason).toBe('wrong-vault')
       expect((await failure(open(generateVaultKey(), vaultId))).reason).toBe('wrong-key')
       for (const at of [3, 20, 40, 55]) {
@@ -211,7 +211,7 @@ describe('reading: version and identity', () => {
       ['a.txt', b],
     ])
     for (const [name, blob] of served) {
-      const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+      const opened = await openFileBlob([blob], { vaultKey, vaultId })
       expect(opened.identity!.path).not.toBe(name)
     }
   })

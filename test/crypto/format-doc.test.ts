@@ -21,13 +21,13 @@ import {
   encryptStream,
   fileContext,
   keyCheckValue,
-  openEncryptedFile,
   plaintextLength,
   vaultFingerprint,
 } from '../../src/main/core/crypto/index'
 import { encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
 import { saltCheck } from '../../src/main/core/crypto/vault-key'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { openFileBlob } from './support/open-file'
 
 const page = readFileSync(new URL('../../docs/FORMAT.md', import.meta.url), 'utf8')
 const doc = page.slice(page.indexOf('## 6. Worked example'), page.indexOf('## 7. Test vectors'))
@@ -100,7 +100,7 @@ describe('FORMAT.md worked example', () => {
         encryptStream([content], { vaultKey, vaultId, saltPrefix, backend, identity }),
       )
       expect(toHex(encrypted)).toBe(value('blob'))
-      const opened = await openEncryptedFile([blob], { vaultKey, vaultId, backend })
+      const opened = await openFileBlob([blob], { vaultKey, vaultId, backend })
       expect(opened.version).toBe(2)
       expect(opened.identity).toEqual(identity)
       expect(toHex(await collectBytes(opened.body))).toBe(value('content (hex)'))
@@ -118,7 +118,7 @@ describe('FORMAT.md worked example', () => {
     expect(blob.length).toBe(encryptedLength(40))
     const written = await collectBytes(encryptStreamV1([content], { vaultKey, vaultId, saltPrefix }))
     expect(toHex(written)).toBe(value('v1 blob'))
-    const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+    const opened = await openFileBlob([blob], { vaultKey, vaultId })
     expect([opened.version, opened.identity]).toEqual([1, null])
     expect(toHex(await collectBytes(opened.body))).toBe(value('content (hex)'))
     expect(toHex(await collectBytes(decryptStream([blob], { vaultKey, vaultId })))).toBe(

@@ -21,13 +21,13 @@ import {
   encryptStream,
   fileContext,
   keyCheckValue,
-  openEncryptedFile,
   ShareInputError,
   vaultFingerprint,
 } from '../../src/main/core/crypto/index'
 import { encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
 import { combineShareWords } from '../../src/main/core/crypto/vault-shares'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { openFileBlob } from './support/open-file'
 
 interface BlobVector {
   name: string
@@ -161,7 +161,7 @@ describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name,
   it.each(['node', 'noble'] as const)('decrypts the blob (%s)', async (backend) => {
     const blob = fromHex(v.blob)
     expect(sha256(blob)).toBe(v.blobSha256)
-    const opened = await openEncryptedFile([blob], { vaultKey, vaultId: v.vaultId, backend })
+    const opened = await openFileBlob([blob], { vaultKey, vaultId: v.vaultId, backend })
     expect(opened.version).toBe(v.formatVersion)
     expect(opened.identity).toEqual(identity)
     const out = await collectBytes(opened.body)

@@ -1,22 +1,24 @@
 // File encryption for a vault: Cobblestone-256 under the vault's files key, with a context that binds
 // every blob to a format version and to the vault id. No extra header: the blob is a plain Cobblestone
 // ciphertext. Format 2 (written now) starts its plaintext with the file's identity record (path and
-// size), so the blob also says which file it is; format 1 blobs (no record) still decrypt.
-// The version is told by which context's commitment matches (docs/FORMAT.md, 3.7).
+// size), so the blob also says which file it is; format 1 blobs (no record) still decrypt. Bundles
+// (many small files in one blob, file-bundle.ts) are opened here too. The version and kind are told
+// by which context's commitment matches (docs/FORMAT.md, 3.6).
 import { Duplex } from 'node:stream'
-import type { AeadBackendName } from './aead-backend'
 import { asBytes } from './byte-queue'
-import { concatBytes, equalBytes, utf8 } from './bytes'
-import type { ChunkWorkerPool } from './chunk-worker-pool'
+import { concatBytes, equalBytes } from './bytes'
 import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS, SALT_SIZE } from './chunked-format'
-import {
-  type ByteSource,
-  decryptChunked,
-  encryptChunked,
-  randomBytes,
-  StickyIterator,
-} from './chunked-stream'
+import { type ByteSource, decryptChunked, encryptChunked, StickyIterator } from './chunked-stream'
+import { type OpenedBundle, readBundle } from './file-bundle'
 import { FileCipherError } from './file-cipher-error'
+import {
+  bundleContext,
+  type FileCipherOptions,
+  type FileEncryptOptions,
+  type FileFormatVersion,
+  fileContext,
+  fileSalt,
+} from './file-context'
 import {
   checkIdentityPath,
   decodeIdentity,
@@ -26,29 +28,23 @@ import {
 } from './file-identity'
 import { deriveFilesKey, saltCheck } from './vault-key'
 
-export { checkIdentityPath, type FileIdentity }
+export {
+  BUNDLE_CONTEXT_PREFIX,
+  FILE_CONTEXT_PREFIX,
+  FILE_CONTEXT_PREFIX_V1,
+  type FileCipherOptions,
+  type FileEncryptOptions,
+  type FileFormatVersion,
+  fileContext,
+  fileSalt,
+  MAX_VAULT_ID_BYTES,
+  vaultIdBytes,
+} from './file-context'
+export { checkIdentityPath, type FileIdentity, type OpenedBundle }
 
-export const FILE_CONTEXT_PREFIX = 'vault-desktop/file/v2'
-/** Format 1: blobs without an identity record. Only decrypted; writing them is for tests and vectors. */
-export const FILE_CONTEXT_PREFIX_V1 = 'vault-desktop/file/v1'
-export const MAX_VAULT_ID_BYTES = 200
-
-export type FileFormatVersion = 1 | 2
-
-export interface FileCipherOptions {
-  vaultKey: Uint8Array
-  vaultId: string
-  backend?: AeadBackendName
-  /** Worker threads for the node backend (default true). */
-  parallel?: boolean | ChunkWorkerPool
-}
-
-export interface FileEncryptOptions extends FileCipherOptions {
-  /** The salt's 16 random bytes. Only for reproducible examples and tests; never fix it in real use. */
-  saltPrefix?: Uint8Array
-}
-
+/** A blob holding one file. */
 export interface OpenedFile {
+  kind: 'file'
   version: FileFormatVersion
   /** From the authenticated record (format 2); null for a format-1 blob, which carries none. */
   identity: FileIdentity | null
@@ -59,30 +55,8 @@ export interface OpenedFile {
   body: AsyncIterableIterator<Uint8Array>
 }
 
-export function vaultIdBytes(vaultId: string): Uint8Array {
-  if (typeof vaultId !== 'string' || vaultId.length === 0) {
-    throw new FileCipherError(
-      'invalid-input',
-      'A vault id is needed to encrypt or decrypt a file of the vault.',
-    )
-  }
-  const bytes = utf8(vaultId)
-  if (bytes.length > MAX_VAULT_ID_BYTES) {
-    throw new FileCipherError('invalid-input', `The vault id is longer than ${MAX_VAULT_ID_BYTES} bytes.`)
-  }
-  return bytes
-}
-
-/** context = "vault-desktop/file/v2" || 0x00 || UTF-8(vault id) (or ".../v1" for format 1). */
-export function fileContext(vaultId: string, version: FileFormatVersion = 2): Uint8Array {
-  const prefix = version === 1 ? FILE_CONTEXT_PREFIX_V1 : FILE_CONTEXT_PREFIX
-  return concatBytes(utf8(prefix), Uint8Array.of(0), vaultIdBytes(vaultId))
-}
-
-export function fileSalt(filesKey: Uint8Array, saltPrefix: Uint8Array = randomBytes(16)): Uint8Array {
-  if (saltPrefix.length !== 16) throw new RangeError('saltPrefix must be 16 bytes')
-  return concatBytes(saltPrefix, saltCheck(filesKey, saltPrefix))
-}
+/** What a blob of the vault turned out to be: one file, or a bundle of files (FORMAT.md 3.6). */
+export type OpenedBlob = OpenedFile | OpenedBundle
 
 /** Exact length of the format-2 blob for this file: the record and the content, encrypted. */
 export function encryptedFileLength(identity: FileIdentity): number {
@@ -168,36 +142,44 @@ async function* prepend(
   first: Uint8Array | undefined,
   inner: AsyncIterableIterator<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
-  if (first) yield first
-  yield* inner
+  try {
+    if (first) yield first
+    yield* inner
+  } finally {
+    // Stopping early (return()) must close the ciphertext source too.
+    await inner.return?.()
+  }
 }
 
 /**
- * Opens a blob of either format. Resolves once the header matched and the first piece of plaintext
- * authenticated (a batch of chunks starting with chunk 0, which holds a format-2 blob's whole
- * identity record); rejects with FileCipherError when the header, chunk 0 or the record fails.
- * Everything after that is checked while `body` is read, which throws FileCipherError on failure.
+ * Opens a blob of the vault: a file (format 2 or 1) or a bundle of files. Resolves once the header
+ * matched and the first plaintext authenticated: for a format-2 file its identity record, for a
+ * bundle its header and every record (checked against the rules); rejects with FileCipherError when
+ * the header, those first chunks or the records fail. Everything after that is checked while the
+ * body (or a bundle's entries) is read, which throws FileCipherError on failure.
  */
-export async function openEncryptedFile(source: ByteSource, opts: FileCipherOptions): Promise<OpenedFile> {
+export async function openEncryptedFile(source: ByteSource, opts: FileCipherOptions): Promise<OpenedBlob> {
   const filesKey = deriveFilesKey(opts.vaultKey)
-  let version: FileFormatVersion | undefined
+  // Which context's commitment matched tells the kind: new files first, then bundles, then old files.
+  const kinds = ['file-v2', 'bundle', 'file-v1'] as const
+  let kind: (typeof kinds)[number] | undefined
   const inner = decryptChunked(source, {
     inputKey: filesKey,
-    // Format 2 first: new blobs are the common case, and a match tells the version.
     context: fileContext(opts.vaultId, 2),
-    fallbackContexts: [fileContext(opts.vaultId, 1)],
+    fallbackContexts: [bundleContext(opts.vaultId), fileContext(opts.vaultId, 1)],
     backend: opts.backend,
     parallel: opts.parallel,
     onContextMatched: (index) => {
-      version = index === 0 ? 2 : 1
+      kind = kinds[index]
     },
     onCommitmentMismatch: (header) => explainHeaderMismatch(filesKey, opts.vaultId, header),
   })
   try {
     let step = await inner.next()
-    if (version === 1) {
+    if (kind === 'bundle') return await readBundle(prepend(step.done ? undefined : step.value, inner))
+    if (kind === 'file-v1') {
       const first = step.done ? undefined : step.value
-      return { version, identity: null, body: new StickyIterator(prepend(first, inner)) }
+      return { kind: 'file', version: 1, identity: null, body: new StickyIterator(prepend(first, inner)) }
     }
     // Format 2: the record lies in chunk 0, so it is normally all in the first piece.
     let buffered: Uint8Array = new Uint8Array(0)
@@ -206,7 +188,7 @@ export async function openEncryptedFile(source: ByteSource, opts: FileCipherOpti
       const record = decodeIdentity(buffered)
       if (record) {
         const body = exactBody(buffered.subarray(record.length), inner, record.identity)
-        return { version: 2, identity: record.identity, body: new StickyIterator(body) }
+        return { kind: 'file', version: 2, identity: record.identity, body: new StickyIterator(body) }
       }
       if (step.done) throw identityCutShort(buffered.length)
       step = await inner.next()
@@ -217,15 +199,25 @@ export async function openEncryptedFile(source: ByteSource, opts: FileCipherOpti
   }
 }
 
-/** The file's bytes, from a blob of either format (the identity record, if any, is checked and dropped). */
+/**
+ * The file's bytes, from a file blob of either format (the identity record, if any, is checked and
+ * dropped). A bundle holds many files, so it fails here with FileCipherError('invalid-input').
+ */
 export function decryptStream(
   source: ByteSource,
   opts: FileCipherOptions,
 ): AsyncIterableIterator<Uint8Array> {
   return new StickyIterator(
     (async function* () {
-      const { body } = await openEncryptedFile(source, opts)
-      yield* body
+      const opened = await openEncryptedFile(source, opts)
+      if (opened.kind === 'bundle') {
+        await opened.entries.return?.()
+        throw new FileCipherError(
+          'invalid-input',
+          `This encrypted file is a bundle of ${opened.files.length} files, not a single file, so it cannot be decrypted as one. Recover it with the recovery tool (npm run recover, or Recovery in the app), which unpacks every file of the bundle; in code, use openEncryptedFile and read its entries.`,
+        )
+      }
+      yield* opened.body
     })(),
   )
 }
@@ -237,7 +229,7 @@ function differingBytes(a: Uint8Array, b: Uint8Array): number[] {
 }
 
 /**
- * The commitment matched neither format's context: wrong key, wrong vault id, or a damaged header.
+ * The commitment matched none of the contexts (files of either format, bundles): wrong key, wrong vault id, or a damaged header.
  * One changed byte in the commitment or the salt is recognisable (the salt carries its own check, see
  * FORMAT.md 3.2).
  */

@@ -109,9 +109,16 @@ function invalidRecord(what: string): FileCipherError {
 
 /**
  * Reads the record at the start of authenticated plaintext. Returns null when `bytes` is too short to
- * hold it yet (the caller reads on); throws FileCipherError('damaged') when it breaks the rules.
+ * hold it yet (the caller reads on); throws FileCipherError('damaged') when it breaks the rules
+ * (`invalidError` words it for where the record sits: a file blob, or a bundle).
  */
-export function decodeIdentity(bytes: Uint8Array): { identity: FileIdentity; length: number } | null {
+export function decodeIdentity(
+  bytes: Uint8Array,
+  invalidError: (what: string) => FileCipherError = invalidRecord,
+): { identity: FileIdentity; length: number } | null {
+  const invalid = (what: string): never => {
+    throw invalidError(what)
+  }
   if (bytes.length < IDENTITY_FIXED_SIZE) return null
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const size = view.getBigUint64(0)
@@ -133,10 +140,6 @@ export function decodeIdentity(bytes: Uint8Array): { identity: FileIdentity; len
   const problem = checkIdentityPath(path)
   if (problem) invalid(problem)
   return { identity: { path, size: Number(size) }, length }
-}
-
-function invalid(what: string): never {
-  throw invalidRecord(what)
 }
 
 /** The plaintext ended before the record was complete. */

@@ -11,6 +11,20 @@ export {
 } from './chunked-format'
 export { collectBytes, decryptChunked, encryptChunked } from './chunked-stream'
 export {
+  BUNDLE_CONTEXT_PREFIX,
+  BUNDLE_FILE_THRESHOLD,
+  BUNDLE_FORMAT_MAX_FILES,
+  BUNDLE_MAX_CONTENT_BYTES,
+  BUNDLE_MAX_FILES,
+  type BundleEntry,
+  type BundleSourceEntry,
+  bundleContext,
+  bundlePlaintextLength,
+  encryptBundleStream,
+  encryptedBundleLength,
+  type OpenedBundle,
+} from './file-bundle'
+export {
   checkIdentityPath,
   createDecryptTransform,
   createEncryptTransform,
@@ -22,6 +36,7 @@ export {
   type FileFormatVersion,
   type FileIdentity,
   fileContext,
+  type OpenedBlob,
   type OpenedFile,
   openEncryptedFile,
 } from './file-cipher'

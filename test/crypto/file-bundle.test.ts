@@ -1,0 +1,507 @@
+import { createHash } from 'node:crypto'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { encryptChunked } from '../../src/main/core/crypto/chunked-stream'
+import { bundleContext, readBundle } from '../../src/main/core/crypto/file-bundle'
+import {
+  BUNDLE_FORMAT_MAX_FILES,
+  type BundleSourceEntry,
+  CHUNK_SIZE,
+  collectBytes,
+  decryptChunked,
+  decryptStream,
+  deriveFilesKey,
+  encryptBundleStream,
+  encryptedBundleLength,
+  encryptedLength,
+  FileCipherError,
+  type FileIdentity,
+  generateVaultKey,
+  HEADER_SIZE,
+  type OpenedBundle,
+  openEncryptedFile,
+  SEALED_CHUNK_SIZE,
+} from '../../src/main/core/crypto/index'
+
+const vaultKey = generateVaultKey()
+const vaultId = 'vault-bundle-test'
+
+function bytesOf(seed: number, length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let x = seed * 2654435761 + 1
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0
+    out[i] = x >>> 24
+  }
+  return out
+}
+
+/**
+ * A content source that reuses one buffer, like the app's file reader: each piece is overwritten as
+ * soon as the next one is asked for, so anything that kept a piece would see garbage.
+ */
+function reusing(bytes: Uint8Array, pieceSize: number): () => AsyncIterable<Uint8Array> {
+  return async function* () {
+    const buffer = new Uint8Array(pieceSize)
+    for (let at = 0; at < bytes.length; at += pieceSize) {
+      const n = Math.min(pieceSize, bytes.length - at)
+      buffer.set(bytes.subarray(at, at + n))
+      yield buffer.subarray(0, n)
+      buffer.fill(0xee)
+    }
+  }
+}
+
+interface TestFile {
+  path: string
+  content: Uint8Array
+}
+
+function entriesFor(files: TestFile[], pieceSize = 7000): BundleSourceEntry[] {
+  return files.map((f) => ({
+    identity: { path: f.path, size: f.content.length },
+    content: reusing(f.content, pieceSize),
+  }))
+}
+
+async function openBundle(blob: Uint8Array | Iterable<Uint8Array>, backend?: 'node' | 'noble') {
+  const opened = await openEncryptedFile(blob instanceof Uint8Array ? [blob] : blob, {
+    vaultKey,
+    vaultId,
+    backend,
+  })
+  if (opened.kind !== 'bundle') throw new Error('expected a bundle')
+  return opened
+}
+
+/** Reads every entry fully; returns the contents by path (copies: pieces may be reused). */
+async function readAll(opened: OpenedBundle): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>()
+  for await (const entry of opened.entries) {
+    const parts: Buffer[] = []
+    for await (const piece of entry.body) parts.push(Buffer.from(piece))
+    out.set(entry.identity.path, Buffer.concat(parts))
+  }
+  return out
+}
+
+/** The Cobblestone plaintext sealed as a bundle, whatever it holds (to test the reader's rules). */
+async function sealBundlePlaintext(plaintext: Uint8Array): Promise<Uint8Array> {
+  return collectBytes(
+    encryptChunked([plaintext], { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId) }),
+  )
+}
+
+function header(createdAt: number, files: FileIdentity[]): Uint8Array {
+  const parts: Buffer[] = []
+  const fixed = Buffer.alloc(12)
+  fixed.writeBigUInt64BE(BigInt(createdAt), 0)
+  fixed.writeUInt32BE(files.length, 8)
+  parts.push(fixed)
+  for (const f of files) {
+    const path = Buffer.from(f.path, 'utf8')
+    const record = Buffer.alloc(10)
+    record.writeBigUInt64BE(BigInt(f.size), 0)
+    record.writeUInt16BE(path.length, 8)
+    parts.push(record, path)
+  }
+  return Buffer.concat(parts)
+}
+
+const sample: TestFile[] = [
+  { path: 'notes/todo.txt', content: new TextEncoder().encode('buy milk\n') },
+  { path: 'notes/empty.txt', content: new Uint8Array(0) },
+  { path: 'photos/über große Katze.jpg', content: bytesOf(1, 40_000) },
+  { path: 'a.bin', content: bytesOf(2, CHUNK_SIZE) },
+  { path: 'last.bin', content: bytesOf(3, 1234) },
+]
+
+describe('encryptBundleStream', () => {
+  it('round-trips through openEncryptedFile, both backends, from sources that reuse their buffers', async () => {
+    for (const backend of ['node', 'noble'] as const) {
+      const blob = await collectBytes(
+        encryptBundleStream(entriesFor(sample), {
+          vaultKey,
+          vaultId,
+          backend,
+          createdAtMs: 1_700_000_000_123,
+        }),
+      )
+      const opened = await openBundle(blob, backend)
+      expect(opened.createdAtMs).toBe(1_700_000_000_123)
+      expect(opened.files).toEqual(sample.map((f) => ({ path: f.path, size: f.content.length })))
+      const back = await readAll(opened)
+      expect([...back.keys()]).toEqual(sample.map((f) => f.path))
+      for (const f of sample) expect(Buffer.from(back.get(f.path)!).equals(Buffer.from(f.content))).toBe(true)
+    }
+  })
+
+  it('round-trips with worker threads and with ciphertext read in odd pieces', async () => {
+    const blob = await collectBytes(
+      encryptBundleStream(entriesFor(sample, 1 << 20), { vaultKey, vaultId, parallel: true }),
+    )
+    const pieces = function* () {
+      for (let at = 0; at < blob.length; at += 999) yield blob.subarray(at, at + 999)
+    }
+    const back = await readAll(await openBundle(pieces()))
+    for (const f of sample) expect(Buffer.from(back.get(f.path)!).equals(Buffer.from(f.content))).toBe(true)
+  })
+
+  it('opens each content source only when the bundle reaches it, in order', async () => {
+    const events: string[] = []
+    const entries: BundleSourceEntry[] = sample.map((f) => ({
+      identity: { path: f.path, size: f.content.length },
+      content: () => {
+        events.push(`open ${f.path}`)
+        return (async function* () {
+          yield f.content
+          events.push(`end ${f.path}`)
+        })()
+      },
+    }))
+    const stream = encryptBundleStream(entries, { vaultKey, vaultId })
+    expect(events).toEqual([])
+    await collectBytes(stream)
+    expect(events).toEqual(sample.flatMap((f) => [`open ${f.path}`, `end ${f.path}`]))
+  })
+
+  it('the blob is exactly encryptedBundleLength bytes: 56 + P + 16 * (floor(P / 16384) + 1)', async () => {
+    const pathArb = fc.stringMatching(/^[a-z]{1,12}(\/[a-z0-9 ]{1,8}){0,2}$/)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.record({ path: pathArb, size: fc.integer({ min: 0, max: 40_000 }) }), {
+          minLength: 1,
+          maxLength: 6,
+          selector: (f) => f.path,
+        }),
+        async (files) => {
+          const entries = files.map((f, i) => ({
+            identity: f,
+            content: reusing(bytesOf(i, f.size), 3000),
+          }))
+          const blob = await collectBytes(encryptBundleStream(entries, { vaultKey, vaultId }))
+          const plaintext = header(0, files).length + files.reduce((s, f) => s + f.size, 0)
+          expect(blob.length).toBe(encryptedBundleLength(files))
+          expect(blob.length).toBe(encryptedLength(plaintext))
+        },
+      ),
+      { numRuns: 25 },
+    )
+  })
+
+  it('a bundle whose plaintext fills whole chunks ends with an empty final chunk and still opens', async () => {
+    const files = [{ path: 'x', size: 0 }]
+    const headerLength = header(0, files).length
+    const fill = [{ path: 'x', size: 2 * CHUNK_SIZE - headerLength }]
+    const content = bytesOf(9, fill[0]!.size)
+    const blob = await collectBytes(
+      encryptBundleStream([{ identity: fill[0]!, content: () => [content] }], { vaultKey, vaultId }),
+    )
+    expect(blob.length).toBe(HEADER_SIZE + 2 * SEALED_CHUNK_SIZE + 16)
+    expect(blob.length).toBe(encryptedBundleLength(fill))
+    const back = await readAll(await openBundle(blob))
+    expect(Buffer.from(back.get('x')!).equals(Buffer.from(content))).toBe(true)
+  })
+
+  it.each([
+    ['fewer', 99, /'docs\/short\.txt' ended after 99 of the 100 bytes announced/],
+    ['more', 101, /'docs\/short\.txt' has more than the 100 bytes announced/],
+  ])(
+    'content with %s bytes than announced fails naming the path, before the final chunk',
+    async (_what, actual, message) => {
+      const entries: BundleSourceEntry[] = [
+        { identity: { path: 'first.txt', size: 5 }, content: () => [new TextEncoder().encode('hello')] },
+        { identity: { path: 'docs/short.txt', size: 100 }, content: reusing(bytesOf(4, actual), 40) },
+        { identity: { path: 'after.txt', size: 3 }, content: () => [new Uint8Array(3)] },
+      ]
+      const emitted: Uint8Array[] = []
+      let failure: unknown
+      try {
+        for await (const piece of encryptBundleStream(entries, { vaultKey, vaultId }))
+          emitted.push(piece.slice())
+      } catch (error) {
+        failure = error
+      }
+      expect(failure).toBeInstanceOf(FileCipherError)
+      expect((failure as FileCipherError).reason).toBe('invalid-input')
+      expect((failure as FileCipherError).message).toMatch(message)
+      // Only the header came out, no final chunk: what was emitted cannot pass for a complete bundle.
+      const out = Buffer.concat(emitted)
+      expect((out.length - HEADER_SIZE) % SEALED_CHUNK_SIZE).toBe(0)
+      await expect(
+        collectBytes(
+          decryptChunked([out], {
+            inputKey: deriveFilesKey(vaultKey),
+            context: bundleContext(vaultId),
+          }),
+        ),
+      ).rejects.toMatchObject({ reason: 'truncated' })
+    },
+  )
+
+  it('refuses up front: no files, more than 65536, a repeated path, a bad path or size', () => {
+    const entry = (path: string, size = 1): BundleSourceEntry => ({
+      identity: { path, size },
+      content: () => {
+        throw new Error('must not be opened')
+      },
+    })
+    const refused = (entries: BundleSourceEntry[], message: RegExp) => {
+      for (const attempt of [
+        () => encryptBundleStream(entries, { vaultKey, vaultId }),
+        () => encryptedBundleLength(entries.map((e) => e.identity)),
+      ]) {
+        let error: unknown
+        try {
+          attempt()
+        } catch (e) {
+          error = e
+        }
+        expect(error).toBeInstanceOf(FileCipherError)
+        expect(error).toMatchObject({ reason: 'invalid-input' })
+        expect((error as Error).message).toMatch(message)
+      }
+    }
+    refused([], /at least one file/)
+    const many = Array.from({ length: BUNDLE_FORMAT_MAX_FILES + 1 }, (_, i) => entry(`f${i}`))
+    refused(many, /at most 65536 files, not 65537/)
+    refused([entry('a/b.txt'), entry('c.txt'), entry('a/b.txt')], /'a\/b\.txt' is listed twice/)
+    refused(
+      [entry('ok.txt'), entry('../escape.txt')],
+      /'\.\.\/escape\.txt' cannot go into a bundle: .*'\.\.'/,
+    )
+    refused([entry('ok.txt'), entry('/abs.txt')], /'\/abs\.txt' cannot go into a bundle/)
+    refused([entry('neg.txt', -1)], /'neg\.txt' cannot go into a bundle: The file size -1/)
+    expect(() => encryptBundleStream([entry('a')], { vaultKey, vaultId, createdAtMs: -5 })).toThrow(/date -5/)
+    // The format limit itself is fine (the queue's own limit is far lower).
+    const most = Array.from({ length: BUNDLE_FORMAT_MAX_FILES }, (_, i) => ({ path: `f${i}`, size: 0 }))
+    expect(encryptedBundleLength(most)).toBeGreaterThan(0)
+  })
+})
+
+describe('reading a bundle', () => {
+  it('skipping a body moves on to the next file; stopping early closes the source', async () => {
+    const blob = await collectBytes(encryptBundleStream(entriesFor(sample), { vaultKey, vaultId }))
+    const opened = await openBundle(blob)
+    const seen: string[] = []
+    for await (const entry of opened.entries) {
+      seen.push(entry.identity.path)
+      if (entry.identity.path === 'photos/über große Katze.jpg') {
+        const content = Buffer.from(await collectBytes(entry.body))
+        expect(createHash('sha256').update(content).digest('hex')).toBe(
+          createHash('sha256').update(sample[2]!.content).digest('hex'),
+        )
+      }
+    }
+    expect(seen).toEqual(sample.map((f) => f.path))
+
+    let closed = false
+    const source = (async function* () {
+      try {
+        for (let at = 0; at < blob.length; at += 100) yield blob.subarray(at, at + 100)
+      } finally {
+        closed = true
+      }
+    })()
+    const early = await openBundle(source)
+    const first = await early.entries.next()
+    expect(first.value.identity.path).toBe('notes/todo.txt')
+    await early.entries.return?.()
+    expect(closed).toBe(true)
+  })
+
+  it('decryptStream refuses a bundle and says how to open it', async () => {
+    const blob = await collectBytes(encryptBundleStream(entriesFor(sample), { vaultKey, vaultId }))
+    await expect(collectBytes(decryptStream([blob], { vaultKey, vaultId }))).rejects.toMatchObject({
+      reason: 'invalid-input',
+      message: expect.stringMatching(/bundle of 5 files.*npm run recover.*openEncryptedFile/),
+    })
+  })
+
+  it('a bundle is not a file of another vault, and a file blob is not read as a bundle', async () => {
+    const blob = await collectBytes(encryptBundleStream(entriesFor(sample), { vaultKey, vaultId }))
+    await expect(openEncryptedFile([blob], { vaultKey, vaultId: 'other' })).rejects.toMatchObject({
+      reason: 'wrong-vault',
+    })
+    await expect(openEncryptedFile([blob], { vaultKey: generateVaultKey(), vaultId })).rejects.toMatchObject({
+      reason: 'wrong-key',
+    })
+    const raw = await readBundle(
+      decryptChunked([blob], { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId) }),
+    )
+    expect(raw.files.length).toBe(5)
+  })
+
+  // Rows that cut the plaintext short get no content bytes after them.
+  const damagedHeader: [string, () => Uint8Array, RegExp][] = [
+    ['no files', () => header(1, []), /holds 0 files; a bundle holds 1 to 65536/],
+    [
+      'more than 65536 files',
+      () => {
+        const h = Buffer.from(header(1, [{ path: 'a', size: 0 }]))
+        h.writeUInt32BE(65537, 8)
+        return h
+      },
+      /holds 65537 files/,
+    ],
+    [
+      'a repeated path',
+      () =>
+        header(1, [
+          { path: 'a/b', size: 1 },
+          { path: 'c', size: 1 },
+          { path: 'a/b', size: 1 },
+        ]),
+      /the path 'a\/b' appears twice/,
+    ],
+    [
+      'a path leaving the folder',
+      () =>
+        header(1, [
+          { path: 'ok', size: 0 },
+          { path: 'x/../../etc', size: 0 },
+        ]),
+      /file number 2 of 2 is invalid: .*'\.\.'/,
+    ],
+    [
+      'a path of length 0',
+      () => header(1, [{ path: '', size: 0 }]),
+      /file number 1 of 1 is invalid: its path is 0 bytes long/,
+    ],
+    [
+      'records cut short',
+      () => header(1, [{ path: 'abc', size: 0 }]).subarray(0, 20),
+      /ends inside the record of its file number 1/,
+    ],
+    ['a header cut short', () => new Uint8Array(7), /only 7 bytes long, too short for its header/],
+    [
+      'a date beyond 2^53-1',
+      () => {
+        const h = Buffer.from(header(1, [{ path: 'a', size: 0 }]))
+        h.writeBigUInt64BE(2n ** 60n, 0)
+        return h
+      },
+      /date field/,
+    ],
+  ]
+
+  it.each(damagedHeader)(
+    'rejects a bundle with %s as damaged, releasing nothing',
+    async (what, make, message) => {
+      const plaintext = Buffer.concat([
+        make(),
+        Buffer.from(what.includes('cut short') ? '' : 'content bytes'),
+      ])
+      const blob = await sealBundlePlaintext(plaintext)
+      const error = await openEncryptedFile([blob], { vaultKey, vaultId }).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(error).toBeInstanceOf(FileCipherError)
+      expect(error).toMatchObject({ reason: 'damaged' })
+      expect((error as Error).message).toMatch(message)
+    },
+  )
+
+  it('plaintext shorter than announced: files before are released whole, then the short one fails', async () => {
+    const files = [
+      { path: 'one', size: 3 },
+      { path: 'two', size: 10 },
+      { path: 'three', size: 2 },
+    ]
+    const blob = await sealBundlePlaintext(Buffer.concat([header(5, files), Buffer.from('abc0123456')]))
+    const opened = await openBundle(blob)
+    const got: string[] = []
+    const error = await (async () => {
+      for await (const entry of opened.entries) {
+        const parts: Buffer[] = []
+        for await (const piece of entry.body) parts.push(Buffer.from(piece))
+        got.push(`${entry.identity.path}=${Buffer.concat(parts).toString()}`)
+      }
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(got).toEqual(['one=abc'])
+    expect(error).toMatchObject({
+      reason: 'damaged',
+      message: expect.stringMatching(/'two' and the files after it/),
+    })
+  })
+
+  it('after a body failed, the next entry is refused with the same error', async () => {
+    const files = [
+      { path: 'one', size: 3 },
+      { path: 'two', size: 10 },
+      { path: 'three', size: 2 },
+    ]
+    const blob = await sealBundlePlaintext(Buffer.concat([header(5, files), Buffer.from('abc0123')]))
+    const opened = await openBundle(blob)
+    await opened.entries.next()
+    const second = (await opened.entries.next()).value
+    const error = await collectBytes(second.body).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toMatchObject({ reason: 'damaged' })
+    await expect(opened.entries.next()).rejects.toBe(error)
+    await expect(opened.entries.next()).rejects.toBe(error)
+  })
+
+  it('plaintext longer than announced: the last file fails and nothing beyond its size is released', async () => {
+    const files = [
+      { path: 'one', size: 3 },
+      { path: 'two', size: 4 },
+    ]
+    const blob = await sealBundlePlaintext(Buffer.concat([header(5, files), Buffer.from('abcWXYZextra')]))
+    const opened = await openBundle(blob)
+    const released: Record<string, string> = {}
+    let failure: unknown
+    try {
+      for await (const entry of opened.entries) {
+        released[entry.identity.path] = ''
+        for await (const piece of entry.body) released[entry.identity.path] += Buffer.from(piece).toString()
+      }
+    } catch (error) {
+      failure = error
+    }
+    expect(released).toEqual({ one: 'abc', two: '' })
+    expect(failure).toMatchObject({
+      reason: 'damaged',
+      message: expect.stringMatching(/more bytes follow its last file/),
+    })
+  })
+
+  it('a byte altered in the middle: earlier files come out whole, the damaged one and later ones fail', async () => {
+    const files: TestFile[] = Array.from({ length: 6 }, (_, i) => ({
+      path: `f${i}.bin`,
+      content: bytesOf(i, 30_000),
+    }))
+    const blob = await collectBytes(encryptBundleStream(entriesFor(files), { vaultKey, vaultId }))
+    const damaged = blob.slice()
+    // Plaintext offset of f3's middle: header, then 3 files and a half.
+    const plainAt =
+      header(
+        0,
+        files.map((f) => ({ path: f.path, size: f.content.length })),
+      ).length +
+      3.5 * 30_000
+    const chunk = Math.floor(plainAt / CHUNK_SIZE)
+    damaged[HEADER_SIZE + chunk * SEALED_CHUNK_SIZE + (plainAt % CHUNK_SIZE)]! ^= 0x40
+    const opened = await openBundle(damaged)
+    const complete: string[] = []
+    let failure: unknown
+    try {
+      for await (const entry of opened.entries) {
+        const content = Buffer.from(await collectBytes(entry.body))
+        expect(content.equals(Buffer.from(files[entry.index]!.content))).toBe(true)
+        complete.push(entry.identity.path)
+      }
+    } catch (error) {
+      failure = error
+    }
+    // f2 ends in chunk 5, before the damaged chunk 6: it was authenticated whole, so it counts.
+    expect(complete).toEqual(['f0.bin', 'f1.bin', 'f2.bin'])
+    expect(failure).toMatchObject({ reason: 'damaged' })
+  })
+})
