@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   collectBytes,
   encodeShareWords,
+  encryptBundleStream,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
@@ -21,8 +22,9 @@ import { recoverFiles } from '../../src/main/core/recovery/recover-files'
 import {
   confinedPath,
   RecoveryWriteError,
+  type RecoveryWriteOptions,
   windowsSafeSegment,
-  writeRecoveredFile,
+  writeRecoveredBlob,
 } from '../../src/main/core/recovery/recovery-writer'
 import { encryptStreamV1 } from '../crypto/support/legacy-v1'
 
@@ -39,6 +41,25 @@ async function sealed(path: string, content: Buffer): Promise<Buffer> {
       }),
     ),
   )
+}
+
+/** A bundle of these files, written at `createdAtMs`. */
+async function bundled(
+  files: Record<string, string | Buffer>,
+  createdAtMs = 1_700_000_000_000,
+): Promise<Buffer> {
+  const entries = Object.entries(files).map(([path, content]) => {
+    const bytes = Buffer.from(content)
+    return { identity: { path, size: bytes.length }, content: () => [bytes] }
+  })
+  return Buffer.from(await collectBytes(encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs })))
+}
+
+/** The writer on a file blob (not a bundle): its one result. */
+async function writeRecoveredFile(options: RecoveryWriteOptions) {
+  const written = await writeRecoveredBlob(options)
+  if (written.kind !== 'file') throw new Error('expected a file blob')
+  return written.file
 }
 
 /** Every entry under dir, '/'-separated, hidden ones included. */
@@ -260,5 +281,158 @@ describe('the recovery writer under mutated blobs (fuzzed)', () => {
       }),
       { numRuns: 40 },
     )
+  })
+})
+
+describe('bundles', () => {
+  const day = 86_400_000
+  const t0 = Date.parse('2030-03-01T12:00:00Z')
+
+  it('recoverFiles unpacks a bundle: one result per file inside, named from the bundle, nothing else', async () => {
+    await writeFile(
+      join(inDir, 'bundle-1.vault'),
+      await bundled({
+        'notes/todo.txt': 'buy milk',
+        'empty.txt': '',
+        'photos/cat.jpg': Buffer.alloc(50_000, 3),
+      }),
+    )
+    const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(results.map((r) => [r.entry, r.status, r.bytes])).toEqual([
+      ['notes/todo.txt', 'recovered', 8],
+      ['empty.txt', 'recovered', 0],
+      ['photos/cat.jpg', 'recovered', 50_000],
+    ])
+    expect(results.every((r) => r.input === join(inDir, 'bundle-1.vault'))).toBe(true)
+    expect(await readFile(join(outDir, 'notes', 'todo.txt'), 'utf8')).toBe('buy milk')
+    expect(await readFile(join(outDir, 'photos', 'cat.jpg'))).toEqual(Buffer.alloc(50_000, 3))
+    expect(await tree(outDir)).toEqual(['empty.txt', 'notes', 'notes/todo.txt', 'photos', 'photos/cat.jpg'])
+    // Again: every file is already there, identical.
+    const again = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(again.map((r) => r.status)).toEqual(['kept', 'kept', 'kept'])
+  })
+
+  it('in the app, each file of a bundle is listed under the bundle', async () => {
+    await writeFile(join(inDir, 'b.vault'), await bundled({ 'a.txt': 'A', 'sub/b.txt': 'B' }))
+    const shares = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const handlers = createRecoveryHandlers({ events: new EventHub() })
+    const report = await handlers.recoverFiles({
+      shares: shares.slice(0, 2),
+      inputs: [inDir],
+      outputDir: outDir,
+    })
+    expect(report.results).toEqual([
+      expect.objectContaining({
+        input: 'b.vault › a.txt',
+        ok: true,
+        status: 'recovered',
+        output: join(outDir, 'a.txt'),
+      }),
+      expect.objectContaining({ input: 'b.vault › sub/b.txt', ok: true, status: 'recovered' }),
+    ])
+  })
+
+  it('a byte altered in the middle: the files before stay, the rest are reported failed, nothing partial', async () => {
+    const files: Record<string, Buffer> = {}
+    for (let i = 0; i < 6; i++) files[`f${i}.bin`] = Buffer.alloc(30_000, i + 1)
+    const blob = await bundled(files)
+    // Chunk 6 holds the middle of f3 (the header is 12 + 6 * 16 bytes).
+    blob[HEADER_SIZE + 6 * SEALED_CHUNK_SIZE + 1000]! ^= 0x10
+    await writeFile(join(inDir, 'damaged.vault'), blob)
+    const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(results.map((r) => [r.entry, r.status, r.reason])).toEqual([
+      ['f0.bin', 'recovered', undefined],
+      ['f1.bin', 'recovered', undefined],
+      ['f2.bin', 'recovered', undefined],
+      ['f3.bin', 'failed', 'damaged'],
+      ['f4.bin', 'failed', 'damaged'],
+      ['f5.bin', 'failed', 'damaged'],
+    ])
+    expect(results[3]!.message).toMatch(
+      /changed or damaged at or before this file.*files before that point were recovered/,
+    )
+    expect(results[3]!.detail).toMatch(/byte \d+ was altered/)
+    for (const name of ['f0.bin', 'f1.bin', 'f2.bin']) {
+      expect(await readFile(join(outDir, name))).toEqual(files[name])
+    }
+    expect(await tree(outDir)).toEqual(['f0.bin', 'f1.bin', 'f2.bin'])
+  })
+
+  it('the newest copy of a path wins: older bundles and undated single blobs are superseded, whatever the order', async () => {
+    // Named so that the oldest sorts first: the order given must not matter.
+    await writeFile(
+      join(inDir, 'a-oldest.vault'),
+      await bundled({ 'doc.txt': 'version 1', 'only-old.txt': 'x' }, t0),
+    )
+    await writeFile(join(inDir, 'b-newest.vault'), await bundled({ 'doc.txt': 'version 3' }, t0 + 2 * day))
+    await writeFile(join(inDir, 'c-middle.vault'), await bundled({ 'doc.txt': 'version 2' }, t0 + day))
+    await writeFile(
+      join(inDir, '0-single.vault'),
+      await sealed('doc.txt', Buffer.from('a single blob, no date')),
+    )
+    const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    const summary = results.map((r) => [r.input.slice(inDir.length + 1), r.entry ?? '', r.status])
+    expect(summary).toEqual([
+      ['b-newest.vault', 'doc.txt', 'recovered'],
+      ['c-middle.vault', 'doc.txt', 'superseded'],
+      ['a-oldest.vault', 'doc.txt', 'superseded'],
+      ['a-oldest.vault', 'only-old.txt', 'recovered'],
+      ['0-single.vault', '', 'superseded'],
+    ])
+    expect(results[1]!.message).toMatch(
+      /A newer copy of this file \(in b-newest\.vault, bundled 2030-03-03 12:00 UTC\) was recovered/,
+    )
+    expect(await readFile(join(outDir, 'doc.txt'), 'utf8')).toBe('version 3')
+    expect(await tree(outDir)).toEqual(['doc.txt', 'only-old.txt'])
+  })
+
+  it('when the newest copy is damaged, the next older one is recovered and says so', async () => {
+    // Big enough that the damage lies after the chunk holding the records.
+    const newest = await bundled({ 'doc.txt': Buffer.alloc(40_000, 2) }, t0 + day)
+    newest[newest.length - 3]! ^= 1
+    await writeFile(join(inDir, 'new.vault'), newest)
+    await writeFile(join(inDir, 'old.vault'), await bundled({ 'doc.txt': 'version 1' }, t0))
+    const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(results.map((r) => [r.input.slice(inDir.length + 1), r.status])).toEqual([
+      ['new.vault', 'failed'],
+      ['old.vault', 'recovered'],
+    ])
+    expect(results[1]!.message).toMatch(
+      /older copy: the newest copy \(in new\.vault, bundled .*\) could not be recovered/,
+    )
+    expect(await readFile(join(outDir, 'doc.txt'), 'utf8')).toBe('version 1')
+  })
+
+  it("leaves a different user file at a bundle's path untouched, and recovers the bundle's other files", async () => {
+    await writeFile(
+      join(inDir, 'b.vault'),
+      await bundled({ 'mine.txt': 'from the vault', 'other.txt': 'other' }, t0),
+    )
+    await writeFile(join(inDir, 'older.vault'), await bundled({ 'mine.txt': 'older copy' }, t0 - day))
+    await writeFile(join(outDir, 'mine.txt'), 'my own file')
+    const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(results.map((r) => [r.entry, r.status, r.reason])).toEqual([
+      ['mine.txt', 'skipped', 'exists'],
+      ['other.txt', 'recovered', undefined],
+      ['mine.txt', 'superseded', undefined],
+    ])
+    expect(results[0]!.message).toMatch(/A different file named "mine\.txt" is already in .*left untouched/)
+    expect(results[2]!.message).toMatch(/could not be written because a different file is in the way/)
+    expect(await readFile(join(outDir, 'mine.txt'), 'utf8')).toBe('my own file')
+    expect(await tree(outDir)).toEqual(['mine.txt', 'other.txt'])
+  })
+
+  it('a file that cannot be written (its folder is a file of the same bundle) fails alone', async () => {
+    await writeFile(
+      join(inDir, 'clash.vault'),
+      await bundled({ a: 'file a', 'a/b': 'file in a folder a', c: 'c' }),
+    )
+    const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(results.map((r) => [r.entry, r.status, r.reason])).toEqual([
+      ['a', 'recovered', undefined],
+      ['a/b', 'failed', 'write-failed'],
+      ['c', 'recovered', undefined],
+    ])
+    expect(await tree(outDir)).toEqual(['a', 'c'])
   })
 })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encryptChunked } from '../../src/main/core/crypto/chunked-stream'
+import { type ByteSource, encryptChunked } from '../../src/main/core/crypto/chunked-stream'
 import { bundleContext, readBundle } from '../../src/main/core/crypto/file-bundle'
 import {
   BUNDLE_FORMAT_MAX_FILES,
@@ -64,7 +64,7 @@ function entriesFor(files: TestFile[], pieceSize = 7000): BundleSourceEntry[] {
   }))
 }
 
-async function openBundle(blob: Uint8Array | Iterable<Uint8Array>, backend?: 'node' | 'noble') {
+async function openBundle(blob: Uint8Array | ByteSource, backend?: 'node' | 'noble') {
   const opened = await openEncryptedFile(blob instanceof Uint8Array ? [blob] : blob, {
     vaultKey,
     vaultId,

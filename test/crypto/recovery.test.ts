@@ -12,6 +12,7 @@ import {
   collectBytes,
   encodeOwnerKitWords,
   encodeShareWords,
+  encryptBundleStream,
   encryptStream,
   type GuardianShare,
   generateVaultKey,
@@ -170,6 +171,43 @@ describe('recover CLI', () => {
     ]) {
       expect(stdout).toContain(flag)
     }
+  })
+
+  it('unpacks bundles: one line per file inside, an older copy listed as older, exit 0', async () => {
+    const folder = join(work, 'bundles')
+    mkdirSync(folder)
+    const bundle = async (name: string, createdAtMs: number, files: Record<string, string>) => {
+      const entries = Object.entries(files).map(([path, text]) => ({
+        identity: { path, size: Buffer.byteLength(text) },
+        content: () => [Buffer.from(text)],
+      }))
+      writeFileSync(
+        join(folder, name),
+        await collectBytes(encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs })),
+      )
+    }
+    await bundle('first.vault', Date.UTC(2030, 0, 1), { 'notes/a.txt': 'old a', 'b.txt': 'b' })
+    await bundle('second.vault', Date.UTC(2030, 0, 2), { 'notes/a.txt': 'new a' })
+    const out = join(work, 'cli-bundles')
+    const { code, stdout, stderr } = await recover([
+      '--owner-kit',
+      encodeOwnerKitWords({ vaultKey, vaultId }),
+      '--out',
+      out,
+      folder,
+    ])
+    expect(code).toBe(0)
+    const lines = stdout.trim().split('\n')
+    expect(lines).toEqual([
+      `ok       ${join(folder, 'second.vault')} [notes/a.txt] -> ${join(out, 'notes/a.txt')} (5 bytes)`,
+      expect.stringMatching(
+        /^older {4}.*first\.vault \[notes\/a\.txt\]: A newer copy of this file \(in second\.vault, bundled 2030-01-02 00:00 UTC\)/,
+      ),
+      `ok       ${join(folder, 'first.vault')} [b.txt] -> ${join(out, 'b.txt')} (1 bytes)`,
+    ])
+    expect(stderr).toContain(`All 2 file(s) recovered into ${out}. 1 older copy of files left out`)
+    expect(listFiles(out)).toEqual(['b.txt', 'notes/a.txt'])
+    expect(readFileSync(join(out, 'notes/a.txt'), 'utf8')).toBe('new a')
   })
 
   it('recovers from two guardians (typed words and a text file) and exits 0', async () => {

@@ -211,11 +211,19 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
     await cutting.close()
     expect(first.stopped?.code).toBe('SERVICE_UNREACHABLE')
     expect(first.stopped?.message).toMatch(/continues where it stopped/)
-    const partials = await readdir(join(outDir, DOWNLOADS_FOLDER))
-    expect(partials.length).toBe(1)
-    const partialSize = (await stat(join(outDir, DOWNLOADS_FOLDER, partials[0]!))).size
+    // Files downloaded whole wait for the others (decrypting starts once all are here); one was cut off.
+    const assetSizes = new Map((await owner.vaults.listAssets(vaultId)).data.map((a) => [a.id, a.sizeBytes]))
+    const parts = await readdir(join(outDir, DOWNLOADS_FOLDER))
+    const cutOff: number[] = []
+    for (const part of parts) {
+      const size = (await stat(join(outDir, DOWNLOADS_FOLDER, part))).size
+      if (size !== assetSizes.get(part.replace(/\.part$/, ''))) cutOff.push(size)
+    }
+    expect(cutOff.length).toBe(1)
+    const partialSize = cutOff[0]!
     expect(partialSize).toBeGreaterThan(0)
     expect(first.results.some((r) => r.status === 'not-reached')).toBe(true)
+    expect(first.results.every((r) => r.status === 'not-reached')).toBe(true)
     // Nothing half-written under a real name.
     for (const name of await filesUnder(outDir)) {
       if (name.startsWith(DOWNLOADS_FOLDER)) continue

@@ -16,7 +16,14 @@ import type { AeadBackendName } from './crypto/aead-backend'
 import { plaintextLength } from './crypto/chunked-format'
 import { FileCipherError } from './crypto/file-cipher-error'
 import { rehearsalProof } from './crypto/rehearsal-proof'
-import { RecoveryWriteError, writeRecoveredFile } from './recovery/recovery-writer'
+import {
+  type BlobSummary,
+  describeCopy,
+  newestFirst,
+  RecoveredPaths,
+  summarizeBlob,
+} from './recovery/recovery-plan'
+import { type RecoveredBlob, RecoveryWriteError, writeRecoveredBlob } from './recovery/recovery-writer'
 import { checkServiceAddress } from './service-address'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
@@ -44,6 +51,8 @@ export interface HeirFile {
   /** Size of the original file. */
   plaintextBytes: number
   contentType: string
+  /** When the service received it (ms): dates a single-file blob, which carries no date inside. */
+  uploadedAtMs?: number
 }
 
 export type HeirStopCode =
@@ -74,8 +83,11 @@ export interface HeirFileResult {
   name: string
   /** Full path of the original file (written, kept, or where it would have gone). */
   output: string
-  /** recovered: written now; kept: already recovered by an earlier run; failed: nothing written. */
-  status: 'recovered' | 'kept' | 'failed' | 'not-reached'
+  /**
+   * recovered: written now; kept: already recovered by an earlier run; superseded: an older copy of a
+   * file whose newer copy was recovered (not a failure); failed: nothing written.
+   */
+  status: 'recovered' | 'kept' | 'superseded' | 'failed' | 'not-reached'
   bytes?: number
   reason?: string
   message: string
@@ -226,12 +238,14 @@ function namesFor(assets: Asset[]): HeirFile[] {
     } catch {
       plaintextBytes = -1
     }
+    const uploadedAtMs = Date.parse(asset.createdAt)
     return {
       assetId: asset.id,
       name,
       encryptedBytes: asset.sizeBytes,
       plaintextBytes,
       contentType: asset.contentType,
+      ...(Number.isFinite(uploadedAtMs) ? { uploadedAtMs } : {}),
     }
   })
 }
@@ -279,21 +293,25 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
   }
   const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
   let doneBytes = 0
+  const progress = (file: HeirFile, index: number, phase: HeirRecoveryProgress['phase'], add: number) => {
+    doneBytes += add
+    opts.onProgress?.({
+      name: file.name,
+      fileNumber: index + 1,
+      fileCount: files.length,
+      phase,
+      doneBytes,
+      totalBytes,
+    })
+  }
+  const outputOf = (file: HeirFile) => join(opts.outDir, ...file.name.split('/'))
+  const baseOf = (file: HeirFile) => ({ assetId: file.assetId, name: file.name, output: outputOf(file) })
 
+  // 1. Download every file not recovered yet. Nothing is decrypted before all are here: which copy
+  // of a file is the newest is known only once every bundle can be read (recovery-plan.ts).
+  const downloaded: { file: HeirFile; index: number; part: string }[] = []
   for (const [index, file] of files.entries()) {
-    const output = join(opts.outDir, ...file.name.split('/'))
-    const base = { assetId: file.assetId, name: file.name, output }
-    const progress = (phase: HeirRecoveryProgress['phase'], add: number) => {
-      doneBytes += add
-      opts.onProgress?.({
-        name: file.name,
-        fileNumber: index + 1,
-        fileCount: files.length,
-        phase,
-        doneBytes,
-        totalBytes,
-      })
-    }
+    const base = baseOf(file)
     if (report.stopped) {
       report.results.push({
         ...base,
@@ -305,9 +323,9 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
 
     // An earlier run finished this file: keep it without downloading again (files appear only once
     // complete and checked). Anything else there is for the writer, which never replaces a file.
-    const existing = await sizeOf(output)
+    const existing = await sizeOf(base.output)
     if (existing !== undefined && existing === file.plaintextBytes) {
-      progress('checking', 2 * file.encryptedBytes)
+      progress(file, index, 'checking', 2 * file.encryptedBytes)
       report.results.push({
         ...base,
         status: 'kept',
@@ -326,14 +344,13 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       continue
     }
 
-    // 1. Download (or finish downloading) the encrypted file.
     const part = join(downloads, `${file.assetId}.part`)
     let have = (await sizeOf(part)) ?? 0
     if (have > file.encryptedBytes) {
       await rm(part, { force: true })
       have = 0
     }
-    progress('downloading', have)
+    progress(file, index, 'downloading', have)
     if (have < file.encryptedBytes) {
       try {
         const { stream, partial } = await client.downloadAssetFrom(
@@ -343,12 +360,12 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
           opts.signal,
         )
         if (have > 0 && !partial) {
-          progress('downloading', -have)
+          progress(file, index, 'downloading', -have)
           have = 0
         }
         const counter = new Transform({
           transform(chunk: Buffer, _encoding, done) {
-            progress('downloading', chunk.length)
+            progress(file, index, 'downloading', chunk.length)
             done(null, chunk)
           },
         })
@@ -379,18 +396,56 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
         continue
       }
     }
+    downloaded.push({ file, index, part })
+  }
+  if (report.stopped) {
+    for (const { file } of downloaded) {
+      report.results.push({
+        ...baseOf(file),
+        status: 'not-reached',
+        message:
+          'Downloaded, not decrypted yet: files are decrypted once all of them are downloaded. Start the recovery again; it will not download this one again.',
+      })
+    }
+    return report
+  }
 
-    // 2. Check, decrypt and name it from the authenticated file (recovery-writer.ts).
+  // 2. Check and decrypt, newest copies first; name each file from the authenticated blob.
+  const readable: { file: HeirFile; index: number; part: string; summary: BlobSummary }[] = []
+  for (const item of downloaded) {
     try {
-      const written = await writeRecoveredFile({
+      readable.push({ ...item, summary: await summarizeBlob(item.part, opts) })
+    } catch (error) {
+      report.results.push(await blobFailure(item.file, item.part, error, baseOf(item.file), downloads))
+    }
+  }
+  const paths = new RecoveredPaths()
+  const ordered = newestFirst(readable, (item) =>
+    item.summary.kind === 'bundle' ? item.summary.createdAtMs : item.file.uploadedAtMs,
+  )
+  for (const { file, index, part, summary } of ordered) {
+    const base = baseOf(file)
+    const copy = describeCopy(`"${file.name}"`, summary.createdAtMs)
+    let blob: RecoveredBlob
+    try {
+      blob = await writeRecoveredBlob({
         input: part,
         outDir: opts.outDir,
         fallbackPath: file.name,
         vaultKey: opts.vaultKey,
         vaultId: opts.vaultId,
         backend: opts.backend,
-        onBytes: (bytes) => progress('checking', bytes),
+        supersededBy: paths.supersededBy,
+        onBytes: (bytes) => progress(file, index, 'checking', bytes),
       })
+    } catch (error) {
+      report.results.push(await blobFailure(file, part, error, base, downloads))
+      continue
+    }
+    if (blob.kind === 'file') {
+      const written = blob.file
+      const older = written.status === 'recovered' ? paths.olderCopyNote(written.path) : undefined
+      if (written.status !== 'superseded') paths.record(written.path, 'written', copy)
       await rm(part, { force: true })
       report.results.push({
         ...base,
@@ -399,50 +454,93 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
         status: written.status,
         bytes: written.bytes,
         message:
-          written.status === 'kept'
+          written.message ??
+          (written.status === 'kept'
             ? 'Already recovered by an earlier run; left as it is.'
-            : written.nameFrom === 'blob' && written.relativePath !== file.name
-              ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
-              : 'Recovered and checked.',
+            : (older ??
+              (written.nameFrom === 'blob' && written.relativePath !== file.name
+                ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
+                : 'Recovered and checked.'))),
       })
-    } catch (error) {
-      if (error instanceof FileCipherError) {
-        // Downloaded again next time, in case the service's copy gets repaired.
-        await rm(part, { force: true })
-        report.results.push({
-          ...base,
-          status: 'failed',
-          reason: error.reason,
-          message:
-            "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
-          detail: error.message,
-        })
-      } else if (error instanceof RecoveryWriteError) {
-        report.results.push({
-          ...base,
-          output: error.output,
-          status: 'failed',
-          reason: error.reason,
-          message: error.message,
-        })
-      } else {
-        report.results.push({
-          ...base,
-          status: 'failed',
-          reason: 'write-failed',
-          message: `"${file.name}" could not be read back from ${downloads}: ${(error as Error).message}. Check the disk, then start again.`,
-        })
-      }
+      continue
     }
+    // A bundle: one result per file inside it.
+    let writeSideFailure = false
+    for (const entry of blob.files) {
+      const entryBase = { assetId: file.assetId, name: entry.relativePath, output: entry.output }
+      if (entry.status === 'failed') {
+        paths.record(entry.path, entry.reason === 'exists' ? 'blocked' : 'failed', copy)
+        if (!entry.detail) writeSideFailure = true
+        report.results.push({
+          ...entryBase,
+          status: 'failed',
+          reason: entry.reason,
+          message: entry.detail
+            ? `The bundle holding this file ("${file.name}" on the service) was changed or damaged at or before this file, so it was refused and nothing was written for it; the bundle's files before that point were recovered. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.`
+            : entry.message!,
+          ...(entry.detail ? { detail: entry.detail } : {}),
+        })
+        continue
+      }
+      if (entry.status === 'superseded') {
+        report.results.push({ ...entryBase, status: 'superseded', bytes: 0, message: entry.message! })
+        continue
+      }
+      const older = entry.status === 'recovered' ? paths.olderCopyNote(entry.path) : undefined
+      paths.record(entry.path, 'written', copy)
+      report.results.push({
+        ...entryBase,
+        status: entry.status,
+        bytes: entry.bytes,
+        message:
+          entry.status === 'kept'
+            ? 'Already recovered by an earlier run; left as it is.'
+            : (older ?? 'Recovered and checked.'),
+      })
+    }
+    // Kept when a file could not be written (in the way, say), so a re-run need not download it again.
+    if (!writeSideFailure) await rm(part, { force: true })
   }
 
   if (!report.stopped) await rmdir(downloads).catch(() => {})
-  const recovered = report.results.filter((r) => r.status === 'recovered' || r.status === 'kept')
-  if (!report.stopped && recovered.length === report.results.length && recovered.length > 0) {
+  // Older copies left out are not failures.
+  const settled = report.results.filter((r) => ['recovered', 'kept', 'superseded'].includes(r.status))
+  if (!report.stopped && settled.length === report.results.length && settled.length > 0) {
     const rehearsal = await reportRehearsal(client, opts.vaultKey)
     if (rehearsal) report.rehearsal = rehearsal
   }
   return report
+}
+
+/** The result of an encrypted file that could not be opened or written (a bundle's header included). */
+async function blobFailure(
+  file: HeirFile,
+  part: string,
+  error: unknown,
+  base: { assetId: string; name: string; output: string },
+  downloads: string,
+): Promise<HeirFileResult> {
+  if (error instanceof FileCipherError) {
+    // Downloaded again next time, in case the service's copy gets repaired.
+    await rm(part, { force: true })
+    return {
+      ...base,
+      status: 'failed',
+      reason: error.reason,
+      message:
+        "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
+      detail: error.message,
+    }
+  }
+  if (error instanceof RecoveryWriteError) {
+    return { ...base, output: error.output, status: 'failed', reason: error.reason, message: error.message }
+  }
+  return {
+    ...base,
+    status: 'failed',
+    reason: 'write-failed',
+    message: `"${file.name}" could not be read back from ${downloads}: ${(error as Error).message}. Check the disk, then start again.`,
+  }
 }
 
 /**
@@ -482,6 +580,12 @@ async function reportRehearsal(
 
 /** Plain-language one-liner per result, for the command-line tool. */
 export function describeHeirResult(result: HeirFileResult): string {
-  const label = { recovered: 'ok', kept: 'kept', failed: 'FAILED', 'not-reached': 'waiting' }[result.status]
+  const label = {
+    recovered: 'ok',
+    kept: 'kept',
+    superseded: 'older',
+    failed: 'FAILED',
+    'not-reached': 'waiting',
+  }[result.status]
   return `${label.padEnd(8)} ${result.name}${result.status === 'recovered' ? ` (${result.bytes} bytes)` : ''}: ${result.message}${result.detail ? ` (${result.detail})` : ''}`
 }

@@ -155,6 +155,8 @@ export function RecoveryScreen() {
         ? 'Say where to save the files (step 3).'
         : null
   const recovered = report?.results.filter((r) => r.ok).length ?? 0
+  // Older copies of files whose newer copy was recovered: listed, but neither counted nor failures.
+  const counted = report?.results.filter((r) => r.status !== 'superseded') ?? []
 
   return (
     <section className="screen recovery" aria-labelledby="recovery-title">
@@ -458,11 +460,11 @@ export function RecoveryScreen() {
                 <p>{report.stopped.message}</p>
               </div>
             )}
-            {report.results.length > 0 && (
+            {counted.length > 0 && (
               <h3>
-                {recovered === report.results.length
+                {recovered === counted.length
                   ? `All ${plural(recovered, 'file')} recovered and checked.`
-                  : `${recovered} of ${plural(report.results.length, 'file')} recovered${report.stopped ? ' so far' : ''}.`}
+                  : `${recovered} of ${plural(counted.length, 'file')} recovered${report.stopped ? ' so far' : ''}.`}
                 {recovered > 0 && ` They are in ${report.outputDir}.`}
               </h3>
             )}
@@ -473,12 +475,20 @@ export function RecoveryScreen() {
               </p>
             )}
             <ul className="plain-list" style={{ listStyle: 'none', paddingLeft: 0 }}>
-              {report.results.map((r) => (
+              {report.results.map((r, i) => (
                 <li
-                  key={r.input}
-                  className={r.ok ? 'text-ok' : r.status === 'not-reached' ? 'muted' : 'text-danger'}
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list where older copies share a file's name
+                  key={`${i}:${r.input}`}
+                  className={
+                    r.ok
+                      ? 'text-ok'
+                      : r.status === 'not-reached' || r.status === 'superseded'
+                        ? 'muted'
+                        : 'text-danger'
+                  }
                 >
-                  {r.ok ? '✓' : r.status === 'not-reached' ? '…' : '✗'} <strong>{r.input}</strong>
+                  {r.ok ? '✓' : r.status === 'not-reached' ? '…' : r.status === 'superseded' ? '–' : '✗'}{' '}
+                  <strong>{r.input}</strong>
                   {source === 'files' && r.output ? ` → ${r.output}` : ''}: {r.message}
                 </li>
               ))}

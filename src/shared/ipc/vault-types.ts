@@ -305,8 +305,11 @@ export interface RecoveryFileResult {
   output?: string
   ok: boolean
   message: string
-  /** From the vault service: recovered now, kept from an earlier run, failed, or not reached yet. */
-  status?: 'recovered' | 'kept' | 'failed' | 'not-reached'
+  /**
+   * Recovered now, kept from an earlier run, superseded (an older copy of a file whose newer copy was
+   * recovered: not a failure), failed, or (from the vault service) not reached yet.
+   */
+  status?: 'recovered' | 'kept' | 'superseded' | 'failed' | 'not-reached'
 }
 
 export interface RecoveryProgress {

@@ -123,12 +123,17 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         outputDir: out!,
         results: results.map((r): RecoveryFileResult => {
           const ok = r.status === 'recovered' || r.status === 'kept'
+          const input = displayName(roots, r.input)
           return {
-            input: displayName(roots, r.input),
+            // A file inside a bundle: the bundle, then the file's own path.
+            input: r.entry ? `${input} › ${r.entry}` : input,
             ...(ok ? { output: r.output } : {}),
             ok,
-            status: ok ? (r.status as 'recovered' | 'kept') : 'failed',
-            message: r.status === 'recovered' ? 'decrypted and verified' : (r.message ?? r.status),
+            status: r.status === 'skipped' ? 'failed' : r.status,
+            message:
+              r.status === 'recovered'
+                ? (r.message ?? 'decrypted and verified')
+                : `${r.message ?? r.status}${r.detail ? ` (${r.detail})` : ''}`,
           }
         }),
         ...kitsSetAside(key),

@@ -35,9 +35,10 @@ their first four letters. A wrong word is named, with the likely right one.
 From the vault service (the heir's e-mail):
   --service <address>          the Vault Service address in the e-mail (http:// or https://...)
   --token <access code>        the heir access code in the e-mail (starts with hk_)
-                               Every file of the vault is downloaded, checked and decrypted. Run the
-                               same command again after an interruption: finished files are kept, a
-                               cut-off download continues where it stopped.
+                               Every file of the vault is downloaded, then checked and decrypted. Run
+                               the same command again after an interruption: finished files are kept,
+                               downloaded ones are not fetched again, a cut-off download continues
+                               where it stopped.
 
 From encrypted files you already have:
   --out <folder>               where recovered files are written (created if needed). Existing files
@@ -53,6 +54,10 @@ Other options:
   --json                       print one JSON object per file instead of text
   -h, --help                   this help
 
+Bundles (many small files in one encrypted file) are unpacked: one line per file inside. When a file
+comes in several copies (it changed and was backed up again), the newest copy is recovered and the
+older ones are listed as "older", which is not a failure.
+
 Exit status: 0 when every file was recovered (or kept from an earlier run); 1 when any file failed
 or was skipped, or a run from the service stopped early (run it again to continue); 2 when the
 command line or the key material is wrong (nothing was decrypted).
@@ -60,10 +65,14 @@ command line or the key material is wrong (nothing was decrypted).
 The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobblestone-256).`
 
 function describe(result: FileRecoveryResult): string {
+  // A file inside a bundle is named by the bundle, then its own path.
+  const input = result.entry ? `${result.input} [${result.entry}]` : result.input
+  const note = result.message ? `: ${result.message}` : ''
   if (result.status === 'recovered')
-    return `ok       ${result.input} -> ${result.output} (${result.bytes} bytes)`
-  if (result.status === 'kept') return `kept     ${result.input} -> ${result.output}: ${result.message}`
-  return `${result.status.padEnd(8)} ${result.input}: ${result.message}`
+    return `ok       ${input} -> ${result.output} (${result.bytes} bytes)${note}`
+  if (result.status === 'kept') return `kept     ${input} -> ${result.output}${note}`
+  if (result.status === 'superseded') return `older    ${input}${note}`
+  return `${result.status.padEnd(8)} ${input}${note}${result.detail ? ` (${result.detail})` : ''}`
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -147,15 +156,22 @@ async function main(argv: string[]): Promise<number> {
   })
   if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
   for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
-  const failed = results.filter((r) => r.status !== 'recovered' && r.status !== 'kept').length
   if (results.length === 0) {
     console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
     return 1
   }
+  // Older copies of files whose newer copy was recovered are neither files to count nor failures.
+  const older = results.filter((r) => r.status === 'superseded').length
+  const files = results.length - older
+  const failed = results.filter((r) => !['recovered', 'kept', 'superseded'].includes(r.status)).length
+  const olderNote =
+    older > 0
+      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
+      : ''
   console.error(
     failed === 0
-      ? `All ${results.length} file(s) recovered into ${values.out}.`
-      : `${results.length - failed} of ${results.length} file(s) recovered; ${failed} not (see above). Files that failed were not written.`,
+      ? `All ${files} file(s) recovered into ${values.out}.${olderNote}`
+      : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). Files that failed were not written.${olderNote}`,
   )
   return failed === 0 ? 0 : 1
 }
@@ -186,11 +202,16 @@ async function recoverFromTheService(
   for (const result of report.results) {
     console.log(values.json ? JSON.stringify(result) : describeHeirResult(result))
   }
+  const older = report.results.filter((r) => r.status === 'superseded').length
+  const total = report.results.length - older
   const done = report.results.filter((r) => r.status === 'recovered' || r.status === 'kept').length
+  const olderNote =
+    older > 0
+      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
+      : ''
   if (report.stopped) {
     console.error(report.stopped.message)
-    if (report.results.length > 0)
-      console.error(`${done} of ${report.results.length} file(s) recovered so far.`)
+    if (report.results.length > 0) console.error(`${done} of ${total} file(s) recovered so far.`)
     return 1
   }
   if (report.results.length === 0) {
@@ -198,9 +219,9 @@ async function recoverFromTheService(
     return 0
   }
   console.error(
-    done === report.results.length
-      ? `All ${done} file(s) recovered into ${values.out}.`
-      : `${done} of ${report.results.length} file(s) recovered into ${values.out}; the others were not (see above). Nothing was written for a file that failed.`,
+    done === total
+      ? `All ${done} file(s) recovered into ${values.out}.${olderNote}`
+      : `${done} of ${total} file(s) recovered into ${values.out}; the others were not (see above). Nothing was written for a file that failed.${olderNote}`,
   )
   if (report.rehearsal) {
     console.error(
@@ -208,7 +229,7 @@ async function recoverFromTheService(
     )
     if (!report.rehearsal.passed) return 1
   }
-  return done === report.results.length ? 0 : 1
+  return done === total ? 0 : 1
 }
 
 function parse(argv: string[]) {

@@ -1,18 +1,22 @@
 // The one way recovered plaintext reaches the user's disk, for every recovery path (local .vault files
 // from the app or the command line, and heirs' downloads from the service):
-// - the file's name comes from the authenticated blob (format 2); older blobs use the caller's name;
+// - the file's name comes from the authenticated blob (format 2 and bundles); older blobs use the
+//   caller's name;
 // - plaintext goes to a hidden temp file beside the target and gets its name only after every chunk
-//   authenticated, so a failure leaves nothing behind (not even folders this writer created);
+//   of it authenticated, so a failure leaves nothing behind (not even folders this writer created);
 // - an existing file is never replaced: link() refuses it, and an identical file counts as already
-//   recovered.
+//   recovered;
+// - a bundle's files are written one by one, each published once all its bytes authenticated: when
+//   the bundle fails part-way, the files before stay and the rest are reported failed.
 import { randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
 import { link, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../crypto/aead-backend'
+import type { OpenedBundle } from '../crypto/file-bundle'
 import { openEncryptedFile } from '../crypto/file-cipher'
-import { FileCipherError } from '../crypto/file-cipher-error'
+import { FileCipherError, type FileCipherErrorReason } from '../crypto/file-cipher-error'
 
 export interface RecoveryWriteOptions {
   /** The encrypted file to read. */
@@ -25,18 +29,48 @@ export interface RecoveryWriteOptions {
   backend?: AeadBackendName
   /** Encrypted bytes read so far, for progress. */
   onBytes?: (bytes: number) => void
+  /**
+   * Asked before each file is written (a blob's one file, or each file of a bundle) with its path
+   * ('/'-separated, as in the blob): a message to leave it out as superseded (a newer copy of it was
+   * recovered in this run), or undefined to write it.
+   */
+  supersededBy?: (path: string) => string | undefined
 }
 
 export interface RecoveryWritten {
-  /** 'kept': an identical file was already there (an earlier run). */
-  status: 'recovered' | 'kept'
+  /** 'kept': an identical file was already there (an earlier run); 'superseded': left out, see message. */
+  status: 'recovered' | 'kept' | 'superseded'
   output: string
   /** The path inside outDir, '/'-separated. */
   relativePath: string
+  /** The file's path as recorded in the blob (or the caller's, for old blobs), '/'-separated. */
+  path: string
   /** Where the name came from: the authenticated blob, or the caller (old blobs). */
   nameFrom: 'blob' | 'caller'
   bytes: number
+  /** Why it was superseded. */
+  message?: string
 }
+
+/** One file of a bundle: written, kept, superseded, or failed (with why). */
+export interface RecoveredBundleFile {
+  status: 'recovered' | 'kept' | 'superseded' | 'failed'
+  /** The file's path as recorded in the bundle. */
+  path: string
+  /** Where it was (or would have been) written. */
+  output: string
+  relativePath: string
+  bytes: number
+  reason?: FileCipherErrorReason | RecoveryWriteFailure | 'unreadable'
+  /** For a person: why it was superseded or failed. */
+  message?: string
+  /** The decryption error's own words (where the bundle was damaged), when it failed on that. */
+  detail?: string
+}
+
+export type RecoveredBlob =
+  | { kind: 'file'; file: RecoveryWritten }
+  | { kind: 'bundle'; createdAtMs: number; files: RecoveredBundleFile[] }
 
 export type RecoveryWriteFailure = 'exists' | 'unsafe-name' | 'write-failed'
 
@@ -159,49 +193,28 @@ function writeSideError(error: unknown, input: string, output: string): unknown 
   )
 }
 
-export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<RecoveryWritten> {
-  const source = createReadStream(opts.input, { highWaterMark: 1 << 20 })
-  if (opts.onBytes) source.on('data', (piece) => opts.onBytes?.(piece.length))
-  let opened: Awaited<ReturnType<typeof openEncryptedFile>>
-  try {
-    opened = await openEncryptedFile(source, {
-      vaultKey: opts.vaultKey,
-      vaultId: opts.vaultId,
-      backend: opts.backend,
-    })
-  } catch (error) {
-    source.destroy()
-    throw error
-  }
-  if (opened.kind === 'bundle') {
-    // Interim: unpacking bundles arrives with the next change of this writer.
-    await opened.entries.return?.()
-    source.destroy()
-    throw new FileCipherError(
-      'invalid-input',
-      'This encrypted file is a bundle of files; this version cannot unpack bundles yet.',
-    )
-  }
-  const nameFrom = opened.identity ? 'blob' : 'caller'
-  const relativePath = opened.identity?.path ?? opts.fallbackPath
-  const output = confinedPath(opts.outDir, relativePath)
-  if (!output) {
-    source.destroy()
-    throw new RecoveryWriteError(
-      'unsafe-name',
-      `The file's name "${relativePath}" is not a valid name inside the chosen folder, so it was not recovered. Nothing was written for it.`,
-      resolve(opts.outDir),
-    )
-  }
+function unsafeName(outDir: string, relativePath: string): RecoveryWriteError {
+  return new RecoveryWriteError(
+    'unsafe-name',
+    `The file's name "${relativePath}" is not a valid name inside the chosen folder, so it was not recovered. Nothing was written for it.`,
+    resolve(outDir),
+  )
+}
 
+/**
+ * Writes one file's authenticated bytes to its path inside outDir: temp file, then link into place,
+ * never over a different file. Throws FileCipherError (the body failed), RecoveryWriteError, or the
+ * input's read error; leaves nothing behind then.
+ */
+async function writeBody(
+  body: AsyncIterable<Uint8Array>,
+  path: string,
+  opts: RecoveryWriteOptions,
+): Promise<{ status: 'recovered' | 'kept'; output: string; relativePath: string; bytes: number }> {
+  const output = confinedPath(opts.outDir, path)
+  if (!output) throw unsafeName(opts.outDir, path)
   const root = resolve(opts.outDir)
-  const written = (status: RecoveryWritten['status']): RecoveryWritten => ({
-    status,
-    output,
-    relativePath: relative(root, output).split(sep).join('/'),
-    nameFrom,
-    bytes,
-  })
+  const relativePath = relative(root, output).split(sep).join('/')
   let created: string[] = []
   // Same folder as the target, so the final link is atomic and never crosses file systems.
   const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
@@ -210,7 +223,7 @@ export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<Re
     await mkdir(root, { recursive: true })
     created = await makeFolders(root, dirname(output))
     await pipeline(
-      opened.body,
+      body,
       async function* (plain: AsyncIterable<Uint8Array>) {
         for await (const piece of plain) {
           bytes += piece.length
@@ -222,7 +235,7 @@ export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<Re
     if ((await publish(temp, output)) === 'exists') {
       const identical = await sameContents(temp, output)
       await unlink(temp)
-      if (identical) return written('kept')
+      if (identical) return { status: 'kept', output, relativePath, bytes }
       throw new RecoveryWriteError(
         'exists',
         `A different file named "${relativePath}" is already in ${opts.outDir}; it was left untouched. Choose an empty folder, or move that file away and recover again.`,
@@ -230,10 +243,118 @@ export async function writeRecoveredFile(opts: RecoveryWriteOptions): Promise<Re
       )
     }
   } catch (error) {
-    source.destroy()
     await unlink(temp).catch(() => {})
     for (const dir of created) await rmdir(dir).catch(() => {})
     throw writeSideError(error, opts.input, output)
   }
-  return written('recovered')
+  return { status: 'recovered', output, relativePath, bytes }
+}
+
+/**
+ * Decrypts one encrypted file (a file blob or a bundle) into outDir. A file blob that fails throws
+ * (FileCipherError, RecoveryWriteError, or the read error); so does a bundle whose header or records
+ * fail, before anything is written. Once a bundle opened, every one of its files gets a result.
+ */
+export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<RecoveredBlob> {
+  const source = createReadStream(opts.input, { highWaterMark: 1 << 20 })
+  if (opts.onBytes) source.on('data', (piece) => opts.onBytes?.(piece.length))
+  try {
+    const opened = await openEncryptedFile(source, {
+      vaultKey: opts.vaultKey,
+      vaultId: opts.vaultId,
+      backend: opts.backend,
+    })
+    if (opened.kind === 'bundle') return await writeBundle(opened, opts)
+
+    const nameFrom = opened.identity ? 'blob' : 'caller'
+    const path = opened.identity?.path ?? opts.fallbackPath
+    const output = confinedPath(opts.outDir, path)
+    if (!output) throw unsafeName(opts.outDir, path)
+    const superseded = opts.supersededBy?.(path)
+    if (superseded) {
+      await opened.body.return?.()
+      const relativePath = relative(resolve(opts.outDir), output).split(sep).join('/')
+      return {
+        kind: 'file',
+        file: { status: 'superseded', output, relativePath, path, nameFrom, bytes: 0, message: superseded },
+      }
+    }
+    const written = await writeBody(opened.body, path, opts)
+    return { kind: 'file', file: { ...written, path, nameFrom } }
+  } finally {
+    source.destroy()
+  }
+}
+
+function bundleFailure(
+  error: unknown,
+  input: string,
+): Pick<RecoveredBundleFile, 'reason' | 'message' | 'detail'> {
+  if (error instanceof FileCipherError) {
+    return {
+      reason: error.reason,
+      message:
+        "The bundle holding this file was changed or damaged at or before this file, so it was not recovered and nothing was written for it. The bundle's files before that point were recovered.",
+      detail: error.message,
+    }
+  }
+  if (error instanceof RecoveryWriteError) return { reason: error.reason, message: error.message }
+  return {
+    reason: 'unreadable',
+    message: `Could not read '${input}' to the end: ${(error as Error).message}. Check the file and the disk, then recover again.`,
+  }
+}
+
+async function writeBundle(opened: OpenedBundle, opts: RecoveryWriteOptions): Promise<RecoveredBlob> {
+  const root = resolve(opts.outDir)
+  const where = (path: string) => {
+    const output = confinedPath(opts.outDir, path)
+    return output
+      ? { output, relativePath: relative(root, output).split(sep).join('/') }
+      : { output: root, relativePath: path }
+  }
+  const results: RecoveredBundleFile[] = []
+  let broken: unknown
+  try {
+    // Reading on to the next entry authenticates what a skipped entry left unread.
+    for await (const entry of opened.entries) {
+      const { path } = entry.identity
+      const superseded = opts.supersededBy?.(path)
+      if (superseded) {
+        results.push({ status: 'superseded', path, ...where(path), bytes: 0, message: superseded })
+        continue
+      }
+      try {
+        const written = await writeBody(entry.body, path, opts)
+        results.push({ ...written, path })
+      } catch (error) {
+        results.push({
+          status: 'failed',
+          path,
+          ...where(path),
+          bytes: 0,
+          ...bundleFailure(error, opts.input),
+        })
+        // A write-side failure concerns this file alone; a decryption or read failure ends the bundle.
+        if (!(error instanceof RecoveryWriteError)) {
+          broken = error
+          break
+        }
+      }
+    }
+  } catch (error) {
+    broken = error
+  } finally {
+    await opened.entries.return?.()
+  }
+  for (const identity of opened.files.slice(results.length)) {
+    results.push({
+      status: 'failed',
+      path: identity.path,
+      ...where(identity.path),
+      bytes: 0,
+      ...bundleFailure(broken, opts.input),
+    })
+  }
+  return { kind: 'bundle', createdAtMs: opened.createdAtMs, files: results }
 }
