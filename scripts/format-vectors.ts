@@ -10,7 +10,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { fromHex, toHex, utf8 } from '../src/main/core/crypto/bytes'
 import { deriveMessageKeys } from '../src/main/core/crypto/chunked-format'
-import { collectBytes } from '../src/main/core/crypto/chunked-stream'
+import { collectBytes, encryptChunked } from '../src/main/core/crypto/chunked-stream'
+import { bundleContext, encodeBundleHeader, encryptBundleStream } from '../src/main/core/crypto/file-bundle'
 import { encryptStream, fileContext, fileSalt } from '../src/main/core/crypto/file-cipher'
 import { encodeIdentity } from '../src/main/core/crypto/file-identity'
 import { encodeEnvelope, type GuardianShare } from '../src/main/core/crypto/share-envelope'
@@ -130,6 +131,120 @@ async function blobVector(v: {
     finalChunkPlaintextLength: plaintextLength % 16384,
     blobLength: blob.length,
     blobSha256: sha256(blob),
+    blob: toHex(blob),
+  }
+}
+
+interface BundleFileInput {
+  path: string
+  content: Uint8Array
+  contentRule?: string
+}
+
+function fileRecord(f: BundleFileInput) {
+  return {
+    path: f.path,
+    pathUtf8: toHex(utf8(f.path)),
+    size: f.content.length,
+    identityRecord: toHex(encodeIdentity({ path: f.path, size: f.content.length })),
+    ...(f.content.length <= INLINE_CONTENT ? { content: toHex(f.content) } : { contentRule: f.contentRule }),
+    contentSha256: sha256(f.content),
+  }
+}
+
+async function bundleVector(v: {
+  name: string
+  description: string
+  vaultKey: Uint8Array
+  vaultId: string
+  salt: Uint8Array | string
+  createdAtMs: number
+  files: BundleFileInput[]
+}) {
+  const saltPrefix = typeof v.salt === 'string' ? seeded(v.salt, 16) : v.salt
+  const filesKey = deriveFilesKey(v.vaultKey)
+  const salt = fileSalt(filesKey, saltPrefix)
+  const context = bundleContext(v.vaultId)
+  const keys = deriveMessageKeys(filesKey, salt, context)
+  const identities = v.files.map((f) => ({ path: f.path, size: f.content.length }))
+  const header = encodeBundleHeader(v.createdAtMs, identities)
+  const entries = v.files.map((f, i) => ({ identity: identities[i]!, content: () => [f.content] }))
+  const blob = await collectBytes(
+    encryptBundleStream(entries, {
+      vaultKey: v.vaultKey,
+      vaultId: v.vaultId,
+      saltPrefix,
+      createdAtMs: v.createdAtMs,
+    }),
+  )
+  const plaintextLength = header.length + identities.reduce((sum, f) => sum + f.size, 0)
+  return {
+    name: v.name,
+    description: v.description,
+    vaultKey: toHex(v.vaultKey),
+    vaultId: v.vaultId,
+    filesKey: toHex(filesKey),
+    saltRandomPart: toHex(saltPrefix),
+    salt: toHex(salt),
+    context: toHex(context),
+    aeadKey: toHex(keys.key),
+    baseNonce: toHex(keys.baseNonce),
+    commitment: toHex(keys.commitment),
+    createdAtMs: v.createdAtMs,
+    count: v.files.length,
+    files: v.files.map(fileRecord),
+    header: toHex(header),
+    plaintextLength,
+    chunks: Math.floor(plaintextLength / 16384) + 1,
+    finalChunkPlaintextLength: plaintextLength % 16384,
+    blobLength: blob.length,
+    blobSha256: sha256(blob),
+    blob: toHex(blob),
+  }
+}
+
+/** Raw bundle header bytes, without the writer's checks (for bundles that break the rules). */
+function rawHeader(createdAtMs: number, files: { path: string; size: number }[]): Uint8Array {
+  const parts = files.map((f) => {
+    const path = utf8(f.path)
+    const record = new Uint8Array(10 + path.length)
+    new DataView(record.buffer).setBigUint64(0, BigInt(f.size))
+    new DataView(record.buffer).setUint16(8, path.length)
+    record.set(path, 10)
+    return record
+  })
+  const fixed = new Uint8Array(12)
+  new DataView(fixed.buffer).setBigUint64(0, BigInt(createdAtMs))
+  new DataView(fixed.buffer).setUint32(8, files.length)
+  const out = new Uint8Array(12 + parts.reduce((n, p) => n + p.length, 0))
+  out.set(fixed)
+  let at = 12
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/** A bundle that authenticates but breaks a rule of FORMAT.md 3.9: a decryptor must release nothing. */
+async function invalidBundleVector(v: {
+  name: string
+  description: string
+  vaultKey: Uint8Array
+  vaultId: string
+  plaintext: Uint8Array
+}) {
+  const filesKey = deriveFilesKey(v.vaultKey)
+  const salt = fileSalt(filesKey, seeded(`vault-desktop vectors/${v.name}`, 16))
+  const blob = await collectBytes(
+    encryptChunked([v.plaintext], { inputKey: filesKey, context: bundleContext(v.vaultId), salt }),
+  )
+  return {
+    name: v.name,
+    description: v.description,
+    vaultKey: toHex(v.vaultKey),
+    vaultId: v.vaultId,
+    plaintext: toHex(v.plaintext),
     blob: toHex(blob),
   }
 }
@@ -278,6 +393,92 @@ export async function buildVectors() {
     }),
   ]
 
+  // FORMAT.md section 6, the bundle example: 2026-01-01 00:00:00 UTC.
+  const bundleDate = Date.UTC(2026, 0, 1)
+  const pattern = (size: number) => ({ content: patternContent(size), contentRule: 'byte i = i mod 251' })
+  const bundles = [
+    await bundleVector({
+      name: 'bundle-example',
+      description: 'Section 6 of FORMAT.md: three small files (one empty) in one short chunk.',
+      vaultKey: exampleKey,
+      vaultId: 'example-vault',
+      salt: docSalt,
+      createdAtMs: bundleDate,
+      files: [
+        { path: 'letters/to my heirs.txt', content: letter },
+        { path: 'letters/empty.txt', content: new Uint8Array(0) },
+        { path: 'notes/safe code.txt', content: utf8('4711\n') },
+      ],
+    }),
+    await bundleVector({
+      name: 'bundle-multi-chunk-uuid',
+      description:
+        "Five files across four chunks with a UUID vault id: files that start and end inside chunks, one of exactly one chunk, an empty one, a non-ASCII path. Each file's content restarts the pattern.",
+      vaultKey: uuidKey,
+      vaultId: uuidVault,
+      salt: 'vault-desktop vectors/bundle-multi-chunk-uuid',
+      createdAtMs: bundleDate + 86_400_000,
+      files: [
+        { path: 'scans/deed page 1.png', ...pattern(20000) },
+        { path: longPath, ...pattern(16384) },
+        { path: 'notes/empty', content: new Uint8Array(0) },
+        { path: 'a', ...pattern(1) },
+        { path: 'scans/deed page 2.png', ...pattern(15000) },
+      ],
+    }),
+    await bundleVector({
+      name: 'bundle-empty-final-chunk',
+      description:
+        'Header, records and contents fill exactly 3 chunks (49152 bytes), so a fourth, empty final chunk ends the blob.',
+      vaultKey: uuidKey,
+      vaultId: uuidVault,
+      salt: 'vault-desktop vectors/bundle-empty-final-chunk',
+      createdAtMs: bundleDate,
+      files: [
+        { path: 'x/one.bin', ...pattern(30000) },
+        { path: 'x/two.bin', ...pattern(3 * 16384 - 30000 - 12 - 2 * (10 + 9)) },
+      ],
+    }),
+  ]
+  const bad = (name: string, description: string, plaintext: Uint8Array) =>
+    invalidBundleVector({ name, description, vaultKey: exampleKey, vaultId: 'example-vault', plaintext })
+  const concat = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+    let at = 0
+    for (const part of parts) {
+      out.set(part, at)
+      at += part.length
+    }
+    return out
+  }
+  const ab = [
+    { path: 'a.txt', size: 2 },
+    { path: 'b.txt', size: 3 },
+  ]
+  const invalidBundles = [
+    await bad('bundle-no-files', 'count is 0.', rawHeader(bundleDate, [])),
+    await bad(
+      'bundle-repeated-path',
+      "The path 'a.txt' appears twice.",
+      concat(rawHeader(bundleDate, [ab[0]!, { path: 'a.txt', size: 3 }]), utf8('aabbb')),
+    ),
+    await bad(
+      'bundle-path-leaves-folder',
+      "A record's path has a '..' segment.",
+      concat(rawHeader(bundleDate, [ab[0]!, { path: 'x/../../b.txt', size: 3 }]), utf8('aabbb')),
+    ),
+    await bad(
+      'bundle-contents-short',
+      'The contents hold 4 bytes where the records announce 5.',
+      concat(rawHeader(bundleDate, ab), utf8('aabb')),
+    ),
+    await bad(
+      'bundle-contents-long',
+      'The contents hold 6 bytes where the records announce 5.',
+      concat(rawHeader(bundleDate, ab), utf8('aabbbX')),
+    ),
+  ]
+
   const standard = splitVector({
     name: 'standard-2-of-3',
     description: 'The worked example key split 2 of 3 (a free-form vault id).',
@@ -347,6 +548,8 @@ export async function buildVectors() {
       sha256: sha256(`${wordlist.join('\n')}\n`),
     },
     blobs,
+    bundles,
+    invalidBundles,
     splits: [standard.vector, enhanced.vector],
     combinations,
   }

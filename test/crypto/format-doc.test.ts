@@ -6,6 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
 import { fromHex, toHex } from '../../src/main/core/crypto/bytes'
 import { chunkNonce, deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
+import { bundleContext, encodeBundleHeader } from '../../src/main/core/crypto/file-bundle'
 import { fileSalt } from '../../src/main/core/crypto/file-cipher'
 import { encodeIdentity } from '../../src/main/core/crypto/file-identity'
 import {
@@ -16,11 +17,14 @@ import {
   decryptStream,
   deriveFilesKey,
   encodeOwnerKitWords,
+  encryptBundleStream,
+  encryptedBundleLength,
   encryptedFileLength,
   encryptedLength,
   encryptStream,
   fileContext,
   keyCheckValue,
+  openEncryptedFile,
   plaintextLength,
   vaultFingerprint,
 } from '../../src/main/core/crypto/index'
@@ -46,6 +50,7 @@ describe('FORMAT.md', () => {
     for (const heading of [
       '### 3.6 Format versions',
       '### 3.7 The identity record',
+      '### 3.9 Bundles',
       '### 5.4 Combining kits',
       '## 6. Worked example',
       '## 7. Test vectors',
@@ -131,6 +136,46 @@ describe('FORMAT.md worked example', () => {
     expect(toHex(envelope)).toBe(value('owner envelope'))
     expect(encodeOwnerKitWords({ vaultKey, vaultId })).toBe(value('owner words'))
     expect(toHex(decodeOwnerKitWords(value('owner words')).vaultKey)).toBe(value('vault key'))
+  })
+
+  it('the bundle example, both ways', async () => {
+    const createdAtMs = Number(doc.match(/createdAt (\d+), `0x([0-9a-f]{16})`/)![1])
+    expect(BigInt(`0x${doc.match(/createdAt \d+, `0x([0-9a-f]{16})`/)![1]}`)).toBe(BigInt(createdAtMs))
+    expect(new Date(createdAtMs).toISOString()).toBe('2026-01-01T00:00:00.000Z')
+    const files = [
+      { identity: { path: value('path'), size: 40 }, content },
+      { identity: { path: 'letters/empty.txt', size: 0 }, content: new Uint8Array(0) },
+      { identity: { path: 'notes/safe code.txt', size: 5 }, content: new TextEncoder().encode('4711\n') },
+    ]
+    for (const { identity: f } of files) expect(doc).toContain(`\`${f.path}\``)
+    const filesKey = deriveFilesKey(vaultKey)
+    expect(toHex(bundleContext(vaultId))).toBe(value('bundle context'))
+    const keys = deriveMessageKeys(filesKey, hex('salt'), hex('bundle context'))
+    expect(toHex(keys.key)).toBe(value('bundle aead key'))
+    expect(toHex(keys.baseNonce)).toBe(value('bundle base nonce'))
+    expect(toHex(keys.commitment)).toBe(value('bundle commitment'))
+    const identities = files.map((f) => f.identity)
+    expect(toHex(encodeBundleHeader(createdAtMs, identities))).toBe(value('bundle header'))
+    expect(value('bundle plaintext')).toBe(
+      value('bundle header') + files.map((f) => toHex(f.content)).join(''),
+    )
+    expect(hex('bundle plaintext').length).toBe(146)
+    expect(hex('bundle blob').length).toBe(218)
+    expect(encryptedBundleLength(identities)).toBe(218)
+    for (const backend of ['node', 'noble'] as const) {
+      const entries = files.map((f) => ({ identity: f.identity, content: () => [f.content] }))
+      const blob = await collectBytes(
+        encryptBundleStream(entries, { vaultKey, vaultId, saltPrefix, createdAtMs, backend }),
+      )
+      expect(toHex(blob)).toBe(value('bundle blob'))
+      const opened = await openEncryptedFile([hex('bundle blob')], { vaultKey, vaultId, backend })
+      if (opened.kind !== 'bundle') throw new Error('the example is not read as a bundle')
+      expect(opened.createdAtMs).toBe(createdAtMs)
+      expect(opened.files).toEqual(identities)
+      for await (const entry of opened.entries) {
+        expect(toHex(await collectBytes(entry.body))).toBe(toHex(files[entry.index]!.content))
+      }
+    }
   })
 
   it('guardian shares: envelopes, words, and combining them', async () => {

@@ -6,6 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
 import { fromHex, toHex, utf8 } from '../../src/main/core/crypto/bytes'
 import { deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
+import { bundleContext, encodeBundleHeader } from '../../src/main/core/crypto/file-bundle'
 import { fileSalt } from '../../src/main/core/crypto/file-cipher'
 import { encodeIdentity } from '../../src/main/core/crypto/file-identity'
 import {
@@ -13,14 +14,18 @@ import {
   combineShares,
   decodeOwnerKitWords,
   decodeShareWords,
+  decryptChunked,
   deriveFilesKey,
   encodeOwnerKitWords,
   encodeShareWords,
+  encryptBundleStream,
+  encryptedBundleLength,
   encryptedFileLength,
   encryptedLength,
   encryptStream,
   fileContext,
   keyCheckValue,
+  openEncryptedFile,
   ShareInputError,
   vaultFingerprint,
 } from '../../src/main/core/crypto/index'
@@ -55,6 +60,43 @@ interface BlobVector {
   blobSha256: string
   blob: string
 }
+interface BundleVector {
+  name: string
+  vaultKey: string
+  vaultId: string
+  filesKey: string
+  saltRandomPart: string
+  salt: string
+  context: string
+  aeadKey: string
+  baseNonce: string
+  commitment: string
+  createdAtMs: number
+  count: number
+  files: {
+    path: string
+    pathUtf8: string
+    size: number
+    identityRecord: string
+    content?: string
+    contentRule?: string
+    contentSha256: string
+  }[]
+  header: string
+  plaintextLength: number
+  chunks: number
+  finalChunkPlaintextLength: number
+  blobLength: number
+  blobSha256: string
+  blob: string
+}
+interface InvalidBundle {
+  name: string
+  vaultKey: string
+  vaultId: string
+  plaintext: string
+  blob: string
+}
 interface SplitVector {
   name: string
   vaultKey: string
@@ -80,11 +122,18 @@ interface Combination {
 
 const vectors = JSON.parse(
   readFileSync(new URL('../../docs/vectors/vault-desktop-v2.json', import.meta.url), 'utf8'),
-) as { wordList: { sha256: string }; blobs: BlobVector[]; splits: SplitVector[]; combinations: Combination[] }
+) as {
+  wordList: { sha256: string }
+  blobs: BlobVector[]
+  bundles: BundleVector[]
+  invalidBundles: InvalidBundle[]
+  splits: SplitVector[]
+  combinations: Combination[]
+}
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
-function content(v: BlobVector): Uint8Array {
+function content(v: { content?: string; contentRule?: string; size: number }): Uint8Array {
   if (v.content !== undefined) return fromHex(v.content)
   expect(v.contentRule).toBe('byte i = i mod 251')
   return Uint8Array.from({ length: v.size }, (_, i) => i % 251)
@@ -117,6 +166,94 @@ it('covers what the format needs', () => {
   expect(v2.some((b) => !/^[0-9a-f-]{36}$/.test(b.vaultId))).toBe(true)
   expect(vectors.blobs.some((b) => b.formatVersion === 1)).toBe(true)
   expect(vectors.splits.map((s) => `${s.threshold}/${s.shareCount}`).sort()).toEqual(['2/3', '3/5'])
+  expect(vectors.bundles.some((b) => b.chunks > 3 && b.files.some((f) => f.size === 0))).toBe(true)
+  expect(vectors.bundles.some((b) => b.finalChunkPlaintextLength === 0 && b.chunks > 1)).toBe(true)
+  expect(vectors.bundles.some((b) => /^[0-9a-f-]{36}$/.test(b.vaultId))).toBe(true)
+  expect(vectors.invalidBundles.length).toBeGreaterThanOrEqual(5)
+})
+
+describe.each(vectors.bundles.map((v) => [v.name, v] as const))('bundle %s', (_name, v) => {
+  const vaultKey = fromHex(v.vaultKey)
+  const saltPrefix = fromHex(v.saltRandomPart)
+  const identities = v.files.map((f) => ({ path: f.path, size: f.size }))
+  const contents = v.files.map(content)
+
+  it('derived values', () => {
+    const filesKey = deriveFilesKey(vaultKey)
+    expect(toHex(filesKey)).toBe(v.filesKey)
+    expect(toHex(fileSalt(filesKey, saltPrefix))).toBe(v.salt)
+    expect(toHex(bundleContext(v.vaultId))).toBe(v.context)
+    const keys = deriveMessageKeys(filesKey, fromHex(v.salt), fromHex(v.context))
+    expect([toHex(keys.key), toHex(keys.baseNonce), toHex(keys.commitment)]).toEqual([
+      v.aeadKey,
+      v.baseNonce,
+      v.commitment,
+    ])
+    expect(v.count).toBe(v.files.length)
+    v.files.forEach((f, i) => {
+      expect(toHex(utf8(f.path))).toBe(f.pathUtf8)
+      expect(toHex(encodeIdentity(identities[i]!))).toBe(f.identityRecord)
+      expect(sha256(contents[i]!)).toBe(f.contentSha256)
+    })
+    expect(toHex(encodeBundleHeader(v.createdAtMs, identities))).toBe(v.header)
+    expect(v.header).toBe(
+      v.createdAtMs.toString(16).padStart(16, '0') +
+        v.count.toString(16).padStart(8, '0') +
+        v.files.map((f) => f.identityRecord).join(''),
+    )
+    expect(v.plaintextLength).toBe(v.header.length / 2 + identities.reduce((n, f) => n + f.size, 0))
+    expect(encryptedBundleLength(identities)).toBe(v.blobLength)
+    expect(encryptedLength(v.plaintextLength)).toBe(v.blobLength)
+    expect(v.chunks).toBe(Math.floor(v.plaintextLength / 16384) + 1)
+  })
+
+  it.each(['node', 'noble'] as const)('encrypts to the blob (%s)', async (backend) => {
+    const entries = identities.map((identity, i) => ({ identity, content: () => [contents[i]!] }))
+    const blob = await collectBytes(
+      encryptBundleStream(entries, {
+        vaultKey,
+        vaultId: v.vaultId,
+        saltPrefix,
+        createdAtMs: v.createdAtMs,
+        backend,
+      }),
+    )
+    expect(blob.length).toBe(v.blobLength)
+    expect(sha256(blob)).toBe(v.blobSha256)
+    expect(toHex(blob)).toBe(v.blob)
+  })
+
+  it.each(['node', 'noble'] as const)('decrypts the blob (%s)', async (backend) => {
+    const opened = await openEncryptedFile([fromHex(v.blob)], { vaultKey, vaultId: v.vaultId, backend })
+    if (opened.kind !== 'bundle') throw new Error('not read as a bundle')
+    expect(opened.createdAtMs).toBe(v.createdAtMs)
+    expect(opened.files).toEqual(identities)
+    for await (const entry of opened.entries) {
+      expect(sha256(await collectBytes(entry.body))).toBe(v.files[entry.index]!.contentSha256)
+    }
+  })
+})
+
+describe.each(vectors.invalidBundles.map((v) => [v.name, v] as const))('invalid bundle %s', (_name, v) => {
+  it('authenticates, but is refused as damaged', async () => {
+    const vaultKey = fromHex(v.vaultKey)
+    const plain = await collectBytes(
+      decryptChunked([fromHex(v.blob)], {
+        inputKey: deriveFilesKey(vaultKey),
+        context: bundleContext(v.vaultId),
+      }),
+    )
+    expect(toHex(plain)).toBe(v.plaintext)
+    const failure = await (async () => {
+      const opened = await openEncryptedFile([fromHex(v.blob)], { vaultKey, vaultId: v.vaultId })
+      if (opened.kind !== 'bundle') throw new Error('not read as a bundle')
+      for await (const entry of opened.entries) await collectBytes(entry.body)
+    })().then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toMatchObject({ name: 'FileCipherError', reason: 'damaged' })
+  })
 })
 
 describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name, v) => {

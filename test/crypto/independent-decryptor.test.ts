@@ -3,19 +3,21 @@
 // enough to rebuild the tool.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { utf8 } from '../../src/main/core/crypto/bytes'
 import { encryptChunked } from '../../src/main/core/crypto/chunked-stream'
+import { bundleContext } from '../../src/main/core/crypto/file-bundle'
 import { fileContext } from '../../src/main/core/crypto/file-cipher'
 import {
   collectBytes,
   deriveFilesKey,
   encodeOwnerKitWords,
   encodeShareWords,
+  encryptBundleStream,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
@@ -49,7 +51,7 @@ async function writeBlob(name: string, blob: AsyncIterable<Uint8Array>): Promise
 describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () => {
   it('agrees with every committed vector', () => {
     const out = execFileSync('python3', [script, '--wordlist', wordlistFile, '--vectors', vectors])
-    expect(out.toString()).toMatch(/^ok: 6 blobs, 2 splits, 3 combinations/)
+    expect(out.toString()).toMatch(/^ok: 6 blobs, 3 bundles, 5 invalidBundles, 2 splits, 3 combinations/)
   })
 
   it.each([0, 40, 16363, 16384, 16385, 100_000])('%i-byte file with the owner kit', async (size) => {
@@ -88,6 +90,86 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
     const { out, info } = run([...args, blob])
     expect(out.equals(plain)).toBe(true)
     expect(info).toMatchObject({ version: 2, path: identity.path, used: [1, 3, 5], ignored: [0, 2, 4] })
+  })
+
+  it('a bundle: every file written at its recorded path, and a bundle is no single file', async () => {
+    const vaultKey = generateVaultKey()
+    const vaultId = 'bundle-vault'
+    const files = [
+      { path: 'Briefe/an die Erben.txt', content: randomBytes(20_000) },
+      { path: 'empty', content: Buffer.alloc(0) },
+      { path: 'photos/2019/cake.jpg', content: randomBytes(33_000) },
+    ]
+    const entries = files.map((f) => ({
+      identity: { path: f.path, size: f.content.length },
+      content: () => [f.content],
+    }))
+    const blob = await writeBlob(
+      'bundle.vault',
+      encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: 1234 }),
+    )
+    const owner = ['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId })]
+    const out = join(dir, 'bundle-out')
+    const { status, info } = run([...owner, '--out', out, blob])
+    expect(status).toBe(0)
+    expect(info).toMatchObject({ kind: 'bundle', createdAt: 1234, vaultId })
+    expect(info.files.map((f: { path: string }) => f.path)).toEqual(files.map((f) => f.path))
+    for (const f of files) expect(readFileSync(join(out, f.path)).equals(f.content)).toBe(true)
+    const asFile = run([...owner, blob])
+    expect(asFile.status).toBe(1)
+    expect(asFile.stderr).toMatch(/^invalid: .*bundle/)
+  })
+
+  // Bundles a faulty writer with the key could make: every chunk authenticates, a rule is broken.
+  it.each([
+    [
+      'a repeated path',
+      [
+        { path: 'a', size: 1 },
+        { path: 'a', size: 1 },
+      ],
+      2,
+    ],
+    ['no files', [], 0],
+    [
+      'contents shorter than the records',
+      [
+        { path: 'a', size: 2 },
+        { path: 'b', size: 2 },
+      ],
+      3,
+    ],
+    ['contents longer than the records', [{ path: 'a', size: 2 }], 3],
+    ['a path with a right-to-left override', [{ path: 'evil\u202Efdp.exe', size: 1 }], 1],
+  ])('rejects a bundle with %s', async (_name, records, contentLength) => {
+    const vaultKey = generateVaultKey()
+    const vaultId = 'v'
+    const parts: Uint8Array[] = [new Uint8Array(12)]
+    new DataView(parts[0]!.buffer).setUint32(8, records.length)
+    for (const r of records) {
+      const path = utf8(r.path)
+      const record = new Uint8Array(10 + path.length)
+      new DataView(record.buffer).setBigUint64(0, BigInt(r.size))
+      new DataView(record.buffer).setUint16(8, path.length)
+      record.set(path, 10)
+      parts.push(record)
+    }
+    parts.push(randomBytes(contentLength))
+    const blob = await writeBlob(
+      'bad-bundle.vault',
+      encryptChunked(parts, { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId) }),
+    )
+    const out = join(dir, `bad-bundle-out-${_name.length}`)
+    const { status, stderr } = run([
+      '--owner-words',
+      encodeOwnerKitWords({ vaultKey, vaultId }),
+      '--out',
+      out,
+      blob,
+    ])
+    expect(status).toBe(1)
+    expect(stderr).toMatch(/^invalid: /)
+    expect(existsSync(out)).toBe(false)
   })
 
   // Blobs a faulty writer with the key could make: every chunk authenticates, the record is wrong.

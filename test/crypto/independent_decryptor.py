@@ -7,8 +7,11 @@ owner kits and guardian shares made by the TypeScript code, and on docs/vectors/
 
 usage:
   independent_decryptor.py --wordlist english.txt (--owner-words W | --share-words W ...) BLOB > FILE
-      writes the file's bytes to stdout and one JSON line to stderr:
+      a file blob: writes the file's bytes to stdout and one JSON line to stderr:
       {"version": 2, "path": "...", "size": N, "vaultId": "...", "used": [...], "ignored": [...]}
+  independent_decryptor.py --wordlist english.txt (--owner-words W | ...) --out DIR BLOB
+      a bundle (section 3.9): writes each file under DIR at its recorded path, and one JSON line:
+      {"kind": "bundle", "createdAt": ms, "files": [{"path": ..., "size": N, "sha256": ...}], ...}
   independent_decryptor.py --wordlist english.txt --vectors vault-desktop-v2.json
       checks every vector in the file; prints "ok" and the counts.
 """
@@ -17,6 +20,7 @@ import hashlib
 import hmac
 import itertools
 import json
+import os
 import sys
 import unicodedata
 
@@ -224,14 +228,21 @@ def check_path(raw: bytes) -> str:  # section 3.7, path rules
     return path
 
 
-def decrypt(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, str | None, bytes]:
-    """Returns (format version, path or None, file content); raises on anything invalid."""
+CONTEXTS = {  # section 3.6: the context whose commitment matches tells the kind
+    "file-v2": b"vault-desktop/file/v2",
+    "bundle": b"vault-desktop/bundle/v1",
+    "file-v1": b"vault-desktop/file/v1",
+}
+
+
+def open_blob(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[str, bytes]:
+    """Returns (kind, whole plaintext) of an authenticated blob; raises on anything invalid."""
     files_key = hkdf_expand(vault_key, b"vault-desktop/v1/files-key", 32)
     if len(blob) < 56:
         raise Invalid("truncated header")
     salt, commitment = blob[:24], blob[24:56]
-    for version in (2, 1):  # section 3.6
-        context = f"vault-desktop/file/v{version}".encode() + b"\x00" + vault_id.encode("utf-8")
+    for kind, prefix in CONTEXTS.items():
+        context = prefix + b"\x00" + vault_id.encode("utf-8")
         info = b"c2sp.org/chunked-encryption@v1+AEAD_AES_256_GCM\x00" + salt + context
         okm = hkdf_expand(files_key, info, 76)
         if hmac.compare_digest(okm[44:], commitment):
@@ -253,20 +264,64 @@ def decrypt(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, str | No
         if final:
             break
         i += 1
-    if version == 1:
-        return 1, None, bytes(out)
-    if len(out) < 10:  # section 3.7
-        raise Invalid("plaintext too short for the identity record")
-    size, path_length = int.from_bytes(out[0:8], "big"), int.from_bytes(out[8:10], "big")
+    return kind, bytes(out)
+
+
+def read_record(out: bytes, at: int) -> tuple[str, int, int]:
+    """Section 3.7: the identity record at `at`; returns (path, size, offset after it)."""
+    if len(out) < at + 10:
+        raise Invalid("plaintext too short for an identity record")
+    size, path_length = int.from_bytes(out[at : at + 8], "big"), int.from_bytes(out[at + 8 : at + 10], "big")
     if size > 2**53 - 1:
         raise Invalid("size beyond 2^53 - 1")
-    if len(out) < 10 + path_length:
+    if len(out) < at + 10 + path_length:
         raise Invalid("identity record cut short")
-    path = check_path(bytes(out[10 : 10 + path_length]))
-    content = bytes(out[10 + path_length :])
+    return check_path(out[at + 10 : at + 10 + path_length]), size, at + 10 + path_length
+
+
+def decrypt(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, str | None, bytes]:
+    """A file blob: returns (format version, path or None, file content); raises on anything invalid."""
+    kind, out = open_blob(vault_key, vault_id, blob)
+    if kind == "bundle":
+        raise Invalid("this blob is a bundle of files (section 3.9), not a single file")
+    if kind == "file-v1":
+        return 1, None, out
+    path, size, at = read_record(out, 0)
+    content = out[at:]
     if len(content) != size:
         raise Invalid(f"{len(content)} bytes of content, the record says {size}")
     return 2, path, content
+
+
+def decrypt_bundle(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, list[tuple[str, bytes]]]:
+    """Section 3.9: returns (createdAt, [(path, content), ...]); raises on anything invalid."""
+    kind, out = open_blob(vault_key, vault_id, blob)
+    if kind != "bundle":
+        raise Invalid("this blob is a single file, not a bundle")
+    if len(out) < 12:
+        raise Invalid("plaintext too short for the bundle header")
+    created_at, count = int.from_bytes(out[0:8], "big"), int.from_bytes(out[8:12], "big")
+    if created_at > 2**53 - 1:
+        raise Invalid("createdAt beyond 2^53 - 1")
+    if not 1 <= count <= 65536:
+        raise Invalid(f"count {count} is not 1 to 65536")
+    records, at = [], 12
+    for _ in range(count):
+        path, size, at = read_record(out, at)
+        records.append((path, size))
+    paths = [p for p, _ in records]
+    if len(set(paths)) != len(paths):
+        raise Invalid("a path appears twice")
+    total = sum(size for _, size in records)
+    if total > 2**53 - 1:
+        raise Invalid("sizes add up beyond 2^53 - 1")
+    if len(out) - at != total:
+        raise Invalid(f"{len(out) - at} bytes of contents, the records say {total}")
+    files = []
+    for path, size in records:
+        files.append((path, out[at : at + size]))
+        at += size
+    return created_at, files
 
 
 # --- docs/vectors/vault-desktop-v2.json (section 7) -----------------------------------------------
@@ -278,6 +333,18 @@ def check_vectors(path: str, wordlist: list[str]) -> str:
         assert version == v["formatVersion"], v["name"]
         assert got_path == v.get("path"), v["name"]
         assert len(content) == v["size"] and hashlib.sha256(content).hexdigest() == v["contentSha256"], v["name"]
+    for b in vectors["bundles"]:
+        created_at, files = decrypt_bundle(bytes.fromhex(b["vaultKey"]), b["vaultId"], bytes.fromhex(b["blob"]))
+        assert created_at == b["createdAtMs"], b["name"]
+        assert [p for p, _ in files] == [f["path"] for f in b["files"]], b["name"]
+        for (_, content), f in zip(files, b["files"]):
+            assert len(content) == f["size"] and hashlib.sha256(content).hexdigest() == f["contentSha256"], b["name"]
+    for b in vectors["invalidBundles"]:
+        try:
+            decrypt_bundle(bytes.fromhex(b["vaultKey"]), b["vaultId"], bytes.fromhex(b["blob"]))
+        except Invalid:
+            continue
+        raise AssertionError(f"{b['name']} was accepted")
     for s in vectors["splits"]:
         key, vault_id = owner_kit(s["ownerWords"], wordlist)
         assert (key.hex(), vault_id) == (s["vaultKey"], s["vaultId"]), s["name"]
@@ -288,7 +355,8 @@ def check_vectors(path: str, wordlist: list[str]) -> str:
     for c in vectors["combinations"]:
         key, vault_id, used, ignored = combine_kits(c["kits"], wordlist)
         assert (key.hex(), vault_id, used, ignored) == (c["vaultKey"], c["vaultId"], c["used"], c["ignored"]), c["name"]
-    return f"ok: {len(vectors['blobs'])} blobs, {len(vectors['splits'])} splits, {len(vectors['combinations'])} combinations"
+    counts = [f"{len(vectors[k])} {k}" for k in ("blobs", "bundles", "invalidBundles", "splits", "combinations")]
+    return "ok: " + ", ".join(counts)
 
 
 def main() -> None:
@@ -297,6 +365,7 @@ def main() -> None:
     p.add_argument("--owner-words")
     p.add_argument("--share-words", action="append", default=[])
     p.add_argument("--vectors")
+    p.add_argument("--out")
     p.add_argument("blob", nargs="?")
     a = p.parse_args()
     wordlist = load_wordlist(a.wordlist)
@@ -308,7 +377,19 @@ def main() -> None:
         key, vault_id = owner_kit(a.owner_words, wordlist)
     else:
         key, vault_id, used, ignored = combine_kits(a.share_words, wordlist)
-    version, path, content = decrypt(key, vault_id, open(a.blob, "rb").read())
+    blob = open(a.blob, "rb").read()
+    if a.out:
+        created_at, files = decrypt_bundle(key, vault_id, blob)
+        for path, content in files:  # the path rules keep every file inside DIR
+            target = os.path.join(a.out, *path.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "xb") as f:
+                f.write(content)
+        listed = [{"path": p, "size": len(c), "sha256": hashlib.sha256(c).hexdigest()} for p, c in files]
+        info = {"kind": "bundle", "createdAt": created_at, "files": listed, "vaultId": vault_id}
+        sys.stderr.write(json.dumps(info) + "\n")
+        return
+    version, path, content = decrypt(key, vault_id, blob)
     info = {"version": version, "path": path, "size": len(content), "vaultId": vault_id, "used": used, "ignored": ignored}
     sys.stderr.write(json.dumps(info) + "\n")
     sys.stdout.buffer.write(content)

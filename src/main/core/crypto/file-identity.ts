@@ -1,4 +1,5 @@
-// The identity record that opens the plaintext of a format-2 blob (docs/FORMAT.md, 3.6):
+// The identity record that opens the plaintext of a format-2 blob (docs/FORMAT.md, 3.7), and that
+// each file of a bundle has (3.9):
 //   size: uint64 big-endian || pathLength: uint16 big-endian || path: pathLength bytes of UTF-8
 // followed by exactly `size` bytes of file content. It sits inside the authenticated stream, so a
 // service cannot swap or rename two blobs of a vault: the name comes from the blob, not from outside.
