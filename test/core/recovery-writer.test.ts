@@ -358,6 +358,78 @@ describe('bundles', () => {
     expect(await tree(outDir)).toEqual(['f0.bin', 'f1.bin', 'f2.bin'])
   })
 
+  it('under mutated bundles (fuzzed): each file is its exact original or absent, complete files first', async () => {
+    const files: Record<string, Buffer> = {}
+    for (const [i, size] of [9000, 0, 25_000, 1, 16_384, 7000].entries()) {
+      files[`dir${i % 2}/f${i}.bin`] = Buffer.from(Array.from({ length: size }, (_, k) => (k * 7 + i) & 255))
+    }
+    const original = await bundled(files)
+    const chunks = Math.ceil((original.length - HEADER_SIZE) / SEALED_CHUNK_SIZE)
+    const mutation = fc.oneof(
+      fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(original.length - 1) }),
+      fc.record({
+        kind: fc.constant('extend' as const),
+        extra: fc.uint8Array({ minLength: 1, maxLength: 20_000 }),
+      }),
+      fc.record({ kind: fc.constant('flip' as const), at: fc.nat(original.length - 1), bit: fc.nat(7) }),
+      fc.record({ kind: fc.constant('swap' as const), a: fc.nat(chunks - 2), b: fc.nat(chunks - 2) }),
+    )
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => {
+        let blob: Buffer
+        if (m.kind === 'truncate') blob = original.subarray(0, m.at)
+        else if (m.kind === 'extend') blob = Buffer.concat([original, m.extra])
+        else if (m.kind === 'flip') {
+          blob = Buffer.from(original)
+          blob[m.at]! ^= 1 << m.bit
+        } else {
+          const chunk = (i: number) =>
+            original.subarray(HEADER_SIZE + i * SEALED_CHUNK_SIZE, HEADER_SIZE + (i + 1) * SEALED_CHUNK_SIZE)
+          const order = Array.from({ length: chunks - 1 }, (_, i) => i)
+          ;[order[m.a], order[m.b]] = [order[m.b]!, order[m.a]!]
+          blob = Buffer.concat([
+            original.subarray(0, HEADER_SIZE),
+            ...order.map(chunk),
+            original.subarray(HEADER_SIZE + (chunks - 1) * SEALED_CHUNK_SIZE),
+          ])
+        }
+        const out = await mkdtemp(join(dir, 'fuzz-'))
+        const input = `${out}.vault`
+        await writeFile(input, blob)
+        let written: Awaited<ReturnType<typeof writeRecoveredBlob>> | undefined
+        try {
+          written = await writeRecoveredBlob({ input, outDir: out, fallbackPath: 'x', vaultKey, vaultId })
+        } catch (error) {
+          // The header or the records did not authenticate: nothing at all.
+          expect((error as Error).name).toBe('FileCipherError')
+        }
+        const present = (await tree(out)).filter((p) => p.endsWith('.bin'))
+        if (!written) expect(await tree(out)).toEqual([])
+        else {
+          if (written.kind !== 'bundle') throw new Error('a bundle must stay a bundle')
+          const statuses = written.files.map((f) => f.status)
+          // Recovered files come first; once one failed, every later one failed too.
+          expect(statuses.join(' ')).toMatch(/^(recovered ?)*(failed ?)*$/)
+          if (blob.equals(original)) expect(statuses.every((x) => x === 'recovered')).toBe(true)
+          else expect(statuses).toContain('failed')
+          for (const f of written.files) {
+            if (f.status === 'recovered') expect(await readFile(join(out, f.path))).toEqual(files[f.path])
+          }
+          expect(present).toEqual(
+            written.files
+              .filter((f) => f.status === 'recovered')
+              .map((f) => f.path)
+              .sort(),
+          )
+        }
+        expect((await tree(out)).filter((p) => p.includes('.partial'))).toEqual([])
+        await rm(out, { recursive: true })
+        await rm(input)
+      }),
+      { numRuns: 40 },
+    )
+  })
+
   it('the newest copy of a path wins: older bundles and undated single blobs are superseded, whatever the order', async () => {
     // Named so that the oldest sorts first: the order given must not matter.
     await writeFile(
