@@ -95,6 +95,15 @@ export function vaultView(ctx: ServiceContext, vaultId: string): VaultView {
   return toView(row, true)
 }
 
+/** The view and the owning account in one query (the hot path of GET /vault/:id), or undefined. */
+export function vaultViewWithOwner(
+  ctx: ServiceContext,
+  vaultId: string,
+): { view: VaultView; accountId: string } | undefined {
+  const row = prepared(ctx.db, `${VIEW_SQL} WHERE v.id = ?`).get(vaultId) as ViewRow | undefined
+  return row ? { view: toView(row, true), accountId: row.account_id } : undefined
+}
+
 export function findVault(ctx: ServiceContext, vaultId: string): VaultRow | undefined {
   return prepared(ctx.db, 'SELECT * FROM vaults WHERE id = ?').get(vaultId) as VaultRow | undefined
 }
