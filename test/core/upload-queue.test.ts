@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { VaultApiClient } from '../../src/main/core/api-client'
 import {
   decryptStream,
+  encryptBundleStream,
+  encryptedBundleLength,
   encryptedFileLength,
   encryptStream,
   openEncryptedFile,
@@ -52,17 +54,20 @@ afterEach(async () => {
 
 /** The real cipher, slowed after the first chunk so a test can act mid-upload. */
 function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
+  const slowed = (chunks: AsyncIterable<Uint8Array>) =>
+    (async function* () {
+      let n = 0
+      for await (const chunk of chunks) {
+        yield chunk
+        if (n++ === 0) await onFirstChunk?.()
+        await new Promise((r) => setTimeout(r, delayMs))
+      }
+    })()
   return {
     encryptedLength: encryptedFileLength,
-    encryptStream: (source, options) =>
-      (async function* () {
-        let n = 0
-        for await (const chunk of encryptStream(source, options)) {
-          yield chunk
-          if (n++ === 0) await onFirstChunk?.()
-          await new Promise((r) => setTimeout(r, delayMs))
-        }
-      })(),
+    encryptStream: (source, options) => slowed(encryptStream(source, options)),
+    encryptedBundleLength,
+    encryptBundleStream: (entries, options) => slowed(encryptBundleStream(entries, options)),
   }
 }
 
@@ -104,9 +109,11 @@ describe('upload queue against the local service', () => {
       vaultId,
     })
     expect(opened).toMatchObject({
+      kind: 'file',
       version: 2,
       identity: { path: 'Private/medical/diagnosis.pdf', size: 20 },
     })
+    if (opened.kind !== 'file') throw new Error('expected a file blob')
     const chunks: Uint8Array[] = []
     for await (const c of opened.body) chunks.push(c)
     expect(Buffer.concat(chunks).toString()).toBe('%PDF-1.7\n% test pdf\n')
@@ -135,7 +142,7 @@ describe('upload queue against the local service', () => {
     expect(await client.listAllAssets(vaultId)).toEqual([])
   })
 
-  it('backs up a folder with nested files, skipping junk and links that leave it', async () => {
+  it('backs up a folder with nested files one by one, skipping junk and links that leave it', async () => {
     const root = join(files, 'Documents')
     await mkdir(join(root, 'taxes', '2025'), { recursive: true })
     await writeFile(join(root, 'letter.txt'), 'Dear heirs,\n')
@@ -147,7 +154,8 @@ describe('upload queue against the local service', () => {
     await symlink(join(files, 'outside.txt'), join(root, 'escape.txt'))
     await symlink(join(root, 'letter.txt'), join(root, 'letter-link.txt'))
 
-    const queue = await openQueue()
+    // One asset per file (bundles are tested in upload-queue-bundles.test.ts).
+    const queue = await openQueue({ bundleSmallFiles: false })
     const seen: UploadItem[] = []
     const progress: UploadProgress[] = []
     queue.on('item', (i) => seen.push(i))
@@ -155,7 +163,7 @@ describe('upload queue against the local service', () => {
     const estimate = await queue.estimate(vaultId, [root])
     expect(estimate.files).toBe(4)
     expect(estimate.enough).toBe(true)
-    expect(estimate.credits).toBe(4)
+    expect(estimate).toMatchObject({ credits: 4, bundles: 0, bundledFiles: 0, creditsWithoutBundles: 4 })
     const { items, skipped } = await queue.enqueue({ vaultId, paths: [root] })
     expect(items.map((i) => i.relativePath).sort()).toEqual([
       'Documents/letter-link.txt',
@@ -194,7 +202,7 @@ describe('upload queue against the local service', () => {
     expect((await client.getVault(vaultId)).assetCount).toBe(4)
   })
 
-  it('skips files already uploaded unchanged, unless forced', async () => {
+  it('skips files already uploaded unchanged, unless forced (a skipped file drops out of its bundle)', async () => {
     const a = join(files, 'a.txt')
     const b = join(files, 'b.txt')
     await writeFile(a, 'first version')
@@ -219,11 +227,17 @@ describe('upload queue against the local service', () => {
     ])
     expect(second[1]!.note).toMatch(/already uploaded unchanged/)
 
+    // a went up alone: b, planned in its bundle, was found unchanged (by the hash taken when the
+    // bundle read it) and dropped out.
+    expect(second[0]!.bundleId).toBeUndefined()
+    expect(second[0]!.asset!.filename).toBe('a.txt')
+
     await queue.clearFinished()
     await queue.enqueue({ vaultId, paths: [b], force: true })
     await queue.idle()
     expect(queue.list()[0]!.state).toBe('done')
-    expect((await client.getVault(vaultId)).assetCount).toBe(4)
+    // The first bundle (a and b), a again, b forced.
+    expect((await client.getVault(vaultId)).assetCount).toBe(3)
   })
 
   it('refuses before sending when the balance cannot cover the estimate', async () => {
@@ -343,7 +357,7 @@ describe('upload queue against the local service', () => {
   it('resumes the queue after a restart; the interrupted item starts over', async () => {
     const paths = ['one', 'two', 'three'].map((n) => join(files, `${n}.bin`))
     for (const p of paths) await writeFile(p, Buffer.alloc(600_000, p.length))
-    const first = await openQueue({ cipher: slowCipher(3), concurrency: 1 })
+    const first = await openQueue({ cipher: slowCipher(3), concurrency: 1, bundleSmallFiles: false })
     const stopped = new Promise<void>((resolve) => {
       first.on('item', (i) => {
         if (i.state === 'done') void first.stop().then(resolve)
@@ -355,7 +369,8 @@ describe('upload queue against the local service', () => {
     expect(states[0]).toBe('done')
     expect(states.slice(1)).toEqual(['queued', 'queued'])
 
-    const second = await openQueue({ concurrency: 2 })
+    await first.close()
+    const second = await openQueue({ concurrency: 2, bundleSmallFiles: false })
     await second.idle()
     expect(second.list().map((i) => i.state)).toEqual(['done', 'done', 'done'])
     const assets = await client.listAllAssets(vaultId)

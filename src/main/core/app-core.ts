@@ -18,6 +18,7 @@
 //   core.vaultKeys                    info(id) create(id) exportOwnerKit(id, ownerName?) importOwnerKit(words, opts)
 //   core.uploads                      estimate(vaultId, paths, force?) enqueue({vaultId, paths, force?}) cancel(itemId)
 //                                     cancelBatch(batchId) retry(itemId, force?) list() clearFinished()
+//                                     batchCounts(batchId) uploadedHere(vaultId, assetId) storageProblem()
 //   core.reminders                    upcoming() tick() (CheckInReminders)
 //   core.watcher                      snapshot() pollNow() (VaultWatcher)
 //   core.tray()                       TrayState: worst state across vaults + next check-in text
@@ -390,10 +391,17 @@ export async function createAppCore(options: AppCoreOptions) {
       cancelBatch: (batchId: string) => uploads.cancelBatch(batchId),
       retry: (itemId: string, force?: boolean) => uploads.retry(itemId, force),
       list: () => uploads.list(),
+      /** A batch's items by state and its credits so far (O(1): for notices when a batch ends). */
+      batchCounts: (batchId: string) => uploads.batchCounts(batchId),
       clearFinished: () => uploads.clearFinished(),
       idle: () => uploads.idle(),
-      /** The upload this computer made of an asset (its real name, when hidden from the service). */
-      uploadedHere: (vaultId: string, assetId: string) => uploads.index.findAsset(vaultId, assetId),
+      /**
+       * The files this computer uploaded as an asset and has not uploaded again since: one, or those
+       * of a bundle (their real names, also when names were hidden from the service).
+       */
+      uploadedHere: (vaultId: string, assetId: string) => uploads.index.filesOfAsset(vaultId, assetId),
+      /** Why the upload list could not be read or saved, if it could not. */
+      storageProblem: () => uploads.storageProblem,
     },
 
     reminders,
@@ -423,7 +431,7 @@ export async function createAppCore(options: AppCoreOptions) {
     async close(): Promise<void> {
       reminders.stop()
       watcher.stop()
-      await uploads.stop()
+      await uploads.close()
       await Promise.all([watcher.flush(), reminders.flush(), connections.flush(), deadlinesWriter.flush()])
     },
   }

@@ -1,12 +1,13 @@
 // What this device already uploaded, per vault and file: lets a repeated folder backup skip files
 // that have not changed (same path, size and modification time, or same SHA-256 when only the
-// time moved) instead of paying for them twice. The SHA-256 is computed after the upload, while
-// the queue is idle, so it never competes with encryption for the CPU.
+// time moved) instead of paying for them twice. The SHA-256 of a file uploaded alone is computed
+// after the upload, while the queue is idle, so it never competes with encryption for the CPU; a
+// bundled small file's is computed as it is read for the bundle. Rows in the upload database
+// (upload-store.ts), looked up by file and by asset.
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import { JsonFileWriter, readJsonFile } from './json-file'
+import { UploadStore } from './upload-store'
 
 export interface UploadIndexEntry {
   vaultId: string
@@ -20,11 +21,6 @@ export interface UploadIndexEntry {
   uploadedAt: string
 }
 
-interface UploadIndexFile {
-  version: 1
-  entries: UploadIndexEntry[]
-}
-
 export async function sha256OfFile(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20, signal }))
@@ -32,33 +28,37 @@ export async function sha256OfFile(path: string, signal?: AbortSignal): Promise<
   return hash.digest('hex')
 }
 
-export class UploadIndex {
-  readonly #entries = new Map<string, UploadIndexEntry>()
-  /** Entries that could not be hashed (changed or unreadable since the upload): not retried. */
-  readonly #unhashable = new Set<string>()
-  readonly #writer: JsonFileWriter<UploadIndexFile>
+/** Entries hashed per query while the queue is idle. */
+const HASH_PAGE = 64
 
-  private constructor(file: string, entries: UploadIndexEntry[]) {
-    this.#writer = new JsonFileWriter(file)
-    for (const e of entries) this.#entries.set(keyOf(e.vaultId, e.path), e)
+export class UploadIndex {
+  readonly #store: UploadStore
+
+  constructor(store: UploadStore) {
+    this.#store = store
+    store.resetUnhashable()
   }
 
+  /** An index of its own database (the queue shares one with its items). */
   static async open(userDataDir: string): Promise<UploadIndex> {
-    const file = join(userDataDir, 'upload-index.json')
-    const data = await readJsonFile<UploadIndexFile>(file, { version: 1, entries: [] })
-    return new UploadIndex(file, Array.isArray(data.entries) ? data.entries : [])
+    return new UploadIndex(await UploadStore.open(userDataDir))
   }
 
   /** The upload this computer made of an asset, if it made it (and has not replaced it since). */
   findAsset(vaultId: string, assetId: string): UploadIndexEntry | undefined {
-    for (const entry of this.#entries.values()) {
-      if (entry.vaultId === vaultId && entry.assetId === assetId) return entry
-    }
-    return undefined
+    return this.#store.entriesOfAsset(vaultId, assetId)[0]
+  }
+
+  /**
+   * The files whose latest upload from this computer is this asset: one, or those of a bundle still
+   * pointing at it (a file changed and uploaded again since is superseded and not listed).
+   */
+  filesOfAsset(vaultId: string, assetId: string): UploadIndexEntry[] {
+    return this.#store.entriesOfAsset(vaultId, assetId)
   }
 
   find(vaultId: string, path: string): UploadIndexEntry | undefined {
-    return this.#entries.get(keyOf(vaultId, path))
+    return this.#store.entry(vaultId, path)
   }
 
   /**
@@ -80,17 +80,24 @@ export class UploadIndex {
   }
 
   async record(entry: UploadIndexEntry): Promise<void> {
-    const key = keyOf(entry.vaultId, entry.path)
-    this.#entries.set(key, entry)
-    this.#unhashable.delete(key)
-    await this.#writer.write({ version: 1, entries: [...this.#entries.values()] })
+    this.#store.putEntry(entry)
   }
 
-  /** Entries whose content hash is still to be computed. */
-  unhashed(): UploadIndexEntry[] {
-    return [...this.#entries.entries()]
-      .filter(([k, e]) => !e.sha256 && !this.#unhashable.has(k))
-      .map(([, e]) => e)
+  /** Several files' uploads in one transaction (the files of a bundle). */
+  recordAll(entries: readonly UploadIndexEntry[]): void {
+    this.#store.write(() => {
+      for (const entry of entries) this.#store.putEntry(entry)
+    })
+  }
+
+  /** Whether some entry's content hash is still to be computed. */
+  hasUnhashed(): boolean {
+    return this.#store.unhashed(1).length > 0
+  }
+
+  /** Entries whose content hash is still to be computed (at most `limit`). */
+  unhashed(limit = Number.MAX_SAFE_INTEGER): UploadIndexEntry[] {
+    return this.#store.unhashed(limit)
   }
 
   /**
@@ -98,41 +105,45 @@ export class UploadIndex {
    * aborts. A file that changed since its upload gets no hash (it will count as changed).
    */
   async fillMissingHashes(signal: AbortSignal): Promise<void> {
-    for (const entry of this.unhashed()) {
-      if (signal.aborted) return
-      const key = keyOf(entry.vaultId, entry.path)
-      try {
-        const before = await stat(entry.path)
-        if (before.size !== entry.size || before.mtimeMs !== entry.mtimeMs) {
-          this.#unhashable.add(key)
-          continue
-        }
-        const sha256 = await sha256OfFile(entry.path, signal)
-        const after = await stat(entry.path)
-        if (after.size !== entry.size || after.mtimeMs !== entry.mtimeMs) {
-          this.#unhashable.add(key)
-          continue
-        }
-        const current = this.#entries.get(key)
-        if (current?.assetId === entry.assetId) await this.record({ ...current, sha256 })
-      } catch {
+    // Each entry once per run, even if its result could not be saved.
+    const tried = new Set<string>()
+    for (;;) {
+      const page = this.#store
+        .unhashed(HASH_PAGE + tried.size)
+        .filter((e) => !tried.has(`${e.vaultId}\u0000${e.path}`))
+      if (page.length === 0) return
+      for (const entry of page) {
         if (signal.aborted) return
-        // Gone or unreadable: it stays unhashed and counts as changed next time.
-        this.#unhashable.add(key)
+        tried.add(`${entry.vaultId}\u0000${entry.path}`)
+        try {
+          const before = await stat(entry.path)
+          if (before.size !== entry.size || before.mtimeMs !== entry.mtimeMs) {
+            this.#store.markUnhashable(entry)
+            continue
+          }
+          const sha256 = await sha256OfFile(entry.path, signal)
+          const after = await stat(entry.path)
+          if (after.size !== entry.size || after.mtimeMs !== entry.mtimeMs) {
+            this.#store.markUnhashable(entry)
+            continue
+          }
+          // Only if the entry is still this upload (the file may have been uploaded again meanwhile).
+          this.#store.setHash(entry, sha256)
+        } catch {
+          if (signal.aborted) return
+          // Gone or unreadable: it stays unhashed and counts as changed next time.
+          this.#store.markUnhashable(entry)
+        }
       }
     }
   }
 
   async forgetVault(vaultId: string): Promise<void> {
-    for (const [k, e] of this.#entries) if (e.vaultId === vaultId) this.#entries.delete(k)
-    await this.#writer.write({ version: 1, entries: [...this.#entries.values()] })
+    this.#store.forgetVault(vaultId)
   }
 
+  /** Writes are committed as they happen; kept for callers that flush before quitting. */
   flush(): Promise<void> {
-    return this.#writer.flush()
+    return Promise.resolve()
   }
-}
-
-function keyOf(vaultId: string, path: string): string {
-  return `${vaultId}\u0000${path}`
 }

@@ -52,24 +52,61 @@ async function reserveOf(s: DesktopSession, vaultId: string): Promise<{ credits:
 }
 
 /** What the upload told the service in its metadata (absent for uploads by other apps). */
-function uploadedMetadata(asset: Asset): { relativePath?: string; plaintextBytes?: number; hidden: boolean } {
+function uploadedMetadata(asset: Asset): {
+  relativePath?: string
+  plaintextBytes?: number
+  hidden: boolean
+  bundleFiles?: number
+} {
   const metadata = (asset as Asset & { metadata?: Record<string, unknown> }).metadata ?? {}
+  const count = metadata.fileCount
   return {
     ...(typeof metadata.relativePath === 'string' ? { relativePath: metadata.relativePath } : {}),
     ...(Number.isSafeInteger(metadata.plaintextBytes)
       ? { plaintextBytes: metadata.plaintextBytes as number }
       : {}),
     hidden: metadata.nameSealedInside === true,
+    ...(metadata.bundle === true
+      ? { bundleFiles: Number.isSafeInteger(count) && (count as number) > 0 ? (count as number) : 0 }
+      : {}),
   }
 }
 
-export function assetView(asset: Asset, uploadedHere: UploadIndexEntry | undefined): AssetView {
+/** "Documents" when every file lies under that folder. */
+function commonFolder(paths: readonly string[]): string | undefined {
+  const first = paths[0]?.split('/')
+  if (!first || first.length < 2) return undefined
+  const top = first[0]!
+  return paths.every((p) => p.startsWith(`${top}/`)) ? top : undefined
+}
+
+/**
+ * An asset as the window lists it. `uploadedHere`: the files this computer's index still points at
+ * the asset (one file, or a bundle's files not uploaded again since).
+ */
+export function assetView(asset: Asset, uploadedHere: readonly UploadIndexEntry[] = []): AssetView {
   const told = uploadedMetadata(asset)
-  const originalBytes = told.plaintextBytes ?? uploadedHere?.size
+  if (told.bundleFiles !== undefined) {
+    const fileCount = told.bundleFiles || uploadedHere.length
+    const files = uploadedHere.map((e) => ({ relativePath: e.relativePath, sizeBytes: e.size }))
+    const known = files.length === fileCount ? files.reduce((sum, f) => sum + f.sizeBytes, 0) : undefined
+    const originalBytes = told.plaintextBytes ?? known
+    const folder = commonFolder(files.map((f) => f.relativePath))
+    const counted = `${fileCount} file${fileCount === 1 ? '' : 's'}`
+    return {
+      ...asset,
+      displayName: folder ? `${folder}: ${counted} in one bundle` : `Bundle of ${counted}`,
+      nameHidden: told.hidden,
+      ...(originalBytes !== undefined ? { originalBytes } : {}),
+      bundle: { fileCount, files },
+    }
+  }
+  const here = uploadedHere[0]
+  const originalBytes = told.plaintextBytes ?? here?.size
   return {
     ...asset,
     displayName: told.hidden
-      ? (uploadedHere?.relativePath ?? 'Name hidden (sealed inside the file)')
+      ? (here?.relativePath ?? 'Name hidden (sealed inside the file)')
       : asset.filename,
     nameHidden: told.hidden,
     ...(originalBytes !== undefined ? { originalBytes } : {}),
