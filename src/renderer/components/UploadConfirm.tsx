@@ -44,6 +44,14 @@ export function UploadConfirm() {
         {formatBytes(e.encryptedBytes)} once encrypted). Estimated cost:{' '}
         <strong>{formatCredits(e.credits)}</strong>. Balance: {formatCredits(e.balanceCredits)}.
       </p>
+      {e.bundles > 0 && e.creditsWithoutBundles > e.credits && (
+        <p data-testid="upload-bundles">
+          {e.bundledFiles.toLocaleString('en-US')} small files are packed together into {e.bundles} encrypted
+          bundle{e.bundles === 1 ? '' : 's'}, so they cost what their size costs: {formatCredits(e.credits)}{' '}
+          instead of {formatCredits(e.creditsWithoutBundles)} uploaded one by one. Recovery unpacks them as
+          separate files.
+        </p>
+      )}
       {e.reserveCredits > 0 && (
         <p data-testid="upload-reserve">
           Kept for check-ins: {formatCredits(e.reserveCredits)} — {months} of check-ins. After this upload:{' '}

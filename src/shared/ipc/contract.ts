@@ -285,8 +285,10 @@ export const eventChannels = {
   settingsChanged: event<Settings>('settings:changed'),
   connectionChanged: event<ConnectionStatus>('connection:changed'),
   vaultsChanged: event<VaultsSnapshot>('vaults:changed'),
-  uploadItem: event<UploadItemView>('uploads:item'),
-  uploadProgress: event<UploadProgressView>('uploads:progress'),
+  /** Upload items that changed since the last batch (latest state of each, at most ~10 batches a second). */
+  uploadItems: event<UploadItemView[]>('uploads:items'),
+  /** Progress of running uploads since the last batch (latest of each item). */
+  uploadProgress: event<UploadProgressView[]>('uploads:progress'),
   uploadsCleared: event<UploadItemView[]>('uploads:cleared'),
   recoveryProgress: event<RecoveryProgress>('recovery:progress'),
   notice: event<AppNotice>('app:notice'),

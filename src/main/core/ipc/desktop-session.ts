@@ -32,6 +32,7 @@ import { DeviceRecords } from './device-records'
 import { GuardianKits } from './guardian-kits'
 import type { EventHub } from './handler-table'
 import { LocalServiceHost } from './local-service-host'
+import { UploadEventBatch } from './upload-event-batch'
 
 export interface SessionOptions {
   userDataDir: string
@@ -70,6 +71,8 @@ const FACTS_MAX_AGE_MS = 20_000
 const CREDITS_LOW_MONTHS = 3
 const CREDITS_LOW_REPEAT_MS = 7 * 24 * 3600_000
 
+const FINISHED = new Set<UploadItemView['state']>(['done', 'failed', 'skipped', 'cancelled'])
+
 export function toUploadView(item: UploadItem): UploadItemView {
   return {
     id: item.id,
@@ -82,6 +85,7 @@ export function toUploadView(item: UploadItem): UploadItemView {
     estimatedCredits: item.estimatedCredits,
     sentBytes: item.sentBytes,
     totalBytes: item.totalBytes,
+    ...(item.bundleId ? { bundleId: item.bundleId } : {}),
     ...(item.error ? { error: { code: item.error.code, message: item.error.message } } : {}),
     note: item.note,
     asset: item.asset,
@@ -110,6 +114,7 @@ export class DesktopSession {
   readonly #dismissed = new Set<string>()
   #emitTimer: ReturnType<typeof setTimeout> | undefined
   #settings: Settings
+  readonly #uploadEvents: UploadEventBatch
 
   private constructor(
     options: SessionOptions,
@@ -122,6 +127,16 @@ export class DesktopSession {
     this.#events = options.events
     this.#now = options.now ?? Date.now
     this.#settings = parts.settings
+    this.#uploadEvents = new UploadEventBatch({
+      progress: (batch) => this.#events.emit(eventChannels.uploadProgress, batch),
+      items: (batch) => {
+        this.#events.emit(eventChannels.uploadItems, batch)
+        // Once per batch of uploads that had an item finish, not once per item (a scan of the queue).
+        const ended = new Map<string, UploadItemView>()
+        for (const item of batch) if (FINISHED.has(item.state)) ended.set(item.batchId, item)
+        for (const item of ended.values()) this.#noticeWhenBatchEnds(item)
+      },
+    })
   }
 
   static async open(options: SessionOptions): Promise<DesktopSession> {
@@ -215,13 +230,12 @@ export class DesktopSession {
       this.#events.emit(eventChannels.retrying, { text: notice.text, waitSeconds: notice.waitSeconds }),
     )
     events.on('upload-item', (item) => {
-      this.#events.emit(eventChannels.uploadItem, toUploadView(item))
+      this.#uploadEvents.item(toUploadView(item))
       // One read of the vault for its new asset count and balance once uploads land.
       if (item.state === 'done') this.#refreshSoon(item.vaultId)
-      this.#noticeWhenBatchEnds(item)
     })
     events.on('upload-progress', (p) =>
-      this.#events.emit(eventChannels.uploadProgress, {
+      this.#uploadEvents.progress({
         itemId: p.itemId,
         vaultId: p.vaultId,
         sentBytes: p.sentBytes,
@@ -622,8 +636,12 @@ export class DesktopSession {
     if (this.#settings.notifications) this.shell.emit('notice', notice)
   }
 
-  #noticeWhenBatchEnds(item: UploadItem): void {
-    if (!['done', 'failed', 'skipped', 'cancelled'].includes(item.state)) return
+  /** Sends the upload changes gathered so far (before a list that replaces them, and at close). */
+  flushUploadEvents(): void {
+    this.#uploadEvents.flush()
+  }
+
+  #noticeWhenBatchEnds(item: UploadItemView): void {
     const batch = this.core.uploads.list().filter((i) => i.batchId === item.batchId)
     if (batch.some((i) => i.state === 'queued' || i.state === 'checking' || i.state === 'uploading')) return
     const done = batch.filter((i) => i.state === 'done').length
@@ -650,6 +668,7 @@ export class DesktopSession {
 
   async close(): Promise<void> {
     if (this.#emitTimer) clearTimeout(this.#emitTimer)
+    this.#uploadEvents.close()
     for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
     await this.core.close()
     await this.records.flush()

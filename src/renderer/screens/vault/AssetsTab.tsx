@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { ASSET_CATEGORIES, type AssetCategory } from '../../../shared/api'
+import type { AssetView } from '../../../shared/ipc/vault-types'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { UploadPanel } from '../../components/UploadPanel'
@@ -104,6 +105,7 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
                   >
                     {a.displayName}
                     {a.nameHidden && <span className="muted small"> · name hidden from the service</span>}
+                    {a.bundle && <BundleFiles name={a.displayName} bundle={a.bundle} />}
                   </td>
                   <td>{CATEGORY_LABEL[a.category]}</td>
                   <td className="num" title={`${formatBytes(a.sizeBytes)} stored, encrypted`}>
@@ -150,6 +152,58 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
           </button>
         </div>
       </div>
+    </div>
+  )
+}
+
+/** Shown a page at a time: a bundle holds up to 4,096 files. */
+const BUNDLE_PAGE = 200
+
+/** The files packed in a bundle asset, as this computer's upload index knows them. */
+function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<AssetView['bundle']> }) {
+  const [open, setOpen] = useState(false)
+  const [shown, setShown] = useState(BUNDLE_PAGE)
+  const superseded = bundle.fileCount - bundle.files.length
+  return (
+    <div className="bundle-files small">
+      <button
+        type="button"
+        className="link-button small"
+        aria-expanded={open}
+        aria-label={`Files in ${name}`}
+        onClick={() => setOpen(!open)}
+      >
+        {open ? 'Hide' : 'Show'} the {bundle.fileCount.toLocaleString('en-US')} file
+        {bundle.fileCount === 1 ? '' : 's'} inside
+      </button>
+      {superseded > 0 && (
+        <span className="muted">
+          {' '}
+          · {superseded.toLocaleString('en-US')} replaced since by a newer upload
+          {bundle.files.length === 0 ? ' (or uploaded from another computer)' : ''}
+        </span>
+      )}
+      {open && (
+        <ul className="bundle-file-list" aria-label={`Files in ${name}`}>
+          {bundle.files.slice(0, shown).map((f) => (
+            <li key={f.relativePath}>
+              <span className="filename">{f.relativePath}</span>{' '}
+              <span className="muted">{formatBytes(f.sizeBytes)}</span>
+            </li>
+          ))}
+          {bundle.files.length > shown && (
+            <li>
+              <button
+                type="button"
+                className="link-button small"
+                onClick={() => setShown(shown + BUNDLE_PAGE)}
+              >
+                Show {Math.min(BUNDLE_PAGE, bundle.files.length - shown)} more
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
     </div>
   )
 }
