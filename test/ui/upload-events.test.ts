@@ -3,7 +3,7 @@
 // and one copy of the whole list per change.
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { UploadEventBatch } from '../../src/main/core/ipc/upload-event-batch'
-import { useUploadsStore } from '../../src/renderer/stores/uploads-store'
+import { type UploadsSnapshot, withItems, withProgress } from '../../src/renderer/stores/upload-batches'
 import type { UploadItemView, UploadProgressView } from '../../src/shared/ipc/vault-types'
 
 const item = (n: number, state: UploadItemView['state']): UploadItemView => ({
@@ -27,7 +27,6 @@ const progress = (n: number, sent: number): UploadProgressView => ({
 
 afterEach(() => {
   vi.useRealTimers()
-  useUploadsStore.setState({ items: {}, progress: {} })
 })
 
 describe('UploadEventBatch', () => {
@@ -76,20 +75,22 @@ describe('UploadEventBatch', () => {
 })
 
 describe('the uploads store', () => {
-  it('applies a batch of 20,000 items in one update, and a finished item loses its progress', () => {
-    const updates = vi.fn()
-    const unsubscribe = useUploadsStore.subscribe(updates)
-    const { applyItems, applyProgress } = useUploadsStore.getState()
-    applyItems(Array.from({ length: 20_000 }, (_, n) => item(n, 'uploading')))
-    expect(updates).toHaveBeenCalledTimes(1)
-    expect(Object.keys(useUploadsStore.getState().items)).toHaveLength(20_000)
-    applyProgress([progress(3, 40), progress(4, 60)])
-    expect(useUploadsStore.getState().progress['item-4']!.sentBytes).toBe(60)
-    applyItems([item(3, 'done')])
-    expect(useUploadsStore.getState().items['item-3']!.state).toBe('done')
-    expect(useUploadsStore.getState().progress['item-3']).toBeUndefined()
-    expect(useUploadsStore.getState().progress['item-4']).toBeDefined()
-    expect(updates).toHaveBeenCalledTimes(3)
-    unsubscribe()
+  it('applies a batch of 20,000 items in one pass, and a finished item loses its progress', () => {
+    let state: UploadsSnapshot = { items: {}, progress: {} }
+    state = withItems(
+      state,
+      Array.from({ length: 20_000 }, (_, n) => item(n, 'uploading')),
+    )
+    expect(Object.keys(state.items)).toHaveLength(20_000)
+    state = { ...state, ...withProgress(state, [progress(3, 40), progress(4, 60)]) }
+    expect(state.progress['item-4']!.sentBytes).toBe(60)
+    const before = state
+    state = withItems(state, [item(3, 'done')])
+    expect(state.items['item-3']!.state).toBe('done')
+    expect(state.progress['item-3']).toBeUndefined()
+    expect(state.progress['item-4']).toBeDefined()
+    // The earlier state is not changed in place (the store's subscribers compare by reference).
+    expect(before.items['item-3']!.state).toBe('uploading')
+    expect(before.progress['item-3']).toBeDefined()
   })
 })

@@ -3,6 +3,7 @@
 import { create } from 'zustand'
 import type { UploadItemView, UploadProgressView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
+import { withItems, withProgress } from './upload-batches'
 
 interface UploadsState {
   items: Record<string, UploadItemView>
@@ -16,25 +17,8 @@ interface UploadsState {
 export const useUploadsStore = create<UploadsState>((set, get) => ({
   items: {},
   progress: {},
-  applyItems: (batch) =>
-    set((s) => {
-      const items = { ...s.items }
-      let progress = s.progress
-      for (const item of batch) {
-        items[item.id] = item
-        if (item.state !== 'uploading' && progress[item.id]) {
-          if (progress === s.progress) progress = { ...s.progress }
-          delete progress[item.id]
-        }
-      }
-      return { items, progress }
-    }),
-  applyProgress: (batch) =>
-    set((s) => {
-      const progress = { ...s.progress }
-      for (const p of batch) progress[p.itemId] = p
-      return { progress }
-    }),
+  applyItems: (batch) => set((s) => withItems(s, batch)),
+  applyProgress: (batch) => set((s) => withProgress(s, batch)),
   replaceAll: (items) => set({ items: Object.fromEntries(items.map((i) => [i.id, i])), progress: {} }),
   load: async () => {
     const { applyItems, applyProgress, replaceAll } = get()

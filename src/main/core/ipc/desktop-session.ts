@@ -642,21 +642,20 @@ export class DesktopSession {
   }
 
   #noticeWhenBatchEnds(item: UploadItemView): void {
-    const batch = this.core.uploads.list().filter((i) => i.batchId === item.batchId)
-    if (batch.some((i) => i.state === 'queued' || i.state === 'checking' || i.state === 'uploading')) return
-    const done = batch.filter((i) => i.state === 'done').length
-    const failed = batch.filter((i) => i.state === 'failed')
-    if (done === 0 && failed.length === 0) return
+    const counts = this.core.uploads.batchCounts(item.batchId)
+    if (!counts || counts.queued + counts.checking + counts.uploading > 0) return
+    const { done, failed } = counts
+    if (done === 0 && failed === 0) return
     const label = this.labelOf(item.vaultId)
-    if (failed.length > 0) {
+    if (failed > 0) {
       this.#notice({
         kind: 'upload-failed',
-        title: `${failed.length} upload${failed.length === 1 ? '' : 's'} failed`,
-        body: `${label}: ${failed[0]?.error?.message ?? 'see the upload list for the reason.'}`,
+        title: `${failed} upload${failed === 1 ? '' : 's'} failed`,
+        body: `${label}: ${counts.firstError?.message ?? 'see the upload list for the reason.'}`,
         vaultId: item.vaultId,
       })
     } else {
-      const credits = batch.reduce((sum, i) => sum + (i.creditsConsumed ?? 0), 0)
+      const credits = counts.creditsConsumed
       this.#notice({
         kind: 'upload-done',
         title: `Backup finished: ${done} file${done === 1 ? '' : 's'}`,
