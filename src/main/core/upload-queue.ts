@@ -155,8 +155,8 @@ class AbortReason extends Error {
 /** One upload in flight: a file, or the files of one bundle. */
 interface Job {
   bundleId: string | undefined
-  /** The items still part of the job (an item leaves once it is skipped, fails its checks or is set aside). */
-  items: UploadItem[]
+  /** The items still part of the job, in queue order (one leaves once skipped, failed or set aside). */
+  items: Set<UploadItem>
   controller: AbortController
   done: Promise<void>
 }
@@ -714,7 +714,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   #startJob(bundleId: string | undefined, items: UploadItem[]): void {
     const job: Job = {
       bundleId,
-      items: [...items],
+      items: new Set(items),
       controller: new AbortController(),
       done: Promise.resolve(),
     }
@@ -754,8 +754,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
 
   /** Takes an item out of its job (it is finished with, or goes back to the queue on its own). */
   #release(job: Job, item: UploadItem): void {
-    const at = job.items.indexOf(item)
-    if (at >= 0) job.items.splice(at, 1)
+    job.items.delete(item)
     if (this.#activeItems.get(item.id) === job) this.#activeItems.delete(item.id)
   }
 
@@ -803,7 +802,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       const reason = signal.reason
       if (reason instanceof AbortReason) return this.#settleAborted(job, reason)
       if (error instanceof VaultApiError) {
-        if (error.status === 402 && job.items[0]) this.#balances.delete(job.items[0].vaultId)
+        const first = firstOf(job.items)
+        if (error.status === 402 && first) this.#balances.delete(first.vaultId)
         return this.#settle(job, (item) => ({
           state: 'failed',
           error: {
@@ -819,8 +819,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         error: {
           code: 'UPLOAD_ERROR',
           message:
-            job.items.length > 1
-              ? `${item.relativePath} could not be uploaded with the ${job.items.length - 1} other small files of its bundle: ${why}. Retry; if it fails again, check that the files can be read.`
+            job.items.size > 1
+              ? `${item.relativePath} could not be uploaded with the ${job.items.size - 1} other small files of its bundle: ${why}. Retry; if it fails again, check that the files can be read.`
               : `${item.relativePath} could not be uploaded: ${why}. Retry; if it fails again, check that the file can be read.`,
         },
       }))
@@ -829,13 +829,13 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
 
   /** A service error, said of one file of a bundle. */
   #inBundle(job: Job, item: UploadItem, message: string): string {
-    return job.items.length > 1
-      ? `${item.relativePath} travelled in a bundle of ${job.items.length} small files, which the service refused: ${message}`
+    return job.items.size > 1
+      ? `${item.relativePath} travelled in a bundle of ${job.items.size} small files, which the service refused: ${message}`
       : message
   }
 
   #settleAborted(job: Job, reason: AbortReason): void {
-    const cancelledCount = job.items.filter((i) => reason.cancelled.has(i.id)).length
+    const cancelledCount = [...job.items].filter((i) => reason.cancelled.has(i.id)).length
     const changed = reason.changedItemId ? this.#items.get(reason.changedItemId) : undefined
     this.#settle(job, (item): Partial<UploadItem> => {
       if (reason.cancelled.has(item.id)) {
@@ -1195,8 +1195,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   #progressTracker(job: Job): (sent: number, total: number, final?: boolean) => void {
     const interval = this.#options.progressIntervalMs ?? 250
     const started = this.#now()
-    const lead = job.items[0]!
-    const bundle = job.items.length > 1 ? job.bundleId : undefined
+    const lead = firstOf(job.items)!
+    const bundle = job.items.size > 1 ? job.bundleId : undefined
     let lastEmit = 0
     let lastSample = { at: started, bytes: 0 }
     let rate = 0
@@ -1226,6 +1226,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       })
     }
   }
+}
+
+function firstOf<T>(set: ReadonlySet<T>): T | undefined {
+  for (const value of set) return value
+  return undefined
 }
 
 function buildMultipartBodyFor(
