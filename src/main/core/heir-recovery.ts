@@ -53,6 +53,8 @@ export interface HeirFile {
   contentType: string
   /** When the service received it (ms): dates a single-file blob, which carries no date inside. */
   uploadedAtMs?: number
+  /** A bundle of small files: how many files its upload said it holds (unknown when names were hidden). */
+  fileCount?: number
 }
 
 export type HeirStopCode =
@@ -239,6 +241,11 @@ function namesFor(assets: Asset[]): HeirFile[] {
       plaintextBytes = -1
     }
     const uploadedAtMs = Date.parse(asset.createdAt)
+    const told = metadata as { bundle?: unknown; fileCount?: unknown } | undefined
+    const fileCount =
+      told?.bundle === true && Number.isSafeInteger(told.fileCount) && (told.fileCount as number) > 0
+        ? (told.fileCount as number)
+        : undefined
     return {
       assetId: asset.id,
       name,
@@ -246,6 +253,7 @@ function namesFor(assets: Asset[]): HeirFile[] {
       plaintextBytes,
       contentType: asset.contentType,
       ...(Number.isFinite(uploadedAtMs) ? { uploadedAtMs } : {}),
+      ...(fileCount !== undefined ? { fileCount } : {}),
     }
   })
 }

@@ -26,7 +26,7 @@ export function UploadConfirm() {
       ? 'Upload anyway, spend the reserve'
       : 'Upload what fits, spend the reserve'
     : e.enough
-      ? `Encrypt and upload (${e.credits} credits)`
+      ? `Encrypt and upload (${e.credits} credit${e.credits === 1 ? '' : 's'})`
       : 'Upload what fits'
 
   return (

@@ -45,11 +45,13 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
   const summary = useMemo(() => {
     const byState = new Map<UploadItemView['state'], number>()
     const bundleSize = new Map<string, number>()
+    let credits = 0
     for (const item of list) {
+      credits += item.creditsConsumed ?? 0
       byState.set(item.state, (byState.get(item.state) ?? 0) + 1)
       if (item.bundleId) bundleSize.set(item.bundleId, (bundleSize.get(item.bundleId) ?? 0) + 1)
     }
-    return { byState, bundleSize }
+    return { byState, bundleSize, credits }
   }, [list])
   // A bundle travels as one upload: its progress, whichever of its files the event names.
   const bundleProgress = useMemo(() => {
@@ -105,6 +107,7 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
               `${(summary.byState.get(state) ?? 0).toLocaleString('en-US')} ${STATE_TEXT[state].toLowerCase()}`,
           )
           .join(' · ')}
+        {summary.credits > 0 && ` · ${count(summary.credits, 'credit')} spent`}
       </p>
       <div className="upload-scroller" ref={scroller}>
         <ul
@@ -179,7 +182,8 @@ function UploadRow({
             {p.etaSeconds !== null ? ` · ${formatDuration(p.etaSeconds)} left` : ''}
           </span>
         )}
-        {item.creditsConsumed !== undefined ? (
+        {/* A bundle is charged as one upload: its credits are in the summary, not split per file. */}
+        {bundleFiles !== undefined ? null : item.creditsConsumed !== undefined ? (
           <span>
             {item.creditsConsumed} credit{item.creditsConsumed === 1 ? '' : 's'}
           </span>

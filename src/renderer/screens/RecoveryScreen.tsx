@@ -253,8 +253,12 @@ export function RecoveryScreen() {
           {listing && (
             <div className="panel inset" data-testid="heir-files">
               <h3>
-                The vault holds {plural(listing.files.length, 'file')} ({formatBytes(listing.totalBytes)} in
-                total)
+                The vault holds{' '}
+                {plural(
+                  listing.files.reduce((sum, f) => sum + (f.fileCount ?? 1), 0),
+                  'file',
+                )}{' '}
+                ({formatBytes(listing.totalBytes)} in total)
               </h3>
               <ul className="plain-list file-list">
                 {listing.files.map((f) => (

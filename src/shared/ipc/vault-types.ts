@@ -337,7 +337,14 @@ export interface RecoveryReport {
 export interface HeirVaultFiles {
   vaultId: string
   state: string
-  files: Array<{ assetId: string; name: string; plaintextBytes: number; contentType: string }>
+  files: Array<{
+    assetId: string
+    name: string
+    plaintextBytes: number
+    contentType: string
+    /** A bundle of small files: how many it holds, when the upload said so. */
+    fileCount?: number
+  }>
   totalBytes: number
 }
 

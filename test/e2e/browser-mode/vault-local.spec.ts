@@ -130,20 +130,31 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
   await page.getByRole('button', { name: 'Back up' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('2 files')
-  await expect(dialog).toContainText('Estimated cost: 2 credits ($0.02)')
+  // Two small files travel as one encrypted bundle: the cost of their bytes, not 1 credit each.
+  await expect(dialog).toContainText('Estimated cost: 1 credit ($0.01)')
+  await expect(dialog.getByTestId('upload-bundles')).toContainText(
+    '2 small files are packed together into 1 encrypted bundle',
+  )
+  await expect(dialog.getByTestId('upload-bundles')).toContainText('instead of 2 credits ($0.02)')
   await shot('upload-confirm')
-  await dialog.getByRole('button', { name: /Encrypt and upload/ }).click()
+  await dialog.getByRole('button', { name: 'Encrypt and upload (1 credit)' }).click()
   await expect(page.getByTestId('upload-item')).toHaveCount(2)
   await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(2, {
     timeout: 20_000,
   })
-  await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
-  await expect(page.getByRole('cell', { name: 'notes.txt', exact: true })).toBeVisible()
-  await expect(page.getByRole('cell', { name: '20.0 KB' })).toBeVisible()
+  await expect(page.getByTestId('upload-item').first()).toContainText('in a bundle with 1 other file')
+  await expect(page.getByTestId('upload-summary')).toContainText('2 files (1 bundle of small files): 2 stored')
+  const bundle = page.getByRole('row').filter({ hasText: 'Taxes: 2 files in one bundle' })
+  await expect(bundle).toBeVisible()
+  await bundle.getByRole('button', { name: 'Files in Taxes: 2 files in one bundle' }).click()
+  const inside = bundle.getByRole('list', { name: 'Files in Taxes: 2 files in one bundle' })
+  await expect(inside).toContainText('Taxes/return-2024.pdf')
+  await expect(inside).toContainText('Taxes/2025/notes.txt')
+  await expect(bundle.getByRole('cell', { name: '20.0 KB' })).toBeVisible()
   await page.getByLabel('Category').selectOption('image')
   await expect(page.getByText('No images in this vault.')).toBeVisible()
-  await page.getByLabel('Category').selectOption('document')
-  await expect(page.getByRole('cell', { name: 'return-2024.pdf', exact: true })).toBeVisible()
+  await page.getByLabel('Category').selectOption({ label: 'All' })
+  await expect(bundle).toBeVisible()
   await shot('assets')
 })
 

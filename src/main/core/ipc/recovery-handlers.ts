@@ -155,6 +155,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
             name: f.name,
             plaintextBytes: f.plaintextBytes,
             contentType: f.contentType,
+            ...(f.fileCount !== undefined ? { fileCount: f.fileCount } : {}),
           })),
           totalBytes: files.reduce((sum, f) => sum + Math.max(0, f.plaintextBytes), 0),
         }

@@ -1,0 +1,85 @@
+// A folder of many small files: the confirmation shows what bundling saves, the queue of 2,000 items
+// stays usable (virtualized) and finishes, and the assets tab shows the bundle with the files inside.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+const FILES = 2000
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+
+test.beforeAll(async ({ browser }) => {
+  // The keychain of npm test's private session holds the key, so no owner-kit step is needed.
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-bundles-'))
+  for (const year of ['2024', '2025']) await mkdir(join(filesDir, 'Photos', year), { recursive: true })
+  const content = Buffer.alloc(10_000, 7)
+  for (let n = 0; n < FILES; n++) {
+    const year = n % 2 === 0 ? '2024' : '2025'
+    await writeFile(join(filesDir, 'Photos', year, `IMG_${String(n).padStart(4, '0')}.jpg`), content)
+  }
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('2,000 small files cost what their bytes cost, and the confirmation says so', async () => {
+  await page.goto(app.url)
+  await page.getByLabel('Your e-mail address').fill('owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(filesDir, 'Photos'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toContainText('2000 files', { timeout: 20_000 })
+  await expect(dialog).toContainText('Estimated cost: 94 credits ($0.94)')
+  await expect(dialog.getByTestId('upload-bundles')).toContainText(
+    '2,000 small files are packed together into 1 encrypted bundle',
+  )
+  await expect(dialog.getByTestId('upload-bundles')).toContainText('instead of 2,000 credits ($20.00)')
+  await shot('bundles-confirm')
+  await dialog.getByRole('button', { name: 'Encrypt and upload (94 credits)' }).click()
+})
+
+test('the queue of 2,000 files shows a summary, renders only what is in view, and finishes', async () => {
+  const summary = page.getByTestId('upload-summary')
+  await expect(summary).toContainText('2,000 files (1 bundle of small files)')
+  await expect(summary).toContainText('2,000 stored', { timeout: 60_000 })
+  const rows = await page.getByTestId('upload-item').count()
+  expect(rows).toBeGreaterThan(0)
+  expect(rows).toBeLessThan(100)
+  await expect(page.getByTestId('upload-item').first()).toContainText('in a bundle with 1,999 other files')
+  // Scrolling to the end brings the last files into view.
+  await page.locator('.upload-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight))
+  await expect(page.getByTestId('upload-item').filter({ hasText: 'IMG_1999.jpg' })).toBeVisible()
+  await shot('bundles-queue')
+})
+
+test('the assets tab shows one bundle and, on request, the files inside', async () => {
+  const bundle = page.getByRole('row').filter({ hasText: 'Photos: 2000 files in one bundle' })
+  await expect(bundle).toBeVisible({ timeout: 20_000 })
+  await bundle.getByRole('button', { name: 'Files in Photos: 2000 files in one bundle' }).click()
+  const inside = bundle.getByRole('list', { name: 'Files in Photos: 2000 files in one bundle' })
+  await expect(inside.getByRole('listitem')).toHaveCount(201)
+  await expect(inside).toContainText('Photos/2024/IMG_0000.jpg')
+  await inside.getByRole('button', { name: 'Show 200 more' }).click()
+  await expect(inside.getByRole('listitem')).toHaveCount(401)
+  await shot('bundles-assets')
+  // Charged 94 of the 100 trial credits: one upload, not 2,000.
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await expect(page.getByTestId('overview-credits')).toHaveText('6 credits ($0.06)')
+})
