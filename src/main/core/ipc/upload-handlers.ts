@@ -185,6 +185,9 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
         // The queue clears all finished items at once; failures alone are hidden by the session.
         cleared = s.dismissUploads((i) => i.state === 'failed' || i.state === 'cancelled')
       }
+      // Changes still gathered for the window go first: sent after the new list, they would bring back
+      // items it no longer holds.
+      s.flushUploadEvents()
       deps.events.emit(eventChannels.uploadsCleared, s.visibleUploads().map(toUploadView))
       return cleared
     },
