@@ -287,6 +287,21 @@ describe('bundles of small files', () => {
     expect(opened.files).toEqual(originals)
   })
 
+  it('a file of a bundle cancelled before it starts is left out; the bundle goes up without it', async () => {
+    const root = join(files, 'Queued')
+    const originals = await makeFolder(root, 5)
+    const queue = await openQueue({ autoStart: false })
+    const { items } = await queue.enqueue({ vaultId, paths: [root] })
+    expect(await queue.cancel(items[2]!.id)).toBe(true)
+    queue.start()
+    await queue.idle()
+    expect(queue.get(items[2]!.id)).toMatchObject({ state: 'cancelled', note: 'cancelled before it started' })
+    const assets = await client.listAllAssets(vaultId)
+    expect(assets).toHaveLength(1)
+    originals.delete(items[2]!.relativePath)
+    expect((await openBundle(assets[0]!.id)).files).toEqual(originals)
+  })
+
   it('cancelling a whole batch mid-bundle stores and charges nothing', async () => {
     const root = join(files, 'Drop')
     await makeFolder(root, 20, () => 20_000)
