@@ -10,7 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { open, stat } from 'node:fs/promises'
 import { basename, sep } from 'node:path'
-import { creditsToDollars, LIMITS, uploadCostCredits } from '../../shared/api'
+import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../shared/api'
 import type {
   UploadEstimateView,
   UploadItemView,
@@ -29,7 +29,7 @@ import {
   type FileIdentity,
 } from './crypto'
 import { type ScannedFile, type SkippedEntry, scanForUpload } from './folder-scan'
-import { buildMultipartBody } from './multipart-body'
+import { buildMultipartBody, type MultipartBody } from './multipart-body'
 import { QueueOrder } from './queue-order'
 import {
   type BundleLimits,
@@ -1018,20 +1018,13 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         bundleId: undefined,
         ...(hidden ? { nameHidden: true } : {}),
       })
-      const progress = this.#progressTracker(job)
-      const asset = await client.uploadAsset({
+      const asset = await this.#send(job, client, {
         vaultId,
-        body: body.stream,
-        contentType: body.contentType,
-        contentLength: body.contentLength,
+        body,
         signal,
-        onProgress: progress,
-        creditsNeeded: estimatedCredits,
-        creditsBalance: balance,
+        credits: estimatedCredits,
+        balance,
       })
-      progress(body.contentLength, body.contentLength, true)
-      const cached = this.#balances.get(vaultId)
-      if (cached) cached.credits -= asset.creditsConsumed
       this.#store.write(() => {
         this.#release(job, item)
         this.#set(item, {
@@ -1136,20 +1129,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           })
         }
       })
-      const progress = this.#progressTracker(job)
-      const asset = await client.uploadAsset({
-        vaultId,
-        body: body.stream,
-        contentType: body.contentType,
-        contentLength: body.contentLength,
-        signal,
-        onProgress: progress,
-        creditsNeeded: credits,
-        creditsBalance: balance,
-      })
-      progress(body.contentLength, body.contentLength, true)
-      const cached = this.#balances.get(vaultId)
-      if (cached) cached.credits -= asset.creditsConsumed
+      const asset = await this.#send(job, client, { vaultId, body, signal, credits, balance })
       const consumed = splitByWeight(asset.creditsConsumed, weights)
       const uploadedAt = asset.createdAt ?? new Date(this.#now()).toISOString()
       // Every file done and the index pointing each at the bundle (superseding its older copy), at once.
@@ -1192,6 +1172,30 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   /** Progress of a job: one event per interval for the whole job (a bundle reports once, not per file). */
+  /** One upload of a prepared body (a file or a bundle), with progress; the cached balance follows the charge. */
+  async #send(
+    job: Job,
+    client: VaultApiClient,
+    upload: { vaultId: string; body: MultipartBody; signal: AbortSignal; credits: number; balance: number },
+  ): Promise<UploadedAsset> {
+    const { vaultId, body } = upload
+    const progress = this.#progressTracker(job)
+    const asset = await client.uploadAsset({
+      vaultId,
+      body: body.stream,
+      contentType: body.contentType,
+      contentLength: body.contentLength,
+      signal: upload.signal,
+      onProgress: progress,
+      creditsNeeded: upload.credits,
+      creditsBalance: upload.balance,
+    })
+    progress(body.contentLength, body.contentLength, true)
+    const cached = this.#balances.get(vaultId)
+    if (cached) cached.credits -= asset.creditsConsumed
+    return asset
+  }
+
   #progressTracker(job: Job): (sent: number, total: number, final?: boolean) => void {
     const interval = this.#options.progressIntervalMs ?? 250
     const started = this.#now()
