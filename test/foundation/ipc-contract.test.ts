@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
-import { buildRawBridge, unwrapBridge } from '../../src/shared/ipc/bridge'
-import { invokeChannels } from '../../src/shared/ipc/contract'
+import { buildRawBridge, EVENT_CHANNEL_NAMES, unwrapBridge } from '../../src/shared/ipc/bridge'
+import { eventChannels, invokeChannels } from '../../src/shared/ipc/contract'
 import { IpcError } from '../../src/shared/ipc/contract-kit'
 import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings'
 
@@ -78,5 +78,39 @@ describe('bridge built from the contract', () => {
     const failure = vault.updateSettings({ theme: 'neon' as 'dark' })
     await expect(failure).rejects.toBeInstanceOf(IpcError)
     await expect(failure).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
+  })
+})
+
+describe('upload events in the contract', () => {
+  it('carries item changes and progress as batches on their own channels, nothing per item', () => {
+    expect(eventChannels.uploadItems.name).toBe('uploads:items')
+    expect(eventChannels.uploadProgress.name).toBe('uploads:progress')
+    // The per-item channel is gone: a transport refuses it like any name outside the contract.
+    expect(EVENT_CHANNEL_NAMES.has('uploads:item')).toBe(false)
+    expect(Object.keys(eventChannels)).not.toContain('uploadItem')
+  })
+
+  it('the bridge subscribes by wire name and hands a batch to the listener whole', () => {
+    const subscribed: string[] = []
+    const listeners = new Map<string, (payload: unknown) => void>()
+    const raw = buildRawBridge(
+      async () => ({ ok: true, value: undefined }),
+      (channel, listener) => {
+        subscribed.push(channel)
+        listeners.set(channel, listener)
+        return () => listeners.delete(channel)
+      },
+    )
+    const received: unknown[] = []
+    const stop = raw.on.uploadItems((batch) => received.push(batch))
+    raw.on.uploadProgress((batch) => received.push(batch))
+    expect(subscribed).toEqual(['uploads:items', 'uploads:progress'])
+    const batch = [{ id: 'a' }, { id: 'b' }]
+    listeners.get('uploads:items')!(batch)
+    listeners.get('uploads:progress')!([])
+    expect(received).toEqual([batch, []])
+    expect(received[0]).toBe(batch)
+    stop()
+    expect(listeners.has('uploads:items')).toBe(false)
   })
 })

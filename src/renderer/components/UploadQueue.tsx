@@ -2,57 +2,28 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef } from 'react'
 import type { UploadItemView, UploadProgressView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { formatBytes, formatDuration, formatRate } from '../display/units'
+import { formatBytes, formatDateTime, formatDuration, formatRate } from '../display/units'
+import {
+  type BatchGroup,
+  countText,
+  endedCounts,
+  filesText,
+  STATE_TEXT,
+  stateCountsText,
+  uploadListView,
+} from '../display/upload-list'
 import { useUploadsStore } from '../stores/uploads-store'
 
-const STATE_TEXT: Record<UploadItemView['state'], string> = {
-  queued: 'Waiting',
-  checking: 'Checking',
-  uploading: 'Uploading',
-  done: 'Stored',
-  skipped: 'Skipped',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-}
-
-const SUMMARY_ORDER: UploadItemView['state'][] = [
-  'uploading',
-  'checking',
-  'queued',
-  'done',
-  'skipped',
-  'failed',
-  'cancelled',
-]
-
-const count = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
-
 /**
- * The queue of one vault. Only the rows in view are in the page (react-virtual, rows measured as they
- * render since an error makes a row taller), so a dropped folder of 20,000 files scrolls smoothly.
+ * The queue of one vault. Only the rows in view are in the page (react-virtual rather than a fixed-height
+ * window: an error or a wrapped line makes a row taller, and it measures rows as they render), so a
+ * dropped folder of 20,000 files scrolls smoothly. Several batches get a header line each.
  */
 export function UploadQueue({ vaultId }: { vaultId: string }) {
   const items = useUploadsStore((s) => s.items)
   const progress = useUploadsStore((s) => s.progress)
-  const list = useMemo(
-    () =>
-      Object.values(items)
-        .filter((i) => i.vaultId === vaultId)
-        .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
-    [items, vaultId],
-  )
-  const summary = useMemo(() => {
-    const byState = new Map<UploadItemView['state'], number>()
-    const bundleSize = new Map<string, number>()
-    let credits = 0
-    for (const item of list) {
-      credits += item.creditsConsumed ?? 0
-      byState.set(item.state, (byState.get(item.state) ?? 0) + 1)
-      if (item.bundleId) bundleSize.set(item.bundleId, (bundleSize.get(item.bundleId) ?? 0) + 1)
-    }
-    return { byState, bundleSize, credits }
-  }, [list])
+  // Progress batches leave `items` untouched, so this pass runs per item batch only.
+  const view = useMemo(() => uploadListView(items, vaultId), [items, vaultId])
   // A bundle travels as one upload: its progress, whichever of its files the event names.
   const bundleProgress = useMemo(() => {
     const byBundle = new Map<string, UploadProgressView>()
@@ -63,19 +34,21 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
     return byBundle
   }, [progress, items])
 
+  const { rows } = view
   const scroller = useRef<HTMLDivElement>(null)
-  const rows = useVirtualizer({
-    count: list.length,
+  const virtual = useVirtualizer({
+    count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => 62,
+    estimateSize: (index) => (rows[index]?.kind === 'batch' ? 44 : 62),
     overscan: 8,
-    getItemKey: (index) => list[index]!.id,
+    getItemKey: (index) => {
+      const row = rows[index]!
+      return row.kind === 'batch' ? `batch:${row.group.batchId}` : row.item.id
+    },
   })
 
-  if (list.length === 0) return null
-  const failures = (summary.byState.get('failed') ?? 0) + (summary.byState.get('cancelled') ?? 0)
-  const finished = failures + (summary.byState.get('done') ?? 0) + (summary.byState.get('skipped') ?? 0)
-  const bundles = summary.bundleSize.size
+  if (view.total.files === 0) return null
+  const { failures, finished } = endedCounts(view.total)
 
   return (
     <div className="panel">
@@ -99,50 +72,72 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
         </button>
       </div>
       <p className="muted small upload-summary" data-testid="upload-summary">
-        {count(list.length, 'file')}
-        {bundles > 0 && ` (${count(bundles, 'bundle')} of small files)`}:{' '}
-        {SUMMARY_ORDER.filter((state) => summary.byState.get(state))
-          .map(
-            (state) =>
-              `${(summary.byState.get(state) ?? 0).toLocaleString('en-US')} ${STATE_TEXT[state].toLowerCase()}`,
-          )
-          .join(' · ')}
-        {summary.credits > 0 && ` · ${count(summary.credits, 'credit')} spent`}
+        {filesText(view.total)}: {stateCountsText(view.total)}
+        {view.total.credits > 0 && ` · ${countText(view.total.credits, 'credit')} spent`}
       </p>
       <div className="upload-scroller" ref={scroller}>
         <ul
           className="upload-list"
           aria-label="Upload queue"
-          style={{ height: rows.getTotalSize(), position: 'relative' }}
+          style={{ height: virtual.getTotalSize(), position: 'relative' }}
         >
-          {rows.getVirtualItems().map((row) => {
-            const item = list[row.index]!
+          {virtual.getVirtualItems().map((v) => {
+            const row = rows[v.index]!
+            const common = {
+              ref: virtual.measureElement,
+              'data-index': v.index,
+              // Only the rows in view exist in the page: say where they sit in the whole list.
+              'aria-setsize': rows.length,
+              'aria-posinset': v.index + 1,
+              style: {
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                transform: `translateY(${v.start}px)`,
+              } as const,
+            }
+            if (row.kind === 'batch') {
+              return (
+                <li key={v.key} {...common} className="upload-batch" data-testid="upload-batch">
+                  <BatchLine group={row.group} />
+                </li>
+              )
+            }
+            const item = row.item
             const p = progress[item.id] ?? (item.bundleId ? bundleProgress.get(item.bundleId) : undefined)
             return (
               <li
-                key={row.key}
-                ref={rows.measureElement}
-                data-index={row.index}
+                key={v.key}
+                {...common}
                 className={`upload-item upload-${item.state}`}
                 data-testid="upload-item"
-                style={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  right: 0,
-                  transform: `translateY(${row.start}px)`,
-                }}
               >
                 <UploadRow
                   item={item}
                   progress={p}
-                  bundleFiles={item.bundleId ? summary.bundleSize.get(item.bundleId) : undefined}
+                  bundleFiles={item.bundleId ? view.bundleSize.get(item.bundleId) : undefined}
                 />
               </li>
             )
           })}
         </ul>
       </div>
+    </div>
+  )
+}
+
+/** "Photos, added 23 Nov 2026, 14:48 — 2,000 files (1 bundle of small files): 1,500 stored · 500 waiting". */
+function BatchLine({ group }: { group: BatchGroup }) {
+  return (
+    <div className="upload-batch-line">
+      <strong className="filename" title={group.folder ?? undefined}>
+        {group.folder ?? 'Files'}
+      </strong>
+      <span className="muted small">
+        added {formatDateTime(group.createdAt)} — {filesText(group)}: {stateCountsText(group)}
+        {group.credits > 0 && ` · ${countText(group.credits, 'credit')} spent`}
+      </span>
     </div>
   )
 }
@@ -173,7 +168,7 @@ function UploadRow({
         {item.sizeBytes !== undefined && <span>{formatBytes(item.sizeBytes)}</span>}
         {bundleFiles !== undefined && bundleFiles > 1 && (
           <span title="Small files are packed together and stored as one encrypted upload">
-            in a bundle with {count(bundleFiles - 1, 'other file')}
+            in a bundle with {countText(bundleFiles - 1, 'other file')}
           </span>
         )}
         {item.state === 'uploading' && p && (
