@@ -26,7 +26,7 @@ export function UploadConfirm() {
       ? 'Upload anyway, spend the reserve'
       : 'Upload what fits, spend the reserve'
     : e.enough
-      ? `Encrypt and upload (${e.credits} credit${e.credits === 1 ? '' : 's'})`
+      ? `Encrypt and upload (${e.credits.toLocaleString('en-US')} credit${e.credits === 1 ? '' : 's'})`
       : 'Upload what fits'
 
   return (
@@ -40,16 +40,17 @@ export function UploadConfirm() {
       onCancel={cancel}
     >
       <p>
-        {e.files} file{e.files === 1 ? '' : 's'}, {formatBytes(e.plaintextBytes)} (
+        {e.files.toLocaleString('en-US')} file{e.files === 1 ? '' : 's'}, {formatBytes(e.plaintextBytes)} (
         {formatBytes(e.encryptedBytes)} once encrypted). Estimated cost:{' '}
         <strong>{formatCredits(e.credits)}</strong>. Balance: {formatCredits(e.balanceCredits)}.
       </p>
       {e.bundles > 0 && e.creditsWithoutBundles > e.credits && (
+        // The totals are the whole upload's: large files in it cost the same either way.
         <p data-testid="upload-bundles">
-          {e.bundledFiles.toLocaleString('en-US')} small files are packed together into {e.bundles} encrypted
-          bundle{e.bundles === 1 ? '' : 's'}, so they cost what their size costs: {formatCredits(e.credits)}{' '}
-          instead of {formatCredits(e.creditsWithoutBundles)} uploaded one by one. Recovery unpacks them as
-          separate files.
+          {e.bundledFiles.toLocaleString('en-US')} small file{e.bundledFiles === 1 ? ' goes' : 's go'} in{' '}
+          {e.bundles.toLocaleString('en-US')} bundle{e.bundles === 1 ? '' : 's'}: this upload costs{' '}
+          <strong>{formatCredits(e.credits)}</strong> instead of {formatCredits(e.creditsWithoutBundles)} one
+          by one. They come back as separate files when recovered.
         </p>
       )}
       {e.reserveCredits > 0 && (

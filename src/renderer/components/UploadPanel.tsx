@@ -128,7 +128,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
       )}
       {lastQueued && (
         <p className="muted small" role="status">
-          Queued {lastQueued.count} file{lastQueued.count === 1 ? '' : 's'}
+          Queued {lastQueued.count.toLocaleString('en-US')} file{lastQueued.count === 1 ? '' : 's'}
           {lastQueued.skipped ? `, ${lastQueued.skipped} skipped` : ''}.
         </p>
       )}

@@ -133,9 +133,8 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
   // Two small files travel as one encrypted bundle: the cost of their bytes, not 1 credit each.
   await expect(dialog).toContainText('Estimated cost: 1 credit ($0.01)')
   await expect(dialog.getByTestId('upload-bundles')).toContainText(
-    '2 small files are packed together into 1 encrypted bundle',
+    '2 small files go in 1 bundle: this upload costs 1 credit ($0.01) instead of 2 credits ($0.02) one by one.',
   )
-  await expect(dialog.getByTestId('upload-bundles')).toContainText('instead of 2 credits ($0.02)')
   await shot('upload-confirm')
   await dialog.getByRole('button', { name: 'Encrypt and upload (1 credit)' }).click()
   await expect(page.getByTestId('upload-item')).toHaveCount(2)
@@ -143,7 +142,9 @@ test('assets: a folder typed into the path field is encrypted, uploaded and list
     timeout: 20_000,
   })
   await expect(page.getByTestId('upload-item').first()).toContainText('in a bundle with 1 other file')
-  await expect(page.getByTestId('upload-summary')).toContainText('2 files (1 bundle of small files): 2 stored')
+  await expect(page.getByTestId('upload-summary')).toContainText(
+    '2 files (1 bundle of small files): 2 stored',
+  )
   const bundle = page.getByRole('row').filter({ hasText: 'Taxes: 2 files in one bundle' })
   await expect(bundle).toBeVisible()
   await bundle.getByRole('button', { name: 'Files in Taxes: 2 files in one bundle' }).click()

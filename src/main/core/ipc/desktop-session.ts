@@ -72,6 +72,8 @@ const CREDITS_LOW_MONTHS = 3
 const CREDITS_LOW_REPEAT_MS = 7 * 24 * 3600_000
 
 const FINISHED = new Set<UploadItemView['state']>(['done', 'failed', 'skipped', 'cancelled'])
+/** "2,000", as the window writes counts. */
+const grouped = (count: number) => count.toLocaleString('en-US')
 
 export function toUploadView(item: UploadItem): UploadItemView {
   return {
@@ -636,7 +638,7 @@ export class DesktopSession {
     if (this.#settings.notifications) this.shell.emit('notice', notice)
   }
 
-  /** Sends the upload changes gathered so far (before a list that replaces them, and at close). */
+  /** Sends the upload changes gathered so far (before a list that replaces them). */
   flushUploadEvents(): void {
     this.#uploadEvents.flush()
   }
@@ -650,7 +652,7 @@ export class DesktopSession {
     if (failed > 0) {
       this.#notice({
         kind: 'upload-failed',
-        title: `${failed} upload${failed === 1 ? '' : 's'} failed`,
+        title: `${grouped(failed)} upload${failed === 1 ? '' : 's'} failed`,
         body: `${label}: ${counts.firstError?.message ?? 'see the upload list for the reason.'}`,
         vaultId: item.vaultId,
       })
@@ -658,8 +660,8 @@ export class DesktopSession {
       const credits = counts.creditsConsumed
       this.#notice({
         kind: 'upload-done',
-        title: `Backup finished: ${done} file${done === 1 ? '' : 's'}`,
-        body: `${label}: ${done} file${done === 1 ? '' : 's'} encrypted and stored for ${credits} credit${credits === 1 ? '' : 's'}.`,
+        title: `Backup finished: ${grouped(done)} file${done === 1 ? '' : 's'}`,
+        body: `${label}: ${grouped(done)} file${done === 1 ? '' : 's'} encrypted and stored for ${grouped(credits)} credit${credits === 1 ? '' : 's'}.`,
         vaultId: item.vaultId,
       })
     }

@@ -164,6 +164,15 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
   const [open, setOpen] = useState(false)
   const [shown, setShown] = useState(BUNDLE_PAGE)
   const superseded = bundle.fileCount - bundle.files.length
+  if (bundle.files.length === 0) {
+    // This computer's index knows none of them (the list lives where they were uploaded from).
+    return (
+      <div className="bundle-files small muted" data-testid="bundle-superseded">
+        {bundle.fileCount.toLocaleString('en-US')} file{bundle.fileCount === 1 ? '' : 's'} inside, not listed
+        here: uploaded from another computer, or each replaced since by a newer upload. Recovery unpacks them.
+      </div>
+    )
+  }
   return (
     <div className="bundle-files small">
       <button
@@ -177,11 +186,10 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
         {bundle.fileCount === 1 ? '' : 's'} inside
       </button>
       {superseded > 0 && (
-        <span className="muted">
-          {' '}
-          · {superseded.toLocaleString('en-US')} replaced since by a newer upload
-          {bundle.files.length === 0 ? ' (or uploaded from another computer)' : ''}
-        </span>
+        <div className="muted" data-testid="bundle-superseded">
+          {superseded.toLocaleString('en-US')} of them replaced since by a newer upload; recovery gives back
+          the newer copy.
+        </div>
       )}
       {open && (
         <ul className="bundle-file-list" aria-label={`Files in ${name}`}>
