@@ -77,10 +77,10 @@ test('the queue of 2,000 files shows a summary, renders only what is in view, an
 })
 
 test('the assets tab shows one bundle and, on request, the files inside', async () => {
-  const bundle = page.getByRole('row').filter({ hasText: 'Photos: 2000 files in one bundle' })
+  const bundle = page.getByRole('row').filter({ hasText: 'Photos: 2,000 files in one bundle' })
   await expect(bundle).toBeVisible({ timeout: 20_000 })
-  await bundle.getByRole('button', { name: 'Files in Photos: 2000 files in one bundle' }).click()
-  const inside = bundle.getByRole('list', { name: 'Files in Photos: 2000 files in one bundle' })
+  await bundle.getByRole('button', { name: 'Files in Photos: 2,000 files in one bundle' }).click()
+  const inside = bundle.getByRole('list', { name: 'Files in Photos: 2,000 files in one bundle' })
   await expect(inside.getByRole('listitem')).toHaveCount(201)
   await expect(inside).toContainText('Photos/2024/IMG_0000.jpg')
   await inside.getByRole('button', { name: 'Show 200 more' }).click()

@@ -92,7 +92,7 @@ export function assetView(asset: Asset, uploadedHere: readonly UploadIndexEntry[
     const known = files.length === fileCount ? files.reduce((sum, f) => sum + f.sizeBytes, 0) : undefined
     const originalBytes = told.plaintextBytes ?? known
     const folder = commonFolder(files.map((f) => f.relativePath))
-    const counted = `${fileCount} file${fileCount === 1 ? '' : 's'}`
+    const counted = `${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'}`
     return {
       ...asset,
       displayName: folder ? `${folder}: ${counted} in one bundle` : `Bundle of ${counted}`,

@@ -164,6 +164,8 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
   const [open, setOpen] = useState(false)
   const [shown, setShown] = useState(BUNDLE_PAGE)
   const superseded = bundle.fileCount - bundle.files.length
+  // Several bundles of one folder read alike: the first and last name tell them apart.
+  const names = bundle.files.map((f) => f.relativePath.slice(f.relativePath.lastIndexOf('/') + 1)).sort()
   if (bundle.files.length === 0) {
     // This computer's index knows none of them (the list lives where they were uploaded from).
     return (
@@ -185,6 +187,12 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
         {open ? 'Hide' : 'Show'} the {bundle.fileCount.toLocaleString('en-US')} file
         {bundle.fileCount === 1 ? '' : 's'} inside
       </button>
+      {names.length > 1 && (
+        <span className="muted">
+          {' '}
+          · {names[0]} to {names[names.length - 1]}
+        </span>
+      )}
       {superseded > 0 && (
         <div className="muted" data-testid="bundle-superseded">
           {superseded.toLocaleString('en-US')} of them replaced since by a newer upload; recovery gives back
