@@ -1,12 +1,15 @@
 // The measured side of bench/upload.ts, run as its own bundled Node process (as the app's main
 // process runs bundled), so its peak RSS is the client's alone: no tsx, no service, no test file
 // generation. Uploads the file plain and encrypted (through the upload queue) in alternating order,
-// round after round; prints one JSON line with every run.
+// round after round; prints one JSON line with every run. The plain side reads the file with the
+// reader the queue encrypts on (crypto/file-read-worker.ts: a thread of its own, a ring of reused
+// buffers), so the two differ by the encryption and the queue, not by how the file is read.
 import { execFileSync } from 'node:child_process'
-import { createReadStream, readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { VaultApiClient } from '../src/main/core/api-client'
 import { generateVaultKey } from '../src/main/core/crypto'
+import { readFileInWorker } from '../src/main/core/crypto/file-read-worker'
 import { buildMultipartBody } from '../src/main/core/multipart-body'
 import { MemorySecretStore } from '../src/main/core/secret-store'
 import { type UploadItem, UploadQueue } from '../src/main/core/upload-queue'
@@ -40,10 +43,36 @@ export interface Run {
   /** Client CPU (user + system, all threads): what the path costs regardless of machine load. */
   cpuSeconds: number
   serviceCpuSeconds: number | null
+  /** The client's peak RSS during this upload alone (Linux); the process's peak so far elsewhere. */
+  peakRssMB: number
+  /** Peak RSS while the queue hashed the file for its index after the upload (encrypted runs). */
+  afterPeakRssMB: number | null
+  /** Client CPU of that hashing (encrypted runs): part of the upload's cost, after its end. */
+  afterCpuSeconds: number | null
 }
 
 // Peak RSS as the kernel tracks it (ru_maxrss): exact, and costs nothing while the uploads run.
 const peakRss = () => process.resourceUsage().maxRSS * 1024
+/**
+ * Linux keeps a resettable peak (VmHWM, reset by writing 5 to clear_refs): each run's own peak, so
+ * the upload is told apart from the index hashing that follows it. Null where that is unavailable.
+ */
+function resetPeak(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5')
+    return true
+  } catch {
+    return false
+  }
+}
+function phasePeak(): number | null {
+  try {
+    const kB = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
+    return kB ? Number(kB) * 1024 : null
+  } catch {
+    return null
+  }
+}
 
 const client = new VaultApiClient({ baseUrl: url, apiKey, timeoutMs: 120_000 })
 await client.listVaults()
@@ -59,7 +88,7 @@ const plainBody = buildMultipartBody(
     filename: 'plain.bin',
     contentType: 'application/octet-stream',
     length: size,
-    content: () => createReadStream(file, { highWaterMark: 1 << 20 }),
+    content: () => readFileInWorker(file, { size }),
   },
 )
 
@@ -124,6 +153,7 @@ async function measure(mode: Mode): Promise<Run> {
   await keys.put(vaultId, generateVaultKey())
   execFileSync('sync')
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+  const phases = resetPeak()
   const cpu = process.cpuUsage()
   const service0 = serviceCpuSeconds()
   const t0 = performance.now()
@@ -131,20 +161,26 @@ async function measure(mode: Mode): Promise<Run> {
   const seconds = (performance.now() - t0) / 1000
   const used = process.cpuUsage(cpu)
   const service1 = serviceCpuSeconds()
+  const uploadPeak = (phases && phasePeak()) || peakRss()
+  const after = phases && resetPeak()
+  const afterCpu = process.cpuUsage()
   await queue.idle() // the index hashing that follows an encrypted upload
+  const afterUsed = process.cpuUsage(afterCpu)
+  const afterPeak = after ? phasePeak() : null
   await client.deleteVault(vaultId)
   return {
     mode,
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
     serviceCpuSeconds: service0 === null || service1 === null ? null : service1 - service0,
+    peakRssMB: uploadPeak / 1e6,
+    afterPeakRssMB: mode === 'encrypted' && afterPeak !== null ? afterPeak / 1e6 : null,
+    afterCpuSeconds: mode === 'encrypted' ? (afterUsed.user + afterUsed.system) / 1e6 : null,
   }
 }
 
 // One untimed upload of each kind first: code paths compiled, memory and connections in use.
 await measure('plain')
-// Peak memory of the plain path alone, before any encryption ran in this process.
-const plainPeakRss = peakRss()
 await measure('encrypted')
 // Alternating order (plain first, then encrypted first, ...), so that drift in the machine's speed
 // is not charged to whichever path always runs second.
@@ -160,8 +196,8 @@ console.log(
     runs,
     creditsConsumed,
     startRssMB: startRss / 1e6,
-    plainPeakRssMB: plainPeakRss / 1e6,
-    peakRssMB: peakRss() / 1e6,
+    /** The process's peak since it started (all runs, index hashing included), or null on Linux, where each run has its own. */
+    peakRssMB: resetPeak() ? null : peakRss() / 1e6,
   }),
 )
 process.exit(0)
