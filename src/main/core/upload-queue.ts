@@ -196,14 +196,14 @@ const READ_BYTES = 1 << 20
 const FINAL_STATES: ReadonlySet<UploadState> = new Set(['done', 'skipped', 'failed', 'cancelled'])
 
 /**
- * A file is read, hashed and encrypted on one reader thread (crypto/file-read-worker.ts), whatever
- * the number of cores; the main thread only forwards the pieces to the socket. On the main thread
- * node:crypto's garbage (a buffer and a cipher object per 16 KiB chunk) cost more CPU in collections
- * than the encryption. Measured with bench:upload (1 GB, busy 2-core machine, client CPU per GB,
- * index hashing included): main thread 2.0-2.2 s + 1.1 s hashing afterwards, peak RSS 140-150 MB;
- * reader thread 1.6-1.7 s in all, 105-110 MB. Pinned to one core: 2.07 + 1.05 s against 1.72-1.76 s.
- * Bundles (many small files) stay on the main thread: `parallelEncryption` spreads them over the
- * worker pool on machines with spare cores.
+ * A file is read, hashed (for the index) and encrypted on one reader thread
+ * (crypto/file-read-worker.ts), whatever the number of cores: the main thread only forwards the
+ * pieces to the socket. On the main thread node:crypto's garbage (a buffer and a cipher object per
+ * 16 KiB chunk) cost more in collections than the encryption itself. bench:upload, 1 GB, busy
+ * 2-core machine, client CPU per GB: main thread 2.00 s + 1.10 s hashing afterwards, peak RSS
+ * 178 MB; reader thread 1.51 s in all, 118 MB (106 MB for 5 GB). Client and service on one core:
+ * 1.77 + 1.03 s against 1.38 s. Bundles (many small files) stay on the main thread;
+ * `parallelEncryption` spreads them over the worker pool on machines with spare cores.
  */
 function cobblestoneCipher(parallel: boolean): UploadCipher {
   return {
