@@ -34,7 +34,7 @@ import {
   startRehearsal,
 } from './rehearsal'
 import { cancelRelease, checkIn, configureRelease, startRelease } from './release'
-import { hashSecret } from './secrets'
+import { hashSecretText } from './secrets'
 import { runMailTest, serviceInfo } from './service-info'
 import { receiveUpload } from './upload'
 import {
@@ -178,6 +178,11 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   const meta = (request: FastifyRequest) => ({ timestamp: ctx.clock().toISOString(), requestId: request.id })
   const ok = (request: FastifyRequest, reply: FastifyReply, data: unknown, status = 200) =>
     reply.code(status).send({ data, meta: meta(request) })
+  /** ok() for data serialized once and kept: the same bytes, without serializing it again per request. */
+  const okSerialized = (request: FastifyRequest, reply: FastifyReply, dataJson: string) =>
+    reply
+      .type('application/json; charset=utf-8')
+      .send(`{"data":${dataJson},"meta":${JSON.stringify(meta(request))}}`)
 
   function authorize(access: Access): onRequestHookHandler {
     return (request, reply, done) => {
@@ -193,7 +198,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       reads.sync()
       // Practice tokens expire with time, so only keys and heir tokens are kept between requests.
       const found =
-        reads.get(`key:${hashSecret(presented).toString('base64')}`, () => authenticate(ctx, presented)) ??
+        reads.get(`key:${hashSecretText(presented)}`, () => authenticate(ctx, presented)) ??
         authenticatePractice(ctx, presented)
       if (found && 'ended' in found) return done(unauthorized(found.ended))
       const principal = found
@@ -314,7 +319,10 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     route<{ id: string }>('GET', '/vault/:id', heirRead, (request, reply) => {
       const vaultId = request.params.id
       const principal = request.principal!
-      const found = reads.get(`vault:${vaultId}`, () => vaultViewWithOwner(ctx, vaultId))
+      const found = reads.get(`vault:${vaultId}`, () => {
+        const row = vaultViewWithOwner(ctx, vaultId)
+        return row && { accountId: row.accountId, json: JSON.stringify(row.view) }
+      })
       // Another account's vault is reported as missing, as ownedVault() does.
       const owner = principal.kind === 'human' || principal.kind === 'agent' ? principal.accountId : undefined
       if (!found || (owner !== undefined && found.accountId !== owner)) {
@@ -322,9 +330,8 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
           `vault ${vaultId} does not exist${owner !== undefined ? ' or belongs to another account' : ''}`,
         )
       }
-      const view = found.view
       if (principal.kind === 'practice') markOpened(ctx, principal.rehearsalId)
-      return ok(request, reply, view)
+      return okSerialized(request, reply, found.json)
     })
     route<{ id: string }>('PATCH', '/vault/:id', write('otherPost'), (request, reply) => {
       const body = parseOrThrow(renameVaultBody, jsonBody(request))

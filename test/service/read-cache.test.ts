@@ -3,8 +3,9 @@
 // process on the same data directory (the admin CLI while the service runs).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { adminOperations } from '../../src/service/admin'
+import { hashSecret } from '../../src/service/secrets'
 import { openServiceContext } from '../../src/service/service-context'
-import { call, startTestService, type TestService } from './harness'
+import { call, DAY_MS, startTestService, type TestService } from './harness'
 
 let t: TestService
 beforeEach(async () => {
@@ -15,13 +16,31 @@ afterEach(async () => {
 })
 
 /** Admin operations through a second connection, as `service admin ...` in another process. */
-function otherProcess<T>(work: (admin: ReturnType<typeof adminOperations>) => T): T {
+function otherProcess<T>(
+  work: (admin: ReturnType<typeof adminOperations>, db: ReturnType<typeof openServiceContext>['db']) => T,
+): T {
   const { ctx, db } = openServiceContext(t.dataDir, t.now)
   try {
-    return work(adminOperations(ctx))
+    return work(adminOperations(ctx), db)
   } finally {
     db.close()
   }
+}
+
+/** Releases the owner's vault to one heir and returns the heir access token from the e-mail. */
+async function releasedToHeir(): Promise<string> {
+  const added = await call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/heir`, {
+    key: t.owner.apiKey,
+    json: { name: 'Hana Heir', email: 'hana@example.com' },
+  })
+  expect(added.status).toBe(201)
+  t.service.admin.startRelease({ vault: t.owner.vaultId })
+  t.advance(31 * DAY_MS)
+  await t.service.tick()
+  const mail = t.service.admin
+    .outbox({ vault: t.owner.vaultId })
+    .messages.find((m) => m.kind === 'heir_access')!
+  return /(hk_[A-Za-z0-9_-]{43})/.exec(mail.body)![1]!
 }
 
 const getVault = (key: string, vaultId = t.owner.vaultId) =>
@@ -40,6 +59,61 @@ describe('kept answers of GET /vault/:id', () => {
     const after = await getVault(t.owner.apiKey)
     expect(after.status).toBe(401)
     expect(after.body.error.code).toBe('UNAUTHORIZED')
+  })
+
+  it('a rotated key: the new one works at once, the old one stops once revoked by another process', async () => {
+    expect((await getVault(t.owner.apiKey)).status).toBe(200)
+    const { apiKey: next } = t.service.admin.createKey({ account: t.owner.accountId, kind: 'human' })
+    expect((await getVault(next)).status).toBe(200)
+    expect((await getVault(t.owner.apiKey)).status).toBe(200)
+    otherProcess((admin) => admin.revokeKey({ key: t.owner.apiKey }))
+    expect((await getVault(t.owner.apiKey)).status).toBe(401)
+    expect((await getVault(next)).status).toBe(200)
+  })
+
+  it('a key whose row another process deleted stops working at once', async () => {
+    expect((await getVault(t.owner.apiKey)).status).toBe(200)
+    otherProcess((_admin, db) => {
+      const deleted = db.prepare('DELETE FROM api_keys WHERE key_hash = ?').run(hashSecret(t.owner.apiKey))
+      expect(deleted.changes).toBe(1)
+    })
+    expect((await getVault(t.owner.apiKey)).status).toBe(401)
+  })
+
+  it('an heir token revoked by another process stops working at once', async () => {
+    const token = await releasedToHeir()
+    expect((await getVault(token)).status).toBe(200)
+    expect((await getVault(token)).status).toBe(200)
+    otherProcess((admin) => admin.revokeKey({ key: token }))
+    const after = await getVault(token)
+    expect(after.status).toBe(401)
+    expect(after.body.error.code).toBe('UNAUTHORIZED')
+  })
+
+  it('an heir token revoked by the service stops working on the next request', async () => {
+    const token = await releasedToHeir()
+    expect((await getVault(token)).status).toBe(200)
+    t.service.admin.revokeKey({ key: token })
+    expect((await getVault(token)).status).toBe(401)
+  })
+
+  it('answers a kept vault with the same bytes as a freshly read one: the envelope serialized whole', async () => {
+    const first = await fetch(`${t.url}/api/vault/${t.owner.vaultId}`, {
+      headers: { 'x-api-key': t.owner.apiKey },
+    })
+    const kept = await fetch(`${t.url}/v1/vault/${t.owner.vaultId}`, {
+      headers: { 'x-api-key': t.owner.apiKey },
+    })
+    for (const reply of [first, kept]) {
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      const text = await reply.text()
+      const body = JSON.parse(text)
+      expect(text).toBe(JSON.stringify({ data: body.data, meta: body.meta }))
+      expect(Object.keys(body.meta)).toEqual(['timestamp', 'requestId'])
+      expect(body.meta.requestId).toBe(reply.headers.get('x-request-id'))
+      expect(body.meta.timestamp).toBe(t.now().toISOString())
+      expect(body.data).toMatchObject({ id: t.owner.vaultId, state: 'active', creditsBalance: 100 })
+    }
   })
 
   it('a vault changed by another process is read again', async () => {
