@@ -1,7 +1,9 @@
 // Benchmark of the local Vault Service, run as a child process like in production:
 //   1. authenticated GET /api/vault/:id requests per second (autocannon, rate limits lifted) against a
 //      bare fastify route started by this run (bench/bare-fastify-child.mjs), in interleaved rounds
-//      (`--rounds=N`, default 5) whose medians are compared,
+//      (`--rounds=N`, default 5, the order alternating) whose medians are compared, with p99 latencies,
+//      the CPU time per request of each server and of the client (autocannon, in this process), and the
+//      machine's load average before and after,
 //   2. upload throughput for a 1 GB file (generated while streaming, fsync included),
 //   3. the service's peak RSS (VmHWM) during a 5 GB upload.
 // The last line printed is one JSON object with the figures.
@@ -18,7 +20,7 @@ import { LIMITS, uploadCostCredits } from '../src/shared/api'
 
 // autocannon ships no types: the part of its result this benchmark reads.
 interface LoadResult {
-  requests: { average: number }
+  requests: { average: number; total: number }
   latency: { p99: number }
   non2xx: number
   errors: number
@@ -86,6 +88,12 @@ const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Number(roundsArg.slice(9)) : 5
 /** Only the request rates (no 1 GB and 5 GB uploads): for a quick run. */
 const READS_ONLY = process.argv.includes('--reads-only')
+
+/** A load run's result with the CPU time spent per request by the server and by the client (this process). */
+type Measured = LoadResult & { serverCpuUs: number; clientCpuUs: number }
+
+const round1 = (value: number) => Number(value.toFixed(1))
+const round2 = (value: number) => Number(value.toFixed(2))
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -187,28 +195,54 @@ async function main(): Promise<void> {
   phase('at start')
   try {
     // 1. Authenticated reads, against a bare fastify route, round by round.
+    const loadBefore = loadavg()
     const bare = await startBare()
-    const reads: LoadResult[] = []
-    const bareReads: LoadResult[] = []
-    const serviceCpuPerRequestUs: number[] = []
-    const load = (target: string, headers: Record<string, string>, duration: number) =>
-      autocannon({ url: target, headers, connections: 32, duration })
+    const reads: Measured[] = []
+    const bareReads: Measured[] = []
+    /** One load run, with the CPU the server process and this process (autocannon) spent per request. */
+    const measure = async (
+      target: string,
+      serverPid: number,
+      headers: Record<string, string>,
+      duration: number,
+    ): Promise<Measured> => {
+      const serverBefore = cpuSecondsOf(serverPid)
+      const clientBefore = process.cpuUsage()
+      const result = await autocannon({ url: target, headers, connections: 32, duration })
+      const client = process.cpuUsage(clientBefore)
+      const requests = Math.max(1, result.requests.total)
+      if (result.non2xx || result.errors)
+        throw new Error(`${target}: ${result.non2xx} non-2xx responses and ${result.errors} errors`)
+      return {
+        ...result,
+        serverCpuUs: ((cpuSecondsOf(serverPid) - serverBefore) * 1e6) / requests,
+        clientCpuUs: (client.user + client.system) / requests,
+      }
+    }
+    const ourRun = (duration: number) =>
+      measure(`${url}/api/vault/${vaultId}`, pid, { 'x-api-key': apiKey }, duration)
+    const bareRun = (duration: number) =>
+      measure(`${bare.url}/api/vault/${vaultId}`, bare.child.pid!, {}, duration)
     try {
-      const warm = await load(`${url}/api/vault/${vaultId}`, { 'x-api-key': apiKey }, 2)
-      if (warm.non2xx) throw new Error(`warm-up had ${warm.non2xx} non-2xx responses`)
-      await load(`${bare.url}/api/vault/${vaultId}`, {}, 2)
+      await ourRun(2)
+      await bareRun(2)
       for (let round = 0; round < ROUNDS; round++) {
-        const cpuBefore = cpuSecondsOf(pid)
-        const ours = await load(`${url}/api/vault/${vaultId}`, { 'x-api-key': apiKey }, 5)
-        const cpu = cpuSecondsOf(pid) - cpuBefore
-        if (ours.non2xx || ours.errors)
-          throw new Error(`reads had ${ours.non2xx} non-2xx and ${ours.errors} errors`)
+        // Alternating which goes first, so neither always runs on the warmer (or busier) side of a round.
+        let ours: Measured
+        let yardstick: Measured
+        if (round % 2 === 0) {
+          ours = await ourRun(5)
+          yardstick = await bareRun(5)
+        } else {
+          yardstick = await bareRun(5)
+          ours = await ourRun(5)
+        }
         reads.push(ours)
-        serviceCpuPerRequestUs.push((cpu * 1e6) / (ours.requests.average * 5))
-        const yardstick = await load(`${bare.url}/api/vault/${vaultId}`, {}, 5)
         bareReads.push(yardstick)
         console.log(
-          `round ${round + 1}: GET /api/vault/:id ${Math.round(ours.requests.average)} req/s (p99 ${ours.latency.p99} ms), bare fastify ${Math.round(yardstick.requests.average)} req/s`,
+          `round ${round + 1}: GET /api/vault/:id ${Math.round(ours.requests.average)} req/s (p99 ${ours.latency.p99} ms, ` +
+            `service ${ours.serverCpuUs.toFixed(1)} µs CPU per request), bare fastify ${Math.round(yardstick.requests.average)} req/s ` +
+            `(p99 ${yardstick.latency.p99} ms, ${yardstick.serverCpuUs.toFixed(1)} µs)`,
         )
       }
     } finally {
@@ -230,10 +264,14 @@ async function main(): Promise<void> {
       getVaultVsBareRatio: ratio,
       getVaultLatencyP99Ms: median(reads.map((r) => r.latency.p99)),
       bareLatencyP99Ms: median(bareReads.map((r) => r.latency.p99)),
-      serviceCpuMicrosecondsPerGet: Math.round(median(serviceCpuPerRequestUs)),
+      serviceCpuMicrosecondsPerGet: round1(median(reads.map((r) => r.serverCpuUs))),
+      bareCpuMicrosecondsPerGet: round1(median(bareReads.map((r) => r.serverCpuUs))),
+      clientCpuMicrosecondsPerGet: round1(median(reads.map((r) => r.clientCpuUs))),
+      clientCpuMicrosecondsPerBareGet: round1(median(bareReads.map((r) => r.clientCpuUs))),
       rounds: ROUNDS,
       cores: availableParallelism(),
-      loadAverage: loadavg().map((l) => Number(l.toFixed(2))),
+      loadAverageBefore: loadBefore.map(round2),
+      loadAverageAfter: loadavg().map(round2),
     }
     if (READS_ONLY) {
       console.log(JSON.stringify({ ...readFigures, targetsMet: ratio >= 0.5 }))
