@@ -9,7 +9,8 @@
 // - a bundle's files are written one by one, each published once all its bytes authenticated: when
 //   the bundle fails part-way, the files before stay and the rest are reported failed.
 import { randomBytes } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { once } from 'node:events'
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { link, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -219,9 +220,11 @@ async function writeBody(
   // Same folder as the target, so the final link is atomic and never crosses file systems.
   const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
   let bytes = 0
+  let sink: WriteStream | undefined
   try {
     await mkdir(root, { recursive: true })
     created = await makeFolders(root, dirname(output))
+    sink = createWriteStream(temp, { flags: 'wx', mode: 0o600 })
     await pipeline(
       body,
       async function* (plain: AsyncIterable<Uint8Array>) {
@@ -230,7 +233,7 @@ async function writeBody(
           yield piece
         }
       },
-      createWriteStream(temp, { flags: 'wx', mode: 0o600 }),
+      sink,
     )
     if ((await publish(temp, output)) === 'exists') {
       const identical = await sameContents(temp, output)
@@ -243,6 +246,9 @@ async function writeBody(
       )
     }
   } catch (error) {
+    // A body that fails at once can reject the pipeline before the stream has even opened its file:
+    // wait until it is closed, or the temp file would appear after the unlink and keep its folder.
+    if (sink && !sink.closed) await once(sink, 'close').catch(() => {})
     await unlink(temp).catch(() => {})
     for (const dir of created) await rmdir(dir).catch(() => {})
     throw writeSideError(error, opts.input, output)
