@@ -277,3 +277,33 @@ describe('upload events from the session', () => {
     ])
   })
 })
+
+describe('the upload list on disk', () => {
+  it('a damaged uploads.sqlite is set aside and the owner is told once, in words, when the window lists uploads', async () => {
+    const userDataDir = await mkdtemp(join(tmpdir(), 'vault-events-damaged-'))
+    await writeFile(join(userDataDir, 'uploads.sqlite'), 'not a database, just some bytes'.repeat(200))
+    const backend = createAppBackend({
+      userDataDir,
+      mode: 'browser',
+      version: '0',
+      useKeychain: false,
+      secretBox: testSecretBox(),
+    })
+    try {
+      const notices: AppNotice[] = []
+      backend.events.subscribe((channel, payload) => {
+        if (channel === eventChannels.notice.name) notices.push(payload as AppNotice)
+      })
+      for (let i = 0; i < 2; i++) {
+        const listed = await dispatch(backend.handlers, invokeChannels.listUploads.name, undefined)
+        expect(listed).toMatchObject({ ok: true, value: [] })
+      }
+      expect(notices).toHaveLength(1)
+      expect(notices[0]).toMatchObject({ kind: 'upload-failed', title: 'The upload list needs attention' })
+      expect(notices[0]!.body).toMatch(/could not be read .*kept as .*uploads\.sqlite\.damaged-\d+/)
+    } finally {
+      await backend.close()
+      await rm(userDataDir, { recursive: true, force: true })
+    }
+  })
+})

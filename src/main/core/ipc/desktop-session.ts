@@ -137,6 +137,7 @@ export class DesktopSession {
         const ended = new Map<string, UploadItemView>()
         for (const item of batch) if (FINISHED.has(item.state)) ended.set(item.batchId, item)
         for (const item of ended.values()) this.#noticeWhenBatchEnds(item)
+        this.noticeUploadStorageProblem()
       },
     })
   }
@@ -636,6 +637,20 @@ export class DesktopSession {
   #notice(notice: AppNotice): void {
     this.#events.emit(eventChannels.notice, notice)
     if (this.#settings.notifications) this.shell.emit('notice', notice)
+  }
+
+  #storageProblemTold: string | undefined
+
+  /**
+   * Tells the owner when the upload list could not be read or kept on disk (a damaged uploads.sqlite is
+   * set aside, a full disk stops its writes): once per different problem, when the window lists uploads
+   * or a batch of changes goes out.
+   */
+  noticeUploadStorageProblem(): void {
+    const problem = this.core.uploads.storageProblem()
+    if (!problem || problem === this.#storageProblemTold) return
+    this.#storageProblemTold = problem
+    this.#notice({ kind: 'upload-failed', title: 'The upload list needs attention', body: problem })
   }
 
   /** Sends the upload changes gathered so far (before a list that replaces them). */

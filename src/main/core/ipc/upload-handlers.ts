@@ -172,7 +172,11 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       }
     },
 
-    listUploads: async () => (await session()).visibleUploads().map(toUploadView),
+    listUploads: async () => {
+      const s = await session()
+      s.noticeUploadStorageProblem()
+      return s.visibleUploads().map(toUploadView)
+    },
     cancelUpload: async ({ itemId }) => (await session()).core.uploads.cancel(itemId),
     retryUpload: async ({ itemId }) => (await session()).core.uploads.retry(itemId),
 
