@@ -4,8 +4,7 @@
 import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { VaultApiClient } from '../../src/main/core/api-client'
+import { describe, expect, it } from 'vitest'
 import {
   encryptBundleStream,
   encryptedBundleLength,
@@ -14,54 +13,20 @@ import {
   openEncryptedFile,
 } from '../../src/main/core/crypto'
 import { assetView } from '../../src/main/core/ipc/upload-handlers'
-import { MemorySecretStore } from '../../src/main/core/secret-store'
-import { type UploadCipher, type UploadItem, UploadQueue } from '../../src/main/core/upload-queue'
-import { VaultKeyStore } from '../../src/main/core/vault-key-store'
+import type { UploadCipher, UploadItem } from '../../src/main/core/upload-queue'
 import type { Asset } from '../../src/shared/api'
-import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
+import {
+  client,
+  closeQueue,
+  files,
+  keys,
+  openQueue,
+  startUploadQueueWorld,
+  svc,
+  vaultId,
+} from './upload-queue-fixture'
 
-let svc: ServiceFixture
-let client: VaultApiClient
-let work: { path: string; remove: () => Promise<void> }
-let userData: string
-let files: string
-let keys: VaultKeyStore
-let vaultId: string
-const opened: UploadQueue[] = []
-
-beforeAll(async () => {
-  svc = await startServiceFixture()
-  client = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
-})
-afterAll(async () => {
-  await svc?.close()
-})
-beforeEach(async () => {
-  work = await tempDir('vault-upload-bundles-')
-  userData = join(work.path, 'user-data')
-  files = join(work.path, 'files')
-  await mkdir(userData)
-  await mkdir(files)
-  keys = new VaultKeyStore(new MemorySecretStore())
-  vaultId = (await client.createVault()).id
-  await keys.create(vaultId)
-})
-afterEach(async () => {
-  for (const q of opened.splice(0)) await q.close()
-  await work.remove()
-})
-
-async function openQueue(extra: Partial<Parameters<typeof UploadQueue.open>[0]> = {}) {
-  const queue = await UploadQueue.open({
-    userDataDir: userData,
-    clientFor: async () => client,
-    vaultKeys: keys,
-    progressIntervalMs: 0,
-    ...extra,
-  })
-  opened.push(queue)
-  return queue
-}
+startUploadQueueWorld('vault-upload-bundles-')
 
 /** The real cipher, slowed after each chunk (and a hook after the first) so a test can act mid-upload. */
 function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
@@ -331,8 +296,7 @@ describe('bundles of small files', () => {
     await first.idle()
     await stopping
     expect(first.list().every((i) => i.state === 'queued' && i.sentBytes === 0)).toBe(true)
-    await first.close()
-    opened.splice(opened.indexOf(first), 1)
+    await closeQueue(first)
     expect(await client.listAllAssets(vaultId)).toEqual([])
 
     const second = await openQueue()

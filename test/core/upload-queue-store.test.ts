@@ -3,57 +3,18 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { VaultApiClient } from '../../src/main/core/api-client'
-import { MemorySecretStore } from '../../src/main/core/secret-store'
-import { UploadQueue } from '../../src/main/core/upload-queue'
+import { describe, expect, it } from 'vitest'
 import { UPLOAD_DB_FILE } from '../../src/main/core/upload-store'
-import { VaultKeyStore } from '../../src/main/core/vault-key-store'
-import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
+import {
+  closeQueue,
+  files,
+  openQueue,
+  startUploadQueueWorld,
+  userData,
+  vaultId,
+} from './upload-queue-fixture'
 
-let svc: ServiceFixture
-let client: VaultApiClient
-let work: { path: string; remove: () => Promise<void> }
-let userData: string
-let files: string
-let keys: VaultKeyStore
-let vaultId: string
-const opened: UploadQueue[] = []
-
-beforeAll(async () => {
-  svc = await startServiceFixture()
-  svc.service.admin.addCredits({ account: svc.accountId, credits: 100_000 })
-  client = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
-})
-afterAll(async () => {
-  await svc?.close()
-})
-beforeEach(async () => {
-  work = await tempDir('vault-upload-store-')
-  userData = join(work.path, 'user-data')
-  files = join(work.path, 'files')
-  await mkdir(userData)
-  await mkdir(files)
-  keys = new VaultKeyStore(new MemorySecretStore())
-  vaultId = (await client.createVault()).id
-  await keys.create(vaultId)
-})
-afterEach(async () => {
-  for (const q of opened.splice(0)) await q.close()
-  await work.remove()
-})
-
-async function openQueue(extra: Partial<Parameters<typeof UploadQueue.open>[0]> = {}) {
-  const queue = await UploadQueue.open({
-    userDataDir: userData,
-    clientFor: async () => client,
-    vaultKeys: keys,
-    progressIntervalMs: 0,
-    ...extra,
-  })
-  opened.push(queue)
-  return queue
-}
+startUploadQueueWorld('vault-upload-store-', { credits: 100_000 })
 
 async function smallFiles(dir: string, n: number): Promise<string> {
   await mkdir(dir, { recursive: true })
@@ -138,8 +99,7 @@ describe('upload queue storage', () => {
     expect(items[2]!.note).toMatch(
       /already uploaded unchanged on 2025-01-02 \(asset asset-from-the-old-version\)/,
     )
-    await queue.close()
-    opened.pop()
+    await closeQueue(queue)
 
     // An import repeated (the files put back, as after a crash before the rename) adds nothing twice.
     await writeFile(
@@ -164,8 +124,7 @@ describe('upload queue storage', () => {
     await queue.enqueue({ vaultId, paths: [await smallFiles(join(files, 'docs'), 3)] })
     await queue.idle()
     expect(queue.list().map((i) => i.state)).toEqual(['done', 'done', 'done'])
-    await queue.close()
-    opened.pop()
+    await closeQueue(queue)
     const reopened = await openQueue({ autoStart: false })
     expect(reopened.storageProblem).toBeUndefined()
     expect(reopened.list()).toHaveLength(3)
@@ -194,8 +153,7 @@ describe('upload queue storage', () => {
       await queue.idle()
       expect(queue.list().every((i) => i.state === 'done')).toBe(true)
       const rows = queue.rowsWritten() - before
-      await queue.close()
-      opened.pop()
+      await closeQueue(queue)
       return rows / n
     }
     // One by one: queued, checking, uploading, done, the index entry with its hash (taken by the
@@ -241,8 +199,7 @@ describe('upload queue storage', () => {
     const { items } = await queue.enqueue({ vaultId, paths: [dir] })
     await queue.cancel(items[0]!.id)
     await queue.retry(items[0]!.id)
-    await queue.close()
-    opened.pop()
+    await closeQueue(queue)
     const reopened = await openQueue({ autoStart: false, bundleSmallFiles: false, concurrency: 1 })
     const started: string[] = []
     reopened.on('item', (i) => {

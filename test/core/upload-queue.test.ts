@@ -1,7 +1,6 @@
 import { appendFile, mkdir, symlink, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { VaultApiClient } from '../../src/main/core/api-client'
+import { describe, expect, it } from 'vitest'
 import {
   decryptStream,
   encryptBundleStream,
@@ -10,7 +9,6 @@ import {
   encryptStream,
   openEncryptedFile,
 } from '../../src/main/core/crypto'
-import { MemorySecretStore } from '../../src/main/core/secret-store'
 import {
   largestUploadableFile,
   type UploadCipher,
@@ -18,39 +16,11 @@ import {
   type UploadProgress,
   UploadQueue,
 } from '../../src/main/core/upload-queue'
-import { VaultKeyStore } from '../../src/main/core/vault-key-store'
-import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
-
-let svc: ServiceFixture
-let client: VaultApiClient
-let work: { path: string; remove: () => Promise<void> }
-let userData: string
-let files: string
-let keys: VaultKeyStore
-let vaultId: string
+import { client, files, keys, startUploadQueueWorld, userData, vaultId } from './upload-queue-fixture'
 
 const PNG_HEADER = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
 
-beforeAll(async () => {
-  svc = await startServiceFixture()
-  client = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
-})
-afterAll(async () => {
-  await svc?.close()
-})
-beforeEach(async () => {
-  work = await tempDir('vault-upload-')
-  userData = join(work.path, 'user-data')
-  files = join(work.path, 'files')
-  await mkdir(userData)
-  await mkdir(files)
-  keys = new VaultKeyStore(new MemorySecretStore())
-  vaultId = (await client.createVault()).id
-  await keys.create(vaultId)
-})
-afterEach(async () => {
-  await work.remove()
-})
+startUploadQueueWorld('vault-upload-')
 
 /** The real cipher, slowed after the first chunk so a test can act mid-upload. */
 function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
