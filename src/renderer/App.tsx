@@ -11,6 +11,7 @@ import { VaultsScreen } from './screens/VaultsScreen'
 import { SCREENS, type ScreenId, useNavigationStore } from './stores/navigation-store'
 import { useSettingsStore } from './stores/settings-store'
 import { useVaultsStore } from './stores/vaults-store'
+import { text } from './text'
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
   vaults: VaultsScreen,
@@ -33,10 +34,10 @@ export function App() {
 
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label="Main">
+      <nav className="sidebar" aria-label={text.app.mainNavigation}>
         <div className="brand">
           <img src={iconUrl} alt="" width="28" height="28" />
-          <span>Vault Desktop</span>
+          <span>{text.app.name}</span>
         </div>
         <ul>
           {SCREENS.map((item) => (
@@ -47,11 +48,9 @@ export function App() {
                 aria-current={screen === item.id ? 'page' : undefined}
                 onClick={() => go(item.id)}
               >
-                {item.label}
+                {text.screens[item.id]}
                 {item.id === 'vaults' && releasing > 0 && (
-                  <span className="nav-alarm" title={`${releasing} vault(s) releasing`}>
-                    {releasing} releasing
-                  </span>
+                  <span className="nav-alarm">{text.app.releasingBadge(releasing)}</span>
                 )}
               </button>
             </li>
