@@ -15,6 +15,8 @@ export interface UiText {
   format: LocaleFormat
   /** The language the translated sections are in ('en' when none applies). */
   language: string
+  /** What the translation covers: "section" when all of it, "section.key" for each key. */
+  translated: ReadonlySet<string>
 }
 
 export function uiTextFor(locale: string | undefined): UiText {
@@ -22,12 +24,35 @@ export function uiTextFor(locale: string | undefined): UiText {
   const language = format.locale.split('-')[0]!.toLowerCase()
   const translate = TRANSLATIONS[language]
   const base = english(format)
-  return translate
-    ? { text: overlay(base, translate(format)), format, language }
-    : { text: base, format, language: 'en' }
+  if (!translate) return { text: base, format, language: 'en', translated: new Set() }
+  const translation = translate(format)
+  const translated = new Set<string>()
+  for (const [section, entries] of Object.entries(translation)) {
+    const keys = Object.keys(entries ?? {})
+    for (const key of keys) translated.add(`${section}.${key}`)
+    if (Object.keys(base[section as keyof Catalogue]).every((key) => keys.includes(key))) translated.add(section)
+  }
+  return { text: overlay(base, translation), format, language, translated }
 }
 
-const active = uiTextFor(typeof navigator === 'undefined' ? undefined : navigator.language)
+// Read through globalThis: unit tests load the catalogue in Node, which has no navigator on Node 20.
+const active = uiTextFor((globalThis as { navigator?: { language?: string } }).navigator?.language)
 export const text: Catalogue = active.text
 export const format: LocaleFormat = active.format
 export const language: string = active.language
+
+/**
+ * The `lang` attribute for the region showing a catalogue section (or one message of it): the
+ * translation's language when it covers all of it, else nothing (the page is English), so screen
+ * readers switch voice with the words.
+ */
+export function langOf<S extends keyof Catalogue>(section: S, key?: keyof Catalogue[S]): string | undefined {
+  const covered = key === undefined ? section : `${section}.${String(key)}`
+  return active.translated.has(covered) ? active.language : undefined
+}
+
+/**
+ * The `lang` attribute for a sentence written by the app's core (main process, vault service), which
+ * is English this round: set only when the surrounding words are in another language.
+ */
+export const coreLang: string | undefined = active.language === 'en' ? undefined : 'en'
