@@ -12,10 +12,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const [name, ...args] = process.argv.slice(2)
 const ENTRIES = { service: 'out/cli/service.js', recover: 'out/cli/recover.js' }
+const LAUNCHER_USAGE = `Usage: node scripts/run-cli.mjs <${Object.keys(ENTRIES).join('|')}> [arguments]
+(npm run service -- --help and npm run recover -- --help explain each tool.)`
+if (name === '--help' || name === '-h') {
+  console.log(LAUNCHER_USAGE)
+  process.exit(0)
+}
 if (!Object.hasOwn(ENTRIES, name ?? '')) {
-  console.error(
-    `Usage: node scripts/run-cli.mjs <${Object.keys(ENTRIES).join('|')}> [arguments]; got ${JSON.stringify(name ?? '')}.`,
-  )
+  console.error(`run-cli: unknown tool ${JSON.stringify(name ?? '')}.\n\n${LAUNCHER_USAGE}`)
   process.exit(2)
 }
 

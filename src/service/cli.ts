@@ -1,19 +1,26 @@
 // Command line of the local Vault Service: `serve` runs it, `admin <command>` manages its data directory.
-// Admin commands print exactly one JSON object; errors print {"error": "..."} and exit non-zero.
+// For scripts, an admin command prints exactly one JSON object on stdout, also when it fails ({"error": "..."},
+// exit 1). For people, --help prints the usage (exit 0), and a mistyped command line or a service that cannot
+// start is explained in plain text on stderr (exit 2 and 1).
 import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
 import { AdminError } from './accounts'
 import { adminOperations } from './admin'
+import { DataDirInUseError } from './data-dir-lock'
 import { openServiceContext } from './service-context'
 
 const USAGE = `Usage:
-  service serve --port <p> --data-dir <dir> [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
+  npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
                 [--public-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
-  service admin <command> --data-dir <dir> ...
+  npm run service -- admin <command> --data-dir <dir> ...
     create-account --email E            create-key --account A --kind human|agent
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
     add-credits --account A --credits N start-release --vault V
-    tick [--now ISO]                    outbox [--vault V]`
+    tick [--now ISO]                    outbox [--vault V]
+  npm run service -- --help
+
+serve prints "listening on <url>" once it answers; --port 0 picks a free port.
+Admin commands print one JSON object, {"error": "..."} with exit code 1 when they fail.`
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -33,17 +40,51 @@ const OPTIONS = {
   credits: { type: 'string' },
   vault: { type: 'string' },
   now: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const
+
+const ADMIN_COMMANDS = [
+  'create-account',
+  'create-key',
+  'revoke-key',
+  'create-vault',
+  'add-credits',
+  'start-release',
+  'tick',
+  'outbox',
+] as const
+
+/** The command line itself is wrong: told in plain words, with the usage, exit code 2. */
+class UsageError extends Error {}
+
+/** The service could not start: one plain sentence, exit code 1. */
+class StartError extends Error {}
 
 function required(values: Record<string, string | undefined>, name: string): string {
   const value = values[name]
-  if (!value) throw new AdminError(`--${name} is required\n${USAGE}`)
+  if (!value) throw new UsageError(`--${name} is required.`)
   return value
+}
+
+/** Why a listen failed, in words, with what to do; null for failures this does not know. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): string | null {
+  const where = `port ${port} on ${host}`
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Another program, perhaps another Vault Service, is already using ${where}: stop it, or choose another --port (0 picks a free one).`
+    case 'EACCES':
+      return `This user may not listen on ${where} (ports below 1024 need extra rights): choose another --port.`
+    case 'EADDRNOTAVAIL':
+      return `${host} is not an address of this computer: pass one of its own addresses as --host, e.g. 127.0.0.1.`
+  }
+  return null
 }
 
 async function serve(values: Record<string, string | undefined>, noRateLimits: boolean): Promise<void> {
   const port = Number(values.port ?? '0')
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new AdminError('--port must be 0..65535')
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(values.port)}.`)
+  }
   const list = (name: string) =>
     values[name]
       ?.split(',')
@@ -52,22 +93,32 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
   const allowedHosts = list('allowed-hosts')
   const trustProxy = list('trust-proxy')
   if (values['trust-proxy'] !== undefined && !trustProxy?.length) {
-    throw new AdminError('--trust-proxy needs the proxy addresses, e.g. --trust-proxy 127.0.0.1')
+    throw new UsageError('--trust-proxy needs the proxy addresses, e.g. --trust-proxy 127.0.0.1.')
   }
+  const dataDir = required(values, 'data-dir')
+  const host = values.host ?? '127.0.0.1'
   // Loaded only to serve, so admin commands start quickly.
   const { startService } = await import('./index')
-  const service = await startService({
-    dataDir: required(values, 'data-dir'),
-    port,
-    host: values.host ?? '127.0.0.1',
-    ...(values.smtp ? { smtp: values.smtp } : {}),
-    ...(values.from ? { from: values.from } : {}),
-    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
-    ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),
-    ...(trustProxy ? { trustProxy } : {}),
-    // For benchmarks and load tests only: the spec's limits apply otherwise.
-    ...(noRateLimits ? { rateLimits: false as const } : {}),
-  })
+  let service: Awaited<ReturnType<typeof startService>>
+  try {
+    service = await startService({
+      dataDir,
+      port,
+      host,
+      ...(values.smtp ? { smtp: values.smtp } : {}),
+      ...(values.from ? { from: values.from } : {}),
+      ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+      ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),
+      ...(trustProxy ? { trustProxy } : {}),
+      // For benchmarks and load tests only: the spec's limits apply otherwise.
+      ...(noRateLimits ? { rateLimits: false as const } : {}),
+    })
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw new StartError(error.message)
+    const known = listenFailure(error as NodeJS.ErrnoException, host, port)
+    if (known) throw new StartError(known)
+    throw new StartError(`The Vault Service did not start: ${(error as Error).message ?? error}`)
+  }
   const stop = (signal: string) => {
     console.error(`[vault-service] ${signal}: shutting down`)
     service.close().then(
@@ -84,70 +135,135 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
   console.log(`listening on ${service.url}`)
 }
 
-function admin(command: string | undefined, values: Record<string, string | undefined>): unknown {
-  const { ctx, db } = openServiceContext(required(values, 'data-dir'))
-  try {
-    const ops = adminOperations(ctx)
-    switch (command) {
-      case 'create-account':
-        return ops.createAccount({ email: required(values, 'email') })
-      case 'create-key':
-        return ops.createKey({
-          account: required(values, 'account'),
-          kind: required(values, 'kind') as KeyKind,
-        })
-      case 'revoke-key':
-        return ops.revokeKey({ key: required(values, 'key') })
-      case 'create-vault':
-        return ops.createVault({
-          account: required(values, 'account'),
-          preset: (values.preset ?? 'standard') as SssPreset,
-        })
-      case 'add-credits':
-        return ops.addCredits({
-          account: required(values, 'account'),
-          credits: Number(required(values, 'credits')),
-        })
-      case 'start-release':
-        return ops.startRelease({ vault: required(values, 'vault') })
-      case 'tick': {
-        if (values.now && Number.isNaN(Date.parse(values.now)))
-          throw new AdminError('--now must be an ISO 8601 time')
-        return ops.tick(values.now ? { now: new Date(values.now) } : {})
+type AdminCommand = (typeof ADMIN_COMMANDS)[number]
+
+function admin(command: AdminCommand, values: Record<string, string | undefined>): unknown {
+  // Checked before the data directory is opened (and perhaps created) for a command that cannot run.
+  const need = (name: string) => required(values, name)
+  const dataDir = need('data-dir')
+  const run: Record<AdminCommand, () => (ops: ReturnType<typeof adminOperations>) => unknown> = {
+    'create-account': () => {
+      const email = need('email')
+      return (ops) => ops.createAccount({ email })
+    },
+    'create-key': () => {
+      const account = need('account')
+      const kind = need('kind') as KeyKind
+      return (ops) => ops.createKey({ account, kind })
+    },
+    'revoke-key': () => {
+      const key = need('key')
+      return (ops) => ops.revokeKey({ key })
+    },
+    'create-vault': () => {
+      const account = need('account')
+      const preset = (values.preset ?? 'standard') as SssPreset
+      return (ops) => ops.createVault({ account, preset })
+    },
+    'add-credits': () => {
+      const account = need('account')
+      const credits = Number(need('credits'))
+      return (ops) => ops.addCredits({ account, credits })
+    },
+    'start-release': () => {
+      const vault = need('vault')
+      return (ops) => ops.startRelease({ vault })
+    },
+    tick: () => {
+      if (values.now && Number.isNaN(Date.parse(values.now))) {
+        throw new UsageError(
+          `--now must be an ISO 8601 time such as 2030-01-31T12:00:00Z, not ${values.now}.`,
+        )
       }
-      case 'outbox':
-        return ops.outbox(values.vault ? { vault: values.vault } : {})
-      default:
-        throw new AdminError(`unknown admin command ${JSON.stringify(command ?? '')}\n${USAGE}`)
-    }
+      const now = values.now ? new Date(values.now) : undefined
+      return (ops) => ops.tick(now ? { now } : {})
+    },
+    outbox: () => {
+      const vault = values.vault
+      return (ops) => ops.outbox(vault ? { vault } : {})
+    },
+  }
+  const operation = run[command]()
+  const { ctx, db } = openServiceContext(dataDir)
+  try {
+    return operation(adminOperations(ctx))
   } finally {
     db.close()
   }
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2)
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
-  } catch (error) {
-    console.log(JSON.stringify({ error: `${(error as Error).message}\n${USAGE}` }))
-    process.exit(2)
+/** What parseArgs refused, said plainly (its own messages suggest `--` tricks nobody needs here). */
+function parseFailure(error: NodeJS.ErrnoException): string {
+  const option = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}.`
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return /argument missing/.test(error.message) ? `${option} needs a value.` : `${option} takes no value.`
   }
-  const [mode, command] = parsed.positionals
-  const values = parsed.values as Record<string, string | undefined>
+  return `${error.message}.`
+}
+
+function parse(argv: string[]) {
   try {
-    if (mode === 'serve') return await serve(values, parsed.values['no-rate-limits'] === true)
-    if (mode === 'admin') {
-      console.log(JSON.stringify(admin(command, values)))
-      return
-    }
-    throw new AdminError(`unknown mode ${JSON.stringify(mode ?? '')}\n${USAGE}`)
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
   } catch (error) {
-    const message = error instanceof AdminError ? error.message : `${(error as Error).message ?? error}`
-    console.log(JSON.stringify({ error: message }))
-    process.exit(1)
+    throw new UsageError(parseFailure(error as NodeJS.ErrnoException))
   }
 }
 
-void main()
+async function main(argv: string[]): Promise<void> {
+  // Help wins over everything else on the line, even an option parseArgs would refuse.
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  const parsed = parse(argv)
+  const [mode, command, ...extra] = parsed.positionals
+  const values = parsed.values as Record<string, string | undefined>
+  if (mode === 'serve') {
+    if (command !== undefined)
+      throw new UsageError(`serve takes no command, but got ${JSON.stringify(command)}.`)
+    return serve(values, parsed.values['no-rate-limits'] === true)
+  }
+  if (mode === 'admin') {
+    if (command === undefined) throw new UsageError('admin needs a command, e.g. admin create-account.')
+    if (!(ADMIN_COMMANDS as readonly string[]).includes(command)) {
+      throw new UsageError(`unknown admin command ${JSON.stringify(command)}.`)
+    }
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}.`)
+    let result: unknown
+    try {
+      result = admin(command as AdminCommand, values)
+    } catch (error) {
+      if (error instanceof UsageError) throw error
+      const message = error instanceof AdminError ? error.message : `${(error as Error).message ?? error}`
+      process.stdout.write(`${JSON.stringify({ error: message })}\n`)
+      process.exitCode = 1
+      return
+    }
+    process.stdout.write(`${JSON.stringify(result)}\n`)
+    return
+  }
+  throw new UsageError(
+    mode === undefined
+      ? 'say what to do: serve, or admin <command>.'
+      : `unknown mode ${JSON.stringify(mode)}; use serve or admin.`,
+  )
+}
+
+// A reader that stopped early (`--help | head`) is not an error worth a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+  throw error
+})
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`service: ${error.message}\n\n${USAGE}\n`)
+    process.exitCode = 2
+    return
+  }
+  // StartError already says what happened and what to do; anything else is reported as it came, without a trace.
+  // exit() rather than exitCode: nothing of a service that failed to start may keep the process alive.
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

@@ -15,6 +15,7 @@ import { openServiceContext, PUBLIC_URL_SETTING } from './service-context'
 
 export { AdminError } from './accounts'
 export type { AdminOperations } from './admin'
+export { DataDirInUseError } from './data-dir-lock'
 export type { OutboxMessage } from './outbox'
 export type { RateLimitSettings } from './rate-limit'
 export type { TickReport } from './release'
@@ -68,14 +69,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Checked before anything is opened, so a typo fails at once and leaves nothing locked.
   const allowedHosts = options.allowedHosts ? parseAllowedHosts(options.allowedHosts) : null
   const clock = options.clock ?? (() => new Date())
-  const { ctx, db } = openServiceContext(options.dataDir, clock)
-  let unlock: () => void
+  // The lock comes first: a second service must not even migrate a database another one is using.
+  const unlock = lockDataDir(options.dataDir)
+  let opened: ReturnType<typeof openServiceContext>
   try {
-    unlock = lockDataDir(options.dataDir)
+    opened = openServiceContext(options.dataDir, clock)
   } catch (error) {
-    db.close()
+    unlock()
     throw error
   }
+  const { ctx, db } = opened
   try {
     // A data directory from before private modes (or copied with default ones) becomes private now.
     tightenTree(options.dataDir)

@@ -1,5 +1,6 @@
-// The command line: every admin command prints exactly one JSON object; errors exit non-zero.
-import { execFile } from 'node:child_process'
+// The command line: every admin command prints exactly one JSON object; errors exit non-zero. Help and
+// mistakes in the command line are plain text for people; a second service on the same folder or port is refused.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -65,7 +66,153 @@ describe('service admin CLI', () => {
     expect(noAccount.json.error).toContain('no account')
     const badEmail = await admin('create-account', '--email', 'nope')
     expect(badEmail.json.error).toContain('e-mail')
-    const unknown = await admin('explode')
-    expect(unknown.json.error).toContain('unknown admin command')
+  })
+})
+
+/** Runs the CLI with these arguments; never throws. */
+async function cliRun(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { cwd: root })
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string }
+    return { code, stdout, stderr }
+  }
+}
+
+describe('service CLI for people', () => {
+  it('prints the usage as plain text on stdout for --help, -h, help and admin --help, exit 0', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['admin', '--help'], ['serve', '-h']]) {
+      const result = await cliRun(...args)
+      expect(result, args.join(' ')).toMatchObject({ code: 0, stderr: '' })
+      expect(result.stdout).toMatch(/^Usage:\n {2}npm run service -- serve --data-dir <dir>/)
+      expect(result.stdout).toContain('\n    create-account --email E')
+      expect(result.stdout).not.toContain('\\n')
+    }
+  })
+
+  it('explains a wrong command line in plain words with the usage on stderr, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['--bogus'], 'service: unknown option --bogus.'],
+      [[], 'service: say what to do: serve, or admin <command>.'],
+      [['launch'], 'service: unknown mode "launch"; use serve or admin.'],
+      [['admin', 'explode', '--data-dir', dataDir], 'service: unknown admin command "explode".'],
+      [['admin', 'create-account', '--data-dir', dataDir], 'service: --email is required.'],
+      [['serve'], 'service: --data-dir is required.'],
+      [['serve', '--port'], 'service: --port needs a value.'],
+      [['serve', '--port', '70000', '--data-dir', dataDir], 'service: --port must be a whole number'],
+    ]
+    for (const [args, message] of cases) {
+      const result = await cliRun(...args)
+      expect(result, args.join(' ')).toMatchObject({ code: 2, stdout: '' })
+      expect(result.stderr.startsWith(message), result.stderr).toBe(true)
+      expect(result.stderr).toContain('\n\nUsage:\n')
+    }
+  })
+
+  it('npm run service -- --help goes through the launcher: usage on stdout, exit 0', async () => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [join(root, 'scripts/run-cli.mjs'), 'service', '--help'],
+      { cwd: root },
+    )
+    expect(stdout).toMatch(/^Usage:\n/)
+    expect(stdout).not.toMatch(/^\{/m)
+    expect(stderr).toBe('')
+  })
+})
+
+interface Started {
+  child: ChildProcess
+  exit: Promise<{ code: number | null; stdout: string; stderr: string }>
+  output: () => string
+}
+
+function serveChild(...args: string[]): Started {
+  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr!.on('data', (d) => {
+    stderr += d
+  })
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  )
+  return { child, exit, output: () => stdout }
+}
+
+async function listening(started: Started): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(started.output())
+      if (match) resolve(match[2]!)
+    }
+    started.child.stdout!.on('data', check)
+    check()
+    void started.exit.then(({ code, stderr }) => reject(new Error(`exited with ${code}: ${stderr}`)))
+  })
+}
+
+async function stopped(started: Started): Promise<void> {
+  started.child.kill('SIGTERM')
+  expect((await started.exit).code).toBe(0)
+}
+
+describe('a second service', () => {
+  const folders: string[] = []
+  const folder = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-service-twice-'))
+    folders.push(dir)
+    return dir
+  }
+  afterAll(() => {
+    for (const dir of folders) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('on the same data folder exits 1 with one sentence and never says it is listening', async () => {
+    const dir = folder()
+    const first = serveChild('--port', '0', '--data-dir', dir)
+    await listening(first)
+    try {
+      const second = await serveChild('--port', '0', '--data-dir', dir).exit
+      expect(second.code).toBe(1)
+      expect(second.stdout).toBe('')
+      expect(second.stderr).toBe(
+        `The data folder ${dir} is in use by another Vault Service (process ${first.child.pid}): stop that one first, or start this one with another --data-dir.\n`,
+      )
+    } finally {
+      await stopped(first)
+    }
+  })
+
+  it('on the same port exits 1 with one sentence and never says it is listening', async () => {
+    const first = serveChild('--port', '0', '--data-dir', folder())
+    const port = await listening(first)
+    try {
+      const second = await serveChild('--port', port, '--data-dir', folder()).exit
+      expect(second.code).toBe(1)
+      expect(second.stdout).toBe('')
+      expect(second.stderr).toBe(
+        `Another program, perhaps another Vault Service, is already using port ${port} on 127.0.0.1: stop it, or choose another --port (0 picks a free one).\n`,
+      )
+    } finally {
+      await stopped(first)
+    }
+  })
+
+  it('started at the same moment on one folder: exactly one of them serves', async () => {
+    const dir = folder()
+    const both = [serveChild('--port', '0', '--data-dir', dir), serveChild('--port', '0', '--data-dir', dir)]
+    // Whichever lost exits on its own; the winner is the one still running then.
+    const loser = await Promise.race(both.map((s, i) => s.exit.then((result) => ({ i, result }))))
+    expect(loser.result.code).toBe(1)
+    expect(loser.result.stdout).toBe('')
+    expect(loser.result.stderr).toMatch(/^The data folder .* is in use by another Vault Service/)
+    const winner = both[1 - loser.i]!
+    await listening(winner)
+    await stopped(winner)
   })
 })
