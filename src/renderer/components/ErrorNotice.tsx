@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
 import { errorView } from '../display/error-text'
-import { formatCredits } from '../display/units'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
+import { langOf, text } from '../text'
+
+const t = text.errors
 
 /** A failure as the user should read it: the sentence, and the way forward its code calls for. */
 export function ErrorNotice({
@@ -32,38 +34,38 @@ export function ErrorNotice({
   }, [wait])
 
   return (
-    <div className="notice notice-error" role="alert" data-code={view.code}>
-      <p>{view.message}</p>
+    <div className="notice notice-error" role="alert" data-code={view.code} lang={langOf('errors')}>
+      <p lang={view.lang}>{view.message}</p>
       {view.credits && (view.credits.needed !== undefined || view.credits.balance !== undefined) && (
         <p className="notice-detail">
-          {view.credits.needed !== undefined && <>Needed: {formatCredits(view.credits.needed)}. </>}
-          {view.credits.balance !== undefined && <>Balance: {formatCredits(view.credits.balance)}.</>}
+          {view.credits.needed !== undefined && <>{t.creditsNeeded(view.credits.needed)} </>}
+          {view.credits.balance !== undefined && <>{t.creditsBalance(view.credits.balance)}</>}
         </p>
       )}
       {view.retryAfterSeconds !== null && !onRetry && (
         <p className="notice-detail" role="timer">
-          {wait > 0 ? `You can try again in ${wait} s.` : 'You can try again now.'}
+          {wait > 0 ? t.tryAgainIn(wait) : t.tryAgainNow}
         </p>
       )}
       <div className="notice-actions">
         {view.retryAfterSeconds !== null && onRetry && (
           <button type="button" className="button secondary" disabled={wait > 0} onClick={onRetry}>
-            {wait > 0 ? `Try again in ${wait} s` : 'Try again'}
+            {wait > 0 ? t.retryIn(wait) : t.retry}
           </button>
         )}
         {view.reconnect && (
           <button type="button" className="button secondary" onClick={() => go('settings')}>
-            Reconnect in Settings
+            {t.reconnect}
           </button>
         )}
         {view.ownerKit && kitVault && (
           <button type="button" className="button" onClick={() => openOwnerKit(kitVault)}>
-            Save the owner kit…
+            {t.saveOwnerKit}
           </button>
         )}
         {view.extensionMissing && (
           <button type="button" className="button secondary" onClick={() => go('settings', 'connections')}>
-            Connections in Settings
+            {t.connections}
           </button>
         )}
       </div>

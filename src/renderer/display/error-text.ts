@@ -1,10 +1,24 @@
 // Turns a failure from the bridge into what the UI shows: the sentence main wrote (what happened
 // and what to do), plus the affordance the code calls for (reconnect, wait, add credits).
 import { IpcError } from '../../shared/ipc/contract-kit'
+import { coreLang } from '../text'
+
+/** A failure the window describes itself, in its catalogue's words; `lang` is their language. */
+export class UiError extends Error {
+  constructor(
+    message: string,
+    readonly lang: string | undefined,
+  ) {
+    super(message)
+    this.name = 'UiError'
+  }
+}
 
 export interface ErrorView {
   code: string
   message: string
+  /** The language of `message` when it differs from the page's (main writes English). */
+  lang: string | undefined
   /** 401: offer to reconnect in Settings. */
   reconnect: boolean
   /** 429: seconds to wait before retrying. */
@@ -25,6 +39,7 @@ export function errorView(error: unknown): ErrorView {
     return {
       code: error.code,
       message: error.message,
+      lang: coreLang,
       reconnect: error.code === 'UNAUTHORIZED',
       retryAfterSeconds:
         error.status === 429 || error.code === 'RATE_LIMITED' ? (error.retryAfterSeconds ?? 1) : null,
@@ -37,6 +52,7 @@ export function errorView(error: unknown): ErrorView {
   return {
     code: 'ERROR',
     message,
+    lang: error instanceof UiError ? error.lang : coreLang,
     reconnect: false,
     retryAfterSeconds: null,
     credits: null,

@@ -1,41 +1,26 @@
-// How numbers, sizes, money and times read in the UI. Pure functions, unit tested.
-import { creditsToDollars } from '../../shared/api'
+// How numbers, sizes, money and times read in the UI: thin names over the one formatting layer
+// (src/shared/locale-format.ts, Intl in the system's locale) and the catalogue's words.
+import { format, text } from '../text'
 
-const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const
-
-/** Decimal units (1 KB = 1000 B), like the service's price per GB. */
+/** Decimal units (1 kB = 1000 B), like the service's price per GB. */
 export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—'
-  let value = bytes
-  let unit = 0
-  while (value >= 1000 && unit < BYTE_UNITS.length - 1) {
-    value /= 1000
-    unit++
-  }
-  const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2
-  return `${value.toFixed(digits)} ${BYTE_UNITS[unit]}`
+  return format.bytes(bytes)
 }
 
 export function formatCredits(credits: number): string {
-  return `${credits.toLocaleString('en-US')} credit${credits === 1 ? '' : 's'} (${creditsToDollars(credits)})`
+  return text.common.credits(credits)
 }
 
 export function formatRate(bytesPerSecond: number): string {
-  return `${formatBytes(bytesPerSecond)}/s`
+  return text.common.rate(format.bytes(bytesPerSecond))
 }
 
 /** "45 s", "3 min 20 s", "2 h 5 min". */
 export function formatDuration(totalSeconds: number): string {
-  const s = Math.max(0, Math.round(totalSeconds))
-  if (s < 60) return `${s} s`
-  const minutes = Math.floor(s / 60)
-  if (minutes < 60) return s % 60 ? `${minutes} min ${s % 60} s` : `${minutes} min`
-  const hours = Math.floor(minutes / 60)
-  return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`
+  return format.duration(totalSeconds)
 }
 
 const DAY_MS = 86_400_000
-const HOUR_MS = 3_600_000
 
 /** Where a deadline stands: "in 29 days", "in 5 hours", "overdue by 2 days". */
 export function describeDeadline(
@@ -43,18 +28,11 @@ export function describeDeadline(
   now: number,
 ): { text: string; overdue: boolean; days: number } {
   const ms = Date.parse(dueIso) - now
-  if (!Number.isFinite(ms)) return { text: 'unknown', overdue: false, days: 0 }
-  const abs = Math.abs(ms)
-  const days = Math.ceil(abs / DAY_MS)
-  let span: string
-  if (abs < HOUR_MS) span = 'less than an hour'
-  else if (abs < DAY_MS) {
-    const hours = Math.round(abs / HOUR_MS)
-    span = `${hours} hour${hours === 1 ? '' : 's'}`
-  } else span = `${days} day${days === 1 ? '' : 's'}`
+  if (!Number.isFinite(ms)) return { text: text.common.unknown, overdue: false, days: 0 }
+  const days = Math.ceil(Math.abs(ms) / DAY_MS)
   return ms >= 0
-    ? { text: `in ${span}`, overdue: false, days }
-    : { text: `overdue by ${span}`, overdue: true, days: -days }
+    ? { text: format.relative(dueIso, now), overdue: false, days }
+    : { text: text.common.overdueBy(-ms), overdue: true, days: -days }
 }
 
 /** Whole days left to cancel a release (30 days from its start unless the service says otherwise). */
@@ -72,23 +50,11 @@ export function daysLeftToCancel(
 }
 
 export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—'
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return '—'
-  return date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })
+  return format.date(iso)
 }
 
 export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '—'
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return '—'
-  return date.toLocaleString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
+  return format.dateTime(iso)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type {
   HeirVaultFiles,
+  RecoveryFileResult,
   RecoveryProgress,
   RecoveryReport,
   ShareCheck,
@@ -8,8 +9,10 @@ import type {
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { decodeQrFromFile } from '../display/qr-image'
-import { formatBytes } from '../display/units'
 import { useSettingsStore } from '../stores/settings-store'
+import { coreLang, format, langOf, text } from '../text'
+
+const t = text.recovery
 
 interface ShareEntry {
   id: number
@@ -23,8 +26,41 @@ type Source = 'service' | 'files'
 
 let nextShareId = 1
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`
+/** A kit as the check read it: in the window's words when its parts are known, else the core's sentence. */
+function KitCheck({ check }: { check: ShareCheck }) {
+  if (!check.ok) {
+    return (
+      <span className="text-danger small">
+        {t.kitNotRead} <span lang={coreLang}>{check.message}</span>
+      </span>
+    )
+  }
+  const parts = check.shareIndex && check.shares && check.vaultFingerprint && check.splitId
+  return (
+    <span className="text-ok small">
+      ✓{' '}
+      {parts ? (
+        t.kitRead(check.shareIndex!, check.shares!, check.vaultFingerprint!, check.splitId!)
+      ) : (
+        <span lang={coreLang}>{check.message}</span>
+      )}
+    </span>
+  )
+}
+
+/**
+ * One file's outcome. The app core explains it in English: shown whole when the window is in English;
+ * in a translation, the outcome in the window's words, with the English detail where it says why.
+ */
+function FileOutcome({ result }: { result: RecoveryFileResult }) {
+  if (!coreLang || !result.status) return <span lang={coreLang}>{result.message}</span>
+  const status = t.fileStatus[result.status]
+  if (result.status === 'recovered' || result.status === 'kept') return <>{status}</>
+  return (
+    <>
+      {status} (<span lang={coreLang}>{result.message}</span>)
+    </>
+  )
 }
 
 export function RecoveryScreen() {
@@ -42,6 +78,7 @@ export function RecoveryScreen() {
   const [busy, setBusy] = useState(false)
   const [progress, setProgress] = useState<RecoveryProgress>()
   const [report, setReport] = useState<RecoveryReport>()
+  const [finishedAt, setFinishedAt] = useState<number>()
   const [error, setError] = useState<unknown>()
 
   useEffect(() => vault().on.recoveryProgress(setProgress), [])
@@ -116,6 +153,7 @@ export function RecoveryScreen() {
     setBusy(true)
     setError(undefined)
     setReport(undefined)
+    setFinishedAt(undefined)
     setProgress(undefined)
     try {
       const words = valid.map((s) => s.text)
@@ -137,6 +175,7 @@ export function RecoveryScreen() {
               outputDir: outputDir.trim(),
             }),
       )
+      setFinishedAt(Date.now())
     } catch (e) {
       setError(e)
     } finally {
@@ -147,30 +186,26 @@ export function RecoveryScreen() {
   const haveSource = source === 'service' ? !!serviceUrl.trim() && !!accessToken.trim() : !!inputs.trim()
   const missingText = !haveSource
     ? source === 'service'
-      ? 'Fill in the service address and access code from the e-mail (step 1).'
-      : 'Say where the encrypted files are (step 1).'
+      ? t.missingService
+      : t.missingFiles
     : !enough
-      ? 'Enter enough guardians’ kits first (step 2).'
+      ? t.missingKits
       : !outputDir.trim()
-        ? 'Say where to save the files (step 3).'
+        ? t.missingOutput
         : null
   const recovered = report?.results.filter((r) => r.ok).length ?? 0
   // Older copies of files whose newer copy was recovered: listed, but neither counted nor failures.
   const counted = report?.results.filter((r) => r.status !== 'superseded') ?? []
 
   return (
-    <section className="screen recovery" aria-labelledby="recovery-title">
+    <section className="screen recovery" aria-labelledby="recovery-title" lang={langOf('recovery')}>
       <header className="screen-header">
-        <h1 id="recovery-title">Recovery</h1>
+        <h1 id="recovery-title">{t.title}</h1>
       </header>
-      <p className="lead">
-        If someone named you as an heir, you can open their files here. You need the e-mail you received and
-        the kits of enough of their guardians. Nothing here is urgent and nothing you do here can harm the
-        files: take your time, and ask someone to sit with you if that helps.
-      </p>
+      <p className="lead">{t.lead}</p>
 
       <fieldset className="radio-cards compact">
-        <legend>Where are the files?</legend>
+        <legend>{t.sourceLegend}</legend>
         <label className={`radio-card${source === 'service' ? ' selected' : ''}`}>
           <input
             type="radio"
@@ -179,10 +214,8 @@ export function RecoveryScreen() {
             onChange={() => setSource('service')}
           />
           <span>
-            <strong>I received an e-mail with an access code</strong>
-            <span className="muted">
-              The files are downloaded from the vault service named in the e-mail.
-            </span>
+            <strong>{t.sourceService}</strong>
+            <span className="muted">{t.sourceServiceNote}</span>
           </span>
         </label>
         <label className={`radio-card${source === 'files' ? ' selected' : ''}`}>
@@ -193,44 +226,41 @@ export function RecoveryScreen() {
             onChange={() => setSource('files')}
           />
           <span>
-            <strong>I have the encrypted files on this computer</strong>
-            <span className="muted">Files whose names end in .vault, from a backup or a download.</span>
+            <strong>{t.sourceFiles}</strong>
+            <span className="muted">{t.sourceFilesNote}</span>
           </span>
         </label>
       </fieldset>
 
       {source === 'service' ? (
         <form className="panel" onSubmit={showFiles} aria-labelledby="step-email">
-          <h2 id="step-email">1. Copy three things from the e-mail</h2>
-          <p className="muted">
-            The e-mail's subject starts with “You have been given access”. Copy each item exactly; spaces
-            before or after do not matter.
-          </p>
+          <h2 id="step-email">{t.emailStep}</h2>
+          <p className="muted">{t.emailStepNote}</p>
           <div className="field" style={{ marginBottom: 12 }}>
-            <label htmlFor="heir-service">Vault Service address</label>
+            <label htmlFor="heir-service">{t.serviceAddress}</label>
             <input
               id="heir-service"
               type="url"
               value={serviceUrl}
-              placeholder="https://…"
+              placeholder={t.serviceAddressPlaceholder}
               spellCheck={false}
               onChange={(e) => setServiceUrl(e.target.value)}
             />
           </div>
           <div className="field" style={{ marginBottom: 12 }}>
-            <label htmlFor="heir-token">Your personal access token (starts with hk_)</label>
+            <label htmlFor="heir-token">{t.accessToken}</label>
             <input
               id="heir-token"
               type="text"
               value={accessToken}
-              placeholder="hk_…"
+              placeholder={t.accessTokenPlaceholder}
               spellCheck={false}
               autoComplete="off"
               onChange={(e) => setAccessToken(e.target.value)}
             />
           </div>
           <div className="field" style={{ marginBottom: 12 }}>
-            <label htmlFor="heir-vault">Vault id (filled in for you when you enter a guardian's kit)</label>
+            <label htmlFor="heir-vault">{t.vaultId}</label>
             <input
               id="heir-vault"
               type="text"
@@ -245,37 +275,35 @@ export function RecoveryScreen() {
               className="button secondary"
               disabled={listingBusy || !serviceUrl.trim() || !accessToken.trim() || !vaultId.trim()}
             >
-              {listingBusy ? 'Looking…' : 'Show the files'}
+              {listingBusy ? t.looking : t.showFiles}
             </button>
-            <span className="muted small">Optional: see what the vault holds before you start.</span>
+            <span className="muted small">{t.showFilesNote}</span>
           </div>
           {listError !== undefined && <ErrorNotice error={listError} />}
           {listing && (
             <div className="panel inset" data-testid="heir-files">
               <h3>
-                The vault holds{' '}
-                {plural(
+                {t.vaultHolds(
                   listing.files.reduce((sum, f) => sum + (f.fileCount ?? 1), 0),
-                  'file',
-                )}{' '}
-                ({formatBytes(listing.totalBytes)} in total)
+                  format.bytes(listing.totalBytes),
+                )}
               </h3>
               <ul className="plain-list file-list">
                 {listing.files.map((f) => (
                   <li key={f.assetId}>
                     <span className="file-name">{f.name}</span>{' '}
-                    <span className="muted small">{formatBytes(f.plaintextBytes)}</span>
+                    <span className="muted small">{format.bytes(f.plaintextBytes)}</span>
                   </li>
                 ))}
               </ul>
-              <p className="muted small">They are locked until enough guardians' kits are entered below.</p>
+              <p className="muted small">{t.lockedNote}</p>
             </div>
           )}
         </form>
       ) : (
         <div className="panel">
-          <h2>1. Choose the encrypted files</h2>
-          <label htmlFor="recovery-inputs">Encrypted files or folders (one full path per line)</label>
+          <h2>{t.filesStep}</h2>
+          <label htmlFor="recovery-inputs">{t.inputs}</label>
           <textarea
             id="recovery-inputs"
             rows={3}
@@ -285,48 +313,37 @@ export function RecoveryScreen() {
           />
           {mode === 'electron' && (
             <button type="button" className="button secondary small" onClick={() => void pick('files')}>
-              Choose files…
+              {t.chooseFiles}
             </button>
           )}
         </div>
       )}
 
       <div className="panel">
-        <h2>2. Enter the guardians' kits</h2>
-        <p className="muted">
-          Each guardian was given a printed kit with a list of words and a square barcode. Type or paste the
-          words (capital letters and extra spaces do not matter), or choose a photo of the barcode. The kits
-          stay on this computer; nothing is sent anywhere.
-        </p>
+        <h2>{t.kitsStep}</h2>
+        <p className="muted">{t.kitsStepNote}</p>
         <p className="share-count" role="status" data-testid="share-count">
           {!threshold
             ? valid.length === 0
-              ? 'No kits entered yet.'
-              : `${plural(valid.length, 'kit')} entered.`
+              ? t.noKits
+              : t.kitsEntered(valid.length)
             : valid.length >= threshold
-              ? `${plural(valid.length, 'kit')} entered — enough to open the files (${threshold} of ${total} needed).`
-              : `${plural(valid.length, 'kit')} entered — ${threshold} of ${total} needed. Ask ${threshold - valid.length === 1 ? 'one more guardian' : `${threshold - valid.length} more guardians`} for their kit.`}
+              ? t.kitsEnough(valid.length, threshold, total ?? threshold)
+              : t.kitsShort(valid.length, threshold, total ?? threshold)}
         </p>
         {mixedSets && enough && (
           <div className="notice notice-warn" data-testid="kits-mixed-sets">
-            <p>
-              Some kits come from another set (the owner made new kits at some point). They will be left out:
-              the kits of the set you have enough of are what open the files.
-            </p>
+            <p>{t.mixedSetsEnough}</p>
           </div>
         )}
         {mixedSets && !enough && (
           <div className="notice notice-warn" role="alert">
-            <p>
-              These kits come from different sets. The owner made new kits at some point (for example after
-              changing guardians), and old and new kits do not fit together. Ask the guardians for their
-              newest kit: the set is printed on each kit, and all kits used together must show the same set.
-            </p>
+            <p>{t.mixedSetsShort}</p>
           </div>
         )}
         {shares.map((s, index) => (
           <div key={s.id} className="share-entry">
-            <label htmlFor={`share-${s.id}`}>Kit {index + 1}</label>
+            <label htmlFor={`share-${s.id}`}>{t.kit(index + 1)}</label>
             <textarea
               id={`share-${s.id}`}
               rows={5}
@@ -334,11 +351,11 @@ export function RecoveryScreen() {
               spellCheck={false}
               onChange={(e) => update(s.id, { text: e.target.value, check: undefined })}
               onBlur={(e) => void check(s.id, e.target.value)}
-              placeholder="The words from the kit, in order"
+              placeholder={t.kitPlaceholder}
             />
             <div className="row">
               <label className="button secondary small file-button">
-                Read the barcode from a photo…
+                {t.readPhoto}
                 <input
                   type="file"
                   accept="image/*"
@@ -352,15 +369,10 @@ export function RecoveryScreen() {
                   className="link-button small"
                   onClick={() => setShares((list) => list.filter((x) => x.id !== s.id))}
                 >
-                  Remove
+                  {t.remove}
                 </button>
               )}
-              {s.check && (
-                <span className={s.check.ok ? 'text-ok small' : 'text-danger small'}>
-                  {s.check.ok ? '✓ ' : ''}
-                  {s.check.message}
-                </span>
-              )}
+              {s.check && <KitCheck check={s.check} />}
             </div>
             {s.error !== undefined && <ErrorNotice error={s.error} />}
           </div>
@@ -370,19 +382,19 @@ export function RecoveryScreen() {
           className="button secondary"
           onClick={() => setShares((list) => [...list, { id: nextShareId++, text: '' }])}
         >
-          Add another kit
+          {t.addKit}
         </button>
       </div>
 
       <form className="panel" onSubmit={recover}>
-        <h2>3. Choose where to save the files</h2>
-        <label htmlFor="recovery-output">Folder for the recovered files</label>
+        <h2>{t.saveStep}</h2>
+        <label htmlFor="recovery-output">{t.output}</label>
         <div className="row">
           <input
             id="recovery-output"
             type="text"
             value={outputDir}
-            placeholder="For example /home/you/Documents/Recovered files"
+            placeholder={t.outputPlaceholder}
             onChange={(e) => setOutputDir(e.target.value)}
             spellCheck={false}
           />
@@ -392,35 +404,28 @@ export function RecoveryScreen() {
               className="button secondary small"
               onClick={() => void pick('output-folder')}
             >
-              Choose…
+              {t.chooseFolder}
             </button>
           )}
         </div>
-        <p className="muted small">
-          A new folder is made if needed. Files already there are never replaced. If the recovery is
-          interrupted, start it again with the same folder: it continues where it stopped.
-        </p>
+        <p className="muted small">{t.outputNote}</p>
         <div className="row">
           <button type="submit" className="button" disabled={busy || missingText !== null}>
             {busy
-              ? 'Recovering…'
+              ? t.recovering
               : report?.stopped
-                ? 'Continue where it stopped'
+                ? t.continue
                 : source === 'service'
-                  ? 'Recover the files'
-                  : 'Verify and decrypt'}
+                  ? t.recoverFromService
+                  : t.recoverFiles}
           </button>
           {missingText && <span className="muted small">{missingText}</span>}
         </div>
         {busy && progress && (
           <div role="status">
-            <progress
-              max={progress.totalBytes || 1}
-              value={progress.doneBytes}
-              aria-label="Recovery progress"
-            />
+            <progress max={progress.totalBytes || 1} value={progress.doneBytes} aria-label={t.progress} />
             <span className="muted small">
-              File {Math.min(progress.filesDone + 1, progress.filesTotal)} of {progress.filesTotal} ·{' '}
+              {t.progressFile(Math.min(progress.filesDone + 1, progress.filesTotal), progress.filesTotal)} ·{' '}
               {progress.input}
             </span>
           </div>
@@ -434,50 +439,49 @@ export function RecoveryScreen() {
                 data-testid="rehearsal-result"
               >
                 <p>
-                  <strong>
-                    {report.rehearsal.passed
-                      ? 'Practice passed: the kits work.'
-                      : 'Practice not confirmed by the service.'}
-                  </strong>{' '}
-                  {report.rehearsal.message}
+                  <strong>{report.rehearsal.passed ? t.practicePassed : t.practiceNotConfirmed}</strong>{' '}
+                  <span lang={coreLang}>{report.rehearsal.message}</span>
                 </p>
-                <p>This was a practice run: nothing was released.</p>
+                <p>{t.practiceNote}</p>
               </div>
             )}
             {report.kitsSetAside && (
               <div className="notice notice-warn" data-testid="kits-set-aside">
                 <p>
-                  <strong>
-                    The other kits were enough, so{' '}
-                    {report.kitsSetAside.length === 1 ? 'one kit was' : 'some kits were'} left out:
-                  </strong>
+                  <strong>{t.kitsSetAside(report.kitsSetAside.length)}</strong>
                 </p>
                 <ul>
                   {report.kitsSetAside.map((reason) => (
-                    <li key={reason}>{reason}</li>
+                    <li key={reason} lang={coreLang}>
+                      {reason}
+                    </li>
                   ))}
                 </ul>
               </div>
             )}
             {report.stopped && (
               <div className="notice notice-error" role="alert" data-code={report.stopped.code}>
-                <p>{report.stopped.message}</p>
+                <p>
+                  <strong>{t.stopped}</strong> <span lang={coreLang}>{report.stopped.message}</span>
+                </p>
               </div>
             )}
             {counted.length > 0 && (
               <h3>
                 {recovered === counted.length
-                  ? `All ${plural(recovered, 'file')} recovered and checked.`
-                  : `${recovered} of ${plural(counted.length, 'file')} recovered${report.stopped ? ' so far' : ''}.`}
-                {recovered > 0 && ` They are in ${report.outputDir}.`}
+                  ? t.allRecovered(recovered)
+                  : report.stopped
+                    ? t.someRecoveredSoFar(recovered, counted.length)
+                    : t.someRecovered(recovered, counted.length)}
+                {recovered > 0 && ` ${t.savedIn(report.outputDir)}`}
               </h3>
             )}
-            {recovered > 0 && (
-              <p className="muted">
-                They open like any other files. Keep the guardians' kits until you are sure you have
-                everything.
+            {finishedAt !== undefined && (
+              <p className="muted small" data-testid="recovery-finished">
+                {t.finishedAt(finishedAt)}
               </p>
             )}
+            {recovered > 0 && <p className="muted">{t.openNote}</p>}
             <ul className="plain-list" style={{ listStyle: 'none', paddingLeft: 0 }}>
               {report.results.map((r, i) => (
                 <li
@@ -493,7 +497,7 @@ export function RecoveryScreen() {
                 >
                   {r.ok ? '✓' : r.status === 'not-reached' ? '…' : r.status === 'superseded' ? '–' : '✗'}{' '}
                   <strong>{r.input}</strong>
-                  {source === 'files' && r.output ? ` → ${r.output}` : ''}: {r.message}
+                  {source === 'files' && r.output ? ` → ${r.output}` : ''}: <FileOutcome result={r} />
                 </li>
               ))}
             </ul>

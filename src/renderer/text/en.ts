@@ -13,11 +13,146 @@ export const english = (f: LocaleFormat) => ({
     recovery: 'Recovery',
     settings: 'Settings',
   },
+  drop: {
+    overlay: (vault: string) => `Drop to back up to ${vault}`,
+    overlayNoVault: 'Open a vault to back up files into it',
+    openVaultFirst: 'Open a vault first, then drop the files on its window to back them up there.',
+    vaultNotActive: 'Files can be added while the vault is active.',
+    noBackend:
+      'This window cannot take dropped files: it is not connected to the Vault Desktop backend. Reload the page from the link "npm start" printed.',
+    nothingDropped: 'Nothing to back up was dropped (empty folders are not backed up).',
+    readFailed:
+      'A dropped file could not be read by the browser. Check that it still exists, then drop it again.',
+    receivingTitle: 'Receiving the dropped files',
+    receiving: (sentFiles: number, totalFiles: number, sent: string, total: string) =>
+      `${f.number(sentFiles)} of ${f.count(totalFiles, { one: 'file', other: 'files' })}, ${sent} of ${total}. Nothing is uploaded until you confirm.`,
+    progressLabel: 'Dropped files received',
+    cancel: 'Cancel',
+    cancelled: 'The drop was cancelled; nothing was kept or uploaded.',
+    failed: (why: string) => `The dropped files could not be received: ${why}`,
+  },
   common: {
     dismiss: 'Dismiss',
     cancel: 'Cancel',
     files: (n: number) => f.count(n, { one: 'file', other: 'files' }),
     credits: (n: number) => f.credits(n),
+    /** A transfer rate: "4.2 MB/s". */
+    rate: (size: string) => `${size}/s`,
+    unknown: 'unknown',
+    notSet: '—',
+    /** How long ago a deadline passed (milliseconds): "overdue by 2 days", "overdue by 3 hours". */
+    overdueBy: (ms: number) =>
+      ms < 3_600_000
+        ? 'overdue by less than an hour'
+        : ms < 86_400_000
+          ? `overdue by ${f.count(Math.round(ms / 3_600_000), { one: 'hour', other: 'hours' })}`
+          : `overdue by ${f.count(Math.ceil(ms / 86_400_000), { one: 'day', other: 'days' })}`,
+  },
+  errors: {
+    creditsNeeded: (n: number) => `Needed: ${f.credits(n)}.`,
+    creditsBalance: (n: number) => `Balance: ${f.credits(n)}.`,
+    tryAgainIn: (seconds: number) => `You can try again in ${f.duration(seconds)}.`,
+    tryAgainNow: 'You can try again now.',
+    retryIn: (seconds: number) => `Try again in ${f.duration(seconds)}`,
+    retry: 'Try again',
+    reconnect: 'Reconnect in Settings',
+    saveOwnerKit: 'Save the owner kit…',
+    connections: 'Connections in Settings',
+  },
+  qrImage: {
+    notAnImage: (name: string) =>
+      `${name} is not an image this app can read. Use a PNG or JPEG photo or scan of the kit's QR code.`,
+    noCanvas: 'This window cannot read images (no canvas). Type the words from the kit instead.',
+    noCode: (name: string) =>
+      `No QR code found in ${name}. Take the photo straight on, with the whole code in view and in focus, or type the words instead.`,
+  },
+  recovery: {
+    title: 'Recovery',
+    lead: 'If someone named you as an heir, you can open their files here. You need the e-mail you received and the kits of enough of their guardians. Nothing here is urgent and nothing you do here can harm the files: take your time, and ask someone to sit with you if that helps.',
+    sourceLegend: 'Where are the files?',
+    sourceService: 'I received an e-mail with an access code',
+    sourceServiceNote: 'The files are downloaded from the vault service named in the e-mail.',
+    sourceFiles: 'I have the encrypted files on this computer',
+    sourceFilesNote: 'Files whose names end in .vault, from a backup or a download.',
+    emailStep: '1. Copy three things from the e-mail',
+    emailStepNote:
+      "The e-mail's subject starts with “You have been given access”. Copy each item exactly; spaces before or after do not matter.",
+    serviceAddress: 'Vault Service address',
+    serviceAddressPlaceholder: 'https://…',
+    accessToken: 'Your personal access token (starts with hk_)',
+    accessTokenPlaceholder: 'hk_…',
+    vaultId: "Vault id (filled in for you when you enter a guardian's kit)",
+    looking: 'Looking…',
+    showFiles: 'Show the files',
+    showFilesNote: 'Optional: see what the vault holds before you start.',
+    vaultHolds: (files: number, size: string) =>
+      `The vault holds ${f.count(files, { one: 'file', other: 'files' })} (${size} in total)`,
+    lockedNote: "They are locked until enough guardians' kits are entered below.",
+    filesStep: '1. Choose the encrypted files',
+    inputs: 'Encrypted files or folders (one full path per line)',
+    chooseFiles: 'Choose files…',
+    kitsStep: "2. Enter the guardians' kits",
+    kitsStepNote:
+      'Each guardian was given a printed kit with a list of words and a square barcode. Type or paste the words (capital letters and extra spaces do not matter), or choose a photo of the barcode. The kits stay on this computer; nothing is sent anywhere.',
+    noKits: 'No kits entered yet.',
+    kitsEntered: (n: number) => `${f.count(n, { one: 'kit', other: 'kits' })} entered.`,
+    kitsEnough: (n: number, threshold: number, total: number) =>
+      `${f.count(n, { one: 'kit', other: 'kits' })} entered — enough to open the files (${f.number(threshold)} of ${f.number(total)} needed).`,
+    kitsShort: (n: number, threshold: number, total: number) => {
+      const more = threshold - n
+      return `${f.count(n, { one: 'kit', other: 'kits' })} entered — ${f.number(threshold)} of ${f.number(total)} needed. Ask ${more === 1 ? 'one more guardian' : `${f.number(more)} more guardians`} for their kit.`
+    },
+    mixedSetsEnough:
+      'Some kits come from another set (the owner made new kits at some point). They will be left out: the kits of the set you have enough of are what open the files.',
+    mixedSetsShort:
+      'These kits come from different sets. The owner made new kits at some point (for example after changing guardians), and old and new kits do not fit together. Ask the guardians for their newest kit: the set is printed on each kit, and all kits used together must show the same set.',
+    kit: (n: number) => `Kit ${f.number(n)}`,
+    kitPlaceholder: 'The words from the kit, in order',
+    readPhoto: 'Read the barcode from a photo…',
+    remove: 'Remove',
+    kitRead: (index: number, of: number, vault: string, set: string) =>
+      `Kit ${f.number(index)} of ${f.number(of)}, read correctly (vault ${vault}, set ${set}, as printed on the kit).`,
+    kitNotRead: 'This kit could not be read.',
+    addKit: 'Add another kit',
+    saveStep: '3. Choose where to save the files',
+    output: 'Folder for the recovered files',
+    outputPlaceholder: 'For example /home/you/Documents/Recovered files',
+    chooseFolder: 'Choose…',
+    outputNote:
+      'A new folder is made if needed. Files already there are never replaced. If the recovery is interrupted, start it again with the same folder: it continues where it stopped.',
+    recovering: 'Recovering…',
+    continue: 'Continue where it stopped',
+    recoverFromService: 'Recover the files',
+    recoverFiles: 'Verify and decrypt',
+    missingService: 'Fill in the service address and access code from the e-mail (step 1).',
+    missingFiles: 'Say where the encrypted files are (step 1).',
+    missingKits: 'Enter enough guardians’ kits first (step 2).',
+    missingOutput: 'Say where to save the files (step 3).',
+    progress: 'Recovery progress',
+    progressFile: (n: number, total: number) => `File ${f.number(n)} of ${f.number(total)}`,
+    practicePassed: 'Practice passed: the kits work.',
+    practiceNotConfirmed: 'Practice not confirmed by the service.',
+    practiceNote: 'This was a practice run: nothing was released.',
+    kitsSetAside: (n: number) =>
+      `The other kits were enough, so ${n === 1 ? 'one kit was' : 'some kits were'} left out:`,
+    stopped: 'The recovery stopped before the end.',
+    allRecovered: (n: number) => `All ${f.count(n, { one: 'file', other: 'files' })} recovered and checked.`,
+    someRecovered: (done: number, total: number) =>
+      `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered.`,
+    someRecoveredSoFar: (done: number, total: number) =>
+      `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered so far.`,
+    savedIn: (folder: string) => `They are in ${folder}.`,
+    finishedAt: (at: number) => `Finished ${f.dateTime(at)}.`,
+    openNote:
+      "They open like any other files. Keep the guardians' kits until you are sure you have everything.",
+    /** A file's outcome in a word or two (a translation shows it before the detail the app core wrote in English). */
+    fileStatus: {
+      recovered: 'recovered and checked',
+      kept: 'already recovered by an earlier run, left as it is',
+      superseded: 'an older copy, left out',
+      failed: 'not recovered',
+      'not-reached': 'not recovered yet',
+    },
   },
 })
 

@@ -30,7 +30,8 @@ export function uiTextFor(locale: string | undefined): UiText {
   for (const [section, entries] of Object.entries(translation)) {
     const keys = Object.keys(entries ?? {})
     for (const key of keys) translated.add(`${section}.${key}`)
-    if (Object.keys(base[section as keyof Catalogue]).every((key) => keys.includes(key))) translated.add(section)
+    if (Object.keys(base[section as keyof Catalogue]).every((key) => keys.includes(key)))
+      translated.add(section)
   }
   return { text: overlay(base, translation), format, language, translated }
 }
@@ -42,13 +43,14 @@ export const format: LocaleFormat = active.format
 export const language: string = active.language
 
 /**
- * The `lang` attribute for the region showing a catalogue section (or one message of it): the
- * translation's language when it covers all of it, else nothing (the page is English), so screen
- * readers switch voice with the words.
+ * The `lang` attribute for the region showing a catalogue section (or one message of it), so screen
+ * readers switch voice with the words: the translation's language when it covers all of it, 'en' when
+ * a translation is active but leaves it English, nothing when the window is English (as the page is).
  */
 export function langOf<S extends keyof Catalogue>(section: S, key?: keyof Catalogue[S]): string | undefined {
+  if (active.language === 'en') return undefined
   const covered = key === undefined ? section : `${section}.${String(key)}`
-  return active.translated.has(covered) ? active.language : undefined
+  return active.translated.has(covered) ? active.language : 'en'
 }
 
 /**
