@@ -1,9 +1,10 @@
 // Everything behind `window.vault`, assembled once per process and shared by both transports
 // (Electron ipcMain and the browser-mode WebSocket bridge). The vault services open lazily on the
 // first call that needs them (or at start()), so app info and settings answer at once.
-import type { AppInfo, SecretStoreKind } from '../../shared/ipc/contract'
-import type { Settings } from '../../shared/ipc/settings'
+import { type AppInfo, eventChannels, type SecretStoreKind } from '../../shared/ipc/contract'
+import type { Settings, SettingsPatch } from '../../shared/ipc/settings'
 import type { PickKind } from '../../shared/ipc/vault-types'
+import { createActivityHandlers, withActivity } from './ipc/activity-handlers'
 import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
 import { DesktopSession } from './ipc/desktop-session'
@@ -63,14 +64,22 @@ export function createAppBackend(options: AppBackendOptions): AppBackend {
     return opening
   }
 
+  const settingsChanged = (next: Settings) => {
+    options.onSettingsChanged?.(next)
+    void opening?.then((s) => s.applySettings(next))
+  }
+  const updateSettings = async (patch: SettingsPatch) => {
+    const next = await settings.update(patch)
+    settingsChanged(next)
+    events.emit(eventChannels.settingsChanged, next)
+    return next
+  }
+
   const handlers: HandlerTable = {
     ...createAppHandlers({
       settings,
       events,
-      onSettingsChanged: (next) => {
-        options.onSettingsChanged?.(next)
-        void opening?.then((s) => s.applySettings(next))
-      },
+      onSettingsChanged: settingsChanged,
       appInfo: async () => ({
         name: 'Vault Desktop',
         version: options.version,
@@ -85,10 +94,12 @@ export function createAppBackend(options: AppBackendOptions): AppBackend {
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createRecoveryHandlers({ events }),
     ...createRehearsalHandlers(session),
+    ...createActivityHandlers({ session, settings: () => settings.get(), updateSettings }),
   }
 
   return {
-    handlers,
+    // The owner's actions are recorded in the activity history once they succeed.
+    handlers: withActivity(handlers, session),
     events,
     settings,
     start: async () => {

@@ -168,6 +168,8 @@ export interface OpenSecretStoreOptions {
   loadKeytar?: KeytarLoader | null
   /** Keychain service name (tests use their own). */
   keychainService?: string
+  /** The encrypted file's name in the user-data folder (default secrets.enc.json). */
+  fileName?: string
 }
 
 export interface OpenedSecretStore {
@@ -204,7 +206,10 @@ export async function openSecretStore(options: OpenSecretStoreOptions): Promise<
     )
   } else if (available && options.secretBox) {
     return {
-      store: new EncryptedFileSecretStore(join(options.userDataDir, 'secrets.enc.json'), options.secretBox),
+      store: new EncryptedFileSecretStore(
+        join(options.userDataDir, options.fileName ?? 'secrets.enc.json'),
+        options.secretBox,
+      ),
       fallbackReasons,
     }
   }

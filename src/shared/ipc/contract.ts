@@ -16,6 +16,9 @@ import {
 import { event, invoke } from './contract-kit'
 import { type Settings, SettingsPatchSchema } from './settings'
 import type {
+  ActivityEntry,
+  ActivityExport,
+  ActivityPage,
   AppNotice,
   AssetPage,
   CheckInOutcome,
@@ -36,12 +39,14 @@ import type {
   ReleaseSettings,
   ShareCheck,
   StartLocallyResult,
+  UnlockCheckInStatus,
   UploadEstimateView,
   UploadItemView,
   UploadProgressView,
   VaultsSnapshot,
   VaultView,
 } from './vault-types'
+import { ACTIVITY_KINDS } from './vault-types'
 
 export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'memory'
 
@@ -139,7 +144,14 @@ export const invokeChannels = {
   ),
   checkIn: invoke<CheckInOutcome>()(
     'vault:check-in',
-    z.object({ vaultId: id, note: z.string().max(1000).optional() }).strict(),
+    z
+      .object({
+        vaultId: id,
+        note: z.string().max(1000).optional(),
+        /** Where the owner checked in from, for the activity history (the window when left out). */
+        source: z.enum(['window', 'tray', 'reminder']).optional(),
+      })
+      .strict(),
   ),
   cancelRelease: invoke<CancelResult>()('vault:cancel-release', vaultRef),
 
@@ -233,6 +245,35 @@ export const invokeChannels = {
   ),
   endRehearsal: invoke<Rehearsal>()('rehearsal:end', vaultRef),
 
+  /** The vault's activity history on this device, newest first. */
+  listActivity: invoke<ActivityPage>()(
+    'activity:list',
+    z
+      .object({
+        vaultId: id,
+        kinds: z.array(z.enum(ACTIVITY_KINDS)).max(ACTIVITY_KINDS.length).optional(),
+        limit: z.number().int().min(1).max(500),
+        offset: z.number().int().min(0),
+      })
+      .strict(),
+  ),
+  /** The whole history of a vault as a file's text, for the window to offer as a download. */
+  exportActivity: invoke<ActivityExport>()(
+    'activity:export',
+    z.object({ vaultId: id, format: z.enum(['csv', 'json']) }).strict(),
+  ),
+  getUnlockCheckIn: invoke<UnlockCheckInStatus>()('unlock-check-in:get', none),
+  /**
+   * Turns on the check-in when the computer is unlocked, with a read-and-check-in (sk_agent_) key: made
+   * by the app for the service on this computer, pasted by the owner for another service.
+   */
+  enableUnlockCheckIn: invoke<UnlockCheckInStatus>()(
+    'unlock-check-in:enable',
+    z.object({ agentKey: z.string().min(1).max(500).optional() }).strict(),
+  ),
+  /** Turns it off and removes the agent key from this device. */
+  disableUnlockCheckIn: invoke<UnlockCheckInStatus>()('unlock-check-in:disable', none),
+
   /** Native file/folder picker (Electron only; browser mode has no access to local paths). */
   pickPaths: invoke<string[]>()(
     'dialog:pick',
@@ -294,6 +335,8 @@ export const eventChannels = {
   notice: event<AppNotice>('app:notice'),
   /** The client is waiting out a rate limit or a failure before retrying by itself. */
   retrying: event<{ text: string; waitSeconds: number }>('app:retrying'),
+  /** An entry just added to a vault's activity history. */
+  activityAdded: event<ActivityEntry>('activity:added'),
   /** Main asks the window to show a vault (notification or tray click). */
   openVault: event<{ vaultId: string }>('app:open-vault'),
 } as const

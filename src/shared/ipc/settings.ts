@@ -19,6 +19,8 @@ export const SettingsSchema = z.object({
   checkInReserveMonths: z.number().int().min(0).max(60),
   /** Upload with a neutral name and no path, type or date: the real name travels only inside the encrypted file. */
   hideFileNames: z.boolean(),
+  /** Check in when the computer is unlocked (through a read-and-check-in key; see unlock-check-in.ts). */
+  checkInOnUnlock: z.boolean(),
 })
 
 export type Settings = z.output<typeof SettingsSchema>
@@ -35,4 +37,5 @@ export const DEFAULT_SETTINGS: Settings = {
   confirmUploadAboveCredits: 50,
   checkInReserveMonths: 12,
   hideFileNames: false,
+  checkInOnUnlock: false,
 }

@@ -369,3 +369,90 @@ export interface OwnerKitCheck {
   positions: number[]
   wordCount: number
 }
+
+/** What the activity history of a vault records (kept on this device, append-only). */
+export const ACTIVITY_KINDS = [
+  'check-in',
+  'check-in-failed',
+  'upload',
+  'guardian-added',
+  'guardian-removed',
+  'heir-added',
+  'heir-removed',
+  'kit-handed-over',
+  'kit-taken-back',
+  'release-configured',
+  'release-started',
+  'release-cancelled',
+  'released',
+  'owner-kit-confirmed',
+  'vault-key-imported',
+  'vault-key-replaced',
+] as const
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number]
+
+/**
+ * Where an entry came from: the window, the tray menu, a reminder, the unlock check-in, or a change
+ * this device saw on the service (a release started by the schedule, guardians' claims...).
+ */
+export const ACTIVITY_SOURCES = ['window', 'tray', 'reminder', 'unlock', 'service'] as const
+export type ActivitySource = (typeof ACTIVITY_SOURCES)[number]
+
+/** The short structured detail of an entry; which fields are set depends on the kind. */
+export interface ActivityDetail {
+  note?: string
+  nextCheckInDue?: string
+  /** Uploads: files stored and failed in the batch, credits spent, the first few names. */
+  files?: number
+  failed?: number
+  credits?: number
+  names?: string[]
+  /** Guardian and heir changes, kit hand-overs. */
+  person?: string
+  email?: string
+  trigger?: string
+  checkInFrequency?: string
+  /** Why a check-in did not go through. */
+  error?: string
+}
+
+export interface ActivityEntry {
+  id: number
+  vaultId: string
+  /** ISO time the app recorded it (for changes seen on the service: when this device saw them). */
+  at: string
+  kind: ActivityKind
+  source: ActivitySource
+  detail: ActivityDetail
+}
+
+export interface ActivityPage {
+  items: ActivityEntry[]
+  /** Entries matching the filter, all pages. */
+  total: number
+  /** Set when the history could not be read or kept on disk: a sentence for the owner. */
+  problem: string | null
+}
+
+export interface ActivityExport {
+  fileName: string
+  mimeType: string
+  text: string
+}
+
+/** The unlock check-in as Settings shows it. */
+export interface UnlockCheckInStatus {
+  enabled: boolean
+  /** The active connection is the Vault Service on this computer (the app makes the agent key). */
+  local: boolean
+  connectionLabel: string | null
+  /** The read-and-check-in key of the active connection, if this device holds one. */
+  agentKey: {
+    last4: string
+    origin: 'created' | 'pasted'
+    addedAt: string
+    storedIn: SecretStoreKind
+    /** False when the store forgets it at restart (no keychain). */
+    durable: boolean
+  } | null
+}

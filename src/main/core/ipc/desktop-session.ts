@@ -9,6 +9,7 @@ import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { Settings } from '../../../shared/ipc/settings'
 import type {
+  ActivityEntry,
   AppNotice,
   ConnectionInfo,
   ConnectionStatus,
@@ -19,13 +20,15 @@ import type {
   VaultsSnapshot,
   VaultView,
 } from '../../../shared/ipc/vault-types'
-import { isMissingExtension, type VaultDetails } from '../api-client'
+import { type ActivityInput, ActivityLog, MAX_NAMES } from '../activity-log'
+import { isMissingExtension, VaultApiClient, type VaultDetails } from '../api-client'
 import { type AppCore, createAppCore } from '../app-core'
 import type { ConnectionSummary } from '../connections'
 import { decodeOwnerKitWords } from '../crypto'
-import type { SecretBox } from '../secret-store'
+import { openSecretStore, type SecretBox } from '../secret-store'
 import { isPubliclyReachable } from '../service-address'
 import { deriveTrayState } from '../tray-state'
+import { AgentKeys, UNLOCK_NOTE, UnlockCheckIn, type UnlockOutcome } from '../unlock-check-in'
 import type { UploadItem } from '../upload-queue'
 import { type ReadinessInput, vaultReadiness } from '../vault-readiness'
 import { DeviceRecords } from './device-records'
@@ -103,6 +106,15 @@ export class DesktopSession {
   readonly host: LocalServiceHost
   readonly records: DeviceRecords
   readonly kits: GuardianKits
+  /** The owner's activity history on this device (activity.sqlite). */
+  readonly activity: ActivityLog
+  /** Vaults whose release the owner is starting or cancelling from this device right now. */
+  readonly releaseActions = new Set<string>()
+  readonly #userDataDir: string
+  readonly #secretBox: SecretBox | undefined
+  readonly #useKeychain: boolean
+  #agentKeys: Promise<AgentKeys> | undefined
+  #unlock: UnlockCheckIn | undefined
   readonly #events: EventHub
   readonly #now: () => number
   #fetchedAt: string | null = null
@@ -120,11 +132,21 @@ export class DesktopSession {
 
   private constructor(
     options: SessionOptions,
-    parts: { core: AppCore; host: LocalServiceHost; records: DeviceRecords; settings: Settings },
+    parts: {
+      core: AppCore
+      host: LocalServiceHost
+      records: DeviceRecords
+      settings: Settings
+      activity: ActivityLog
+    },
   ) {
     this.core = parts.core
     this.host = parts.host
     this.records = parts.records
+    this.activity = parts.activity
+    this.#userDataDir = options.userDataDir
+    this.#secretBox = options.secretBox
+    this.#useKeychain = options.useKeychain !== false
     this.kits = new GuardianKits(join(options.userDataDir, 'guardian-kits'))
     this.#events = options.events
     this.#now = options.now ?? Date.now
@@ -136,7 +158,10 @@ export class DesktopSession {
         // Once per batch of uploads that had an item finish, not once per item (a scan of the queue).
         const ended = new Map<string, UploadItemView>()
         for (const item of batch) if (FINISHED.has(item.state)) ended.set(item.batchId, item)
-        for (const item of ended.values()) this.#noticeWhenBatchEnds(item)
+        for (const item of ended.values()) {
+          this.#noticeWhenBatchEnds(item)
+          this.#recordBatchEnd(item)
+        }
         this.noticeUploadStorageProblem()
       },
     })
@@ -176,7 +201,8 @@ export class DesktopSession {
       }
     }
     const records = await DeviceRecords.open(userDataDir)
-    const session = new DesktopSession(options, { core, host, records, settings })
+    const activity = await ActivityLog.open(userDataDir, options.now)
+    const session = new DesktopSession(options, { core, host, records, settings, activity })
     session.#wire()
     return session
   }
@@ -213,6 +239,7 @@ export class DesktopSession {
       this.#events.emit(eventChannels.connectionChanged, this.connectionStatus())
       this.#emitNow()
     })
+    events.on('vault-state', (change) => this.#recordStateChange(change.vaultId, change.from, change.to))
     events.on('alarm', (alarm) =>
       this.#notice({
         kind: 'releasing',
@@ -424,6 +451,157 @@ export class DesktopSession {
   /** From powerMonitor resume: timers may have stalled during sleep. */
   onResume(): Promise<void> {
     return this.core.onResume()
+  }
+
+  /**
+   * From powerMonitor 'unlock-screen': what resume does, then the unlock check-in when the owner
+   * turned it on (Settings). Never throws; outcomes are in the activity history and notices.
+   */
+  async onUnlock(): Promise<UnlockOutcome[]> {
+    await this.onResume().catch(() => undefined)
+    if (!this.#settings.checkInOnUnlock || !this.core.connections.active()) return []
+    this.#unlock ??= new UnlockCheckIn({
+      now: this.#now,
+      agentClient: () => this.agentClient(),
+      candidates: () =>
+        this.snapshot().vaults.map((v) => ({
+          vaultId: v.id,
+          known: {
+            state: v.state,
+            releaseTrigger: v.releaseTrigger,
+            checkInFrequency: v.checkInFrequency,
+            nextCheckInDue: v.nextCheckInDue,
+          },
+        })),
+      lastUnlockCheckIn: (vaultId) => {
+        const last = this.activity.latest(vaultId, 'check-in', 'unlock')
+        return last ? Date.parse(last.at) : undefined
+      },
+      checkedIn: (vault, result) => {
+        const at = new Date(this.#now()).toISOString()
+        void this.records.update(vault.id, (r) => ({
+          ...r,
+          lastCheckIn: { at, note: UNLOCK_NOTE },
+          nextCheckInDue: result.nextCheckInDue,
+        }))
+        // The window and the reminders follow the new deadline at once.
+        this.core.watcher.observe({ ...vault, nextCheckInDue: result.nextCheckInDue })
+        this.#refreshSoon(vault.id)
+        return this.recordActivity({
+          vaultId: vault.id,
+          kind: 'check-in',
+          source: 'unlock',
+          at,
+          detail: { nextCheckInDue: result.nextCheckInDue },
+        })
+      },
+      failed: (vaultId, message) => {
+        this.#notice({
+          kind: 'reminder',
+          title: `${this.labelOf(vaultId)}: the check-in on unlock did not go through`,
+          body: message,
+          vaultId,
+        })
+        return this.recordActivity({
+          vaultId,
+          kind: 'check-in-failed',
+          source: 'unlock',
+          detail: { error: message },
+        })
+      },
+    })
+    return this.#unlock.run()
+  }
+
+  // ---- activity ----
+
+  #activityProblemTold: string | undefined
+
+  /** Appends to the history and tells the window; the owner hears once of a history that cannot be kept. */
+  recordActivity(input: ActivityInput): ActivityEntry | undefined {
+    const entry = this.activity.append(input)
+    if (entry) this.#events.emit(eventChannels.activityAdded, entry)
+    const problem = this.activity.problem
+    if (problem && problem !== this.#activityProblemTold) {
+      this.#activityProblemTold = problem
+      this.#notice({ kind: 'upload-failed', title: 'The activity history needs attention', body: problem })
+    }
+    return entry
+  }
+
+  #recordStateChange(vaultId: string, from: VaultView['state'] | null, to: VaultView['state']): void {
+    if (from === to) return
+    const source = this.releaseActions.has(vaultId) ? 'window' : 'service'
+    const vault = this.core.watcher.snapshot().find((v) => v.id === vaultId)
+    if (to === 'releasing') {
+      this.recordActivity({
+        vaultId,
+        kind: 'release-started',
+        source,
+        ref: `release-started:${vault?.releaseStartedAt ?? new Date(this.#now()).toISOString()}`,
+      })
+    } else if (to === 'released') {
+      this.recordActivity({ vaultId, kind: 'released', source, ref: 'released' })
+    } else if (to === 'active' && from === 'releasing') {
+      this.recordActivity({ vaultId, kind: 'release-cancelled', source })
+    }
+  }
+
+  #recordBatchEnd(item: UploadItemView): void {
+    const counts = this.core.uploads.batchCounts(item.batchId)
+    if (!counts || counts.queued + counts.checking + counts.uploading > 0) return
+    const { done, failed } = counts
+    if (done === 0 && failed === 0) return
+    const names: string[] = []
+    for (const i of this.core.uploads.list()) {
+      if (names.length >= MAX_NAMES) break
+      if (i.batchId === item.batchId && i.state === 'done') names.push(i.relativePath)
+    }
+    this.recordActivity({
+      vaultId: item.vaultId,
+      kind: 'upload',
+      source: 'window',
+      // Retrying the failed files ends the batch again: a new entry only when its counts moved.
+      ref: `upload:${item.batchId}:${done}:${failed}`,
+      detail: { files: done, failed, credits: counts.creditsConsumed, names },
+    })
+  }
+
+  // ---- the agent key (check-in on unlock) ----
+
+  /**
+   * Where agent keys are kept: the OS keychain when the app's keys are there, else a file encrypted by
+   * the shell's protected storage (its own file), else memory. Opened on first use.
+   */
+  agentKeys(): Promise<AgentKeys> {
+    this.#agentKeys ??= openSecretStore({
+      userDataDir: this.#userDataDir,
+      ...(this.#secretBox ? { secretBox: this.#secretBox } : {}),
+      ...(this.#useKeychain && this.core.secretStore.kind === 'keychain' ? {} : { loadKeytar: null }),
+      fileName: 'agent-keys.enc.json',
+    }).then(({ store }) => AgentKeys.open(this.#userDataDir, store))
+    return this.#agentKeys
+  }
+
+  /**
+   * A client with the agent key of the active connection; for the service on this computer the app
+   * issues the key again when the store forgot it (no keychain). Null when this device holds none.
+   */
+  async agentClient(): Promise<VaultApiClient | null> {
+    const active = this.core.connections.active()
+    if (!active) return null
+    const keys = await this.agentKeys()
+    let apiKey = await keys.get(active.id)
+    if (!apiKey && this.host.isLocal(active.serviceUrl)) {
+      apiKey = await this.host.issueAgentKey()
+      await keys.set(active.id, apiKey, 'created', this.#now())
+    }
+    if (!apiKey) return null
+    return new VaultApiClient({
+      baseUrl: active.serviceUrl,
+      apiKey,
+      ...(active.prefix ? { prefix: active.prefix } : {}),
+    })
   }
 
   // ---- vault keys ----
@@ -688,6 +866,8 @@ export class DesktopSession {
     for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
     await this.core.close()
     await this.records.flush()
+    await (await this.#agentKeys?.catch(() => undefined))?.flush()
+    this.activity.close()
     await this.host.close()
   }
 }

@@ -99,6 +99,24 @@ export class LocalServiceHost {
     return service.admin.createKey({ account: accountId, kind: 'human' }).apiKey
   }
 
+  /**
+   * A read-and-check-in (sk_agent_) key for the local account, for the check-in on unlock: a key that
+   * can do no harm if read from this device's keychain.
+   */
+  async issueAgentKey(): Promise<string> {
+    const accountId = this.#state.accountId
+    if (!accountId)
+      throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
+    const service = await this.start()
+    return service.admin.createKey({ account: accountId, kind: 'agent' }).apiKey
+  }
+
+  /** Revokes a key of the local account (an agent key the owner no longer wants kept). */
+  async revokeKey(apiKey: string): Promise<void> {
+    const service = await this.start()
+    service.admin.revokeKey({ key: apiKey })
+  }
+
   /** Adds credits to the owner's local account (the local service is the owner's own). */
   async addCredits(credits: number): Promise<number> {
     const accountId = this.#state.accountId

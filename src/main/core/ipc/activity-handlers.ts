@@ -1,0 +1,251 @@
+// The activity history's channels (list, export), the unlock check-in's channels (status, turn on
+// with an agent key, turn off), and `withActivity`: the owner's actions through the other channels
+// recorded in the history once they succeed (check-ins, people, kits, release, keys).
+
+import type { InvokeChannels } from '../../../shared/ipc/contract'
+import { IpcError, type ParsedArgsOf, type ResultOf } from '../../../shared/ipc/contract-kit'
+import type { Settings, SettingsPatch } from '../../../shared/ipc/settings'
+import type { UnlockCheckInStatus } from '../../../shared/ipc/vault-types'
+import { exportActivityText } from '../activity-log'
+import { VaultApiClient, VaultApiError } from '../api-client'
+import { describeSecretStore } from '../secret-store'
+import { checkAgentKey } from '../unlock-check-in'
+import type { DesktopSession } from './desktop-session'
+import type { HandlerTable } from './handler-table'
+
+type ActivityHandlers = Pick<
+  HandlerTable,
+  'listActivity' | 'exportActivity' | 'getUnlockCheckIn' | 'enableUnlockCheckIn' | 'disableUnlockCheckIn'
+>
+
+export interface ActivityHandlerDeps {
+  session: () => Promise<DesktopSession>
+  settings: () => Promise<Settings>
+  /** Saves a settings change and tells the window and the session (as the settings channel does). */
+  updateSettings: (patch: SettingsPatch) => Promise<Settings>
+}
+
+/** "2026-05-04" for file names. */
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+/** A file name without characters file systems refuse. */
+const safeName = (name: string) => name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '-').trim() || 'Vault'
+
+async function unlockStatus(s: DesktopSession, settings: Settings): Promise<UnlockCheckInStatus> {
+  const active = s.core.connections.active()
+  const keys = await s.agentKeys()
+  const info = active ? keys.info(active.id) : undefined
+  // A key the store forgot (memory, after a restart) is not shown as kept.
+  const held = active && info ? (await keys.get(active.id)) !== null : false
+  return {
+    enabled: settings.checkInOnUnlock,
+    local: active ? s.host.isLocal(active.serviceUrl) : false,
+    connectionLabel: active?.label ?? null,
+    agentKey:
+      info && held
+        ? { ...info, storedIn: keys.store.kind, durable: describeSecretStore(keys.store.kind).durable }
+        : null,
+  }
+}
+
+export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandlers {
+  const { session } = deps
+  return {
+    listActivity: async ({ vaultId, kinds, limit, offset }) => {
+      const s = await session()
+      const page = s.activity.list(vaultId, { ...(kinds ? { kinds } : {}), limit, offset })
+      return { ...page, problem: s.activity.problem ?? null }
+    },
+
+    exportActivity: async ({ vaultId, format }) => {
+      const s = await session()
+      const entries = s.activity.all(vaultId)
+      if (entries.length === 0 && s.activity.problem) {
+        throw new IpcError({ code: 'ACTIVITY_UNREADABLE', message: s.activity.problem })
+      }
+      return {
+        fileName: `${safeName(s.labelOf(vaultId))} - activity ${day(Date.now())}.${format}`,
+        mimeType: format === 'csv' ? 'text/csv;charset=utf-8' : 'application/json',
+        text: exportActivityText(vaultId, entries, format),
+      }
+    },
+
+    getUnlockCheckIn: async () => unlockStatus(await session(), await deps.settings()),
+
+    enableUnlockCheckIn: async ({ agentKey }) => {
+      const s = await session()
+      const active = s.core.connections.active()
+      if (!active) {
+        throw new IpcError({
+          code: 'NO_CONNECTION',
+          message:
+            'No Vault Service is connected, so there is nothing to check in to. Connect first (Settings → Connections), then turn this on.',
+        })
+      }
+      const keys = await s.agentKeys()
+      if (s.host.isLocal(active.serviceUrl)) {
+        // The app owns the service on this computer: it makes the read-and-check-in key itself.
+        if (!(await keys.get(active.id))) {
+          await keys.set(active.id, await s.host.issueAgentKey(), 'created', Date.now())
+        }
+      } else if (agentKey !== undefined) {
+        const key = checkAgentKey(agentKey)
+        const client = new VaultApiClient({
+          baseUrl: active.serviceUrl,
+          apiKey: key,
+          ...(active.prefix ? { prefix: active.prefix } : {}),
+        })
+        try {
+          await client.listVaults()
+        } catch (error) {
+          if (error instanceof VaultApiError && error.status === 401) {
+            throw new IpcError({
+              code: 'KEY_REJECTED',
+              status: 401,
+              message: `The service at ${active.serviceUrl} did not accept this key. Check that you copied the whole sk_agent_ key of this account from the dashboard settings and that it has not been revoked; nothing was stored.`,
+            })
+          }
+          throw error
+        }
+        await keys.set(active.id, key, 'pasted', Date.now())
+      } else if (!(await keys.get(active.id))) {
+        throw new IpcError({
+          code: 'AGENT_KEY_NEEDED',
+          message: `Paste a read-and-check-in key (it starts with sk_agent_), created in the dashboard settings of ${active.label}. It can only read and check in, so keeping it on this computer can do no harm.`,
+        })
+      }
+      const settings = await deps.updateSettings({ checkInOnUnlock: true })
+      return unlockStatus(s, settings)
+    },
+
+    disableUnlockCheckIn: async () => {
+      const s = await session()
+      const settings = await deps.updateSettings({ checkInOnUnlock: false })
+      const active = s.core.connections.active()
+      if (active) {
+        const keys = await s.agentKeys()
+        const key = await keys.get(active.id)
+        // A key the app made on its own service is revoked as well; a pasted one is the owner's to revoke.
+        if (key && s.host.isLocal(active.serviceUrl) && keys.info(active.id)?.origin === 'created') {
+          await s.host.revokeKey(key).catch(() => undefined)
+        }
+        if (keys.info(active.id)) await keys.remove(active.id)
+      }
+      return unlockStatus(s, settings)
+    },
+  }
+}
+
+type Args<K extends keyof InvokeChannels> = ParsedArgsOf<InvokeChannels[K]>
+type Result<K extends keyof InvokeChannels> = ResultOf<InvokeChannels[K]>
+
+/** The owner's actions recorded in the activity history once they succeed. */
+export function withActivity(handlers: HandlerTable, session: () => Promise<DesktopSession>): HandlerTable {
+  const after =
+    <K extends keyof HandlerTable>(
+      key: K,
+      record: (s: DesktopSession, args: Args<K>, result: Result<K>, before: unknown) => void,
+      lookup?: (s: DesktopSession, args: Args<K>) => Promise<unknown>,
+    ) =>
+    async (args: Args<K>) => {
+      const s = await session()
+      const before = lookup ? await lookup(s, args).catch(() => undefined) : undefined
+      const inner = handlers[key] as (a: typeof args) => Promise<Result<K>>
+      const result = await inner(args)
+      record(s, args, result, before)
+      return result
+    }
+
+  const guardianOf = async (s: DesktopSession, vaultId: string, guardianId: string) =>
+    s.records.get(vaultId).guardians?.find((g) => g.id === guardianId) ??
+    (await s.core.vaults.listGuardians(vaultId)).find((g) => g.id === guardianId)
+  const heirOf = async (s: DesktopSession, vaultId: string, heirId: string) =>
+    s.records.get(vaultId).heirs?.find((h) => h.id === heirId) ??
+    (await s.core.vaults.listHeirs(vaultId)).find((h) => h.id === heirId)
+  const personDetail = (p: unknown) => {
+    const person = p as { name?: string; email?: string } | undefined
+    return person?.name ? { person: person.name, ...(person.email ? { email: person.email } : {}) } : {}
+  }
+
+  /** Release changes are recorded when the watcher sees the new state; this marks them as the owner's. */
+  const releaseAction =
+    <K extends 'startRelease' | 'cancelRelease'>(key: K) =>
+    async (args: Args<K>) => {
+      const s = await session()
+      s.releaseActions.add(args.vaultId)
+      try {
+        return await (handlers[key] as (a: typeof args) => Promise<Result<K>>)(args)
+      } finally {
+        s.releaseActions.delete(args.vaultId)
+      }
+    }
+
+  return {
+    ...handlers,
+    checkIn: after('checkIn', (s, { vaultId, note, source }, result) => {
+      const trimmed = note?.trim()
+      s.recordActivity({
+        vaultId,
+        kind: 'check-in',
+        source: source ?? 'window',
+        at: result.checkedInAt,
+        detail: { nextCheckInDue: result.nextCheckInDue, ...(trimmed ? { note: trimmed } : {}) },
+      })
+    }),
+    configureRelease: after('configureRelease', (s, { vaultId }, config) => {
+      s.recordActivity({
+        vaultId,
+        kind: 'release-configured',
+        source: 'window',
+        detail: {
+          trigger: config.trigger,
+          ...(config.trigger === 'dead_man_switch' ? { checkInFrequency: config.checkInFrequency } : {}),
+        },
+      })
+    }),
+    startRelease: releaseAction('startRelease'),
+    cancelRelease: releaseAction('cancelRelease'),
+    addGuardian: after('addGuardian', (s, { vaultId, person }) => {
+      s.recordActivity({ vaultId, kind: 'guardian-added', source: 'window', detail: personDetail(person) })
+    }),
+    removeGuardian: after(
+      'removeGuardian',
+      (s, { vaultId }, _result, before) => {
+        s.recordActivity({
+          vaultId,
+          kind: 'guardian-removed',
+          source: 'window',
+          detail: personDetail(before),
+        })
+      },
+      (s, { vaultId, guardianId }) => guardianOf(s, vaultId, guardianId),
+    ),
+    addHeir: after('addHeir', (s, { vaultId, person }) => {
+      s.recordActivity({ vaultId, kind: 'heir-added', source: 'window', detail: personDetail(person) })
+    }),
+    removeHeir: after(
+      'removeHeir',
+      (s, { vaultId }, _result, before) => {
+        s.recordActivity({ vaultId, kind: 'heir-removed', source: 'window', detail: personDetail(before) })
+      },
+      (s, { vaultId, heirId }) => heirOf(s, vaultId, heirId),
+    ),
+    setKitHandedOver: after('setKitHandedOver', (s, { vaultId, guardianId, handedOver }, kits) => {
+      const kit = kits.find((k) => k.guardianId === guardianId)
+      s.recordActivity({
+        vaultId,
+        kind: handedOver ? 'kit-handed-over' : 'kit-taken-back',
+        source: 'window',
+        detail: kit ? { person: kit.guardianName } : {},
+      })
+    }),
+    confirmOwnerKit: after('confirmOwnerKit', (s, { vaultId }) => {
+      s.recordActivity({ vaultId, kind: 'owner-kit-confirmed', source: 'window' })
+    }),
+    importOwnerKit: after('importOwnerKit', (s, { vaultId }) => {
+      s.recordActivity({ vaultId, kind: 'vault-key-imported', source: 'window' })
+    }),
+    replaceLostVaultKey: after('replaceLostVaultKey', (s, { vaultId }) => {
+      s.recordActivity({ vaultId, kind: 'vault-key-replaced', source: 'window' })
+    }),
+  }
+}
