@@ -126,6 +126,37 @@ describe('one address rule for owners and heirs', () => {
     expect(checkServiceAddress('vault dot example')).toMatchObject({ ok: false, problem: 'not-an-address' })
   })
 
+  it('adds the scheme to an address typed without one: http:// for this computer, https:// elsewhere', () => {
+    const typed: [string, string][] = [
+      ['127.0.0.1:8799', 'http://127.0.0.1:8799'],
+      [' localhost:8799/ ', 'http://localhost:8799'],
+      ['LOCALHOST:1', 'http://localhost:1'],
+      ['[::1]:8799', 'http://[::1]:8799'],
+      ['app.localhost:3000', 'http://app.localhost:3000'],
+      ['vault.example.com', 'https://vault.example.com'],
+      ['vault.example.com:8443/api/', 'https://vault.example.com:8443/api'],
+      // Plain http is refused off this computer, so a LAN address without a scheme gets https.
+      ['192.168.1.4:8787', 'https://192.168.1.4:8787'],
+    ]
+    for (const [input, url] of typed) {
+      expect(checkServiceAddress(input), input).toEqual({ ok: true, url })
+      expect(normaliseServiceUrl(input), input).toBe(url)
+    }
+    // A scheme that is there is kept, and judged as before.
+    expect(checkServiceAddress('http://192.168.1.4:8787')).toMatchObject({
+      ok: false,
+      problem: 'plain-http-remote',
+    })
+    expect(checkServiceAddress('ftp://vault.example.com')).toMatchObject({ ok: false, problem: 'not-http' })
+    expect(checkServiceAddress('me:pw@vault.example.com')).toMatchObject({
+      ok: false,
+      problem: 'credentials',
+    })
+    for (const nonsense of ['', 'mailto:someone', 'vault dot example', 'http:example.com']) {
+      expect(checkServiceAddress(nonsense), nonsense).toMatchObject({ ok: false, problem: 'not-an-address' })
+    }
+  })
+
   it('refuses the same addresses for a connection and for an heir, before anything is sent', async () => {
     let requests = 0
     const server = createServer((_request, response) => {

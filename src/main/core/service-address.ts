@@ -66,12 +66,23 @@ export type ServiceAddressCheck =
     }
 
 /**
+ * An address typed without a scheme ("127.0.0.1:8799", "vault.example.com") gets the one it can use: http://
+ * for this computer, where plain http is allowed, https:// for anything else. "localhost:8799" would otherwise
+ * parse as a URL of scheme "localhost:", hence the test for "://" rather than for a parse failure.
+ */
+function withScheme(input: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return input
+  const host = URL.parse(`http://${input}`)?.hostname
+  return `${host !== undefined && isLoopbackHost(host) ? 'http' : 'https'}://${input}`
+}
+
+/**
  * The rule for every service address the app uses: http(s) only, https for anything but this computer
  * (an API key or an heir's code must never cross a network in clear), no user:password part. On success,
  * the address without a trailing slash, query or fragment.
  */
 export function checkServiceAddress(input: string): ServiceAddressCheck {
-  const url = URL.parse(input.trim())
+  const url = URL.parse(withScheme(input.trim()))
   if (!url) {
     return {
       ok: false,

@@ -158,7 +158,16 @@ export function ConnectionsPanel() {
       {adding ? (
         <form className="add-connection" onSubmit={add}>
           <label htmlFor="add-url">Service address</label>
-          <input id="add-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
+          <input
+            id="add-url"
+            type="text"
+            inputMode="url"
+            autoComplete="url"
+            spellCheck={false}
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            required
+          />
           <label htmlFor="add-key">API key</label>
           <input
             id="add-key"

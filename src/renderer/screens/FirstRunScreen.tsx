@@ -75,7 +75,9 @@ export function FirstRunScreen() {
           <label htmlFor={ids.url}>Service address</label>
           <input
             id={ids.url}
-            type="url"
+            type="text"
+            inputMode="url"
+            spellCheck={false}
             required
             value={serviceUrl}
             onChange={(e) => setServiceUrl(e.target.value)}

@@ -240,7 +240,9 @@ export function RecoveryScreen() {
             <label htmlFor="heir-service">{t.serviceAddress}</label>
             <input
               id="heir-service"
-              type="url"
+              type="text"
+              inputMode="url"
+              autoComplete="url"
               value={serviceUrl}
               placeholder={t.serviceAddressPlaceholder}
               spellCheck={false}
