@@ -3,12 +3,9 @@ import type { SettingsPatch } from '../../shared/ipc/settings'
 import { ConnectionsPanel } from '../components/ConnectionsPanel'
 import { CreditsPanel, MailPanel } from '../components/ServicePanel'
 import { useSettingsStore } from '../stores/settings-store'
+import { format, text } from '../text'
 
-const SECRET_STORE_LABEL = {
-  keychain: 'the system keychain',
-  'encrypted-file': 'an encrypted file protected by your system login',
-  memory: 'memory only (forgotten when the app quits)',
-} as const
+const t = text.settings
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -36,7 +33,7 @@ export function SettingsScreen() {
   const save = async (patch: SettingsPatch) => {
     try {
       await update(patch)
-      setStatus({ kind: 'saved', text: 'Saved.' })
+      setStatus({ kind: 'saved', text: t.saved })
     } catch (error) {
       setStatus({ kind: 'error', text: errorText(error) })
     }
@@ -45,7 +42,7 @@ export function SettingsScreen() {
   return (
     <section className="screen" aria-labelledby="settings-title">
       <header className="screen-header">
-        <h1 id="settings-title">Settings</h1>
+        <h1 id="settings-title">{t.title}</h1>
         <p className="status-line" role="status" data-kind={status?.kind}>
           {status?.text}
         </p>
@@ -56,19 +53,19 @@ export function SettingsScreen() {
       <MailPanel />
 
       <div className="panel form-grid">
-        <h2>Appearance and start-up</h2>
-        <label htmlFor={ids.theme}>Theme</label>
+        <h2>{t.appearance}</h2>
+        <label htmlFor={ids.theme}>{t.theme}</label>
         <select
           id={ids.theme}
           value={settings.theme}
           onChange={(event) => save({ theme: event.target.value as 'system' | 'light' | 'dark' })}
         >
-          <option value="system">Follow the system</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
+          <option value="system">{t.themeSystem}</option>
+          <option value="light">{t.themeLight}</option>
+          <option value="dark">{t.themeDark}</option>
         </select>
 
-        <label htmlFor={ids.login}>Launch at login</label>
+        <label htmlFor={ids.login}>{t.launchAtLogin}</label>
         <input
           id={ids.login}
           type="checkbox"
@@ -79,16 +76,14 @@ export function SettingsScreen() {
         />
         {!loginItems && (
           <p id={`${ids.login}-note`} className="muted small form-note">
-            {appInfo.mode === 'browser'
-              ? 'Browser mode cannot start itself at login; the desktop app can.'
-              : 'On Linux, add Vault Desktop to your desktop\'s "Startup Applications" instead.'}
+            {appInfo.mode === 'browser' ? t.loginBrowser : t.loginLinux}
           </p>
         )}
       </div>
 
       <div className="panel form-grid">
-        <h2>Reminders</h2>
-        <label htmlFor={ids.notifications}>Show notifications</label>
+        <h2>{t.reminders}</h2>
+        <label htmlFor={ids.notifications}>{t.notifications}</label>
         <input
           id={ids.notifications}
           type="checkbox"
@@ -96,7 +91,7 @@ export function SettingsScreen() {
           onChange={(event) => save({ notifications: event.target.checked })}
         />
 
-        <label htmlFor={ids.before}>Remind me before a check-in is due</label>
+        <label htmlFor={ids.before}>{t.remindBefore}</label>
         <select
           id={ids.before}
           value={settings.reminderDaysBefore.join(',')}
@@ -104,24 +99,19 @@ export function SettingsScreen() {
             save({ reminderDaysBefore: event.target.value ? event.target.value.split(',').map(Number) : [] })
           }
         >
-          {[
-            ['7,3,1', '7, 3 and 1 days before'],
-            ['3,1', '3 days and 1 day before'],
-            ['1', '1 day before'],
-            ['', 'Only when it is due'],
-          ].map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
+          {[[7, 3, 1], [3, 1], [1], []].map((days) => (
+            <option key={days.join(',')} value={days.join(',')}>
+              {t.daysBefore(days)}
             </option>
           ))}
           {!['7,3,1', '3,1', '1', ''].includes(settings.reminderDaysBefore.join(',')) && (
             <option value={settings.reminderDaysBefore.join(',')}>
-              {settings.reminderDaysBefore.join(', ')} days before
+              {t.daysBefore(settings.reminderDaysBefore)}
             </option>
           )}
         </select>
 
-        <label htmlFor={ids.overdue}>When a check-in is overdue, remind me every</label>
+        <label htmlFor={ids.overdue}>{t.overdueEvery}</label>
         <select
           id={ids.overdue}
           value={settings.overdueRepeatHours}
@@ -129,15 +119,15 @@ export function SettingsScreen() {
         >
           {[1, 3, 6, 12, 24].map((hours) => (
             <option key={hours} value={hours}>
-              {hours === 1 ? 'hour' : `${hours} hours`}
+              {t.everyHours(hours)}
             </option>
           ))}
         </select>
       </div>
 
       <div className="panel form-grid">
-        <h2>Uploads</h2>
-        <label htmlFor={ids.concurrency}>Files uploaded at the same time</label>
+        <h2>{t.uploads}</h2>
+        <label htmlFor={ids.concurrency}>{t.concurrency}</label>
         <select
           id={ids.concurrency}
           value={settings.uploadConcurrency}
@@ -145,12 +135,12 @@ export function SettingsScreen() {
         >
           {[1, 2, 3, 4].map((n) => (
             <option key={n} value={n}>
-              {n}
+              {format.number(n)}
             </option>
           ))}
         </select>
 
-        <label htmlFor={ids.confirm}>Ask before an upload costing more than (credits)</label>
+        <label htmlFor={ids.confirm}>{t.confirmAbove}</label>
         <input
           id={ids.confirm}
           type="number"
@@ -160,14 +150,14 @@ export function SettingsScreen() {
           onBlur={(event) => {
             const value = Number(event.target.value)
             if (!Number.isInteger(value) || value < 0) {
-              setStatus({ kind: 'error', text: 'Enter a whole number of credits, 0 or more.' })
+              setStatus({ kind: 'error', text: t.confirmAboveInvalid })
               return
             }
             if (value !== settings.confirmUploadAboveCredits) void save({ confirmUploadAboveCredits: value })
           }}
         />
 
-        <label htmlFor={ids.reserve}>Keep credits for this many months of check-ins</label>
+        <label htmlFor={ids.reserve}>{t.reserve}</label>
         <select
           id={ids.reserve}
           value={settings.checkInReserveMonths}
@@ -177,17 +167,16 @@ export function SettingsScreen() {
           {[...new Set([0, 3, 6, 12, 24, 36, settings.checkInReserveMonths].sort((a, b) => a - b))].map(
             (months) => (
               <option key={months} value={months}>
-                {months === 0 ? 'None (not recommended)' : `${months} month${months === 1 ? '' : 's'}`}
+                {t.reserveMonths(months)}
               </option>
             ),
           )}
         </select>
         <p id={`${ids.reserve}-note`} className="muted small form-note">
-          Uploads may not spend these credits unless you say so, so that a dead man's switch never starts the
-          release just because the credits for check-ins ran out.
+          {t.reserveNote}
         </p>
 
-        <label htmlFor={ids.hideNames}>Hide file names from the service</label>
+        <label htmlFor={ids.hideNames}>{t.hideNames}</label>
         <input
           id={ids.hideNames}
           type="checkbox"
@@ -196,23 +185,21 @@ export function SettingsScreen() {
           onChange={(event) => save({ hideFileNames: event.target.checked })}
         />
         <p id={`${ids.hideNames}-note`} className="muted small form-note">
-          New uploads reach the service under a neutral name, without their folder, type or date. The real
-          name is sealed inside the encrypted file, so heirs still get every file under its own name; this
-          computer keeps showing the names of files it uploaded.
+          {t.hideNamesNote}
         </p>
       </div>
 
       <div className="panel">
-        <h2>About this app</h2>
+        <h2>{t.about}</h2>
         <dl className="facts">
-          <dt>Version</dt>
+          <dt>{t.version}</dt>
           <dd>{appInfo.version}</dd>
-          <dt>Platform</dt>
+          <dt>{t.platform}</dt>
           <dd>{appInfo.platform}</dd>
-          <dt>Running as</dt>
-          <dd>{appInfo.mode === 'electron' ? 'Desktop app' : 'Browser mode (local bridge)'}</dd>
-          <dt>API keys are kept in</dt>
-          <dd data-testid="secret-store">{SECRET_STORE_LABEL[appInfo.secretStore]}</dd>
+          <dt>{t.runningAs}</dt>
+          <dd>{appInfo.mode === 'electron' ? t.desktopApp : t.browserMode}</dd>
+          <dt>{t.keysKeptIn}</dt>
+          <dd data-testid="secret-store">{t.secretStore[appInfo.secretStore]}</dd>
         </dl>
       </div>
     </section>

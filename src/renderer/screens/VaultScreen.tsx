@@ -2,6 +2,7 @@ import { ReleasingBanner } from '../components/ReleasingBanner'
 import { VaultTitle } from '../components/VaultTitle'
 import { useNavigationStore, VAULT_TABS, type VaultTab } from '../stores/navigation-store'
 import { useVault } from '../stores/vaults-store'
+import { text } from '../text'
 import { AssetsTab } from './vault/AssetsTab'
 import { GuardiansTab } from './vault/GuardiansTab'
 import { HeirsTab } from './vault/HeirsTab'
@@ -22,9 +23,9 @@ export function VaultScreen({ vaultId }: { vaultId: string }) {
   if (!v) {
     return (
       <section className="screen">
-        <p className="muted">This vault is not in the list of the connected account.</p>
+        <p className="muted">{text.vault.notInList}</p>
         <button type="button" className="button secondary" onClick={closeVault}>
-          Back to vaults
+          {text.vault.backToVaults}
         </button>
       </section>
     )
@@ -33,11 +34,11 @@ export function VaultScreen({ vaultId }: { vaultId: string }) {
   return (
     <section className="screen" aria-labelledby="vault-title">
       <button type="button" className="link-button back-link" onClick={closeVault}>
-        ← All vaults
+        {text.vault.allVaults}
       </button>
       <VaultTitle v={v} />
       <ReleasingBanner vaultView={v} />
-      <div className="tabs" role="tablist" aria-label="Vault sections">
+      <div className="tabs" role="tablist" aria-label={text.vault.sections}>
         {VAULT_TABS.map((t) => (
           <button
             key={t.id}
@@ -58,7 +59,7 @@ export function VaultScreen({ vaultId }: { vaultId: string }) {
               document.getElementById(`tab-${next.id}`)?.focus()
             }}
           >
-            {t.label}
+            {text.vault.tabs[t.id]}
           </button>
         ))}
       </div>

@@ -1,19 +1,16 @@
 // Which screen is showing. Screens are few and flat, so a store beats a router here.
 import { create } from 'zustand'
 
-export const SCREENS = [
-  { id: 'vaults', label: 'Vaults' },
-  { id: 'recovery', label: 'Recovery' },
-  { id: 'settings', label: 'Settings' },
-] as const
+// Their names are in the catalogue: text.screens[id] and text.vault.tabs[id] (src/renderer/text/en.ts).
+export const SCREENS = [{ id: 'vaults' }, { id: 'recovery' }, { id: 'settings' }] as const
 export type ScreenId = (typeof SCREENS)[number]['id']
 
 export const VAULT_TABS = [
-  { id: 'overview', label: 'Overview' },
-  { id: 'guardians', label: 'Guardians' },
-  { id: 'heirs', label: 'Heirs' },
-  { id: 'assets', label: 'Assets' },
-  { id: 'release', label: 'Release settings' },
+  { id: 'overview' },
+  { id: 'guardians' },
+  { id: 'heirs' },
+  { id: 'assets' },
+  { id: 'release' },
 ] as const
 export type VaultTab = (typeof VAULT_TABS)[number]['id']
 

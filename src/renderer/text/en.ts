@@ -154,6 +154,135 @@ export const english = (f: LocaleFormat) => ({
       'not-reached': 'not recovered yet',
     },
   },
+  toasts: {
+    regionLabel: 'Notifications',
+    checkInNow: 'Check in now',
+    checkingIn: 'Checking in…',
+    checkedInTitle: 'Checked in',
+    checkedInBody: (vault: string, due: string, relative: string) =>
+      `${vault}: next check-in due ${due} (${relative}).`,
+    checkInFailedTitle: 'Check-in failed',
+    checkInFailedBody: (vault: string, why: string) => `${vault}: ${why}`,
+    addCredits: 'Add credits',
+    openVault: 'Open vault',
+    backupsFinished: (n: number) => `${f.count(n, { one: 'backup', other: 'backups' })} finished`,
+  },
+  releaseStatus: {
+    releasingTitle: 'The release to your heirs has started',
+    releasingIntro: 'This vault is releasing to your heirs.',
+    startedOn: (date: string) => `The release started on ${date}.`,
+    accessOn: (date: string) => `Your heirs get access on ${date}, unless you cancel before then.`,
+    daysLeft: (n: number) => `${f.count(n, { one: 'day', other: 'days' })} left to cancel.`,
+    notIntended: 'If you did not intend this, cancel the release now.',
+    cancelRelease: 'Cancel release',
+    cancelTitle: 'Cancel the release?',
+    cancelBody:
+      "The vault goes back to active and your heirs are not told anything. If the release was started by your dead man's switch, check in regularly so it does not start again.",
+    releasedTitle: 'Released to your heirs',
+    releasedOn: (date: string) => `Your heirs were given access on ${date}.`,
+    releasedNote:
+      "Nothing about the release can be changed any more: no check-ins, no release settings. Your heirs recover the files with the guardians' kits.",
+    settingsWhileActive: 'Check-ins and release settings apply while the vault is active.',
+  },
+  uploadCost: {
+    nothingFitsTitle: 'Not enough credits for any of these files',
+    nothingFits: (balance: number, needed: number) =>
+      `None of these files fits the balance of ${f.credits(balance)}, so nothing would be uploaded. Add at least ${f.credits(needed)} in Settings, then back them up again.`,
+    withReserve: (credits: number, months: number) =>
+      `To keep the credits for ${f.count(months, { one: 'month', other: 'months' })} of check-ins as well, add ${f.credits(credits)}.`,
+    addCredits: 'Add credits in Settings',
+    notNow: 'Not now',
+    retryNote: 'It was not stored before, so uploading it again is charged like a new upload.',
+  },
+  guardianKits: {
+    invited: (name: string) => `${name} was invited.`,
+    addedNoMail: (name: string) => `${name} was added; no e-mail was sent, so tell them yourself.`,
+    removed: 'The guardian was removed.',
+    kitsMade: (n: number) =>
+      `The key was split into ${f.count(n, { one: 'kit', other: 'kits' })}, one per guardian.`,
+    kitsRemade: (n: number) =>
+      `The key was split again: ${f.count(n, { one: 'new kit', other: 'new kits' })}.`,
+    earlierNotHandedOver:
+      'The kits made before this change no longer work; none had been handed over, so print only the new ones.',
+    earlierHandedOver: (n: number) =>
+      n === 1
+        ? 'The kit handed over before this change no longer works: give every guardian their new kit and ask for the old one back or destroyed.'
+        : `The ${f.number(n)} kits handed over before this change no longer work: give every guardian their new kit and ask for the old ones back or destroyed.`,
+    addAllFirst: (added: number, total: number) =>
+      `${f.number(added)} of ${f.number(total)} guardians added. Add all ${f.number(total)} before printing or handing over kits: each guardian you add splits the key again, and the kits made before stop working.`,
+    kitChangesLater: (total: number) =>
+      `Not all ${f.number(total)} guardians are added yet: this kit stops working when you add the next one. Add them all first, then print the kits.`,
+  },
+  windowTitle: {
+    join: (parts: readonly string[]) => parts.join(' — '),
+    tabs: {
+      overview: 'Overview',
+      guardians: 'Guardians',
+      heirs: 'Heirs',
+      assets: 'Assets',
+      release: 'Release settings',
+    },
+  },
+  settings: {
+    title: 'Settings',
+    saved: 'Saved.',
+    appearance: 'Appearance and start-up',
+    theme: 'Theme',
+    themeSystem: 'Follow the system',
+    themeLight: 'Light',
+    themeDark: 'Dark',
+    launchAtLogin: 'Launch at login',
+    loginBrowser: 'Browser mode cannot start itself at login; the desktop app can.',
+    loginLinux: 'On Linux, add Vault Desktop to your desktop\'s "Startup Applications" instead.',
+    reminders: 'Reminders',
+    notifications: 'Show notifications',
+    remindBefore: 'Remind me before a check-in is due',
+    /** Days before a check-in is due: "7 days, 3 days and 1 day before"; none: only when due. */
+    daysBefore: (days: readonly number[]) =>
+      days.length === 0
+        ? 'Only when it is due'
+        : `${f.list(days.map((d) => f.count(d, { one: 'day', other: 'days' })))} before`,
+    overdueEvery: 'When a check-in is overdue, remind me every',
+    everyHours: (n: number) => (n === 1 ? 'hour' : f.count(n, { one: 'hour', other: 'hours' })),
+    uploads: 'Uploads',
+    concurrency: 'Files uploaded at the same time',
+    confirmAbove: 'Ask before an upload costing more than (credits)',
+    confirmAboveInvalid: 'Enter a whole number of credits, 0 or more.',
+    reserve: 'Keep credits for this many months of check-ins',
+    reserveMonths: (n: number) =>
+      n === 0 ? 'None (not recommended)' : f.count(n, { one: 'month', other: 'months' }),
+    reserveNote:
+      "Uploads may not spend these credits unless you say so, so that a dead man's switch never starts the release just because the credits for check-ins ran out.",
+    hideNames: 'Hide file names from the service',
+    hideNamesNote:
+      'New uploads reach the service under a neutral name, without their folder, type or date. The real name is sealed inside the encrypted file, so heirs still get every file under its own name; this computer keeps showing the names of files it uploaded.',
+    about: 'About this app',
+    version: 'Version',
+    platform: 'Platform',
+    runningAs: 'Running as',
+    desktopApp: 'Desktop app',
+    browserMode: 'Browser mode (local bridge)',
+    keysKeptIn: 'API keys are kept in',
+    secretStore: {
+      keychain: 'the system keychain',
+      'encrypted-file': 'an encrypted file protected by your system login',
+      memory: 'memory only (forgotten when the app quits)',
+    },
+  },
+  vault: {
+    notInList: 'This vault is not in the list of the connected account.',
+    backToVaults: 'Back to vaults',
+    allVaults: '← All vaults',
+    sections: 'Vault sections',
+    /** One name per tab of VAULT_TABS (navigation-store.ts). */
+    tabs: {
+      overview: 'Overview',
+      guardians: 'Guardians',
+      heirs: 'Heirs',
+      assets: 'Assets',
+      release: 'Release settings',
+    },
+  },
 })
 
 export type Catalogue = ReturnType<typeof english>

@@ -1,0 +1,252 @@
+// Every word the window shows comes from the catalogue (src/renderer/text/en.ts), so a translation is a
+// file, not a hunt. This reads each renderer source with the TypeScript compiler and reports what
+// looks like user-facing text written in place: JSX text, string values of attributes a person sees or
+// hears (aria-label, title, placeholder, alt, label, …Label, …Text), strings inside JSX expressions,
+// messages of thrown errors, and sentence-like strings anywhere else.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = join(__dirname, '..', '..')
+const RENDERER = join(ROOT, 'src', 'renderer')
+
+/** Not scanned: the catalogue itself, and the bridge (transport code; its errors are the app core's). */
+const SKIPPED_DIRS = ['text', 'bridge']
+
+/**
+ * Files whose words have not been moved into the catalogue yet. Keep this empty; a file listed here is
+ * a known gap, not an exception.
+ */
+const NOT_YET_CONVERTED: string[] = [
+  'src/renderer/components/ConfirmDialog.tsx',
+  'src/renderer/components/ConnectionsPanel.tsx',
+  'src/renderer/components/DeleteVaultPanel.tsx',
+  'src/renderer/components/ErrorBoundary.tsx',
+  'src/renderer/components/KitViewer.tsx',
+  'src/renderer/components/OwnerKitFlow.tsx',
+  'src/renderer/components/PersonForm.tsx',
+  'src/renderer/components/Readiness.tsx',
+  'src/renderer/components/RehearsalPanel.tsx',
+  'src/renderer/components/ServicePanel.tsx',
+  'src/renderer/components/StartReleasePanel.tsx',
+  'src/renderer/components/UploadConfirm.tsx',
+  'src/renderer/components/UploadPanel.tsx',
+  'src/renderer/components/UploadQueue.tsx',
+  'src/renderer/components/VaultKeyPanel.tsx',
+  'src/renderer/components/VaultTitle.tsx',
+  'src/renderer/display/readiness-text.ts',
+  'src/renderer/display/release-text.ts',
+  'src/renderer/display/runway.ts',
+  'src/renderer/display/upload-list.ts',
+  'src/renderer/display/write-access.ts',
+  'src/renderer/main.tsx',
+  'src/renderer/screens/FirstRunScreen.tsx',
+  'src/renderer/screens/VaultsScreen.tsx',
+  'src/renderer/screens/vault/AssetsTab.tsx',
+  'src/renderer/screens/vault/GuardiansTab.tsx',
+  'src/renderer/screens/vault/HeirsTab.tsx',
+  'src/renderer/screens/vault/OverviewTab.tsx',
+  'src/renderer/screens/vault/ReleaseTab.tsx',
+]
+
+const VISIBLE_ATTRIBUTE =
+  /^(aria-label|aria-description|aria-roledescription|aria-valuetext|title|placeholder|alt|label|[a-z]+(Label|Text|Title))$/
+const HAS_WORD = /\p{L}{2}/u
+/** Reads like a phrase: a capitalised word followed by more, or ends like a sentence. */
+const SENTENCE = /(^\p{Lu}\p{Ll}+\s\S)|(\p{L}[.…:?!]$)|(\p{L}+\s+\p{L}+\s+\p{L}+)/u
+/** Code, not words: a single token (an id, a state), MIME types, URLs, paths, `a:b` keys. */
+const CODE_LIKE = /^([\w-]+|[a-z]+\/[\w.*+-]+|https?:\/\/\S*|[./][\w./-]*|[\w-]+:[\w-]+)$/
+/** The class names styles.css defines: a string made only of them is a className, not words. */
+const CSS_CLASSES = new Set(
+  [...readFileSync(join(RENDERER, 'styles.css'), 'utf8').matchAll(/\.([a-zA-Z][\w-]*)/g)].map((m) => m[1]),
+)
+const isClassList = (text: string) =>
+  text
+    .split(/\s+|…/)
+    .filter(Boolean)
+    .every((token) => CSS_CLASSES.has(token))
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory())
+      return dir === RENDERER && SKIPPED_DIRS.includes(entry.name) ? [] : sourceFiles(path)
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+interface Finding {
+  file: string
+  line: number
+  text: string
+  why: string
+}
+
+function literalText(node: ts.Node): string | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text
+  if (ts.isTemplateExpression(node)) {
+    return [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' … ')
+  }
+  return undefined
+}
+
+/** A string used as a value to compare or look up, not to show: `x === 'failed'`, `map['key']`, a `case`. */
+function isComparisonOrKey(node: ts.Node): boolean {
+  const parent = node.parent
+  if (ts.isBinaryExpression(parent)) {
+    const op = parent.operatorToken.kind
+    return (
+      op === ts.SyntaxKind.EqualsEqualsEqualsToken ||
+      op === ts.SyntaxKind.ExclamationEqualsEqualsToken ||
+      op === ts.SyntaxKind.EqualsEqualsToken ||
+      op === ts.SyntaxKind.ExclamationEqualsToken ||
+      op === ts.SyntaxKind.InKeyword
+    )
+  }
+  return (
+    ts.isCaseClause(parent) ||
+    (ts.isElementAccessExpression(parent) && parent.argumentExpression === node) ||
+    (ts.isPropertyAssignment(parent) && parent.name === node) ||
+    ts.isLiteralTypeNode(parent) ||
+    ts.isImportDeclaration(parent) ||
+    ts.isExportDeclaration(parent) ||
+    ts.isExternalModuleReference(parent) ||
+    (ts.isCallExpression(parent) && ts.isIdentifier(parent.expression) && parent.expression.text === 'import')
+  )
+}
+
+function attributeName(node: ts.JsxAttribute): string {
+  return node.name.getText()
+}
+
+/** Inside an attribute nobody sees or hears (className, id, type, data-*…). */
+function inHiddenAttribute(node: ts.Node): boolean {
+  for (let n: ts.Node | undefined = node.parent; n && !ts.isJsxElement(n); n = n.parent) {
+    if (ts.isJsxAttribute(n)) return !VISIBLE_ATTRIBUTE.test(attributeName(n))
+  }
+  return false
+}
+
+/** Strings an expression can evaluate to, stopping at nested JSX (visited on its own) and at calls. */
+function shownStrings(expression: ts.Node, report: (node: ts.Node, why: string) => void, why: string) {
+  const visit = (node: ts.Node): void => {
+    if (ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node)) return
+    const text = literalText(node)
+    if (text !== undefined) {
+      if (HAS_WORD.test(text) && !isComparisonOrKey(node)) report(node, why)
+      if (!ts.isTemplateExpression(node)) return
+    }
+    // A call's arguments are its own business (`go('settings')`); what it returns comes from elsewhere.
+    if (ts.isCallExpression(node)) return
+    ts.forEachChild(node, visit)
+  }
+  visit(expression)
+}
+
+function scan(file: string, content = readFileSync(file, 'utf8')): Finding[] {
+  const source = ts.createSourceFile(file, content, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX)
+  const findings: Finding[] = []
+  const seen = new Set<ts.Node>()
+  const report = (node: ts.Node, why: string) => {
+    if (seen.has(node)) return
+    seen.add(node)
+    const text = literalText(node) ?? node.getText().trim()
+    findings.push({
+      file: relative(ROOT, file),
+      line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+      text: text.replace(/\s+/g, ' ').slice(0, 80),
+      why,
+    })
+  }
+
+  const visit = (node: ts.Node): void => {
+    if (ts.isJsxText(node)) {
+      if (HAS_WORD.test(node.text)) report(node, 'JSX text')
+    } else if (ts.isJsxExpression(node) && node.expression && !ts.isJsxAttribute(node.parent)) {
+      shownStrings(node.expression, report, 'string shown in JSX')
+    } else if (ts.isJsxAttribute(node) && node.initializer && VISIBLE_ATTRIBUTE.test(attributeName(node))) {
+      const value = node.initializer
+      if (ts.isStringLiteral(value)) {
+        if (HAS_WORD.test(value.text)) report(value, `${attributeName(node)} attribute`)
+      } else if (ts.isJsxExpression(value) && value.expression) {
+        shownStrings(value.expression, report, `${attributeName(node)} attribute`)
+      }
+    } else if (
+      (ts.isNewExpression(node) || ts.isCallExpression(node)) &&
+      /Error$/.test(node.expression.getText()) &&
+      node.arguments?.[0]
+    ) {
+      shownStrings(node.arguments[0], report, 'error message')
+    } else {
+      const text = literalText(node)
+      if (
+        text !== undefined &&
+        SENTENCE.test(text.trim()) &&
+        !CODE_LIKE.test(text.trim()) &&
+        !isClassList(text) &&
+        !isComparisonOrKey(node) &&
+        !inHiddenAttribute(node)
+      ) {
+        report(node, 'sentence in code')
+      }
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return findings
+}
+
+describe('renderer text lives in the catalogue', () => {
+  const files = sourceFiles(RENDERER)
+
+  it('finds the renderer sources', () => {
+    expect(files.length).toBeGreaterThan(30)
+    expect(files.map((f) => relative(ROOT, f))).toContain('src/renderer/screens/RecoveryScreen.tsx')
+  })
+
+  it('no component writes user-facing words in place', () => {
+    const findings = files
+      .filter((file) => !NOT_YET_CONVERTED.includes(relative(ROOT, file)))
+      .flatMap((file) => scan(file))
+      .map((f) => `${f.file}:${f.line} ${f.why}: ${f.text}`)
+    // One line per finding: move the words into src/renderer/text/en.ts and use `text.<section>.<key>`.
+    expect(findings.join('\n')).toBe('')
+  })
+
+  it('the check itself catches each kind of hard-coded text', () => {
+    const probe = `
+      import { text } from '../text'
+      const LABEL = 'Something went wrong, try again.'
+      export function Probe({ busy, status }: { busy: boolean; status: string }) {
+        if (!busy) throw new Error(\`No vault \${status}\`)
+        return (
+          <div className="row small" data-testid="probe" aria-label="Probe panel">
+            <h2>{text.app.name}</h2>
+            Hello there
+            <p>{busy ? 'Saving…' : \`\${status} saved\`}</p>
+            <p>{status === 'failed-hard' ? '✓' : '—'}</p>
+            <button type="button" title="Open it">{text.common.dismiss}</button>
+            <input placeholder={busy ? text.common.cancel : 'Type here'} />
+            <Dialog confirmLabel="Delete it" />
+          </div>
+        )
+      }`
+    const found = scan(join(RENDERER, 'probe.tsx'), probe).map((f) => f.why)
+    expect(found).toEqual([
+      'sentence in code',
+      'error message',
+      'aria-label attribute',
+      'JSX text',
+      'string shown in JSX',
+      'string shown in JSX',
+      'title attribute',
+      'placeholder attribute',
+      'confirmLabel attribute',
+    ])
+  })
+
+  it('every listed unconverted file still exists', () => {
+    for (const file of NOT_YET_CONVERTED) expect(files.map((f) => relative(ROOT, f))).toContain(file)
+  })
+})
