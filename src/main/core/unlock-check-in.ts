@@ -33,12 +33,13 @@ export interface UnlockVaultFacts {
 /**
  * Whether unlocking at `now` should check the vault in. The period in progress started at the last
  * check-in, which the service's deadline gives (due - period) whichever device made it.
- * `lastUnlockCheckInAt`: the latest check-in made on unlock (a guard against a deadline read before it).
+ * `lastUnlockDue`: the deadline the latest check-in on unlock set; a deadline read that is earlier
+ * was read before that check-in, and the period it describes has had its check-in already.
  */
 export function decideUnlockCheckIn(
   vault: UnlockVaultFacts,
   now: number,
-  lastUnlockCheckInAt?: number,
+  lastUnlockDue?: number,
 ): UnlockDecision {
   if (vault.state !== 'active') return { checkIn: false, reason: 'not-active' }
   if (vault.releaseTrigger !== 'dead_man_switch' || !vault.checkInFrequency) {
@@ -48,7 +49,7 @@ export function decideUnlockCheckIn(
   if (!Number.isFinite(due)) return { checkIn: false, reason: 'no-deadline' }
   const periodMs = CHECK_IN_FREQUENCY_DAYS[vault.checkInFrequency] * DAY_MS
   const periodStart = due - periodMs
-  if (lastUnlockCheckInAt !== undefined && lastUnlockCheckInAt >= periodStart) {
+  if (lastUnlockDue !== undefined && due < lastUnlockDue) {
     return { checkIn: false, reason: 'already-this-period' }
   }
   if (now - periodStart <= periodMs / 2) return { checkIn: false, reason: 'recently-checked-in' }
@@ -177,7 +178,8 @@ export interface UnlockRunDeps {
   agentClient(): Promise<VaultApiClient | null>
   /** The vaults of the active connection. */
   candidates(): UnlockCandidate[]
-  lastUnlockCheckIn(vaultId: string): number | undefined
+  /** The deadline (ms) the latest check-in on unlock of the vault set, if any. */
+  lastUnlockDue(vaultId: string): number | undefined
   /** Records a check-in made (history, deadline on this device, the window). */
   checkedIn(
     vault: VaultDetails,
@@ -255,7 +257,7 @@ export class UnlockCheckIn {
         nextCheckInDue: facts.nextCheckInDue,
       },
       this.deps.now(),
-      this.deps.lastUnlockCheckIn(vaultId),
+      this.deps.lastUnlockDue(vaultId),
     )
   }
 

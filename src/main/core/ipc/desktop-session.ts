@@ -473,9 +473,9 @@ export class DesktopSession {
             nextCheckInDue: v.nextCheckInDue,
           },
         })),
-      lastUnlockCheckIn: (vaultId) => {
-        const last = this.activity.latest(vaultId, 'check-in', 'unlock')
-        return last ? Date.parse(last.at) : undefined
+      lastUnlockDue: (vaultId) => {
+        const due = this.activity.latest(vaultId, 'check-in', 'unlock')?.detail.nextCheckInDue
+        return due ? Date.parse(due) : undefined
       },
       checkedIn: (vault, result) => {
         const at = new Date(this.#now()).toISOString()

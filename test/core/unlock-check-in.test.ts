@@ -1,0 +1,293 @@
+// The check-in on unlock: the decision as a function of the time (at most once per period, only past
+// half of it, never a vault that is releasing or has no dead man's switch), the agent key's check, and
+// the run against the real local service with a movable clock: the check-in goes through the sk_agent_
+// key, costs credits only when due, leaves its note in the service's audit pulse and its entry in the
+// activity history, and a revoked key is told, not hidden.
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ActivityLog } from '../../src/main/core/activity-log'
+import { VaultApiClient } from '../../src/main/core/api-client'
+import { MemorySecretStore } from '../../src/main/core/secret-store'
+import {
+  AgentKeys,
+  agentKeyAccount,
+  checkAgentKey,
+  decideUnlockCheckIn,
+  UNLOCK_NOTE,
+  UnlockCheckIn,
+  type UnlockVaultFacts,
+} from '../../src/main/core/unlock-check-in'
+import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
+
+const DAY = 86_400_000
+const T0 = Date.parse('2026-04-01T08:00:00.000Z')
+const monthly = (due: number, extra: Partial<UnlockVaultFacts> = {}): UnlockVaultFacts => ({
+  state: 'active',
+  releaseTrigger: 'dead_man_switch',
+  checkInFrequency: 'monthly',
+  nextCheckInDue: new Date(due).toISOString(),
+  ...extra,
+})
+
+describe('decideUnlockCheckIn', () => {
+  // Last check-in at T0, monthly: due at T0 + 30 days; half the period is 15 days.
+  const due = T0 + 30 * DAY
+
+  it('waits until more than half of the period has passed since the last check-in', () => {
+    expect(decideUnlockCheckIn(monthly(due), T0 + DAY)).toEqual({
+      checkIn: false,
+      reason: 'recently-checked-in',
+    })
+    expect(decideUnlockCheckIn(monthly(due), T0 + 15 * DAY)).toEqual({
+      checkIn: false,
+      reason: 'recently-checked-in',
+    })
+    expect(decideUnlockCheckIn(monthly(due), T0 + 15 * DAY + 1)).toEqual({ checkIn: true })
+    expect(decideUnlockCheckIn(monthly(due), T0 + 29 * DAY)).toEqual({ checkIn: true })
+  })
+
+  it('follows the frequency: a weekly switch checks in past 3.5 days', () => {
+    const weekly = monthly(T0 + 7 * DAY, { checkInFrequency: 'weekly' })
+    expect(decideUnlockCheckIn(weekly, T0 + 3 * DAY).checkIn).toBe(false)
+    expect(decideUnlockCheckIn(weekly, T0 + 4 * DAY).checkIn).toBe(true)
+  })
+
+  it('checks in once per period: not again while the deadline read is older than the one it set', () => {
+    // The unlock check-in at T0 + 20 days set the deadline to T0 + 50 days; a read from before it
+    // still says T0 + 30 days.
+    const setByUnlock = T0 + 50 * DAY
+    expect(decideUnlockCheckIn(monthly(due), T0 + 21 * DAY, setByUnlock)).toEqual({
+      checkIn: false,
+      reason: 'already-this-period',
+    })
+    // The period that check-in began follows the half-period rule like any other.
+    expect(decideUnlockCheckIn(monthly(setByUnlock), T0 + 21 * DAY, setByUnlock).checkIn).toBe(false)
+    expect(decideUnlockCheckIn(monthly(setByUnlock), T0 + 36 * DAY, setByUnlock).checkIn).toBe(true)
+  })
+
+  it('never checks in a vault that is releasing or released, or has no dead man switch or deadline', () => {
+    const late = T0 + 20 * DAY
+    expect(decideUnlockCheckIn(monthly(due, { state: 'releasing' }), late)).toEqual({
+      checkIn: false,
+      reason: 'not-active',
+    })
+    expect(decideUnlockCheckIn(monthly(due, { state: 'released' }), late).checkIn).toBe(false)
+    expect(decideUnlockCheckIn(monthly(due, { releaseTrigger: 'manual' }), late)).toEqual({
+      checkIn: false,
+      reason: 'no-dead-mans-switch',
+    })
+    expect(decideUnlockCheckIn(monthly(due, { checkInFrequency: null }), late).checkIn).toBe(false)
+    expect(decideUnlockCheckIn(monthly(due, { nextCheckInDue: null }), late)).toEqual({
+      checkIn: false,
+      reason: 'no-deadline',
+    })
+  })
+
+  it('checks in a vault past its deadline that the service has not released yet', () => {
+    expect(decideUnlockCheckIn(monthly(due), due + DAY)).toEqual({ checkIn: true })
+  })
+})
+
+describe('checkAgentKey', () => {
+  it('refuses the full-access key and says why and what to paste', () => {
+    expect(() => checkAgentKey('sk_human_0123456789abcdef')).toThrow(/full-access key.*sk_agent_/s)
+  })
+  it('refuses what is not a key', () => {
+    expect(() => checkAgentKey('hello')).toThrow(/should start with sk_agent_/)
+    expect(() => checkAgentKey('sk_agent_ 0123456789')).toThrow(/should start with sk_agent_/)
+  })
+  it('takes an agent key, trimmed', () => {
+    expect(checkAgentKey('  sk_agent_0123456789abcdef\n')).toBe('sk_agent_0123456789abcdef')
+  })
+})
+
+describe('AgentKeys', () => {
+  it('keeps the key in the secret store and only its summary in the file', async () => {
+    const dir = await tempDir('vault-agent-keys-')
+    try {
+      const store = new MemorySecretStore()
+      const keys = await AgentKeys.open(dir.path, store)
+      await keys.set('c1', 'sk_agent_secretsecret1234', 'pasted', T0)
+      expect(await store.get(agentKeyAccount('c1'))).toBe('sk_agent_secretsecret1234')
+      await keys.flush()
+      const reopened = await AgentKeys.open(dir.path, store)
+      expect(reopened.info('c1')).toEqual({
+        last4: '1234',
+        origin: 'pasted',
+        addedAt: new Date(T0).toISOString(),
+      })
+      const { readFile } = await import('node:fs/promises')
+      expect(await readFile(join(dir.path, 'agent-keys.json'), 'utf8')).not.toContain('secretsecret')
+      await reopened.remove('c1')
+      expect(await store.get(agentKeyAccount('c1'))).toBeNull()
+      expect(reopened.info('c1')).toBeUndefined()
+    } finally {
+      await dir.remove()
+    }
+  })
+})
+
+describe('unlock check-in against the local service', () => {
+  let svc: ServiceFixture
+  let owner: VaultApiClient
+  let log: ActivityLog
+  let dir: { path: string; remove: () => Promise<void> }
+  let vaultId: string
+  let agentKey: string
+  let failures: string[]
+
+  const balance = async () => (await owner.getVault(vaultId)).creditsBalance
+  const runner = () =>
+    new UnlockCheckIn({
+      now: () => svc.now(),
+      agentClient: async () => new VaultApiClient({ baseUrl: svc.url, apiKey: agentKey, maxRetries: 0 }),
+      // As the session gives them: what this device last read (here nothing known: always asked).
+      candidates: () => [{ vaultId }],
+      lastUnlockDue: (id) => {
+        const due = log.latest(id, 'check-in', 'unlock')?.detail.nextCheckInDue
+        return due ? Date.parse(due) : undefined
+      },
+      checkedIn: (vault, result) =>
+        log.append({
+          vaultId: vault.id,
+          kind: 'check-in',
+          source: 'unlock',
+          at: new Date(svc.now()).toISOString(),
+          detail: { nextCheckInDue: result.nextCheckInDue },
+        }),
+      failed: (id, message) => {
+        failures.push(message)
+        return log.append({
+          vaultId: id,
+          kind: 'check-in-failed',
+          source: 'unlock',
+          detail: { error: message },
+        })
+      },
+    })
+  const pulses = () => {
+    const db = new Database(join(svc.dataDir, 'vault.sqlite3'), { readonly: true })
+    try {
+      return db
+        .prepare('SELECT note, created_at FROM audit_pulses WHERE vault_id = ? ORDER BY id')
+        .all(vaultId) as Array<{
+        note: string | null
+        created_at: string
+      }>
+    } finally {
+      db.close()
+    }
+  }
+
+  beforeEach(async () => {
+    svc = await startServiceFixture()
+    dir = await tempDir('vault-unlock-')
+    log = await ActivityLog.open(dir.path, () => svc.now())
+    owner = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
+    agentKey = svc.agentKey
+    failures = []
+    vaultId = (await owner.createVault({ preset: 'standard' })).id
+    await owner.configureRelease(vaultId, {
+      trigger: 'dead_man_switch',
+      config: { checkInFrequency: 'monthly' },
+    })
+  })
+  afterEach(async () => {
+    log.close()
+    await svc.close()
+    await dir.remove()
+  })
+
+  it('checks in once past half the period, with the agent key, and records it', async () => {
+    const start = await balance()
+    const unlock = runner()
+
+    // Just configured: the period has only begun, so no credits are spent.
+    expect(await unlock.run()).toEqual([{ vaultId, checkedIn: false, reason: 'recently-checked-in' }])
+    expect(await balance()).toBe(start)
+
+    svc.advance(16 * DAY)
+    const [done] = await unlock.run()
+    expect(done).toMatchObject({ vaultId, checkedIn: true, daysRemaining: 30 })
+    expect(await balance()).toBe(start - 2)
+    const pulse = pulses().at(-1)
+    expect(pulse?.note).toBe(UNLOCK_NOTE)
+    const due = (await owner.getVault(vaultId)).nextCheckInDue
+    expect(log.list(vaultId, { limit: 10, offset: 0 }).items).toMatchObject([
+      { kind: 'check-in', source: 'unlock', detail: { nextCheckInDue: due } },
+    ])
+
+    // Unlocking again the same day, or a week later, spends nothing.
+    expect((await unlock.run())[0]).toMatchObject({ checkedIn: false, reason: 'recently-checked-in' })
+    svc.advance(7 * DAY)
+    expect((await unlock.run())[0]).toMatchObject({ checkedIn: false, reason: 'recently-checked-in' })
+    expect(await balance()).toBe(start - 2)
+
+    // Past half of the new period: the next one.
+    svc.advance(9 * DAY)
+    expect((await unlock.run())[0]).toMatchObject({ checkedIn: true })
+    expect(await balance()).toBe(start - 4)
+    expect(log.list(vaultId, { kinds: ['check-in'], limit: 10, offset: 0 }).total).toBe(2)
+  })
+
+  it('two unlocks at once make one check-in', async () => {
+    const start = await balance()
+    svc.advance(20 * DAY)
+    const unlock = runner()
+    const [a, b] = await Promise.all([unlock.run(), unlock.run()])
+    expect(a).toBe(b)
+    expect(await balance()).toBe(start - 2)
+    expect(pulses()).toHaveLength(1)
+  })
+
+  it('never checks in a releasing vault', async () => {
+    const start = await balance()
+    svc.service.admin.startRelease({ vault: vaultId })
+    svc.advance(20 * DAY)
+    expect(await runner().run()).toEqual([{ vaultId, checkedIn: false, reason: 'not-active' }])
+    expect(await balance()).toBe(start)
+    expect(pulses()).toHaveLength(0)
+  })
+
+  it('skips a vault without a dead man switch without a request when this device knows it', async () => {
+    let asked = 0
+    const unlock = new UnlockCheckIn({
+      now: () => svc.now(),
+      agentClient: async () => {
+        asked++
+        return new VaultApiClient({ baseUrl: svc.url, apiKey: agentKey })
+      },
+      candidates: () => [
+        {
+          vaultId,
+          known: { state: 'active', releaseTrigger: 'manual', checkInFrequency: null, nextCheckInDue: null },
+        },
+      ],
+      lastUnlockDue: () => undefined,
+      checkedIn: () => undefined,
+      failed: () => undefined,
+    })
+    expect(await unlock.run()).toEqual([{ vaultId, checkedIn: false, reason: 'no-dead-mans-switch' }])
+    expect(asked).toBe(0)
+  })
+
+  it('a revoked agent key is recorded and told, and nothing is spent', async () => {
+    const start = await balance()
+    svc.service.admin.revokeKey({ key: agentKey })
+    svc.advance(20 * DAY)
+    const [outcome] = await runner().run()
+    expect(outcome).toMatchObject({ checkedIn: false, reason: 'failed' })
+    expect(failures[0]).toMatch(/did not accept the read-and-check-in key.*Settings/s)
+    expect(log.latest(vaultId, 'check-in-failed')?.detail.error).toBe(failures[0])
+    expect(await balance()).toBe(start)
+  })
+
+  it('the agent key cannot change the vault, only read it and check in', async () => {
+    const agent = new VaultApiClient({ baseUrl: svc.url, apiKey: agentKey, maxRetries: 0 })
+    await expect(agent.getVault(vaultId)).resolves.toMatchObject({ id: vaultId })
+    await expect(agent.configureRelease(vaultId, { trigger: 'manual' })).rejects.toMatchObject({
+      status: 403,
+    })
+  })
+})
