@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net'
 import { pipeline } from 'node:stream/promises'
 import { WebSocket, WebSocketServer } from 'ws'
 import { INVOKE_CHANNEL_NAMES } from '../../shared/ipc/bridge'
+import type { IpcResponse } from '../../shared/ipc/contract-kit'
+import { type DropIntake, DropIntakeError } from './drop-intake'
 import { dispatch, type EventHub, type HandlerTable } from './ipc/handler-table'
 import { decodedRequestPath, findRendererFile } from './renderer-files'
 
@@ -20,6 +22,8 @@ export interface BrowserBridgeOptions {
   events: EventHub
   port?: number
   token?: string
+  /** Files dropped on the page, streamed in as bytes (a page has no paths). */
+  intake?: { intake: DropIntake; needed(): ReadonlySet<string> }
 }
 
 export interface BrowserBridge {
@@ -36,17 +40,32 @@ interface InvokeMessage {
   args?: unknown
 }
 
-function parseInvoke(data: WebSocket.RawData): InvokeMessage | undefined {
+/** A step of a drop: begin, file (then binary chunks), close-file, end, release, abort. */
+interface IntakeMessage {
+  type: 'intake'
+  id: number
+  op: 'begin' | 'file' | 'close-file' | 'end' | 'release' | 'abort'
+  dropId?: string
+  fileId?: number
+  relativePath?: string
+  size?: number
+  lastModified?: number
+}
+
+function parseMessage(data: WebSocket.RawData): InvokeMessage | IntakeMessage | undefined {
   try {
-    const message = JSON.parse(data.toString()) as Partial<InvokeMessage>
-    if (message.type === 'invoke' && Number.isInteger(message.id) && typeof message.channel === 'string') {
-      return message as InvokeMessage
-    }
+    const message = JSON.parse(data.toString()) as Partial<InvokeMessage | IntakeMessage>
+    if (!Number.isInteger(message.id)) return undefined
+    if (message.type === 'invoke' && typeof message.channel === 'string') return message as InvokeMessage
+    if (message.type === 'intake' && typeof message.op === 'string') return message as IntakeMessage
   } catch {
     // Malformed frames are dropped below.
   }
   return undefined
 }
+
+/** Chunk frames: a 4-byte file number, then the bytes. */
+const CHUNK_HEADER_BYTES = 4
 
 function answerFailure(response: ServerResponse): void {
   if (response.headersSent) response.destroy()
@@ -57,6 +76,58 @@ function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a)
   const right = Buffer.from(b)
   return left.length === right.length && timingSafeEqual(left, right)
+}
+
+async function answerIntake(
+  { intake, needed }: NonNullable<BrowserBridgeOptions['intake']>,
+  message: IntakeMessage,
+  drops: Set<string>,
+): Promise<IpcResponse<unknown>> {
+  const dropId = String(message.dropId ?? '')
+  try {
+    switch (message.op) {
+      case 'begin': {
+        const id = await intake.begin()
+        drops.add(id)
+        return { ok: true, value: { dropId: id } }
+      }
+      case 'file':
+        return {
+          ok: true,
+          value: {
+            fileId: await intake.openFile(
+              dropId,
+              String(message.relativePath ?? ''),
+              Number(message.size),
+              Number(message.lastModified),
+            ),
+          },
+        }
+      case 'close-file':
+        await intake.closeFile(Number(message.fileId))
+        return { ok: true, value: null }
+      case 'end':
+        return { ok: true, value: { paths: intake.end(dropId) } }
+      case 'release':
+        drops.delete(dropId)
+        await intake.release(dropId, needed())
+        return { ok: true, value: null }
+      case 'abort':
+        drops.delete(dropId)
+        await intake.abort(dropId)
+        return { ok: true, value: null }
+    }
+  } catch (error) {
+    const known = error instanceof DropIntakeError
+    return {
+      ok: false,
+      error: {
+        code: 'DROP_FAILED',
+        message: known ? error.message : 'The dropped files could not be received. Drop them again.',
+      },
+    }
+  }
+  return { ok: false, error: { code: 'DROP_FAILED', message: 'Unknown drop step.' } }
 }
 
 export async function startBrowserBridge(options: BrowserBridgeOptions): Promise<BrowserBridge> {
@@ -117,14 +188,44 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
   })
 
   sockets.on('connection', (ws: WebSocket) => {
-    const unsubscribe = options.events.subscribe((channel, payload) => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'event', channel, payload }))
+    const send = (message: unknown) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message))
+    }
+    const unsubscribe = options.events.subscribe((channel, payload) =>
+      send({ type: 'event', channel, payload }),
+    )
+    const drops = new Set<string>()
+    ws.on('close', () => {
+      unsubscribe()
+      // A closed page cannot finish its drops: what it sent and no upload needs is removed.
+      const intake = options.intake
+      if (!intake) return
+      for (const dropId of drops) void intake.intake.release(dropId, intake.needed()).catch(() => undefined)
     })
-    ws.on('close', unsubscribe)
     ws.on('error', () => ws.terminate())
-    ws.on('message', (data) => {
-      const message = parseInvoke(data)
-      if (!message || !INVOKE_CHANNEL_NAMES.has(message.channel)) {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        const chunk = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[])
+        const intake = options.intake?.intake
+        if (!intake || chunk.byteLength < CHUNK_HEADER_BYTES) {
+          ws.close(1008, 'Unknown or malformed message')
+          return
+        }
+        const fileId = chunk.readUInt32BE(0)
+        intake.write(fileId, chunk.subarray(CHUNK_HEADER_BYTES)).then(
+          (received) => send({ type: 'intake-ack', fileId, received }),
+          (error: Error) => send({ type: 'intake-error', fileId, message: error.message }),
+        )
+        return
+      }
+      const message = parseMessage(data)
+      if (message?.type === 'intake' && options.intake) {
+        answerIntake(options.intake, message, drops).then((response) =>
+          send({ type: 'result', id: message.id, response }),
+        )
+        return
+      }
+      if (message?.type !== 'invoke' || !INVOKE_CHANNEL_NAMES.has(message.channel)) {
         ws.close(1008, 'Unknown or malformed message')
         return
       }

@@ -1,9 +1,13 @@
 // Entry point of browser mode (`npm start` without the Electron binary, and end-to-end tests):
 // the app backend plus the loopback bridge, printing the URL to open.
+
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import packageJson from '../../../package.json'
+import { eventChannels } from '../../shared/ipc/contract'
 import { createAppBackend } from './app-backend'
 import { startBrowserBridge } from './browser-bridge-server'
+import { DropIntake, keepDroppedFilesFor } from './drop-intake'
 import { defaultUserDataDir } from './user-data-dir'
 
 const { values } = parseArgs({
@@ -23,13 +27,24 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2)
 }
 
+const userDataDir = values['user-data'] ?? defaultUserDataDir()
 const backend = createAppBackend({
-  userDataDir: values['user-data'] ?? defaultUserDataDir(),
+  userDataDir,
   mode: 'browser',
   version: packageJson.version,
   useKeychain: values['secret-store'] !== 'memory',
 })
-await backend.start()
+const session = await backend.start()
+// A page has no paths: dropped files stream into this folder and are deleted once uploaded.
+const dropped = keepDroppedFilesFor(
+  new DropIntake(join(userDataDir, 'dropped')),
+  session.core.uploads,
+  (listener) => session.core.events.on('upload-item', listener),
+)
+await dropped.sweep()
+backend.events.subscribe((channel) => {
+  if (channel === eventChannels.uploadsCleared.name) void dropped.sweep()
+})
 
 const bridge = await startBrowserBridge({
   rendererDir: values.renderer,
@@ -37,6 +52,7 @@ const bridge = await startBrowserBridge({
   events: backend.events,
   port,
   token: values.token,
+  intake: { intake: dropped.intake, needed: dropped.needed },
 })
 console.log(`Vault Desktop (browser mode) is ready: ${bridge.url}`)
 

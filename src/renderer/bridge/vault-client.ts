@@ -1,7 +1,7 @@
 // The renderer's single way to reach the main process: `window.vault` in Electron, the WebSocket
 // bridge in browser mode. Everything else in the renderer imports `vault` from here.
 import { type RawVaultBridge, unwrapBridge, type VaultBridge } from '../../shared/ipc/bridge'
-import { connectWebSocketBridge } from './ws-transport'
+import { connectWebSocketBridge, type IntakeTransport } from './ws-transport'
 
 declare global {
   interface Window {
@@ -11,6 +11,7 @@ declare global {
 }
 
 let client: VaultBridge | undefined
+let intake: IntakeTransport | undefined
 
 export async function connectVault(): Promise<VaultBridge> {
   if (client) return client
@@ -24,7 +25,9 @@ export async function connectVault(): Promise<VaultBridge> {
       'This page needs the link printed by "npm start" (it contains a one-time token). Open that link instead.',
     )
   }
-  client = unwrapBridge(await connectWebSocketBridge(token))
+  const connection = await connectWebSocketBridge(token)
+  intake = connection.intake
+  client = unwrapBridge(connection.bridge)
   return client
 }
 
@@ -32,4 +35,9 @@ export async function connectVault(): Promise<VaultBridge> {
 export function vault(): VaultBridge {
   if (!client) throw new Error('The app is not connected to its backend yet.')
   return client
+}
+
+/** Browser mode only: where dropped files' bytes go (Electron hands over paths instead). */
+export function fileIntake(): IntakeTransport | undefined {
+  return intake
 }

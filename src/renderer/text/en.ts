@@ -7,6 +7,7 @@ export const english = (f: LocaleFormat) => ({
     name: 'Vault Desktop',
     mainNavigation: 'Main',
     releasingBadge: (n: number) => `${f.number(n)} releasing`,
+    couldNotStart: 'Vault Desktop could not start',
   },
   screens: {
     vaults: 'Vaults',
@@ -58,6 +59,9 @@ export const english = (f: LocaleFormat) => ({
     reconnect: 'Reconnect in Settings',
     saveOwnerKit: 'Save the owner kit…',
     connections: 'Connections in Settings',
+    screenFailed: 'This screen ran into a problem',
+    screenFailedDetail: 'Nothing in your vault was changed. The app reported:',
+    screenFailedAdvice: 'Try again; if it happens every time, restart Vault Desktop.',
   },
   qrImage: {
     notAnImage: (name: string) =>
@@ -281,6 +285,131 @@ export const english = (f: LocaleFormat) => ({
       heirs: 'Heirs',
       assets: 'Assets',
       release: 'Release settings',
+      activity: 'Activity',
+    },
+  },
+  activity: {
+    title: 'Activity on this computer',
+    intro:
+      'What you did with this vault from this computer, and what it saw happen on the service. The history is kept only here, in the app\'s own folder; nothing of it is sent anywhere.',
+    filter: 'Show',
+    filterAll: 'Everything',
+    filters: {
+      'check-in': 'Check-ins',
+      upload: 'Uploads',
+      people: 'Guardians and heirs',
+      kits: 'Kits and keys',
+      release: 'Release',
+    },
+    exportCsv: 'Export CSV',
+    exportJson: 'Export JSON',
+    exported: (fileName: string) => `Saved as ${fileName} in your downloads.`,
+    empty: 'Nothing recorded yet. Check-ins, uploads, guardian and heir changes and release events appear here.',
+    emptyFiltered: 'Nothing of this kind recorded yet.',
+    count: (shown: number, total: number) =>
+      shown >= total
+        ? f.count(total, { one: 'entry', other: 'entries' })
+        : `${f.number(shown)} of ${f.count(total, { one: 'entry', other: 'entries' })}`,
+    more: 'Show older entries',
+    when: 'When',
+    what: 'What',
+    how: 'How',
+    problemTitle: 'The activity history needs attention',
+    kinds: {
+      'check-in': 'Checked in',
+      'check-in-failed': 'Check-in did not go through',
+      upload: 'Backup finished',
+      'guardian-added': 'Guardian added',
+      'guardian-removed': 'Guardian removed',
+      'heir-added': 'Heir added',
+      'heir-removed': 'Heir removed',
+      'kit-handed-over': 'Kit handed over',
+      'kit-taken-back': 'Kit hand-over taken back',
+      'release-configured': 'Release trigger set',
+      'release-started': 'Release started',
+      'release-cancelled': 'Release cancelled',
+      released: 'Released to the heirs',
+      'owner-kit-confirmed': 'Owner kit saved and confirmed',
+      'vault-key-imported': 'Vault key put on this computer',
+      'vault-key-replaced': 'Lost vault key replaced',
+    },
+    sources: {
+      window: 'By hand',
+      tray: 'From the tray',
+      reminder: 'From a reminder',
+      unlock: 'On unlock',
+      service: 'Seen on the service',
+    },
+    checkedInOnUnlock: 'Checked in on unlock',
+    nextDue: (date: string) => `Next check-in due ${date}.`,
+    note: (note: string) => `Note: ${note}`,
+    uploaded: (files: number, failed: number) =>
+      failed > 0
+        ? `${f.count(files, { one: 'file', other: 'files' })} stored, ${f.number(failed)} failed.`
+        : `${f.count(files, { one: 'file', other: 'files' })} stored.`,
+    spent: (credits: number) => `Cost ${f.credits(credits)}.`,
+    names: (names: readonly string[], more: boolean) => (more ? `${f.list([...names, '…'])}` : f.list(names)),
+    frequency: {
+      weekly: 'check in weekly',
+      biweekly: 'check in every two weeks',
+      monthly: 'check in monthly',
+      quarterly: 'check in every three months',
+    },
+    triggers: {
+      dead_man_switch: "Dead man's switch",
+      manual: 'Manual release',
+      guardian_claim: 'Guardians claim',
+    },
+  },
+  unlockCheckIn: {
+    title: 'Check in when I unlock this computer',
+    toggle: 'Check in when I unlock this computer',
+    note: "Unlocking the computer counts as a sign of life: the app checks in for you, at most once per check-in period and only once more than half of it has passed, so check-ins do not cost credits on every unlock. Never while a vault is releasing, and only for vaults with a dead man's switch.",
+    keyNote:
+      'It uses a key that can only read and check in (sk_agent_), kept in this computer\'s key store, never your full-access key.',
+    keyCreated: (last4: string, where: string) =>
+      `A read-and-check-in key ending in ${last4} was made by the app for the service on this computer and is kept in ${where}.`,
+    keyPasted: (last4: string, where: string) =>
+      `Your read-and-check-in key ending in ${last4} is kept in ${where}.`,
+    notDurable:
+      'This computer has no keychain, so the key is forgotten when the app quits; paste it again after a restart (the service on this computer gets a new one by itself).',
+    pasteLabel: 'Read-and-check-in key (sk_agent_…)',
+    pasteHelp: (service: string) =>
+      `Create a key of the kind "agent" (read and check in only) in the dashboard settings of ${service} and paste it here. A full-access key (sk_human_) is refused: the point is a key that cannot do harm.`,
+    turnOn: 'Turn on',
+    turnedOn: 'Turned on.',
+    turnedOff: 'Turned off; the read-and-check-in key was removed from this computer.',
+    noConnection: 'Connect to a Vault Service first (Settings → Connections).',
+    noDesktop:
+      'Browser mode never sees the computer being unlocked; the desktop app does. The setting and its key are kept for it.',
+  },
+  firstRun: {
+    title: 'Set up Vault Desktop',
+    lead: 'Your files are encrypted on this computer before they go anywhere. Choose where your vault lives:',
+    heirPointer: 'Did someone leave you their files? You do not need to set anything up here.',
+    goToRecovery: 'Go to Recovery',
+    heirPointerEnd: "and follow the steps with the e-mail you received and the guardians' kits.",
+    connectTitle: 'Connect to a vault service',
+    connectNote: "Use the address and API key from your vault service's dashboard settings.",
+    serviceAddress: 'Service address',
+    apiKey: 'API key',
+    apiKeyPlaceholder: 'sk_human_… or sk_agent_…',
+    keyKept: (store: string) =>
+      `The key is checked by listing your vaults, then kept in ${store}. This window never sees it again.`,
+    checkingKey: 'Checking the key…',
+    connect: 'Connect',
+    localTitle: 'Start locally on this computer',
+    localNote: (credits: number) =>
+      `Runs the vault service inside this app, on this computer only. You get an account with ${f.credits(credits, { one: 'trial credit', other: 'trial credits' })} and a first vault whose key is made on this device.`,
+    email: 'Your e-mail address',
+    emailNote: (store: string) => `Used for the owner alerts the service records. The key is kept in ${store}.`,
+    starting: 'Starting…',
+    startLocally: 'Start locally',
+    /** Where API keys are kept, as the end of a sentence. */
+    secretStore: {
+      keychain: 'your system keychain',
+      'encrypted-file': 'a file encrypted with your system login',
+      memory: 'memory only: this computer has no keychain, so you will enter the key again after a restart',
     },
   },
 })

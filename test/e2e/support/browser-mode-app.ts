@@ -8,6 +8,8 @@ import { join } from 'node:path'
 export interface BrowserModeApp {
   url: string
   userDataDir: string
+  /** The backend's process, to read its memory (/proc/<pid>/status). */
+  pid: number
   /** Stops the app; the user-data folder is removed unless `keepData`. */
   stop(options?: { keepData?: boolean }): Promise<void>
 }
@@ -49,6 +51,7 @@ export async function startBrowserModeApp(
   return {
     url,
     userDataDir,
+    pid: child.pid!,
     stop: async ({ keepData = false } = {}) => {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGTERM')

@@ -1,0 +1,148 @@
+// Browser mode has no paths for dropped files: their bytes stream to the backend over the bridge,
+// then take the same confirmation, queue and encryption as any backup. A folder, a 200 MB file
+// (the backend's memory stays flat), a cancel while receiving, and a decline at the confirmation;
+// nothing dropped stays on disk once it is uploaded or given up.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+const BIG_BYTES = 200 * 1024 * 1024
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+
+/** The backend's peak resident memory so far, in MiB. */
+async function peakMiB(): Promise<number> {
+  const status = await readFile(`/proc/${app.pid}/status`, 'utf8')
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024
+}
+
+/** Files left in the backend's drop folder. */
+async function droppedLeft(): Promise<string[]> {
+  const root = join(app.userDataDir, 'dropped')
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])
+  return entries.filter((e) => e.isFile()).map((e) => e.name)
+}
+
+/**
+ * Drops real files on the window the way a drag from the file manager does. Playwright hands the
+ * files to a file input by path (nothing is read into the test), and the drop carries those File
+ * objects; a folder keeps its relative paths.
+ */
+async function drop(paths: string | string[], options: { folder?: boolean } = {}) {
+  const input = await page.evaluateHandle((folder) => {
+    const el = document.createElement('input')
+    el.type = 'file'
+    el.multiple = true
+    if (folder) el.webkitdirectory = true
+    el.style.display = 'none'
+    document.body.append(el)
+    return el
+  }, options.folder ?? false)
+  await input.asElement()!.setInputFiles(paths)
+  await input.evaluate((el: HTMLInputElement) => {
+    const data = new DataTransfer()
+    for (const file of Array.from(el.files ?? [])) data.items.add(file)
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      document.body.dispatchEvent(
+        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
+      )
+    }
+    el.remove()
+  })
+}
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-drop-'))
+  await mkdir(join(filesDir, 'Letters', 'old'), { recursive: true })
+  await writeFile(join(filesDir, 'Letters', 'to-anna.txt'), 'Dear Anna,\n'.repeat(100))
+  await writeFile(join(filesDir, 'Letters', 'to-ben.txt'), 'Dear Ben,\n'.repeat(100))
+  await writeFile(join(filesDir, 'Letters', 'old', '2019.txt'), 'An old letter.\n')
+  // Not all zeros, so nothing downstream could shortcut it.
+  const block = Buffer.alloc(1024 * 1024)
+  for (let i = 0; i < block.length; i++) block[i] = (i * 31) & 0xff
+  await writeFile(join(filesDir, 'video.mp4'), Buffer.concat(Array(BIG_BYTES / block.length).fill(block)))
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('a dropped folder is backed up with its folders, and nothing of it is left behind', async () => {
+  await page.goto(app.url)
+  await page.getByLabel('Your e-mail address').fill('owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await drop(join(filesDir, 'Letters'), { folder: true })
+  // Three small files: one bundle, under the asking threshold, so no confirmation.
+  const summary = page.getByTestId('upload-summary')
+  await expect(summary).toContainText('3 stored', { timeout: 30_000 })
+  const letters = page.getByRole('row').filter({ hasText: 'Letters: 3 files in one bundle' })
+  await expect(letters).toBeVisible({ timeout: 20_000 })
+  await letters.getByRole('button', { name: 'Files in Letters: 3 files in one bundle' }).click()
+  await expect(letters).toContainText('Letters/old/2019.txt')
+  await expect.poll(droppedLeft).toEqual([])
+  await shot('drop-folder')
+})
+
+test('a 200 MB file streams in with the backend memory flat, is confirmed, uploaded and removed', async () => {
+  await page.getByRole('button', { name: 'Settings' }).click()
+  await page.getByLabel('Credits to add').fill('2000')
+  await page.getByRole('button', { name: 'Add credits' }).click()
+  await expect(page.getByText(/2,099 credits/).first()).toBeVisible()
+  await page.getByRole('button', { name: 'Vaults' }).click()
+  await page.getByRole('button', { name: /^Vault / }).click()
+  await page.getByRole('tab', { name: 'Assets' }).click()
+
+  const before = await peakMiB()
+  await drop(join(filesDir, 'video.mp4'))
+  await expect(page.getByRole('heading', { name: 'Receiving the dropped files' })).toBeVisible()
+  await shot('drop-receiving')
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toContainText('1 file', { timeout: 60_000 })
+  await expect(dialog).toContainText('1 file, 210 MB')
+  await dialog.getByRole('button', { name: /^Encrypt and upload/ }).click()
+  await expect(page.getByTestId('upload-summary')).toContainText('4 stored', { timeout: 120_000 })
+  await expect(page.getByRole('row').filter({ hasText: 'video.mp4' })).toBeVisible({ timeout: 20_000 })
+  // Received in 512 KiB chunks, at most 4 MiB ahead of the disk: the file never sits in memory.
+  const growth = (await peakMiB()) - before
+  test.info().annotations.push({ type: 'backend peak growth', description: `${growth.toFixed(1)} MiB` })
+  console.log(`[drop] backend peak memory grew by ${growth.toFixed(1)} MiB for a 200 MiB drop`)
+  expect(growth, `peak grew by ${growth.toFixed(0)} MiB for a 200 MiB file`).toBeLessThan(80)
+  await expect.poll(droppedLeft).toEqual([])
+})
+
+test('cancelling while the file arrives keeps nothing and uploads nothing', async () => {
+  await page
+    .getByRole('button', { name: 'Clear finished' })
+    .click()
+    .catch(() => undefined)
+  await drop(join(filesDir, 'video.mp4'))
+  const receiving = page.getByRole('region', { name: 'Receiving the dropped files' })
+  await expect(receiving).toBeVisible()
+  await receiving.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByText('The drop was cancelled; nothing was kept or uploaded.')).toBeVisible()
+  await expect(receiving).toBeHidden()
+  await expect(page.getByRole('dialog')).toBeHidden()
+  await expect.poll(droppedLeft).toEqual([])
+})
+
+test('declining the cost at the confirmation deletes what was dropped', async () => {
+  await drop(join(filesDir, 'video.mp4'))
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toContainText('1 file, 210 MB', { timeout: 60_000 })
+  expect((await droppedLeft()).length).toBe(1)
+  await dialog.getByRole('button', { name: 'Not now' }).click()
+  await expect(dialog).toBeHidden()
+  await expect.poll(droppedLeft).toEqual([])
+})
