@@ -20,12 +20,22 @@ const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
 }
 
 export function App() {
-  const { screen, go, vaultId } = useNavigationStore()
+  const { screen, go, vaultId, tab } = useNavigationStore()
   const theme = useSettingsStore((state) => state.settings?.theme)
   const releasing = useVaultsStore(
     (s) => s.snapshot?.vaults.filter((v) => v.state === 'releasing').length ?? 0,
   )
+  const vaultLabel = useVaultsStore((s) => s.snapshot?.vaults.find((v) => v.id === vaultId)?.label)
   const Screen = SCREEN_COMPONENTS[screen]
+
+  // The window (and the taskbar, Alt+Tab) names the screen and the vault; Electron follows the page.
+  useEffect(() => {
+    const where =
+      screen === 'vaults' && vaultId && vaultLabel
+        ? [vaultLabel, text.vault.tabs[tab]]
+        : [text.screens[screen]]
+    document.title = text.windowTitle.join([...where, text.app.name])
+  }, [screen, vaultId, vaultLabel, tab])
 
   useEffect(() => {
     if (!theme || theme === 'system') document.documentElement.removeAttribute('data-theme')

@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useRef } from 'react'
+import { type ReactNode, useRef } from 'react'
+import { type FocusReturn, useModalDialog } from './use-return-focus'
 
 interface Props {
   title: string
@@ -7,11 +8,15 @@ interface Props {
   cancelLabel?: string
   danger?: boolean
   busy?: boolean
+  /** What to focus when it closes, if not the element focused when it opened. */
+  opener?: FocusReturn | null
+  /** Hides the confirm button (a question with one way out). */
+  noConfirm?: boolean
   onConfirm(): void
   onCancel(): void
 }
 
-/** A modal question (native <dialog>: focus trapped, Escape cancels, focus returns afterwards). */
+/** A modal question (native <dialog>: focus trapped, Escape cancels, focus returns to the opener). */
 export function ConfirmDialog({
   title,
   children,
@@ -19,15 +24,13 @@ export function ConfirmDialog({
   cancelLabel = 'Keep as is',
   danger,
   busy,
+  opener,
+  noConfirm,
   onConfirm,
   onCancel,
 }: Props) {
   const ref = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal()
-    return () => dialog?.close()
-  }, [])
+  useModalDialog(ref, opener)
   return (
     <dialog
       ref={ref}
@@ -44,14 +47,16 @@ export function ConfirmDialog({
         <button type="button" className="button secondary" onClick={onCancel} disabled={busy}>
           {cancelLabel}
         </button>
-        <button
-          type="button"
-          className={danger ? 'button danger' : 'button'}
-          onClick={onConfirm}
-          disabled={busy}
-        >
-          {busy ? 'Working…' : confirmLabel}
-        </button>
+        {!noConfirm && (
+          <button
+            type="button"
+            className={danger ? 'button danger' : 'button'}
+            onClick={onConfirm}
+            disabled={busy}
+          >
+            {busy ? 'Working…' : confirmLabel}
+          </button>
+        )}
       </div>
     </dialog>
   )

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { vault } from '../bridge/vault-client'
 import { useSettingsStore } from '../stores/settings-store'
 import { ErrorNotice } from './ErrorNotice'
+import { useModalDialog } from './use-return-focus'
 
 export interface LoadedKit {
   html: string
@@ -30,12 +31,10 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
   const [error, setError] = useState<unknown>()
   const [status, setStatus] = useState<string>()
 
+  useModalDialog(ref)
   // biome-ignore lint/correctness/useExhaustiveDependencies: the kit is loaded once per opening
   useEffect(() => {
-    const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal()
     load().then(setKit, setError)
-    return () => dialog?.close()
   }, [])
 
   const download = () => {
@@ -125,13 +124,17 @@ export function GuardianKitViewer({
   vaultId,
   guardianId,
   onClose,
+  footer,
 }: {
   vaultId: string
   guardianId: string
   onClose(): void
+  /** Shown under the kit (e.g. that it changes when another guardian is added). */
+  footer?: React.ReactNode
 }) {
   return (
     <KitViewer
+      footer={footer}
       title="Guardian kit"
       load={async () => {
         const kit = await vault().getGuardianKit({ vaultId, guardianId })

@@ -6,6 +6,7 @@ import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useVault } from '../stores/vaults-store'
 import { ErrorNotice } from './ErrorNotice'
 import { OwnerKitViewer } from './KitViewer'
+import { useModalDialog } from './use-return-focus'
 
 /**
  * Save the owner kit, then prove it was saved by typing back a few of its words. Rendered once in
@@ -53,11 +54,7 @@ function SimpleDialog({
   onClose(): void
 }) {
   const ref = useRef<HTMLDialogElement>(null)
-  useEffect(() => {
-    const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal()
-    return () => dialog?.close()
-  }, [])
+  useModalDialog(ref)
   return (
     <dialog
       ref={ref}
@@ -96,12 +93,10 @@ function OwnerKitCheckDialog({
   const [error, setError] = useState<unknown>()
   const [confirmedAt, setConfirmedAt] = useState<string | null>(null)
 
+  useModalDialog(ref)
   // biome-ignore lint/correctness/useExhaustiveDependencies: one check per opening
   useEffect(() => {
-    const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal()
     vault().getOwnerKitCheck({ vaultId }).then(setCheck, setError)
-    return () => dialog?.close()
   }, [])
 
   const submit = async (event: FormEvent) => {

@@ -1,42 +1,55 @@
 import { useState } from 'react'
+import { LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { daysLeftToCancel, formatDate } from '../display/units'
+import { releaseProgress } from '../display/release-text'
 import { useWriteAccess } from '../stores/connection-store'
+import { format, text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
 
-/** Shown on every screen of a releasing vault: days left and the way to stop it. */
-export function ReleasingBanner({ vaultView }: { vaultView: VaultView }) {
+const t = text.releaseStatus
+
+/** The dates of a started release, one sentence each. */
+export function ReleaseDates({ v }: { v: VaultView }) {
+  const progress = releaseProgress(v, Date.now(), LIMITS.contestationDays)
+  if (!progress) return null
+  if (progress.state === 'released') {
+    return <span data-testid="release-access">{t.releasedOn(format.date(progress.accessAt))}</span>
+  }
+  return (
+    <>
+      {progress.startedAt && (
+        <span data-testid="release-started">{t.startedOn(format.date(progress.startedAt))}</span>
+      )}{' '}
+      <span data-testid="release-access">{t.accessOn(format.date(progress.accessAt))}</span>{' '}
+      <strong data-testid="release-days-left">{t.daysLeft(progress.daysLeft)}</strong>
+    </>
+  )
+}
+
+/** "Cancel release" with its confirmation; shown wherever a releasing vault is. */
+export function CancelReleaseButton({ v }: { v: VaultView }) {
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   const { canWrite, reason } = useWriteAccess()
-  if (vaultView.state !== 'releasing') return null
-  const days = daysLeftToCancel(vaultView, Date.now())
 
   const cancel = async () => {
     setBusy(true)
     setError(undefined)
     try {
-      await vault().cancelRelease({ vaultId: vaultView.id })
-      setConfirming(false)
+      await vault().cancelRelease({ vaultId: v.id })
     } catch (e) {
       setError(e)
-      setConfirming(false)
     } finally {
       setBusy(false)
+      setConfirming(false)
     }
   }
 
   return (
-    <div className="releasing-banner" role="alert" data-testid="releasing-banner">
-      <div>
-        <strong>This vault is releasing to your heirs.</strong> {days} day{days === 1 ? '' : 's'} left to
-        cancel
-        {vaultView.releaseStartedAt ? ` (started ${formatDate(vaultView.releaseStartedAt)})` : ''}. If you did
-        not intend this, cancel the release now; after the period ends your heirs get access.
-      </div>
+    <>
       <button
         type="button"
         className="button danger-solid"
@@ -44,24 +57,41 @@ export function ReleasingBanner({ vaultView }: { vaultView: VaultView }) {
         disabled={!canWrite}
         title={reason ?? undefined}
       >
-        Cancel release
+        {t.cancelRelease}
       </button>
       {!canWrite && <p className="banner-note">{reason}</p>}
       {error !== undefined && <ErrorNotice error={error} />}
       {confirming && (
         <ConfirmDialog
-          title="Cancel the release?"
-          confirmLabel="Cancel release"
+          title={t.cancelTitle}
+          confirmLabel={t.cancelRelease}
           busy={busy}
           onConfirm={cancel}
           onCancel={() => setConfirming(false)}
         >
-          <p>
-            The vault goes back to active and your heirs are not told anything. If the release was started by
-            your dead man's switch, check in regularly so it does not start again.
-          </p>
+          <p>{t.cancelBody}</p>
         </ConfirmDialog>
       )}
+    </>
+  )
+}
+
+/** Shown on every screen of a releasing vault (dates, days left, the way to stop it), or a released one. */
+export function ReleasingBanner({ vaultView }: { vaultView: VaultView }) {
+  if (vaultView.state === 'released') {
+    return (
+      <div className="released-banner" role="status" data-testid="released-banner">
+        <strong>{t.releasedTitle}.</strong> <ReleaseDates v={vaultView} />
+      </div>
+    )
+  }
+  if (vaultView.state !== 'releasing') return null
+  return (
+    <div className="releasing-banner" role="alert" data-testid="releasing-banner">
+      <div>
+        <strong>{t.releasingIntro}</strong> <ReleaseDates v={vaultView} /> {t.notIntended}
+      </div>
+      <CancelReleaseButton v={vaultView} />
     </div>
   )
 }

@@ -1,59 +1,112 @@
+import { useEffect, useRef, useState } from 'react'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useNoticesStore } from '../stores/notices-store'
 import { useVaultsStore } from '../stores/vaults-store'
+import { text } from '../text'
 
+/**
+ * The notices, in the sidebar's free space below the navigation (styles.css `.toasts`), so they never
+ * cover the page's controls or its error text. They stay while the pointer or focus is on them.
+ */
 export function Toasts() {
-  const { toasts, dismiss, retrying } = useNoticesStore()
+  const { toasts, dismiss, retrying, checkingIn, checkIn, pause, resume } = useNoticesStore()
   const openVault = useNavigationStore((s) => s.openVault)
   const go = useNavigationStore((s) => s.go)
   const vaults = useVaultsStore((s) => s.snapshot?.vaults)
+  const [hovered, setHovered] = useState(false)
+  const [focused, setFocused] = useState(false)
+  const region = useRef<HTMLElement>(null)
+  const holding = hovered || focused
+  useEffect(() => (holding ? pause() : resume()), [holding, pause, resume])
+  // A dismissed notice takes its focused button (no blur event) or the whole region with it.
+  useEffect(() => {
+    if (!region.current) setHovered(false)
+    if (!region.current?.contains(document.activeElement)) setFocused(false)
+  })
+
   // A release alarm is over once its vault is no longer releasing (cancelled here or elsewhere).
   const shown = toasts.filter(
     (t) => t.kind !== 'releasing' || vaults?.find((v) => v.id === t.vaultId)?.state === 'releasing',
   )
   if (shown.length === 0 && !retrying) return null
+  const t = text.toasts
   return (
-    <div className="toasts" role="log" aria-live="polite" aria-label="Notifications">
+    <section
+      ref={region}
+      className="toasts"
+      role="log"
+      aria-live="polite"
+      aria-label={t.regionLabel}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setFocused(false)
+      }}
+    >
       {retrying && (
         <div className="toast toast-retrying" role="status">
           <p>{retrying.text}.</p>
         </div>
       )}
-      {shown.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`}>
-          <strong>{t.title}</strong>
-          <p>{t.body}</p>
+      {shown.map((toast) => (
+        <div key={toast.id} className={`toast toast-${toast.kind}`} data-testid="toast">
+          {toast.lines.length > 1 ? (
+            <>
+              <strong>{t.backupsFinished(toast.lines.length)}</strong>
+              <ul className="toast-lines">
+                {toast.lines.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <>
+              {toast.title && <strong>{toast.title}</strong>}
+              <p>{toast.body}</p>
+            </>
+          )}
           <div className="toast-actions">
-            {t.kind === 'credits-low' && (
+            {toast.kind === 'reminder' && toast.vaultId && (
+              <button
+                type="button"
+                className="button small"
+                disabled={checkingIn === toast.vaultId}
+                onClick={() => void checkIn(toast.id, toast.vaultId!)}
+              >
+                {checkingIn === toast.vaultId ? t.checkingIn : t.checkInNow}
+              </button>
+            )}
+            {toast.kind === 'credits-low' && (
               <button
                 type="button"
                 className="link-button"
                 onClick={() => {
                   go('settings', 'credits')
-                  dismiss(t.id)
+                  dismiss(toast.id)
                 }}
               >
-                Add credits
+                {t.addCredits}
               </button>
             )}
-            {t.vaultId && (
+            {toast.vaultId && (
               <button
                 type="button"
                 className="link-button"
                 onClick={() => {
-                  openVault(t.vaultId!)
-                  dismiss(t.id)
+                  openVault(toast.vaultId!)
+                  dismiss(toast.id)
                 }}
               >
-                Open vault
+                {t.openVault}
               </button>
             )}
-            <button type="button" className="link-button" onClick={() => dismiss(t.id)}>
-              Dismiss
+            <button type="button" className="link-button" onClick={() => dismiss(toast.id)}>
+              {text.common.dismiss}
             </button>
           </div>
         </div>
       ))}
-    </div>
+    </section>
   )
 }

@@ -1,6 +1,8 @@
 import { formatBytes, formatCredits } from '../display/units'
 import { useNavigationStore } from '../stores/navigation-store'
+import { creditsToAdd, uploadFit } from '../stores/upload-cost'
 import { spendsReserve, useUploadFlowStore } from '../stores/upload-flow-store'
+import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 
 /**
@@ -15,6 +17,40 @@ export function UploadConfirm() {
   const reserve = spendsReserve(pending)
   const after = Math.max(0, e.balanceCredits - e.credits)
   const months = `${e.reserveMonths} month${e.reserveMonths === 1 ? '' : 's'}`
+  // Nothing fits: "upload what fits" would upload nothing, so the way forward is adding credits.
+  const nothingFits = uploadFit(e) === 'none'
+  const add = creditsToAdd(e)
+  const addCredits = () => {
+    cancel()
+    go('settings', 'credits')
+  }
+
+  if (nothingFits) {
+    const t = text.uploadCost
+    return (
+      <ConfirmDialog
+        title={t.nothingFitsTitle}
+        confirmLabel={t.addCredits}
+        cancelLabel={t.notNow}
+        opener={pending.opener}
+        onConfirm={addCredits}
+        onCancel={cancel}
+      >
+        <p>
+          {e.files.toLocaleString('en-US')} file{e.files === 1 ? '' : 's'}, {formatBytes(e.plaintextBytes)} (
+          {formatBytes(e.encryptedBytes)} once encrypted). Estimated cost:{' '}
+          <strong>{formatCredits(e.credits)}</strong>. Balance: {formatCredits(e.balanceCredits)}.
+        </p>
+        <p className="text-danger" data-testid="nothing-fits">
+          {t.nothingFits(e.balanceCredits, add.needed)}
+        </p>
+        {e.reserveCredits > 0 && add.withReserve > add.needed && (
+          <p data-testid="nothing-fits-reserve">{t.withReserve(add.withReserve, e.reserveMonths)}</p>
+        )}
+        {pending.retryItemIds && <p className="muted small">{t.retryNote}</p>}
+      </ConfirmDialog>
+    )
+  }
 
   const title = reserve
     ? 'Spend the credits kept for check-ins?'
@@ -36,6 +72,7 @@ export function UploadConfirm() {
       cancelLabel={reserve ? 'Cancel' : 'Not now'}
       danger={reserve}
       busy={busy}
+      opener={pending.opener}
       onConfirm={() => void confirm()}
       onCancel={cancel}
     >
@@ -71,14 +108,7 @@ export function UploadConfirm() {
           </p>
           <p>
             Safer: add credits first, or choose fewer files.{' '}
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                cancel()
-                go('settings', 'credits')
-              }}
-            >
+            <button type="button" className="link-button" onClick={addCredits}>
               Add credits in Settings
             </button>
           </p>
@@ -101,6 +131,7 @@ export function UploadConfirm() {
           {e.skipped.length} item(s) skipped: {e.skipped[0]?.detail}
         </p>
       )}
+      {pending.retryItemIds && <p data-testid="retry-note">{text.uploadCost.retryNote}</p>}
       <p className="muted small">
         Credits are charged only for files that are stored. Cancelling costs nothing.
       </p>

@@ -12,6 +12,7 @@ import {
   stateCountsText,
   uploadListView,
 } from '../display/upload-list'
+import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useUploadsStore } from '../stores/uploads-store'
 
 /**
@@ -204,7 +205,8 @@ function UploadRow({
           <button
             type="button"
             className="link-button small"
-            onClick={() => void vault().retryUpload({ itemId: item.id })}
+            // Nothing was stored, so going up again costs credits: asked like a new upload.
+            onClick={() => void useUploadFlowStore.getState().retry(item)}
           >
             Retry
           </button>

@@ -1,44 +1,139 @@
-// In-window notices (reminders, the release alarm, finished uploads), shown as dismissable toasts.
+// In-window notices (reminders, the release alarm, finished uploads, the window's own messages),
+// shown as toasts that go by themselves once read (paused while hovered or focused), except those
+// that need the owner to act. The rules are in notice-queue.ts.
 import { create } from 'zustand'
-import type { AppNotice } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
+import { errorView } from '../display/error-text'
+import { format, text } from '../text'
 import { useNavigationStore } from './navigation-store'
+import { addNotice, type NoticeInput, readingMs, staysUntilDismissed, type Toast } from './notice-queue'
+import { useVaultsStore } from './vaults-store'
 
-interface Toast extends AppNotice {
-  id: number
-}
+export type { NoticeInput, Toast } from './notice-queue'
 
 interface NoticesState {
   toasts: Toast[]
   /** The client is waiting out a rate limit (or a failure) and will retry by itself. */
   retrying: { text: string; id: number } | null
+  /** The vault a "Check in now" is under way for. */
+  checkingIn: string | null
   load(): void
+  show(notice: NoticeInput): void
   dismiss(id: number): void
+  /** Hover or focus on the notices: none goes while the owner is reading or using one. */
+  pause(): void
+  resume(): void
+  /** The reminder's one step: check in, then say when the next one is due. */
+  checkIn(toastId: number, vaultId: string): Promise<void>
 }
 
 let nextId = 1
 
-export const useNoticesStore = create<NoticesState>((set) => ({
-  toasts: [],
-  retrying: null,
-  load: () => {
-    vault().on.retrying(({ text, waitSeconds }) => {
-      const id = nextId++
-      set({ retrying: { text, id } })
-      setTimeout(
-        () => set((s) => (s.retrying?.id === id ? { retrying: null } : s)),
-        Math.max(1, waitSeconds) * 1000 + 500,
-      )
-    })
-    vault().on.notice((notice) => {
-      const id = nextId++
-      set((s) => ({ toasts: [...s.toasts.slice(-3), { ...notice, id }] }))
-      // The release alarm and low credits stay until dismissed; the rest fade after a while.
-      if (notice.kind !== 'releasing' && notice.kind !== 'credits-low') {
-        setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), 8000)
+/** Timers of the notices that go by themselves: what is left of each while paused. */
+const timers = new Map<number, { timer?: ReturnType<typeof setTimeout>; left: number; since: number }>()
+let paused = false
+
+export const useNoticesStore = create<NoticesState>((set, get) => {
+  const expire = (id: number) => {
+    timers.delete(id)
+    set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
+  }
+  const run = (id: number, entry: { timer?: ReturnType<typeof setTimeout>; left: number; since: number }) => {
+    entry.since = Date.now()
+    entry.timer = setTimeout(() => expire(id), entry.left)
+  }
+  /** Timers follow the list: new notices get one, gone ones lose theirs. */
+  const syncTimers = () => {
+    const toasts = get().toasts
+    for (const [id, entry] of timers) {
+      if (!toasts.some((t) => t.id === id)) {
+        clearTimeout(entry.timer)
+        timers.delete(id)
       }
-    })
-    vault().on.openVault(({ vaultId }) => useNavigationStore.getState().openVault(vaultId))
-  },
-  dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
-}))
+    }
+    for (const toast of toasts) {
+      if (staysUntilDismissed(toast.kind) || timers.has(toast.id)) continue
+      const entry = { left: readingMs(toast), since: Date.now() }
+      timers.set(toast.id, entry)
+      if (!paused) run(toast.id, entry)
+    }
+  }
+  const show = (notice: NoticeInput) => {
+    set((s) => ({ toasts: addNotice(s.toasts, notice, nextId++) }))
+    syncTimers()
+  }
+
+  return {
+    toasts: [],
+    retrying: null,
+    checkingIn: null,
+    load: () => {
+      vault().on.retrying(({ text: what, waitSeconds }) => {
+        const id = nextId++
+        set({ retrying: { text: what, id } })
+        setTimeout(
+          () => set((s) => (s.retrying?.id === id ? { retrying: null } : s)),
+          Math.max(1, waitSeconds) * 1000 + 500,
+        )
+      })
+      vault().on.notice(show)
+      vault().on.openVault(({ vaultId }) => useNavigationStore.getState().openVault(vaultId))
+    },
+    show,
+    dismiss: (id) => {
+      set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
+      syncTimers()
+    },
+    pause: () => {
+      if (paused) return
+      paused = true
+      for (const entry of timers.values()) {
+        clearTimeout(entry.timer)
+        entry.timer = undefined
+        entry.left = Math.max(0, entry.left - (Date.now() - entry.since))
+      }
+    },
+    resume: () => {
+      if (!paused) return
+      paused = false
+      // Whatever was cut short by the pause gets a moment again once the pointer or focus leaves.
+      for (const [id, entry] of timers) {
+        entry.left = Math.max(entry.left, 3_000)
+        run(id, entry)
+      }
+    },
+    checkIn: async (toastId, vaultId) => {
+      set({ checkingIn: vaultId })
+      const label = useVaultsStore.getState().snapshot?.vaults.find((v) => v.id === vaultId)?.label ?? ''
+      try {
+        const outcome = await vault().checkIn({ vaultId })
+        get().dismiss(toastId)
+        show({
+          kind: 'info',
+          title: text.toasts.checkedInTitle,
+          body: text.toasts.checkedInBody(
+            label,
+            format.dateTime(outcome.nextCheckInDue),
+            format.relative(outcome.nextCheckInDue),
+          ),
+          vaultId,
+        })
+      } catch (error) {
+        get().dismiss(toastId)
+        show({
+          kind: 'error',
+          title: text.toasts.checkInFailedTitle,
+          body: text.toasts.checkInFailedBody(label, errorView(error).message),
+          vaultId,
+        })
+      } finally {
+        set({ checkingIn: null })
+      }
+    },
+  }
+})
+
+/** Shows a notice in the window's notice area (for components with a message of their own). */
+export function showNotice(notice: NoticeInput): void {
+  useNoticesStore.getState().show(notice)
+}

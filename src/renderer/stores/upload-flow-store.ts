@@ -1,11 +1,14 @@
 // From paths to queued uploads: estimate the cost first, ask when it is above the owner's threshold
 // (or above the balance, or into the credits kept for check-ins), then queue. Shared by the drop
-// zone, the pickers and the typed path.
+// zone, the pickers and the typed path; a retry of a file that was not stored asks the same way.
 import { create } from 'zustand'
 import { IpcError } from '../../shared/ipc/contract-kit'
-import type { UploadEstimateView } from '../../shared/ipc/vault-types'
+import type { UploadEstimateView, UploadItemView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
+import { currentOpener, type FocusReturn } from '../components/use-return-focus'
 import { useSettingsStore } from './settings-store'
+import { needsConfirmation, retryEstimate } from './upload-cost'
+import { useVaultsStore } from './vaults-store'
 
 export interface PendingUpload {
   vaultId: string
@@ -13,6 +16,10 @@ export interface PendingUpload {
   estimate: UploadEstimateView
   /** Main refused the upload because it eats into the check-in reserve (RESERVE_NEEDED). */
   reserveRefused: boolean
+  /** Uploads not stored before, to be put back in the queue instead of new paths. */
+  retryItemIds?: string[]
+  /** Where focus goes back when the question closes (the button that started it). */
+  opener?: FocusReturn | null
 }
 
 /** The upload needs the owner's explicit choice to spend the credits kept for check-ins. */
@@ -28,12 +35,15 @@ interface UploadFlowState {
   errorVaultId: string | null
   lastQueued: { count: number; skipped: number } | null
   start(vaultId: string, paths: string[]): Promise<void>
+  /** Uploads a cancelled or failed item again, asking for its cost as a new upload would. */
+  retry(item: UploadItemView): Promise<void>
   confirm(): Promise<void>
   cancel(): void
   clearError(): void
 }
 
 const isCode = (error: unknown, code: string) => error instanceof IpcError && error.code === code
+const threshold = () => useSettingsStore.getState().settings?.confirmUploadAboveCredits ?? 50
 
 export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
   const queue = async (vaultId: string, paths: string[], spendReserve: boolean) => {
@@ -41,9 +51,9 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
     set({ lastQueued: { count: result.queued, skipped: result.skipped.length } })
   }
   /** Main refused for the reserve: ask the owner, with a fresh estimate to show the numbers. */
-  const askForReserve = async (vaultId: string, paths: string[]) => {
+  const askForReserve = async (vaultId: string, paths: string[], opener: FocusReturn | null | undefined) => {
     const estimate = await vault().estimateUpload({ vaultId, paths })
-    set({ pending: { vaultId, paths, estimate, reserveRefused: true } })
+    set({ pending: { vaultId, paths, estimate, reserveRefused: true, opener } })
   }
   return {
     pending: null,
@@ -52,27 +62,49 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
     errorVaultId: null,
     lastQueued: null,
     start: async (vaultId, paths) => {
+      const opener = currentOpener()
       set({ busy: true, error: undefined, errorVaultId: null, lastQueued: null })
       try {
         const estimate = await vault().estimateUpload({ vaultId, paths })
-        const threshold = useSettingsStore.getState().settings?.confirmUploadAboveCredits ?? 50
-        if (
-          !estimate.enough ||
-          estimate.eatsReserve ||
-          estimate.credits > threshold ||
-          estimate.tooLarge.length > 0
-        ) {
-          set({ pending: { vaultId, paths, estimate, reserveRefused: false } })
+        if (needsConfirmation(estimate, threshold())) {
+          set({ pending: { vaultId, paths, estimate, reserveRefused: false, opener } })
         } else {
           try {
             await queue(vaultId, paths, false)
           } catch (error) {
             if (!isCode(error, 'RESERVE_NEEDED')) throw error
-            await askForReserve(vaultId, paths)
+            await askForReserve(vaultId, paths, opener)
           }
         }
       } catch (error) {
         set({ error, errorVaultId: vaultId })
+      } finally {
+        set({ busy: false })
+      }
+    },
+    retry: async (item) => {
+      const opener = currentOpener()
+      set({ busy: true, error: undefined, errorVaultId: null })
+      try {
+        const v = useVaultsStore.getState().snapshot?.vaults.find((x) => x.id === item.vaultId)
+        const months = useSettingsStore.getState().settings?.checkInReserveMonths ?? 12
+        const estimate = v ? retryEstimate([item], v, months) : undefined
+        if (estimate && needsConfirmation(estimate, threshold())) {
+          set({
+            pending: {
+              vaultId: item.vaultId,
+              paths: [],
+              estimate,
+              reserveRefused: false,
+              retryItemIds: [item.id],
+              opener,
+            },
+          })
+        } else {
+          await vault().retryUpload({ itemId: item.id })
+        }
+      } catch (error) {
+        set({ error, errorVaultId: item.vaultId })
       } finally {
         set({ busy: false })
       }
@@ -82,12 +114,17 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
       if (!pending) return
       set({ busy: true })
       try {
+        if (pending.retryItemIds) {
+          for (const itemId of pending.retryItemIds) await vault().retryUpload({ itemId })
+          set({ pending: null })
+          return
+        }
         await queue(pending.vaultId, pending.paths, spendsReserve(pending))
         set({ pending: null })
       } catch (error) {
         if (isCode(error, 'RESERVE_NEEDED') && !spendsReserve(pending)) {
           try {
-            await askForReserve(pending.vaultId, pending.paths)
+            await askForReserve(pending.vaultId, pending.paths, pending.opener)
             return
           } catch (again) {
             set({ error: again, errorVaultId: pending.vaultId, pending: null })

@@ -11,6 +11,7 @@ import { formatDate } from '../../display/units'
 import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
+import { text } from '../../text'
 
 const STATUS_TEXT = { pending: 'Invited, no answer yet', accepted: 'Accepted', declined: 'Declined' } as const
 
@@ -24,6 +25,8 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   const { canWrite, reason } = useWriteAccess()
   const [error, setError] = useState<unknown>()
   const [change, setChange] = useState<GuardianChange>()
+  /** The kits there were before the change: earlier kits only matter when some were made. */
+  const [before, setBefore] = useState<{ made: number; handedOver: number }>({ made: 0, handedOver: 0 })
   const [removing, setRemoving] = useState<{ id: string; name: string }>()
   const [busy, setBusy] = useState(false)
   const [kitFor, setKitFor] = useState<string>()
@@ -34,14 +37,21 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   }, [load, vaultId, v?.guardianCount])
   if (!v) return null
 
+  const tk = text.guardianKits
   const shape = SSS_PRESET_SHAPE[v.sssPreset]
   const guardians = entry?.guardians ?? []
   const full = guardians.length >= shape.shares
   const writable = canWrite && v.state === 'active'
 
+  const kitsNow = () => ({
+    made: entry?.kits?.length ?? 0,
+    handedOver: entry?.kits?.filter((k) => k.handedOver).length ?? 0,
+  })
+
   const add = async (person: { name: string; email: string; walletAddress?: string }) => {
     setError(undefined)
     setChange(undefined)
+    setBefore(kitsNow())
     try {
       setChange(await vault().addGuardian({ vaultId, person }))
       // The form clears now; the list refreshes behind it.
@@ -57,6 +67,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     if (!removing) return
     setBusy(true)
     setError(undefined)
+    setBefore(kitsNow())
     try {
       setChange(await vault().removeGuardian({ vaultId, guardianId: removing.id }))
       await load(vaultId)
@@ -105,11 +116,16 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
           </p>
         )}
         {entry?.error !== undefined && <ErrorNotice error={entry.error} onRetry={() => void load(vaultId)} />}
+        {guardians.length > 0 && !full && (
+          <p className="notice notice-info" data-testid="add-all-first">
+            {tk.addAllFirst(guardians.length, shape.shares)}
+          </p>
+        )}
         {guardians.length === 0 ? (
           <p>No guardians yet.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="table">
+          <div className="table-scroll people-table-box">
+            <table className="table people-table">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -188,14 +204,18 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
             {change.kitProblem ? (
               <p>{change.kitProblem}</p>
             ) : (
-              <p>
+              <p data-testid="guardian-change">
                 {change.guardian
                   ? noMail
-                    ? `${change.guardian.name} was added; no e-mail was sent, so tell them yourself. `
-                    : `${change.guardian.name} was invited. `
-                  : 'The guardian was removed. '}
-                The key was split again: {change.kits.length} new kit{change.kits.length === 1 ? '' : 's'}.
-                Earlier kits no longer work with these — give every guardian their new kit.
+                    ? tk.addedNoMail(change.guardian.name)
+                    : tk.invited(change.guardian.name)
+                  : tk.removed}{' '}
+                {before.made > 0 ? tk.kitsRemade(change.kits.length) : tk.kitsMade(change.kits.length)}{' '}
+                {before.handedOver > 0
+                  ? tk.earlierHandedOver(before.handedOver)
+                  : before.made > 0
+                    ? tk.earlierNotHandedOver
+                    : null}
               </p>
             )}
           </div>
@@ -223,10 +243,12 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
             ) : (
               <p className="muted small">They get an invitation e-mail.</p>
             )}
-            <p className="muted small">
-              Add all your guardians before printing kits: adding a guardian splits the key again and makes a
-              new kit for every guardian, so kits printed earlier stop working.
-            </p>
+            {guardians.length === 0 && (
+              <p className="muted small">
+                Add all your guardians before printing kits: adding a guardian splits the key again and makes
+                a new kit for every guardian, so kits printed earlier stop working.
+              </p>
+            )}
             <PersonForm
               who="guardian"
               submitLabel="Add guardian"
@@ -256,7 +278,18 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
         </ConfirmDialog>
       )}
       {kitFor && (
-        <GuardianKitViewer vaultId={vaultId} guardianId={kitFor} onClose={() => setKitFor(undefined)} />
+        <GuardianKitViewer
+          vaultId={vaultId}
+          guardianId={kitFor}
+          onClose={() => setKitFor(undefined)}
+          footer={
+            full ? undefined : (
+              <p className="notice notice-warn" data-testid="kit-not-final">
+                {tk.kitChangesLater(shape.shares)}
+              </p>
+            )
+          }
+        />
       )}
     </div>
   )

@@ -11,11 +11,13 @@ import { vault } from '../../bridge/vault-client'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { RehearsalPanel } from '../../components/RehearsalPanel'
+import { CancelReleaseButton, ReleaseDates } from '../../components/ReleasingBanner'
 import { StartReleasePanel } from '../../components/StartReleasePanel'
 import { FREQUENCY_TEXT, TRIGGER_TEXT } from '../../display/release-text'
 import { formatDateTime } from '../../display/units'
 import { useWriteAccess } from '../../stores/connection-store'
 import { useVault } from '../../stores/vaults-store'
+import { text } from '../../text'
 
 export function ReleaseTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
@@ -27,6 +29,30 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
   const [error, setError] = useState<unknown>()
   if (!v) return null
   const writable = canWrite && v.state === 'active'
+  // Once a release has started, the trigger and check-ins are over: say where it stands instead.
+  if (v.state === 'releasing' || v.state === 'released') {
+    const t = text.releaseStatus
+    return (
+      <section
+        className="panel release-status"
+        aria-labelledby="release-status-title"
+        data-testid="release-status"
+      >
+        <h2 id="release-status-title">{v.state === 'releasing' ? t.releasingTitle : t.releasedTitle}</h2>
+        <p>
+          <ReleaseDates v={v} />
+        </p>
+        {v.state === 'releasing' ? (
+          <div className="row">
+            <CancelReleaseButton v={v} />
+          </div>
+        ) : (
+          <p>{t.releasedNote}</p>
+        )}
+        <p className="muted small">{t.settingsWhileActive}</p>
+      </section>
+    )
+  }
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
@@ -54,7 +80,7 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
         <h2 id="release-title">When should your heirs receive the vault?</h2>
         <ReadOnlyNote />
         {v.state !== 'active' && (
-          <p className="notice notice-info">The release settings can be changed while the vault is active.</p>
+          <p className="notice notice-info">{text.releaseStatus.settingsWhileActive}</p>
         )}
         <fieldset className="radio-cards" disabled={!writable}>
           <legend>Release trigger</legend>

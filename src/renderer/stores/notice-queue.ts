@@ -1,0 +1,67 @@
+// The rules of the window's notices, apart from React and the bridge so they can be tested: how
+// long one stays, which stay until dismissed, how few are stacked, and finished backups of one
+// vault folded into one notice.
+import type { AppNotice } from '../../shared/ipc/vault-types'
+
+/** Notices from main, plus the window's own (a drop that cannot be used, a check-in's outcome). */
+export interface NoticeInput {
+  kind: AppNotice['kind'] | 'info' | 'error'
+  title?: string
+  body: string
+  vaultId?: string
+}
+
+export interface Toast extends NoticeInput {
+  id: number
+  /** Finished backups folded into this notice (upload-done only). */
+  lines: string[]
+}
+
+/** At most this many notices at once: the oldest that may go, goes. */
+export const MAX_TOASTS = 3
+const MIN_MS = 8_000
+const MAX_MS = 20_000
+/** About 200 words a minute, read twice as slowly as prose: a notice is read between other things. */
+const MS_PER_CHAR = 60
+
+/** The release alarm and problems that need the owner's action stay until dismissed. */
+export function staysUntilDismissed(kind: NoticeInput['kind']): boolean {
+  return kind === 'releasing' || kind === 'credits-low' || kind === 'upload-failed' || kind === 'error'
+}
+
+/** How long a notice stays in view (without hover or focus), by how much there is to read. */
+export function readingMs(toast: Pick<Toast, 'title' | 'body' | 'lines'>): number {
+  const chars = (toast.title?.length ?? 0) + toast.body.length + toast.lines.join(' ').length
+  return Math.min(MAX_MS, Math.max(MIN_MS, 4_000 + chars * MS_PER_CHAR))
+}
+
+/**
+ * The notices after `incoming` arrives. A finished backup of a vault already showing one joins it
+ * (the same line twice is one line); an identical notice replaces the one shown; beyond MAX_TOASTS
+ * the oldest that does not stay goes first, then the oldest that does; the release alarm never.
+ */
+export function addNotice(toasts: readonly Toast[], incoming: NoticeInput, id: number): Toast[] {
+  if (incoming.kind === 'upload-done' && incoming.vaultId) {
+    const earlier = toasts.find((t) => t.kind === 'upload-done' && t.vaultId === incoming.vaultId)
+    if (earlier) {
+      const lines = earlier.lines.includes(incoming.body) ? earlier.lines : [...earlier.lines, incoming.body]
+      const merged: Toast = { ...incoming, id, lines }
+      return [...toasts.filter((t) => t !== earlier), merged]
+    }
+  }
+  const same = (t: Toast) =>
+    t.kind === incoming.kind &&
+    t.title === incoming.title &&
+    t.body === incoming.body &&
+    t.vaultId === incoming.vaultId
+  const next = [...toasts.filter((t) => !same(t)), { ...incoming, id, lines: [incoming.body] }]
+  while (next.length > MAX_TOASTS) {
+    // Never the one just come: it is what the owner has not seen yet.
+    const older = next.slice(0, -1)
+    const passing = older.findIndex((t) => !staysUntilDismissed(t.kind))
+    const drop = passing >= 0 ? passing : older.findIndex((t) => t.kind !== 'releasing')
+    if (drop < 0) break
+    next.splice(drop, 1)
+  }
+  return next
+}
