@@ -218,14 +218,8 @@ export const english = (f: LocaleFormat) => ({
       `Not all ${f.number(total)} guardians are added yet: this kit stops working when you add the next one. Add them all first, then print the kits.`,
   },
   windowTitle: {
+    /** "Family documents — Guardians — Vault Desktop". */
     join: (parts: readonly string[]) => parts.join(' — '),
-    tabs: {
-      overview: 'Overview',
-      guardians: 'Guardians',
-      heirs: 'Heirs',
-      assets: 'Assets',
-      release: 'Release settings',
-    },
   },
   settings: {
     title: 'Settings',
