@@ -492,12 +492,13 @@ describe('Host allow-list', () => {
         '--allowed-hosts',
         'https://vault.example.org',
       ]).then(
-        () => ({ code: 0, stdout: '' }),
-        (error: { code: number; stdout: string }) => error,
+        () => ({ code: 0, stdout: '', stderr: '' }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
       )
       expect(bad.code).toBe(1)
-      expect(JSON.parse(bad.stdout).error).toMatch(
-        /--allowed-hosts entry "https:\/\/vault.example.org" is not a host name/,
+      expect(bad.stdout).toBe('')
+      expect(bad.stderr).toMatch(
+        /^The Vault Service did not start: --allowed-hosts entry "https:\/\/vault.example.org" is not a host name; list names without scheme or port/,
       )
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve))
