@@ -8,6 +8,7 @@ import { useSettingsStore } from './stores/settings-store'
 import { useUploadsStore } from './stores/uploads-store'
 import { useVaultsStore } from './stores/vaults-store'
 import './styles.css'
+import { text } from './text'
 
 const root = createRoot(document.getElementById('root')!)
 
@@ -28,7 +29,7 @@ try {
 } catch (error) {
   root.render(
     <div className="panel error-panel startup-error" role="alert">
-      <h1>Vault Desktop could not start</h1>
+      <h1>{text.app.couldNotStart}</h1>
       <p>{error instanceof Error ? error.message : String(error)}</p>
     </div>,
   )

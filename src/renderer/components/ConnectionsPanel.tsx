@@ -1,12 +1,14 @@
 import { type FormEvent, useState } from 'react'
 import type { ConnectionInfo } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { SECRET_STORE_TEXT } from '../screens/FirstRunScreen'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useSectionTarget } from '../stores/section-target'
+import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
+
+const t = text.connections
 
 /** Settings → Connections: which service and key are in use; switch, replace the key, forget. */
 export function ConnectionsPanel() {
@@ -56,31 +58,27 @@ export function ConnectionsPanel() {
   return (
     <div className="panel">
       <h2 id="section-connections" tabIndex={-1}>
-        Connections
+        {t.title}
       </h2>
-      <p className="muted small">
-        API keys are kept in {SECRET_STORE_TEXT[status.secretStore]}. This window only ever sees a key's kind
-        and last four characters.
-      </p>
+      <p className="muted small">{t.keysKeptIn(text.firstRun.secretStore[status.secretStore])}</p>
       <p
         className={status.keyStorage.durable ? 'muted small' : 'notice notice-warn'}
         data-testid="key-storage"
       >
-        {!status.keyStorage.durable && <strong>Keys are not kept safely across restarts. </strong>}
+        {!status.keyStorage.durable && <strong>{t.notDurable} </strong>}
         {status.keyStorage.description}
       </p>
       {status.service?.trial && (
         <p className="notice notice-warn">
-          <strong>The connection in use is a trial</strong>: its vault service runs inside this app, and heirs
-          cannot reach this computer. To protect your files for real, connect to a self-hosted or remote vault
-          service below (“Connect another service…”) and make your vault there.
+          <strong>{t.trialTitle}</strong>
+          {t.trialNote}
         </p>
       )}
       {status.connections.length === 0 && (
         <p>
-          Not connected.{' '}
+          {t.notConnected}{' '}
           <button type="button" className="link-button" onClick={() => go('vaults')}>
-            Set up a connection
+            {t.setUp}
           </button>
         </p>
       )}
@@ -88,21 +86,12 @@ export function ConnectionsPanel() {
         {status.connections.map((c) => (
           <li key={c.id} className={c.active ? 'connection active' : 'connection'} data-testid="connection">
             <div>
-              <strong>{c.label}</strong> {c.active && <span className="pill pill-accepted">In use</span>}
-              {c.local && <span className="pill">On this computer</span>}
+              <strong>{c.label}</strong> {c.active && <span className="pill pill-accepted">{t.inUse}</span>}
+              {c.local && <span className="pill">{t.onThisComputer}</span>}
               <div className="muted small">
                 {c.serviceUrl} ·{' '}
-                {c.keyKind === 'agent'
-                  ? 'agent key (read and check-in only)'
-                  : c.keyKind === 'human'
-                    ? 'owner key'
-                    : 'key'}{' '}
-                …{c.keyLast4} · kept in{' '}
-                {c.keyStore === 'keychain'
-                  ? 'the keychain'
-                  : c.keyStore === 'encrypted-file'
-                    ? 'an encrypted file'
-                    : 'memory'}
+                {c.keyKind === 'agent' || c.keyKind === 'human' ? t.keyKind[c.keyKind] : t.keyKind.unknown} …
+                {c.keyLast4} · {t.keptIn(t.keyStore[c.keyStore])}
               </div>
             </div>
             <div className="row">
@@ -113,7 +102,7 @@ export function ConnectionsPanel() {
                   disabled={busy}
                   onClick={() => void run(() => vault().switchConnection({ connectionId: c.id }))}
                 >
-                  Use this one
+                  {t.use}
                 </button>
               )}
               <button
@@ -122,7 +111,7 @@ export function ConnectionsPanel() {
                 disabled={busy}
                 onClick={() => setReplacing(replacing === c.id ? undefined : c.id)}
               >
-                Replace key
+                {t.replaceKey}
               </button>
               <button
                 type="button"
@@ -130,25 +119,25 @@ export function ConnectionsPanel() {
                 disabled={busy}
                 onClick={() => setForgetting(c)}
               >
-                Forget
+                {t.forget}
               </button>
             </div>
             {replacing === c.id && (
               <form className="row" onSubmit={(e) => void replace(e, c.id)}>
                 <label htmlFor={`replace-${c.id}`} className="visually-hidden">
-                  New API key for {c.label}
+                  {t.newKeyFor(c.label)}
                 </label>
                 <input
                   id={`replace-${c.id}`}
                   type="password"
                   value={newKey}
                   onChange={(e) => setNewKey(e.target.value)}
-                  placeholder="New key: sk_human_… or sk_agent_…"
+                  placeholder={t.newKeyPlaceholder}
                   autoComplete="off"
                   required
                 />
                 <button type="submit" className="button small" disabled={busy}>
-                  Check and save
+                  {t.checkAndSave}
                 </button>
               </form>
             )}
@@ -157,7 +146,7 @@ export function ConnectionsPanel() {
       </ul>
       {adding ? (
         <form className="add-connection" onSubmit={add}>
-          <label htmlFor="add-url">Service address</label>
+          <label htmlFor="add-url">{t.serviceAddress}</label>
           <input
             id="add-url"
             type="text"
@@ -168,7 +157,7 @@ export function ConnectionsPanel() {
             onChange={(e) => setUrl(e.target.value)}
             required
           />
-          <label htmlFor="add-key">API key</label>
+          <label htmlFor="add-key">{t.apiKey}</label>
           <input
             id="add-key"
             type="password"
@@ -179,23 +168,23 @@ export function ConnectionsPanel() {
           />
           <div className="row">
             <button type="submit" className="button" disabled={busy}>
-              {busy ? 'Checking…' : 'Connect'}
+              {busy ? t.checking : t.connect}
             </button>
             <button type="button" className="button secondary" onClick={() => setAdding(false)}>
-              Cancel
+              {text.common.cancel}
             </button>
           </div>
         </form>
       ) : (
         <button type="button" className="button secondary" onClick={() => setAdding(true)}>
-          Connect another service…
+          {t.connectAnother}
         </button>
       )}
       {error !== undefined && <ErrorNotice error={error} />}
       {forgetting && (
         <ConfirmDialog
-          title={`Forget ${forgetting.label}?`}
-          confirmLabel="Forget connection"
+          title={t.forgetTitle(forgetting.label)}
+          confirmLabel={t.forgetConfirm}
           danger
           busy={busy}
           onConfirm={() =>
@@ -206,11 +195,7 @@ export function ConnectionsPanel() {
           onCancel={() => setForgetting(undefined)}
         >
           <p>
-            The API key is deleted from this computer. Nothing changes on the service: your vaults, files and
-            guardians stay.{' '}
-            {forgetting.local
-              ? 'The local service keeps its data; start locally again to reuse it.'
-              : 'Connect again with the key to see them.'}
+            {t.forgetNote} {forgetting.local ? t.forgetLocal : t.forgetRemote}
           </p>
         </ConfirmDialog>
       )}

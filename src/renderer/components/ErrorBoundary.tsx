@@ -1,4 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react'
+import { coreLang, langOf, text } from '../text'
+
+const t = text.errors
 
 interface Props {
   children: ReactNode
@@ -22,14 +25,14 @@ export class ErrorBoundary extends Component<Props, State> {
   override render(): ReactNode {
     if (!this.state.error) return this.props.children
     return (
-      <div className="panel error-panel" role="alert">
-        <h2>This screen ran into a problem</h2>
+      <div className="panel error-panel" role="alert" lang={langOf('errors')}>
+        <h2>{t.screenFailed}</h2>
         <p>
-          Nothing in your vault was changed. The app reported: <code>{this.state.error.message}</code>
+          {t.screenFailedDetail} <code lang={coreLang}>{this.state.error.message}</code>
         </p>
-        <p>Try again; if it happens every time, restart Vault Desktop.</p>
+        <p>{t.screenFailedAdvice}</p>
         <button type="button" className="button" onClick={() => this.setState({ error: undefined })}>
-          Try again
+          {t.retry}
         </button>
       </div>
     )

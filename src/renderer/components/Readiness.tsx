@@ -6,7 +6,10 @@ import { mailTestText } from '../display/readiness-text'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
+import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+
+const t = text.readiness
 
 /** "Ready" or "N steps left", as a chip (cards, the vault header). */
 export function ReadinessChip({ v }: { v: VaultView }) {
@@ -16,7 +19,7 @@ export function ReadinessChip({ v }: { v: VaultView }) {
     <span
       className={`readiness-chip ${ready ? 'chip-ready' : 'chip-todo'}`}
       data-testid="readiness-chip"
-      title={ready ? 'Every step for a release that reaches your heirs is done.' : undefined}
+      title={ready ? t.readyTitle : undefined}
     >
       {ready ? '✓ ' : ''}
       {summary}
@@ -32,10 +35,7 @@ export function TrialNote() {
   return (
     <div className="notice notice-warn trial-note" data-testid="trial-note">
       <p>
-        <strong>Trial — heirs cannot reach this computer.</strong> The vault service runs inside this app, on
-        this computer only. On the day, your heirs and guardians could not reach it, and no e-mail leaves this
-        computer. Try things out here; to protect your files for real, connect to a self-hosted or remote
-        vault service.
+        <strong>{t.trialTitle}</strong> {t.trialNote}
       </p>
       <div className="notice-actions">
         <button
@@ -43,7 +43,7 @@ export function TrialNote() {
           className="button secondary small"
           onClick={() => go('settings', 'connections')}
         >
-          Settings → Connections
+          {t.toConnections}
         </button>
       </div>
     </div>
@@ -58,7 +58,7 @@ export function ReadinessPanel({ v }: { v: VaultView }) {
   return (
     <section className="panel readiness-panel" aria-labelledby="readiness-title">
       <h2 id="readiness-title">
-        Ready for the day?{' '}
+        {t.title}{' '}
         <span
           className={`readiness-chip ${ready ? 'chip-ready' : 'chip-todo'}`}
           data-testid="readiness-summary"
@@ -66,11 +66,7 @@ export function ReadinessPanel({ v }: { v: VaultView }) {
           {summary}
         </span>
       </h2>
-      <p className={ready ? 'text-ok' : undefined}>
-        {ready
-          ? 'Every step is done: when the release happens, your heirs and guardians can be reached and can open the files.'
-          : 'Until every step below is done, this vault may not reach your heirs on the day. Each open step has one button that takes you to its fix.'}
-      </p>
+      <p className={ready ? 'text-ok' : undefined}>{ready ? t.allDone : t.notYet}</p>
       <TrialNote />
       <ul className="readiness-list">
         {ordered.map((item) => (
@@ -93,7 +89,7 @@ function ReadinessRow({ vaultId, item }: { vaultId: string; item: ReadinessItem 
       </span>
       <div className="readiness-body">
         <strong>
-          <span className="visually-hidden">{item.met ? 'Done: ' : 'To do: '}</span>
+          <span className="visually-hidden">{`${item.met ? t.done : t.toDo} `}</span>
           {item.title}
         </strong>
         <p className={item.met ? 'muted small' : 'small'}>{item.detail}</p>
@@ -145,7 +141,7 @@ function FixButton({ vaultId, label, fix }: { vaultId: string; label: string; fi
   return (
     <div className="readiness-fix">
       <button type="button" className="button small" onClick={run} disabled={busy}>
-        {busy ? 'Sending…' : label}
+        {busy ? t.sending : label}
       </button>
       {result && (
         <p className={`notice ${result.delivered ? 'notice-ok' : 'notice-error'}`} role="status">

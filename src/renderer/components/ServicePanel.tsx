@@ -1,11 +1,14 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { MailTestResult } from '../../shared/api'
 import { vault } from '../bridge/vault-client'
+import { UiError } from '../display/error-text'
 import { mailTestText } from '../display/readiness-text'
-import { formatCredits } from '../display/units'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useSectionTarget } from '../stores/section-target'
+import { langOf, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+
+const MAX_CREDITS = 1_000_000
 
 /** Settings → Credits: add them here (the service on this computer) or where the service sells them. */
 export function CreditsPanel() {
@@ -24,8 +27,8 @@ export function CreditsPanel() {
     const credits = Number(amount)
     setError(undefined)
     setBalance(undefined)
-    if (!Number.isInteger(credits) || credits < 1 || credits > 1_000_000) {
-      setError(new Error('Enter a whole number of credits between 1 and 1,000,000.'))
+    if (!Number.isInteger(credits) || credits < 1 || credits > MAX_CREDITS) {
+      setError(new UiError(text.credits.invalid(MAX_CREDITS), langOf('credits')))
       return
     }
     setBusy(true)
@@ -41,45 +44,40 @@ export function CreditsPanel() {
   return (
     <div className="panel">
       <h2 id="section-credits" tabIndex={-1}>
-        Credits
+        {text.credits.title}
       </h2>
-      <p className="muted small">
-        Check-ins and stored files cost credits. When they run out, check-ins fail — and a missed check-in
-        starts the release.
-      </p>
+      <p className="muted small">{text.credits.note}</p>
       {service.credits.addHere ? (
         <form className="inline-form" onSubmit={add}>
-          <label htmlFor={id}>Credits to add</label>
+          <label htmlFor={id}>{text.credits.toAdd}</label>
           <input
             id={id}
             type="number"
             min={1}
-            max={1_000_000}
+            max={MAX_CREDITS}
             step={1}
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
             disabled={!canWrite}
           />
           <button type="submit" className="button" disabled={busy || !canWrite} title={reason ?? undefined}>
-            {busy ? 'Adding…' : 'Add credits'}
+            {busy ? text.credits.adding : text.credits.add}
           </button>
-          <span className="muted small">
-            The vault service on this computer keeps its own balance; credits added here cost nothing.
-          </span>
+          <span className="muted small">{text.credits.addHereNote}</span>
         </form>
       ) : service.credits.buyAt ? (
         <p>
           <a className="button" href={service.credits.buyAt} target="_blank" rel="noreferrer">
-            Buy credits from your service
+            {text.credits.buy}
           </a>{' '}
-          <span className="muted small">Opens {service.credits.buyAt} in your browser.</span>
+          <span className="muted small">{text.credits.opens(service.credits.buyAt)}</span>
         </p>
       ) : (
-        <p>This service does not say where to buy credits. Ask whoever runs it.</p>
+        <p>{text.credits.nowhereToBuy}</p>
       )}
       {balance !== undefined && (
         <p className="notice notice-ok" role="status" data-testid="credits-added">
-          Added. The balance is now {formatCredits(balance)}.
+          {text.credits.added(balance)}
         </p>
       )}
       {error !== undefined && <ErrorNotice error={error} />}
@@ -113,26 +111,26 @@ export function MailPanel() {
   return (
     <div className="panel">
       <h2 id="section-mail-test" tabIndex={-1}>
-        E-mail to heirs and guardians
+        {text.mail.title}
       </h2>
       <p data-testid="mail-configured">
         {service.trial
-          ? 'No e-mail leaves this computer: the vault service runs here, as a trial. Heirs and guardians would not be told anything.'
+          ? text.mail.trial
           : service.mailConfigured === false
-            ? 'The service has no e-mail set up: heirs and guardians would not be told anything. Ask whoever runs it to set up e-mail, then send a test.'
+            ? text.mail.notConfigured
             : service.mailConfigured === true
-              ? 'The service says it can send e-mail. Send a test to your own address to be sure it arrives.'
-              : 'This service does not say whether it sends e-mail.'}
+              ? text.mail.configured
+              : text.mail.unknown}
       </p>
       {canTest ? (
         <div className="row">
           <button type="button" className="button secondary" onClick={() => void send()} disabled={busy}>
-            {busy ? 'Sending…' : 'Send a test e-mail'}
+            {busy ? text.mail.sending : text.mail.send}
           </button>
-          <span className="muted small">Sent to your account's e-mail address.</span>
+          <span className="muted small">{text.mail.sentTo}</span>
         </div>
       ) : (
-        <p className="muted small">This service cannot send a test e-mail from the app.</p>
+        <p className="muted small">{text.mail.cannotTest}</p>
       )}
       {last && (
         <p
@@ -140,7 +138,7 @@ export function MailPanel() {
           role={result ? 'status' : undefined}
           data-testid="mail-test-result"
         >
-          {result ? '' : 'Last test: '}
+          {result ? '' : `${text.mail.lastTest} `}
           {mailTestText(last)}
         </p>
       )}

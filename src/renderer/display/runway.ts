@@ -1,5 +1,6 @@
 // What the credit balance still covers: check-ins at the vault's frequency, or more storage.
 import { CHECK_IN_FREQUENCY_DAYS, type CheckInFrequency, LIMITS } from '../../shared/api'
+import { text } from '../text'
 
 export interface Runway {
   checkIns: number
@@ -13,9 +14,9 @@ export interface Runway {
 const STORAGE_CREDITS_PER_BYTE = 4650 / 1e9
 
 function spanText(days: number): string {
-  if (days >= 730) return `about ${Math.floor(days / 365)} years`
-  if (days >= 60) return `about ${Math.floor(days / 30)} months`
-  return `${days} days`
+  if (days >= 730) return text.runway.aboutYears(Math.floor(days / 365))
+  if (days >= 60) return text.runway.aboutMonths(Math.floor(days / 30))
+  return text.runway.days(days)
 }
 
 export function runway(balance: number, frequency: CheckInFrequency | null): Runway {
@@ -24,7 +25,9 @@ export function runway(balance: number, frequency: CheckInFrequency | null): Run
   const storageBytes = Math.max(0, Math.floor(balance / STORAGE_CREDITS_PER_BYTE))
   const checkInText =
     checkIns === 0
-      ? 'not enough for a single check-in'
-      : `${checkIns} check-in${checkIns === 1 ? '' : 's'}${days !== null && frequency ? ` (${spanText(days)} of ${frequency} check-ins)` : ''}`
+      ? text.runway.none
+      : days !== null && frequency
+        ? text.runway.checkInsSpan(checkIns, spanText(days), frequency)
+        : text.runway.checkIns(checkIns)
   return { checkIns, days, storageBytes, text: checkInText }
 }

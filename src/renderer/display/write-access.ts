@@ -1,5 +1,6 @@
 // Whether the connected key may change things (agent keys may only read and check in).
 import type { ConnectionStatus } from '../../shared/ipc/vault-types'
+import { text } from '../text'
 
 /** Whether the active key may change things, and why not. */
 export function writeAccess(status: ConnectionStatus | undefined): {
@@ -7,11 +8,11 @@ export function writeAccess(status: ConnectionStatus | undefined): {
   reason: string | null
 } {
   const active = status?.active
-  if (!active) return { canWrite: false, reason: 'Connect to a vault service first.' }
+  if (!active) return { canWrite: false, reason: text.writeAccess.notConnected }
   if (active.keyKind === 'agent') {
     return {
       canWrite: false,
-      reason: `This key can read and check in only (agent key ending ${active.keyLast4}). To make changes, connect with an sk_human_ key in Settings.`,
+      reason: text.writeAccess.agentKey(active.keyLast4),
     }
   }
   return { canWrite: true, reason: null }

@@ -8,10 +8,11 @@ import { ReadinessChip, TrialNote } from '../components/Readiness'
 import { ReadOnlyNote } from '../components/ReadOnlyNote'
 import { StateBadge } from '../components/StateBadge'
 import { TRIGGER_TEXT } from '../display/release-text'
-import { daysLeftToCancel, describeDeadline, formatCredits } from '../display/units'
+import { daysLeftToCancel, describeDeadline } from '../display/units'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useVaultsStore } from '../stores/vaults-store'
+import { text } from '../text'
 import { FirstRunScreen } from './FirstRunScreen'
 import { VaultScreen } from './VaultScreen'
 
@@ -33,10 +34,11 @@ function VaultList() {
   return (
     <section className="screen" aria-labelledby="vaults-title">
       <header className="screen-header">
-        <h1 id="vaults-title">Vaults</h1>
+        <h1 id="vaults-title">{text.vaults.title}</h1>
         <div className="header-actions">
           <span className="muted small">
-            {active?.label} · {active?.keyKind === 'agent' ? 'agent key' : 'owner key'} …{active?.keyLast4}
+            {active?.label} · {active?.keyKind === 'agent' ? text.vaults.agentKey : text.vaults.ownerKey} …
+            {active?.keyLast4}
           </span>
           <button
             type="button"
@@ -44,21 +46,17 @@ function VaultList() {
             onClick={() => void refresh()}
             disabled={refreshing}
           >
-            {refreshing ? 'Refreshing…' : 'Refresh'}
+            {refreshing ? text.vaults.refreshing : text.vaults.refresh}
           </button>
         </div>
       </header>
       <TrialNote />
       {snapshot?.error && <ErrorNotice error={new IpcError(snapshot.error)} onRetry={() => void refresh()} />}
-      {snapshot && !snapshot.fetchedAt && !snapshot.error && <p className="muted">Loading your vaults…</p>}
+      {snapshot && !snapshot.fetchedAt && !snapshot.error && <p className="muted">{text.vaults.loading}</p>}
       {empty ? (
         <div className="empty-state" data-testid="no-vaults">
-          <h2>Create your first vault</h2>
-          <p>
-            This account has no vault yet. A vault holds the files you leave to the people you choose. Give it
-            a name, choose how many guardians must come together to open it, and create it: its key is made on
-            this computer.
-          </p>
+          <h2>{text.vaults.firstTitle}</h2>
+          <p>{text.vaults.firstNote}</p>
           <NewVaultForm first />
         </div>
       ) : (
@@ -70,7 +68,7 @@ function VaultList() {
           </ul>
           {snapshot?.fetchedAt && (
             <div className="panel new-vault">
-              <h2>New vault</h2>
+              <h2>{text.vaults.newVault}</h2>
               <NewVaultForm />
             </div>
           )}
@@ -108,37 +106,37 @@ function NewVaultForm({ first = false }: { first?: boolean }) {
     <form
       className={first ? 'new-vault-form first' : 'new-vault-form'}
       onSubmit={create}
-      aria-label="New vault"
+      aria-label={text.vaults.newVault}
     >
       <ReadOnlyNote />
       <div className="field">
         <label htmlFor="new-vault-name">
-          Name <span className="muted">(optional)</span>
+          {text.vaults.name} <span className="muted">{text.vaults.optional}</span>
         </label>
         <input
           id="new-vault-name"
           type="text"
           value={name}
           maxLength={EXTENSION_LIMITS.vaultNameMaxChars}
-          placeholder="e.g. Family papers"
+          placeholder={text.vaults.namePlaceholder}
           onChange={(e) => setName(e.target.value)}
           disabled={!canWrite}
         />
       </div>
       <div className="field">
-        <label htmlFor="new-vault-preset">Guardians needed to recover</label>
+        <label htmlFor="new-vault-preset">{text.vaults.guardiansNeeded}</label>
         <select
           id="new-vault-preset"
           value={preset}
           onChange={(e) => setPreset(e.target.value as SssPreset)}
           disabled={!canWrite}
         >
-          <option value="standard">Any 2 of 3 guardians (standard)</option>
-          <option value="enhanced">Any 3 of 5 guardians (enhanced)</option>
+          <option value="standard">{text.vaults.presetStandard}</option>
+          <option value="enhanced">{text.vaults.presetEnhanced}</option>
         </select>
       </div>
       <button type="submit" className="button" disabled={!canWrite || creating} title={reason ?? undefined}>
-        {creating ? 'Creating…' : 'Create vault'}
+        {creating ? text.vaults.creating : text.vaults.create}
       </button>
       {error !== undefined && <ErrorNotice error={error} />}
     </form>
@@ -164,20 +162,17 @@ function VaultCard({ v }: { v: VaultView }) {
         <ReadinessChip v={v} />
       </div>
       {v.state === 'releasing' && (
-        <p className="card-alarm">Releasing to heirs: {daysLeftToCancel(v, now)} days left to cancel</p>
+        <p className="card-alarm">{text.vaults.releasingAlarm(daysLeftToCancel(v, now))}</p>
       )}
       <dl className="card-facts">
-        <dt>Credits</dt>
-        <dd data-testid="vault-credits">{formatCredits(v.creditsBalance)}</dd>
-        <dt>Contents</dt>
-        <dd>
-          {v.assetCount} file{v.assetCount === 1 ? '' : 's'} · {v.guardianCount} guardian
-          {v.guardianCount === 1 ? '' : 's'} · {v.heirCount} heir{v.heirCount === 1 ? '' : 's'}
-        </dd>
-        <dt>Release</dt>
-        <dd>{v.releaseTrigger ? TRIGGER_TEXT[v.releaseTrigger].label : 'Not configured'}</dd>
-        <dt>Next check-in</dt>
-        <dd className={due?.overdue ? 'text-danger' : undefined}>{due ? due.text : '—'}</dd>
+        <dt>{text.vaults.credits}</dt>
+        <dd data-testid="vault-credits">{text.common.credits(v.creditsBalance)}</dd>
+        <dt>{text.vaults.contents}</dt>
+        <dd>{text.vaults.contentsCounts(v.assetCount, v.guardianCount, v.heirCount)}</dd>
+        <dt>{text.vaults.release}</dt>
+        <dd>{v.releaseTrigger ? TRIGGER_TEXT[v.releaseTrigger].label : text.vaults.notConfigured}</dd>
+        <dt>{text.vaults.nextCheckIn}</dt>
+        <dd className={due?.overdue ? 'text-danger' : undefined}>{due ? due.text : text.common.notSet}</dd>
       </dl>
     </li>
   )

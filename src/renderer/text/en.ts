@@ -32,6 +32,32 @@ export const english = (f: LocaleFormat) => ({
     cancelled: 'The drop was cancelled; nothing was kept or uploaded.',
     failed: (why: string) => `The dropped files could not be received: ${why}`,
   },
+  uploadPanel: {
+    title: 'Back up files',
+    dropHintDesktop:
+      'Drop files or folders anywhere on this window: they are encrypted here, then uploaded to this vault.',
+    dropHintBrowser:
+      'Drop files or folders anywhere on this window, or choose them below: they are encrypted by Vault Desktop on this computer, then uploaded to this vault.',
+    notActive: (state: string) => `Files can be added while the vault is active; this vault is ${state}.`,
+    noKeyHere:
+      "This device does not hold this vault's key, so it cannot encrypt files for it. Upload from the computer that created the vault.",
+    saveKitFirst: 'Save the owner kit before the first upload.',
+    saveKitWhy:
+      'This computer keeps the vault key only until the app closes; the owner kit is its only lasting copy.',
+    saveKitButton: 'Save the owner kit…',
+    chooseFiles: 'Choose files…',
+    chooseFolder: 'Choose a folder…',
+    pathLabel: 'Path of a file or folder on the computer running Vault Desktop',
+    pathHelp:
+      'Or type the full path of a file or folder on this computer (for example /home/you/Documents/Taxes): nothing is copied first, which suits very large folders. Folders are backed up with everything inside.',
+    pathPlaceholder: '/home/you/Documents',
+    estimating: 'Estimating…',
+    backUp: 'Back up',
+    queued: (count: number, skipped: number) =>
+      skipped
+        ? `Queued ${f.count(count, { one: 'file', other: 'files' })}, ${f.number(skipped)} skipped.`
+        : `Queued ${f.count(count, { one: 'file', other: 'files' })}.`,
+  },
   common: {
     dismiss: 'Dismiss',
     cancel: 'Cancel',
@@ -285,7 +311,7 @@ export const english = (f: LocaleFormat) => ({
   activity: {
     title: 'Activity on this computer',
     intro:
-      'What you did with this vault from this computer, and what it saw happen on the service. The history is kept only here, in the app\'s own folder; nothing of it is sent anywhere.',
+      "What you did with this vault from this computer, and what it saw happen on the service. The history is kept only here, in the app's own folder; nothing of it is sent anywhere.",
     filter: 'Show',
     filterAll: 'Everything',
     filters: {
@@ -298,7 +324,8 @@ export const english = (f: LocaleFormat) => ({
     exportCsv: 'Export CSV',
     exportJson: 'Export JSON',
     exported: (fileName: string) => `Saved as ${fileName} in your downloads.`,
-    empty: 'Nothing recorded yet. Check-ins, uploads, guardian and heir changes and release events appear here.',
+    empty:
+      'Nothing recorded yet. Check-ins, uploads, guardian and heir changes and release events appear here.',
     emptyFiltered: 'Nothing of this kind recorded yet.',
     count: (shown: number, total: number) =>
       shown >= total
@@ -360,7 +387,7 @@ export const english = (f: LocaleFormat) => ({
     toggle: 'Check in when I unlock this computer',
     note: "Unlocking the computer counts as a sign of life: the app checks in for you, at most once per check-in period and only once more than half of it has passed, so check-ins do not cost credits on every unlock. Never while a vault is releasing, and only for vaults with a dead man's switch.",
     keyNote:
-      'It uses a key that can only read and check in (sk_agent_), kept in this computer\'s key store, never your full-access key.',
+      "It uses a key that can only read and check in (sk_agent_), kept in this computer's key store, never your full-access key.",
     keyCreated: (last4: string, where: string) =>
       `A read-and-check-in key ending in ${last4} was made by the app for the service on this computer and is kept in ${where}.`,
     keyPasted: (last4: string, where: string) =>
@@ -396,7 +423,8 @@ export const english = (f: LocaleFormat) => ({
     localNote: (credits: number) =>
       `Runs the vault service inside this app, on this computer only. You get an account with ${f.credits(credits, { one: 'trial credit', other: 'trial credits' })} and a first vault whose key is made on this device.`,
     email: 'Your e-mail address',
-    emailNote: (store: string) => `Used for the owner alerts the service records. The key is kept in ${store}.`,
+    emailNote: (store: string) =>
+      `Used for the owner alerts the service records. The key is kept in ${store}.`,
     starting: 'Starting…',
     startLocally: 'Start locally',
     /** Where API keys are kept, as the end of a sentence. */
@@ -405,6 +433,138 @@ export const english = (f: LocaleFormat) => ({
       'encrypted-file': 'a file encrypted with your system login',
       memory: 'memory only: this computer has no keychain, so you will enter the key again after a restart',
     },
+  },
+  connections: {
+    title: 'Connections',
+    keysKeptIn: (store: string) =>
+      `API keys are kept in ${store}. This window only ever sees a key's kind and last four characters.`,
+    notDurable: 'Keys are not kept safely across restarts.',
+    trialTitle: 'The connection in use is a trial',
+    trialNote:
+      ': its vault service runs inside this app, and heirs cannot reach this computer. To protect your files for real, connect to a self-hosted or remote vault service below (“Connect another service…”) and make your vault there.',
+    notConnected: 'Not connected.',
+    setUp: 'Set up a connection',
+    inUse: 'In use',
+    onThisComputer: 'On this computer',
+    keyKind: {
+      agent: 'agent key (read and check-in only)',
+      human: 'owner key',
+      unknown: 'key',
+    },
+    keptIn: (store: string) => `kept in ${store}`,
+    keyStore: {
+      keychain: 'the keychain',
+      'encrypted-file': 'an encrypted file',
+      memory: 'memory',
+    },
+    use: 'Use this one',
+    replaceKey: 'Replace key',
+    forget: 'Forget',
+    newKeyFor: (label: string) => `New API key for ${label}`,
+    newKeyPlaceholder: 'New key: sk_human_… or sk_agent_…',
+    checkAndSave: 'Check and save',
+    serviceAddress: 'Service address',
+    apiKey: 'API key',
+    checking: 'Checking…',
+    connect: 'Connect',
+    connectAnother: 'Connect another service…',
+    forgetTitle: (label: string) => `Forget ${label}?`,
+    forgetConfirm: 'Forget connection',
+    forgetNote:
+      'The API key is deleted from this computer. Nothing changes on the service: your vaults, files and guardians stay.',
+    forgetLocal: 'The local service keeps its data; start locally again to reuse it.',
+    forgetRemote: 'Connect again with the key to see them.',
+  },
+  credits: {
+    title: 'Credits',
+    note: 'Check-ins and stored files cost credits. When they run out, check-ins fail — and a missed check-in starts the release.',
+    invalid: (max: number) => `Enter a whole number of credits between 1 and ${f.number(max)}.`,
+    toAdd: 'Credits to add',
+    adding: 'Adding…',
+    add: 'Add credits',
+    addHereNote: 'The vault service on this computer keeps its own balance; credits added here cost nothing.',
+    buy: 'Buy credits from your service',
+    opens: (url: string) => `Opens ${url} in your browser.`,
+    nowhereToBuy: 'This service does not say where to buy credits. Ask whoever runs it.',
+    added: (balance: number) => `Added. The balance is now ${f.credits(balance)}.`,
+  },
+  mail: {
+    title: 'E-mail to heirs and guardians',
+    trial:
+      'No e-mail leaves this computer: the vault service runs here, as a trial. Heirs and guardians would not be told anything.',
+    notConfigured:
+      'The service has no e-mail set up: heirs and guardians would not be told anything. Ask whoever runs it to set up e-mail, then send a test.',
+    configured: 'The service says it can send e-mail. Send a test to your own address to be sure it arrives.',
+    unknown: 'This service does not say whether it sends e-mail.',
+    sending: 'Sending…',
+    send: 'Send a test e-mail',
+    sentTo: "Sent to your account's e-mail address.",
+    cannotTest: 'This service cannot send a test e-mail from the app.',
+    lastTest: 'Last test:',
+  },
+  vaults: {
+    title: 'Vaults',
+    agentKey: 'agent key',
+    ownerKey: 'owner key',
+    refreshing: 'Refreshing…',
+    refresh: 'Refresh',
+    loading: 'Loading your vaults…',
+    firstTitle: 'Create your first vault',
+    firstNote:
+      'This account has no vault yet. A vault holds the files you leave to the people you choose. Give it a name, choose how many guardians must come together to open it, and create it: its key is made on this computer.',
+    newVault: 'New vault',
+    name: 'Name',
+    optional: '(optional)',
+    namePlaceholder: 'e.g. Family papers',
+    guardiansNeeded: 'Guardians needed to recover',
+    presetStandard: 'Any 2 of 3 guardians (standard)',
+    presetEnhanced: 'Any 3 of 5 guardians (enhanced)',
+    creating: 'Creating…',
+    create: 'Create vault',
+    releasingAlarm: (days: number) =>
+      `Releasing to heirs: ${f.count(days, { one: 'day', other: 'days' })} left to cancel`,
+    credits: 'Credits',
+    contents: 'Contents',
+    contentsCounts: (files: number, guardians: number, heirs: number) =>
+      [
+        f.count(files, { one: 'file', other: 'files' }),
+        f.count(guardians, { one: 'guardian', other: 'guardians' }),
+        f.count(heirs, { one: 'heir', other: 'heirs' }),
+      ].join(' · '),
+    release: 'Release',
+    notConfigured: 'Not configured',
+    nextCheckIn: 'Next check-in',
+    state: { active: 'Active', releasing: 'Releasing', released: 'Released' },
+  },
+  readiness: {
+    readyTitle: 'Every step for a release that reaches your heirs is done.',
+    trialTitle: 'Trial — heirs cannot reach this computer.',
+    trialNote:
+      'The vault service runs inside this app, on this computer only. On the day, your heirs and guardians could not reach it, and no e-mail leaves this computer. Try things out here; to protect your files for real, connect to a self-hosted or remote vault service.',
+    toConnections: 'Settings → Connections',
+    title: 'Ready for the day?',
+    allDone:
+      'Every step is done: when the release happens, your heirs and guardians can be reached and can open the files.',
+    notYet:
+      'Until every step below is done, this vault may not reach your heirs on the day. Each open step has one button that takes you to its fix.',
+    done: 'Done:',
+    toDo: 'To do:',
+    sending: 'Sending…',
+  },
+  writeAccess: {
+    notConnected: 'Connect to a vault service first.',
+    agentKey: (last4: string) =>
+      `This key can read and check in only (agent key ending ${last4}). To make changes, connect with an sk_human_ key in Settings.`,
+  },
+  runway: {
+    none: 'not enough for a single check-in',
+    checkIns: (n: number) => f.count(n, { one: 'check-in', other: 'check-ins' }),
+    /** "50 check-ins (about 4 years of monthly check-ins)". */
+    checkInsSpan: (n: number, span: string, frequency: 'weekly' | 'biweekly' | 'monthly' | 'quarterly') =>
+      `${f.count(n, { one: 'check-in', other: 'check-ins' })} (${span} of ${frequency} check-ins)`,
+    aboutYears: (n: number) => `about ${f.count(n, { one: 'year', other: 'years' })}`,
+    aboutMonths: (n: number) => `about ${f.count(n, { one: 'month', other: 'months' })}`,
+    days: (n: number) => f.count(n, { one: 'day', other: 'days' }),
   },
 })
 

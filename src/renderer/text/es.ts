@@ -25,6 +25,9 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     reconnect: 'Volver a conectar en Ajustes',
     saveOwnerKit: 'Guardar el kit del propietario…',
     connections: 'Conexiones en Ajustes',
+    screenFailed: 'Esta pantalla ha tenido un problema',
+    screenFailedDetail: 'No se ha cambiado nada de su bóveda. La aplicación informó:',
+    screenFailedAdvice: 'Vuelva a intentarlo; si ocurre siempre, reinicie Vault Desktop.',
   },
   qrImage: {
     notAnImage: (name: string) =>
