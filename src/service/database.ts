@@ -187,6 +187,18 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX rehearsals_vault ON rehearsals(vault_id, started_at);
   `,
+  // 3: one-step check-in links, one per vault and check-in deadline, sent in the reminder e-mail.
+  `
+  CREATE TABLE check_in_links (
+    id TEXT PRIMARY KEY,
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    due_at TEXT NOT NULL,
+    token_hash BLOB NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    used_at TEXT,
+    UNIQUE (vault_id, due_at)
+  );
+  `,
 ]
 
 export const DATABASE_FILE = 'vault.sqlite3'

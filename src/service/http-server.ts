@@ -15,6 +15,7 @@ import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { authenticate, type Principal } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { findAsset, listAssets } from './assets'
+import { registerCheckInPages } from './check-in-pages'
 import type { ServiceContext } from './context'
 import { ApiError, badRequest, errorEnvelope, forbidden, notFound, unauthorized } from './errors'
 import { registerGuardianPages } from './guardian-pages'
@@ -465,6 +466,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   }
 
   registerGuardianPages(app, ctx, authFailures)
+  registerCheckInPages(app, ctx, authFailures)
 
   app.setNotFoundHandler((request, reply) => {
     sendError(

@@ -207,3 +207,27 @@ Keep your kit where it was: you still need it afterwards.
 ${signature}`,
   }
 }
+
+export function checkInReminder(p: {
+  vault: string
+  dueAt: string
+  link: string
+  cost: number
+  periodDays: number
+}) {
+  return {
+    subject: `Check in by ${readableDate(p.dueAt)}: your vault ${p.vault} is waiting`,
+    body: `Hello,
+
+your vault ${p.vault} has a dead man's switch: unless you check in by ${readableDate(p.dueAt)},
+a release to your heirs starts (you would still have ${LIMITS.contestationDays} days to cancel it).
+
+Check in with one click. The page asks you to confirm; checking in there is the same as in the app:
+it costs ${p.cost} credits and moves your next deadline to ${p.periodDays} days from then.
+  ${p.link}
+
+The link is personal, works once, and only for this deadline. You can also check in in the Vault Desktop
+app (its tray icon has "Check in"). If you checked in already, ignore this message.
+${signature}`,
+  }
+}

@@ -10,6 +10,7 @@ import {
   SSS_PRESET_SHAPE,
 } from '../shared/api'
 import { changeCredits, creditsBalance } from './accounts'
+import { sendCheckInReminders } from './check-in-links'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
 import { conflict, insufficientCredits } from './errors'
@@ -264,6 +265,8 @@ export interface TickReport {
   alertsSent: { vaultId: string; day: number }[]
   alertsSkipped: { vaultId: string; day: number }[]
   released: { vaultId: string; heirsNotified: number }[]
+  /** Check-in reminders (with their one-step links) sent to owners: vault and the deadline they are for. */
+  remindersSent: { vaultId: string; dueAt: string }[]
 }
 
 /** releasing -> released inside the caller's transaction: heirs get an access token and instructions. */
@@ -312,7 +315,14 @@ function completeRelease(ctx: ServiceContext, vault: VaultRow, release: ReleaseR
  */
 export function runSchedulerPass(ctx: ServiceContext): TickReport {
   const now = ctx.clock().toISOString()
-  const report: TickReport = { now, releasesStarted: [], alertsSent: [], alertsSkipped: [], released: [] }
+  const report: TickReport = {
+    now,
+    releasesStarted: [],
+    alertsSent: [],
+    alertsSkipped: [],
+    released: [],
+    remindersSent: [],
+  }
 
   const overdue = prepared(
     ctx.db,
@@ -369,6 +379,8 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
       }
     })
   }
-  if (report.alertsSent.length || report.released.length) ctx.outboxChanged()
+  // After the overdue vaults started releasing: a deadline already passed gets no reminder.
+  report.remindersSent = sendCheckInReminders(ctx)
+  if (report.alertsSent.length || report.released.length || report.remindersSent.length) ctx.outboxChanged()
   return report
 }
