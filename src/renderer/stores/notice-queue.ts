@@ -65,3 +65,67 @@ export function addNotice(toasts: readonly Toast[], incoming: NoticeInput, id: n
   }
   return next
 }
+
+/** Once the pointer or focus leaves, a notice whose time ran out meanwhile stays this much longer. */
+export const AFTER_PAUSE_MS = 3_000
+
+/**
+ * The timers of the notices that go by themselves. `sync` follows the list (a new notice gets its
+ * reading time, a gone one loses its timer); `pause` keeps every notice while the owner reads or
+ * uses one, `resume` lets them go again with the time they had left.
+ */
+export class DismissTimers {
+  readonly #entries = new Map<
+    number,
+    { timer?: ReturnType<typeof setTimeout>; left: number; since: number }
+  >()
+  readonly #expire: (id: number) => void
+  readonly #now: () => number
+  #paused = false
+
+  constructor(expire: (id: number) => void, now: () => number = Date.now) {
+    this.#expire = expire
+    this.#now = now
+  }
+
+  sync(toasts: readonly Toast[]): void {
+    for (const [id, entry] of this.#entries) {
+      if (toasts.some((t) => t.id === id)) continue
+      clearTimeout(entry.timer)
+      this.#entries.delete(id)
+    }
+    for (const toast of toasts) {
+      if (staysUntilDismissed(toast.kind) || this.#entries.has(toast.id)) continue
+      const entry = { left: readingMs(toast), since: this.#now() }
+      this.#entries.set(toast.id, entry)
+      if (!this.#paused) this.#run(toast.id, entry)
+    }
+  }
+
+  pause(): void {
+    if (this.#paused) return
+    this.#paused = true
+    for (const entry of this.#entries.values()) {
+      clearTimeout(entry.timer)
+      entry.timer = undefined
+      entry.left = Math.max(0, entry.left - (this.#now() - entry.since))
+    }
+  }
+
+  resume(): void {
+    if (!this.#paused) return
+    this.#paused = false
+    for (const [id, entry] of this.#entries) {
+      entry.left = Math.max(entry.left, AFTER_PAUSE_MS)
+      this.#run(id, entry)
+    }
+  }
+
+  #run(id: number, entry: { timer?: ReturnType<typeof setTimeout>; left: number; since: number }): void {
+    entry.since = this.#now()
+    entry.timer = setTimeout(() => {
+      this.#entries.delete(id)
+      this.#expire(id)
+    }, entry.left)
+  }
+}

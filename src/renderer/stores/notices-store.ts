@@ -6,7 +6,7 @@ import { vault } from '../bridge/vault-client'
 import { errorView } from '../display/error-text'
 import { format, text } from '../text'
 import { useNavigationStore } from './navigation-store'
-import { addNotice, type NoticeInput, readingMs, staysUntilDismissed, type Toast } from './notice-queue'
+import { addNotice, DismissTimers, type NoticeInput, type Toast } from './notice-queue'
 import { useVaultsStore } from './vaults-store'
 
 export type { NoticeInput, Toast } from './notice-queue'
@@ -29,35 +29,9 @@ interface NoticesState {
 
 let nextId = 1
 
-/** Timers of the notices that go by themselves: what is left of each while paused. */
-const timers = new Map<number, { timer?: ReturnType<typeof setTimeout>; left: number; since: number }>()
-let paused = false
-
 export const useNoticesStore = create<NoticesState>((set, get) => {
-  const expire = (id: number) => {
-    timers.delete(id)
-    set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
-  }
-  const run = (id: number, entry: { timer?: ReturnType<typeof setTimeout>; left: number; since: number }) => {
-    entry.since = Date.now()
-    entry.timer = setTimeout(() => expire(id), entry.left)
-  }
-  /** Timers follow the list: new notices get one, gone ones lose theirs. */
-  const syncTimers = () => {
-    const toasts = get().toasts
-    for (const [id, entry] of timers) {
-      if (!toasts.some((t) => t.id === id)) {
-        clearTimeout(entry.timer)
-        timers.delete(id)
-      }
-    }
-    for (const toast of toasts) {
-      if (staysUntilDismissed(toast.kind) || timers.has(toast.id)) continue
-      const entry = { left: readingMs(toast), since: Date.now() }
-      timers.set(toast.id, entry)
-      if (!paused) run(toast.id, entry)
-    }
-  }
+  const timers = new DismissTimers((id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })))
+  const syncTimers = () => timers.sync(get().toasts)
   const show = (notice: NoticeInput) => {
     set((s) => ({ toasts: addNotice(s.toasts, notice, nextId++) }))
     syncTimers()
@@ -84,24 +58,8 @@ export const useNoticesStore = create<NoticesState>((set, get) => {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
       syncTimers()
     },
-    pause: () => {
-      if (paused) return
-      paused = true
-      for (const entry of timers.values()) {
-        clearTimeout(entry.timer)
-        entry.timer = undefined
-        entry.left = Math.max(0, entry.left - (Date.now() - entry.since))
-      }
-    },
-    resume: () => {
-      if (!paused) return
-      paused = false
-      // Whatever was cut short by the pause gets a moment again once the pointer or focus leaves.
-      for (const [id, entry] of timers) {
-        entry.left = Math.max(entry.left, 3_000)
-        run(id, entry)
-      }
-    },
+    pause: () => timers.pause(),
+    resume: () => timers.resume(),
     checkIn: async (toastId, vaultId) => {
       set({ checkingIn: vaultId })
       const label = useVaultsStore.getState().snapshot?.vaults.find((v) => v.id === vaultId)?.label ?? ''
