@@ -30,14 +30,12 @@ const NOT_YET_CONVERTED: string[] = [
   'src/renderer/components/UploadPanel.tsx',
   'src/renderer/components/UploadQueue.tsx',
   'src/renderer/components/VaultKeyPanel.tsx',
-  'src/renderer/components/VaultTitle.tsx',
   'src/renderer/display/readiness-text.ts',
   'src/renderer/display/release-text.ts',
   'src/renderer/display/upload-list.ts',
   'src/renderer/screens/vault/AssetsTab.tsx',
   'src/renderer/screens/vault/GuardiansTab.tsx',
   'src/renderer/screens/vault/HeirsTab.tsx',
-  'src/renderer/screens/vault/OverviewTab.tsx',
   'src/renderer/screens/vault/ReleaseTab.tsx',
 ]
 

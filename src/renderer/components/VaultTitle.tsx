@@ -3,6 +3,7 @@ import { EXTENSION_LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
+import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { ReadinessChip } from './Readiness'
 import { StateBadge } from './StateBadge'
@@ -50,27 +51,27 @@ export function VaultTitle({ v }: { v: VaultView }) {
               {v.label}
             </h1>
             <label htmlFor="vault-name" className="visually-hidden">
-              Vault name
+              {text.vaultTitle.name}
             </label>
             <input
               id="vault-name"
               type="text"
               value={name}
               maxLength={EXTENSION_LIMITS.vaultNameMaxChars}
-              placeholder="e.g. Family papers"
+              placeholder={text.vaultTitle.placeholder}
               aria-describedby="vault-name-hint"
               onChange={(e) => setName(e.target.value)}
               // biome-ignore lint/a11y/noAutofocus: the field replaces the title the user just chose to edit
               autoFocus
             />
             <button type="submit" className="button small" disabled={busy}>
-              {busy ? 'Saving…' : 'Save name'}
+              {busy ? text.vaultTitle.saving : text.vaultTitle.save}
             </button>
             <button type="button" className="button secondary small" onClick={() => setEditing(false)}>
-              Cancel
+              {text.common.cancel}
             </button>
             <span id="vault-name-hint" className="muted small">
-              Leave it empty to show the vault's id instead.
+              {text.vaultTitle.emptyHint}
             </span>
           </form>
         ) : (
@@ -82,9 +83,9 @@ export function VaultTitle({ v }: { v: VaultView }) {
               onClick={start}
               disabled={!canWrite}
               title={reason ?? undefined}
-              aria-label={`Rename ${v.label}`}
+              aria-label={text.vaultTitle.renameLabel(v.label)}
             >
-              Rename
+              {text.vaultTitle.rename}
             </button>
           </>
         )}

@@ -4,7 +4,7 @@ import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
-import { text } from '../text'
+import { langOf, text } from '../text'
 
 const t = text.firstRun
 
@@ -55,7 +55,7 @@ export function FirstRunScreen() {
         <h1 id="first-run-title">{t.title}</h1>
       </header>
       <p className="lead">{t.lead}</p>
-      <div className="notice notice-ok" data-testid="heir-pointer">
+      <div className="notice notice-ok" data-testid="heir-pointer" lang={langOf('firstRun', 'heirPointer')}>
         <p>
           {t.heirPointer}{' '}
           <button type="button" className="link-button" onClick={() => go('recovery')}>

@@ -566,6 +566,58 @@ export const english = (f: LocaleFormat) => ({
     aboutMonths: (n: number) => `about ${f.count(n, { one: 'month', other: 'months' })}`,
     days: (n: number) => f.count(n, { one: 'day', other: 'days' }),
   },
+  overview: {
+    status: 'Status',
+    state: 'State',
+    credits: 'Credits',
+    balanceCovers: 'The balance covers',
+    covers: (checkIns: string, storage: string) => `${checkIns}, or about ${storage} of new encrypted files`,
+    contents: 'Contents',
+    contentsCounts: (files: number, guardians: number, preset: 'standard' | 'enhanced', heirs: number) =>
+      `${f.count(files, { one: 'file', other: 'files' })} · ${f.count(guardians, { one: 'guardian', other: 'guardians' })} (${preset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) · ${f.count(heirs, { one: 'heir', other: 'heirs' })}`,
+    vaultKey: 'Vault key',
+    keyOnDevice: 'On this device',
+    keyUntilClose: 'On this device until the app closes',
+    keyNotOnDevice: 'Not on this device (uploads and kits need it)',
+    ownerKit: 'Owner kit',
+    ownerKitConfirmed: (at: string) => `Confirmed ${f.date(at)}`,
+    ownerKitNotConfirmed: 'Not confirmed',
+    created: 'Created',
+    release: 'Release',
+    trigger: 'Trigger',
+    checkIn: 'Check-in',
+    nextDue: 'Next check-in due',
+    nextDueAt: (at: string, relative: string) => `${f.dateTime(at)} (${relative})`,
+    ifItStarts: 'If it starts',
+    daysToCancel: (days: number) =>
+      `You have ${f.count(days, { one: 'day', other: 'days' })} to cancel before heirs are told.`,
+    noTrigger: 'No release trigger yet: nothing will ever reach your heirs.',
+    chooseTrigger: 'Choose a trigger',
+    checkInTitle: 'Check in',
+    checkInNote: (cost: number) =>
+      `Tells the service you are still here and resets the dead man's switch. Costs ${f.count(cost, { one: 'credit', other: 'credits' })}. Agent keys may check in too.`,
+    note: 'Note (optional)',
+    notePlaceholder: 'e.g. all well, back from holiday',
+    checkingIn: 'Checking in…',
+    inactive: 'Check-ins apply to active vaults only.',
+    otherTrigger: "Check-ins apply to the dead man's switch trigger; this vault uses another trigger.",
+    noSwitch: "Choose the dead man's switch in Release settings to start checking in.",
+    checkedIn: (due: string, days: number) =>
+      `Checked in. Next check-in due ${f.dateTime(due)} — ${f.count(days, { one: 'day', other: 'days' })} from now.`,
+    lastCheckIn: 'Last check-in from this device:',
+    lastCheckInAt: (at: string, note: string | null) =>
+      note ? `${f.dateTime(at)} — “${note}”` : f.dateTime(at),
+    noneYet: 'none yet',
+  },
+  vaultTitle: {
+    name: 'Vault name',
+    placeholder: 'e.g. Family papers',
+    saving: 'Saving…',
+    save: 'Save name',
+    emptyHint: "Leave it empty to show the vault's id instead.",
+    renameLabel: (label: string) => `Rename ${label}`,
+    rename: 'Rename',
+  },
 })
 
 export type Catalogue = ReturnType<typeof english>

@@ -15,6 +15,12 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
   common: {
     files: (n: number) => f.count(n, { one: 'archivo', other: 'archivos' }),
   },
+  // Only the pointer an heir follows from the first screen to Recovery.
+  firstRun: {
+    heirPointer: '¿Alguien le ha dejado sus archivos? No necesita configurar nada aquí.',
+    goToRecovery: 'Ir a Recuperación',
+    heirPointerEnd: 'y siga los pasos con el correo electrónico que recibió y los kits de los guardianes.',
+  },
   errors: {
     creditsNeeded: (n: number) => `Se necesitan: ${f.credits(n, { one: 'crédito', other: 'créditos' })}.`,
     creditsBalance: (n: number) => `Saldo: ${f.credits(n, { one: 'crédito', other: 'créditos' })}.`,

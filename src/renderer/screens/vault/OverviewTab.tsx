@@ -9,9 +9,12 @@ import { StateBadge } from '../../components/StateBadge'
 import { VaultKeyPanel } from '../../components/VaultKeyPanel'
 import { FREQUENCY_SHORT, TRIGGER_TEXT } from '../../display/release-text'
 import { runway } from '../../display/runway'
-import { describeDeadline, formatBytes, formatCredits, formatDate, formatDateTime } from '../../display/units'
+import { describeDeadline } from '../../display/units'
 import { useNavigationStore } from '../../stores/navigation-store'
 import { useVault } from '../../stores/vaults-store'
+import { format, text } from '../../text'
+
+const t = text.overview
 
 export function OverviewTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
@@ -45,112 +48,92 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
     <div className="overview-grid">
       <ReadinessPanel v={v} />
       <div className="panel">
-        <h2>Status</h2>
+        <h2>{t.status}</h2>
         <dl className="facts">
-          <dt>State</dt>
+          <dt>{t.state}</dt>
           <dd>
             <StateBadge state={v.state} />
           </dd>
-          <dt>Credits</dt>
-          <dd data-testid="overview-credits">{formatCredits(v.creditsBalance)}</dd>
-          <dt>The balance covers</dt>
+          <dt>{t.credits}</dt>
+          <dd data-testid="overview-credits">{text.common.credits(v.creditsBalance)}</dd>
+          <dt>{t.balanceCovers}</dt>
+          <dd>{t.covers(r.text, format.bytes(r.storageBytes))}</dd>
+          <dt>{t.contents}</dt>
+          <dd>{t.contentsCounts(v.assetCount, v.guardianCount, v.sssPreset, v.heirCount)}</dd>
+          <dt>{t.vaultKey}</dt>
           <dd>
-            {r.text}, or about {formatBytes(r.storageBytes)} of new encrypted files
+            {v.keyOnDevice ? (v.keyStorage.durable ? t.keyOnDevice : t.keyUntilClose) : t.keyNotOnDevice}
           </dd>
-          <dt>Contents</dt>
+          <dt>{t.ownerKit}</dt>
           <dd>
-            {v.assetCount} file{v.assetCount === 1 ? '' : 's'} · {v.guardianCount} guardian
-            {v.guardianCount === 1 ? '' : 's'} ({v.sssPreset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) ·{' '}
-            {v.heirCount} heir{v.heirCount === 1 ? '' : 's'}
+            {v.ownerKitConfirmedAt ? t.ownerKitConfirmed(v.ownerKitConfirmedAt) : t.ownerKitNotConfirmed}
           </dd>
-          <dt>Vault key</dt>
-          <dd>
-            {v.keyOnDevice
-              ? v.keyStorage.durable
-                ? 'On this device'
-                : 'On this device until the app closes'
-              : 'Not on this device (uploads and kits need it)'}
-          </dd>
-          <dt>Owner kit</dt>
-          <dd>
-            {v.ownerKitConfirmedAt ? `Confirmed ${formatDate(v.ownerKitConfirmedAt)}` : 'Not confirmed'}
-          </dd>
-          <dt>Created</dt>
-          <dd>{formatDate(v.createdAt)}</dd>
+          <dt>{t.created}</dt>
+          <dd>{format.date(v.createdAt)}</dd>
         </dl>
       </div>
 
       <div className="panel">
-        <h2>Release</h2>
+        <h2>{t.release}</h2>
         {v.releaseTrigger ? (
           <dl className="facts">
-            <dt>Trigger</dt>
+            <dt>{t.trigger}</dt>
             <dd>{TRIGGER_TEXT[v.releaseTrigger].label}</dd>
             {v.releaseTrigger === 'dead_man_switch' && (
               <>
-                <dt>Check-in</dt>
-                <dd>{v.checkInFrequency ? FREQUENCY_SHORT[v.checkInFrequency] : '—'}</dd>
-                <dt>Next check-in due</dt>
+                <dt>{t.checkIn}</dt>
+                <dd>{v.checkInFrequency ? FREQUENCY_SHORT[v.checkInFrequency] : text.common.notSet}</dd>
+                <dt>{t.nextDue}</dt>
                 <dd className={due?.overdue ? 'text-danger' : undefined} data-testid="next-due">
-                  {v.nextCheckInDue ? `${formatDateTime(v.nextCheckInDue)} (${due?.text})` : '—'}
+                  {v.nextCheckInDue && due ? t.nextDueAt(v.nextCheckInDue, due.text) : text.common.notSet}
                 </dd>
               </>
             )}
-            <dt>If it starts</dt>
-            <dd>You have {LIMITS.contestationDays} days to cancel before heirs are told.</dd>
+            <dt>{t.ifItStarts}</dt>
+            <dd>{t.daysToCancel(LIMITS.contestationDays)}</dd>
           </dl>
         ) : (
           <p>
-            No release trigger yet: nothing will ever reach your heirs.{' '}
+            {t.noTrigger}{' '}
             <button type="button" className="link-button" onClick={() => setTab('release')}>
-              Choose a trigger
+              {t.chooseTrigger}
             </button>
           </p>
         )}
       </div>
 
       <form className="panel checkin-panel" onSubmit={checkIn} aria-labelledby="checkin-title">
-        <h2 id="checkin-title">Check in</h2>
-        <p className="muted">
-          Tells the service you are still here and resets the dead man's switch. Costs{' '}
-          {LIMITS.checkInCostCredits} credits. Agent keys may check in too.
-        </p>
-        <label htmlFor="checkin-note">Note (optional)</label>
+        <h2 id="checkin-title">{t.checkInTitle}</h2>
+        <p className="muted">{t.checkInNote(LIMITS.checkInCostCredits)}</p>
+        <label htmlFor="checkin-note">{t.note}</label>
         <input
           id="checkin-note"
           type="text"
           value={note}
           maxLength={1000}
           onChange={(e) => setNote(e.target.value)}
-          placeholder="e.g. all well, back from holiday"
+          placeholder={t.notePlaceholder}
           disabled={!canCheckIn}
         />
         <div className="row">
           <button type="submit" className="button" disabled={!canCheckIn || busy}>
-            {busy ? 'Checking in…' : 'Check in'}
+            {busy ? t.checkingIn : t.checkInTitle}
           </button>
           {!canCheckIn && (
             <span className="muted small">
-              {v.state !== 'active'
-                ? 'Check-ins apply to active vaults only.'
-                : v.releaseTrigger
-                  ? "Check-ins apply to the dead man's switch trigger; this vault uses another trigger."
-                  : "Choose the dead man's switch in Release settings to start checking in."}
+              {v.state !== 'active' ? t.inactive : v.releaseTrigger ? t.otherTrigger : t.noSwitch}
             </span>
           )}
         </div>
         {result && (
           <p className="notice notice-ok" role="status" data-testid="checkin-result">
-            Checked in. Next check-in due {formatDateTime(result.nextCheckInDue)} — {result.daysRemaining} day
-            {result.daysRemaining === 1 ? '' : 's'} from now.
+            {t.checkedIn(result.nextCheckInDue, result.daysRemaining)}
           </p>
         )}
         {error !== undefined && <ErrorNotice error={error} />}
         <p className="muted small" data-testid="last-checkin">
-          Last check-in from this device:{' '}
-          {v.lastCheckIn
-            ? `${formatDateTime(v.lastCheckIn.at)}${v.lastCheckIn.note ? ` — “${v.lastCheckIn.note}”` : ''}`
-            : 'none yet'}
+          {t.lastCheckIn}{' '}
+          {v.lastCheckIn ? t.lastCheckInAt(v.lastCheckIn.at, v.lastCheckIn.note ?? null) : t.noneYet}
         </p>
       </form>
 
