@@ -1,6 +1,9 @@
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import type { SettingsPatch } from '../../shared/ipc/settings'
+import type { UnlockCheckInStatus } from '../../shared/ipc/vault-types'
+import { vault } from '../bridge/vault-client'
 import { ConnectionsPanel } from '../components/ConnectionsPanel'
+import { ErrorNotice } from '../components/ErrorNotice'
 import { CreditsPanel, MailPanel } from '../components/ServicePanel'
 import { useSettingsStore } from '../stores/settings-store'
 import { format, text } from '../text'
@@ -125,6 +128,8 @@ export function SettingsScreen() {
         </select>
       </div>
 
+      <UnlockCheckInPanel />
+
       <div className="panel form-grid">
         <h2>{t.uploads}</h2>
         <label htmlFor={ids.concurrency}>{t.concurrency}</label>
@@ -203,5 +208,128 @@ export function SettingsScreen() {
         </dl>
       </div>
     </section>
+  )
+}
+
+/**
+ * Check-in when the computer is unlocked: off by default; turning it on stores a read-and-check-in
+ * (sk_agent_) key, made by the app for the service on this computer or pasted for another service.
+ */
+function UnlockCheckInPanel() {
+  const u = text.unlockCheckIn
+  const enabled = useSettingsStore((s) => s.settings?.checkInOnUnlock ?? false)
+  const mode = useSettingsStore((s) => s.appInfo?.mode)
+  const ids = { toggle: useId(), key: useId() }
+  const [status, setStatus] = useState<UnlockCheckInStatus>()
+  const [asking, setAsking] = useState(false)
+  const [pasted, setPasted] = useState('')
+  const [busy, setBusy] = useState(false)
+  /** What the owner just asked for, shown while main works on it. */
+  const [pending, setPending] = useState<boolean>()
+  const [error, setError] = useState<unknown>()
+  const [done, setDone] = useState<string>()
+
+  // Read again whenever the setting changes (here or from another window).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the status follows the setting
+  useEffect(() => {
+    void vault().getUnlockCheckIn().then(setStatus, setError)
+  }, [enabled])
+
+  const run = async (work: () => Promise<UnlockCheckInStatus>, after: string, wanted: boolean) => {
+    setBusy(true)
+    setPending(wanted)
+    setError(undefined)
+    setDone(undefined)
+    try {
+      setStatus(await work())
+      setAsking(false)
+      setPasted('')
+      setDone(after)
+    } catch (e) {
+      setError(e)
+    } finally {
+      setBusy(false)
+      setPending(undefined)
+    }
+  }
+  const turnOn = (agentKey?: string) =>
+    run(() => vault().enableUnlockCheckIn(agentKey ? { agentKey } : {}), u.turnedOn, true)
+  const toggle = (on: boolean) => {
+    if (!on) {
+      setAsking(false)
+      if (enabled) void run(() => vault().disableUnlockCheckIn(), u.turnedOff, false)
+      return
+    }
+    // The service on this computer: the app makes the key. Another service: the owner pastes one.
+    if (status?.local || status?.agentKey) return void turnOn()
+    setAsking(true)
+    setDone(undefined)
+  }
+  const key = status?.agentKey
+  const where = key ? text.settings.secretStore[key.storedIn] : ''
+
+  return (
+    <div className="panel form-grid unlock-panel" id="unlock-check-in">
+      <h2>{u.title}</h2>
+      <label htmlFor={ids.toggle}>{u.toggle}</label>
+      <input
+        id={ids.toggle}
+        type="checkbox"
+        checked={pending ?? (enabled || asking)}
+        disabled={busy || !status?.connectionLabel}
+        aria-describedby={`${ids.toggle}-note`}
+        onChange={(event) => toggle(event.target.checked)}
+      />
+      <div id={`${ids.toggle}-note`} className="muted small form-note">
+        <p>{u.note}</p>
+        <p>{u.keyNote}</p>
+        {status && !status.connectionLabel && <p>{u.noConnection}</p>}
+        {mode === 'browser' && <p>{u.noDesktop}</p>}
+      </div>
+      {enabled && key && (
+        <p className="form-note" data-testid="agent-key-status">
+          {key.origin === 'created' ? u.keyCreated(key.last4, where) : u.keyPasted(key.last4, where)}
+        </p>
+      )}
+      {enabled && key && !key.durable && <p className="notice notice-warn form-note">{u.notDurable}</p>}
+      {asking && !enabled && (
+        <form
+          className="form-note unlock-key-form"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void turnOn(pasted)
+          }}
+        >
+          <label htmlFor={ids.key}>{u.pasteLabel}</label>
+          <div className="inline-form">
+            <input
+              id={ids.key}
+              type="password"
+              autoComplete="off"
+              spellCheck={false}
+              value={pasted}
+              aria-describedby={`${ids.key}-help`}
+              onChange={(event) => setPasted(event.target.value)}
+            />
+            <button type="submit" className="button" disabled={busy || !pasted.trim()}>
+              {u.turnOn}
+            </button>
+          </div>
+          <p id={`${ids.key}-help`} className="muted small">
+            {u.pasteHelp(status?.connectionLabel ?? '')}
+          </p>
+        </form>
+      )}
+      {error !== undefined && (
+        <div className="form-note">
+          <ErrorNotice error={error} />
+        </div>
+      )}
+      {done && (
+        <p className="status-line form-note" role="status">
+          {done}
+        </p>
+      )}
+    </div>
   )
 }

@@ -3,6 +3,7 @@ import { VaultTitle } from '../components/VaultTitle'
 import { useNavigationStore, VAULT_TABS, type VaultTab } from '../stores/navigation-store'
 import { useVault } from '../stores/vaults-store'
 import { text } from '../text'
+import { ActivityTab } from './vault/ActivityTab'
 import { AssetsTab } from './vault/AssetsTab'
 import { GuardiansTab } from './vault/GuardiansTab'
 import { HeirsTab } from './vault/HeirsTab'
@@ -15,6 +16,7 @@ const TAB_COMPONENTS: Record<VaultTab, (props: { vaultId: string }) => React.JSX
   heirs: HeirsTab,
   assets: AssetsTab,
   release: ReleaseTab,
+  activity: ActivityTab,
 }
 
 export function VaultScreen({ vaultId }: { vaultId: string }) {

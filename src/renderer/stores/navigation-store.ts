@@ -11,6 +11,7 @@ export const VAULT_TABS = [
   { id: 'heirs' },
   { id: 'assets' },
   { id: 'release' },
+  { id: 'activity' },
 ] as const
 export type VaultTab = (typeof VAULT_TABS)[number]['id']
 
