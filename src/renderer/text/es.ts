@@ -88,7 +88,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     readPhoto: 'Leer el código de una foto…',
     remove: 'Quitar',
     kitRead: (index: number, of: number, vault: string, set: string) =>
-      `Kit ${f.number(index)} de ${f.number(of)}, leído correctamente (bóveda ${vault}, juego ${set}, como figura impreso en el kit).`,
+      `Kit ${f.number(index)} de ${f.number(of)}, leído correctamente (bóveda ${vault}, juego ${set}, tal como aparece impreso en el kit).`,
     kitNotRead: 'No se pudo leer este kit.',
     addKit: 'Añadir otro kit',
     saveStep: '3. Elija dónde guardar los archivos',
@@ -129,7 +129,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       'Se abren como cualquier otro archivo. Guarde los kits de los guardianes hasta estar seguro de que lo tiene todo.',
     fileStatus: {
       recovered: 'recuperado y comprobado',
-      kept: 'ya recuperado en una vez anterior, se deja como está',
+      kept: 'ya se recuperó antes; se deja como está',
       superseded: 'una copia anterior, se deja fuera',
       failed: 'no recuperado',
       'not-reached': 'todavía no recuperado',
