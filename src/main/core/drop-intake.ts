@@ -173,12 +173,7 @@ export class DropIntake {
     const drop = this.#drops.get(dropId)
     if (!drop) return
     this.#drops.delete(dropId)
-    for (const [fileId, file] of this.#files) {
-      if (file.dropId !== dropId) continue
-      this.#files.delete(fileId)
-      await file.writing
-      await file.handle.close().catch(() => undefined)
-    }
+    await this.#closeFilesOf(dropId)
     await rm(drop.dir, { recursive: true, force: true })
   }
 
@@ -186,6 +181,7 @@ export class DropIntake {
   async release(dropId: string, needed: ReadonlySet<string>): Promise<void> {
     const drop = this.#drops.get(dropId)
     if (!drop) return
+    await this.#closeFilesOf(dropId)
     for (const path of drop.paths) {
       if (!needed.has(path)) await this.remove(path)
     }
@@ -224,6 +220,16 @@ export class DropIntake {
     }
     await visit(this.root)
     return removed
+  }
+
+  /** Files of the drop still arriving: closed (their partial bytes are removed by the caller). */
+  async #closeFilesOf(dropId: string): Promise<void> {
+    for (const [fileId, file] of this.#files) {
+      if (file.dropId !== dropId) continue
+      this.#files.delete(fileId)
+      await file.writing
+      await file.handle.close().catch(() => undefined)
+    }
   }
 
   #openDrop(dropId: string): Drop {

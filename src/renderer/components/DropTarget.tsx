@@ -1,33 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
-import {
-  collectDroppedFiles,
-  DropTransferError,
-  droppedEntries,
-  sendDroppedFiles,
-  type TransferProgress,
-} from '../bridge/drop-transfer'
-import { fileIntake } from '../bridge/vault-client'
+import { useEffect, useState } from 'react'
+import { droppedEntries } from '../bridge/drop-transfer'
 import { useWriteAccess } from '../stores/connection-store'
+import { useFileIntakeStore } from '../stores/file-intake-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useVault } from '../stores/vaults-store'
 import { format, text } from '../text'
-
-/** Resolves once the owner has confirmed or declined the upload the drop started. */
-function uploadDecided(): Promise<void> {
-  const decided = () => {
-    const s = useUploadFlowStore.getState()
-    return !s.pending && !s.busy
-  }
-  if (decided()) return Promise.resolve()
-  return new Promise((resolve) => {
-    const stop = useUploadFlowStore.subscribe(() => {
-      if (!decided()) return
-      stop()
-      resolve()
-    })
-  })
-}
 
 /**
  * Files or folders dropped anywhere on the window become an encrypted backup of the open vault.
@@ -39,9 +17,9 @@ export function DropTarget() {
   const v = useVault(vaultId)
   const { canWrite, reason } = useWriteAccess()
   const [over, setOver] = useState(false)
-  const [message, setMessage] = useState<string>()
-  const [receiving, setReceiving] = useState<TransferProgress>()
-  const abort = useRef<AbortController | undefined>(undefined)
+  const { receiving, message, cancel, clearMessage } = useFileIntakeStore()
+  const [refusal, setRefusal] = useState<string>()
+  const shown = refusal ?? message
 
   useEffect(() => {
     const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files')
@@ -54,64 +32,19 @@ export function DropTarget() {
     const onLeave = (e: DragEvent) => {
       if (e.relatedTarget === null) setOver(false)
     }
-    const receive = async (vaultId: string, entries: ReturnType<typeof droppedEntries>) => {
-      const intake = fileIntake()
-      if (!intake) {
-        setMessage(text.drop.noBackend)
-        return
-      }
-      const controller = new AbortController()
-      abort.current?.abort()
-      abort.current = controller
-      try {
-        const files = await collectDroppedFiles(entries)
-        if (files.length === 0) {
-          setMessage(text.drop.nothingDropped)
-          return
-        }
-        setReceiving({
-          sentBytes: 0,
-          totalBytes: files.reduce((sum, f) => sum + f.file.size, 0),
-          sentFiles: 0,
-          totalFiles: files.length,
-        })
-        const { dropId, paths } = await sendDroppedFiles(intake, files, {
-          onProgress: setReceiving,
-          signal: controller.signal,
-        })
-        setReceiving(undefined)
-        await useUploadFlowStore.getState().start(vaultId, paths)
-        await uploadDecided()
-        // Keeps only what the queue will read; the rest of the drop is deleted now.
-        await intake.request('release', { dropId })
-      } catch (error) {
-        setMessage(
-          controller.signal.aborted
-            ? text.drop.cancelled
-            : error instanceof DropTransferError
-              ? text.drop.failed(error.message)
-              : error instanceof DOMException && error.name === 'NotReadableError'
-                ? text.drop.readFailed
-                : text.drop.failed(error instanceof Error ? error.message : String(error)),
-        )
-      } finally {
-        setReceiving(undefined)
-        if (abort.current === controller) abort.current = undefined
-      }
-    }
     const onDrop = (e: DragEvent) => {
       if (!hasFiles(e)) return
       e.preventDefault()
       setOver(false)
       if (!v) {
-        setMessage(text.drop.openVaultFirst)
+        setRefusal(text.drop.openVaultFirst)
         return
       }
       if (!canWrite || v.state !== 'active') {
-        setMessage(reason ?? text.drop.vaultNotActive)
+        setRefusal(reason ?? text.drop.vaultNotActive)
         return
       }
-      setMessage(undefined)
+      setRefusal(undefined)
       setTab('assets')
       const pathFor = window.vaultFiles?.pathForFile
       if (pathFor) {
@@ -122,7 +55,7 @@ export function DropTarget() {
         return
       }
       // Entries must be taken inside the event; reading them can wait.
-      if (e.dataTransfer) void receive(v.id, droppedEntries(e.dataTransfer))
+      if (e.dataTransfer) void useFileIntakeStore.getState().receive(v.id, droppedEntries(e.dataTransfer))
     }
     window.addEventListener('dragover', onOver)
     window.addEventListener('dragleave', onLeave)
@@ -135,7 +68,7 @@ export function DropTarget() {
   }, [v, canWrite, reason, setTab])
 
   // Leaving the page mid-transfer: the backend removes what arrived when the socket closes.
-  useEffect(() => () => abort.current?.abort(), [])
+  useEffect(() => () => useFileIntakeStore.getState().cancel(), [])
 
   return (
     <>
@@ -160,16 +93,23 @@ export function DropTarget() {
               format.bytes(receiving.totalBytes),
             )}
           </p>
-          <button type="button" onClick={() => abort.current?.abort()}>
+          <button type="button" className="button secondary small" onClick={cancel}>
             {text.drop.cancel}
           </button>
         </section>
       )}
-      {message && (
+      {shown && (
         <div className="toasts">
           <div className="toast" role="alert">
-            <p>{message}</p>
-            <button type="button" className="link-button" onClick={() => setMessage(undefined)}>
+            <p>{shown}</p>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setRefusal(undefined)
+                clearMessage()
+              }}
+            >
               {text.common.dismiss}
             </button>
           </div>

@@ -1,14 +1,16 @@
-import { type FormEvent, useState } from 'react'
+import { type ChangeEvent, type FormEvent, useRef, useState } from 'react'
 import { vault } from '../bridge/vault-client'
 import { errorView } from '../display/error-text'
 import { useWriteAccess } from '../stores/connection-store'
+import { useFileIntakeStore } from '../stores/file-intake-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useVault } from '../stores/vaults-store'
+import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 
-/** Ways to start a backup: native pickers (desktop), typed path (browser mode), and the drop hint. */
+/** Ways to start a backup: pickers (native on the desktop, the page's in browser mode), a typed path, the drop hint. */
 export function UploadPanel({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const mode = useSettingsStore((s) => s.appInfo?.mode)
@@ -22,6 +24,16 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
   const [path, setPath] = useState('')
   const [pickError, setPickError] = useState<unknown>()
   const writable = canWrite && v?.state === 'active'
+  const receiving = useFileIntakeStore((s) => s.receiving !== undefined)
+  const filesInput = useRef<HTMLInputElement>(null)
+  const folderInput = useRef<HTMLInputElement>(null)
+
+  /** Browser mode: the chosen File objects stream to the backend like a drop. */
+  const chosen = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? [])
+    event.target.value = ''
+    if (files.length > 0) void useFileIntakeStore.getState().receive(vaultId, files)
+  }
 
   const pick = async (kind: 'files' | 'folder') => {
     setPickError(undefined)
@@ -42,23 +54,14 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
 
   return (
     <div className="panel upload-panel">
-      <h2>Back up files</h2>
-      <div className="drop-hint" aria-hidden={mode === 'browser'}>
-        {mode === 'electron'
-          ? 'Drop files or folders anywhere on this window: they are encrypted here, then uploaded to this vault.'
-          : 'Dropping files on the window works in the desktop app. In browser mode, type the path below; the files are still encrypted on this computer before upload.'}
+      <h2>{text.uploadPanel.title}</h2>
+      <div className="drop-hint">
+        {mode === 'electron' ? text.uploadPanel.dropHintDesktop : text.uploadPanel.dropHintBrowser}
       </div>
       {v && v.state !== 'active' && (
-        <p className="notice notice-info">
-          Files can be added while the vault is active; this vault is {v.state}.
-        </p>
+        <p className="notice notice-info">{text.uploadPanel.notActive(v.state)}</p>
       )}
-      {v && !v.keyOnDevice && (
-        <p className="notice notice-warn">
-          This device does not hold this vault's key, so it cannot encrypt files for it. Upload from the
-          computer that created the vault.
-        </p>
-      )}
+      {v && !v.keyOnDevice && <p className="notice notice-warn">{text.uploadPanel.noKeyHere}</p>}
       {(kitRefused || (v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt)) && (
         <div
           className={kitRefused ? 'notice notice-error' : 'notice notice-warn'}
@@ -67,12 +70,11 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
         >
           {kitRefused && <p>{errorView(error).message}</p>}
           <p>
-            <strong>Save the owner kit before the first upload.</strong> This computer keeps the vault key
-            only until the app closes; the owner kit is its only lasting copy.
+            <strong>{text.uploadPanel.saveKitFirst}</strong> {text.uploadPanel.saveKitWhy}
           </p>
           <div className="notice-actions">
             <button type="button" className="button small" onClick={() => openOwnerKit(vaultId)}>
-              Save the owner kit…
+              {text.uploadPanel.saveKitButton}
             </button>
           </div>
         </div>
@@ -86,7 +88,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
             onClick={() => void pick('files')}
             title={reason ?? undefined}
           >
-            Choose files…
+            {text.uploadPanel.chooseFiles}
           </button>
           <button
             type="button"
@@ -94,15 +96,49 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
             disabled={!writable || busy}
             onClick={() => void pick('folder')}
           >
-            Choose a folder…
+            {text.uploadPanel.chooseFolder}
           </button>
         </div>
       ) : (
         <form className="path-form" onSubmit={submitPath}>
-          <label htmlFor="upload-path">Path of a file or folder on the computer running Vault Desktop</label>
+          <div className="row">
+            <button
+              type="button"
+              className="button"
+              disabled={!writable || busy || receiving}
+              onClick={() => filesInput.current?.click()}
+              title={reason ?? undefined}
+            >
+              {text.uploadPanel.chooseFiles}
+            </button>
+            <button
+              type="button"
+              className="button secondary"
+              disabled={!writable || busy || receiving}
+              onClick={() => folderInput.current?.click()}
+            >
+              {text.uploadPanel.chooseFolder}
+            </button>
+            <input
+              ref={filesInput}
+              type="file"
+              multiple
+              hidden
+              onChange={chosen}
+              data-testid="choose-files"
+            />
+            <input
+              ref={folderInput}
+              type="file"
+              hidden
+              onChange={chosen}
+              data-testid="choose-folder"
+              {...{ webkitdirectory: '' }}
+            />
+          </div>
+          <label htmlFor="upload-path">{text.uploadPanel.pathLabel}</label>
           <p className="muted small" id="upload-path-help">
-            Browser mode: the browser does not reveal where dropped files live, so type the full path instead
-            (for example /home/you/Documents/Taxes). Folders are backed up with everything inside.
+            {text.uploadPanel.pathHelp}
           </p>
           <div className="row">
             <input
@@ -111,7 +147,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
               value={path}
               onChange={(e) => setPath(e.target.value)}
               aria-describedby="upload-path-help"
-              placeholder="/home/you/Documents"
+              placeholder={text.uploadPanel.pathPlaceholder}
               spellCheck={false}
               disabled={!writable}
             />
@@ -121,22 +157,21 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
               disabled={!writable || busy || !path.trim()}
               title={reason ?? undefined}
             >
-              {busy ? 'Estimating…' : 'Back up'}
+              {busy ? text.uploadPanel.estimating : text.uploadPanel.backUp}
             </button>
           </div>
         </form>
       )}
       {lastQueued && (
         <p className="muted small" role="status">
-          Queued {lastQueued.count.toLocaleString('en-US')} file{lastQueued.count === 1 ? '' : 's'}
-          {lastQueued.skipped ? `, ${lastQueued.skipped} skipped` : ''}.
+          {text.uploadPanel.queued(lastQueued.count, lastQueued.skipped)}
         </p>
       )}
       {error !== undefined && !kitError && (
         <div>
           <ErrorNotice error={error} vaultId={errorVaultId ?? vaultId} />
           <button type="button" className="link-button small" onClick={clearError}>
-            Dismiss
+            {text.common.dismiss}
           </button>
         </div>
       )}

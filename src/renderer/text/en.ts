@@ -383,7 +383,7 @@ export const english = (f: LocaleFormat) => ({
     },
   },
   unlockCheckIn: {
-    title: 'Check in when I unlock this computer',
+    title: 'Check-in on unlock',
     toggle: 'Check in when I unlock this computer',
     note: "Unlocking the computer counts as a sign of life: the app checks in for you, at most once per check-in period and only once more than half of it has passed, so check-ins do not cost credits on every unlock. Never while a vault is releasing, and only for vaults with a dead man's switch.",
     keyNote:

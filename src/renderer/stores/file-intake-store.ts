@@ -1,0 +1,92 @@
+// Browser mode: files handed over by the page (a drop, or the Choose buttons) stream to the backend,
+// then go through the same upload flow as paths. One intake at a time; the owner can cancel it.
+import { create } from 'zustand'
+import {
+  collectDroppedFiles,
+  DropTransferError,
+  type droppedEntries,
+  sendDroppedFiles,
+  type TransferProgress,
+} from '../bridge/drop-transfer'
+import { fileIntake } from '../bridge/vault-client'
+import { text } from '../text'
+import { useUploadFlowStore } from './upload-flow-store'
+
+type Entries = ReturnType<typeof droppedEntries>
+
+interface FileIntakeState {
+  /** Bytes on their way to the backend; undefined when nothing is being received. */
+  receiving: TransferProgress | undefined
+  /** The last intake's outcome when it did not end in the upload flow (cancelled, failed). */
+  message: string | undefined
+  receive(vaultId: string, entries: Entries): Promise<void>
+  cancel(): void
+  clearMessage(): void
+}
+
+/** Resolves once the owner has confirmed or declined the upload the intake started. */
+function uploadDecided(): Promise<void> {
+  const decided = () => {
+    const s = useUploadFlowStore.getState()
+    return !s.pending && !s.busy
+  }
+  if (decided()) return Promise.resolve()
+  return new Promise((resolve) => {
+    const stop = useUploadFlowStore.subscribe(() => {
+      if (!decided()) return
+      stop()
+      resolve()
+    })
+  })
+}
+
+function failureText(error: unknown): string {
+  if (error instanceof DropTransferError) return text.drop.failed(error.message)
+  if (error instanceof DOMException && error.name === 'NotReadableError') return text.drop.readFailed
+  return text.drop.failed(error instanceof Error ? error.message : String(error))
+}
+
+let controller: AbortController | undefined
+
+export const useFileIntakeStore = create<FileIntakeState>((set) => ({
+  receiving: undefined,
+  message: undefined,
+  receive: async (vaultId, entries) => {
+    const intake = fileIntake()
+    if (!intake) {
+      set({ message: text.drop.noBackend })
+      return
+    }
+    controller?.abort()
+    const mine = new AbortController()
+    controller = mine
+    set({ message: undefined })
+    try {
+      const files = await collectDroppedFiles(entries)
+      if (files.length === 0) {
+        set({ message: text.drop.nothingDropped })
+        return
+      }
+      const totalBytes = files.reduce((sum, f) => sum + f.file.size, 0)
+      set({ receiving: { sentBytes: 0, totalBytes, sentFiles: 0, totalFiles: files.length } })
+      const { dropId, paths } = await sendDroppedFiles(intake, files, {
+        onProgress: (receiving) => set({ receiving }),
+        signal: mine.signal,
+      })
+      set({ receiving: undefined })
+      await useUploadFlowStore.getState().start(vaultId, paths)
+      await uploadDecided()
+      // Keeps only what the queue will read; the rest of the drop is deleted now.
+      await intake.request('release', { dropId })
+    } catch (error) {
+      set({ message: mine.signal.aborted ? text.drop.cancelled : failureText(error) })
+    } finally {
+      if (controller === mine) {
+        controller = undefined
+        set({ receiving: undefined })
+      }
+    }
+  },
+  cancel: () => controller?.abort(),
+  clearMessage: () => set({ message: undefined }),
+}))
