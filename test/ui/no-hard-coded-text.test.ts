@@ -20,17 +20,14 @@ const SKIPPED_DIRS = ['text', 'bridge']
  */
 const NOT_YET_CONVERTED: string[] = [
   'src/renderer/components/ConfirmDialog.tsx',
-  'src/renderer/components/DeleteVaultPanel.tsx',
   'src/renderer/components/KitViewer.tsx',
   'src/renderer/components/OwnerKitFlow.tsx',
-  'src/renderer/components/PersonForm.tsx',
   'src/renderer/components/RehearsalPanel.tsx',
   'src/renderer/components/StartReleasePanel.tsx',
   'src/renderer/components/UploadConfirm.tsx',
   'src/renderer/components/UploadPanel.tsx',
   'src/renderer/components/UploadQueue.tsx',
   'src/renderer/components/VaultKeyPanel.tsx',
-  'src/renderer/display/readiness-text.ts',
   'src/renderer/display/release-text.ts',
   'src/renderer/display/upload-list.ts',
   'src/renderer/screens/vault/AssetsTab.tsx',

@@ -51,7 +51,7 @@ describe('test e-mail', () => {
 describe('deleting a vault', () => {
   it('names what is lost with correct plurals', () => {
     expect(deletionLosses({ assetCount: 1, guardianCount: 3, heirCount: 0 })).toBe(
-      '1 file, 3 guardians and 0 heirs',
+      '1 file, 3 guardians, and 0 heirs', // Intl's list for English
     )
   })
 })

@@ -5,8 +5,11 @@ import { deletionLosses } from '../display/readiness-text'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useVaultsStore } from '../stores/vaults-store'
+import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
+
+const t = text.deleteVault
 
 /** The danger zone: delete an active vault for good, after saying exactly what goes with it. */
 export function DeleteVaultPanel({ v }: { v: VaultView }) {
@@ -40,13 +43,10 @@ export function DeleteVaultPanel({ v }: { v: VaultView }) {
 
   return (
     <section className="panel danger-zone" aria-labelledby="delete-vault-title">
-      <h2 id="delete-vault-title">Delete this vault</h2>
+      <h2 id="delete-vault-title">{t.title}</h2>
       {offered ? (
         <>
-          <p className="muted small">
-            Removes the vault and everything in it from the service. Use it for a vault you made by mistake or
-            no longer want anyone to receive.
-          </p>
+          <p className="muted small">{t.note}</p>
           <button
             type="button"
             className="button danger"
@@ -54,35 +54,29 @@ export function DeleteVaultPanel({ v }: { v: VaultView }) {
             disabled={!canWrite}
             title={reason ?? undefined}
           >
-            Delete vault…
+            {t.button}
           </button>
         </>
       ) : (
-        <p className="muted small">
-          The connected service does not let the app delete vaults. Use the service's own website, or ask
-          whoever runs it.
-        </p>
+        <p className="muted small">{t.notOffered}</p>
       )}
       {error !== undefined && <ErrorNotice error={error} />}
       {confirming && (
         <ConfirmDialog
-          title={`Delete ${v.label}?`}
-          confirmLabel="Delete the vault for good"
+          title={t.confirmTitle(v.label)}
+          confirmLabel={t.confirm}
           danger
           busy={busy}
           onConfirm={() => void remove()}
           onCancel={() => setConfirming(false)}
         >
           <p>
-            <strong>This cannot be undone.</strong> The service deletes {deletionLosses(v)}.
+            <strong>{t.cannotUndo}</strong> {t.deletes(deletionLosses(v))}
           </p>
           <ul className="plain-list">
-            <li>Nobody will receive anything from this vault: there is nothing left to release.</li>
-            <li>
-              The guardians' kits and your owner kit stop mattering: there is nothing left for them to open.
-              They can be destroyed.
-            </li>
-            <li>The files on this computer are not touched.</li>
+            <li>{t.nobody}</li>
+            <li>{t.kits}</li>
+            <li>{t.localFiles}</li>
           </ul>
         </ConfirmDialog>
       )}

@@ -1,6 +1,9 @@
 import { type FormEvent, useId, useState } from 'react'
 import type { PersonRequest } from '../../shared/api'
 import { PersonSchema } from '../../shared/ipc/contract'
+import { text } from '../text'
+
+const t = text.personForm
 
 type Field = 'name' | 'email' | 'walletAddress'
 
@@ -67,7 +70,7 @@ export function PersonForm({
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {extra?.optional && <span className="muted"> (optional)</span>}
+        {extra?.optional && <span className="muted">{t.optional}</span>}
       </label>
       <input
         id={id}
@@ -88,17 +91,20 @@ export function PersonForm({
   )
 
   return (
-    <form className="person-form" onSubmit={submit} noValidate aria-label={`Add ${who}`}>
-      {field('name', ids.name, 'Name', 'text')}
-      {field('email', ids.email, 'E-mail', 'email', { placeholder: 'name@example.com' })}
-      {field('walletAddress', ids.wallet, 'Wallet address', 'text', { placeholder: '0x…', optional: true })}
+    <form className="person-form" onSubmit={submit} noValidate aria-label={t.add(who)}>
+      {field('name', ids.name, t.name, 'text')}
+      {field('email', ids.email, t.email, 'email', { placeholder: t.emailPlaceholder })}
+      {field('walletAddress', ids.wallet, t.wallet, 'text', {
+        placeholder: t.walletPlaceholder,
+        optional: true,
+      })}
       <button
         type="submit"
         className="button"
         disabled={disabled || busy}
         title={disabledReason ?? undefined}
       >
-        {busy ? 'Adding…' : submitLabel}
+        {busy ? t.adding : submitLabel}
       </button>
     </form>
   )

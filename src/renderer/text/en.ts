@@ -618,6 +618,66 @@ export const english = (f: LocaleFormat) => ({
     renameLabel: (label: string) => `Rename ${label}`,
     rename: 'Rename',
   },
+  deleteVault: {
+    title: 'Delete this vault',
+    note: 'Removes the vault and everything in it from the service. Use it for a vault you made by mistake or no longer want anyone to receive.',
+    button: 'Delete vault…',
+    notOffered:
+      "The connected service does not let the app delete vaults. Use the service's own website, or ask whoever runs it.",
+    confirmTitle: (label: string) => `Delete ${label}?`,
+    confirm: 'Delete the vault for good',
+    cannotUndo: 'This cannot be undone.',
+    deletes: (losses: string) => `The service deletes ${losses}.`,
+    losses: (files: number, guardians: number, heirs: number) =>
+      f.list([
+        f.count(files, { one: 'file', other: 'files' }),
+        f.count(guardians, { one: 'guardian', other: 'guardians' }),
+        f.count(heirs, { one: 'heir', other: 'heirs' }),
+      ]),
+    nobody: 'Nobody will receive anything from this vault: there is nothing left to release.',
+    kits: "The guardians' kits and your owner kit stop mattering: there is nothing left for them to open. They can be destroyed.",
+    localFiles: 'The files on this computer are not touched.',
+  },
+  personForm: {
+    add: (who: string) => `Add ${who}`,
+    name: 'Name',
+    email: 'E-mail',
+    emailPlaceholder: 'name@example.com',
+    wallet: 'Wallet address',
+    walletPlaceholder: '0x…',
+    optional: ' (optional)',
+    adding: 'Adding…',
+  },
+  rehearsalText: {
+    mailSent: (to: string, at: string) =>
+      `Test e-mail sent to ${to} on ${f.dateTime(at)}. Check that it arrived (and is not in spam): heirs and guardians get their e-mails the same way.`,
+    mailFailed: (to: string, at: string, error: string | null) =>
+      `The test e-mail to ${to} could not be sent (${f.dateTime(at)})${error ? `: ${error}` : ''}. Check the service's mail settings, or ask whoever runs the service, then send another.`,
+    invited: (heir: string, guardians: number) =>
+      guardians
+        ? `Practice e-mail to ${heir} and ${f.count(guardians, { one: 'guardian', other: 'guardians' })}`
+        : `Practice e-mail to ${heir}`,
+    startedNoMail: (heir: string) => `Practice started for ${heir} (no e-mail was sent)`,
+    opened: (heir: string) => `${heir} opened the practice access`,
+    downloaded: (file: string) => `Downloaded the sample file (${file})`,
+    passed: "Opened it with the guardians' kits: passed",
+    waitingInvited: 'the practice to start',
+    waitingOpened: (heir: string) => `${heir} to open the practice access`,
+    waitingDownloaded: (heir: string) => `${heir} to download the sample file`,
+    waitingPassed: (heir: string) => `${heir} to open it with the guardians' kits`,
+    running: (heir: string, waitingFor: string | null) =>
+      waitingFor
+        ? `Practice running with ${heir}, waiting for ${waitingFor}.`
+        : `Practice running with ${heir}.`,
+    reachedEnd: 'It has reached its end date and will close shortly.',
+    endsOn: (at: string) => `It ends by itself on ${f.dateTime(at)}.`,
+    passedOn: (at: string | null, heir: string) =>
+      `Passed on ${f.dateTime(at)}: ${heir} rebuilt the key from the guardians' kits and opened the sample file. On the day, it will work the same way.`,
+    expiredOn: (at: string, heir: string) =>
+      `Expired on ${f.dateTime(at)} before ${heir} finished. Nothing was released. Start another practice when they have time.`,
+    cancelled: (heir: string) =>
+      `Ended before it finished. Nothing was released; ${heir}'s practice access no longer works.`,
+  },
 })
 
 export type Catalogue = ReturnType<typeof english>
