@@ -8,6 +8,8 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ActivityLog } from '../../src/main/core/activity-log'
 import { VaultApiClient } from '../../src/main/core/api-client'
+import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
+import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { MemorySecretStore } from '../../src/main/core/secret-store'
 import {
   AgentKeys,
@@ -18,6 +20,9 @@ import {
   UnlockCheckIn,
   type UnlockVaultFacts,
 } from '../../src/main/core/unlock-check-in'
+import { invokeChannels } from '../../src/shared/ipc/contract'
+import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
+import type { ActivityPage, UnlockCheckInStatus } from '../../src/shared/ipc/vault-types'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
 
 const DAY = 86_400_000
@@ -56,14 +61,24 @@ describe('decideUnlockCheckIn', () => {
   it('checks in once per period: not again while the deadline read is older than the one it set', () => {
     // The unlock check-in at T0 + 20 days set the deadline to T0 + 50 days; a read from before it
     // still says T0 + 30 days.
-    const setByUnlock = T0 + 50 * DAY
-    expect(decideUnlockCheckIn(monthly(due), T0 + 21 * DAY, setByUnlock)).toEqual({
+    const last = { at: T0 + 20 * DAY, due: T0 + 50 * DAY }
+    expect(decideUnlockCheckIn(monthly(due), T0 + 21 * DAY, last)).toEqual({
       checkIn: false,
       reason: 'already-this-period',
     })
     // The period that check-in began follows the half-period rule like any other.
-    expect(decideUnlockCheckIn(monthly(setByUnlock), T0 + 21 * DAY, setByUnlock).checkIn).toBe(false)
-    expect(decideUnlockCheckIn(monthly(setByUnlock), T0 + 36 * DAY, setByUnlock).checkIn).toBe(true)
+    expect(decideUnlockCheckIn(monthly(last.due), T0 + 21 * DAY, last).checkIn).toBe(false)
+    expect(decideUnlockCheckIn(monthly(last.due), T0 + 36 * DAY, last).checkIn).toBe(true)
+  })
+
+  it("waits half a period by this computer's clock too, whatever the service's clock says", () => {
+    // The service's clock runs 16 days behind: by its deadline the period is 16 days old at once.
+    const last = { at: T0 + 20 * DAY, due: T0 + 34 * DAY }
+    expect(decideUnlockCheckIn(monthly(last.due), T0 + 21 * DAY, last)).toEqual({
+      checkIn: false,
+      reason: 'recently-checked-in',
+    })
+    expect(decideUnlockCheckIn(monthly(last.due), T0 + 36 * DAY, last).checkIn).toBe(true)
   })
 
   it('never checks in a vault that is releasing or released, or has no dead man switch or deadline', () => {
@@ -144,9 +159,10 @@ describe('unlock check-in against the local service', () => {
       agentClient: async () => new VaultApiClient({ baseUrl: svc.url, apiKey: agentKey, maxRetries: 0 }),
       // As the session gives them: what this device last read (here nothing known: always asked).
       candidates: () => [{ vaultId }],
-      lastUnlockDue: (id) => {
-        const due = log.latest(id, 'check-in', 'unlock')?.detail.nextCheckInDue
-        return due ? Date.parse(due) : undefined
+      lastUnlock: (id) => {
+        const last = log.latest(id, 'check-in', 'unlock')
+        const due = last?.detail.nextCheckInDue
+        return last && due ? { at: Date.parse(last.at), due: Date.parse(due) } : undefined
       },
       checkedIn: (vault, result) =>
         log.append({
@@ -264,7 +280,7 @@ describe('unlock check-in against the local service', () => {
           known: { state: 'active', releaseTrigger: 'manual', checkInFrequency: null, nextCheckInDue: null },
         },
       ],
-      lastUnlockDue: () => undefined,
+      lastUnlock: () => undefined,
       checkedIn: () => undefined,
       failed: () => undefined,
     })
@@ -289,5 +305,116 @@ describe('unlock check-in against the local service', () => {
     await expect(agent.configureRelease(vaultId, { trigger: 'manual' })).rejects.toMatchObject({
       status: 403,
     })
+  })
+})
+
+describe('unlock check-in through the app backend and its own local service', () => {
+  let dir: { path: string; remove: () => Promise<void> }
+  let backend: AppBackend
+  let offset = 0
+
+  async function ok<T = unknown>(key: keyof typeof invokeChannels, args?: unknown): Promise<T> {
+    const response = (await dispatch(backend.handlers, invokeChannels[key].name, args)) as IpcResponse<T>
+    if (!response.ok) throw new Error(`${key} failed: ${response.error.code} ${response.error.message}`)
+    return response.value
+  }
+
+  beforeEach(async () => {
+    dir = await tempDir('vault-unlock-backend-')
+    offset = 0
+    backend = createAppBackend({
+      userDataDir: dir.path,
+      mode: 'browser',
+      version: '0',
+      useKeychain: false,
+      now: () => Date.now() + offset,
+    })
+  })
+  afterEach(async () => {
+    await backend.close()
+    await dir.remove()
+  })
+
+  it('turned on, the app makes an agent key and checks in on unlock once past half the period', async () => {
+    const { vault } = await ok<{ vault: { id: string } }>('startLocally', { email: 'me@example.com' })
+    const vaultId = vault.id
+    await ok('configureRelease', { vaultId, trigger: 'dead_man_switch', checkInFrequency: 'monthly' })
+    const session = await backend.start()
+
+    // Off by default: unlocking does nothing.
+    offset = 20 * DAY
+    expect(await session.onUnlock()).toEqual([])
+    offset = 0
+
+    const status = await ok<UnlockCheckInStatus>('enableUnlockCheckIn', {})
+    expect(status).toMatchObject({
+      enabled: true,
+      local: true,
+      agentKey: { origin: 'created', storedIn: 'memory' },
+    })
+    const connection = (await ok<{ active: { keyLast4: string; keyKind: string } }>('getConnectionStatus'))
+      .active
+    expect(connection.keyKind).toBe('human')
+    expect(status.agentKey?.last4).not.toBe(connection.keyLast4)
+
+    const balance = async () =>
+      (await ok<{ vaults: Array<{ id: string; creditsBalance: number }> }>('refreshVaults')).vaults.find(
+        (v) => v.id === vaultId,
+      )!.creditsBalance
+    const before = await balance()
+    expect(await session.onUnlock()).toEqual([{ vaultId, checkedIn: false, reason: 'recently-checked-in' }])
+
+    offset = 16 * DAY
+    const [outcome] = await session.onUnlock()
+    expect(outcome).toMatchObject({ vaultId, checkedIn: true })
+    expect(await balance()).toBe(before - 2)
+    // Not again on the next unlock: the deadline the check-in set is read back.
+    expect((await session.onUnlock())[0]).toMatchObject({ checkedIn: false })
+    expect(await balance()).toBe(before - 2)
+
+    const page = await ok<ActivityPage>('listActivity', {
+      vaultId,
+      kinds: ['check-in'],
+      limit: 10,
+      offset: 0,
+    })
+    expect(page.items).toHaveLength(1)
+    expect(page.items[0]).toMatchObject({ kind: 'check-in', source: 'unlock' })
+
+    // A check-in from the tray is recorded as such.
+    await ok('checkIn', { vaultId, source: 'tray' })
+    const latest = await ok<ActivityPage>('listActivity', { vaultId, limit: 1, offset: 0 })
+    expect(latest.items[0]).toMatchObject({ kind: 'check-in', source: 'tray' })
+
+    // Turned off, the key is gone and unlocking does nothing, however late.
+    expect(await ok<UnlockCheckInStatus>('disableUnlockCheckIn')).toMatchObject({
+      enabled: false,
+      agentKey: null,
+    })
+    offset = 40 * DAY
+    expect(await session.onUnlock()).toEqual([])
+  })
+
+  it('a human key is refused as the agent key of another service', async () => {
+    const svc = await startServiceFixture()
+    try {
+      await ok('connectService', { serviceUrl: svc.url, apiKey: svc.humanKey })
+      await expect(ok('enableUnlockCheckIn', {})).rejects.toThrow(/AGENT_KEY_NEEDED.*sk_agent_/)
+      await expect(ok('enableUnlockCheckIn', { agentKey: svc.humanKey })).rejects.toThrow(
+        /AGENT_KEY_REFUSED.*full-access key/,
+      )
+      await expect(ok('enableUnlockCheckIn', { agentKey: 'sk_agent_wrongwrongwrong' })).rejects.toThrow(
+        /KEY_REJECTED/,
+      )
+      expect((await ok<UnlockCheckInStatus>('getUnlockCheckIn')).enabled).toBe(false)
+      const status = await ok<UnlockCheckInStatus>('enableUnlockCheckIn', { agentKey: svc.agentKey })
+      expect(status).toMatchObject({
+        enabled: true,
+        local: false,
+        agentKey: { origin: 'pasted', last4: svc.agentKey.slice(-4) },
+      })
+    } finally {
+      await svc.close()
+    }
   })
 })

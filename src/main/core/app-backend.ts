@@ -35,6 +35,8 @@ export interface AppBackendOptions {
   useKeychain?: boolean
   shell?: ShellCapabilities
   onSettingsChanged?: (settings: Settings) => void
+  /** The session's clock (tests move it to reach check-in deadlines). */
+  now?: () => number
 }
 
 export interface AppBackend {
@@ -57,6 +59,7 @@ export function createAppBackend(options: AppBackendOptions): AppBackend {
       settings: () => settings.get(),
       secretBox: options.secretBox,
       useKeychain: options.useKeychain,
+      ...(options.now ? { now: options.now } : {}),
     }).catch((error: unknown) => {
       opening = undefined
       throw error

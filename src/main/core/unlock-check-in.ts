@@ -21,6 +21,12 @@ export type UnlockSkipReason =
   | 'recently-checked-in'
   | 'already-this-period'
 
+/** The latest check-in on unlock: when (this device's clock) and the deadline it set (the service's). */
+export interface UnlockMark {
+  at: number
+  due: number
+}
+
 export type UnlockDecision = { checkIn: true } | { checkIn: false; reason: UnlockSkipReason }
 
 export interface UnlockVaultFacts {
@@ -33,13 +39,15 @@ export interface UnlockVaultFacts {
 /**
  * Whether unlocking at `now` should check the vault in. The period in progress started at the last
  * check-in, which the service's deadline gives (due - period) whichever device made it.
- * `lastUnlockDue`: the deadline the latest check-in on unlock set; a deadline read that is earlier
- * was read before that check-in, and the period it describes has had its check-in already.
+ * `lastUnlock`: when this device last checked in on unlock and the deadline that set. A deadline read
+ * that is earlier was read before that check-in: its period has had its check-in already. And by this
+ * device's own clock, too, half a period must pass between two check-ins on unlock (a service whose
+ * clock differs from this computer's cannot make it check in on every unlock).
  */
 export function decideUnlockCheckIn(
   vault: UnlockVaultFacts,
   now: number,
-  lastUnlockDue?: number,
+  lastUnlock?: UnlockMark,
 ): UnlockDecision {
   if (vault.state !== 'active') return { checkIn: false, reason: 'not-active' }
   if (vault.releaseTrigger !== 'dead_man_switch' || !vault.checkInFrequency) {
@@ -49,10 +57,12 @@ export function decideUnlockCheckIn(
   if (!Number.isFinite(due)) return { checkIn: false, reason: 'no-deadline' }
   const periodMs = CHECK_IN_FREQUENCY_DAYS[vault.checkInFrequency] * DAY_MS
   const periodStart = due - periodMs
-  if (lastUnlockDue !== undefined && due < lastUnlockDue) {
+  if (lastUnlock && due < lastUnlock.due) {
     return { checkIn: false, reason: 'already-this-period' }
   }
   if (now - periodStart <= periodMs / 2) return { checkIn: false, reason: 'recently-checked-in' }
+  if (lastUnlock && now - lastUnlock.at <= periodMs / 2)
+    return { checkIn: false, reason: 'recently-checked-in' }
   return { checkIn: true }
 }
 
@@ -178,8 +188,8 @@ export interface UnlockRunDeps {
   agentClient(): Promise<VaultApiClient | null>
   /** The vaults of the active connection. */
   candidates(): UnlockCandidate[]
-  /** The deadline (ms) the latest check-in on unlock of the vault set, if any. */
-  lastUnlockDue(vaultId: string): number | undefined
+  /** The latest check-in on unlock of the vault, if any. */
+  lastUnlock(vaultId: string): UnlockMark | undefined
   /** Records a check-in made (history, deadline on this device, the window). */
   checkedIn(
     vault: VaultDetails,
@@ -257,7 +267,7 @@ export class UnlockCheckIn {
         nextCheckInDue: facts.nextCheckInDue,
       },
       this.deps.now(),
-      this.deps.lastUnlockDue(vaultId),
+      this.deps.lastUnlock(vaultId),
     )
   }
 

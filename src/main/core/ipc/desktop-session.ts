@@ -473,9 +473,10 @@ export class DesktopSession {
             nextCheckInDue: v.nextCheckInDue,
           },
         })),
-      lastUnlockDue: (vaultId) => {
-        const due = this.activity.latest(vaultId, 'check-in', 'unlock')?.detail.nextCheckInDue
-        return due ? Date.parse(due) : undefined
+      lastUnlock: (vaultId) => {
+        const last = this.activity.latest(vaultId, 'check-in', 'unlock')
+        const due = last?.detail.nextCheckInDue
+        return last && due ? { at: Date.parse(last.at), due: Date.parse(due) } : undefined
       },
       checkedIn: (vault, result) => {
         const at = new Date(this.#now()).toISOString()
