@@ -36,12 +36,17 @@ const nativeModulesFor = (runtime, name, options = {}) => ({
 })
 
 const steps = [
-  command('typecheck (node: main, preload, service, tests)', node, [
+  command('typecheck (node: main, preload, service, unit tests)', node, [
     'node_modules/typescript/bin/tsc',
     '-p',
     'tsconfig.node.json',
   ]),
   command('typecheck (web: renderer)', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.web.json']),
+  command('typecheck (browser journeys: Node and page code)', node, [
+    'node_modules/typescript/bin/tsc',
+    '-p',
+    'tsconfig.e2e.json',
+  ]),
   command('lint and format', 'npx', ['biome', 'check', '.']),
   command('build (electron-vite)', node, ['node_modules/electron-vite/bin/electron-vite.js', 'build']),
   command('build (command-line tools)', node, ['scripts/build-cli.mjs']),
