@@ -266,6 +266,8 @@ function UnlockCheckInPanel() {
     setDone(undefined)
   }
   const key = status?.agentKey
+  // On, but the key of another service is gone (a store without a keychain forgets it at restart).
+  const keyMissing = enabled && !!status && !status.agentKey && !status.local && !!status.connectionLabel
   const where = key ? text.settings.secretStore[key.storedIn] : ''
 
   return (
@@ -292,7 +294,8 @@ function UnlockCheckInPanel() {
         </p>
       )}
       {enabled && key && !key.durable && <p className="notice notice-warn form-note">{u.notDurable}</p>}
-      {asking && !enabled && (
+      {keyMissing && <p className="notice notice-warn form-note">{u.keyMissing}</p>}
+      {((asking && !enabled) || keyMissing) && (
         <form
           className="form-note unlock-key-form"
           onSubmit={(event) => {

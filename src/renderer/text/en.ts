@@ -394,6 +394,8 @@ export const english = (f: LocaleFormat) => ({
       `Your read-and-check-in key ending in ${last4} is kept in ${where}.`,
     notDurable:
       'This computer has no keychain, so the key is forgotten when the app quits; paste it again after a restart (the service on this computer gets a new one by itself).',
+    keyMissing:
+      'This computer no longer holds the read-and-check-in key for this service, so unlocking does not check in. Paste the key again.',
     pasteLabel: 'Read-and-check-in key (sk_agent_…)',
     pasteHelp: (service: string) =>
       `Create a key of the kind "agent" (read and check in only) in the dashboard settings of ${service} and paste it here. A full-access key (sk_human_) is refused: the point is a key that cannot do harm.`,
@@ -677,6 +679,94 @@ export const english = (f: LocaleFormat) => ({
       `Expired on ${f.dateTime(at)} before ${heir} finished. Nothing was released. Start another practice when they have time.`,
     cancelled: (heir: string) =>
       `Ended before it finished. Nothing was released; ${heir}'s practice access no longer works.`,
+  },
+  rehearsal: {
+    title: 'Practice the release',
+    /** The intro is three parts around the emphasised word "practice". */
+    introStart:
+      'A practice run shows that your heir can really open the vault — before it matters. One heir gets an e-mail marked',
+    practiceWord: 'practice',
+    introEnd: (threshold: number, days: number) =>
+      `with access to one sample file; your guardians get an e-mail marked practice too. As on the day, the heir needs ${f.count(threshold, { one: "guardian's kit", other: "guardians' kits" })} to open the file. It costs nothing, touches no other file, releases nothing, and ends by itself after ${f.count(days, { one: 'day', other: 'days' })}.`,
+    notOffered:
+      'The connected service does not offer practice runs. A service that does (such as a self-hosted Vault Service) lets you rehearse the release from here.',
+    noMailTrial:
+      'No e-mail leaves this computer (the vault service runs here, as a trial), so the heir and the guardians would not be told of a practice — nor of the real release. Connect to an always-on service that sends e-mail (Settings → Connections).',
+    noMail:
+      'This service has no e-mail set up, so the heir and the guardians would not be told of a practice — nor of the real release. Ask whoever runs the service to set up e-mail, then send a test from Settings.',
+    looking: 'Looking for a practice run…',
+    current: 'Current practice',
+    last: 'Last practice',
+    done: 'Done:',
+    notYetLabel: 'Not yet:',
+    notYet: 'not yet',
+    failedReports: (n: number) =>
+      `${n === 1 ? 'One attempt' : `${f.number(n)} attempts`} to open the sample used kits that do not belong to this vault's current key (an old or another vault's kit). Check that each guardian holds the kit from the Guardians tab, and that old kits were destroyed.`,
+    ending: 'Ending…',
+    end: 'End practice',
+    endNote: "The heir's practice access stops working at once.",
+    addHeirFirst: 'Add an heir first: the practice is for one of them.',
+    goToHeirs: 'Go to Heirs',
+    addFileFirst: 'Back up at least one file first: the heir practises on one sample file.',
+    goToAssets: 'Go to Assets',
+    startLabel: 'Start a practice',
+    heir: 'Heir who practises',
+    heirOption: (name: string, email: string) => `${name} (${email})`,
+    sample: 'Sample file',
+    sampleNote: 'Choose one you do not mind the heir seeing now.',
+    starting: 'Starting…',
+    start: 'Start practice',
+  },
+  startRelease: {
+    title: 'Start the release',
+    manualNote: (days: number) =>
+      `This vault uses the manual trigger: nothing happens until you start the release here. It begins with ${f.count(days, { one: 'day', other: 'days' })} in which you can still cancel; your heirs get access only when they end.`,
+    button: 'Start release now…',
+    notOffered:
+      "The connected service cannot start a release from this app. Start it on the service's own website, or ask whoever runs the service. Until then nothing is released.",
+    confirmTitle: 'Start the release now?',
+    confirm: 'Start the release',
+    period: (days: number) =>
+      `Today a ${f.number(days)}-day contestation period begins. During it you are alerted, and you can cancel the release at any time from this app.`,
+    whenItEnds: (endsOn: string) =>
+      `When it ends — around ${f.date(endsOn)} — your heirs are told and get access to the vault's files. That cannot be taken back.`,
+    toldNothing: 'Your heirs are told nothing before the period ends.',
+    trial:
+      'This is a trial on this computer: no e-mail leaves it, and your heirs cannot reach it. They would not be told, and could not get the files.',
+    noMail:
+      'This service has no e-mail set up: your heirs would not be told. Check the steps on the Overview first.',
+  },
+  vaultKey: {
+    title: 'Vault key and owner kit',
+    volatile: 'This computer keeps the vault key only until the app closes.',
+    volatileConfirmed: 'Your owner kit is confirmed, so the key can be typed back in after a restart.',
+    volatileUnconfirmed:
+      'Save the owner recovery kit and confirm it before your first upload: it is the only lasting copy of the key.',
+    onDevice:
+      "The key that encrypts this vault's files is on this device. The owner recovery kit holds the same key as words: keep it with your important papers, and you can use the vault from a new computer.",
+    confirmed: (at: string) => `✓ Owner kit saved and checked on ${f.dateTime(at)}.`,
+    notConfirmed: 'Owner kit not confirmed yet: after saving it, type back a few of its words to check it.',
+    kit: 'Owner recovery kit…',
+    checkWords: 'I have saved it — check the words',
+    notOnDevice:
+      "This device does not hold this vault's key, so it cannot upload files or make guardian kits. Type the words from the vault's owner recovery kit to put the key here.",
+    words: 'Words from the owner recovery kit',
+    checking: 'Checking…',
+    import: 'Import the key',
+    noKit: 'No owner kit?',
+    noFiles:
+      'This vault has no files yet, so nothing is lost if it gets a new key. Guardian kits are made again for the new key; any kit handed out before stops working.',
+    newKey: 'Make a new key…',
+    confirmTitle: 'Make a new key for this vault?',
+    confirm: 'Make a new key',
+    onlyIfLost:
+      'Do this only if the old key is lost for good: no owner kit, and no computer that still holds it.',
+    oldKitStops: 'A new key is made on this computer; the old owner kit no longer opens this vault.',
+    newGuardianKits: (guardians: number) =>
+      guardians > 0
+        ? `New kits are made for your ${f.count(guardians, { one: 'guardian', other: 'guardians' })}: give each the new kit and ask them to destroy the old one.`
+        : 'Guardian kits will be made for the new key when you add guardians.',
+    thenSave: 'Then save and confirm the new owner kit.',
   },
 })
 
