@@ -18,12 +18,20 @@ export function currentOpener(): FocusReturn | null {
 
 export function returnFocus(target: FocusReturn | null): void {
   if (!target) return
-  if (target.element.isConnected) {
-    target.element.focus()
-    return
+  const { element, panel } = target
+  if (element.isConnected) {
+    element.focus()
+    if (document.activeElement === element) return
+    // Disabled meanwhile (a form emptied by what the dialog did): the nearest field before it.
+    const fields = [
+      ...(element.closest('form')?.querySelectorAll<HTMLElement>('input, select, textarea') ?? []),
+    ].filter((f) => f.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING)
+    for (const field of fields.reverse()) {
+      field.focus()
+      if (document.activeElement === field) return
+    }
   }
   // The opener went with the change (a removed row): its panel is the nearest place that is left.
-  const panel = target.panel
   if (panel?.isConnected) {
     if (!panel.hasAttribute('tabindex')) panel.setAttribute('tabindex', '-1')
     panel.focus()

@@ -200,7 +200,10 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
           </p>
         )}
         {change && (
-          <div className={change.kitProblem ? 'notice notice-warn' : 'notice notice-ok'} role="status">
+          <div
+            className={change.kitProblem || before.handedOver > 0 ? 'notice notice-warn' : 'notice notice-ok'}
+            role="status"
+          >
             {change.kitProblem ? (
               <p>{change.kitProblem}</p>
             ) : (
