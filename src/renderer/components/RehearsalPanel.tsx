@@ -3,12 +3,14 @@ import { EXTENSION_LIMITS, type Rehearsal, SSS_PRESET_SHAPE } from '../../shared
 import type { AssetPage, VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { rehearsalStages, rehearsalStateText } from '../display/readiness-text'
-import { formatDateTime } from '../display/units'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { usePeopleStore } from '../stores/people-store'
 import { useSectionTarget } from '../stores/section-target'
+import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+
+const t = text.rehearsal
 
 const POLL_MS = 4000
 
@@ -21,21 +23,17 @@ export function RehearsalPanel({ v }: { v: VaultView }) {
   return (
     <section className="panel rehearsal-panel" aria-labelledby="section-rehearsal">
       <h2 id="section-rehearsal" tabIndex={-1}>
-        Practice the release
+        {t.title}
       </h2>
       <p>
-        A practice run shows that your heir can really open the vault — before it matters. One heir gets an
-        e-mail marked <strong>practice</strong> with access to one sample file; your guardians get an e-mail
-        marked practice too. As on the day, the heir needs {SSS_PRESET_SHAPE[v.sssPreset].threshold}{' '}
-        guardians' kits to open the file. It costs nothing, touches no other file, releases nothing, and ends
-        by itself after {EXTENSION_LIMITS.rehearsalDays} days.
+        {t.introStart} <strong>{t.practiceWord}</strong>{' '}
+        {t.introEnd(SSS_PRESET_SHAPE[v.sssPreset].threshold, EXTENSION_LIMITS.rehearsalDays)}
       </p>
       {offered ? (
         <RehearsalBody v={v} />
       ) : (
         <p className="notice notice-info" data-testid="rehearsal-state">
-          The connected service does not offer practice runs. A service that does (such as a self-hosted Vault
-          Service) lets you rehearse the release from here.
+          {t.notOffered}
         </p>
       )}
     </section>
@@ -71,17 +69,9 @@ function RehearsalBody({ v }: { v: VaultView }) {
   const noMail = service?.trial || service?.mailConfigured === false
   return (
     <>
-      {noMail && (
-        <p className="notice notice-warn">
-          {service?.trial
-            ? 'No e-mail leaves this computer (the vault service runs here, as a trial), so the heir and the guardians would not be told of a practice — nor of the real release. Connect to an always-on service that sends e-mail (Settings → Connections).'
-            : 'This service has no e-mail set up, so the heir and the guardians would not be told of a practice — nor of the real release. Ask whoever runs the service to set up e-mail, then send a test from Settings.'}
-        </p>
-      )}
+      {noMail && <p className="notice notice-warn">{service?.trial ? t.noMailTrial : t.noMail}</p>}
       {loadError !== undefined && <ErrorNotice error={loadError} onRetry={() => void refresh()} />}
-      {rehearsal === undefined && loadError === undefined && (
-        <p className="muted">Looking for a practice run…</p>
-      )}
+      {rehearsal === undefined && loadError === undefined && <p className="muted">{t.looking}</p>}
       {rehearsal && <RehearsalReport r={rehearsal} onChange={setRehearsal} />}
       {rehearsal !== undefined && !running && <StartRehearsalForm v={v} onStarted={setRehearsal} />}
     </>
@@ -110,7 +100,7 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
   const stages = rehearsalStages(r, mailSent)
   return (
     <div className={`rehearsal-report rehearsal-${r.state}`}>
-      <h3>{r.state === 'running' ? 'Current practice' : 'Last practice'}</h3>
+      <h3>{r.state === 'running' ? t.current : t.last}</h3>
       <p
         data-testid="rehearsal-state"
         className={r.state === 'passed' ? 'text-ok' : undefined}
@@ -125,20 +115,14 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
               {s.at ? '✓' : ''}
             </span>
             <span>
-              <span className="visually-hidden">{s.at ? 'Done: ' : 'Not yet: '}</span>
+              <span className="visually-hidden">{`${s.at ? t.done : t.notYetLabel} `}</span>
               {s.label}
-              <span className="muted small"> — {s.at ? formatDateTime(s.at) : 'not yet'}</span>
+              <span className="muted small"> — {s.at ? format.dateTime(s.at) : t.notYet}</span>
             </span>
           </li>
         ))}
       </ol>
-      {r.failedReports > 0 && (
-        <p className="notice notice-warn">
-          {r.failedReports === 1 ? 'One attempt' : `${r.failedReports} attempts`} to open the sample used kits
-          that do not belong to this vault's current key (an old or another vault's kit). Check that each
-          guardian holds the kit from the Guardians tab, and that old kits were destroyed.
-        </p>
-      )}
+      {r.failedReports > 0 && <p className="notice notice-warn">{t.failedReports(r.failedReports)}</p>}
       {r.state === 'running' && (
         <div className="row">
           <button
@@ -148,9 +132,9 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
             disabled={busy || !canWrite}
             title={reason ?? undefined}
           >
-            {busy ? 'Ending…' : 'End practice'}
+            {busy ? t.ending : t.end}
           </button>
-          <span className="muted small">The heir's practice access stops working at once.</span>
+          <span className="muted small">{t.endNote}</span>
         </div>
       )}
       {error !== undefined && <ErrorNotice error={error} />}
@@ -196,9 +180,9 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
   if (heirs && heirs.length === 0) {
     return (
       <p>
-        Add an heir first: the practice is for one of them.{' '}
+        {t.addHeirFirst}{' '}
         <button type="button" className="link-button" onClick={() => setTab('heirs')}>
-          Go to Heirs
+          {t.goToHeirs}
         </button>
       </p>
     )
@@ -206,17 +190,17 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
   if (assets && assets.assets.length === 0) {
     return (
       <p>
-        Back up at least one file first: the heir practises on one sample file.{' '}
+        {t.addFileFirst}{' '}
         <button type="button" className="link-button" onClick={() => setTab('assets')}>
-          Go to Assets
+          {t.goToAssets}
         </button>
       </p>
     )
   }
   return (
-    <form className="rehearsal-form" onSubmit={start} aria-label="Start a practice">
+    <form className="rehearsal-form" onSubmit={start} aria-label={t.startLabel}>
       <div className="field">
-        <label htmlFor="rehearsal-heir">Heir who practises</label>
+        <label htmlFor="rehearsal-heir">{t.heir}</label>
         <select
           id="rehearsal-heir"
           value={chosenHeir}
@@ -225,13 +209,13 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
         >
           {heirs?.map((h) => (
             <option key={h.id} value={h.id}>
-              {h.name} ({h.email})
+              {t.heirOption(h.name, h.email)}
             </option>
           ))}
         </select>
       </div>
       <div className="field">
-        <label htmlFor="rehearsal-asset">Sample file</label>
+        <label htmlFor="rehearsal-asset">{t.sample}</label>
         <select
           id="rehearsal-asset"
           value={chosenAsset}
@@ -244,7 +228,7 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
             </option>
           ))}
         </select>
-        <span className="muted small">Choose one you do not mind the heir seeing now.</span>
+        <span className="muted small">{t.sampleNote}</span>
       </div>
       <button
         type="submit"
@@ -252,7 +236,7 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
         disabled={busy || !canWrite || !chosenHeir || !chosenAsset}
         title={reason ?? undefined}
       >
-        {busy ? 'Starting…' : 'Start practice'}
+        {busy ? t.starting : t.start}
       </button>
       {error !== undefined && <ErrorNotice error={error} />}
     </form>

@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { formatDate } from '../display/units'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useSectionTarget } from '../stores/section-target'
+import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
 
@@ -20,7 +20,8 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
   useSectionTarget('start-release', v.releaseTrigger === 'manual')
   if (v.releaseTrigger !== 'manual' || v.state !== 'active') return null
   const offered = extensions?.includes('release-start') ?? false
-  const endsOn = formatDate(new Date(Date.now() + LIMITS.contestationDays * 86_400_000).toISOString())
+  const t = text.startRelease
+  const endsOn = new Date(Date.now() + LIMITS.contestationDays * 86_400_000).toISOString()
 
   const start = async () => {
     setBusy(true)
@@ -38,16 +39,11 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
   return (
     <section className="panel" aria-labelledby="section-start-release">
       <h2 id="section-start-release" tabIndex={-1}>
-        Start the release
+        {t.title}
       </h2>
       {offered ? (
         <>
-          <p>
-            This vault uses the manual trigger: nothing happens until you start the release here. It begins
-            with
-            {` ${LIMITS.contestationDays}`} days in which you can still cancel; your heirs get access only
-            when they end.
-          </p>
+          <p>{t.manualNote(LIMITS.contestationDays)}</p>
           <button
             type="button"
             className="button danger"
@@ -55,43 +51,28 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
             disabled={!canWrite}
             title={reason ?? undefined}
           >
-            Start release now…
+            {t.button}
           </button>
         </>
       ) : (
-        <p className="notice notice-info">
-          The connected service cannot start a release from this app. Start it on the service's own website,
-          or ask whoever runs the service. Until then nothing is released.
-        </p>
+        <p className="notice notice-info">{t.notOffered}</p>
       )}
       {error !== undefined && <ErrorNotice error={error} />}
       {confirming && (
         <ConfirmDialog
-          title="Start the release now?"
-          confirmLabel="Start the release"
+          title={t.confirmTitle}
+          confirmLabel={t.confirm}
           danger
           busy={busy}
           onConfirm={() => void start()}
           onCancel={() => setConfirming(false)}
         >
           <ul className="plain-list">
-            <li>
-              Today a {LIMITS.contestationDays}-day contestation period begins. During it you are alerted, and
-              you can cancel the release at any time from this app.
-            </li>
-            <li>
-              When it ends — around {endsOn} — your heirs are told and get access to the vault's files. That
-              cannot be taken back.
-            </li>
-            <li>Your heirs are told nothing before the period ends.</li>
+            <li>{t.period(LIMITS.contestationDays)}</li>
+            <li>{t.whenItEnds(endsOn)}</li>
+            <li>{t.toldNothing}</li>
           </ul>
-          {noMail && (
-            <p className="notice notice-warn">
-              {service?.trial
-                ? 'This is a trial on this computer: no e-mail leaves it, and your heirs cannot reach it. They would not be told, and could not get the files.'
-                : 'This service has no e-mail set up: your heirs would not be told. Check the steps on the Overview first.'}
-            </p>
-          )}
+          {noMail && <p className="notice notice-warn">{service?.trial ? t.trial : t.noMail}</p>}
         </ConfirmDialog>
       )}
     </section>
