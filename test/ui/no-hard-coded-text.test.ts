@@ -27,9 +27,7 @@ const NOT_YET_CONVERTED: string[] = [
   'src/renderer/components/UploadQueue.tsx',
   'src/renderer/display/release-text.ts',
   'src/renderer/display/upload-list.ts',
-  'src/renderer/screens/vault/AssetsTab.tsx',
   'src/renderer/screens/vault/GuardiansTab.tsx',
-  'src/renderer/screens/vault/HeirsTab.tsx',
   'src/renderer/screens/vault/ReleaseTab.tsx',
 ]
 

@@ -768,6 +768,68 @@ export const english = (f: LocaleFormat) => ({
         : 'Guardian kits will be made for the new key when you add guardians.',
     thenSave: 'Then save and confirm the new owner kit.',
   },
+  heirs: {
+    title: 'Heirs',
+    count: (n: number, max: number) => `${f.number(n)} of ${f.number(max)}`,
+    note: (days: number) =>
+      `Heirs are told nothing until a release completes: after the trigger fires and the ${f.number(days)}-day period to cancel ends, each heir receives full access to the vault.`,
+    notListed: 'This service does not list heirs; shown are those added from this device.',
+    none: 'No heirs yet.',
+    name: 'Name',
+    email: 'E-mail',
+    wallet: 'Wallet',
+    added: 'Added',
+    actions: 'Actions',
+    removeLabel: (name: string) => `Remove heir ${name}`,
+    remove: 'Remove',
+    addTitle: 'Add an heir',
+    limit: (max: number) =>
+      `A vault can have ${f.count(max, { one: 'heir', other: 'heirs' })}; remove one to add another.`,
+    who: 'heir',
+    add: 'Add heir',
+    removeTitle: (name: string) => `Remove ${name}?`,
+    removeConfirm: 'Remove heir',
+    removeNote: (name: string) =>
+      `${name} will not receive access if the vault is released. You can add them again later.`,
+  },
+  assets: {
+    files: 'Files',
+    category: 'Category',
+    all: 'All',
+    perPage: 'Per page',
+    categories: { document: 'Documents', image: 'Images', video: 'Videos', audio: 'Audio', other: 'Other' },
+    noneInCategory: {
+      document: 'No documents in this vault.',
+      image: 'No images in this vault.',
+      video: 'No videos in this vault.',
+      audio: 'No audio in this vault.',
+      other: 'No other files in this vault.',
+    },
+    none: 'No files yet. Back up files or folders with the panel above.',
+    name: 'Name',
+    size: 'Size',
+    added: 'Added',
+    storageId: 'Storage id',
+    hiddenName: (name: string) => `The service knows this file only as ${name}`,
+    nameHidden: ' · name hidden from the service',
+    stored: (size: string) => `${size} stored, encrypted`,
+    copyLabel: (name: string) => `Copy storage id of ${name}`,
+    copied: 'Copied',
+    copy: 'Copy',
+    range: (from: number, to: number, total: number) =>
+      `${f.number(from)}–${f.number(to)} of ${f.number(total)}`,
+    previous: 'Previous',
+    next: 'Next',
+    bundleUnlisted: (n: number) =>
+      `${f.count(n, { one: 'file', other: 'files' })} inside, not listed here: uploaded from another computer, or each replaced since by a newer upload. Recovery unpacks them.`,
+    filesIn: (name: string) => `Files in ${name}`,
+    showInside: (n: number) => `Show the ${f.count(n, { one: 'file', other: 'files' })} inside`,
+    hideInside: (n: number) => `Hide the ${f.count(n, { one: 'file', other: 'files' })} inside`,
+    nameRange: (first: string, last: string) => ` · ${first} to ${last}`,
+    superseded: (n: number) =>
+      `${f.number(n)} of them replaced since by a newer upload; recovery gives back the newer copy.`,
+    showMore: (n: number) => `Show ${f.number(n)} more`,
+  },
 })
 
 export type Catalogue = ReturnType<typeof english>

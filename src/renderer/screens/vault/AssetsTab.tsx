@@ -5,17 +5,13 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { UploadPanel } from '../../components/UploadPanel'
 import { UploadQueue } from '../../components/UploadQueue'
-import { formatBytes, formatDateTime, plaintextBytes } from '../../display/units'
+import { plaintextBytes } from '../../display/units'
 import { useAssetsStore } from '../../stores/assets-store'
 import { useVault } from '../../stores/vaults-store'
+import { format, text } from '../../text'
 
-const CATEGORY_LABEL: Record<AssetCategory, string> = {
-  document: 'Documents',
-  image: 'Images',
-  video: 'Videos',
-  audio: 'Audio',
-  other: 'Other',
-}
+const t = text.assets
+const CATEGORY_LABEL: Record<AssetCategory, string> = t.categories
 
 export function AssetsTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
@@ -49,9 +45,9 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
       <div className="panel">
         <div className="table-toolbar">
           <h2>
-            Files <span className="count">{total}</span>
+            {t.files} <span className="count">{format.number(total)}</span>
           </h2>
-          <label htmlFor="asset-category">Category</label>
+          <label htmlFor="asset-category">{t.category}</label>
           <select
             id="asset-category"
             value={query.category ?? ''}
@@ -59,14 +55,14 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
               void load(vaultId, { category: (e.target.value || null) as AssetCategory | null, offset: 0 })
             }
           >
-            <option value="">All</option>
+            <option value="">{t.all}</option>
             {ASSET_CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {CATEGORY_LABEL[c]}
               </option>
             ))}
           </select>
-          <label htmlFor="asset-page-size">Per page</label>
+          <label htmlFor="asset-page-size">{t.perPage}</label>
           <select
             id="asset-page-size"
             value={query.limit}
@@ -78,40 +74,33 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
         </div>
         {error !== undefined && <ErrorNotice error={error} onRetry={() => void load(vaultId)} />}
         {page && page.assets.length === 0 ? (
-          <p className="muted">
-            {query.category
-              ? `No ${CATEGORY_LABEL[query.category].toLowerCase()} in this vault.`
-              : 'No files yet. Back up files or folders with the panel above.'}
-          </p>
+          <p className="muted">{query.category ? t.noneInCategory[query.category] : t.none}</p>
         ) : (
           <table className="table assets-table" aria-busy={loading}>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Category</th>
+                <th scope="col">{t.name}</th>
+                <th scope="col">{t.category}</th>
                 <th scope="col" className="num">
-                  Size
+                  {t.size}
                 </th>
-                <th scope="col">Added</th>
-                <th scope="col">Storage id</th>
+                <th scope="col">{t.added}</th>
+                <th scope="col">{t.storageId}</th>
               </tr>
             </thead>
             <tbody>
               {page?.assets.map((a) => (
                 <tr key={a.id}>
-                  <td
-                    className="filename"
-                    title={a.nameHidden ? `The service knows this file only as ${a.filename}` : a.displayName}
-                  >
+                  <td className="filename" title={a.nameHidden ? t.hiddenName(a.filename) : a.displayName}>
                     {a.displayName}
-                    {a.nameHidden && <span className="muted small"> · name hidden from the service</span>}
+                    {a.nameHidden && <span className="muted small">{t.nameHidden}</span>}
                     {a.bundle && <BundleFiles name={a.displayName} bundle={a.bundle} />}
                   </td>
                   <td>{CATEGORY_LABEL[a.category]}</td>
-                  <td className="num" title={`${formatBytes(a.sizeBytes)} stored, encrypted`}>
-                    {formatBytes(a.originalBytes ?? plaintextBytes(a.sizeBytes) ?? a.sizeBytes)}
+                  <td className="num" title={t.stored(format.bytes(a.sizeBytes))}>
+                    {format.bytes(a.originalBytes ?? plaintextBytes(a.sizeBytes) ?? a.sizeBytes)}
                   </td>
-                  <td>{formatDateTime(a.createdAt)}</td>
+                  <td>{format.dateTime(a.createdAt)}</td>
                   <td>
                     <code className="storage-id" title={a.storageTxId}>
                       {a.storageTxId.slice(0, 10)}…
@@ -120,9 +109,9 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
                       type="button"
                       className="link-button small"
                       onClick={() => void copy(a.storageTxId)}
-                      aria-label={`Copy storage id of ${a.displayName}`}
+                      aria-label={t.copyLabel(a.displayName)}
                     >
-                      {copied === a.storageTxId ? 'Copied' : 'Copy'}
+                      {copied === a.storageTxId ? t.copied : t.copy}
                     </button>
                   </td>
                 </tr>
@@ -131,16 +120,14 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
           </table>
         )}
         <div className="pager">
-          <span className="muted small">
-            {from}–{to} of {total}
-          </span>
+          <span className="muted small">{t.range(from, to, total)}</span>
           <button
             type="button"
             className="button secondary small"
             disabled={query.offset === 0 || loading}
             onClick={() => void load(vaultId, { offset: Math.max(0, query.offset - query.limit) })}
           >
-            Previous
+            {t.previous}
           </button>
           <button
             type="button"
@@ -148,7 +135,7 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
             disabled={to >= total || loading}
             onClick={() => void load(vaultId, { offset: query.offset + query.limit })}
           >
-            Next
+            {t.next}
           </button>
         </div>
       </div>
@@ -170,8 +157,7 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
     // This computer's index knows none of them (the list lives where they were uploaded from).
     return (
       <div className="bundle-files small muted" data-testid="bundle-superseded">
-        {bundle.fileCount.toLocaleString('en-US')} file{bundle.fileCount === 1 ? '' : 's'} inside, not listed
-        here: uploaded from another computer, or each replaced since by a newer upload. Recovery unpacks them.
+        {t.bundleUnlisted(bundle.fileCount)}
       </div>
     )
   }
@@ -181,30 +167,23 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
         type="button"
         className="link-button small"
         aria-expanded={open}
-        aria-label={`Files in ${name}`}
+        aria-label={t.filesIn(name)}
         onClick={() => setOpen(!open)}
       >
-        {open ? 'Hide' : 'Show'} the {bundle.fileCount.toLocaleString('en-US')} file
-        {bundle.fileCount === 1 ? '' : 's'} inside
+        {open ? t.hideInside(bundle.fileCount) : t.showInside(bundle.fileCount)}
       </button>
-      {names.length > 1 && (
-        <span className="muted">
-          {' '}
-          · {names[0]} to {names[names.length - 1]}
-        </span>
-      )}
+      {names.length > 1 && <span className="muted">{t.nameRange(names[0]!, names[names.length - 1]!)}</span>}
       {superseded > 0 && (
         <div className="muted" data-testid="bundle-superseded">
-          {superseded.toLocaleString('en-US')} of them replaced since by a newer upload; recovery gives back
-          the newer copy.
+          {t.superseded(superseded)}
         </div>
       )}
       {open && (
-        <ul className="bundle-file-list" aria-label={`Files in ${name}`}>
+        <ul className="bundle-file-list" aria-label={t.filesIn(name)}>
           {bundle.files.slice(0, shown).map((f) => (
             <li key={f.relativePath}>
               <span className="filename">{f.relativePath}</span>{' '}
-              <span className="muted">{formatBytes(f.sizeBytes)}</span>
+              <span className="muted">{format.bytes(f.sizeBytes)}</span>
             </li>
           ))}
           {bundle.files.length > shown && (
@@ -214,7 +193,7 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
                 className="link-button small"
                 onClick={() => setShown(shown + BUNDLE_PAGE)}
               >
-                Show {Math.min(BUNDLE_PAGE, bundle.files.length - shown)} more
+                {t.showMore(Math.min(BUNDLE_PAGE, bundle.files.length - shown))}
               </button>
             </li>
           )}

@@ -5,10 +5,12 @@ import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
-import { formatDate } from '../../display/units'
 import { useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
+import { format, text } from '../../text'
+
+const t = text.heirs
 
 export function HeirsTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
@@ -58,33 +60,26 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
     <div>
       <div className="panel">
         <h2>
-          Heirs{' '}
+          {t.title}{' '}
           <span className="count" data-testid="heir-count">
-            {heirs.length} of {LIMITS.maxHeirs}
+            {t.count(heirs.length, LIMITS.maxHeirs)}
           </span>
         </h2>
-        <p className="muted">
-          Heirs are told nothing until a release completes: after the trigger fires and the{' '}
-          {LIMITS.contestationDays}-day period to cancel ends, each heir receives full access to the vault.
-        </p>
-        {entry?.fromService === false && (
-          <p className="muted small">
-            This service does not list heirs; shown are those added from this device.
-          </p>
-        )}
+        <p className="muted">{t.note(LIMITS.contestationDays)}</p>
+        {entry?.fromService === false && <p className="muted small">{t.notListed}</p>}
         {entry?.error !== undefined && <ErrorNotice error={entry.error} onRetry={() => void load(vaultId)} />}
         {heirs.length === 0 ? (
-          <p>No heirs yet.</p>
+          <p>{t.none}</p>
         ) : (
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Wallet</th>
-                <th scope="col">Added</th>
+                <th scope="col">{t.name}</th>
+                <th scope="col">{t.email}</th>
+                <th scope="col">{t.wallet}</th>
+                <th scope="col">{t.added}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t.actions}</span>
                 </th>
               </tr>
             </thead>
@@ -93,8 +88,10 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
                 <tr key={h.id}>
                   <td>{h.name}</td>
                   <td>{h.email}</td>
-                  <td>{h.walletAddress ? <code>{`${h.walletAddress.slice(0, 8)}…`}</code> : '—'}</td>
-                  <td>{formatDate(h.addedAt)}</td>
+                  <td>
+                    {h.walletAddress ? <code>{`${h.walletAddress.slice(0, 8)}…`}</code> : text.common.notSet}
+                  </td>
+                  <td>{format.date(h.addedAt)}</td>
                   <td>
                     <button
                       type="button"
@@ -102,9 +99,9 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
                       disabled={!writable}
                       title={reason ?? undefined}
                       onClick={() => setRemoving({ id: h.id, name: h.name })}
-                      aria-label={`Remove heir ${h.name}`}
+                      aria-label={t.removeLabel(h.name)}
                     >
-                      Remove
+                      {t.remove}
                     </button>
                   </td>
                 </tr>
@@ -114,14 +111,14 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
         )}
       </div>
       <div className="panel">
-        <h2>Add an heir</h2>
+        <h2>{t.addTitle}</h2>
         <ReadOnlyNote />
         {full ? (
-          <p data-testid="heir-limit">A vault can have {LIMITS.maxHeirs} heirs; remove one to add another.</p>
+          <p data-testid="heir-limit">{t.limit(LIMITS.maxHeirs)}</p>
         ) : (
           <PersonForm
-            who="heir"
-            submitLabel="Add heir"
+            who={t.who}
+            submitLabel={t.add}
             disabled={!writable}
             disabledReason={reason}
             onSubmit={add}
@@ -131,16 +128,14 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
       </div>
       {removing && (
         <ConfirmDialog
-          title={`Remove ${removing.name}?`}
-          confirmLabel="Remove heir"
+          title={t.removeTitle(removing.name)}
+          confirmLabel={t.removeConfirm}
           danger
           busy={busy}
           onConfirm={remove}
           onCancel={() => setRemoving(undefined)}
         >
-          <p>
-            {removing.name} will not receive access if the vault is released. You can add them again later.
-          </p>
+          <p>{t.removeNote(removing.name)}</p>
         </ConfirmDialog>
       )}
     </div>
