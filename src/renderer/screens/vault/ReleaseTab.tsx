@@ -43,13 +43,15 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
           <ReleaseDates v={v} />
         </p>
         {v.state === 'releasing' ? (
-          <div className="row">
-            <CancelReleaseButton v={v} />
-          </div>
+          <>
+            <div className="row">
+              <CancelReleaseButton v={v} />
+            </div>
+            <p className="muted small">{t.settingsWhileActive}</p>
+          </>
         ) : (
           <p>{t.releasedNote}</p>
         )}
-        <p className="muted small">{t.settingsWhileActive}</p>
       </section>
     )
   }
