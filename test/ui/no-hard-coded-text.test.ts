@@ -26,7 +26,6 @@ const NOT_YET_CONVERTED: string[] = [
   'src/renderer/components/UploadPanel.tsx',
   'src/renderer/components/UploadQueue.tsx',
   'src/renderer/display/release-text.ts',
-  'src/renderer/display/upload-list.ts',
   'src/renderer/screens/vault/GuardiansTab.tsx',
   'src/renderer/screens/vault/ReleaseTab.tsx',
 ]

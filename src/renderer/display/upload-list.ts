@@ -2,16 +2,9 @@
 // per bundle, and the rows (a header per batch once there are several). Pure, so a queue of 20,000
 // items is tested without a window.
 import type { UploadItemView, UploadState } from '../../shared/ipc/vault-types'
+import { format, text } from '../text'
 
-export const STATE_TEXT: Record<UploadState, string> = {
-  queued: 'Waiting',
-  checking: 'Checking',
-  uploading: 'Uploading',
-  done: 'Stored',
-  skipped: 'Skipped',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-}
+export const STATE_TEXT: Record<UploadState, string> = text.uploadList.state
 
 /** Running work first, then what ended, as the summary reads. */
 const SUMMARY_ORDER: UploadState[] = [
@@ -50,8 +43,8 @@ export interface UploadListView {
   bundleSize: Map<string, number>
 }
 
-export const countText = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
+/** @deprecated A catalogue message with `f.count` reads right in every language; this only knows English. */
+export const countText = (n: number, one: string, many = `${one}s`) => format.count(n, { one, other: many })
 
 const emptyCounts = (): UploadCounts => ({ files: 0, byState: new Map(), bundles: new Set(), credits: 0 })
 
@@ -109,17 +102,13 @@ export function uploadListView(items: Record<string, UploadItemView>, vaultId: s
 /** "1,500 stored · 500 waiting · 2 failed". */
 export function stateCountsText(counts: UploadCounts): string {
   return SUMMARY_ORDER.filter((state) => counts.byState.get(state))
-    .map(
-      (state) =>
-        `${(counts.byState.get(state) ?? 0).toLocaleString('en-US')} ${STATE_TEXT[state].toLowerCase()}`,
-    )
+    .map((state) => text.uploadList.stateCount[state](counts.byState.get(state) ?? 0))
     .join(' · ')
 }
 
 /** "2,000 files (1 bundle of small files)". */
 export function filesText(counts: UploadCounts): string {
-  const bundles = counts.bundles.size
-  return `${countText(counts.files, 'file')}${bundles > 0 ? ` (${countText(bundles, 'bundle')} of small files)` : ''}`
+  return text.uploadList.files(counts.files, counts.bundles.size)
 }
 
 /** Failed or cancelled, and everything that ended (what the two clear buttons would remove). */

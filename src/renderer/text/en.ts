@@ -830,6 +830,32 @@ export const english = (f: LocaleFormat) => ({
       `${f.number(n)} of them replaced since by a newer upload; recovery gives back the newer copy.`,
     showMore: (n: number) => `Show ${f.number(n)} more`,
   },
+  uploadList: {
+    state: {
+      queued: 'Waiting',
+      checking: 'Checking',
+      uploading: 'Uploading',
+      done: 'Stored',
+      skipped: 'Skipped',
+      failed: 'Failed',
+      cancelled: 'Cancelled',
+    },
+    /** One state's count in the summary: "1,500 stored". */
+    stateCount: {
+      queued: (n: number) => `${f.number(n)} waiting`,
+      checking: (n: number) => `${f.number(n)} checking`,
+      uploading: (n: number) => `${f.number(n)} uploading`,
+      done: (n: number) => `${f.number(n)} stored`,
+      skipped: (n: number) => `${f.number(n)} skipped`,
+      failed: (n: number) => `${f.number(n)} failed`,
+      cancelled: (n: number) => `${f.number(n)} cancelled`,
+    },
+    /** "2,000 files (1 bundle of small files)". */
+    files: (files: number, bundles: number) =>
+      bundles > 0
+        ? `${f.count(files, { one: 'file', other: 'files' })} (${f.count(bundles, { one: 'bundle', other: 'bundles' })} of small files)`
+        : f.count(files, { one: 'file', other: 'files' }),
+  },
 })
 
 export type Catalogue = ReturnType<typeof english>
