@@ -1,4 +1,5 @@
 import { type ReactNode, useRef } from 'react'
+import { text } from '../text'
 import { type FocusReturn, useModalDialog } from './use-return-focus'
 
 interface Props {
@@ -21,7 +22,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  cancelLabel = 'Keep as is',
+  cancelLabel = text.dialog.keep,
   danger,
   busy,
   opener,
@@ -54,7 +55,7 @@ export function ConfirmDialog({
             onClick={onConfirm}
             disabled={busy}
           >
-            {busy ? 'Working…' : confirmLabel}
+            {busy ? text.dialog.working : confirmLabel}
           </button>
         )}
       </div>

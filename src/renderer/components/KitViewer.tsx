@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { vault } from '../bridge/vault-client'
 import { useSettingsStore } from '../stores/settings-store'
+import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { useModalDialog } from './use-return-focus'
 
@@ -45,14 +46,20 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
     a.download = kit.fileName
     a.click()
     setTimeout(() => URL.revokeObjectURL(url), 1000)
-    setStatus(`Downloaded ${kit.fileName}. Open it and print it (Ctrl+P / Cmd+P, or "Save as PDF").`)
+    setStatus(text.kitViewer.downloaded(kit.fileName))
   }
 
   const printAs = async (as: 'print' | 'pdf') => {
     setError(undefined)
     try {
       const { saved } = await print(as)
-      setStatus(saved ? `Saved ${saved}` : as === 'print' ? 'Sent to the printer.' : 'Not saved.')
+      setStatus(
+        saved
+          ? text.kitViewer.saved(saved)
+          : as === 'print'
+            ? text.kitViewer.printed
+            : text.kitViewer.notSaved,
+      )
     } catch (e) {
       setError(e)
     }
@@ -78,17 +85,13 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
         </p>
       )}
       {footer}
-      {mode === 'browser' && (
-        <p className="muted small">
-          Browser mode cannot print or make PDFs itself: download the kit page and print it from your browser.
-        </p>
-      )}
+      {mode === 'browser' && <p className="muted small">{text.kitViewer.browserMode}</p>}
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onClose}>
-          Close
+          {text.kitViewer.close}
         </button>
         <button type="button" className="button secondary" onClick={download} disabled={!kit}>
-          Download page
+          {text.kitViewer.download}
         </button>
         {mode === 'electron' && (
           <>
@@ -98,7 +101,7 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
               onClick={() => void printAs('print')}
               disabled={!kit}
             >
-              Print…
+              {text.kitViewer.print}
             </button>
             <button
               type="button"
@@ -106,7 +109,7 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
               onClick={() => void printAs('pdf')}
               disabled={!kit}
             >
-              Save as PDF…
+              {text.kitViewer.pdf}
             </button>
           </>
         )}
@@ -135,13 +138,20 @@ export function GuardianKitViewer({
   return (
     <KitViewer
       footer={footer}
-      title="Guardian kit"
+      title={text.kitViewer.guardianTitle}
       load={async () => {
         const kit = await vault().getGuardianKit({ vaultId, guardianId })
         return {
           html: kit.html,
           fileName: kit.fileName,
-          detail: `${kit.guardianName}: share ${kit.shareIndex} of ${kit.shares}; any ${kit.threshold} kits together recover the vault key. Share set ${kit.splitId}, made ${new Date(kit.createdAt).toLocaleString()}.`,
+          detail: text.kitViewer.guardianDetail(
+            kit.guardianName,
+            kit.shareIndex,
+            kit.shares,
+            kit.threshold,
+            kit.splitId,
+            kit.createdAt,
+          ),
         }
       }}
       print={(as) => vault().printGuardianKit({ vaultId, guardianId, as })}
@@ -165,13 +175,13 @@ export function OwnerKitViewer({
     <KitViewer
       footer={footer}
       next={next}
-      title="Owner recovery kit"
+      title={text.kitViewer.ownerTitle}
       load={async () => {
         const kit = await vault().getOwnerKit({ vaultId })
         return {
           html: kit.html,
           fileName: kit.fileName,
-          detail: `The vault key itself (fingerprint ${kit.fingerprint}): whoever holds these words can open the vault. Keep it where you keep your will.`,
+          detail: text.kitViewer.ownerDetail(kit.fingerprint),
         }
       }}
       print={(as) => vault().printOwnerKit({ vaultId, as })}

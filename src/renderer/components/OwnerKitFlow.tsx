@@ -1,12 +1,14 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import type { OwnerKitCheck } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { formatDateTime } from '../display/units'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useVault } from '../stores/vaults-store'
+import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { OwnerKitViewer } from './KitViewer'
 import { useModalDialog } from './use-return-focus'
+
+const t = text.ownerKit
 
 /**
  * Save the owner kit, then prove it was saved by typing back a few of its words. Rendered once in
@@ -18,11 +20,8 @@ export function OwnerKitFlow() {
   if (!vaultId || !v) return null
   if (!v.keyOnDevice) {
     return (
-      <SimpleDialog title="The vault key is not on this device" onClose={close}>
-        <p>
-          The owner kit can only be shown on a computer that holds the vault key. Open the vault's Overview
-          and type the words of the owner kit you already have, or use the computer that made the vault.
-        </p>
+      <SimpleDialog title={t.notHereTitle} onClose={close}>
+        <p>{t.notHere}</p>
       </SimpleDialog>
     )
   }
@@ -31,13 +30,8 @@ export function OwnerKitFlow() {
       <OwnerKitViewer
         vaultId={vaultId}
         onClose={close}
-        footer={
-          <p className="muted small">
-            Print it or save it where you keep your will. Then choose “I have saved it” and type back a few of
-            its words, so you know the copy you kept can be read.
-          </p>
-        }
-        next={{ label: 'I have saved it', onClick: () => setStep('check') }}
+        footer={<p className="muted small">{t.viewFooter}</p>}
+        next={{ label: t.saved, onClick: () => setStep('check') }}
       />
     )
   }
@@ -69,7 +63,7 @@ function SimpleDialog({
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose}>
-          Close
+          {t.close}
         </button>
       </div>
     </dialog>
@@ -129,32 +123,26 @@ function OwnerKitCheckDialog({
         onClose()
       }}
     >
-      <h2 id="owner-check-title">Check the owner kit you saved</h2>
+      <h2 id="owner-check-title">{t.checkTitle}</h2>
       {confirmedAt ? (
         <>
           <p className="notice notice-ok" role="status" data-testid="owner-kit-confirmed">
-            The words match: your owner kit is saved and readable (confirmed {formatDateTime(confirmedAt)}).
-            Keep it somewhere safe and private; whoever holds it can open {v?.label ?? 'the vault'}.
+            {t.confirmed(confirmedAt, v?.label ?? null)}
           </p>
           <div className="dialog-actions">
             <button type="button" className="button" onClick={onClose}>
-              Done
+              {t.done}
             </button>
           </div>
         </>
       ) : (
         <form onSubmit={submit}>
-          <p>
-            Take the copy you kept — the printout or the saved file, not this screen — and type the words at
-            these positions. This proves the copy can be read when it is needed.
-          </p>
+          <p>{t.instructions}</p>
           {check && (
             <div className="word-check">
               {check.positions.map((position) => (
                 <div className="field" key={position}>
-                  <label htmlFor={`owner-word-${position}`}>
-                    Word {position} of {check.wordCount}
-                  </label>
+                  <label htmlFor={`owner-word-${position}`}>{t.word(position, check.wordCount)}</label>
                   <input
                     id={`owner-word-${position}`}
                     type="text"
@@ -168,17 +156,17 @@ function OwnerKitCheckDialog({
               ))}
             </div>
           )}
-          {!check && error === undefined && <p className="muted">Choosing the words to check…</p>}
+          {!check && error === undefined && <p className="muted">{t.choosing}</p>}
           {error !== undefined && <ErrorNotice error={error} vaultId={vaultId} />}
           <div className="dialog-actions">
             <button type="button" className="button secondary" onClick={onClose} disabled={busy}>
-              Not now
+              {t.notNow}
             </button>
             <button type="button" className="button secondary" onClick={onBack} disabled={busy}>
-              Show the kit again
+              {t.showAgain}
             </button>
             <button type="submit" className="button" disabled={busy || !complete}>
-              {busy ? 'Checking…' : 'Confirm'}
+              {busy ? t.checking : t.confirm}
             </button>
           </div>
         </form>

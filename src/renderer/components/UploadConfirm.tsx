@@ -1,9 +1,31 @@
-import { formatBytes, formatCredits } from '../display/units'
+import { LIMITS } from '../../shared/api'
 import { useNavigationStore } from '../stores/navigation-store'
 import { creditsToAdd, uploadFit } from '../stores/upload-cost'
 import { spendsReserve, useUploadFlowStore } from '../stores/upload-flow-store'
-import { text } from '../text'
+import { format, text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
+
+const t = text.uploadCost
+
+/** "3 files, 4.2 MB (4.3 MB once encrypted). Estimated cost: 12 credits ($0.12). Balance: …" */
+function Summary({
+  e,
+}: {
+  e: {
+    files: number
+    plaintextBytes: number
+    encryptedBytes: number
+    credits: number
+    balanceCredits: number
+  }
+}) {
+  return (
+    <p>
+      {t.summary(e.files, format.bytes(e.plaintextBytes), format.bytes(e.encryptedBytes))}{' '}
+      <strong>{format.credits(e.credits)}</strong>. {t.balance(e.balanceCredits)}
+    </p>
+  )
+}
 
 /**
  * The estimated cost, confirmed before a large upload, one that would not fit the balance, or one
@@ -16,7 +38,6 @@ export function UploadConfirm() {
   const e = pending.estimate
   const reserve = spendsReserve(pending)
   const after = Math.max(0, e.balanceCredits - e.credits)
-  const months = `${e.reserveMonths} month${e.reserveMonths === 1 ? '' : 's'}`
   // Nothing fits: "upload what fits" would upload nothing, so the way forward is adding credits.
   const nothingFits = uploadFit(e) === 'none'
   const add = creditsToAdd(e)
@@ -26,7 +47,6 @@ export function UploadConfirm() {
   }
 
   if (nothingFits) {
-    const t = text.uploadCost
     return (
       <ConfirmDialog
         title={t.nothingFitsTitle}
@@ -36,11 +56,7 @@ export function UploadConfirm() {
         onConfirm={addCredits}
         onCancel={cancel}
       >
-        <p>
-          {e.files.toLocaleString('en-US')} file{e.files === 1 ? '' : 's'}, {formatBytes(e.plaintextBytes)} (
-          {formatBytes(e.encryptedBytes)} once encrypted). Estimated cost:{' '}
-          <strong>{formatCredits(e.credits)}</strong>. Balance: {formatCredits(e.balanceCredits)}.
-        </p>
+        <Summary e={e} />
         <p className="text-danger" data-testid="nothing-fits">
           {t.nothingFits(e.balanceCredits, add.needed)}
         </p>
@@ -52,89 +68,65 @@ export function UploadConfirm() {
     )
   }
 
-  const title = reserve
-    ? 'Spend the credits kept for check-ins?'
-    : e.enough
-      ? 'Upload these files?'
-      : 'Not enough credits'
+  const title = reserve ? t.reserveTitle : e.enough ? t.confirmTitle : t.shortTitle
   const confirmLabel = reserve
     ? e.enough
-      ? 'Upload anyway, spend the reserve'
-      : 'Upload what fits, spend the reserve'
+      ? t.uploadAnyway
+      : t.uploadWhatFitsReserve
     : e.enough
-      ? `Encrypt and upload (${e.credits.toLocaleString('en-US')} credit${e.credits === 1 ? '' : 's'})`
-      : 'Upload what fits'
+      ? t.encryptAndUpload(e.credits)
+      : t.uploadWhatFits
 
   return (
     <ConfirmDialog
       title={title}
       confirmLabel={confirmLabel}
-      cancelLabel={reserve ? 'Cancel' : 'Not now'}
+      cancelLabel={reserve ? t.cancel : t.notNow}
       danger={reserve}
       busy={busy}
       opener={pending.opener}
       onConfirm={() => void confirm()}
       onCancel={cancel}
     >
-      <p>
-        {e.files.toLocaleString('en-US')} file{e.files === 1 ? '' : 's'}, {formatBytes(e.plaintextBytes)} (
-        {formatBytes(e.encryptedBytes)} once encrypted). Estimated cost:{' '}
-        <strong>{formatCredits(e.credits)}</strong>. Balance: {formatCredits(e.balanceCredits)}.
-      </p>
+      <Summary e={e} />
       {e.bundles > 0 && e.creditsWithoutBundles > e.credits && (
         // The totals are the whole upload's: large files in it cost the same either way.
         <p data-testid="upload-bundles">
-          {e.bundledFiles.toLocaleString('en-US')} small file{e.bundledFiles === 1 ? ' goes' : 's go'} in{' '}
-          {e.bundles.toLocaleString('en-US')} bundle{e.bundles === 1 ? '' : 's'}: this upload costs{' '}
-          <strong>{formatCredits(e.credits)}</strong> instead of {formatCredits(e.creditsWithoutBundles)} one
-          by one. They come back as separate files when recovered.
+          {t.bundlesStart(e.bundledFiles, e.bundles)} <strong>{format.credits(e.credits)}</strong>{' '}
+          {t.bundlesEnd(e.creditsWithoutBundles)}
         </p>
       )}
       {e.reserveCredits > 0 && (
-        <p data-testid="upload-reserve">
-          Kept for check-ins: {formatCredits(e.reserveCredits)} — {months} of check-ins. After this upload:{' '}
-          {formatCredits(after)}.
-        </p>
+        <p data-testid="upload-reserve">{t.reserveKept(e.reserveCredits, e.reserveMonths, after)}</p>
       )}
       {reserve && (
         <div className="notice notice-error" data-testid="reserve-warning">
           <p>
-            <strong>
-              This upload would leave too few credits for check-ins, so the dead man's switch could release
-              the vault by accident.
-            </strong>{' '}
-            Every check-in costs credits; when they run out you cannot check in, and a missed check-in starts
-            the release to your heirs.
+            <strong>{t.reserveWarning}</strong> {t.reserveWhy}
           </p>
           <p>
-            Safer: add credits first, or choose fewer files.{' '}
+            {t.safer}{' '}
             <button type="button" className="link-button" onClick={addCredits}>
-              Add credits in Settings
+              {t.addCredits}
             </button>
           </p>
         </div>
       )}
-      {!e.enough && (
-        <p className="text-danger">
-          The balance is {e.credits - e.balanceCredits} credits short. Files that do not fit will fail without
-          being charged; add credits first, or choose fewer files.
-        </p>
-      )}
+      {!e.enough && <p className="text-danger">{t.short(e.credits - e.balanceCredits)}</p>}
       {e.tooLarge.length > 0 && (
         <p className="text-danger">
-          Over the 5 GB limit and left out: {e.tooLarge.slice(0, 3).join(', ')}
-          {e.tooLarge.length > 3 ? ` and ${e.tooLarge.length - 3} more` : ''}.
+          {t.tooLarge(
+            LIMITS.maxFileBytes / 1e9,
+            e.tooLarge.slice(0, 3),
+            Math.max(0, e.tooLarge.length - 3),
+          )}
         </p>
       )}
       {e.skipped.length > 0 && (
-        <p className="muted small">
-          {e.skipped.length} item(s) skipped: {e.skipped[0]?.detail}
-        </p>
+        <p className="muted small">{t.skipped(e.skipped.length, e.skipped[0]?.detail ?? '')}</p>
       )}
       {pending.retryItemIds && <p data-testid="retry-note">{text.uploadCost.retryNote}</p>}
-      <p className="muted small">
-        Credits are charged only for files that are stored. Cancelling costs nothing.
-      </p>
+      <p className="muted small">{t.chargedOnly}</p>
     </ConfirmDialog>
   )
 }

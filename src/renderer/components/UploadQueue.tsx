@@ -2,10 +2,9 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef } from 'react'
 import type { UploadItemView, UploadProgressView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { formatBytes, formatDateTime, formatDuration, formatRate } from '../display/units'
+import { formatRate } from '../display/units'
 import {
   type BatchGroup,
-  countText,
   endedCounts,
   filesText,
   STATE_TEXT,
@@ -14,6 +13,9 @@ import {
 } from '../display/upload-list'
 import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useUploadsStore } from '../stores/uploads-store'
+import { format, text } from '../text'
+
+const t = text.uploadQueue
 
 /**
  * The queue of one vault. Only the rows in view are in the page (react-virtual rather than a fixed-height
@@ -54,14 +56,14 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
   return (
     <div className="panel">
       <div className="table-toolbar">
-        <h2>Uploads</h2>
+        <h2>{t.title}</h2>
         <button
           type="button"
           className="button secondary small"
           disabled={failures === 0}
           onClick={() => void vault().clearFinishedUploads({ only: 'failed' })}
         >
-          Clear failures
+          {t.clearFailures}
         </button>
         <button
           type="button"
@@ -69,17 +71,17 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
           disabled={finished === 0}
           onClick={() => void vault().clearFinishedUploads({ only: 'finished' })}
         >
-          Clear finished
+          {t.clearFinished}
         </button>
       </div>
       <p className="muted small upload-summary" data-testid="upload-summary">
         {filesText(view.total)}: {stateCountsText(view.total)}
-        {view.total.credits > 0 && ` · ${countText(view.total.credits, 'credit')} spent`}
+        {view.total.credits > 0 && t.spent(view.total.credits)}
       </p>
       <div className="upload-scroller" ref={scroller}>
         <ul
           className="upload-list"
-          aria-label="Upload queue"
+          aria-label={t.list}
           style={{ height: virtual.getTotalSize(), position: 'relative' }}
         >
           {virtual.getVirtualItems().map((v) => {
@@ -133,11 +135,11 @@ function BatchLine({ group }: { group: BatchGroup }) {
   return (
     <div className="upload-batch-line">
       <strong className="filename" title={group.folder ?? undefined}>
-        {group.folder ?? 'Files'}
+        {group.folder ?? t.files}
       </strong>
       <span className="muted small">
-        added {formatDateTime(group.createdAt)} — {filesText(group)}: {stateCountsText(group)}
-        {group.credits > 0 && ` · ${countText(group.credits, 'credit')} spent`}
+        {t.added(group.createdAt)} {filesText(group)}: {stateCountsText(group)}
+        {group.credits > 0 && t.spent(group.credits)}
       </span>
     </div>
   )
@@ -164,31 +166,23 @@ function UploadRow({
         </span>
         <span className="upload-state">{STATE_TEXT[item.state]}</span>
       </div>
-      <progress max={100} value={pct} aria-label={`${item.relativePath}: ${pct}%`} />
+      <progress max={100} value={pct} aria-label={t.progress(item.relativePath, pct)} />
       <div className="upload-meta muted small">
-        {item.sizeBytes !== undefined && <span>{formatBytes(item.sizeBytes)}</span>}
+        {item.sizeBytes !== undefined && <span>{format.bytes(item.sizeBytes)}</span>}
         {bundleFiles !== undefined && bundleFiles > 1 && (
-          <span title="Small files are packed together and stored as one encrypted upload">
-            in a bundle with {countText(bundleFiles - 1, 'other file')}
-          </span>
+          <span title={t.bundleTitle}>{t.inBundle(bundleFiles - 1)}</span>
         )}
         {item.state === 'uploading' && p && (
           <span>
             {formatRate(p.bytesPerSecond)}
-            {p.etaSeconds !== null ? ` · ${formatDuration(p.etaSeconds)} left` : ''}
+            {p.etaSeconds !== null ? t.left(format.duration(p.etaSeconds)) : ''}
           </span>
         )}
         {/* A bundle is charged as one upload: its credits are in the summary, not split per file. */}
         {bundleFiles !== undefined ? null : item.creditsConsumed !== undefined ? (
-          <span>
-            {item.creditsConsumed} credit{item.creditsConsumed === 1 ? '' : 's'}
-          </span>
+          <span>{t.credits(item.creditsConsumed)}</span>
         ) : (
-          item.estimatedCredits !== undefined && (
-            <span>
-              ≈ {item.estimatedCredits} credit{item.estimatedCredits === 1 ? '' : 's'}
-            </span>
-          )
+          item.estimatedCredits !== undefined && <span>{t.estimated(item.estimatedCredits)}</span>
         )}
         {item.error && <span className="text-danger">{item.error.message}</span>}
         {!item.error && item.note && <span>{item.note}</span>}
@@ -198,7 +192,7 @@ function UploadRow({
             className="link-button small"
             onClick={() => void vault().cancelUpload({ itemId: item.id })}
           >
-            Cancel
+            {t.cancel}
           </button>
         )}
         {(item.state === 'failed' || item.state === 'cancelled') && (
@@ -208,7 +202,7 @@ function UploadRow({
             // Nothing was stored, so going up again costs credits: asked like a new upload.
             onClick={() => void useUploadFlowStore.getState().retry(item)}
           >
-            Retry
+            {t.retry}
           </button>
         )}
       </div>

@@ -2,7 +2,7 @@
 // per bundle, and the rows (a header per batch once there are several). Pure, so a queue of 20,000
 // items is tested without a window.
 import type { UploadItemView, UploadState } from '../../shared/ipc/vault-types'
-import { format, text } from '../text'
+import { text } from '../text'
 
 export const STATE_TEXT: Record<UploadState, string> = text.uploadList.state
 
@@ -42,9 +42,6 @@ export interface UploadListView {
   /** Files per bundle, for "in a bundle with N other files". */
   bundleSize: Map<string, number>
 }
-
-/** @deprecated A catalogue message with `f.count` reads right in every language; this only knows English. */
-export const countText = (n: number, one: string, many = `${one}s`) => format.count(n, { one, other: many })
 
 const emptyCounts = (): UploadCounts => ({ files: 0, byState: new Map(), bundles: new Set(), credits: 0 })
 

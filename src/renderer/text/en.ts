@@ -223,6 +223,36 @@ export const english = (f: LocaleFormat) => ({
     addCredits: 'Add credits in Settings',
     notNow: 'Not now',
     retryNote: 'It was not stored before, so uploading it again is charged like a new upload.',
+    summary: (files: number, size: string, encrypted: string) =>
+      `${f.count(files, { one: 'file', other: 'files' })}, ${size} (${encrypted} once encrypted). Estimated cost:`,
+    balance: (credits: number) => `Balance: ${f.credits(credits)}.`,
+    reserveTitle: 'Spend the credits kept for check-ins?',
+    confirmTitle: 'Upload these files?',
+    shortTitle: 'Not enough credits',
+    uploadAnyway: 'Upload anyway, spend the reserve',
+    uploadWhatFitsReserve: 'Upload what fits, spend the reserve',
+    encryptAndUpload: (credits: number) =>
+      `Encrypt and upload (${f.count(credits, { one: 'credit', other: 'credits' })})`,
+    uploadWhatFits: 'Upload what fits',
+    cancel: 'Cancel',
+    bundlesStart: (files: number, bundles: number) =>
+      `${f.count(files, { one: 'small file goes', other: 'small files go' })} in ${f.count(bundles, { one: 'bundle', other: 'bundles' })}: this upload costs`,
+    bundlesEnd: (withoutBundles: number) =>
+      `instead of ${f.credits(withoutBundles)} one by one. They come back as separate files when recovered.`,
+    reserveKept: (credits: number, months: number, after: number) =>
+      `Kept for check-ins: ${f.credits(credits)} — ${f.count(months, { one: 'month', other: 'months' })} of check-ins. After this upload: ${f.credits(after)}.`,
+    reserveWarning:
+      "This upload would leave too few credits for check-ins, so the dead man's switch could release the vault by accident.",
+    reserveWhy:
+      'Every check-in costs credits; when they run out you cannot check in, and a missed check-in starts the release to your heirs.',
+    safer: 'Safer: add credits first, or choose fewer files.',
+    short: (credits: number) =>
+      `The balance is ${f.count(credits, { one: 'credit', other: 'credits' })} short. Files that do not fit will fail without being charged; add credits first, or choose fewer files.`,
+    tooLarge: (limitGb: number, names: readonly string[], more: number) =>
+      `Over the ${f.number(limitGb)} GB limit and left out: ${f.list(more > 0 ? [...names, f.count(more, { one: 'more', other: 'more' })] : names)}.`,
+    skipped: (n: number, detail: string) =>
+      `${f.count(n, { one: 'item', other: 'items' })} skipped: ${detail}`,
+    chargedOnly: 'Credits are charged only for files that are stored. Cancelling costs nothing.',
   },
   guardianKits: {
     invited: (name: string) => `${name} was invited.`,
@@ -855,6 +885,75 @@ export const english = (f: LocaleFormat) => ({
       bundles > 0
         ? `${f.count(files, { one: 'file', other: 'files' })} (${f.count(bundles, { one: 'bundle', other: 'bundles' })} of small files)`
         : f.count(files, { one: 'file', other: 'files' }),
+  },
+  dialog: {
+    keep: 'Keep as is',
+    working: 'Working…',
+  },
+  kitViewer: {
+    downloaded: (file: string) =>
+      `Downloaded ${file}. Open it and print it (Ctrl+P / Cmd+P, or "Save as PDF").`,
+    saved: (path: string) => `Saved ${path}`,
+    printed: 'Sent to the printer.',
+    notSaved: 'Not saved.',
+    browserMode:
+      'Browser mode cannot print or make PDFs itself: download the kit page and print it from your browser.',
+    close: 'Close',
+    download: 'Download page',
+    print: 'Print…',
+    pdf: 'Save as PDF…',
+    guardianTitle: 'Guardian kit',
+    guardianDetail: (
+      name: string,
+      index: number,
+      shares: number,
+      threshold: number,
+      set: string,
+      made: string,
+    ) =>
+      `${name}: share ${f.number(index)} of ${f.number(shares)}; any ${f.number(threshold)} kits together recover the vault key. Share set ${set}, made ${f.dateTime(made)}.`,
+    ownerTitle: 'Owner recovery kit',
+    ownerDetail: (fingerprint: string) =>
+      `The vault key itself (fingerprint ${fingerprint}): whoever holds these words can open the vault. Keep it where you keep your will.`,
+  },
+  ownerKit: {
+    notHereTitle: 'The vault key is not on this device',
+    notHere:
+      "The owner kit can only be shown on a computer that holds the vault key. Open the vault's Overview and type the words of the owner kit you already have, or use the computer that made the vault.",
+    viewFooter:
+      'Print it or save it where you keep your will. Then choose “I have saved it” and type back a few of its words, so you know the copy you kept can be read.',
+    saved: 'I have saved it',
+    close: 'Close',
+    checkTitle: 'Check the owner kit you saved',
+    confirmed: (at: string, vault: string | null) =>
+      `The words match: your owner kit is saved and readable (confirmed ${f.dateTime(at)}). Keep it somewhere safe and private; whoever holds it can open ${vault ?? 'the vault'}.`,
+    done: 'Done',
+    instructions:
+      'Take the copy you kept — the printout or the saved file, not this screen — and type the words at these positions. This proves the copy can be read when it is needed.',
+    word: (position: number, count: number) => `Word ${f.number(position)} of ${f.number(count)}`,
+    choosing: 'Choosing the words to check…',
+    notNow: 'Not now',
+    showAgain: 'Show the kit again',
+    checking: 'Checking…',
+    confirm: 'Confirm',
+  },
+  uploadQueue: {
+    title: 'Uploads',
+    clearFailures: 'Clear failures',
+    clearFinished: 'Clear finished',
+    spent: (credits: number) => ` · ${f.count(credits, { one: 'credit', other: 'credits' })} spent`,
+    list: 'Upload queue',
+    files: 'Files',
+    added: (at: string) => `added ${f.dateTime(at)} —`,
+    progress: (name: string, percent: number) => `${name}: ${f.number(percent)}%`,
+    bundleTitle: 'Small files are packed together and stored as one encrypted upload',
+    inBundle: (others: number) =>
+      `in a bundle with ${f.count(others, { one: 'other file', other: 'other files' })}`,
+    left: (duration: string) => ` · ${duration} left`,
+    credits: (n: number) => f.count(n, { one: 'credit', other: 'credits' }),
+    estimated: (n: number) => `≈ ${f.count(n, { one: 'credit', other: 'credits' })}`,
+    cancel: 'Cancel',
+    retry: 'Retry',
   },
 })
 
