@@ -1,0 +1,135 @@
+// Every screen, tab and dialog of the owner's journey, in the light and the dark theme, checked with
+// axe-core against WCAG 2.1 A and AA: no serious or critical violation anywhere.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+const THEMES = ['light', 'dark'] as const
+
+/** The serious and critical violations on the page as it is, one line each. */
+async function violations(on: Page = page): Promise<string[]> {
+  // The kits are shown in a sandboxed frame axe cannot enter; their pages are checked on their own.
+  const results = await new AxeBuilder({ page: on })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('iframe.kit-frame')
+    .analyze()
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    )
+}
+
+/** The printable kit page shown in the dialog's frame, checked as the page it prints as. */
+async function checkKitPage(name: string) {
+  const html = await page.locator('iframe.kit-frame').getAttribute('srcdoc')
+  expect(html, name).toBeTruthy()
+  const kitPage = await page.context().newPage()
+  await kitPage.setContent(html!)
+  expect.soft(await violations(kitPage), name).toEqual([])
+  await kitPage.close()
+}
+
+/** Checks the page in both themes (contrast differs), then goes back to the system theme. */
+async function checkScreen(name: string) {
+  console.log(`[a11y] ${name}`)
+  for (const theme of THEMES) {
+    await page.evaluate((t) => {
+      document.documentElement.dataset.theme = t
+    }, theme)
+    expect.soft(await violations(), `${name}, ${theme} theme`).toEqual([])
+  }
+  await page.evaluate(() => document.documentElement.removeAttribute('data-theme'))
+}
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-a11y-'))
+  // Above the asking threshold (50 credits), so the cost confirmation shows.
+  await writeFile(join(filesDir, 'scans.pdf'), Buffer.alloc(15_000_000, 1))
+  // axe needs a page of its own context (it opens frames of its own).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  page = await context.newPage()
+})
+
+test.afterAll(async () => {
+  await page?.context().close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('first run', async () => {
+  await page.goto(app.url)
+  await expect(page.getByRole('button', { name: 'Start locally' })).toBeVisible()
+  await checkScreen('first run')
+  await page.getByLabel('Your e-mail address').fill('owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+})
+
+test('every tab of a vault', async () => {
+  for (const tab of await page.getByRole('tab').allTextContents()) {
+    await page.getByRole('tab', { name: tab }).click()
+    await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true')
+    await checkScreen(`vault tab ${tab}`)
+  }
+})
+
+test('the dialogs: guardian form with errors, guardian kit, owner kit, upload cost', async () => {
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  await form.getByLabel('E-mail').fill('not-an-address')
+  await form.getByRole('button', { name: 'Add guardian' }).click()
+  await expect(form.getByText('Enter a name')).toBeVisible()
+  await checkScreen('guardian form with errors')
+  await form.getByLabel('Name').fill('Alice Martin')
+  await form.getByLabel('E-mail').fill('alice@example.com')
+  await form.getByRole('button', { name: 'Add guardian' }).click()
+  await expect(page.getByRole('cell', { name: 'Alice Martin', exact: true })).toBeVisible()
+  await checkScreen('guardians listed')
+  await page
+    .getByRole('button', { name: /View kit/ })
+    .first()
+    .click()
+  await expect(page.getByRole('dialog').getByRole('heading', { name: 'Guardian kit' })).toBeVisible()
+  await checkScreen('guardian kit dialog')
+  await checkKitPage('guardian kit page')
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await expect(page.frameLocator('iframe.kit-frame').locator('ol.words .w').first()).toBeVisible()
+  await checkScreen('owner kit dialog')
+  await checkKitPage('owner kit page')
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('dialog')).toBeHidden()
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(filesDir, 'scans.pdf'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  await expect(page.getByRole('dialog')).toContainText('1 file', { timeout: 20_000 })
+  await checkScreen('upload cost dialog')
+  await page.getByRole('dialog').getByRole('button', { name: 'Not now' }).click()
+})
+
+test('the vaults list, settings and recovery screens', async () => {
+  for (const screen of ['Vaults', 'Settings', 'Recovery']) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: screen }).click()
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+    await checkScreen(screen)
+  }
+})
