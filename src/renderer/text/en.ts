@@ -955,6 +955,87 @@ export const english = (f: LocaleFormat) => ({
     cancel: 'Cancel',
     retry: 'Retry',
   },
+  release: {
+    triggerLabel: {
+      dead_man_switch: "Dead man's switch",
+      manual: 'Manual',
+      guardian_claim: 'Guardian claim',
+    },
+    triggerSentence: {
+      dead_man_switch:
+        'The release starts when you miss a check-in; checking in from the app or the tray resets the timer.',
+      manual: 'Nothing starts by itself: the release begins only when you start it.',
+      guardian_claim:
+        'The release starts when enough of your guardians (as many as your kits require) claim it.',
+    },
+    frequencyShort: {
+      weekly: 'Every 7 days',
+      biweekly: 'Every 14 days',
+      monthly: 'Every 30 days (monthly)',
+      quarterly: 'Every 90 days (quarterly)',
+    },
+    frequency: {
+      weekly: 'Weekly (every 7 days)',
+      biweekly: 'Every two weeks (14 days)',
+      monthly: 'Monthly (every 30 days) — recommended',
+      quarterly: 'Quarterly (every 90 days)',
+    },
+    /** As the saved note names it: "Dead man's switch, monthly". */
+    frequencyWord: { weekly: 'weekly', biweekly: 'biweekly', monthly: 'monthly', quarterly: 'quarterly' },
+    title: 'When should your heirs receive the vault?',
+    trigger: 'Release trigger',
+    checkIn: 'Check in',
+    checkInCost: (credits: number) =>
+      `Each check-in costs ${f.count(credits, { one: 'credit', other: 'credits' })}. The app and the tray remind you before the deadline.`,
+    changeMind: (days: number) => `${f.count(days, { one: 'day', other: 'days' })} to change your mind.`,
+    contestation: (days: number) =>
+      `Whatever the trigger, a release first enters a ${f.number(days)}-day contestation period. You are alerted during it and can cancel it at any time; only when it ends are your heirs notified and given access.`,
+    saving: 'Saving…',
+    save: 'Save release settings',
+    saved: (trigger: string) => `Saved: ${trigger}.`,
+    savedSwitch: (trigger: string, frequency: string, due: string) =>
+      `Saved: ${trigger}, ${frequency}; next check-in due ${f.dateTime(due)}.`,
+  },
+  guardians: {
+    status: { pending: 'Invited, no answer yet', accepted: 'Accepted', declined: 'Declined' },
+    title: 'Guardians',
+    count: (n: number, max: number) => `${f.number(n)} of ${f.number(max)}`,
+    note: (threshold: number, shares: number) =>
+      `Each guardian keeps a printed kit holding one share of the vault key. Any ${f.number(threshold)} of ${f.count(shares, { one: 'kit', other: 'kits' })} together recover your files; fewer reveal nothing.`,
+    notListed: 'This service does not list guardians; shown are those added from this device.',
+    none: 'No guardians yet.',
+    name: 'Name',
+    email: 'E-mail',
+    statusColumn: 'Status',
+    kit: 'Kit',
+    actions: 'Actions',
+    addedNoMail: (at: string) => `Added ${f.date(at)}; no e-mail was sent: tell them yourself`,
+    invitedOn: (at: string) => `Invited ${f.date(at)}`,
+    viewKit: (index: number) => `View kit ${f.number(index)}`,
+    handedOverLabel: (index: number, name: string) => `Kit ${f.number(index)} handed over to ${name}`,
+    handedOver: 'Handed over',
+    noKit: 'none on this device',
+    removeLabel: (name: string) => `Remove guardian ${name}`,
+    remove: 'Remove',
+    handedOverCount: (handed: number, withKit: number) =>
+      `${f.number(handed)} of ${f.count(withKit, { one: 'current kit', other: 'current kits' })} marked as handed over. Tick a kit once the guardian holds it on paper; when kits are made again, tick the new ones.`,
+    addTitle: 'Add a guardian',
+    full: (shares: number) =>
+      `This vault has the most guardians its preset allows (${f.number(shares)}). Remove one to add another.`,
+    noMailTrial:
+      'No e-mail leaves this computer (the vault service runs here, as a trial): the guardian is not told anything. Give them their printed kit and tell them in person what it is for.',
+    noMail:
+      'No e-mail leaves this computer (the service has no e-mail set up): the guardian is not told anything. Give them their printed kit and tell them in person what it is for.',
+    invitation: 'They get an invitation e-mail.',
+    addAllBeforePrinting:
+      'Add all your guardians before printing kits: adding a guardian splits the key again and makes a new kit for every guardian, so kits printed earlier stop working.',
+    who: 'guardian',
+    add: 'Add guardian',
+    removeTitle: (name: string) => `Remove ${name}?`,
+    removeConfirm: 'Remove guardian',
+    removeNote:
+      'The vault key is split again for the remaining guardians. Every kit handed out so far stops working: print the new kits and give one to each remaining guardian, and ask them to destroy the old ones.',
+  },
 })
 
 export type Catalogue = ReturnType<typeof english>

@@ -7,13 +7,12 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { GuardianKitViewer } from '../../components/KitViewer'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
-import { formatDate } from '../../display/units'
 import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
 import { text } from '../../text'
 
-const STATUS_TEXT = { pending: 'Invited, no answer yet', accepted: 'Accepted', declined: 'Declined' } as const
+const t = text.guardians
 
 export function GuardiansTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
@@ -101,20 +100,13 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     <div>
       <div className="panel">
         <h2>
-          Guardians{' '}
+          {t.title}{' '}
           <span className="count" data-testid="guardian-count">
-            {guardians.length} of {shape.shares}
+            {t.count(guardians.length, shape.shares)}
           </span>
         </h2>
-        <p className="muted">
-          Each guardian keeps a printed kit holding one share of the vault key. Any {shape.threshold} of{' '}
-          {shape.shares} kits together recover your files; fewer reveal nothing.
-        </p>
-        {entry?.fromService === false && (
-          <p className="muted small">
-            This service does not list guardians; shown are those added from this device.
-          </p>
-        )}
+        <p className="muted">{t.note(shape.threshold, shape.shares)}</p>
+        {entry?.fromService === false && <p className="muted small">{t.notListed}</p>}
         {entry?.error !== undefined && <ErrorNotice error={entry.error} onRetry={() => void load(vaultId)} />}
         {guardians.length > 0 && !full && (
           <p className="notice notice-info" data-testid="add-all-first">
@@ -122,18 +114,18 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
           </p>
         )}
         {guardians.length === 0 ? (
-          <p>No guardians yet.</p>
+          <p>{t.none}</p>
         ) : (
           <div className="table-scroll people-table-box">
             <table className="table people-table">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Kit</th>
+                  <th scope="col">{t.name}</th>
+                  <th scope="col">{t.email}</th>
+                  <th scope="col">{t.statusColumn}</th>
+                  <th scope="col">{t.kit}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t.actions}</span>
                   </th>
                 </tr>
               </thead>
@@ -145,18 +137,18 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                       <td>{g.name}</td>
                       <td className="email-cell">{g.email}</td>
                       <td>
-                        <span className={`pill pill-${g.status}`}>{STATUS_TEXT[g.status]}</span>
+                        <span className={`pill pill-${g.status}`}>{t.status[g.status]}</span>
                         <span className="muted small cell-note">
                           {g.status === 'pending' && noMail
-                            ? `Added ${formatDate(g.invitedAt)}; no e-mail was sent: tell them yourself`
-                            : `Invited ${formatDate(g.invitedAt)}`}
+                            ? t.addedNoMail(g.invitedAt)
+                            : t.invitedOn(g.invitedAt)}
                         </span>
                       </td>
                       <td>
                         {kit ? (
                           <div className="kit-cell">
                             <button type="button" className="link-button" onClick={() => setKitFor(g.id)}>
-                              View kit {kit.shareIndex}
+                              {t.viewKit(kit.shareIndex)}
                             </button>
                             <label className="check-label">
                               <input
@@ -164,14 +156,14 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                                 checked={kit.handedOver}
                                 disabled={handing === g.id || !writable}
                                 onChange={(e) => void markHandedOver(g.id, e.target.checked)}
-                                aria-label={`Kit ${kit.shareIndex} handed over to ${g.name}`}
+                                aria-label={t.handedOverLabel(kit.shareIndex, g.name)}
                                 data-testid="kit-handed-over"
                               />
-                              <span aria-hidden="true">Handed over</span>
+                              <span aria-hidden="true">{t.handedOver}</span>
                             </label>
                           </div>
                         ) : (
-                          <span className="muted small">none on this device</span>
+                          <span className="muted small">{t.noKit}</span>
                         )}
                       </td>
                       <td>
@@ -181,9 +173,9 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                           disabled={!writable}
                           title={reason ?? undefined}
                           onClick={() => setRemoving({ id: g.id, name: g.name })}
-                          aria-label={`Remove guardian ${g.name}`}
+                          aria-label={t.removeLabel(g.name)}
                         >
-                          Remove
+                          {t.remove}
                         </button>
                       </td>
                     </tr>
@@ -195,8 +187,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
         )}
         {withKit > 0 && (
           <p className="muted small" data-testid="kits-handed-over">
-            {handedOver} of {withKit} current kit{withKit === 1 ? '' : 's'} marked as handed over. Tick a kit
-            once the guardian holds it on paper; when kits are made again, tick the new ones.
+            {t.handedOverCount(handedOver, withKit)}
           </p>
         )}
         {change && (
@@ -226,35 +217,23 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
       </div>
 
       <div className="panel">
-        <h2>Add a guardian</h2>
+        <h2>{t.addTitle}</h2>
         <ReadOnlyNote />
         {full ? (
-          <p>
-            This vault has the most guardians its preset allows ({shape.shares}). Remove one to add another.
-          </p>
+          <p>{t.full(shape.shares)}</p>
         ) : (
           <>
             {noMail ? (
               <p className="notice notice-warn" data-testid="guardian-no-mail">
-                No e-mail leaves this computer
-                {service?.trial
-                  ? ' (the vault service runs here, as a trial)'
-                  : ' (the service has no e-mail set up)'}
-                : the guardian is not told anything. Give them their printed kit and tell them in person what
-                it is for.
+                {service?.trial ? t.noMailTrial : t.noMail}
               </p>
             ) : (
-              <p className="muted small">They get an invitation e-mail.</p>
+              <p className="muted small">{t.invitation}</p>
             )}
-            {guardians.length === 0 && (
-              <p className="muted small">
-                Add all your guardians before printing kits: adding a guardian splits the key again and makes
-                a new kit for every guardian, so kits printed earlier stop working.
-              </p>
-            )}
+            {guardians.length === 0 && <p className="muted small">{t.addAllBeforePrinting}</p>}
             <PersonForm
-              who="guardian"
-              submitLabel="Add guardian"
+              who={t.who}
+              submitLabel={t.add}
               disabled={!writable}
               disabledReason={reason}
               onSubmit={add}
@@ -266,18 +245,14 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
 
       {removing && (
         <ConfirmDialog
-          title={`Remove ${removing.name}?`}
-          confirmLabel="Remove guardian"
+          title={t.removeTitle(removing.name)}
+          confirmLabel={t.removeConfirm}
           danger
           busy={busy}
           onConfirm={remove}
           onCancel={() => setRemoving(undefined)}
         >
-          <p>
-            The vault key is split again for the remaining guardians. Every kit handed out so far stops
-            working: print the new kits and give one to each remaining guardian, and ask them to destroy the
-            old ones.
-          </p>
+          <p>{t.removeNote}</p>
         </ConfirmDialog>
       )}
       {kitFor && (

@@ -14,7 +14,6 @@ import { RehearsalPanel } from '../../components/RehearsalPanel'
 import { CancelReleaseButton, ReleaseDates } from '../../components/ReleasingBanner'
 import { StartReleasePanel } from '../../components/StartReleasePanel'
 import { FREQUENCY_TEXT, TRIGGER_TEXT } from '../../display/release-text'
-import { formatDateTime } from '../../display/units'
 import { useWriteAccess } from '../../stores/connection-store'
 import { useVault } from '../../stores/vaults-store'
 import { text } from '../../text'
@@ -79,13 +78,13 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
   return (
     <div>
       <form className="panel release-form" onSubmit={save} aria-labelledby="release-title">
-        <h2 id="release-title">When should your heirs receive the vault?</h2>
+        <h2 id="release-title">{text.release.title}</h2>
         <ReadOnlyNote />
         {v.state !== 'active' && (
           <p className="notice notice-info">{text.releaseStatus.settingsWhileActive}</p>
         )}
         <fieldset className="radio-cards" disabled={!writable}>
-          <legend>Release trigger</legend>
+          <legend>{text.release.trigger}</legend>
           {RELEASE_TRIGGERS.map((t) => (
             <label key={t} className={`radio-card${trigger === t ? ' selected' : ''}`}>
               <input
@@ -104,7 +103,7 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
         </fieldset>
         {trigger === 'dead_man_switch' && (
           <div className="field">
-            <label htmlFor="checkin-frequency">Check in</label>
+            <label htmlFor="checkin-frequency">{text.release.checkIn}</label>
             <select
               id="checkin-frequency"
               value={frequency}
@@ -117,28 +116,27 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
                 </option>
               ))}
             </select>
-            <span className="muted small">
-              Each check-in costs {LIMITS.checkInCostCredits} credits. The app and the tray remind you before
-              the deadline.
-            </span>
+            <span className="muted small">{text.release.checkInCost(LIMITS.checkInCostCredits)}</span>
           </div>
         )}
         <p className="explain">
-          <strong>{LIMITS.contestationDays} days to change your mind.</strong> Whatever the trigger, a release
-          first enters a {LIMITS.contestationDays}-day contestation period. You are alerted during it and can
-          cancel it at any time; only when it ends are your heirs notified and given access.
+          <strong>{text.release.changeMind(LIMITS.contestationDays)}</strong>{' '}
+          {text.release.contestation(LIMITS.contestationDays)}
         </p>
         <div className="row">
           <button type="submit" className="button" disabled={!writable || busy} title={reason ?? undefined}>
-            {busy ? 'Saving…' : 'Save release settings'}
+            {busy ? text.release.saving : text.release.save}
           </button>
         </div>
         {saved && (
           <p className="notice notice-ok" role="status" data-testid="release-saved">
-            Saved: {TRIGGER_TEXT[saved.trigger].label}
             {saved.trigger === 'dead_man_switch'
-              ? `, ${saved.checkInFrequency}; next check-in due ${formatDateTime(saved.nextCheckInDue)}.`
-              : '.'}
+              ? text.release.savedSwitch(
+                  TRIGGER_TEXT[saved.trigger].label,
+                  text.release.frequencyWord[saved.checkInFrequency],
+                  saved.nextCheckInDue,
+                )
+              : text.release.saved(TRIGGER_TEXT[saved.trigger].label)}
           </p>
         )}
         {error !== undefined && <ErrorNotice error={error} />}
