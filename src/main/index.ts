@@ -97,11 +97,13 @@ if (!app.requestSingleInstanceLock()) {
     applyLoginItem((await backend.settings.get()).launchAtLogin)
 
     const running = await backend.start()
+    desktopSession = running
     running.shell.on('tray', (view) => updateTray(running, view))
     running.shell.on('notice', (notice) => notify(notice))
     // Timers stall during sleep: re-check reminders and re-poll the vaults on wake.
     powerMonitor.on('resume', () => void running.onResume())
-    powerMonitor.on('unlock-screen', () => void running.onResume())
+    // Also the optional check-in on unlock (an sk_agent_ key; at most once per period).
+    powerMonitor.on('unlock-screen', () => void running.onUnlock())
   })
 
   /** Shows a vault in the window (from a notification or the tray). */
@@ -110,20 +112,30 @@ if (!app.requestSingleInstanceLock()) {
     backend?.events.emit(eventChannels.openVault, { vaultId })
   }
 
+  let desktopSession: DesktopSession | undefined
   const notify = (notice: AppNotice) => {
     if (!Notification.isSupported()) return
+    const checkInHere = notice.kind === 'reminder' && notice.vaultId !== undefined
     const notification = new Notification({
       title: notice.title,
       body: notice.body,
       urgency: notice.kind === 'releasing' ? 'critical' : 'normal',
+      // One-step check-in from the reminder (buttons show on macOS; elsewhere the window's notice has it).
+      ...(checkInHere ? { actions: [{ type: 'button' as const, text: 'Check in now' }] } : {}),
     })
     notification.on('click', () => (notice.vaultId ? openVault(notice.vaultId) : showMainWindow()))
+    if (checkInHere) {
+      notification.on('action', () => {
+        const label = desktopSession?.snapshot().vaults.find((v) => v.id === notice.vaultId)?.label
+        checkInFrom('reminder', notice.vaultId!, label ?? notice.title)
+      })
+    }
     notification.show()
   }
 
-  const checkInFromTray = (vaultId: string, label: string) => {
+  const checkInFrom = (source: 'tray' | 'reminder', vaultId: string, label: string) => {
     if (!backend) return
-    void Promise.resolve(backend.handlers.checkIn({ vaultId }))
+    void Promise.resolve(backend.handlers.checkIn({ vaultId, source }))
       .then((result) =>
         notify({
           kind: 'reminder',
@@ -146,7 +158,10 @@ if (!app.requestSingleInstanceLock()) {
     tray?.setState(
       view.level,
       `Vault Desktop — ${view.text}`,
-      trayMenuItems(view, running.snapshot().vaults, { checkIn: checkInFromTray, openVault }),
+      trayMenuItems(view, running.snapshot().vaults, {
+        checkIn: (vaultId, label) => checkInFrom('tray', vaultId, label),
+        openVault,
+      }),
     )
   }
 
