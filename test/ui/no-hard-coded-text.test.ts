@@ -133,6 +133,15 @@ function scan(file: string, content = readFileSync(file, 'utf8')): Finding[] {
   }
 
   const visit = (node: ts.Node): void => {
+    // Numbers and dates go through the one layer (`format`, catalogue functions), never around it.
+    if (
+      (ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        /^toLocale(Date|Time)?String$/.test(node.expression.name.text)) ||
+      (ts.isNewExpression(node) && /^Intl\./.test(node.expression.getText()))
+    ) {
+      report(node, 'formatting outside src/shared/locale-format.ts')
+    }
     if (ts.isJsxText(node)) {
       if (HAS_WORD.test(node.text)) report(node, 'JSX text')
     } else if (ts.isJsxExpression(node) && node.expression && !ts.isJsxAttribute(node.parent)) {
@@ -193,6 +202,7 @@ describe('renderer text lives in the catalogue', () => {
       const LABEL = 'Something went wrong, try again.'
       export function Probe({ busy, status }: { busy: boolean; status: string }) {
         if (!busy) throw new Error(\`No vault \${status}\`)
+        const when = new Date().toLocaleDateString('en-GB')
         return (
           <div className="row small" data-testid="probe" aria-label="Probe panel">
             <h2>{text.app.name}</h2>
@@ -209,6 +219,7 @@ describe('renderer text lives in the catalogue', () => {
     expect(found).toEqual([
       'sentence in code',
       'error message',
+      'formatting outside src/shared/locale-format.ts',
       'aria-label attribute',
       'JSX text',
       'string shown in JSX',
