@@ -11,7 +11,7 @@ import { VaultsScreen } from './screens/VaultsScreen'
 import { SCREENS, type ScreenId, useNavigationStore } from './stores/navigation-store'
 import { useSettingsStore } from './stores/settings-store'
 import { useVaultsStore } from './stores/vaults-store'
-import { text } from './text'
+import { langOf, text } from './text'
 
 const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
   vaults: VaultsScreen,
@@ -58,7 +58,7 @@ export function App() {
                 aria-current={screen === item.id ? 'page' : undefined}
                 onClick={() => go(item.id)}
               >
-                {text.screens[item.id]}
+                <span lang={langOf('screens', item.id)}>{text.screens[item.id]}</span>
                 {item.id === 'vaults' && releasing > 0 && (
                   <span className="nav-alarm">{text.app.releasingBadge(releasing)}</span>
                 )}
