@@ -3,6 +3,7 @@ import { droppedEntries } from '../bridge/drop-transfer'
 import { useWriteAccess } from '../stores/connection-store'
 import { useFileIntakeStore } from '../stores/file-intake-store'
 import { useNavigationStore } from '../stores/navigation-store'
+import { showNotice } from '../stores/notices-store'
 import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useVault } from '../stores/vaults-store'
 import { format, text } from '../text'
@@ -17,9 +18,7 @@ export function DropTarget() {
   const v = useVault(vaultId)
   const { canWrite, reason } = useWriteAccess()
   const [over, setOver] = useState(false)
-  const { receiving, message, cancel, clearMessage } = useFileIntakeStore()
-  const [refusal, setRefusal] = useState<string>()
-  const shown = refusal ?? message
+  const { receiving, cancel } = useFileIntakeStore()
 
   useEffect(() => {
     const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer?.types ?? []).includes('Files')
@@ -37,14 +36,13 @@ export function DropTarget() {
       e.preventDefault()
       setOver(false)
       if (!v) {
-        setRefusal(text.drop.openVaultFirst)
+        showNotice({ kind: 'error', body: text.drop.openVaultFirst })
         return
       }
       if (!canWrite || v.state !== 'active') {
-        setRefusal(reason ?? text.drop.vaultNotActive)
+        showNotice({ kind: 'error', body: reason ?? text.drop.vaultNotActive })
         return
       }
-      setRefusal(undefined)
       setTab('assets')
       const pathFor = window.vaultFiles?.pathForFile
       if (pathFor) {
@@ -97,23 +95,6 @@ export function DropTarget() {
             {text.drop.cancel}
           </button>
         </section>
-      )}
-      {shown && (
-        <div className="toasts">
-          <div className="toast" role="alert">
-            <p>{shown}</p>
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                setRefusal(undefined)
-                clearMessage()
-              }}
-            >
-              {text.common.dismiss}
-            </button>
-          </div>
-        </div>
       )}
     </>
   )

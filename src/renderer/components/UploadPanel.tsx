@@ -49,7 +49,8 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
     event.preventDefault()
     if (!path.trim()) return
     await start(vaultId, [path.trim()])
-    if (!useUploadFlowStore.getState().error) setPath('')
+    // Kept until queued: declining the cost leaves the path (and the button) ready to try again.
+    if (useUploadFlowStore.getState().lastQueued) setPath('')
   }
 
   return (

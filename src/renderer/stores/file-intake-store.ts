@@ -10,6 +10,7 @@ import {
 } from '../bridge/drop-transfer'
 import { fileIntake } from '../bridge/vault-client'
 import { text } from '../text'
+import { showNotice } from './notices-store'
 import { useUploadFlowStore } from './upload-flow-store'
 
 type Entries = ReturnType<typeof droppedEntries>
@@ -17,11 +18,8 @@ type Entries = ReturnType<typeof droppedEntries>
 interface FileIntakeState {
   /** Bytes on their way to the backend; undefined when nothing is being received. */
   receiving: TransferProgress | undefined
-  /** The last intake's outcome when it did not end in the upload flow (cancelled, failed). */
-  message: string | undefined
   receive(vaultId: string, entries: Entries): Promise<void>
   cancel(): void
-  clearMessage(): void
 }
 
 /** Resolves once the owner has confirmed or declined the upload the intake started. */
@@ -50,21 +48,19 @@ let controller: AbortController | undefined
 
 export const useFileIntakeStore = create<FileIntakeState>((set) => ({
   receiving: undefined,
-  message: undefined,
   receive: async (vaultId, entries) => {
     const intake = fileIntake()
     if (!intake) {
-      set({ message: text.drop.noBackend })
+      showNotice({ kind: 'error', body: text.drop.noBackend })
       return
     }
     controller?.abort()
     const mine = new AbortController()
     controller = mine
-    set({ message: undefined })
     try {
       const files = await collectDroppedFiles(entries)
       if (files.length === 0) {
-        set({ message: text.drop.nothingDropped })
+        showNotice({ kind: 'info', body: text.drop.nothingDropped })
         return
       }
       const totalBytes = files.reduce((sum, f) => sum + f.file.size, 0)
@@ -79,7 +75,8 @@ export const useFileIntakeStore = create<FileIntakeState>((set) => ({
       // Keeps only what the queue will read; the rest of the drop is deleted now.
       await intake.request('release', { dropId })
     } catch (error) {
-      set({ message: mine.signal.aborted ? text.drop.cancelled : failureText(error) })
+      if (mine.signal.aborted) showNotice({ kind: 'info', body: text.drop.cancelled })
+      else showNotice({ kind: 'error', body: failureText(error) })
     } finally {
       if (controller === mine) {
         controller = undefined
@@ -88,5 +85,4 @@ export const useFileIntakeStore = create<FileIntakeState>((set) => ({
     }
   },
   cancel: () => controller?.abort(),
-  clearMessage: () => set({ message: undefined }),
 }))

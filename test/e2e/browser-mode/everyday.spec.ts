@@ -242,10 +242,11 @@ test.describe('the owner everyday journey', () => {
     await shot('nothing-fits')
     await dialog.getByRole('button', { name: 'Not now' }).click()
     await expect(page.getByRole('dialog')).toHaveCount(0)
-    // "Back up" is disabled once the path field is emptied: focus goes to that field, not the page.
+    // Declining keeps the path, so focus goes back to "Back up", ready to try again after adding credits.
+    await expect(page.getByRole('button', { name: 'Back up' })).toBeFocused()
     await expect(
       page.getByLabel('Path of a file or folder on the computer running Vault Desktop'),
-    ).toBeFocused()
+    ).toHaveValue(join(filesDir, 'film.mov'))
   })
 
   test('retrying a cancelled upload asks for its cost again before it runs', async () => {
@@ -349,6 +350,15 @@ test.describe('the owner everyday journey', () => {
       day.format(started + 30 * DAY_MS),
     )
     await shot('release-releasing')
+    // The Overview says when heirs get access, not "if it starts", and offers no check-in.
+    await page.getByRole('tab', { name: 'Overview' }).click()
+    await expect(page.getByTestId('overview-release-dates').getByTestId('release-access')).toContainText(
+      day.format(started + 30 * DAY_MS),
+    )
+    await expect(page.getByText('If it starts')).toHaveCount(0)
+    await expect(page.getByRole('form', { name: 'Check in' })).toHaveCount(0)
+    await shot('overview-releasing')
+    await page.getByRole('tab', { name: 'Release settings' }).click()
 
     // The period ends (the service's clock moved past it): heirs are given access.
     await admin('tick', '--now', new Date(started + 30 * DAY_MS + 60 * 60_000).toISOString())

@@ -5,6 +5,7 @@ import { vault } from '../../bridge/vault-client'
 import { DeleteVaultPanel } from '../../components/DeleteVaultPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadinessPanel } from '../../components/Readiness'
+import { ReleaseDates } from '../../components/ReleasingBanner'
 import { StateBadge } from '../../components/StateBadge'
 import { VaultKeyPanel } from '../../components/VaultKeyPanel'
 import { FREQUENCY_SHORT, TRIGGER_TEXT } from '../../display/release-text'
@@ -89,8 +90,12 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
                 </dd>
               </>
             )}
-            <dt>{t.ifItStarts}</dt>
-            <dd>{t.daysToCancel(LIMITS.contestationDays)}</dd>
+            {v.state === 'active' && (
+              <>
+                <dt>{t.ifItStarts}</dt>
+                <dd>{t.daysToCancel(LIMITS.contestationDays)}</dd>
+              </>
+            )}
           </dl>
         ) : (
           <p>
@@ -100,42 +105,51 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
             </button>
           </p>
         )}
-      </div>
-
-      <form className="panel checkin-panel" onSubmit={checkIn} aria-labelledby="checkin-title">
-        <h2 id="checkin-title">{t.checkInTitle}</h2>
-        <p className="muted">{t.checkInNote(LIMITS.checkInCostCredits)}</p>
-        <label htmlFor="checkin-note">{t.note}</label>
-        <input
-          id="checkin-note"
-          type="text"
-          value={note}
-          maxLength={1000}
-          onChange={(e) => setNote(e.target.value)}
-          placeholder={t.notePlaceholder}
-          disabled={!canCheckIn}
-        />
-        <div className="row">
-          <button type="submit" className="button" disabled={!canCheckIn || busy}>
-            {busy ? t.checkingIn : t.checkInTitle}
-          </button>
-          {!canCheckIn && (
-            <span className="muted small">
-              {v.state !== 'active' ? t.inactive : v.releaseTrigger ? t.otherTrigger : t.noSwitch}
-            </span>
-          )}
-        </div>
-        {result && (
-          <p className="notice notice-ok" role="status" data-testid="checkin-result">
-            {t.checkedIn(result.nextCheckInDue, result.daysRemaining)}
+        {/* Started: when heirs get access, not what would happen "if it starts" (the banner cancels). */}
+        {v.state !== 'active' && (
+          <p data-testid="overview-release-dates">
+            <ReleaseDates v={v} />
           </p>
         )}
-        {error !== undefined && <ErrorNotice error={error} />}
-        <p className="muted small" data-testid="last-checkin">
-          {t.lastCheckIn}{' '}
-          {v.lastCheckIn ? t.lastCheckInAt(v.lastCheckIn.at, v.lastCheckIn.note ?? null) : t.noneYet}
-        </p>
-      </form>
+      </div>
+
+      {/* Checking in cannot stop a release that has started: only cancelling can. */}
+      {v.state === 'active' && (
+        <form className="panel checkin-panel" onSubmit={checkIn} aria-labelledby="checkin-title">
+          <h2 id="checkin-title">{t.checkInTitle}</h2>
+          <p className="muted">{t.checkInNote(LIMITS.checkInCostCredits)}</p>
+          <label htmlFor="checkin-note">{t.note}</label>
+          <input
+            id="checkin-note"
+            type="text"
+            value={note}
+            maxLength={1000}
+            onChange={(e) => setNote(e.target.value)}
+            placeholder={t.notePlaceholder}
+            disabled={!canCheckIn}
+          />
+          <div className="row">
+            <button type="submit" className="button" disabled={!canCheckIn || busy}>
+              {busy ? t.checkingIn : t.checkInTitle}
+            </button>
+            {!canCheckIn && (
+              <span className="muted small">
+                {v.state !== 'active' ? t.inactive : v.releaseTrigger ? t.otherTrigger : t.noSwitch}
+              </span>
+            )}
+          </div>
+          {result && (
+            <p className="notice notice-ok" role="status" data-testid="checkin-result">
+              {t.checkedIn(result.nextCheckInDue, result.daysRemaining)}
+            </p>
+          )}
+          {error !== undefined && <ErrorNotice error={error} />}
+          <p className="muted small" data-testid="last-checkin">
+            {t.lastCheckIn}{' '}
+            {v.lastCheckIn ? t.lastCheckInAt(v.lastCheckIn.at, v.lastCheckIn.note ?? null) : t.noneYet}
+          </p>
+        </form>
+      )}
 
       <VaultKeyPanel v={v} />
       <DeleteVaultPanel v={v} />
