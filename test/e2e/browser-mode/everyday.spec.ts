@@ -216,6 +216,11 @@ test.describe('the owner everyday journey', () => {
       const table = (await box.boundingBox())!
       expect(b.x + b.width).toBeLessThanOrEqual(table.x + table.width)
     }
+    // Nor does anything else widen the page (the six tabs wrap).
+    const pageSideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    )
+    expect(pageSideways).toBe(0)
     await page.getByTestId('guardian-count').scrollIntoViewIfNeeded()
     await shot('guardians-min-width')
     await page.setViewportSize(WIDE)
