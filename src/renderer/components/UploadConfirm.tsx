@@ -115,11 +115,7 @@ export function UploadConfirm() {
       {!e.enough && <p className="text-danger">{t.short(e.credits - e.balanceCredits)}</p>}
       {e.tooLarge.length > 0 && (
         <p className="text-danger">
-          {t.tooLarge(
-            LIMITS.maxFileBytes / 1e9,
-            e.tooLarge.slice(0, 3),
-            Math.max(0, e.tooLarge.length - 3),
-          )}
+          {t.tooLarge(LIMITS.maxFileBytes / 1e9, e.tooLarge.slice(0, 3), Math.max(0, e.tooLarge.length - 3))}
         </p>
       )}
       {e.skipped.length > 0 && (
