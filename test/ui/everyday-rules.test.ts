@@ -21,8 +21,6 @@ import {
 } from '../../src/renderer/stores/upload-cost'
 import type { UploadEstimateView, UploadItemView } from '../../src/shared/ipc/vault-types'
 
-const DAY = 86_400_000
-
 function add(toasts: Toast[], ...notices: NoticeInput[]): Toast[] {
   let id = toasts.reduce((max, t) => Math.max(max, t.id), 0)
   return notices.reduce((list, n) => addNotice(list, n, ++id), toasts)
