@@ -78,8 +78,20 @@ describe('bundle planner', () => {
       bundles: 1,
       bundledFiles: 2000,
       creditsWithoutBundles: files.reduce((s, f) => s + uploadCostCredits(encryptedFileLength(f)), 0),
+      cheapestUploadCredits: uploadCostCredits(encryptedBundleLength(files)),
     })
     expect(cost.credits / cost.creditsWithoutBundles).toBeLessThan(0.05)
+  })
+
+  it('knows its cheapest single upload, so a short balance can tell whether any of it fits', () => {
+    const files = [file('Films/a.mov', 30_000_000), file('Films/b.mov', 5_000_000), file('n.txt', 10)]
+    const cost = planCost(files, planBundles(files, DEFAULT_BUNDLE_LIMITS))
+    expect(cost.cheapestUploadCredits).toBe(1)
+    const big = [files[0]!, files[1]!]
+    expect(planCost(big, planBundles(big, DEFAULT_BUNDLE_LIMITS)).cheapestUploadCredits).toBe(
+      uploadCostCredits(encryptedFileLength(files[1]!)),
+    )
+    expect(planCost([], planBundles([], DEFAULT_BUNDLE_LIMITS)).cheapestUploadCredits).toBe(0)
   })
 
   it('splits credits over files in proportion, adding up to exactly the total', () => {

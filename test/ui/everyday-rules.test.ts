@@ -174,6 +174,17 @@ describe('upload cost', () => {
     expect(uploadFit(estimate({ enough: true, credits: 10 }))).toBe('all')
   })
 
+  it('with the cheapest upload known, some fit exactly when the balance pays for it', () => {
+    // Two files: 234 credits in all, the cheaper one 24: it fits a balance of 100.
+    expect(
+      uploadFit(estimate({ files: 2, credits: 234, balanceCredits: 100, cheapestUploadCredits: 24 })),
+    ).toBe('some')
+    // The cheaper of two costs 110: nothing fits 100, though the totals could not tell.
+    expect(
+      uploadFit(estimate({ files: 2, credits: 230, balanceCredits: 100, cheapestUploadCredits: 110 })),
+    ).toBe('none')
+  })
+
   it('says how many credits to add, with and without the check-in reserve', () => {
     expect(creditsToAdd(estimate({ reserveCredits: 54 }))).toEqual({ needed: 17, withReserve: 71 })
   })

@@ -81,6 +81,8 @@ export interface PlanCost {
   bundledFiles: number
   /** The same files uploaded one by one. */
   creditsWithoutBundles: number
+  /** The cheapest single upload (a file or a bundle): whether any of it fits a short balance. */
+  cheapestUploadCredits: number
 }
 
 export function planCost(
@@ -94,20 +96,30 @@ export function planCost(
   let encryptedBytes = 0
   let credits = 0
   let creditsWithoutBundles = 0
+  let cheapest = Number.POSITIVE_INFINITY
   for (const file of files) creditsWithoutBundles += uploadCostCredits(lengths.file(file))
   for (const i of plan.singles) {
     const length = lengths.file(files[i]!)
     encryptedBytes += length
     credits += uploadCostCredits(length)
+    cheapest = Math.min(cheapest, uploadCostCredits(length))
   }
   let bundledFiles = 0
   for (const group of plan.bundles) {
     const length = lengths.bundle(group.map((i) => files[i]!))
     encryptedBytes += length
     credits += uploadCostCredits(length)
+    cheapest = Math.min(cheapest, uploadCostCredits(length))
     bundledFiles += group.length
   }
-  return { encryptedBytes, credits, bundles: plan.bundles.length, bundledFiles, creditsWithoutBundles }
+  return {
+    encryptedBytes,
+    credits,
+    bundles: plan.bundles.length,
+    bundledFiles,
+    creditsWithoutBundles,
+    cheapestUploadCredits: Number.isFinite(cheapest) ? cheapest : 0,
+  }
 }
 
 /**

@@ -414,6 +414,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       bundles: cost.bundles,
       bundledFiles: cost.bundledFiles,
       creditsWithoutBundles: cost.creditsWithoutBundles,
+      cheapestUploadCredits: cost.cheapestUploadCredits,
     }
   }
 

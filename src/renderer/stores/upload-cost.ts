@@ -18,6 +18,10 @@ export type UploadFit = 'all' | 'some' | 'none' | 'unknown'
 
 export function uploadFit(e: UploadEstimateView): UploadFit {
   if (e.enough) return 'all'
+  // The estimate knows each upload's cost: the balance pays for at least one, or for none.
+  if (e.cheapestUploadCredits !== undefined && e.cheapestUploadCredits > 0) {
+    return e.cheapestUploadCredits <= e.balanceCredits ? 'some' : 'none'
+  }
   const uploads = e.files - e.bundledFiles + e.bundles
   if (e.balanceCredits < 1 || uploads <= 1) return 'none'
   // The cheapest upload costs at most the average one, so a balance of the average pays for it.

@@ -277,6 +277,8 @@ export interface UploadEstimateView {
   bundledFiles: number
   /** What the same files would cost uploaded one by one (each upload costs at least 1 credit). */
   creditsWithoutBundles: number
+  /** The cheapest single upload (one file or one bundle); 0 when there is nothing to upload. */
+  cheapestUploadCredits?: number
 }
 
 export interface QueuedUploads {
