@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -74,9 +75,7 @@ test('first run', async () => {
   await page.goto(app.url)
   await expect(page.getByRole('button', { name: 'Start locally' })).toBeVisible()
   await checkScreen('first run')
-  await page.getByLabel('Your e-mail address').fill('owner@example.com')
-  await page.getByRole('button', { name: 'Start locally' }).click()
-  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await startLocally(page)
 })
 
 test('every tab of a vault', async () => {

@@ -6,9 +6,10 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { type RunningService, startService } from '../../../src/service'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors, startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -28,10 +29,7 @@ test.beforeAll(async ({ browser }) => {
     'Dear all,\nthe papers are in the blue folder.\n',
   )
   page = await browser.newPage({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' })
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  collectPageErrors(page, consoleErrors)
 })
 
 test.afterAll(async () => {
@@ -42,9 +40,7 @@ test.afterAll(async () => {
 
 test('a check-in, a guardian and a backup appear in the activity history, newest first', async () => {
   await page.goto(app.url)
-  await page.getByLabel('Your e-mail address').fill('owner@example.com')
-  await page.getByRole('button', { name: 'Start locally' }).click()
-  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await startLocally(page)
 
   await page.getByRole('tab', { name: 'Release settings' }).click()
   await page.getByLabel(/Dead man's switch/).check()

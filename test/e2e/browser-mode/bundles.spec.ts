@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -41,9 +42,7 @@ test.afterAll(async () => {
 
 test('2,000 small files cost what their bytes cost, and the confirmation says so', async () => {
   await page.goto(app.url)
-  await page.getByLabel('Your e-mail address').fill('owner@example.com')
-  await page.getByRole('button', { name: 'Start locally' }).click()
-  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await startLocally(page)
   await page.getByRole('tab', { name: 'Assets' }).click()
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')

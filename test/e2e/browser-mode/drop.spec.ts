@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -80,9 +81,7 @@ test.afterAll(async () => {
 
 test('a dropped folder is backed up with its folders, and nothing of it is left behind', async () => {
   await page.goto(app.url)
-  await page.getByLabel('Your e-mail address').fill('owner@example.com')
-  await page.getByRole('button', { name: 'Start locally' }).click()
-  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await startLocally(page)
   await drop(join(filesDir, 'Letters'), { folder: true })
   // Three small files: one bundle, under the asking threshold, so no confirmation.
   const summary = page.getByTestId('upload-summary')

@@ -9,9 +9,10 @@ import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { type ConsoleMessage, expect, type Locator, type Page, test } from '@playwright/test'
+import { expect, type Locator, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
+import { collectPageErrors } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -104,10 +105,7 @@ test.beforeAll(async ({ browser }) => {
   await writeFile(join(filesDir, 'two', 'b-small.bin'), '')
   await truncate(join(filesDir, 'two', 'b-small.bin'), 5_000_000)
   page = await browser.newPage({ viewport: WIDE })
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  collectPageErrors(page, consoleErrors)
 })
 
 test.afterAll(async () => {

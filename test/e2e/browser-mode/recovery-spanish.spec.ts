@@ -17,6 +17,7 @@ import {
   writeSeededFile,
 } from '../../release/release-fixture'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { startLocally } from '../support/page-steps'
 
 /** Above the bundling threshold, so it travels alone and the service lists its own size. */
 const LETTER_BYTES = 4_500_000
@@ -168,9 +169,7 @@ test.describe('an owner on a US-English system', () => {
 
   test('the vault screens write every date one way, the US way', async ({ page }) => {
     await page.goto(app.url)
-    await page.getByLabel('Your e-mail address').fill('owner@example.com')
-    await page.getByRole('button', { name: 'Start locally' }).click()
-    await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+    await startLocally(page)
     await page.getByRole('tab', { name: 'Release settings' }).click()
     await page.getByLabel(/Dead man's switch/).check()
     await page.getByLabel('Check in').selectOption('weekly')

@@ -6,7 +6,7 @@
 // explained. Screenshots: test-results/screenshots/heir-*.png.
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { encodeShareWords, splitVaultKey } from '../../../src/main/core/crypto'
 import {
   blobPathOf,
@@ -21,6 +21,7 @@ import {
   writeSeededFile,
 } from '../../release/release-fixture'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -76,10 +77,7 @@ test.beforeAll(async ({ browser }) => {
 
   app = await startBrowserModeApp()
   page = await browser.newPage({ viewport: { width: 1180, height: 900 } })
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  collectPageErrors(page, consoleErrors)
 })
 
 test.afterAll(async () => {

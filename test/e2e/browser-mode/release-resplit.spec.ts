@@ -2,8 +2,9 @@
 // the key again, and asks the owner to give every remaining guardian their new kit; the kits it
 // shows afterwards belong to a new set. (That old and new kits never combine is tested in
 // test/release/release-branches.test.ts.) Screenshot: test-results/screenshots/owner-resplit-*.png.
-import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors, startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -14,10 +15,7 @@ const consoleErrors: string[] = []
 test.beforeAll(async ({ browser }) => {
   app = await startBrowserModeApp()
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  collectPageErrors(page, consoleErrors)
 })
 
 test.afterAll(async () => {
@@ -44,9 +42,7 @@ async function shareSetOfFirstKit(): Promise<string> {
 
 test('removing a guardian re-splits the key and asks for the new kits to be handed out', async () => {
   await page.goto(app.url)
-  await page.getByLabel('Your e-mail address').fill('resplit-owner@example.com')
-  await page.getByRole('button', { name: 'Start locally' }).click()
-  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await startLocally(page, 'resplit-owner@example.com')
   await page.getByRole('tab', { name: 'Guardians' }).click()
   const form = page.getByRole('form', { name: 'Add guardian' })
   for (const [name, email] of [

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type ConsoleMessage, expect, test } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors } from '../support/page-steps'
 
 let app: BrowserModeApp
 const consoleErrors: string[] = []
@@ -15,10 +16,7 @@ test.afterAll(async () => {
 
 test.beforeEach(({ page }) => {
   consoleErrors.length = 0
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  collectPageErrors(page, consoleErrors)
 })
 
 test('the shell opens on the first-run choice when nothing is connected', async ({ page }) => {

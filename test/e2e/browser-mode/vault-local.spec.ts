@@ -4,9 +4,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
+import { collectPageErrors, startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -26,10 +27,7 @@ test.beforeAll(async ({ browser }) => {
   await writeFile(join(filesDir, 'Taxes', '.DS_Store'), 'junk')
   await writeFile(join(filesDir, 'diagnosis.pdf'), '%PDF-1.4\nprivate\n')
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') consoleErrors.push(message.text())
-  })
-  page.on('pageerror', (error) => consoleErrors.push(error.message))
+  collectPageErrors(page, consoleErrors)
 })
 
 test.afterAll(async () => {
@@ -43,9 +41,7 @@ test('first run: start locally makes a vault with the 100 trial credits', async 
   await expect(page.getByRole('heading', { name: 'Set up Vault Desktop' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Connect to a vault service' })).toBeVisible()
   await shot('first-run')
-  await page.getByLabel('Your e-mail address').fill('owner@example.com')
-  await page.getByRole('button', { name: 'Start locally' }).click()
-  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await startLocally(page)
   await expect(page.getByTestId('overview-credits')).toHaveText('100 credits ($1.00)')
   await shot('vault-overview-new')
   await page.getByRole('button', { name: '← All vaults' }).click()
