@@ -132,3 +132,19 @@ test('the vaults list, settings and recovery screens', async () => {
     await checkScreen(screen)
   }
 })
+
+test('a releasing vault: the start confirmation, the banner and the release panel', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Vaults' }).click()
+  await page.getByRole('button', { name: /^Vault / }).click()
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await page.getByLabel(/Manual/).check()
+  await page.getByRole('button', { name: 'Save release settings' }).click()
+  await page.getByRole('button', { name: 'Start release now…' }).click()
+  await checkScreen('start release confirmation')
+  await page.getByRole('dialog').getByRole('button', { name: 'Start the release' }).click()
+  await expect(page.getByTestId('release-status')).toBeVisible({ timeout: 10_000 })
+  await checkScreen('release panel while releasing')
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  await expect(page.getByTestId('releasing-banner')).toBeVisible()
+  await checkScreen('overview while releasing')
+})
