@@ -3,9 +3,8 @@
 // key events, each with its time, kind, source and a short structured detail. Append-only: the table
 // refuses updates and deletes. A database that cannot be read never stops the app (as uploads.sqlite):
 // it is kept aside, a new history starts, and `problem` says so in a sentence for the owner.
-import { chmod, mkdir, rename, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
 import {
   ACTIVITY_KINDS,
   ACTIVITY_SOURCES,
@@ -14,6 +13,7 @@ import {
   type ActivityKind,
   type ActivitySource,
 } from '../../shared/ipc/vault-types'
+import { messageOf, openLocalDatabase } from './local-database'
 
 export const ACTIVITY_DB_FILE = 'activity.sqlite'
 
@@ -70,39 +70,6 @@ interface Row {
   detail: string
 }
 
-function isDamaged(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-function openDatabase(file: string): Database.Database {
-  const db = new Database(file)
-  try {
-    db.pragma('journal_mode = WAL')
-    db.pragma('synchronous = NORMAL')
-    db.pragma('busy_timeout = 5000')
-    const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') {
-      throw Object.assign(new Error(`the database is damaged (${String(check)})`), { code: 'SQLITE_CORRUPT' })
-    }
-    const version = db.pragma('user_version', { simple: true }) as number
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      db.transaction(() => {
-        db.exec(MIGRATIONS[v]!)
-        db.pragma(`user_version = ${v + 1}`)
-      })()
-    }
-    return db
-  } catch (error) {
-    db.close()
-    throw error
-  }
-}
-
 function toEntry(row: Row): ActivityEntry | undefined {
   if (!(ACTIVITY_KINDS as readonly string[]).includes(row.kind)) return undefined
   if (!(ACTIVITY_SOURCES as readonly string[]).includes(row.source)) return undefined
@@ -147,49 +114,23 @@ export class ActivityLog {
 
   /** Opens (or creates) the history; never throws. */
   static async open(userDataDir: string, now: () => number = Date.now): Promise<ActivityLog> {
-    await mkdir(userDataDir, { recursive: true }).catch(() => undefined)
     const file = join(userDataDir, ACTIVITY_DB_FILE)
-    const fresh = !(await stat(file).catch(() => undefined))
-    let log: ActivityLog
-    try {
-      log = new ActivityLog(openDatabase(file), file, true, now)
-    } catch (error) {
-      if (isDamaged(error)) {
-        const copy = `${file}.damaged-${now()}`
-        for (const suffix of ['', '-wal', '-shm']) {
-          await rename(`${file}${suffix}`, `${copy}${suffix}`).catch(() => undefined)
-        }
-        const problem = `The activity history on this computer could not be read (${messageOf(error)}); it was kept as ${copy} and a new history was started. Your vaults are not affected; only the list of past activity starts again from now.`
-        try {
-          log = new ActivityLog(openDatabase(file), file, true, now, problem)
-        } catch (again) {
-          log = ActivityLog.#inMemory(
-            file,
-            now,
-            `${problem} A new history could not be created either (${messageOf(again)}).`,
-          )
-        }
-      } else {
-        log = ActivityLog.#inMemory(
-          file,
-          now,
-          `The activity history could not be opened (${messageOf(error)}).`,
-        )
-      }
-    }
-    if (fresh && log.persistent) await chmod(file, 0o600).catch(() => undefined)
-    if (log.#problem) console.warn(log.#problem)
-    return log
-  }
-
-  static #inMemory(file: string, now: () => number, problem: string): ActivityLog {
-    return new ActivityLog(
-      openDatabase(':memory:'),
+    const { db, persistent, problem } = await openLocalDatabase(
       file,
-      false,
+      MIGRATIONS,
+      {
+        setAside: (reason, copy) =>
+          `The activity history on this computer could not be read (${reason}); it was kept as ${copy} and a new history was started. Your vaults are not affected; only the list of past activity starts again from now.`,
+        newFailed: (problem, reason) => `${problem} A new history could not be created either (${reason}).`,
+        unopenable: (reason) => `The activity history could not be opened (${reason}).`,
+        memoryOnly: (problem) =>
+          `${problem} Activity is recorded only until the app closes. Check that ${file} can be written, then restart the app.`,
+      },
       now,
-      `${problem} Activity is recorded only until the app closes. Check that ${file} can be written, then restart the app.`,
     )
+    const log = new ActivityLog(db, file, persistent, now, problem)
+    if (problem) console.warn(problem)
+    return log
   }
 
   /** Set when the history could not be read or written: a sentence for the owner. */

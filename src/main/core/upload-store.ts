@@ -3,11 +3,12 @@
 // however long the queue. Earlier versions kept both in JSON files rewritten whole on every change;
 // those are imported on open and then renamed aside. A database that cannot be read never stops the
 // app: it is kept aside and the lists start empty, with a message saying so.
-import { chmod, mkdir, rename, stat } from 'node:fs/promises'
+import { rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
 import type { UploadState } from '../../shared/ipc/vault-types'
 import { readJsonFile } from './json-file'
+import { messageOf, openLocalDatabase } from './local-database'
 import type { UploadIndexEntry } from './upload-index'
 import type { UploadItem } from './upload-queue'
 
@@ -77,42 +78,6 @@ function toEntry(row: IndexRow): UploadIndexEntry {
   }
 }
 
-/** SQLite's words for a file that is not (or no longer) a readable database. */
-function isDamaged(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
-function openDatabase(file: string): Database.Database {
-  const db = new Database(file)
-  try {
-    db.pragma('journal_mode = WAL')
-    // WAL with NORMAL: a commit is an append to the log, synced at checkpoints; a power cut may lose
-    // the last changes, never the database.
-    db.pragma('synchronous = NORMAL')
-    db.pragma('busy_timeout = 5000')
-    const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') {
-      throw Object.assign(new Error(`the database is damaged (${String(check)})`), { code: 'SQLITE_CORRUPT' })
-    }
-    const version = db.pragma('user_version', { simple: true }) as number
-    for (let v = version; v < MIGRATIONS.length; v++) {
-      db.transaction(() => {
-        db.exec(MIGRATIONS[v]!)
-        db.pragma(`user_version = ${v + 1}`)
-      })()
-    }
-    return db
-  } catch (error) {
-    db.close()
-    throw error
-  }
-}
-
 function validItem(raw: unknown): raw is UploadItem {
   const i = raw as Partial<UploadItem> | null
   return (
@@ -169,44 +134,24 @@ export class UploadStore {
 
   /** Opens (or creates) the database, imports the JSON files of earlier versions, never throws. */
   static async open(userDataDir: string, now: () => number = Date.now): Promise<UploadStore> {
-    await mkdir(userDataDir, { recursive: true })
     const file = join(userDataDir, UPLOAD_DB_FILE)
-    const fresh = !(await stat(file).catch(() => undefined))
-    let store: UploadStore
-    try {
-      store = new UploadStore(openDatabase(file), file, true)
-    } catch (error) {
-      if (isDamaged(error)) {
-        const copy = `${file}.damaged-${now()}`
-        for (const suffix of ['', '-wal', '-shm']) {
-          await rename(`${file}${suffix}`, `${copy}${suffix}`).catch(() => undefined)
-        }
-        const problem = `The list of uploads and of files already backed up could not be read (${messageOf(error)}); it was kept as ${copy} and a new list was started. Files already in the vault are safe. Add any files still waiting to upload again; files uploaded before will be uploaded again once.`
-        try {
-          store = new UploadStore(openDatabase(file), file, true, problem)
-        } catch (again) {
-          store = UploadStore.#inMemory(
-            file,
-            `${problem} A new list could not be created either (${messageOf(again)}).`,
-          )
-        }
-      } else {
-        store = UploadStore.#inMemory(file, `The list of uploads could not be opened (${messageOf(error)}).`)
-      }
-    }
-    if (fresh && store.persistent) await chmod(file, 0o600).catch(() => undefined)
+    const { db, persistent, problem } = await openLocalDatabase(
+      file,
+      MIGRATIONS,
+      {
+        setAside: (reason, copy) =>
+          `The list of uploads and of files already backed up could not be read (${reason}); it was kept as ${copy} and a new list was started. Files already in the vault are safe. Add any files still waiting to upload again; files uploaded before will be uploaded again once.`,
+        newFailed: (problem, reason) => `${problem} A new list could not be created either (${reason}).`,
+        unopenable: (reason) => `The list of uploads could not be opened (${reason}).`,
+        memoryOnly: (problem) =>
+          `${problem} Uploads work, but the list is kept only until the app closes. Check that ${file} can be written, then restart the app.`,
+      },
+      now,
+    )
+    const store = new UploadStore(db, file, persistent, problem)
     await store.#importLegacy(userDataDir, now)
     if (store.#problem) console.warn(store.#problem)
     return store
-  }
-
-  static #inMemory(file: string, problem: string): UploadStore {
-    return new UploadStore(
-      openDatabase(':memory:'),
-      file,
-      false,
-      `${problem} Uploads work, but the list is kept only until the app closes. Check that ${file} can be written, then restart the app.`,
-    )
   }
 
   /** Set when the database could not be read or written: a sentence for the user. */
