@@ -28,6 +28,12 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
   const filesInput = useRef<HTMLInputElement>(null)
   const folderInput = useRef<HTMLInputElement>(null)
 
+  /** Native pickers on the desktop; the page's own (streamed to the backend like a drop) in browser mode. */
+  const choose = (kind: 'files' | 'folder') => {
+    if (mode === 'electron') void pick(kind)
+    else (kind === 'files' ? filesInput : folderInput).current?.click()
+  }
+
   /** Browser mode: the chosen File objects stream to the backend like a drop. */
   const chosen = (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.target.files ?? [])
@@ -80,46 +86,26 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           </div>
         </div>
       )}
-      {mode === 'electron' ? (
-        <div className="row">
-          <button
-            type="button"
-            className="button"
-            disabled={!writable || busy}
-            onClick={() => void pick('files')}
-            title={reason ?? undefined}
-          >
-            {text.uploadPanel.chooseFiles}
-          </button>
-          <button
-            type="button"
-            className="button secondary"
-            disabled={!writable || busy}
-            onClick={() => void pick('folder')}
-          >
-            {text.uploadPanel.chooseFolder}
-          </button>
-        </div>
-      ) : (
-        <form className="path-form" onSubmit={submitPath}>
-          <div className="row">
-            <button
-              type="button"
-              className="button"
-              disabled={!writable || busy || receiving}
-              onClick={() => filesInput.current?.click()}
-              title={reason ?? undefined}
-            >
-              {text.uploadPanel.chooseFiles}
-            </button>
-            <button
-              type="button"
-              className="button secondary"
-              disabled={!writable || busy || receiving}
-              onClick={() => folderInput.current?.click()}
-            >
-              {text.uploadPanel.chooseFolder}
-            </button>
+      <div className="row">
+        <button
+          type="button"
+          className="button"
+          disabled={!writable || busy || receiving}
+          onClick={() => choose('files')}
+          title={reason ?? undefined}
+        >
+          {text.uploadPanel.chooseFiles}
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={!writable || busy || receiving}
+          onClick={() => choose('folder')}
+        >
+          {text.uploadPanel.chooseFolder}
+        </button>
+        {mode !== 'electron' && (
+          <>
             <input
               ref={filesInput}
               type="file"
@@ -136,7 +122,11 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
               data-testid="choose-folder"
               {...{ webkitdirectory: '' }}
             />
-          </div>
+          </>
+        )}
+      </div>
+      {mode !== 'electron' && (
+        <form className="path-form" onSubmit={submitPath}>
           <label htmlFor="upload-path">{text.uploadPanel.pathLabel}</label>
           <p className="muted small" id="upload-path-help">
             {text.uploadPanel.pathHelp}
