@@ -4,7 +4,7 @@ import { defineConfig } from 'electron-vite'
 export default defineConfig({
   main: {
     build: {
-      rolldownOptions: { input: { index: 'src/main/index.ts' } },
+      rolldownOptions: { input: { index: 'src/main/electron/index.ts' } },
     },
   },
   preload: {

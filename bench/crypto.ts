@@ -37,10 +37,10 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { encryptFileInWorker } from '../src/node-cipher/file-read-worker'
 // The cipher modules only (not the index, which pulls in the QR and kit code the children do not need).
-import { decryptStream, encryptStream } from '../src/main/core/crypto/file-cipher'
-import { encryptFileInWorker } from '../src/main/core/crypto/file-read-worker'
-import { generateVaultKey } from '../src/main/core/crypto/vault-key'
+import { decryptStream, encryptStream } from '../src/vault-format/file-cipher'
+import { generateVaultKey } from '../src/vault-format/vault-key'
 
 const self = fileURLToPath(import.meta.url)
 const VAULT_ID = 'bench-vault'

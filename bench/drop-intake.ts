@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
-import { startBrowserBridge } from '../src/main/core/browser-bridge-server'
-import { DropIntake } from '../src/main/core/drop-intake'
+import { startBrowserBridge } from '../src/main/browser/bridge-server'
+import { DropIntake } from '../src/main/browser/drop-intake'
 import { EventHub, type HandlerTable } from '../src/main/core/ipc/handler-table'
 
 const CHUNK = 512 * 1024

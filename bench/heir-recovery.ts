@@ -5,7 +5,7 @@
 //   npx tsx bench/heir-recovery.ts [--mb 1024]
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { recoverFromService } from '../src/main/core/heir-recovery'
+import { recoverFromService } from '../src/recovery/heir-recovery'
 import {
   DAY_MS,
   heirToken,

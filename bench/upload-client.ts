@@ -7,13 +7,13 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { VaultApiClient } from '../src/main/core/api-client'
-import { generateVaultKey } from '../src/main/core/crypto'
-import { readFileInWorker } from '../src/main/core/crypto/file-read-worker'
-import { buildMultipartBody } from '../src/main/core/multipart-body'
-import { MemorySecretStore } from '../src/main/core/secret-store'
-import { type UploadItem, UploadQueue } from '../src/main/core/upload-queue'
-import { VaultKeyStore } from '../src/main/core/vault-key-store'
+import { MemorySecretStore } from '../src/main/core/storage/secret-store'
+import { VaultKeyStore } from '../src/main/core/storage/vault-key-store'
+import { buildMultipartBody } from '../src/main/core/uploads/multipart-body'
+import { type UploadItem, UploadQueue } from '../src/main/core/uploads/upload-queue'
+import { readFileInWorker } from '../src/node-cipher/file-read-worker'
+import { VaultApiClient } from '../src/service-client'
+import { generateVaultKey } from '../src/vault-format'
 
 const args = process.argv.slice(2)
 const apiKey = process.env.VAULT_BENCH_API_KEY

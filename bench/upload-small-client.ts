@@ -4,11 +4,11 @@
 // UploadQueue (real encryption, the app's request pacer when the service limits the rate), timed
 // until every file is stored. Prints one JSON line.
 import { mkdir } from 'node:fs/promises'
-import { VaultApiClient } from '../src/main/core/api-client'
-import { RequestPacer } from '../src/main/core/request-pacer'
-import { MemorySecretStore } from '../src/main/core/secret-store'
-import { UploadQueue } from '../src/main/core/upload-queue'
-import { VaultKeyStore } from '../src/main/core/vault-key-store'
+import { MemorySecretStore } from '../src/main/core/storage/secret-store'
+import { VaultKeyStore } from '../src/main/core/storage/vault-key-store'
+import { UploadQueue } from '../src/main/core/uploads/upload-queue'
+import { VaultApiClient } from '../src/service-client'
+import { RequestPacer } from '../src/service-client/request-pacer'
 
 export interface SmallRun {
   files: number

@@ -29,8 +29,8 @@ if (process.argv.includes('--small')) {
 
 async function largeFile(): Promise<void> {
   const { build } = await import('esbuild')
-  const { encryptedFileLength } = await import('../src/main/core/crypto')
-  const { largestUploadableFile } = await import('../src/main/core/upload-queue')
+  const { encryptedFileLength } = await import('../src/vault-format')
+  const { largestUploadableFile } = await import('../src/main/core/uploads/upload-queue')
   const big = process.argv.includes('--big')
   const sizeArg = process.argv.find((a) => a.startsWith('--size='))
   // --big: the largest file whose blob (its name sealed inside) fits the service's 5 GB limit (~4.995 GB).

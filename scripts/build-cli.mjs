@@ -6,8 +6,8 @@ import { ensureNativeModules } from './native-modules.mjs'
 
 const entryPoints = {
   service: 'src/service/cli.ts',
-  recover: 'src/main/core/recovery/cli.ts',
-  'browser-mode': 'src/main/core/browser-mode.ts',
+  recover: 'src/recovery/cli.ts',
+  'browser-mode': 'src/main/browser/browser-mode.ts',
 }
 
 // `node scripts/build-cli.mjs service` builds one entry; no argument builds them all.

@@ -1,5 +1,5 @@
 // Writes docs/vectors/vault-desktop-v2.json, the test vectors of docs/FORMAT.md (version 2), from
-// fixed keys, salts and Shamir polynomials, using the reference code in src/main/core/crypto.
+// fixed keys, salts and Shamir polynomials, using the reference code in src/vault-format.
 //   npx tsx scripts/format-vectors.ts          write the file
 //   npx tsx scripts/format-vectors.ts --check  exit 1 if the committed file differs from a fresh run
 // test/crypto/format-vectors.test.ts checks the committed file against the code in both directions,
@@ -8,15 +8,15 @@ import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
-import { fromHex, toHex, utf8 } from '../src/main/core/crypto/bytes'
-import { deriveMessageKeys } from '../src/main/core/crypto/chunked-format'
-import { collectBytes, encryptChunked } from '../src/main/core/crypto/chunked-stream'
-import { bundleContext, encodeBundleHeader, encryptBundleStream } from '../src/main/core/crypto/file-bundle'
-import { encryptStream, fileContext, fileSalt } from '../src/main/core/crypto/file-cipher'
-import { encodeIdentity } from '../src/main/core/crypto/file-identity'
-import { encodeEnvelope, type GuardianShare } from '../src/main/core/crypto/share-envelope'
-import { encodeOwnerKitWords, encodeShareWords } from '../src/main/core/crypto/share-words'
-import { deriveFilesKey, keyCheckValue, vaultFingerprint } from '../src/main/core/crypto/vault-key'
+import { fromHex, toHex, utf8 } from '../src/vault-format/bytes'
+import { deriveMessageKeys } from '../src/vault-format/chunked-format'
+import { collectBytes, encryptChunked } from '../src/vault-format/chunked-stream'
+import { bundleContext, encodeBundleHeader, encryptBundleStream } from '../src/vault-format/file-bundle'
+import { encryptStream, fileContext, fileSalt } from '../src/vault-format/file-cipher'
+import { encodeIdentity } from '../src/vault-format/file-identity'
+import { encodeEnvelope, type GuardianShare } from '../src/vault-format/share-envelope'
+import { encodeOwnerKitWords, encodeShareWords } from '../src/vault-format/share-words'
+import { deriveFilesKey, keyCheckValue, vaultFingerprint } from '../src/vault-format/vault-key'
 import { encryptStreamV1 } from '../test/crypto/support/legacy-v1'
 
 const OUT = new URL('../docs/vectors/vault-desktop-v2.json', import.meta.url)

@@ -12,7 +12,7 @@ import {
   CSV_COLUMNS,
   describeActivity,
   exportActivityText,
-} from '../../src/main/core/activity-log'
+} from '../../src/main/core/vaults/activity-log'
 import { tempDir } from './service-fixture'
 
 let dir: { path: string; remove: () => Promise<void> }

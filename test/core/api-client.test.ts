@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { inspect } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type RetryNotice, VaultApiClient, VaultApiError } from '../../src/main/core/api-client'
-import { buildMultipartBody } from '../../src/main/core/multipart-body'
-import { RequestPacer } from '../../src/main/core/request-pacer'
+import { buildMultipartBody } from '../../src/main/core/uploads/multipart-body'
+import { type RetryNotice, VaultApiClient, VaultApiError } from '../../src/service-client'
+import { RequestPacer } from '../../src/service-client/request-pacer'
 import { type ServiceFixture, startServiceFixture } from './service-fixture'
 
 let svc: ServiceFixture

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAppCore } from '../../src/main/core/app-core'
-import { DAY_MS } from '../../src/main/core/checkin-schedule'
+import { DAY_MS } from '../../src/main/core/vaults/checkin-schedule'
 import { testSecretBox } from './secret-box-fixture'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
 

@@ -7,9 +7,9 @@ import {
   latestReminderPoint,
   nextReminderPoint,
   type ReminderDue,
-} from '../../src/main/core/checkin-schedule'
-import { daysLeftToCancel } from '../../src/main/core/release-countdown'
-import { deriveTrayState } from '../../src/main/core/tray-state'
+} from '../../src/main/core/vaults/checkin-schedule'
+import { daysLeftToCancel } from '../../src/main/core/vaults/release-countdown'
+import { deriveTrayState } from '../../src/main/core/vaults/tray-state'
 import { tempDir } from './service-fixture'
 
 const T0 = Date.parse('2026-03-01T12:00:00Z')

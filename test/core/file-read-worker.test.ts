@@ -22,12 +22,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import got from 'got'
 import { afterAll, describe, expect, it } from 'vitest'
+import { buildMultipartBody } from '../../src/main/core/uploads/multipart-body'
 import {
   encryptFileInWorker,
   FILE_READ_PIECE_BYTES,
   FileReadWorker,
   readFileInWorker,
-} from '../../src/main/core/crypto/file-read-worker'
+} from '../../src/node-cipher/file-read-worker'
 import {
   CHUNK_SIZE,
   collectBytes,
@@ -36,8 +37,7 @@ import {
   encryptStream,
   FileCipherError,
   generateVaultKey,
-} from '../../src/main/core/crypto/index'
-import { buildMultipartBody } from '../../src/main/core/multipart-body'
+} from '../../src/vault-format/index'
 
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-reader'

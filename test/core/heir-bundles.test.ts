@@ -5,6 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DOWNLOADS_FOLDER, describeHeirResult, recoverFromService } from '../../src/recovery/heir-recovery'
 import {
   collectBytes,
   encryptBundleStream,
@@ -12,8 +13,7 @@ import {
   generateVaultKey,
   HEADER_SIZE,
   SEALED_CHUNK_SIZE,
-} from '../../src/main/core/crypto'
-import { DOWNLOADS_FOLDER, describeHeirResult, recoverFromService } from '../../src/main/core/heir-recovery'
+} from '../../src/vault-format'
 import { call, DAY_MS, startTestService, type TestService, uploadForm } from '../service/harness'
 
 const vaultKey = generateVaultKey()

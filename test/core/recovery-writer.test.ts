@@ -7,6 +7,16 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { EventHub } from '../../src/main/core/ipc/handler-table'
+import { createRecoveryHandlers } from '../../src/main/core/ipc/recovery-handlers'
+import { recoverFiles } from '../../src/recovery/recover-files'
+import {
+  confinedPath,
+  RecoveryWriteError,
+  type RecoveryWriteOptions,
+  windowsSafeSegment,
+  writeRecoveredBlob,
+} from '../../src/recovery/recovery-writer'
 import {
   collectBytes,
   encodeShareWords,
@@ -14,18 +24,8 @@ import {
   encryptStream,
   generateVaultKey,
   splitVaultKey,
-} from '../../src/main/core/crypto'
-import { HEADER_SIZE, SEALED_CHUNK_SIZE } from '../../src/main/core/crypto/chunked-format'
-import { EventHub } from '../../src/main/core/ipc/handler-table'
-import { createRecoveryHandlers } from '../../src/main/core/ipc/recovery-handlers'
-import { recoverFiles } from '../../src/main/core/recovery/recover-files'
-import {
-  confinedPath,
-  RecoveryWriteError,
-  type RecoveryWriteOptions,
-  windowsSafeSegment,
-  writeRecoveredBlob,
-} from '../../src/main/core/recovery/recovery-writer'
+} from '../../src/vault-format'
+import { HEADER_SIZE, SEALED_CHUNK_SIZE } from '../../src/vault-format/chunked-format'
 import { encryptStreamV1 } from '../crypto/support/legacy-v1'
 
 const vaultId = 'vault-writer-test'

@@ -6,7 +6,7 @@ import {
   newRehearsalChallenge,
   rehearsalProof,
   rehearsalProofHash,
-} from '../../src/main/core/crypto/rehearsal-proof'
+} from '../../src/vault-format/rehearsal-proof'
 
 const key = Uint8Array.from({ length: 32 }, (_, i) => i)
 const challenge = '00112233445566778899aabbccddeeff'

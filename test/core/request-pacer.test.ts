@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RequestPacer, rateLimitPattern } from '../../src/main/core/request-pacer'
+import { RequestPacer, rateLimitPattern } from '../../src/service-client/request-pacer'
 import { RATE_LIMITS_PER_MINUTE } from '../../src/shared/api'
 
 function fakeClock() {

@@ -1,6 +1,6 @@
 // A SecretBox like the one the Electron shell builds on safeStorage, with a fixed test key.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
-import type { SecretBox } from '../../src/main/core/secret-store'
+import type { SecretBox } from '../../src/main/core/storage/secret-store'
 
 export function testSecretBox(available = true): SecretBox {
   const key = Buffer.alloc(32, 7)

@@ -3,7 +3,11 @@
 // keeps keys across restarts.
 import { readdir } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { describeSecretStore, openSecretStore, type SecretBox } from '../../src/main/core/secret-store'
+import {
+  describeSecretStore,
+  openSecretStore,
+  type SecretBox,
+} from '../../src/main/core/storage/secret-store'
 import { testSecretBox } from './secret-box-fixture'
 import { tempDir } from './service-fixture'
 

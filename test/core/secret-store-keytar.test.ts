@@ -2,7 +2,7 @@
 // session with an unlocked gnome-keyring); it skips, saying why, only when no Secret Service answers.
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { KeytarSecretStore, loadKeytar, openSecretStore } from '../../src/main/core/secret-store'
+import { KeytarSecretStore, loadKeytar, openSecretStore } from '../../src/main/core/storage/secret-store'
 import { tempDir } from './service-fixture'
 
 const SERVICE = `Vault Desktop test ${randomUUID()}`

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { VaultApiError } from '../../src/main/core/api-client'
 import { ConnectionError, ConnectionRegistry } from '../../src/main/core/connections'
 import {
   EncryptedFileSecretStore,
   type KeytarModule,
   MemorySecretStore,
   openSecretStore,
-} from '../../src/main/core/secret-store'
+} from '../../src/main/core/storage/secret-store'
+import { VaultApiError } from '../../src/service-client'
 import { testSecretBox } from './secret-box-fixture'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
 

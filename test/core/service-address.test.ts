@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { normaliseServiceUrl } from '../../src/main/core/connections'
-import { listHeirFiles } from '../../src/main/core/heir-recovery'
-import { checkServiceAddress, isPubliclyReachable } from '../../src/main/core/service-address'
+import { listHeirFiles } from '../../src/recovery/heir-recovery'
+import { checkServiceAddress, isPubliclyReachable } from '../../src/service-client/service-address'
 
 const reach = (host: string) => isPubliclyReachable(`https://${host}:8443/api`)
 
@@ -57,7 +57,7 @@ describe('isPubliclyReachable', () => {
     expect(reach('[2001:4860:4860::8888]')).toBe(true)
   })
 
-  // BUG (src/main/core/service-address.ts, privateIpv6): the WHATWG URL parser rewrites
+  // BUG (src/service-client/service-address.ts, privateIpv6): the WHATWG URL parser rewrites
   // [::ffff:10.0.0.1] as [::ffff:a00:1], so the dotted-quad regex never matches and a private
   // IPv4-mapped address counts as public. Left failing on purpose; see the report.
   it('IPv4-mapped IPv6 of a private IPv4 address is private', () => {

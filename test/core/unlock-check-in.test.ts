@@ -6,11 +6,10 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ActivityLog } from '../../src/main/core/activity-log'
-import { VaultApiClient } from '../../src/main/core/api-client'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
-import { MemorySecretStore } from '../../src/main/core/secret-store'
+import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
+import { ActivityLog } from '../../src/main/core/vaults/activity-log'
 import {
   AgentKeys,
   agentKeyAccount,
@@ -19,7 +18,8 @@ import {
   UNLOCK_NOTE,
   UnlockCheckIn,
   type UnlockVaultFacts,
-} from '../../src/main/core/unlock-check-in'
+} from '../../src/main/core/vaults/unlock-check-in'
+import { VaultApiClient } from '../../src/service-client'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import type { ActivityPage, UnlockCheckInStatus } from '../../src/shared/ipc/vault-types'

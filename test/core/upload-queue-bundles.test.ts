@@ -5,16 +5,16 @@ import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { assetView } from '../../src/main/core/ipc/upload-handlers'
+import type { UploadCipher, UploadItem } from '../../src/main/core/uploads/upload-queue'
+import type { Asset } from '../../src/shared/api'
 import {
   encryptBundleStream,
   encryptedBundleLength,
   encryptedFileLength,
   encryptStream,
   openEncryptedFile,
-} from '../../src/main/core/crypto'
-import { assetView } from '../../src/main/core/ipc/upload-handlers'
-import type { UploadCipher, UploadItem } from '../../src/main/core/upload-queue'
-import type { Asset } from '../../src/shared/api'
+} from '../../src/vault-format'
 import {
   client,
   closeQueue,

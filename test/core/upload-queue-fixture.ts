@@ -5,10 +5,10 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import { VaultApiClient } from '../../src/main/core/api-client'
-import { MemorySecretStore } from '../../src/main/core/secret-store'
-import { UploadQueue } from '../../src/main/core/upload-queue'
-import { VaultKeyStore } from '../../src/main/core/vault-key-store'
+import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
+import { VaultKeyStore } from '../../src/main/core/storage/vault-key-store'
+import { UploadQueue } from '../../src/main/core/uploads/upload-queue'
+import { VaultApiClient } from '../../src/service-client'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
 
 export let svc: ServiceFixture

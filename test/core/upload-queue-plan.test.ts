@@ -1,14 +1,14 @@
 // The bundle planner the estimate and the queue share: limits, repeated paths, lone files, shares.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encryptedBundleLength, encryptedFileLength } from '../../src/main/core/crypto'
 import {
   DEFAULT_BUNDLE_LIMITS,
   planBundles,
   planCost,
   splitByWeight,
-} from '../../src/main/core/upload-bundle-plan'
+} from '../../src/main/core/uploads/upload-bundle-plan'
 import { uploadCostCredits } from '../../src/shared/api'
+import { encryptedBundleLength, encryptedFileLength } from '../../src/vault-format'
 
 const file = (path: string, size: number) => ({ path, size })
 const limits = { fileThreshold: 100, maxFiles: 3, maxContentBytes: 250 }

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { UPLOAD_DB_FILE } from '../../src/main/core/upload-store'
+import { UPLOAD_DB_FILE } from '../../src/main/core/uploads/upload-store'
 import {
   closeQueue,
   files,

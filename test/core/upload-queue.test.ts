@@ -2,20 +2,20 @@ import { appendFile, mkdir, symlink, truncate, utimes, writeFile } from 'node:fs
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
+  largestUploadableFile,
+  type UploadCipher,
+  type UploadItem,
+  type UploadProgress,
+  UploadQueue,
+} from '../../src/main/core/uploads/upload-queue'
+import {
   decryptStream,
   encryptBundleStream,
   encryptedBundleLength,
   encryptedFileLength,
   encryptStream,
   openEncryptedFile,
-} from '../../src/main/core/crypto'
-import {
-  largestUploadableFile,
-  type UploadCipher,
-  type UploadItem,
-  type UploadProgress,
-  UploadQueue,
-} from '../../src/main/core/upload-queue'
+} from '../../src/vault-format'
 import { client, files, keys, startUploadQueueWorld, userData, vaultId } from './upload-queue-fixture'
 
 const PNG_HEADER = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')

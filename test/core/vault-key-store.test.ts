@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MemorySecretStore } from '../../src/main/core/secret-store'
-import { VaultKeyError, VaultKeyStore } from '../../src/main/core/vault-key-store'
+import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
+import { VaultKeyError, VaultKeyStore } from '../../src/main/core/storage/vault-key-store'
 
 describe('vault key store', () => {
   it('creates one key per vault and never overwrites it silently', async () => {

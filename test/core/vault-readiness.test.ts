@@ -1,7 +1,7 @@
 // Readiness, item by item: each condition for a release that really reaches the heirs, met or unmet,
 // with the one fix the window offers; then the whole list's count and summary.
 import { describe, expect, it } from 'vitest'
-import { type ReadinessInput, vaultReadiness } from '../../src/main/core/vault-readiness'
+import { type ReadinessInput, vaultReadiness } from '../../src/main/core/vaults/vault-readiness'
 import type { Rehearsal } from '../../src/shared/api'
 import type { ReadinessItemId, ServiceSummary } from '../../src/shared/ipc/vault-types'
 

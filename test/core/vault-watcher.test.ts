@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { VaultApiClient, type VaultDetails } from '../../src/main/core/api-client'
-import { DAY_MS } from '../../src/main/core/checkin-schedule'
-import { type ReleaseAlarm, type VaultStateChange, VaultWatcher } from '../../src/main/core/vault-watcher'
+import { DAY_MS } from '../../src/main/core/vaults/checkin-schedule'
+import {
+  type ReleaseAlarm,
+  type VaultStateChange,
+  VaultWatcher,
+} from '../../src/main/core/vaults/vault-watcher'
+import { VaultApiClient, type VaultDetails } from '../../src/service-client'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
 
 let svc: ServiceFixture

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { concatBytes } from '../../src/main/core/crypto/bytes'
+import { concatBytes } from '../../src/vault-format/bytes'
 import {
   CHUNK_SIZE,
   collectBytes,
@@ -28,8 +28,8 @@ import {
   SEALED_CHUNK_SIZE,
   ShareInputError,
   splitVaultKey,
-} from '../../src/main/core/crypto/index'
-import { checksumMatches, decodeEnvelope, encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
+} from '../../src/vault-format/index'
+import { checksumMatches, decodeEnvelope, encodeEnvelope } from '../../src/vault-format/share-envelope'
 import { encryptStreamV1 } from './support/legacy-v1'
 import { openFileBlob } from './support/open-file'
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ByteSource, encryptChunked } from '../../src/main/core/crypto/chunked-stream'
-import { bundleContext, readBundle } from '../../src/main/core/crypto/file-bundle'
+import { type ByteSource, encryptChunked } from '../../src/vault-format/chunked-stream'
+import { bundleContext, readBundle } from '../../src/vault-format/file-bundle'
 import {
   BUNDLE_FORMAT_MAX_FILES,
   type BundleSourceEntry,
@@ -21,7 +21,7 @@ import {
   type OpenedBundle,
   openEncryptedFile,
   SEALED_CHUNK_SIZE,
-} from '../../src/main/core/crypto/index'
+} from '../../src/vault-format/index'
 
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-bundle-test'

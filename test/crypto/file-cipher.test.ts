@@ -18,7 +18,7 @@ import {
   HEADER_SIZE,
   plaintextLength,
   SEALED_CHUNK_SIZE,
-} from '../../src/main/core/crypto/index'
+} from '../../src/vault-format/index'
 
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-3f9c'

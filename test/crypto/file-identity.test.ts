@@ -2,10 +2,10 @@
 // authenticates, and that a blob's name comes from the blob (FORMAT.md 3.6-3.8).
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { utf8 } from '../../src/main/core/crypto/bytes'
-import { collectBytes, encryptChunked } from '../../src/main/core/crypto/chunked-stream'
-import { fileContext } from '../../src/main/core/crypto/file-cipher'
-import { MAX_IDENTITY_PATH_BYTES } from '../../src/main/core/crypto/file-identity'
+import { utf8 } from '../../src/vault-format/bytes'
+import { collectBytes, encryptChunked } from '../../src/vault-format/chunked-stream'
+import { fileContext } from '../../src/vault-format/file-cipher'
+import { MAX_IDENTITY_PATH_BYTES } from '../../src/vault-format/file-identity'
 import {
   checkIdentityPath,
   decryptStream,
@@ -15,7 +15,7 @@ import {
   FileCipherError,
   type FileIdentity,
   generateVaultKey,
-} from '../../src/main/core/crypto/index'
+} from '../../src/vault-format/index'
 import { encryptStreamV1 } from './support/legacy-v1'
 import { openFileBlob } from './support/open-file'
 

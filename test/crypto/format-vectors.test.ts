@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
-import { fromHex, toHex, utf8 } from '../../src/main/core/crypto/bytes'
-import { deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
-import { bundleContext, encodeBundleHeader } from '../../src/main/core/crypto/file-bundle'
-import { fileSalt } from '../../src/main/core/crypto/file-cipher'
-import { encodeIdentity } from '../../src/main/core/crypto/file-identity'
+import { fromHex, toHex, utf8 } from '../../src/vault-format/bytes'
+import { deriveMessageKeys } from '../../src/vault-format/chunked-format'
+import { bundleContext, encodeBundleHeader } from '../../src/vault-format/file-bundle'
+import { fileSalt } from '../../src/vault-format/file-cipher'
+import { encodeIdentity } from '../../src/vault-format/file-identity'
 import {
   collectBytes,
   combineShares,
@@ -28,9 +28,9 @@ import {
   openEncryptedFile,
   ShareInputError,
   vaultFingerprint,
-} from '../../src/main/core/crypto/index'
-import { encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
-import { combineShareWords } from '../../src/main/core/crypto/vault-shares'
+} from '../../src/vault-format/index'
+import { encodeEnvelope } from '../../src/vault-format/share-envelope'
+import { combineShareWords } from '../../src/vault-format/vault-shares'
 import { encryptStreamV1 } from './support/legacy-v1'
 import { openFileBlob } from './support/open-file'
 

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { afterAll, describe, expect, it } from 'vitest'
-import { utf8 } from '../../src/main/core/crypto/bytes'
-import { encryptChunked } from '../../src/main/core/crypto/chunked-stream'
-import { bundleContext } from '../../src/main/core/crypto/file-bundle'
-import { fileContext } from '../../src/main/core/crypto/file-cipher'
+import { utf8 } from '../../src/vault-format/bytes'
+import { encryptChunked } from '../../src/vault-format/chunked-stream'
+import { bundleContext } from '../../src/vault-format/file-bundle'
+import { fileContext } from '../../src/vault-format/file-cipher'
 import {
   collectBytes,
   deriveFilesKey,
@@ -21,7 +21,7 @@ import {
   encryptStream,
   generateVaultKey,
   splitVaultKey,
-} from '../../src/main/core/crypto/index'
+} from '../../src/vault-format/index'
 import { encryptStreamV1 } from './support/legacy-v1'
 
 const script = new URL('./independent_decryptor.py', import.meta.url).pathname

@@ -13,7 +13,7 @@ import {
   renderOwnerKitHtml,
   splitVaultKey,
   vaultFingerprint,
-} from '../../src/main/core/crypto/index'
+} from '../../src/vault-format/index'
 
 const outDir = 'test-results/kits'
 let browser: Browser

@@ -8,6 +8,7 @@ import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { recoverFiles, recoverVaultKey } from '../../src/recovery/index'
 import {
   collectBytes,
   encodeOwnerKitWords,
@@ -18,8 +19,7 @@ import {
   generateVaultKey,
   shareQrPng,
   splitVaultKey,
-} from '../../src/main/core/crypto/index'
-import { recoverFiles, recoverVaultKey } from '../../src/main/core/recovery/index'
+} from '../../src/vault-format/index'
 
 const run = promisify(execFile)
 const vaultKey = generateVaultKey()
@@ -71,7 +71,7 @@ beforeAll(async () => {
   // Same entry and options as scripts/build-cli.mjs, built alone so another tool's entry cannot break it.
   cli = join(process.cwd(), 'out/cli/recover.js')
   await build({
-    entryPoints: ['src/main/core/recovery/cli.ts'],
+    entryPoints: ['src/recovery/cli.ts'],
     outfile: cli,
     bundle: true,
     platform: 'node',

@@ -13,10 +13,10 @@ import {
   type ShareInputErrorReason,
   splitVaultKey,
   vaultFingerprint,
-} from '../../src/main/core/crypto/index'
-import { decodeEnvelope, encodeEnvelope } from '../../src/main/core/crypto/share-envelope'
-import { bytesToWordIndices, wordIndicesToBytes } from '../../src/main/core/crypto/share-words'
-import { combineShareWords } from '../../src/main/core/crypto/vault-shares'
+} from '../../src/vault-format/index'
+import { decodeEnvelope, encodeEnvelope } from '../../src/vault-format/share-envelope'
+import { bytesToWordIndices, wordIndicesToBytes } from '../../src/vault-format/share-words'
+import { combineShareWords } from '../../src/vault-format/vault-shares'
 
 const vaultId = '7d1c2a9e-4b0f-4e8a-9c3d-2f6b8a1e0c55'
 

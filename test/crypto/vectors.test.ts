@@ -5,16 +5,16 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import type { AeadBackendName } from '../../src/main/core/crypto/aead-backend'
-import { fromHex, toHex } from '../../src/main/core/crypto/bytes'
-import { deriveMessageKeys } from '../../src/main/core/crypto/chunked-format'
+import type { AeadBackendName } from '../../src/vault-format/aead-backend'
+import { fromHex, toHex } from '../../src/vault-format/bytes'
+import { deriveMessageKeys } from '../../src/vault-format/chunked-format'
 import {
   aeadBackend,
   collectBytes,
   decryptChunked,
   encryptChunked,
-} from '../../src/main/core/crypto/chunked-stream'
-import { FileCipherError } from '../../src/main/core/crypto/file-cipher-error'
+} from '../../src/vault-format/chunked-stream'
+import { FileCipherError } from '../../src/vault-format/file-cipher-error'
 
 const dir = join(import.meta.dirname, '../fixtures/vectors')
 

@@ -4,11 +4,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import {
-  APP_PAGE_URL,
-  appProtocolResponse,
-  CONTENT_SECURITY_POLICY,
-} from '../../src/main/core/renderer-files'
+import { APP_PAGE_URL, appProtocolResponse, CONTENT_SECURITY_POLICY } from '../../src/main/renderer-files'
 
 let root: string
 let rendererDir: string

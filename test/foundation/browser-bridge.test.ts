@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { type BrowserBridge, startBrowserBridge } from '../../src/main/browser/bridge-server'
 import { createAppBackend } from '../../src/main/core/app-backend'
-import { type BrowserBridge, startBrowserBridge } from '../../src/main/core/browser-bridge-server'
 
 let bridge: BrowserBridge
 let token: string

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { startBrowserBridge } from '../../src/main/core/browser-bridge-server'
-import { checkDroppedPath, DropIntake, keepDroppedFilesFor } from '../../src/main/core/drop-intake'
+import { startBrowserBridge } from '../../src/main/browser/bridge-server'
+import { checkDroppedPath, DropIntake, keepDroppedFilesFor } from '../../src/main/browser/drop-intake'
 import { EventHub, type HandlerTable } from '../../src/main/core/ipc/handler-table'
 
 let root: string

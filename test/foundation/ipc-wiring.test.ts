@@ -8,7 +8,7 @@ vi.mock('electron', () => ({
   ipcMain: { handle: (channel: string, handle: Handle) => handles.set(channel, handle) },
 }))
 
-const { registerIpcHandlers } = await import('../../src/main/ipc-main-wiring')
+const { registerIpcHandlers } = await import('../../src/main/electron/ipc-main-wiring')
 const { invokeChannels } = await import('../../src/shared/ipc/contract')
 
 const page = 'app://vault/index.html'

@@ -2,8 +2,8 @@
 // 45), basic_text on Linux refused as no protection, and a rotated OS key leads to re-encryption.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { openSecretStore } from '../../src/main/core/secret-store'
-import { type AsyncSafeStorage, safeStorageSecretBox } from '../../src/main/safe-storage-box'
+import { openSecretStore } from '../../src/main/core/storage/secret-store'
+import { type AsyncSafeStorage, safeStorageSecretBox } from '../../src/main/electron/safe-storage-box'
 import { tempDir } from '../core/service-fixture'
 
 type Backend = ReturnType<AsyncSafeStorage['getSelectedStorageBackend']>

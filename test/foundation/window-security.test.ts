@@ -1,13 +1,13 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { APP_PAGE_URL } from '../../src/main/core/renderer-files'
-import { chooseRendererUrl, ipcRefusal, isTrustedRendererUrl } from '../../src/main/trusted-renderer'
+import { chooseRendererUrl, ipcRefusal, isTrustedRendererUrl } from '../../src/main/electron/trusted-renderer'
 import {
   denyAllPermissions,
   guardWebContents,
   isAllowedExternalLink,
-} from '../../src/main/web-contents-guard'
-import { mainWindowOptions } from '../../src/main/window-options'
+} from '../../src/main/electron/web-contents-guard'
+import { mainWindowOptions } from '../../src/main/electron/window-options'
+import { APP_PAGE_URL } from '../../src/main/renderer-files'
 
 describe('main window security baseline', () => {
   const options = mainWindowOptions({

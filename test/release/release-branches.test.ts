@@ -12,13 +12,13 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import type { AppCore } from '../../src/main/core/app-core'
-import { collectBytes, combineShares, decodeShareWords, encryptStream } from '../../src/main/core/crypto'
-import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/main/core/heir-recovery'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
-import { recoverVaultKey } from '../../src/main/core/recovery'
+import { recoverVaultKey } from '../../src/recovery'
+import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import type { GuardianChange, GuardianKit, UploadItemView, VaultView } from '../../src/shared/ipc/vault-types'
+import { collectBytes, combineShares, decodeShareWords, encryptStream } from '../../src/vault-format'
 import {
   blobPathOf,
   DAY_MS,
@@ -33,7 +33,7 @@ import {
 
 const run = promisify(execFile)
 /** The recovery tool from its source (what `npm run recover` bundles), so no build step can race. */
-const RECOVER_CLI = ['--import', 'tsx', 'src/main/core/recovery/cli.ts']
+const RECOVER_CLI = ['--import', 'tsx', 'src/recovery/cli.ts']
 let world: ReleaseWorld
 let owner: AppCore
 

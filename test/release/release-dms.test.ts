@@ -10,10 +10,10 @@ import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppCore } from '../../src/main/core/app-core'
-import { encodeShareWords, splitVaultKey } from '../../src/main/core/crypto'
-import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/main/core/heir-recovery'
-import { recoverVaultKey } from '../../src/main/core/recovery'
-import type { ReleaseAlarm } from '../../src/main/core/vault-watcher'
+import type { ReleaseAlarm } from '../../src/main/core/vaults/vault-watcher'
+import { recoverVaultKey } from '../../src/recovery'
+import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
+import { encodeShareWords, splitVaultKey } from '../../src/vault-format'
 import {
   DAY_MS,
   followGuardianLink,
@@ -29,7 +29,7 @@ import {
 
 const run = promisify(execFile)
 /** The recovery tool from its source (what `npm run recover` bundles), so no build step can race. */
-const RECOVER_CLI = ['--import', 'tsx', 'src/main/core/recovery/cli.ts']
+const RECOVER_CLI = ['--import', 'tsx', 'src/recovery/cli.ts']
 const BIG_BYTES = 200 * 1024 * 1024 + 12_345 // over 200 MB, not a whole number of chunks
 
 let world: ReleaseWorld

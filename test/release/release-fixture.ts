@@ -12,8 +12,8 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { SMTPServer } from 'smtp-server'
 import { type AppCore, createAppCore } from '../../src/main/core/app-core'
-import { decodeOwnerKitWords } from '../../src/main/core/crypto'
 import { type RunningService, startService } from '../../src/service'
+import { decodeOwnerKitWords } from '../../src/vault-format'
 import { testSecretBox } from '../core/secret-box-fixture'
 
 export const DAY_MS = 86_400_000

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { APP_PAGE_URL, CONTENT_SECURITY_POLICY } from '../../src/main/core/renderer-files'
+import { APP_PAGE_URL, CONTENT_SECURITY_POLICY } from '../../src/main/renderer-files'
 import { eventChannels, invokeChannels } from '../../src/shared/ipc/contract'
 import type { FakeBrowserWindow, IpcEvent } from './support/electron-stand-in'
 import {

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
-import { encodeOwnerKitWords, encryptedLength, generateVaultKey } from '../../src/main/core/crypto'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { type RunningService, startService } from '../../src/service'
 import { uploadCostCredits } from '../../src/shared/api'
 import { invokeChannels } from '../../src/shared/ipc/contract'
+import { encodeOwnerKitWords, encryptedLength, generateVaultKey } from '../../src/vault-format'
 
 let service: RunningService
 let backend: AppBackend

@@ -1,6 +1,5 @@
 // Pure renderer logic: how sizes, money, deadlines, runway and errors read.
 import { describe, expect, it } from 'vitest'
-import { encryptedLength } from '../../src/main/core/crypto'
 import { errorView } from '../../src/renderer/display/error-text'
 import { runway } from '../../src/renderer/display/runway'
 import {
@@ -14,6 +13,7 @@ import {
 import { writeAccess } from '../../src/renderer/display/write-access'
 import { IpcError } from '../../src/shared/ipc/contract-kit'
 import type { ConnectionStatus } from '../../src/shared/ipc/vault-types'
+import { encryptedLength } from '../../src/vault-format'
 
 const DAY = 86_400_000
 

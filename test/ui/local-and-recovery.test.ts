@@ -6,16 +6,16 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
+import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { invokeChannels } from '../../src/shared/ipc/contract'
+import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import {
   collectBytes,
   encodeShareWords,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
-} from '../../src/main/core/crypto'
-import { dispatch } from '../../src/main/core/ipc/handler-table'
-import { invokeChannels } from '../../src/shared/ipc/contract'
-import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
+} from '../../src/vault-format'
 
 let backend: AppBackend
 let dir: string

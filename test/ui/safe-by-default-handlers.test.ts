@@ -11,12 +11,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
-import {
-  encodeOwnerKitWords,
-  generateVaultKey,
-  rehearsalProof,
-  rehearsalProofHash,
-} from '../../src/main/core/crypto'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { type RunningService, startService } from '../../src/service'
 import type { Asset, Heir, Rehearsal } from '../../src/shared/api'
@@ -35,6 +29,12 @@ import type {
   VaultsSnapshot,
   VaultView,
 } from '../../src/shared/ipc/vault-types'
+import {
+  encodeOwnerKitWords,
+  generateVaultKey,
+  rehearsalProof,
+  rehearsalProofHash,
+} from '../../src/vault-format'
 
 type Channel = keyof typeof invokeChannels
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { trayMenuItems } from '../../src/main/tray-menu'
+import { trayMenuItems } from '../../src/main/electron/tray-menu'
 
 describe('tray menu', () => {
   it('leads with the state, lists releasing vaults first, then offers to check in', () => {

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
-import { encodeOwnerKitWords, generateVaultKey } from '../../src/main/core/crypto'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { UploadEventBatch } from '../../src/main/core/ipc/upload-event-batch'
 import {
@@ -19,6 +18,7 @@ import { type UploadsSnapshot, withItems, withProgress } from '../../src/rendere
 import { type RunningService, startService } from '../../src/service'
 import { eventChannels, invokeChannels } from '../../src/shared/ipc/contract'
 import type { AppNotice, UploadItemView, UploadProgressView } from '../../src/shared/ipc/vault-types'
+import { encodeOwnerKitWords, generateVaultKey } from '../../src/vault-format'
 import { testSecretBox } from '../core/secret-box-fixture'
 
 const item = (n: number, state: UploadItemView['state'], batchId = 'batch-1'): UploadItemView => ({

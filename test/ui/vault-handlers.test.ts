@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
-import { encodeOwnerKitWords, generateVaultKey } from '../../src/main/core/crypto'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { type RunningService, startService } from '../../src/service'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
+import { encodeOwnerKitWords, generateVaultKey } from '../../src/vault-format'
 
 let service: RunningService
 let backend: AppBackend

@@ -4,18 +4,18 @@
 import { type AppInfo, eventChannels, type SecretStoreKind } from '../../shared/ipc/contract'
 import type { Settings, SettingsPatch } from '../../shared/ipc/settings'
 import type { PickKind } from '../../shared/ipc/vault-types'
+import { DesktopSession } from './desktop-session'
 import { createActivityHandlers, withActivity } from './ipc/activity-handlers'
 import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
-import { DesktopSession } from './ipc/desktop-session'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
 import { createRecoveryHandlers } from './ipc/recovery-handlers'
 import { createRehearsalHandlers } from './ipc/rehearsal-handlers'
 import { createUploadHandlers } from './ipc/upload-handlers'
 import { createVaultHandlers } from './ipc/vault-handlers'
-import type { SecretBox } from './secret-store'
-import { SettingsStore } from './settings-store'
+import type { SecretBox } from './storage/secret-store'
+import { SettingsStore } from './storage/settings-store'
 
 /** What only the desktop shell can do; browser mode leaves these out and the UI says so. */
 export interface ShellCapabilities {

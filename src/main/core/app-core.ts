@@ -32,6 +32,8 @@
 // Errors thrown by these calls carry `userMessage` (VaultApiError, ConnectionError, VaultKeyError).
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
+import { type RetryNotice, VaultApiClient, type VaultDetails } from '../../service-client'
+import { RequestPacer } from '../../service-client/request-pacer'
 import type {
   AssetListQuery,
   CheckInResult,
@@ -41,22 +43,25 @@ import type {
   ReleaseConfigRequest,
   SssPreset,
 } from '../../shared/api'
-import { type RetryNotice, VaultApiClient, type VaultDetails } from './api-client'
-import { CheckInReminders, type ReminderConfig, type ReminderDue } from './checkin-schedule'
 import { type AddConnectionRequest, ConnectionRegistry, type ConnectionSummary } from './connections'
-import { JsonFileWriter, readJsonFile } from './json-file'
-import { RequestPacer } from './request-pacer'
+import { JsonFileWriter, readJsonFile } from './storage/json-file'
 import {
   describeSecretStore,
   type KeytarLoader,
   openSecretStore,
   type SecretBox,
   type SecretStoreKind,
-} from './secret-store'
-import { deriveTrayState, type TrayState } from './tray-state'
-import { type UploadItem, type UploadProgress, UploadQueue } from './upload-queue'
-import { VaultKeyStore } from './vault-key-store'
-import { type PollFailure, type ReleaseAlarm, type VaultStateChange, VaultWatcher } from './vault-watcher'
+} from './storage/secret-store'
+import { VaultKeyStore } from './storage/vault-key-store'
+import { type UploadItem, type UploadProgress, UploadQueue } from './uploads/upload-queue'
+import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
+import { deriveTrayState, type TrayState } from './vaults/tray-state'
+import {
+  type PollFailure,
+  type ReleaseAlarm,
+  type VaultStateChange,
+  VaultWatcher,
+} from './vaults/vault-watcher'
 
 export interface AppCoreEvents {
   'upload-item': [UploadItem]

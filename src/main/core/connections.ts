@@ -3,11 +3,11 @@
 // that holds the key, the key's kind and its last four characters.
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
+import { keyKindOf, VaultApiClient, VaultApiError } from '../../service-client'
+import { checkServiceAddress } from '../../service-client/service-address'
 import type { ApiPrefix, KeyKind } from '../../shared/api'
-import { keyKindOf, VaultApiClient, VaultApiError } from './api-client'
-import { JsonFileWriter, readJsonFile } from './json-file'
-import type { SecretStore, SecretStoreKind } from './secret-store'
-import { checkServiceAddress } from './service-address'
+import { JsonFileWriter, readJsonFile } from './storage/json-file'
+import type { SecretStore, SecretStoreKind } from './storage/secret-store'
 
 export interface ConnectionSummary {
   id: string

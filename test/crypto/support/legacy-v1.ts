@@ -1,10 +1,10 @@
 // Writes format-1 blobs (no identity record), which Vault Desktop only reads now. For tests and
 // the committed vectors alone: production code always writes format 2 through encryptStream.
 
-import type { ByteSource } from '../../../src/main/core/crypto/chunked-stream'
-import { encryptChunked } from '../../../src/main/core/crypto/chunked-stream'
-import { type FileEncryptOptions, fileContext, fileSalt } from '../../../src/main/core/crypto/file-cipher'
-import { deriveFilesKey } from '../../../src/main/core/crypto/vault-key'
+import type { ByteSource } from '../../../src/vault-format/chunked-stream'
+import { encryptChunked } from '../../../src/vault-format/chunked-stream'
+import { type FileEncryptOptions, fileContext, fileSalt } from '../../../src/vault-format/file-cipher'
+import { deriveFilesKey } from '../../../src/vault-format/vault-key'
 
 export function encryptStreamV1(
   source: ByteSource,

@@ -1,10 +1,10 @@
 // openEncryptedFile for tests that expect a file blob (not a bundle): the union narrowed, or a failure.
-import type { ByteSource } from '../../../src/main/core/crypto/chunked-stream'
+import type { ByteSource } from '../../../src/vault-format/chunked-stream'
 import {
   type FileCipherOptions,
   type OpenedFile,
   openEncryptedFile,
-} from '../../../src/main/core/crypto/file-cipher'
+} from '../../../src/vault-format/file-cipher'
 
 export async function openFileBlob(source: ByteSource, opts: FileCipherOptions): Promise<OpenedFile> {
   const opened = await openEncryptedFile(source, opts)

@@ -18,7 +18,7 @@ test.describe.configure({ mode: 'serial' })
 
 const run = promisify(execFile)
 const DAY_MS = 86_400_000
-/** src/main/window-options.ts */
+/** src/main/electron/window-options.ts */
 const MIN_WINDOW = { width: 820, height: 560 }
 const WIDE = { width: 1280, height: 800 }
 

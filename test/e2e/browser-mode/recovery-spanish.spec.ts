@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, test } from '@playwright/test'
-import { encodeShareWords, splitVaultKey } from '../../../src/main/core/crypto'
+import { encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import {
   DAY_MS,
   followGuardianLink,

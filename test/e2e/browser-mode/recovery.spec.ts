@@ -13,7 +13,7 @@ import {
   generateVaultKey,
   recoveryQrText,
   splitVaultKey,
-} from '../../../src/main/core/crypto'
+} from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 let app: BrowserModeApp

@@ -7,7 +7,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { encodeShareWords, splitVaultKey } from '../../../src/main/core/crypto'
+import { encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import {
   blobPathOf,
   DAY_MS,

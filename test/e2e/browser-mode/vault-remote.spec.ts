@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
-import { encodeOwnerKitWords, generateVaultKey } from '../../../src/main/core/crypto'
 import { type RunningService, startService } from '../../../src/service'
+import { encodeOwnerKitWords, generateVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 
 test.describe.configure({ mode: 'serial' })

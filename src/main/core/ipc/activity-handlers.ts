@@ -2,15 +2,15 @@
 // with an agent key, turn off), and `withActivity`: the owner's actions through the other channels
 // recorded in the history once they succeed (check-ins, people, kits, release, keys).
 
+import { VaultApiClient, VaultApiError } from '../../../service-client'
 import type { InvokeChannels } from '../../../shared/ipc/contract'
 import { IpcError, type ParsedArgsOf, type ResultOf } from '../../../shared/ipc/contract-kit'
 import type { Settings, SettingsPatch } from '../../../shared/ipc/settings'
 import type { UnlockCheckInStatus } from '../../../shared/ipc/vault-types'
-import { exportActivityText } from '../activity-log'
-import { VaultApiClient, VaultApiError } from '../api-client'
-import { describeSecretStore } from '../secret-store'
-import { checkAgentKey } from '../unlock-check-in'
-import type { DesktopSession } from './desktop-session'
+import type { DesktopSession } from '../desktop-session'
+import { describeSecretStore } from '../storage/secret-store'
+import { exportActivityText } from '../vaults/activity-log'
+import { checkAgentKey } from '../vaults/unlock-check-in'
 import type { HandlerTable } from './handler-table'
 
 type ActivityHandlers = Pick<

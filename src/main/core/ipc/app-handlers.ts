@@ -1,7 +1,7 @@
 // Handlers for app-level channels: app info and settings.
 import { type AppInfo, eventChannels } from '../../../shared/ipc/contract'
 import type { Settings } from '../../../shared/ipc/settings'
-import type { SettingsStore } from '../settings-store'
+import type { SettingsStore } from '../storage/settings-store'
 import type { EventHub, HandlerTable } from './handler-table'
 
 export interface AppHandlerDeps {

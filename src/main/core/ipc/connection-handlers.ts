@@ -1,9 +1,10 @@
 // Connections: connect to a service with an API key, start the local service, switch, replace a
 // key, forget. The key goes straight into the secret store; the window only ever sees its summary.
+
+import { VaultApiError } from '../../../service-client'
 import type { SssPreset } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
-import { VaultApiError } from '../api-client'
-import type { DesktopSession } from './desktop-session'
+import type { DesktopSession } from '../desktop-session'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 

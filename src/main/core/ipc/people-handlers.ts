@@ -1,12 +1,12 @@
 // Guardians (with their kits) and heirs. Services without list endpoints (the spec has none) get
 // the people added from this device instead, and the window is told which it is seeing.
 import { randomInt } from 'node:crypto'
+import { VaultApiError } from '../../../service-client'
 import type { Guardian, Heir } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
-import { VaultApiError } from '../api-client'
-import { type DesktopSession, vaultLabel } from './desktop-session'
-import { kitFileName } from './guardian-kits'
+import { type DesktopSession, vaultLabel } from '../desktop-session'
+import { kitFileName } from '../vaults/guardian-kits'
 import { type HandlerTable, toIpcErrorData } from './handler-table'
 
 type PeopleHandlers = Pick<

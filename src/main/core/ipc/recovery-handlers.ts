@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename, relative, sep } from 'node:path'
+import { HeirAccessError, listHeirFiles, recoverFromService } from '../../../recovery/heir-recovery'
+import { recoverFiles } from '../../../recovery/recover-files'
 import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
@@ -14,9 +16,7 @@ import {
   decodeShareWords,
   ENCRYPTED_FILE_SUFFIX,
   ShareInputError,
-} from '../crypto'
-import { HeirAccessError, listHeirFiles, recoverFromService } from '../heir-recovery'
-import { recoverFiles } from '../recovery/recover-files'
+} from '../../../vault-format'
 import type { EventHub, HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
 

@@ -2,8 +2,8 @@
 // heir a practice access to the sample only. The owner's key sets a challenge whose answer only
 // someone who rebuilt the key from guardians' kits can give; the service keeps only its hash.
 import { IpcError } from '../../../shared/ipc/contract-kit'
-import { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from '../crypto'
-import type { DesktopSession } from './desktop-session'
+import { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from '../../../vault-format'
+import type { DesktopSession } from '../desktop-session'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 

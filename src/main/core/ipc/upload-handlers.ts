@@ -6,8 +6,8 @@ import { checkInReserveCredits } from '../../../shared/check-in-reserve'
 import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
-import type { UploadIndexEntry } from '../upload-index'
-import { type DesktopSession, toUploadView } from './desktop-session'
+import { type DesktopSession, toUploadView } from '../desktop-session'
+import type { UploadIndexEntry } from '../uploads/upload-index'
 import type { EventHub, HandlerTable } from './handler-table'
 
 type UploadHandlers = Pick<

@@ -1,9 +1,10 @@
 // Vault channels: the list (from the core's watcher), create, release configuration, check-in,
 // cancel. The core reads the vault back after every change, so the window shows what the service holds.
+
+import { isMissingExtension, VaultApiError } from '../../../service-client'
 import { creditsToDollars, LIMITS } from '../../../shared/api'
 import { IpcError } from '../../../shared/ipc/contract-kit'
-import { isMissingExtension, VaultApiError } from '../api-client'
-import type { DesktopSession } from './desktop-session'
+import type { DesktopSession } from '../desktop-session'
 import type { HandlerTable } from './handler-table'
 
 type VaultHandlers = Pick<

@@ -1,0 +1,66 @@
+// Entry point of browser mode (`npm start` without the Electron binary, and end-to-end tests):
+// the app backend plus the loopback bridge, printing the URL to open.
+
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import packageJson from '../../../package.json'
+import { eventChannels } from '../../shared/ipc/contract'
+import { createAppBackend } from '../core/app-backend'
+import { defaultUserDataDir } from '../core/storage/user-data-dir'
+import { startBrowserBridge } from './bridge-server'
+import { DropIntake, keepDroppedFilesFor } from './drop-intake'
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    'user-data': { type: 'string' },
+    renderer: { type: 'string', default: 'out/renderer' },
+    token: { type: 'string' },
+    /** "memory" skips the OS keychain (tests); by default the keychain is tried first. */
+    'secret-store': { type: 'string', default: 'auto' },
+  },
+})
+
+const port = Number(values.port)
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a number from 0 to 65535, got "${values.port}".`)
+  process.exit(2)
+}
+
+const userDataDir = values['user-data'] ?? defaultUserDataDir()
+const backend = createAppBackend({
+  userDataDir,
+  mode: 'browser',
+  version: packageJson.version,
+  useKeychain: values['secret-store'] !== 'memory',
+})
+const session = await backend.start()
+// A page has no paths: dropped files stream into this folder and are deleted once uploaded.
+const dropped = keepDroppedFilesFor(
+  new DropIntake(join(userDataDir, 'dropped')),
+  session.core.uploads,
+  (listener) => session.core.events.on('upload-item', listener),
+)
+await dropped.sweep()
+backend.events.subscribe((channel) => {
+  if (channel === eventChannels.uploadsCleared.name) void dropped.sweep()
+})
+
+const bridge = await startBrowserBridge({
+  rendererDir: values.renderer,
+  handlers: backend.handlers,
+  events: backend.events,
+  port,
+  token: values.token,
+  intake: { intake: dropped.intake, needed: dropped.needed },
+})
+console.log(`Vault Desktop (browser mode) is ready: ${bridge.url}`)
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void bridge
+      .close()
+      .then(() => backend.close())
+      .then(() => process.exit(0))
+  })
+}

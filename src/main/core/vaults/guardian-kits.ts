@@ -1,0 +1,163 @@
+// Guardian kits: the vault key split into shares (threshold and count from the vault's preset), one
+// share per guardian, re-split with a new split id whenever a guardian is added or removed so old
+// kits stop combining with new ones. The current split is kept in userData/guardian-kits/<vault>.json:
+// who holds which share in the clear, the shares' words sealed with AES-256-GCM under a key derived
+// from the vault key (a threshold of shares is as good as the key, so they never sit on disk in the
+// clear). Kits are rendered on demand as printable HTML, which needs the vault key on this device.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { SssPreset } from '../../../shared/api'
+import type { GuardianKitInfo } from '../../../shared/ipc/vault-types'
+import {
+  decodeShareWords,
+  encodeShareWords,
+  renderGuardianKitHtml,
+  splitVaultKey,
+} from '../../../vault-format'
+import { readJsonFile, writeFileAtomic } from '../storage/json-file'
+
+interface StoredSplit {
+  version: 1
+  vaultId: string
+  splitId: string
+  createdAt: string
+  threshold: number
+  shares: number
+  assignments: Array<{ guardianId: string; guardianName: string; shareIndex: number }>
+  /** base64 of iv(12) | ciphertext | tag(16): JSON array of share words, in assignment order. */
+  sealedShares: string
+  /** Guardians the owner confirmed handing this split's kit to (a new split starts empty). */
+  handedOver?: string[]
+}
+
+export function kitFileName(guardianName: string, vaultLabel: string): string {
+  const safe = `${vaultLabel} - guardian kit - ${guardianName}`
+    .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
+    .slice(0, 120)
+  return `${safe}.html`
+}
+
+function sealingKey(vaultKey: Uint8Array): Buffer {
+  return Buffer.from(hkdfSync('sha256', vaultKey, 'vault-desktop', 'guardian kit store v1', 32))
+}
+
+function seal(vaultKey: Uint8Array, aad: string, plain: string): string {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(vaultKey), iv)
+  cipher.setAAD(Buffer.from(aad))
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64')
+}
+
+function unseal(vaultKey: Uint8Array, aad: string, sealed: string): string {
+  const bytes = Buffer.from(sealed, 'base64')
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(vaultKey), bytes.subarray(0, 12))
+  decipher.setAAD(Buffer.from(aad))
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16))
+  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString(
+    'utf8',
+  )
+}
+
+export class GuardianKits {
+  constructor(private readonly dir: string) {}
+
+  #file(vaultId: string): string {
+    return join(this.dir, `${encodeURIComponent(vaultId)}.json`)
+  }
+
+  async #load(vaultId: string): Promise<StoredSplit | null> {
+    return readJsonFile<StoredSplit | null>(this.#file(vaultId), null)
+  }
+
+  async list(vaultId: string): Promise<GuardianKitInfo[]> {
+    const split = await this.#load(vaultId)
+    return split ? split.assignments.map((a) => info(split, a)) : []
+  }
+
+  /** A new split for the current guardians; the previous one is replaced. */
+  async regenerate(
+    vaultId: string,
+    vaultKey: Uint8Array,
+    preset: SssPreset,
+    guardians: Array<{ id: string; name: string }>,
+  ): Promise<GuardianKitInfo[]> {
+    if (guardians.length === 0) {
+      await rm(this.#file(vaultId), { force: true })
+      return []
+    }
+    const shares = await splitVaultKey(vaultKey, vaultId, preset)
+    const first = shares[0]!
+    // Shares beyond the number of guardians are not kept: nobody holds them.
+    const assigned = guardians.slice(0, shares.length)
+    const split: StoredSplit = {
+      version: 1,
+      vaultId,
+      splitId: first.splitId,
+      createdAt: new Date().toISOString(),
+      threshold: first.threshold,
+      shares: first.shareCount,
+      assignments: assigned.map((g, i) => ({
+        guardianId: g.id,
+        guardianName: g.name,
+        shareIndex: shares[i]!.shareIndex,
+      })),
+      sealedShares: seal(
+        vaultKey,
+        `${vaultId}:${first.splitId}`,
+        JSON.stringify(assigned.map((_, i) => encodeShareWords(shares[i]!))),
+      ),
+    }
+    await writeFileAtomic(this.#file(vaultId), JSON.stringify(split, null, 2), 0o600)
+    return split.assignments.map((a) => info(split, a))
+  }
+
+  /** Drops the vault's split (the vault was deleted). */
+  async forget(vaultId: string): Promise<void> {
+    await rm(this.#file(vaultId), { force: true })
+  }
+
+  /** Records that the owner gave (or did not give) this guardian the current split's kit. */
+  async setHandedOver(vaultId: string, guardianId: string, handedOver: boolean): Promise<GuardianKitInfo[]> {
+    const split = await this.#load(vaultId)
+    if (!split?.assignments.some((a) => a.guardianId === guardianId)) {
+      throw new Error(`no kit for guardian ${guardianId} in the current split of ${vaultId}`)
+    }
+    const others = (split.handedOver ?? []).filter((id) => id !== guardianId)
+    const next: StoredSplit = { ...split, handedOver: handedOver ? [...others, guardianId] : others }
+    await writeFileAtomic(this.#file(vaultId), JSON.stringify(next, null, 2), 0o600)
+    return next.assignments.map((a) => info(next, a))
+  }
+
+  async render(
+    vaultId: string,
+    guardianId: string,
+    vaultKey: Uint8Array,
+  ): Promise<{ info: GuardianKitInfo; html: string } | null> {
+    const split = await this.#load(vaultId)
+    const index = split?.assignments.findIndex((a) => a.guardianId === guardianId) ?? -1
+    if (!split || index < 0) return null
+    const words = JSON.parse(unseal(vaultKey, `${vaultId}:${split.splitId}`, split.sealedShares)) as string[]
+    const assignment = split.assignments[index]!
+    const html = renderGuardianKitHtml({
+      guardianName: assignment.guardianName,
+      share: decodeShareWords(words[index]!),
+      createdAt: new Date(split.createdAt),
+    })
+    return { info: info(split, assignment), html }
+  }
+}
+
+function info(split: StoredSplit, a: StoredSplit['assignments'][number]): GuardianKitInfo {
+  return {
+    guardianId: a.guardianId,
+    guardianName: a.guardianName,
+    shareIndex: a.shareIndex,
+    threshold: split.threshold,
+    shares: split.shares,
+    splitId: split.splitId,
+    createdAt: split.createdAt,
+    handedOver: split.handedOver?.includes(a.guardianId) ?? false,
+  }
+}

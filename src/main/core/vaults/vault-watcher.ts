@@ -1,0 +1,279 @@
+// Polls the connected account's vaults (the service sends no events) within a request budget that
+// leaves most of the per-minute GET limit to the UI, faster while a vault is releasing. Emits state
+// changes and, for `releasing`, an alarm with the days left to cancel - also once at app start when
+// the release began while the app was closed (last seen states are persisted).
+import { EventEmitter } from 'node:events'
+import { join } from 'node:path'
+import { type VaultApiClient, VaultApiError, type VaultDetails } from '../../../service-client'
+import type { VaultState } from '../../../shared/api'
+import { JsonFileWriter, readJsonFile } from '../storage/json-file'
+import { daysLeftToCancel } from './release-countdown'
+
+export interface VaultStateChange {
+  vaultId: string
+  /** null on the first sighting ever. */
+  from: VaultState | null
+  to: VaultState
+  vault: VaultDetails
+}
+
+export interface ReleaseAlarm {
+  vaultId: string
+  daysLeftToCancel: number
+  releaseStartedAt: string | null
+  /** True when the release was already known before this app session (repeated at start). */
+  repeated: boolean
+  title: string
+  body: string
+}
+
+export interface PollFailure {
+  vaultId: string | null
+  code: string
+  userMessage: string
+}
+
+export interface VaultWatcherEvents {
+  /** Every successful poll of a vault (fresh data for the UI and the tray). */
+  vault: [VaultDetails]
+  /** Every successful read of the whole list, even an empty one (an account with no vault). */
+  listed: [VaultDetails[]]
+  'state-change': [VaultStateChange]
+  alarm: [ReleaseAlarm]
+  'vault-removed': [string]
+  'poll-failed': [PollFailure]
+}
+
+interface SeenVault {
+  state: VaultState
+  lastSeenAt: string
+  /** When this app first saw the vault releasing (fallback when the service omits the start). */
+  firstSeenReleasingAt?: string
+}
+
+interface WatcherFile {
+  version: 1
+  vaults: Record<string, SeenVault>
+}
+
+export interface VaultWatcherOptions {
+  client: () => Promise<VaultApiClient>
+  userDataDir?: string
+  now?: () => number
+  /** Poll interval of a quiet vault. */
+  baseIntervalMs?: number
+  /** Poll interval of a releasing vault. */
+  releasingIntervalMs?: number
+  /** GET requests per minute the watcher allows itself (the spec allows 120 per key). */
+  budgetPerMinute?: number
+  /** How often the vault list is re-read to discover new or removed vaults. */
+  listIntervalMs?: number
+}
+
+export function releaseAlarmText(vaultId: string, days: number): { title: string; body: string } {
+  return {
+    title: 'A vault is releasing',
+    body: `Vault ${vaultId} started releasing to its heirs. You have ${days} day${days === 1 ? '' : 's'} left to cancel if this was not intended: open Vault Desktop and choose Cancel release.`,
+  }
+}
+
+export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
+  readonly #options: Required<Omit<VaultWatcherOptions, 'userDataDir'>>
+  readonly #writer: JsonFileWriter<WatcherFile> | undefined
+  #seen: Record<string, SeenVault>
+  readonly #latest = new Map<string, VaultDetails>()
+  readonly #nextPollAt = new Map<string, number>()
+  /** Vaults whose release was already alarmed in this session. */
+  readonly #alarmed = new Set<string>()
+  #lastListAt = Number.NEGATIVE_INFINITY
+  #timer: ReturnType<typeof setInterval> | undefined
+  #polling: Promise<void> | undefined
+
+  private constructor(
+    options: VaultWatcherOptions,
+    seen: Record<string, SeenVault>,
+    file: string | undefined,
+  ) {
+    super()
+    this.#options = {
+      client: options.client,
+      now: options.now ?? Date.now,
+      baseIntervalMs: options.baseIntervalMs ?? 60_000,
+      releasingIntervalMs: options.releasingIntervalMs ?? 15_000,
+      budgetPerMinute: options.budgetPerMinute ?? 30,
+      listIntervalMs: options.listIntervalMs ?? 5 * 60_000,
+    }
+    this.#seen = seen
+    this.#writer = file ? new JsonFileWriter(file) : undefined
+  }
+
+  static async open(options: VaultWatcherOptions): Promise<VaultWatcher> {
+    const file = options.userDataDir ? join(options.userDataDir, 'vault-watch.json') : undefined
+    const state = file ? await readJsonFile<WatcherFile>(file, { version: 1, vaults: {} }) : undefined
+    return new VaultWatcher(options, state?.vaults ?? {}, file)
+  }
+
+  /** The latest data of every watched vault. */
+  snapshot(): VaultDetails[] {
+    return [...this.#latest.values()]
+  }
+
+  lastSeenState(vaultId: string): VaultState | undefined {
+    return this.#seen[vaultId]?.state
+  }
+
+  /** Poll interval for one vault given how many are watched, honouring the request budget. */
+  intervalFor(state: VaultState | undefined): number {
+    const count = Math.max(1, this.#nextPollAt.size)
+    // Each minute: one list request plus one GET per vault per interval must fit the budget.
+    const budgetFloor = Math.ceil((count * 60_000) / Math.max(1, this.#options.budgetPerMinute - 1))
+    const wanted = state === 'releasing' ? this.#options.releasingIntervalMs : this.#options.baseIntervalMs
+    return Math.max(wanted, budgetFloor)
+  }
+
+  /** Makes a vault known right away (after creating it, for example) and polls it on the next pass. */
+  watch(vaultId: string): void {
+    if (!this.#nextPollAt.has(vaultId)) this.#nextPollAt.set(vaultId, this.#options.now())
+  }
+
+  /** Feeds data obtained elsewhere (a check-in, a cancel) without spending a request. */
+  observe(vault: VaultDetails): void {
+    this.#nextPollAt.set(vault.id, this.#options.now() + this.intervalFor(vault.state))
+    this.#record(vault)
+  }
+
+  /** One pass: re-list when due, then poll every vault whose time has come. Never throws. */
+  pollDue(): Promise<void> {
+    this.#polling ??= this.#pass().finally(() => {
+      this.#polling = undefined
+    })
+    return this.#polling
+  }
+
+  /** Polls everything now (app start, resume from sleep, the user pressing refresh). */
+  async pollNow(): Promise<void> {
+    await this.#polling
+    this.#lastListAt = Number.NEGATIVE_INFINITY
+    for (const id of this.#nextPollAt.keys()) this.#nextPollAt.set(id, this.#options.now())
+    await this.pollDue()
+  }
+
+  onResume(): Promise<void> {
+    return this.pollNow()
+  }
+
+  start(tickMs = 1_000): void {
+    this.stop()
+    void this.pollNow()
+    this.#timer = setInterval(() => void this.pollDue(), tickMs)
+    this.#timer.unref?.()
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer)
+    this.#timer = undefined
+  }
+
+  /** Forget everything (when the active connection changes). */
+  reset(): void {
+    this.#latest.clear()
+    this.#nextPollAt.clear()
+    this.#alarmed.clear()
+    this.#lastListAt = Number.NEGATIVE_INFINITY
+  }
+
+  async flush(): Promise<void> {
+    await this.#polling
+    await this.#writer?.flush()
+  }
+
+  async #pass(): Promise<void> {
+    let client: VaultApiClient
+    try {
+      client = await this.#options.client()
+    } catch (error) {
+      this.#failed(null, error)
+      return
+    }
+    const now = this.#options.now()
+    if (now - this.#lastListAt >= this.#options.listIntervalMs) {
+      this.#lastListAt = now
+      try {
+        const vaults = await client.listVaults()
+        const ids = new Set(vaults.map((v) => v.id))
+        for (const id of [...this.#nextPollAt.keys()]) {
+          if (!ids.has(id)) {
+            this.#nextPollAt.delete(id)
+            this.#latest.delete(id)
+            this.emit('vault-removed', id)
+          }
+        }
+        // The list carries every field the watcher needs: no per-vault GET right after it.
+        for (const v of vaults) this.observe(v)
+        this.emit('listed', vaults)
+      } catch (error) {
+        this.#failed(null, error)
+        return
+      }
+    }
+    for (const [vaultId, at] of [...this.#nextPollAt]) {
+      if (at > this.#options.now()) continue
+      try {
+        this.observe(await client.getVault(vaultId))
+      } catch (error) {
+        if (error instanceof VaultApiError && error.status === 404) {
+          this.#nextPollAt.delete(vaultId)
+          this.#latest.delete(vaultId)
+          this.emit('vault-removed', vaultId)
+          continue
+        }
+        this.#nextPollAt.set(vaultId, this.#options.now() + this.intervalFor(this.#seen[vaultId]?.state))
+        this.#failed(vaultId, error)
+      }
+    }
+    await this.#writer?.write({ version: 1, vaults: this.#seen })
+  }
+
+  #record(vault: VaultDetails): void {
+    const now = this.#options.now()
+    const previous = this.#seen[vault.id]
+    const from = previous?.state ?? null
+    const seen: SeenVault = { state: vault.state, lastSeenAt: new Date(now).toISOString() }
+    if (vault.state === 'releasing') {
+      seen.firstSeenReleasingAt =
+        previous?.state === 'releasing' && previous.firstSeenReleasingAt
+          ? previous.firstSeenReleasingAt
+          : new Date(now).toISOString()
+    }
+    this.#seen[vault.id] = seen
+    this.#latest.set(vault.id, vault)
+    this.emit('vault', vault)
+    if (from !== vault.state) this.emit('state-change', { vaultId: vault.id, from, to: vault.state, vault })
+    if (vault.state !== 'releasing') {
+      this.#alarmed.delete(vault.id)
+      return
+    }
+    if (this.#alarmed.has(vault.id)) return
+    this.#alarmed.add(vault.id)
+    const firstSeen = seen.firstSeenReleasingAt ? Date.parse(seen.firstSeenReleasingAt) : undefined
+    const days = daysLeftToCancel(vault, now, firstSeen)
+    this.emit('alarm', {
+      vaultId: vault.id,
+      daysLeftToCancel: days,
+      releaseStartedAt: vault.releaseStartedAt ?? seen.firstSeenReleasingAt ?? null,
+      repeated: from === 'releasing',
+      ...releaseAlarmText(vault.id, days),
+    })
+  }
+
+  #failed(vaultId: string | null, error: unknown): void {
+    this.emit('poll-failed', {
+      vaultId,
+      code: error instanceof VaultApiError ? error.code : 'ERROR',
+      userMessage:
+        error instanceof VaultApiError || (error instanceof Error && 'userMessage' in error)
+          ? String((error as { userMessage: string }).userMessage)
+          : `Could not refresh the vaults: ${error instanceof Error ? error.message : String(error)}`,
+    })
+  }
+}

@@ -1,0 +1,179 @@
+// Electron main process: window, tray, single instance, IPC wiring. Everything else is in ./core.
+import { join } from 'node:path'
+import { app, BrowserWindow, Notification, powerMonitor, safeStorage, session, shell } from 'electron'
+import { eventChannels } from '../../shared/ipc/contract'
+import type { AppNotice, TrayView } from '../../shared/ipc/vault-types'
+import { type AppBackend, createAppBackend } from '../core/app-backend'
+import type { DesktopSession } from '../core/desktop-session'
+import { APP_PAGE_URL } from '../renderer-files'
+import { registerAppScheme, serveAppProtocol } from './app-protocol'
+import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
+import { safeStorageSecretBox } from './safe-storage-box'
+import { desktopShellCapabilities } from './shell-capabilities'
+import { AppTray } from './tray'
+import { trayMenuItems } from './tray-menu'
+import { chooseRendererUrl } from './trusted-renderer'
+import { denyAllPermissions, guardWebContents } from './web-contents-guard'
+import { mainWindowOptions } from './window-options'
+
+const here = import.meta.dirname
+const resourcesDir = app.isPackaged ? process.resourcesPath : join(here, '../../resources')
+const rendererUrl = chooseRendererUrl({
+  isPackaged: app.isPackaged,
+  devServerUrl: process.env.ELECTRON_RENDERER_URL,
+  builtPageUrl: APP_PAGE_URL,
+})
+registerAppScheme()
+
+let mainWindow: BrowserWindow | undefined
+let tray: AppTray | undefined
+let backend: AppBackend | undefined
+let quitting = false
+
+function showMainWindow(): void {
+  if (!mainWindow || mainWindow.isDestroyed()) mainWindow = createMainWindow()
+  if (mainWindow.isMinimized()) mainWindow.restore()
+  mainWindow.show()
+  mainWindow.focus()
+}
+
+function createMainWindow(): BrowserWindow {
+  const window = new BrowserWindow(
+    mainWindowOptions({ preload: join(here, '../preload/index.cjs'), icon: join(resourcesDir, 'icon.png') }),
+  )
+  guardWebContents(window.webContents, (url) => void shell.openExternal(url))
+  window.once('ready-to-show', () => window.show())
+  // Closing hides to the tray: reminders and the release alarm must keep working.
+  window.on('close', (event) => {
+    if (!quitting) {
+      event.preventDefault()
+      window.hide()
+    }
+  })
+  void window.loadURL(rendererUrl)
+  return window
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  app.on('second-instance', () => showMainWindow())
+  app.on('before-quit', () => {
+    quitting = true
+  })
+  app.on('window-all-closed', () => {
+    // Stay in the tray; quitting is explicit (tray menu or app menu).
+  })
+  app.on('web-contents-created', (_event, contents) => {
+    guardWebContents(contents, (url) => void shell.openExternal(url))
+  })
+
+  void app.whenReady().then(async () => {
+    denyAllPermissions(session.defaultSession)
+    serveAppProtocol(join(here, '../renderer'))
+    const applyLoginItem = (launchAtLogin: boolean) => {
+      // Linux has no login-item API in Electron; the setting is kept for desktop-entry based autostart.
+      if (process.platform !== 'linux') app.setLoginItemSettings({ openAtLogin: launchAtLogin })
+    }
+    backend = createAppBackend({
+      userDataDir: app.getPath('userData'),
+      mode: 'electron',
+      version: app.getVersion(),
+      secretBox: safeStorageSecretBox(safeStorage, process.platform),
+      shell: desktopShellCapabilities(() => mainWindow),
+      onSettingsChanged: (settings) => applyLoginItem(settings.launchAtLogin),
+    })
+    registerIpcHandlers(backend.handlers, () => ({ contents: mainWindow?.webContents, rendererUrl }))
+    forwardEvents(backend.events, () => mainWindow?.webContents)
+    tray = new AppTray(join(resourcesDir, 'tray'), {
+      open: showMainWindow,
+      quit: () => {
+        quitting = true
+        app.quit()
+      },
+    })
+    showMainWindow()
+    app.on('activate', showMainWindow)
+    applyLoginItem((await backend.settings.get()).launchAtLogin)
+
+    const running = await backend.start()
+    desktopSession = running
+    running.shell.on('tray', (view) => updateTray(running, view))
+    running.shell.on('notice', (notice) => notify(notice))
+    // Timers stall during sleep: re-check reminders and re-poll the vaults on wake.
+    powerMonitor.on('resume', () => void running.onResume())
+    // Also the optional check-in on unlock (an sk_agent_ key; at most once per period).
+    powerMonitor.on('unlock-screen', () => void running.onUnlock())
+  })
+
+  /** Shows a vault in the window (from a notification or the tray). */
+  const openVault = (vaultId: string) => {
+    showMainWindow()
+    backend?.events.emit(eventChannels.openVault, { vaultId })
+  }
+
+  let desktopSession: DesktopSession | undefined
+  const notify = (notice: AppNotice) => {
+    if (!Notification.isSupported()) return
+    const checkInHere = notice.kind === 'reminder' && notice.vaultId !== undefined
+    const notification = new Notification({
+      title: notice.title,
+      body: notice.body,
+      urgency: notice.kind === 'releasing' ? 'critical' : 'normal',
+      // One-step check-in from the reminder (buttons show on macOS; elsewhere the window's notice has it).
+      ...(checkInHere ? { actions: [{ type: 'button' as const, text: 'Check in now' }] } : {}),
+    })
+    notification.on('click', () => (notice.vaultId ? openVault(notice.vaultId) : showMainWindow()))
+    if (checkInHere) {
+      notification.on('action', () => {
+        const label = desktopSession?.snapshot().vaults.find((v) => v.id === notice.vaultId)?.label
+        checkInFrom('reminder', notice.vaultId!, label ?? notice.title)
+      })
+    }
+    notification.show()
+  }
+
+  const checkInFrom = (source: 'tray' | 'reminder', vaultId: string, label: string) => {
+    if (!backend) return
+    void Promise.resolve(backend.handlers.checkIn({ vaultId, source }))
+      .then((result) =>
+        notify({
+          kind: 'reminder',
+          title: 'Checked in',
+          body: `${label}: next check-in due in ${result.daysRemaining} days.`,
+          vaultId,
+        }),
+      )
+      .catch((error: unknown) =>
+        notify({
+          kind: 'reminder',
+          title: 'Check-in failed',
+          body: `${label}: ${(error as { userMessage?: string }).userMessage ?? (error as Error).message}`,
+          vaultId,
+        }),
+      )
+  }
+
+  const updateTray = (running: DesktopSession, view: TrayView) => {
+    tray?.setState(
+      view.level,
+      `Vault Desktop — ${view.text}`,
+      trayMenuItems(view, running.snapshot().vaults, {
+        checkIn: (vaultId, label) => checkInFrom('tray', vaultId, label),
+        openVault,
+      }),
+    )
+  }
+
+  // Let the upload queue and the local service stop cleanly (their state files flushed) before exit.
+  let closed = false
+  app.on('before-quit', (event) => {
+    if (closed || !backend) return
+    event.preventDefault()
+    void backend.close().finally(() => {
+      closed = true
+      app.quit()
+    })
+  })
+  app.on('will-quit', () => tray?.destroy())
+}

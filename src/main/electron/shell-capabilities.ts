@@ -1,0 +1,63 @@
+// What only the desktop shell can do for the core: native pickers and printing kits (to paper or
+// PDF). Kits are printed from a hidden, sandboxed window with JavaScript off and no preload.
+import { writeFile } from 'node:fs/promises'
+import { type BaseWindow, BrowserWindow, dialog } from 'electron'
+import type { ShellCapabilities } from '../core/app-backend'
+
+export function desktopShellCapabilities(parent: () => BaseWindow | undefined): Required<ShellCapabilities> {
+  return {
+    pickPaths: async (kind) => {
+      const window = parent()
+      const options: Electron.OpenDialogOptions =
+        kind === 'files'
+          ? { title: 'Choose files to back up', properties: ['openFile', 'multiSelections'] }
+          : kind === 'folder'
+            ? { title: 'Choose a folder to back up', properties: ['openDirectory', 'multiSelections'] }
+            : kind === 'output-folder'
+              ? {
+                  title: 'Choose where to put the recovered files',
+                  properties: ['openDirectory', 'createDirectory'],
+                }
+              : {
+                  title: 'Choose a photo of the QR code',
+                  properties: ['openFile'],
+                  filters: [{ name: 'Images', extensions: ['png', 'jpg', 'jpeg', 'webp'] }],
+                }
+      const result = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options)
+      return result.canceled ? [] : result.filePaths
+    },
+
+    printHtml: async (html, as, suggestedName) => {
+      const printer = new BrowserWindow({
+        show: false,
+        webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false },
+      })
+      try {
+        await printer.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`)
+        if (as === 'print') {
+          await new Promise<void>((resolve, reject) =>
+            printer.webContents.print({ printBackground: true }, (success, reason) =>
+              success || reason === 'cancelled' ? resolve() : reject(new Error(`Printing failed: ${reason}`)),
+            ),
+          )
+          return null
+        }
+        const window = parent()
+        const target = window
+          ? await dialog.showSaveDialog(window, {
+              title: 'Save the guardian kit as PDF',
+              defaultPath: suggestedName,
+            })
+          : await dialog.showSaveDialog({ title: 'Save the guardian kit as PDF', defaultPath: suggestedName })
+        if (target.canceled || !target.filePath) return null
+        const pdf = await printer.webContents.printToPDF({ printBackground: true, pageSize: 'A4' })
+        await writeFile(target.filePath, pdf, { mode: 0o600 })
+        return target.filePath
+      } finally {
+        printer.destroy()
+      }
+    },
+  }
+}

@@ -1,0 +1,39 @@
+// The tray's extra menu items, from the core's tray view and the vault list: a pure function so the
+// menu can be tested without Electron. Actions are passed in.
+import type { MenuItemConstructorOptions } from 'electron'
+import type { TrayView, VaultView } from '../../shared/ipc/vault-types'
+
+export interface TrayMenuActions {
+  checkIn(vaultId: string, label: string): void
+  openVault(vaultId: string): void
+}
+
+export function trayMenuItems(
+  view: TrayView,
+  vaults: Pick<VaultView, 'id' | 'label' | 'state'>[],
+  actions: TrayMenuActions,
+): MenuItemConstructorOptions[] {
+  const next = view.nextCheckIn
+  const releasing = vaults.filter((v) => v.state === 'releasing')
+  const releasingIds = new Set(releasing.map((v) => v.id))
+  return [
+    { label: view.text, enabled: false },
+    ...releasing.map((v) => ({
+      label: `${v.label} is releasing — open to cancel`,
+      click: () => actions.openVault(v.id),
+    })),
+    // Whether each vault would really reach its heirs: "ready" or what is left to do.
+    ...view.readiness
+      .filter((r) => !releasingIds.has(r.vaultId))
+      .map((r) => ({
+        label: `${r.label}: ${r.ready ? 'ready' : r.summary}`,
+        click: () => actions.openVault(r.vaultId),
+      })),
+    ...(next
+      ? [
+          { label: `Check in now (${next.label})`, click: () => actions.checkIn(next.vaultId, next.label) },
+          { label: `Open ${next.label}`, click: () => actions.openVault(next.vaultId) },
+        ]
+      : []),
+  ]
+}

@@ -1,0 +1,267 @@
+// Heir recovery tool: guardians' shares (or the owner's kit) + encrypted files -> original files.
+// Offline from .vault files, or straight from a Vault Service with the heir access code from the
+// release e-mail (--service, --token). Needs no Electron. Run: npm run recover -- --help
+import { parseArgs } from 'node:util'
+import { ENCRYPTED_FILE_SUFFIX } from '../main/core/printable/kit-pages'
+import type { AeadBackendName } from '../vault-format/aead-backend'
+import { describeHeirResult, recoverFromService } from './heir-recovery'
+import { type FileRecoveryResult, recoverFiles } from './recover-files'
+import { RecoveryInputError, recoverVaultKey } from './recovery-key'
+
+const HELP = `Vault recovery tool: turns encrypted vault files back into the original files.
+
+Usage:
+  npm run recover -- <key> --out <folder> --service <address> --token <access code>
+  npm run recover -- <key> --out <folder> <encrypted file or folder>...
+  node out/cli/recover.js ...   (the same, without npm)
+
+Example, with the e-mail an heir received and two guardians' words:
+  npm run recover -- --service https://vault.example.org --token hk_... \\
+    --share-words "1 apple 2 river ..." --share-words "1 stone 2 cloud ..." --out ./recovered
+
+The key, from guardians' shares (give at least as many as the kits say, e.g. "any 2 of 3";
+the kinds may be mixed):
+  --share-words "<words>"      one guardian's words, in order; repeat the flag for each guardian
+  --share-file <file.txt>      a text file holding one guardian's words; repeatable
+  --share-qr <image.png>       a PNG photo or scan of a guardian's QR code; repeatable
+or from the owner's recovery kit (the vault key itself; enough on its own):
+  --owner-kit "<words>"
+  --owner-kit-file <file.txt>
+  --owner-kit-qr <image.png>
+
+Words may be typed in any case, with any spacing, with or without their numbers, and abbreviated to
+their first four letters. A wrong word is named, with the likely right one.
+
+From the vault service (the heir's e-mail):
+  --service <address>          the Vault Service address in the e-mail (http:// or https://...)
+  --token <access code>        the heir access code in the e-mail (starts with hk_)
+                               Every file of the vault is downloaded, then checked and decrypted. Run
+                               the same command again after an interruption: finished files are kept,
+                               downloaded ones are not fetched again, a cut-off download continues
+                               where it stopped.
+
+From encrypted files you already have:
+  --out <folder>               where recovered files are written (created if needed). Existing files
+                               are never overwritten; a file appears only once it fully checked out.
+  <encrypted file or folder>   files to decrypt, or folders searched (with subfolders) for files
+                               ending in "${ENCRYPTED_FILE_SUFFIX}". "report${ENCRYPTED_FILE_SUFFIX}" becomes "report";
+                               a file without the suffix gets ".decrypted" added.
+
+Other options:
+  --vault <id>                 the vault id, as a check only: the words already contain it
+  --check                      only rebuild and check the key, print the vault fingerprint, and stop
+  --backend node|noble         cipher implementation (default node; noble is pure JavaScript, slower)
+  --json                       print one JSON object per file instead of text
+  -h, --help                   this help
+
+Bundles (many small files in one encrypted file) are unpacked: one line per file inside. When a file
+comes in several copies (it changed and was backed up again), the newest copy is recovered and the
+older ones are listed as "older", which is not a failure.
+
+Exit status: 0 when every file was recovered (or kept from an earlier run); 1 when any file failed
+or was skipped, or a run from the service stopped early (run it again to continue); 2 when the
+command line or the key material is wrong (nothing was decrypted).
+
+The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobblestone-256).`
+
+function describe(result: FileRecoveryResult): string {
+  // A file inside a bundle is named by the bundle, then its own path.
+  const input = result.entry ? `${result.input} [${result.entry}]` : result.input
+  const note = result.message ? `: ${result.message}` : ''
+  if (result.status === 'recovered')
+    return `ok       ${input} -> ${result.output} (${result.bytes} bytes)${note}`
+  if (result.status === 'kept') return `kept     ${input} -> ${result.output}${note}`
+  if (result.status === 'superseded') return `older    ${input}${note}`
+  return `${result.status.padEnd(8)} ${input}${note}${result.detail ? ` (${result.detail})` : ''}`
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    console.error(`${(error as Error).message}\nRun with --help to see the options.`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    console.log(HELP)
+    return 0
+  }
+  const backend = (values.backend ?? 'node') as AeadBackendName
+  if (backend !== 'node' && backend !== 'noble') {
+    console.error(`--backend must be 'node' or 'noble', not '${values.backend}'.`)
+    return 2
+  }
+  const fromService = values.service !== undefined || values.token !== undefined
+  if (fromService && (values.service === undefined || values.token === undefined)) {
+    console.error(
+      'To recover from the vault service give both --service <address> and --token <access code> (both are in the heir e-mail).\nRun with --help to see the options.',
+    )
+    return 2
+  }
+  if (fromService && positionals.length > 0) {
+    console.error(
+      'Give either --service and --token, or encrypted files and folders, not both.\nRun with --help to see the options.',
+    )
+    return 2
+  }
+  if (!values.check && (values.out === undefined || (!fromService && positionals.length === 0))) {
+    console.error(
+      'Say where the recovered files go (--out <folder>) and which encrypted files or folders to read (or --service and --token).\nRun with --help to see the options.',
+    )
+    return 2
+  }
+
+  let key: Awaited<ReturnType<typeof recoverVaultKey>>
+  try {
+    key = await recoverVaultKey({
+      shareWords: values['share-words'],
+      shareFiles: values['share-file'],
+      shareQrImages: values['share-qr'],
+      ownerKitWords: values['owner-kit'],
+      ownerKitFile: values['owner-kit-file'],
+      ownerKitQrImage: values['owner-kit-qr'],
+      vaultId: values.vault,
+    })
+  } catch (error) {
+    if (error instanceof RecoveryInputError) {
+      console.error(error.message)
+      return 2
+    }
+    throw error
+  }
+  const from = key.source === 'owner-kit' ? "the owner's kit" : "the guardians' shares"
+  console.error(`Key rebuilt from ${from}: vault ${key.vaultId}, fingerprint ${key.fingerprint}.`)
+  console.error('Compare the fingerprint with the one printed on the kits.')
+  for (const note of key.kitsSetAside ?? []) console.error(`Left out: ${note}`)
+  if (values.check) return 0
+
+  const showProgress = process.stderr.isTTY && !values.json
+  if (fromService) return recoverFromTheService(values, key, backend, showProgress)
+  const results = await recoverFiles({
+    vaultKey: key.vaultKey,
+    vaultId: key.vaultId,
+    inputs: positionals,
+    outDir: values.out!,
+    backend,
+    onProgress: showProgress
+      ? (p) => {
+          const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
+          process.stderr.write(
+            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.input}`.slice(0, 120).padEnd(120),
+          )
+        }
+      : undefined,
+  })
+  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
+  if (results.length === 0) {
+    console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
+    return 1
+  }
+  // Older copies of files whose newer copy was recovered are neither files to count nor failures.
+  const older = results.filter((r) => r.status === 'superseded').length
+  const files = results.length - older
+  const failed = results.filter((r) => !['recovered', 'kept', 'superseded'].includes(r.status)).length
+  const olderNote =
+    older > 0
+      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
+      : ''
+  console.error(
+    failed === 0
+      ? `All ${files} file(s) recovered into ${values.out}.${olderNote}`
+      : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). Files that failed were not written.${olderNote}`,
+  )
+  return failed === 0 ? 0 : 1
+}
+
+async function recoverFromTheService(
+  values: ReturnType<typeof parse>['values'],
+  key: { vaultKey: Uint8Array; vaultId: string },
+  backend: AeadBackendName,
+  showProgress: boolean,
+): Promise<number> {
+  const report = await recoverFromService({
+    serviceUrl: values.service!,
+    accessToken: values.token!.trim(),
+    vaultId: key.vaultId,
+    vaultKey: key.vaultKey,
+    outDir: values.out!,
+    backend,
+    onProgress: showProgress
+      ? (p) => {
+          const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 100
+          process.stderr.write(
+            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${p.name}`.slice(0, 120).padEnd(120),
+          )
+        }
+      : undefined,
+  })
+  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  for (const result of report.results) {
+    console.log(values.json ? JSON.stringify(result) : describeHeirResult(result))
+  }
+  const older = report.results.filter((r) => r.status === 'superseded').length
+  const total = report.results.length - older
+  const done = report.results.filter((r) => r.status === 'recovered' || r.status === 'kept').length
+  const olderNote =
+    older > 0
+      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
+      : ''
+  if (report.stopped) {
+    console.error(report.stopped.message)
+    if (report.results.length > 0) console.error(`${done} of ${total} file(s) recovered so far.`)
+    return 1
+  }
+  if (report.results.length === 0) {
+    console.error('The vault holds no files.')
+    return 0
+  }
+  console.error(
+    done === total
+      ? `All ${done} file(s) recovered into ${values.out}.${olderNote}`
+      : `${done} of ${total} file(s) recovered into ${values.out}; the others were not (see above). Nothing was written for a file that failed.${olderNote}`,
+  )
+  if (report.rehearsal) {
+    console.error(
+      `${report.rehearsal.passed ? 'Practice passed' : 'Practice not passed'}: ${report.rehearsal.message}`,
+    )
+    if (!report.rehearsal.passed) return 1
+  }
+  return done === total ? 0 : 1
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'share-words': { type: 'string', multiple: true },
+      'share-file': { type: 'string', multiple: true },
+      'share-qr': { type: 'string', multiple: true },
+      'owner-kit': { type: 'string' },
+      'owner-kit-file': { type: 'string' },
+      'owner-kit-qr': { type: 'string' },
+      vault: { type: 'string' },
+      out: { type: 'string' },
+      service: { type: 'string' },
+      token: { type: 'string' },
+      backend: { type: 'string' },
+      check: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(`Unexpected failure: ${(error as Error).stack ?? error}`)
+    process.exitCode = 2
+  },
+)

@@ -1,0 +1,593 @@
+// Heir recovery from a Vault Service: with the heir access code from the release e-mail, list the
+// released vault's files, download each (resuming a partial download with a byte range), check and
+// decrypt it with the vault key rebuilt from the guardians' shares, and write the original file.
+// A file appears under its name only once every chunk authenticated (temp file, then link/rename);
+// a file that fails is reported and the others go on; a file already recovered by an earlier run is
+// kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
+// stopped. Shared by the app's Recovery screen and the command-line recovery tool.
+import { createWriteStream } from 'node:fs'
+import { lstat, mkdir, rm, rmdir } from 'node:fs/promises'
+import { extname, join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { VaultApiClient, VaultApiError, type VaultDetails } from '../service-client'
+import { checkServiceAddress } from '../service-client/service-address'
+import type { ApiPrefix, Asset } from '../shared/api'
+import type { AeadBackendName } from '../vault-format/aead-backend'
+import { plaintextLength } from '../vault-format/chunked-format'
+import { FileCipherError } from '../vault-format/file-cipher-error'
+import { rehearsalProof } from '../vault-format/rehearsal-proof'
+import { type BlobSummary, describeCopy, newestFirst, RecoveredPaths, summarizeBlob } from './recovery-plan'
+import { type RecoveredBlob, RecoveryWriteError, writeRecoveredBlob } from './recovery-writer'
+
+/** Folder inside the output folder holding downloads in progress (removed when the run completes). */
+export const DOWNLOADS_FOLDER = '.vault-downloads'
+
+export interface HeirAccess {
+  /** The service address from the heir's e-mail. */
+  serviceUrl: string
+  /** The heir access code (hk_...) from the e-mail. */
+  accessToken: string
+  /** The vault id (it is also inside every guardian share). */
+  vaultId: string
+  /** Per-request timeout; tests shorten it. */
+  timeoutMs?: number
+  /** Retries of a failed request before giving up (default 2). */
+  maxRetries?: number
+}
+
+export interface HeirFile {
+  assetId: string
+  /** Where the file goes, relative to the output folder (the owner's folder structure when known). */
+  name: string
+  /** Size on the service (encrypted). */
+  encryptedBytes: number
+  /** Size of the original file. */
+  plaintextBytes: number
+  contentType: string
+  /** When the service received it (ms): dates a single-file blob, which carries no date inside. */
+  uploadedAtMs?: number
+  /** A bundle of small files: how many files its upload said it holds (unknown when names were hidden). */
+  fileCount?: number
+}
+
+export type HeirStopCode =
+  | 'ACCESS_REFUSED'
+  | 'INVALID_ADDRESS'
+  | 'SERVICE_UNREACHABLE'
+  | 'SERVICE_ERROR'
+  | 'VAULT_NOT_FOUND'
+  | 'OUTPUT_UNWRITABLE'
+
+/** Why a run could not start or had to stop; `message` is for the heir: what happened, what to do. */
+export class HeirAccessError extends Error {
+  override readonly name = 'HeirAccessError'
+  constructor(
+    readonly code: HeirStopCode,
+    message: string,
+    readonly status = 0,
+  ) {
+    super(message)
+  }
+  get userMessage(): string {
+    return this.message
+  }
+}
+
+export interface HeirFileResult {
+  assetId: string
+  name: string
+  /** Full path of the original file (written, kept, or where it would have gone). */
+  output: string
+  /**
+   * recovered: written now; kept: already recovered by an earlier run; superseded: an older copy of a
+   * file whose newer copy was recovered (not a failure); failed: nothing written.
+   */
+  status: 'recovered' | 'kept' | 'superseded' | 'failed' | 'not-reached'
+  bytes?: number
+  reason?: string
+  message: string
+  /** Technical detail (where a file was damaged), for the command-line report. */
+  detail?: string
+}
+
+export interface HeirRecoveryProgress {
+  name: string
+  fileNumber: number
+  fileCount: number
+  phase: 'downloading' | 'checking'
+  /** Across the whole run: every file's bytes are counted once downloaded and once checked. */
+  doneBytes: number
+  totalBytes: number
+}
+
+export interface HeirRecoveryOptions extends HeirAccess {
+  vaultKey: Uint8Array
+  outDir: string
+  backend?: AeadBackendName
+  signal?: AbortSignal
+  onProgress?: (progress: HeirRecoveryProgress) => void
+}
+
+export interface HeirRecoveryReport {
+  vaultId: string
+  outDir: string
+  results: HeirFileResult[]
+  /** Set when the run stopped early (service unreachable, access refused); a re-run resumes. */
+  stopped?: { code: HeirStopCode; message: string }
+  /** With a practice access: whether the service accepted the proof that the kits rebuilt the key. */
+  rehearsal?: { passed: boolean; message: string }
+}
+
+const ACCESS_REFUSED =
+  'The vault service did not accept this access code. It may be mistyped (copy it again from the e-mail, including the "hk_" at its start), or it may have been withdrawn. If it still fails, you can recover from a copy of the encrypted files with the same guardians\' kits.'
+
+function unreachable(serviceUrl: string, what: string): string {
+  return `The vault service at ${serviceUrl} could not be reached ${what}. Check the internet connection and the address in the e-mail, then start the recovery again: files already recovered are kept, and a download that was cut off continues where it stopped.`
+}
+
+function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId?: string): HeirAccessError {
+  if (error instanceof HeirAccessError) return error
+  if (error instanceof VaultApiError) {
+    if (error.status === 401) return new HeirAccessError('ACCESS_REFUSED', ACCESS_REFUSED, 401)
+    if (error.status === 403) {
+      return new HeirAccessError(
+        'ACCESS_REFUSED',
+        `This access token is for a different vault than ${vaultId ? `vault ${vaultId}` : 'the one asked for'}. The vault id in the e-mail and the one printed on the guardians' kits must be the same: check that the e-mail and the kits belong to the same person's vault.`,
+        403,
+      )
+    }
+    if (error.status === 404) {
+      return new HeirAccessError(
+        'VAULT_NOT_FOUND',
+        "The vault service does not know this vault. Check that the guardians' kits are for the vault named in the e-mail (the vault id is printed on every kit).",
+        404,
+      )
+    }
+    if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+    // The client follows no redirect; its message says which address to use instead.
+    if (error.code === 'REDIRECT_REFUSED') {
+      return new HeirAccessError('INVALID_ADDRESS', error.userMessage, error.status)
+    }
+    return new HeirAccessError(
+      'SERVICE_ERROR',
+      `The vault service had a problem ${what} (HTTP ${error.status}). Try again later: files already recovered are kept.`,
+      error.status,
+    )
+  }
+  // A connection cut in the middle of a download surfaces as a stream error.
+  return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+}
+
+function clientFor(access: HeirAccess, prefix: ApiPrefix): VaultApiClient {
+  return new VaultApiClient({
+    baseUrl: access.serviceUrl,
+    apiKey: access.accessToken,
+    prefix,
+    timeoutMs: access.timeoutMs ?? 30_000,
+    maxRetries: access.maxRetries ?? 2,
+  })
+}
+
+/**
+ * Opens the vault with the heir's access code. Heir codes cannot list vaults, so the API prefix is
+ * found by asking for this vault under /api, then /v1.
+ */
+async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; vault: VaultDetails }> {
+  // The same rule as the owner's connections: an heir's code never crosses a network in clear.
+  const address = checkServiceAddress(access.serviceUrl)
+  if (!address.ok) {
+    throw new HeirAccessError(
+      'INVALID_ADDRESS',
+      `${address.message} Copy the vault service address exactly as the e-mail gives it.`,
+    )
+  }
+  let lastError: unknown
+  for (const prefix of ['/api', '/v1'] as const) {
+    const client = clientFor({ ...access, serviceUrl: address.url }, prefix)
+    try {
+      return { client, vault: await client.getVault(access.vaultId) }
+    } catch (error) {
+      lastError = error
+      if (!(error instanceof VaultApiError && error.status === 404)) break
+    }
+  }
+  throw toAccessError(lastError, access.serviceUrl, 'to open the vault', access.vaultId)
+}
+
+/** A relative path safe to write under the output folder: no "..", no absolute or drive parts. */
+function safeRelativePath(candidate: string | undefined): string | undefined {
+  if (!candidate) return undefined
+  const parts = candidate
+    .split(/[\\/]+/)
+    .map((p) => p.trim())
+    .filter((p) => p && p !== '.' && p !== '..' && !/^[A-Za-z]:$/.test(p))
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (parts.length === 0 || parts.some((p) => /[\u0000-\u001f\u007f]/.test(p) || p === DOWNLOADS_FOLDER))
+    return undefined
+  return parts.join('/')
+}
+
+function namesFor(assets: Asset[]): HeirFile[] {
+  const used = new Set<string>()
+  return assets.map((asset) => {
+    const metadata = (asset as Asset & { metadata?: { relativePath?: unknown } }).metadata
+    const fromMetadata =
+      typeof metadata?.relativePath === 'string' ? safeRelativePath(metadata.relativePath) : undefined
+    let name = fromMetadata ?? safeRelativePath(asset.filename) ?? `file-${asset.id}`
+    // Two assets with one name (the same file uploaded twice, say): keep both.
+    if (used.has(name.toLowerCase())) {
+      const ext = extname(name)
+      const stem = name.slice(0, name.length - ext.length)
+      for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem} (${n})${ext}`
+    }
+    used.add(name.toLowerCase())
+    let plaintextBytes: number
+    try {
+      // Format 2 blobs also hold the file's name: the uploader's metadata says the exact size.
+      const fromBlob = plaintextLength(asset.sizeBytes)
+      const declared = (metadata as { plaintextBytes?: unknown } | undefined)?.plaintextBytes
+      plaintextBytes =
+        Number.isSafeInteger(declared) && (declared as number) >= 0 && (declared as number) <= fromBlob
+          ? (declared as number)
+          : fromBlob
+    } catch {
+      plaintextBytes = -1
+    }
+    const uploadedAtMs = Date.parse(asset.createdAt)
+    const told = metadata as { bundle?: unknown; fileCount?: unknown } | undefined
+    const fileCount =
+      told?.bundle === true && Number.isSafeInteger(told.fileCount) && (told.fileCount as number) > 0
+        ? (told.fileCount as number)
+        : undefined
+    return {
+      assetId: asset.id,
+      name,
+      encryptedBytes: asset.sizeBytes,
+      plaintextBytes,
+      contentType: asset.contentType,
+      ...(Number.isFinite(uploadedAtMs) ? { uploadedAtMs } : {}),
+      ...(fileCount !== undefined ? { fileCount } : {}),
+    }
+  })
+}
+
+/** The released vault and its files, as the heir will receive them. */
+export async function listHeirFiles(access: HeirAccess): Promise<{ vault: VaultDetails; files: HeirFile[] }> {
+  const { client, vault } = await openVault(access)
+  try {
+    return { vault, files: namesFor(await client.listAllAssets(access.vaultId)) }
+  } catch (error) {
+    throw toAccessError(error, access.serviceUrl, 'to list the files')
+  }
+}
+
+async function sizeOf(path: string): Promise<number | undefined> {
+  try {
+    return (await lstat(path)).size
+  } catch {
+    return undefined
+  }
+}
+
+export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {
+  const report: HeirRecoveryReport = { vaultId: opts.vaultId, outDir: opts.outDir, results: [] }
+  let client: VaultApiClient
+  let files: HeirFile[]
+  try {
+    const opened = await openVault(opts)
+    client = opened.client
+    files = namesFor(await opened.client.listAllAssets(opts.vaultId))
+  } catch (error) {
+    const stop = toAccessError(error, opts.serviceUrl, 'to list the files')
+    report.stopped = { code: stop.code, message: stop.message }
+    return report
+  }
+  const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
+  try {
+    await mkdir(downloads, { recursive: true })
+  } catch (error) {
+    report.stopped = {
+      code: 'OUTPUT_UNWRITABLE',
+      message: `The folder ${opts.outDir} cannot be used (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Choose a folder you can write to, for example one inside your Documents, and start again.`,
+    }
+    return report
+  }
+  const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
+  let doneBytes = 0
+  const progress = (file: HeirFile, index: number, phase: HeirRecoveryProgress['phase'], add: number) => {
+    doneBytes += add
+    opts.onProgress?.({
+      name: file.name,
+      fileNumber: index + 1,
+      fileCount: files.length,
+      phase,
+      doneBytes,
+      totalBytes,
+    })
+  }
+  const outputOf = (file: HeirFile) => join(opts.outDir, ...file.name.split('/'))
+  const baseOf = (file: HeirFile) => ({ assetId: file.assetId, name: file.name, output: outputOf(file) })
+
+  // 1. Download every file not recovered yet. Nothing is decrypted before all are here: which copy
+  // of a file is the newest is known only once every bundle can be read (recovery-plan.ts).
+  const downloaded: { file: HeirFile; index: number; part: string }[] = []
+  for (const [index, file] of files.entries()) {
+    const base = baseOf(file)
+    if (report.stopped) {
+      report.results.push({
+        ...base,
+        status: 'not-reached',
+        message: 'Not recovered yet: the run stopped before this file. Start the recovery again.',
+      })
+      continue
+    }
+
+    // An earlier run finished this file: keep it without downloading again (files appear only once
+    // complete and checked). Anything else there is for the writer, which never replaces a file.
+    const existing = await sizeOf(base.output)
+    if (existing !== undefined && existing === file.plaintextBytes) {
+      progress(file, index, 'checking', 2 * file.encryptedBytes)
+      report.results.push({
+        ...base,
+        status: 'kept',
+        bytes: existing,
+        message: 'Already recovered by an earlier run; left as it is.',
+      })
+      continue
+    }
+    if (file.plaintextBytes < 0) {
+      report.results.push({
+        ...base,
+        status: 'failed',
+        reason: 'truncated',
+        message: `The service holds only ${file.encryptedBytes} bytes for "${file.name}", too few to be an encrypted file: it was damaged or cut short on the service. Nothing was written for it.`,
+      })
+      continue
+    }
+
+    const part = join(downloads, `${file.assetId}.part`)
+    let have = (await sizeOf(part)) ?? 0
+    if (have > file.encryptedBytes) {
+      await rm(part, { force: true })
+      have = 0
+    }
+    progress(file, index, 'downloading', have)
+    if (have < file.encryptedBytes) {
+      try {
+        const { stream, partial } = await client.downloadAssetFrom(
+          opts.vaultId,
+          file.assetId,
+          have,
+          opts.signal,
+        )
+        if (have > 0 && !partial) {
+          progress(file, index, 'downloading', -have)
+          have = 0
+        }
+        const counter = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            progress(file, index, 'downloading', chunk.length)
+            done(null, chunk)
+          },
+        })
+        await pipeline(stream, counter, createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }))
+      } catch (error) {
+        if (error instanceof VaultApiError && error.status === 404) {
+          report.results.push({
+            ...base,
+            status: 'failed',
+            reason: 'missing',
+            message: `The service no longer has "${file.name}". Nothing was written for it; the other files are not affected.`,
+          })
+          continue
+        }
+        const stop = toAccessError(error, opts.serviceUrl, `while downloading "${file.name}"`)
+        report.stopped = { code: stop.code, message: stop.message }
+        report.results.push({ ...base, status: 'not-reached', message: stop.message })
+        continue
+      }
+      const got = (await sizeOf(part)) ?? 0
+      if (got !== file.encryptedBytes) {
+        const stop = new HeirAccessError(
+          'SERVICE_UNREACHABLE',
+          unreachable(opts.serviceUrl, `while downloading "${file.name}" (the download was cut off)`),
+        )
+        report.stopped = { code: stop.code, message: stop.message }
+        report.results.push({ ...base, status: 'not-reached', message: stop.message })
+        continue
+      }
+    }
+    downloaded.push({ file, index, part })
+  }
+  if (report.stopped) {
+    for (const { file } of downloaded) {
+      report.results.push({
+        ...baseOf(file),
+        status: 'not-reached',
+        message:
+          'Downloaded, not decrypted yet: files are decrypted once all of them are downloaded. Start the recovery again; it will not download this one again.',
+      })
+    }
+    return report
+  }
+
+  // 2. Check and decrypt, newest copies first; name each file from the authenticated blob.
+  const readable: { file: HeirFile; index: number; part: string; summary: BlobSummary }[] = []
+  for (const item of downloaded) {
+    try {
+      readable.push({ ...item, summary: await summarizeBlob(item.part, opts) })
+    } catch (error) {
+      report.results.push(await blobFailure(item.file, item.part, error, baseOf(item.file), downloads))
+    }
+  }
+  const paths = new RecoveredPaths()
+  const ordered = newestFirst(readable, (item) =>
+    item.summary.kind === 'bundle' ? item.summary.createdAtMs : item.file.uploadedAtMs,
+  )
+  for (const { file, index, part, summary } of ordered) {
+    const base = baseOf(file)
+    const copy = describeCopy(`"${file.name}"`, summary.createdAtMs)
+    let blob: RecoveredBlob
+    try {
+      blob = await writeRecoveredBlob({
+        input: part,
+        outDir: opts.outDir,
+        fallbackPath: file.name,
+        vaultKey: opts.vaultKey,
+        vaultId: opts.vaultId,
+        backend: opts.backend,
+        supersededBy: paths.supersededBy,
+        onBytes: (bytes) => progress(file, index, 'checking', bytes),
+      })
+    } catch (error) {
+      report.results.push(await blobFailure(file, part, error, base, downloads))
+      continue
+    }
+    if (blob.kind === 'file') {
+      const written = blob.file
+      const older = written.status === 'recovered' ? paths.olderCopyNote(written.path) : undefined
+      if (written.status !== 'superseded') paths.record(written.path, 'written', copy)
+      await rm(part, { force: true })
+      report.results.push({
+        ...base,
+        ...(written.nameFrom === 'blob' ? { name: written.relativePath } : {}),
+        output: written.output,
+        status: written.status,
+        bytes: written.bytes,
+        message:
+          written.message ??
+          (written.status === 'kept'
+            ? 'Already recovered by an earlier run; left as it is.'
+            : (older ??
+              (written.nameFrom === 'blob' && written.relativePath !== file.name
+                ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
+                : 'Recovered and checked.'))),
+      })
+      continue
+    }
+    // A bundle: one result per file inside it.
+    let writeSideFailure = false
+    for (const entry of blob.files) {
+      const entryBase = { assetId: file.assetId, name: entry.relativePath, output: entry.output }
+      if (entry.status === 'failed') {
+        paths.record(entry.path, entry.reason === 'exists' ? 'blocked' : 'failed', copy)
+        if (!entry.detail) writeSideFailure = true
+        report.results.push({
+          ...entryBase,
+          status: 'failed',
+          reason: entry.reason,
+          message: entry.detail
+            ? `The bundle holding this file ("${file.name}" on the service) was changed or damaged at or before this file, so it was refused and nothing was written for it; the bundle's files before that point were recovered. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.`
+            : entry.message!,
+          ...(entry.detail ? { detail: entry.detail } : {}),
+        })
+        continue
+      }
+      if (entry.status === 'superseded') {
+        report.results.push({ ...entryBase, status: 'superseded', bytes: 0, message: entry.message! })
+        continue
+      }
+      const older = entry.status === 'recovered' ? paths.olderCopyNote(entry.path) : undefined
+      paths.record(entry.path, 'written', copy)
+      report.results.push({
+        ...entryBase,
+        status: entry.status,
+        bytes: entry.bytes,
+        message:
+          entry.status === 'kept'
+            ? 'Already recovered by an earlier run; left as it is.'
+            : (older ?? 'Recovered and checked.'),
+      })
+    }
+    // Kept when a file could not be written (in the way, say), so a re-run need not download it again.
+    if (!writeSideFailure) await rm(part, { force: true })
+  }
+
+  if (!report.stopped) await rmdir(downloads).catch(() => {})
+  // Older copies left out are not failures.
+  const settled = report.results.filter((r) => ['recovered', 'kept', 'superseded'].includes(r.status))
+  if (!report.stopped && settled.length === report.results.length && settled.length > 0) {
+    const rehearsal = await reportRehearsal(client, opts.vaultKey)
+    if (rehearsal) report.rehearsal = rehearsal
+  }
+  return report
+}
+
+/** The result of an encrypted file that could not be opened or written (a bundle's header included). */
+async function blobFailure(
+  file: HeirFile,
+  part: string,
+  error: unknown,
+  base: { assetId: string; name: string; output: string },
+  downloads: string,
+): Promise<HeirFileResult> {
+  if (error instanceof FileCipherError) {
+    // Downloaded again next time, in case the service's copy gets repaired.
+    await rm(part, { force: true })
+    return {
+      ...base,
+      status: 'failed',
+      reason: error.reason,
+      message:
+        "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
+      detail: error.message,
+    }
+  }
+  if (error instanceof RecoveryWriteError) {
+    return { ...base, output: error.output, status: 'failed', reason: error.reason, message: error.message }
+  }
+  return {
+    ...base,
+    status: 'failed',
+    reason: 'write-failed',
+    message: `"${file.name}" could not be read back from ${downloads}: ${(error as Error).message}. Check the disk, then start again.`,
+  }
+}
+
+/**
+ * A practice access (rehearsal) asks the heir's client to prove that the guardians' kits rebuilt the
+ * vault key; any other access has no ticket (403/404) and nothing is reported.
+ */
+async function reportRehearsal(
+  client: VaultApiClient,
+  vaultKey: Uint8Array,
+): Promise<HeirRecoveryReport['rehearsal'] | undefined> {
+  let challenge: string
+  try {
+    challenge = (await client.getRehearsalTicket()).challenge
+  } catch (error) {
+    if (error instanceof VaultApiError && [403, 404].includes(error.status)) return undefined
+    return {
+      passed: false,
+      message: `The practice file was recovered, but the service could not be told (${error instanceof VaultApiError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
+    }
+  }
+  try {
+    await client.reportRehearsal(rehearsalProof(vaultKey, challenge))
+    return {
+      passed: true,
+      message: "The guardians' kits opened the sample file, and the owner has been told.",
+    }
+  } catch (error) {
+    return {
+      passed: false,
+      message:
+        error instanceof VaultApiError && error.status === 400
+          ? "The service says these kits rebuilt a different key than the owner's: they may be from before a guardian change. Ask the guardians for their newest kits."
+          : `The practice file was recovered, but the service could not be told (${error instanceof VaultApiError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
+    }
+  }
+}
+
+/** Plain-language one-liner per result, for the command-line tool. */
+export function describeHeirResult(result: HeirFileResult): string {
+  const label = {
+    recovered: 'ok',
+    kept: 'kept',
+    superseded: 'older',
+    failed: 'FAILED',
+    'not-reached': 'waiting',
+  }[result.status]
+  return `${label.padEnd(8)} ${result.name}${result.status === 'recovered' ? ` (${result.bytes} bytes)` : ''}: ${result.message}${result.detail ? ` (${result.detail})` : ''}`
+}

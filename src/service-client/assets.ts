@@ -1,0 +1,73 @@
+// Assets: listing, uploads and (local service extension) downloads of the encrypted content.
+import type { Readable } from 'node:stream'
+import {
+  type Asset,
+  type AssetListMeta,
+  type AssetListQuery,
+  LIMITS,
+  type UploadedAsset,
+} from '../shared/api'
+import type { Page, Transport, UploadBody } from './transport'
+import { vaultPath } from './vaults'
+
+export interface UploadAssetRequest extends UploadBody {
+  vaultId: string
+  signal?: AbortSignal
+  /** For a 402 message: what the upload should cost and the balance seen before. */
+  creditsNeeded?: number
+  creditsBalance?: number
+  /** Retry after 5xx/network errors (from the start of the file). Default true. */
+  retry?: boolean
+}
+
+export function listAssets(
+  t: Transport,
+  vaultId: string,
+  query: AssetListQuery = {},
+): Promise<Page<Asset[], AssetListMeta>> {
+  const searchParams: Record<string, string | number> = {}
+  if (query.category) searchParams.category = query.category
+  if (query.limit !== undefined) searchParams.limit = query.limit
+  if (query.offset !== undefined) searchParams.offset = query.offset
+  return t.call<Asset[], AssetListMeta>('list assets', 'GET', vaultPath(vaultId, 'asset'), {
+    searchParams,
+    idempotent: true,
+  })
+}
+
+/** Every asset of a vault, page by page. */
+export async function listAllAssets(t: Transport, vaultId: string): Promise<Asset[]> {
+  const all: Asset[] = []
+  for (let offset = 0; ; ) {
+    const page = await listAssets(t, vaultId, { limit: LIMITS.assetPageMax, offset })
+    all.push(...page.data)
+    offset += page.data.length
+    if (page.data.length === 0 || offset >= page.meta.total) return all
+  }
+}
+
+export function uploadAsset(t: Transport, request: UploadAssetRequest): Promise<UploadedAsset> {
+  return t.data('upload asset', 'POST', vaultPath(request.vaultId, 'asset'), {
+    idempotent: request.retry ?? true,
+    signal: request.signal,
+    upload: request,
+    credits: { needed: request.creditsNeeded, balance: request.creditsBalance },
+  })
+}
+
+/**
+ * Encrypted content from byte `start` on (resuming a download). `partial` says whether the service
+ * honoured the range (206); when it did not, the stream holds the whole content from byte 0.
+ */
+export function downloadAssetFrom(
+  t: Transport,
+  vaultId: string,
+  assetId: string,
+  start: number,
+  signal?: AbortSignal,
+): Promise<{ stream: Readable; partial: boolean }> {
+  return t.download('download asset', vaultPath(vaultId, 'asset', assetId, 'content'), {
+    start,
+    signal,
+  })
+}

@@ -1,0 +1,11 @@
+// The service itself (local service extensions): what it offers, and whether it can send e-mail.
+import type { MailTestResult, ServiceInfo } from '../shared/api'
+import type { Transport } from './transport'
+
+export function getServiceInfo(t: Transport): Promise<ServiceInfo> {
+  return t.data('read service info', 'GET', '/service', { idempotent: true })
+}
+
+export function sendTestMail(t: Transport): Promise<MailTestResult> {
+  return t.data('send a test e-mail', 'POST', '/service/mail-test', { idempotent: false })
+}

@@ -1,0 +1,54 @@
+// Vaults: the spec's list and read, and the local service's create, rename and delete.
+import type { CheckInFrequency, SssPreset, Vault } from '../shared/api'
+import type { Transport } from './transport'
+
+/**
+ * A vault as the local service reports it: the spec's fields plus release timing. Other services
+ * may omit the extra fields; the app then keeps the deadline from check-in and configuration answers.
+ */
+export interface VaultDetails extends Vault {
+  checkInFrequency?: CheckInFrequency | null
+  nextCheckInDue?: string | null
+  releaseStartedAt?: string | null
+  contestationEndsAt?: string | null
+  releasedAt?: string | null
+  /** The owner's name for the vault (local service extension). */
+  name?: string | null
+}
+
+/** Local service extension: POST /vault with an optional preset (default standard) and name. */
+export interface CreateVaultRequest {
+  preset?: SssPreset
+  name?: string
+}
+
+/** `/vault/:id` and what lies under it; each segment encoded, so an id can never add a segment. */
+export function vaultPath(vaultId: string, ...under: string[]): string {
+  return ['', 'vault', vaultId, ...under].map(encodeURIComponent).join('/')
+}
+
+/** The first list also finds the API prefix, and is the answer of that search. */
+export function listVaults(t: Transport, signal?: AbortSignal): Promise<VaultDetails[]> {
+  if (!t.prefix) return t.detectPrefix<VaultDetails[]>(signal)
+  return t.data('list vaults', 'GET', '/vault', { idempotent: true, signal })
+}
+
+export function getVault(t: Transport, vaultId: string, signal?: AbortSignal): Promise<VaultDetails> {
+  return t.data('get vault', 'GET', vaultPath(vaultId), { idempotent: true, signal })
+}
+
+export function createVault(t: Transport, request: CreateVaultRequest = {}): Promise<VaultDetails> {
+  return t.data('create vault', 'POST', '/vault', { json: request, idempotent: false })
+}
+
+/** A null or empty name clears it. */
+export function renameVault(t: Transport, vaultId: string, name: string | null): Promise<VaultDetails> {
+  return t.data('rename vault', 'PATCH', vaultPath(vaultId), {
+    json: { name },
+    idempotent: true,
+  })
+}
+
+export function deleteVault(t: Transport, vaultId: string): Promise<{ deleted: string }> {
+  return t.data('delete vault', 'DELETE', vaultPath(vaultId), { idempotent: false })
+}
