@@ -2,13 +2,8 @@
 import { KEY_PREFIX, type KeyKind, LIMITS } from '../shared/api'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
-import type { PracticePrincipal } from './rehearsal'
+import type { Principal } from './principal'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret, sameHash } from './secrets'
-
-export type Principal =
-  | { kind: 'human' | 'agent'; keyId: string; accountId: string }
-  | { kind: 'heir'; keyId: string; vaultId: string; heirId: string }
-  | PracticePrincipal
 
 export class AdminError extends Error {}
 

@@ -3,12 +3,13 @@
 // (the period), and stored only as a hash; using it checks in exactly as the API does.
 import { CHECK_IN_FREQUENCY_DAYS, LIMITS } from '../shared/api'
 import { creditsBalance } from './accounts'
+import { checkIn } from './check-in'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
+import { addDays } from './days'
 import { ApiError } from './errors'
 import { checkInReminder } from './mail-messages'
 import { queueMail } from './outbox'
-import { checkIn } from './release'
 import { CHECK_IN_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import { findVault, type VaultRow } from './vaults'
 
@@ -17,8 +18,6 @@ export const CHECK_IN_REMINDER_DAYS = 3
 
 /** The note of the Audit Pulse a check-in through the link records. */
 export const REMINDER_CHECK_IN_NOTE = 'checked in from the reminder e-mail'
-
-const DAY_MS = 86_400_000
 
 interface LinkRow {
   id: string
@@ -109,7 +108,7 @@ export function useCheckInLink(ctx: ServiceContext, token: string): CheckInLinkO
  */
 export function sendCheckInReminders(ctx: ServiceContext): { vaultId: string; dueAt: string }[] {
   const now = ctx.clock()
-  const soon = new Date(now.getTime() + CHECK_IN_REMINDER_DAYS * DAY_MS).toISOString()
+  const soon = addDays(now.toISOString(), CHECK_IN_REMINDER_DAYS)
   const due = prepared(
     ctx.db,
     `SELECT v.id FROM vaults v

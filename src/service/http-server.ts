@@ -12,9 +12,10 @@ import Fastify, {
 } from 'fastify'
 import { API_PREFIXES, type ErrorStatus, type RateLimitPattern } from '../shared/api'
 import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
-import { authenticate, type Principal } from './accounts'
+import { authenticate } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { findAsset, listAssets } from './assets'
+import { checkIn } from './check-in'
 import { registerCheckInPages } from './check-in-pages'
 import type { ServiceContext } from './context'
 import { ApiError, badRequest, errorEnvelope, forbidden, notFound, unauthorized } from './errors'
@@ -22,6 +23,7 @@ import { registerGuardianPages } from './guardian-pages'
 import { answerClientError, handleExpectations, settleUnreadBody } from './http-framing'
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
+import type { Principal } from './principal'
 import { AuthFailureLimiter, RateLimiter, type RateLimitSettings } from './rate-limit'
 import { ReadCache } from './read-cache'
 import {
@@ -34,7 +36,7 @@ import {
   reportRehearsal,
   startRehearsal,
 } from './rehearsal'
-import { cancelRelease, checkIn, configureRelease, startRelease } from './release'
+import { cancelRelease, configureRelease, startRelease } from './release'
 import { hashSecretText } from './secrets'
 import { runMailTest, serviceInfo } from './service-info'
 import { receiveUpload } from './upload'

@@ -6,14 +6,14 @@ import { EXTENSION_LIMITS, type Rehearsal, type RehearsalState, type RehearsalTi
 import { findAsset } from './assets'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
+import { addDays } from './days'
 import { badRequest, conflict, notFound } from './errors'
 import { rehearsalGuardianMessage, rehearsalHeirMessage } from './mail-messages'
 import { queueMail } from './outbox'
+import type { PracticePrincipal } from './principal'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret, sameHash } from './secrets'
 import type { RehearsalBody } from './validation'
 import { ownedVault, requireActive } from './vaults'
-
-const DAY_MS = 86_400_000
 
 interface RehearsalRow {
   id: string
@@ -34,16 +34,6 @@ interface RehearsalRow {
   downloaded_at: string | null
   passed_at: string | null
   failed_reports: number
-}
-
-/** Who presented a live practice token. */
-export interface PracticePrincipal {
-  kind: 'practice'
-  keyId: string
-  rehearsalId: string
-  vaultId: string
-  heirId: string
-  assetId: string
 }
 
 /**
@@ -124,7 +114,7 @@ export function startRehearsal(
 
     const now = ctx.clock()
     const startedAt = now.toISOString()
-    const expiresAt = new Date(now.getTime() + EXTENSION_LIMITS.rehearsalDays * DAY_MS).toISOString()
+    const expiresAt = addDays(now.toISOString(), EXTENSION_LIMITS.rehearsalDays)
     const guardians = prepared(
       ctx.db,
       "SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid",

@@ -1,19 +1,18 @@
-// The release lifecycle: trigger configuration, check-ins, starting, cancelling and completing a release,
+// The release lifecycle: trigger configuration, starting, cancelling and completing a release,
 // guardian claims, and the scheduler pass that moves vaults through their states as time passes.
 import {
   type CancelResult,
   CHECK_IN_FREQUENCY_DAYS,
   type CheckInFrequency,
-  type CheckInResult,
   LIMITS,
   type ReleaseConfig,
   SSS_PRESET_SHAPE,
 } from '../shared/api'
-import { changeCredits, creditsBalance } from './accounts'
 import { sendCheckInReminders } from './check-in-links'
 import type { ServiceContext } from './context'
 import { inTransaction, prepared } from './database'
-import { conflict, insufficientCredits } from './errors'
+import { addDays } from './days'
+import { conflict } from './errors'
 import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
 import { queueMail } from './outbox'
 import { type GuardianByToken, guardianByToken } from './people'
@@ -21,9 +20,6 @@ import { endLiveRehearsals } from './rehearsal'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import type { ReleaseConfigBody } from './validation'
 import { findVault, ownedVault, requireActive, type VaultRow } from './vaults'
-
-const DAY_MS = 86_400_000
-const addDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * DAY_MS).toISOString()
 
 export function configureRelease(
   ctx: ServiceContext,
@@ -49,46 +45,6 @@ export function configureRelease(
       checkInFrequency: frequency,
       contestationDays: LIMITS.contestationDays,
       nextCheckInDue: nextDue,
-    }
-  })
-}
-
-export function checkIn(
-  ctx: ServiceContext,
-  accountId: string,
-  vaultId: string,
-  note: string | null,
-): CheckInResult {
-  return inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
-    requireActive(vault, 'checking in')
-    if (vault.release_trigger !== 'dead_man_switch' || !vault.check_in_frequency) {
-      throw conflict(
-        `no dead man's switch is configured for vault ${vaultId}, so there is nothing to check in to; ` +
-          'configure one with POST release/config {"trigger":"dead_man_switch","config":{"checkInFrequency":"monthly"}}',
-      )
-    }
-    const cost = LIMITS.checkInCostCredits
-    if (!changeCredits(ctx, accountId, -cost, 'check_in', vaultId)) {
-      throw insufficientCredits(
-        `a check-in costs ${cost} credits and the balance is ${creditsBalance(ctx, accountId)}; add credits, then check in again`,
-      )
-    }
-    const now = ctx.clock()
-    const nextDue = addDays(now.toISOString(), CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency])
-    prepared(ctx.db, 'UPDATE vaults SET next_check_in_due = ?, updated_at = ? WHERE id = ?').run(
-      nextDue,
-      now.toISOString(),
-      vaultId,
-    )
-    prepared(
-      ctx.db,
-      'INSERT INTO audit_pulses (vault_id, note, credits_consumed, next_check_in_due, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(vaultId, note, cost, nextDue, now.toISOString())
-    return {
-      success: true,
-      nextCheckInDue: nextDue,
-      daysRemaining: Math.ceil((Date.parse(nextDue) - now.getTime()) / DAY_MS),
     }
   })
 }

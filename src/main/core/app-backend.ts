@@ -1,9 +1,9 @@
 // Everything behind `window.vault`, assembled once per process and shared by both transports
 // (Electron ipcMain and the browser-mode WebSocket bridge). The vault services open lazily on the
 // first call that needs them (or at start()), so app info and settings answer at once.
-import { type AppInfo, eventChannels, type SecretStoreKind } from '../../shared/ipc/contract'
+import { type AppInfo, eventChannels } from '../../shared/ipc/contract'
 import type { Settings, SettingsPatch } from '../../shared/ipc/settings'
-import type { PickKind } from '../../shared/ipc/vault-types'
+import type { PickKind, SecretStoreKind } from '../../shared/ipc/vault-types'
 import { DesktopSession } from './desktop-session'
 import { createActivityHandlers, withActivity } from './ipc/activity-handlers'
 import { createAppHandlers } from './ipc/app-handlers'

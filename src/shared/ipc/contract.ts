@@ -37,6 +37,7 @@ import type {
   RecoveryProgress,
   RecoveryReport,
   ReleaseSettings,
+  SecretStoreKind,
   ShareCheck,
   StartLocallyResult,
   UnlockCheckInStatus,
@@ -47,8 +48,6 @@ import type {
   VaultView,
 } from './vault-types'
 import { ACTIVITY_KINDS } from './vault-types'
-
-export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'memory'
 
 export interface AppInfo {
   name: string

@@ -12,7 +12,9 @@ import type {
   UploadedAsset,
   Vault,
 } from '../api'
-import type { SecretStoreKind } from './contract'
+
+/** Where the app keeps API keys and vault keys. */
+export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'memory'
 
 export interface ConnectionInfo {
   id: string

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import type { SecretStoreKind } from '../../../shared/ipc/contract'
+import type { SecretStoreKind } from '../../../shared/ipc/vault-types'
 import { writeFileAtomic } from './json-file'
 
 export type { SecretStoreKind }
