@@ -6,7 +6,8 @@ import { appendFile, mkdir, readFile, rm, truncate, utimes, writeFile } from 'no
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assetView } from '../../src/main/core/ipc/upload-handlers'
-import type { UploadCipher, UploadItem } from '../../src/main/core/uploads/upload-queue'
+import type { UploadCipher } from '../../src/main/core/uploads/upload-queue'
+import type { UploadItem } from '../../src/main/core/uploads/upload-records'
 import type { Asset } from '../../src/shared/api'
 import {
   encryptBundleStream,

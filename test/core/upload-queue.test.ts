@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest'
 import {
   largestUploadableFile,
   type UploadCipher,
-  type UploadItem,
   type UploadProgress,
   UploadQueue,
 } from '../../src/main/core/uploads/upload-queue'
+import type { UploadItem } from '../../src/main/core/uploads/upload-records'
 import {
   decryptStream,
   encryptBundleStream,

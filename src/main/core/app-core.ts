@@ -53,7 +53,8 @@ import {
   type SecretStoreKind,
 } from './storage/secret-store'
 import { VaultKeyStore } from './storage/vault-key-store'
-import { type UploadItem, type UploadProgress, UploadQueue } from './uploads/upload-queue'
+import { type UploadProgress, UploadQueue } from './uploads/upload-queue'
+import type { UploadItem } from './uploads/upload-records'
 import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
 import { deriveTrayState, type TrayState } from './vaults/tray-state'
 import {

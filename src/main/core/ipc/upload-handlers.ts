@@ -7,7 +7,7 @@ import { eventChannels } from '../../../shared/ipc/contract'
 import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
 import { type DesktopSession, toUploadView } from '../desktop-session'
-import type { UploadIndexEntry } from '../uploads/upload-index'
+import type { UploadIndexEntry } from '../uploads/upload-records'
 import type { EventHub, HandlerTable } from './handler-table'
 
 type UploadHandlers = Pick<

@@ -7,19 +7,8 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
+import type { UploadIndexEntry } from './upload-records'
 import { UploadStore } from './upload-store'
-
-export interface UploadIndexEntry {
-  vaultId: string
-  path: string
-  relativePath: string
-  size: number
-  mtimeMs: number
-  /** Filled in after the upload, while the queue is idle (hashing would slow the upload down). */
-  sha256?: string
-  assetId: string
-  uploadedAt: string
-}
 
 export async function sha256OfFile(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256')

@@ -40,31 +40,11 @@ import {
   planCost,
   splitByWeight,
 } from './upload-bundle-plan'
-import { UploadIndex, type UploadIndexEntry } from './upload-index'
+import { UploadIndex } from './upload-index'
+import type { UploadIndexEntry, UploadItem, UploadItemError } from './upload-records'
 import { UploadStore } from './upload-store'
 
 export type { UploadState }
-
-export interface UploadItemError {
-  code: string
-  /** A sentence for the user: what happened and what to do. */
-  message: string
-  requestId?: string
-}
-
-/** The queue's record of one file: what the UI is shown, plus what only the main process needs. */
-export interface UploadItem extends UploadItemView {
-  connectionId?: string
-  path: string
-  force: boolean
-  mtimeMs?: number
-  /** Sent to the service under a neutral name (Settings: hide file names from the service). */
-  nameHidden?: boolean
-  /** Balance seen at the credit check. */
-  balanceCredits?: number
-  contentType?: string
-  error?: UploadItemError
-}
 
 export interface UploadProgress extends UploadProgressView {
   batchId: string
