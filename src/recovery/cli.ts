@@ -1,22 +1,26 @@
 // Heir recovery tool: guardians' shares (or the owner's kit) + encrypted files -> original files.
 // Offline from .vault files, or straight from a Vault Service with the heir access code from the
-// release e-mail (--service, --token). Needs no Electron. Run: npm run recover -- --help
+// release e-mail (--service, --token). Needs no Electron. Run: npm run recover -- --help, or from the
+// heir's package (scripts/pack-recovery.mjs): npx ./vault-recover-<version>.tgz --help
 import { parseArgs } from 'node:util'
-import { ENCRYPTED_FILE_SUFFIX } from '../main/core/printable/kit-pages'
-import type { AeadBackendName } from '../vault-format/aead-backend'
+import type { AeadBackendName } from '../node-cipher/cipher-choice'
+import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 import { RecoveryInputError, recoverVaultKey } from './recovery-key'
 
+// How the heir starts the tool: from the package, whose build sets this, or in a copy of the project.
+const PACKAGE_COMMAND = process.env.VAULT_RECOVER_COMMAND
+const COMMAND = PACKAGE_COMMAND ?? 'npm run recover --'
+
 const HELP = `Vault recovery tool: turns encrypted vault files back into the original files.
 
 Usage:
-  npm run recover -- <key> --out <folder> --service <address> --token <access code>
-  npm run recover -- <key> --out <folder> <encrypted file or folder>...
-  node out/cli/recover.js ...   (the same, without npm)
+  ${COMMAND} <key> --out <folder> --service <address> --token <access code>
+  ${COMMAND} <key> --out <folder> <encrypted file or folder>...${PACKAGE_COMMAND ? '' : '\n  node out/cli/recover.js ...   (the same, without npm)'}
 
 Example, with the e-mail an heir received and two guardians' words:
-  npm run recover -- --service https://vault.example.org --token hk_... \\
+  ${COMMAND} --service https://vault.example.org --token hk_... \\
     --share-words "1 apple 2 river ..." --share-words "1 stone 2 cloud ..." --out ./recovered
 
 The key, from guardians' shares (give at least as many as the kits say, e.g. "any 2 of 3";
@@ -126,7 +130,7 @@ async function main(argv: string[]): Promise<number> {
     })
   } catch (error) {
     if (error instanceof RecoveryInputError) {
-      console.error(error.message)
+      console.error(error.userMessage)
       return 2
     }
     throw error

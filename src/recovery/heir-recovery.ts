@@ -10,12 +10,13 @@ import { lstat, mkdir, rm, rmdir } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { VaultApiClient, VaultApiError, type VaultDetails } from '../service-client'
 import { checkServiceAddress } from '../service-client/service-address'
 import type { ApiPrefix, Asset } from '../shared/api'
-import type { AeadBackendName } from '../vault-format/aead-backend'
+import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
-import { FileCipherError } from '../vault-format/file-cipher-error'
+import { FileCipherError } from '../vault-format/format-errors'
 import { rehearsalProof } from '../vault-format/rehearsal-proof'
 import { type BlobSummary, describeCopy, newestFirst, RecoveredPaths, summarizeBlob } from './recovery-plan'
 import { type RecoveredBlob, RecoveryWriteError, writeRecoveredBlob } from './recovery-writer'
@@ -60,17 +61,14 @@ export type HeirStopCode =
   | 'OUTPUT_UNWRITABLE'
 
 /** Why a run could not start or had to stop; `message` is for the heir: what happened, what to do. */
-export class HeirAccessError extends Error {
+export class HeirAccessError extends AppError {
   override readonly name = 'HeirAccessError'
-  constructor(
-    readonly code: HeirStopCode,
-    message: string,
-    readonly status = 0,
-  ) {
-    super(message)
-  }
-  get userMessage(): string {
-    return this.message
+  declare readonly code: HeirStopCode
+  /** HTTP status of the service's refusal; 0 when none came. */
+  declare readonly status: number
+
+  constructor(code: HeirStopCode, userMessage: string, status = 0) {
+    super({ code, userMessage, status })
   }
 }
 
@@ -280,7 +278,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     files = namesFor(await opened.client.listAllAssets(opts.vaultId))
   } catch (error) {
     const stop = toAccessError(error, opts.serviceUrl, 'to list the files')
-    report.stopped = { code: stop.code, message: stop.message }
+    report.stopped = { code: stop.code, message: stop.userMessage }
     return report
   }
   const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
@@ -383,8 +381,8 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
           continue
         }
         const stop = toAccessError(error, opts.serviceUrl, `while downloading "${file.name}"`)
-        report.stopped = { code: stop.code, message: stop.message }
-        report.results.push({ ...base, status: 'not-reached', message: stop.message })
+        report.stopped = { code: stop.code, message: stop.userMessage }
+        report.results.push({ ...base, status: 'not-reached', message: stop.userMessage })
         continue
       }
       const got = (await sizeOf(part)) ?? 0
@@ -393,8 +391,8 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
           'SERVICE_UNREACHABLE',
           unreachable(opts.serviceUrl, `while downloading "${file.name}" (the download was cut off)`),
         )
-        report.stopped = { code: stop.code, message: stop.message }
-        report.results.push({ ...base, status: 'not-reached', message: stop.message })
+        report.stopped = { code: stop.code, message: stop.userMessage }
+        report.results.push({ ...base, status: 'not-reached', message: stop.userMessage })
         continue
       }
     }
@@ -535,7 +533,13 @@ async function blobFailure(
     }
   }
   if (error instanceof RecoveryWriteError) {
-    return { ...base, output: error.output, status: 'failed', reason: error.reason, message: error.message }
+    return {
+      ...base,
+      output: error.output,
+      status: 'failed',
+      reason: error.reason,
+      message: error.userMessage,
+    }
   }
   return {
     ...base,
@@ -560,7 +564,7 @@ async function reportRehearsal(
     if (error instanceof VaultApiError && [403, 404].includes(error.status)) return undefined
     return {
       passed: false,
-      message: `The practice file was recovered, but the service could not be told (${error instanceof VaultApiError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
+      message: `The practice file was recovered, but the service could not be told (${error instanceof AppError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
     }
   }
   try {
@@ -575,7 +579,7 @@ async function reportRehearsal(
       message:
         error instanceof VaultApiError && error.status === 400
           ? "The service says these kits rebuilt a different key than the owner's: they may be from before a guardian change. Ask the guardians for their newest kits."
-          : `The practice file was recovered, but the service could not be told (${error instanceof VaultApiError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
+          : `The practice file was recovered, but the service could not be told (${error instanceof AppError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
     }
   }
 }

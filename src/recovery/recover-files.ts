@@ -4,10 +4,10 @@
 // inside; when a path comes in several copies, the newest wins (recovery-plan.ts).
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
-import { ENCRYPTED_FILE_SUFFIX } from '../main/core/printable/kit-pages'
-import type { AeadBackendName } from '../vault-format/aead-backend'
+import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { plaintextLength } from '../vault-format/chunked-format'
-import { FileCipherError, type FileCipherErrorReason } from '../vault-format/file-cipher-error'
+import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
+import { FileCipherError, type FileCipherErrorReason } from '../vault-format/format-errors'
 import { type BlobSummary, describeCopy, newestFirst, RecoveredPaths, summarizeBlob } from './recovery-plan'
 import {
   type RecoveredBlob,
@@ -117,7 +117,7 @@ async function collectJobs(inputs: string[], results: FileRecoveryResult[]): Pro
 
 function readFailure(input: string, error: unknown): Pick<FileRecoveryResult, 'reason' | 'message'> {
   if (error instanceof FileCipherError) return { reason: error.reason, message: error.message }
-  if (error instanceof RecoveryWriteError) return { reason: error.reason, message: error.message }
+  if (error instanceof RecoveryWriteError) return { reason: error.reason, message: error.userMessage }
   return {
     reason: 'unreadable',
     message: `Could not read '${input}': ${(error as Error).message}. Check the file and the disk.`,

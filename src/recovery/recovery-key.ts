@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
-import { ShareInputError } from '../vault-format/share-input-error'
+import { AppError } from '../shared/app-error'
+import { ShareInputError } from '../vault-format/format-errors'
 import { decodeOwnerKitWords } from '../vault-format/share-words'
 import { vaultFingerprint } from '../vault-format/vault-key'
 import { combineShareWords } from '../vault-format/vault-shares'
@@ -34,10 +35,10 @@ export interface RecoveredKey {
 }
 
 /** A problem with a named input (file, image, Nth words), so the person knows which one to fix. */
-export class RecoveryInputError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'RecoveryInputError'
+export class RecoveryInputError extends AppError {
+  override readonly name = 'RecoveryInputError'
+  constructor(userMessage: string) {
+    super({ code: 'RECOVERY_INPUT_INVALID', userMessage })
   }
 }
 

@@ -14,10 +14,11 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { link, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import type { AeadBackendName } from '../vault-format/aead-backend'
+import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
+import { AppError } from '../shared/app-error'
 import type { OpenedBundle } from '../vault-format/file-bundle'
 import { openEncryptedFile } from '../vault-format/file-cipher'
-import { FileCipherError, type FileCipherErrorReason } from '../vault-format/file-cipher-error'
+import { FileCipherError, type FileCipherErrorReason } from '../vault-format/format-errors'
 
 export interface RecoveryWriteOptions {
   /** The encrypted file to read. */
@@ -76,14 +77,14 @@ export type RecoveredBlob =
 export type RecoveryWriteFailure = 'exists' | 'unsafe-name' | 'write-failed'
 
 /** A failure of the writing side; decryption failures stay FileCipherError, read failures stay system errors. */
-export class RecoveryWriteError extends Error {
+export class RecoveryWriteError extends AppError {
   override readonly name = 'RecoveryWriteError'
   constructor(
     readonly reason: RecoveryWriteFailure,
-    message: string,
+    userMessage: string,
     readonly output: string,
   ) {
-    super(message)
+    super({ code: 'RECOVERY_WRITE_FAILED', userMessage })
   }
 }
 
@@ -268,7 +269,7 @@ export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<Re
     const opened = await openEncryptedFile(source, {
       vaultKey: opts.vaultKey,
       vaultId: opts.vaultId,
-      backend: opts.backend,
+      ...cipherByName(opts.backend),
     })
     if (opened.kind === 'bundle') return await writeBundle(opened, opts)
 
@@ -304,7 +305,7 @@ function bundleFailure(
       detail: error.message,
     }
   }
-  if (error instanceof RecoveryWriteError) return { reason: error.reason, message: error.message }
+  if (error instanceof RecoveryWriteError) return { reason: error.reason, message: error.userMessage }
   return {
     reason: 'unreadable',
     message: `Could not read '${input}' to the end: ${(error as Error).message}. Check the file and the disk, then recover again.`,

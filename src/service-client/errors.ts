@@ -1,7 +1,9 @@
-// The one error type of the Vault Service client: a code, the HTTP status, what the call was doing,
-// and a sentence for the user. Built only from redacted text (see transport.ts), so it is safe to log
-// and to send to the renderer.
+// The one error type of the Vault Service client: an AppError with the HTTP status, what the call was
+// doing, the sentence for the user and the technical detail (its message). Built only from redacted
+// text (see transport.ts), so it is safe to log and to send to the renderer.
+
 import { creditsToDollars, ERROR_CODES, type ErrorCode, KEY_PREFIX, LIMITS } from '../shared/api'
+import { AppError } from '../shared/app-error'
 
 /** What a call was trying to do; picks the user-facing sentence for 402/409 and friends. */
 export type ApiOperation =
@@ -53,28 +55,27 @@ export interface VaultApiErrorInit {
   retryAfterSeconds?: number
 }
 
-export class VaultApiError extends Error {
+export class VaultApiError extends AppError {
   override readonly name = 'VaultApiError'
-  readonly code: VaultApiErrorCode
+  declare readonly code: VaultApiErrorCode
   /** HTTP status; 0 when no answer came (network error, timeout, cancel). */
-  readonly status: number
+  declare readonly status: number
   readonly requestId: string | undefined
   readonly operation: ApiOperation
-  /** One sentence for the user: what happened and what to do. */
-  readonly userMessage: string
-  readonly retryAfterSeconds: number | undefined
 
   constructor(init: VaultApiErrorInit) {
-    super(`${init.operation}: ${init.message}${init.status ? ` (HTTP ${init.status} ${init.code})` : ''}`)
-    this.code = init.code
-    this.status = init.status
+    super({
+      code: init.code,
+      userMessage: init.userMessage ?? userMessageFor(init),
+      detail: `${init.operation}: ${init.message}${init.status ? ` (HTTP ${init.status} ${init.code})` : ''}`,
+      status: init.status,
+      retryAfterSeconds: init.retryAfterSeconds,
+    })
     this.requestId = init.requestId
     this.operation = init.operation
-    this.retryAfterSeconds = init.retryAfterSeconds
-    this.userMessage = init.userMessage ?? userMessageFor(init)
   }
 
-  /** Plain data, safe to send to the renderer. */
+  /** Plain data for logs (the window gets toData()). */
   toJSON(): {
     name: string
     code: string
@@ -114,7 +115,7 @@ const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
 ])
 
 /** True when a 404 means the service has no such route (an extension it lacks), not a missing thing. */
-export function isMissingExtension(error: unknown): boolean {
+export function isMissingExtension(error: unknown): error is VaultApiError {
   return (
     error instanceof VaultApiError && error.status === 404 && isMissingRoute(error.operation, error.message)
   )

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { AppError } from '../../src/shared/app-error'
 import { buildRawBridge, EVENT_CHANNEL_NAMES, unwrapBridge } from '../../src/shared/ipc/bridge'
 import { eventChannels, invokeChannels } from '../../src/shared/ipc/contract'
-import { IpcError } from '../../src/shared/ipc/contract-kit'
 import { DEFAULT_SETTINGS } from '../../src/shared/ipc/settings'
 
 async function backend() {
@@ -66,7 +66,7 @@ describe('IPC dispatch', () => {
 })
 
 describe('bridge built from the contract', () => {
-  it('exposes exactly the contract channels and rethrows errors as IpcError', async () => {
+  it('exposes exactly the contract channels and rethrows errors as AppError', async () => {
     const { handlers } = await backend()
     const raw = buildRawBridge(
       (channel, args) => dispatch(handlers, channel, args),
@@ -76,7 +76,7 @@ describe('bridge built from the contract', () => {
     const vault = unwrapBridge(raw)
     expect((await vault.getSettings()).theme).toBe('system')
     const failure = vault.updateSettings({ theme: 'neon' as 'dark' })
-    await expect(failure).rejects.toBeInstanceOf(IpcError)
+    await expect(failure).rejects.toBeInstanceOf(AppError)
     await expect(failure).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' })
   })
 })

@@ -11,7 +11,7 @@ import {
   plaintextBytes,
 } from '../../src/renderer/display/units'
 import { writeAccess } from '../../src/renderer/display/write-access'
-import { IpcError } from '../../src/shared/ipc/contract-kit'
+import { AppError } from '../../src/shared/app-error'
 import type { ConnectionStatus } from '../../src/shared/ipc/vault-types'
 import { encryptedLength } from '../../src/vault-format'
 
@@ -91,7 +91,7 @@ describe('runway', () => {
 describe('errors as the user sees them', () => {
   it('402 carries what is needed and the balance', () => {
     const view = errorView(
-      new IpcError({
+      AppError.fromData({
         code: 'INSUFFICIENT_CREDITS',
         status: 402,
         message: 'A check-in costs 2 credits.',
@@ -103,10 +103,11 @@ describe('errors as the user sees them', () => {
   })
   it('429 gives a retry countdown and 401 offers to reconnect', () => {
     expect(
-      errorView(new IpcError({ code: 'RATE_LIMITED', status: 429, message: 'slow', retryAfterSeconds: 7 }))
-        .retryAfterSeconds,
+      errorView(
+        AppError.fromData({ code: 'RATE_LIMITED', status: 429, message: 'slow', retryAfterSeconds: 7 }),
+      ).retryAfterSeconds,
     ).toBe(7)
-    expect(errorView(new IpcError({ code: 'UNAUTHORIZED', message: 'no' })).reconnect).toBe(true)
+    expect(errorView(AppError.fromData({ code: 'UNAUTHORIZED', message: 'no' })).reconnect).toBe(true)
     expect(errorView(new Error('plain')).message).toBe('plain')
   })
 })

@@ -8,7 +8,7 @@ import {
   rehearsalStateText,
 } from '../../src/renderer/display/readiness-text'
 import type { Rehearsal } from '../../src/shared/api'
-import { IpcError } from '../../src/shared/ipc/contract-kit'
+import { AppError } from '../../src/shared/app-error'
 
 const rehearsal = (patch: Partial<Rehearsal> = {}): Rehearsal => ({
   id: 'r1',
@@ -80,10 +80,12 @@ describe('practice runs', () => {
 
 describe('error affordances', () => {
   it('OWNER_KIT_REQUIRED offers the owner kit; EXTENSION_MISSING offers Connections', () => {
-    const kit = errorView(new IpcError({ code: 'OWNER_KIT_REQUIRED', message: 'Save the owner kit first.' }))
+    const kit = errorView(
+      AppError.fromData({ code: 'OWNER_KIT_REQUIRED', message: 'Save the owner kit first.' }),
+    )
     expect(kit.ownerKit).toBe(true)
     expect(kit.extensionMissing).toBe(false)
-    const ext = errorView(new IpcError({ code: 'EXTENSION_MISSING', message: 'Not offered.' }))
+    const ext = errorView(AppError.fromData({ code: 'EXTENSION_MISSING', message: 'Not offered.' }))
     expect(ext.extensionMissing).toBe(true)
     expect(errorView(new Error('x')).ownerKit).toBe(false)
   })

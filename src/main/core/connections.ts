@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { keyKindOf, VaultApiClient, VaultApiError } from '../../service-client'
 import { checkServiceAddress } from '../../service-client/service-address'
 import type { ApiPrefix, KeyKind } from '../../shared/api'
+import { AppError } from '../../shared/app-error'
 import { JsonFileWriter, readJsonFile } from './storage/json-file'
 import type { SecretStore, SecretStoreKind } from './storage/secret-store'
 
@@ -45,13 +46,11 @@ export type ClientFactory = (connection: {
   prefix?: ApiPrefix
 }) => VaultApiClient
 
-export class ConnectionError extends Error {
+/** A connection that cannot be made or used: `detail` says what failed, `userMessage` what to do. */
+export class ConnectionError extends AppError {
   override readonly name = 'ConnectionError'
-  constructor(
-    message: string,
-    readonly userMessage: string = message,
-  ) {
-    super(message)
+  constructor(detail: string, userMessage: string = detail) {
+    super({ code: 'CONNECTION_PROBLEM', userMessage, detail })
   }
 }
 

@@ -1,5 +1,6 @@
 // Browser mode: what was dropped (files and whole folders), read a chunk at a time and streamed to
 // the backend, never more than a few chunks ahead of what it has written (memory stays flat).
+import { AppError } from '../../shared/app-error'
 import type { IntakeTransport } from './ws-transport'
 
 export interface DroppedFile {
@@ -14,8 +15,6 @@ export interface TransferProgress {
   sentFiles: number
   totalFiles: number
 }
-
-export class DropTransferError extends Error {}
 
 const CHUNK_BYTES = 512 * 1024
 /** Chunks sent but not yet written by the backend. */
@@ -70,7 +69,7 @@ export async function collectDroppedFiles(entries: Array<FileSystemEntry | File>
 
 async function step<T>(transport: IntakeTransport, op: string, fields?: Record<string, unknown>): Promise<T> {
   const response = await transport.request(op, fields)
-  if (!response.ok) throw new DropTransferError(response.error.message)
+  if (!response.ok) throw AppError.fromData(response.error)
   return response.value as T
 }
 
@@ -147,7 +146,7 @@ async function sendFile(
         wake = resolve
       })
     }
-    if (failure !== undefined) throw new DropTransferError(failure)
+    if (failure !== undefined) throw new AppError({ code: 'DROP_FAILED', userMessage: failure })
     signal?.throwIfAborted()
   }
   try {
@@ -156,7 +155,10 @@ async function sendFile(
       await waitUntil(() => sent - written < WINDOW_CHUNKS * CHUNK_BYTES)
       const bytes = new Uint8Array(await file.slice(sent, sent + CHUNK_BYTES).arrayBuffer())
       if (bytes.byteLength === 0) {
-        throw new DropTransferError(`${file.name} could not be read to the end. Drop it again.`)
+        throw new AppError({
+          code: 'DROP_FAILED',
+          userMessage: `${file.name} could not be read to the end. Drop it again.`,
+        })
       }
       transport.sendChunk(fileId, bytes)
       sent += bytes.byteLength

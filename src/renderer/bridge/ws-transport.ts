@@ -1,9 +1,11 @@
 // Browser mode: the same `window.vault` shape, carried over the loopback WebSocket bridge, plus the
 // intake that streams dropped files' bytes to the backend (a page has no paths).
-import { buildRawBridge, type RawVaultBridge } from '../../shared/ipc/bridge'
-import type { IpcErrorData, IpcResponse } from '../../shared/ipc/contract-kit'
 
-const DISCONNECTED: { ok: false; error: IpcErrorData } = {
+import type { AppErrorData } from '../../shared/app-error'
+import { buildRawBridge, type RawVaultBridge } from '../../shared/ipc/bridge'
+import type { IpcResponse } from '../../shared/ipc/contract-kit'
+
+const DISCONNECTED: { ok: false; error: AppErrorData } = {
   ok: false,
   error: {
     code: 'DISCONNECTED',

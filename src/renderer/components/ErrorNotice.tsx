@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { errorView } from '../display/error-text'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
-import { langOf, text } from '../text'
+import { coreLang, langOf, text } from '../text'
 
 const t = text.errors
 
@@ -69,6 +69,12 @@ export function ErrorNotice({
           </button>
         )}
       </div>
+      {view.detail && (
+        <details className="notice-technical">
+          <summary>{t.technicalDetails}</summary>
+          <code lang={coreLang}>{view.detail}</code>
+        </details>
+      )}
     </div>
   )
 }

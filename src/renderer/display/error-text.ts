@@ -1,16 +1,16 @@
-// Turns a failure from the bridge into what the UI shows: the sentence main wrote (what happened
-// and what to do), plus the affordance the code calls for (reconnect, wait, add credits).
-import { IpcError } from '../../shared/ipc/contract-kit'
+// Turns a failure into what the UI shows: the sentence (what happened and what to do), the technical
+// detail apart from it, and the affordance the code calls for (reconnect, wait, add credits).
+import { AppError } from '../../shared/app-error'
 import { coreLang } from '../text'
 
 /** A failure the window describes itself, in its catalogue's words; `lang` is their language. */
-export class UiError extends Error {
+export class UiError extends AppError {
+  override readonly name = 'UiError'
   constructor(
-    message: string,
+    userMessage: string,
     readonly lang: string | undefined,
   ) {
-    super(message)
-    this.name = 'UiError'
+    super({ code: 'ERROR', userMessage })
   }
 }
 
@@ -19,6 +19,8 @@ export interface ErrorView {
   message: string
   /** The language of `message` when it differs from the page's (main writes English). */
   lang: string | undefined
+  /** What failed inside (English, for a bug report), shown apart from the sentence. */
+  detail: string | undefined
   /** 401: offer to reconnect in Settings. */
   reconnect: boolean
   /** 429: seconds to wait before retrying. */
@@ -32,14 +34,15 @@ export interface ErrorView {
 }
 
 export function errorView(error: unknown): ErrorView {
-  if (error instanceof IpcError) {
+  if (error instanceof AppError) {
     const details = error.details ?? {}
     const needed = typeof details.creditsNeeded === 'number' ? details.creditsNeeded : undefined
     const balance = typeof details.creditsBalance === 'number' ? details.creditsBalance : undefined
     return {
       code: error.code,
-      message: error.message,
-      lang: coreLang,
+      message: error.userMessage,
+      lang: error instanceof UiError ? error.lang : coreLang,
+      detail: error.detail,
       reconnect: error.code === 'UNAUTHORIZED',
       retryAfterSeconds:
         error.status === 429 || error.code === 'RATE_LIMITED' ? (error.retryAfterSeconds ?? 1) : null,
@@ -48,11 +51,13 @@ export function errorView(error: unknown): ErrorView {
       extensionMissing: error.code === 'EXTENSION_MISSING',
     }
   }
+  // Not from the app's own code (a browser API, a bug in the window): its own words are all there is.
   const message = error instanceof Error ? error.message : String(error)
   return {
     code: 'ERROR',
     message,
-    lang: error instanceof UiError ? error.lang : coreLang,
+    lang: coreLang,
+    detail: undefined,
     reconnect: false,
     retryAfterSeconds: null,
     credits: null,

@@ -5,13 +5,14 @@ import { vault } from '../bridge/vault-client'
 import { ConnectionsPanel } from '../components/ConnectionsPanel'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { CreditsPanel, MailPanel } from '../components/ServicePanel'
+import { errorView } from '../display/error-text'
 import { useSettingsStore } from '../stores/settings-store'
 import { format, text } from '../text'
 
 const t = text.settings
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  return errorView(error).message
 }
 
 export function SettingsScreen() {

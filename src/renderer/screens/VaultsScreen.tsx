@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react'
 import { EXTENSION_LIMITS, type SssPreset } from '../../shared/api'
-import { IpcError } from '../../shared/ipc/contract-kit'
+import { AppError } from '../../shared/app-error'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
@@ -51,7 +51,9 @@ function VaultList() {
         </div>
       </header>
       <TrialNote />
-      {snapshot?.error && <ErrorNotice error={new IpcError(snapshot.error)} onRetry={() => void refresh()} />}
+      {snapshot?.error && (
+        <ErrorNotice error={AppError.fromData(snapshot.error)} onRetry={() => void refresh()} />
+      )}
       {snapshot && !snapshot.fetchedAt && !snapshot.error && <p className="muted">{text.vaults.loading}</p>}
       {empty ? (
         <div className="empty-state" data-testid="no-vaults">

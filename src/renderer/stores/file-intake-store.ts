@@ -1,9 +1,9 @@
 // Browser mode: files handed over by the page (a drop, or the Choose buttons) stream to the backend,
 // then go through the same upload flow as paths. One intake at a time; the owner can cancel it.
 import { create } from 'zustand'
+import { AppError } from '../../shared/app-error'
 import {
   collectDroppedFiles,
-  DropTransferError,
   type droppedEntries,
   sendDroppedFiles,
   type TransferProgress,
@@ -39,7 +39,7 @@ function uploadDecided(): Promise<void> {
 }
 
 function failureText(error: unknown): string {
-  if (error instanceof DropTransferError) return text.drop.failed(error.message)
+  if (error instanceof AppError) return text.drop.failed(error.userMessage)
   if (error instanceof DOMException && error.name === 'NotReadableError') return text.drop.readFailed
   return text.drop.failed(error instanceof Error ? error.message : String(error))
 }

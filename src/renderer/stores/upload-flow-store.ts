@@ -2,7 +2,7 @@
 // (or above the balance, or into the credits kept for check-ins), then queue. Shared by the drop
 // zone, the pickers and the typed path; a retry of a file that was not stored asks the same way.
 import { create } from 'zustand'
-import { IpcError } from '../../shared/ipc/contract-kit'
+import { AppError } from '../../shared/app-error'
 import type { UploadEstimateView, UploadItemView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { currentOpener, type FocusReturn } from '../components/use-return-focus'
@@ -42,7 +42,7 @@ interface UploadFlowState {
   clearError(): void
 }
 
-const isCode = (error: unknown, code: string) => error instanceof IpcError && error.code === code
+const isCode = (error: unknown, code: string) => error instanceof AppError && error.code === code
 const threshold = () => useSettingsStore.getState().settings?.confirmUploadAboveCredits ?? 50
 
 export const useUploadFlowStore = create<UploadFlowState>((set, get) => {

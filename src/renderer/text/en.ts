@@ -85,6 +85,7 @@ export const english = (f: LocaleFormat) => ({
     reconnect: 'Reconnect in Settings',
     saveOwnerKit: 'Save the owner kit…',
     connections: 'Connections in Settings',
+    technicalDetails: 'Technical details',
     screenFailed: 'This screen ran into a problem',
     screenFailedDetail: 'Nothing in your vault was changed. The app reported:',
     screenFailedAdvice: 'Try again; if it happens every time, restart Vault Desktop.',

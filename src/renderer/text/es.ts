@@ -31,6 +31,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     reconnect: 'Volver a conectar en Ajustes',
     saveOwnerKit: 'Guardar el kit del propietario…',
     connections: 'Conexiones en Ajustes',
+    technicalDetails: 'Detalles técnicos',
     screenFailed: 'Esta pantalla ha tenido un problema',
     screenFailedDetail: 'No se ha cambiado nada de su bóveda. La aplicación informó:',
     screenFailedAdvice: 'Vuelva a intentarlo; si ocurre siempre, reinicie Vault Desktop.',

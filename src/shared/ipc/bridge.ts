@@ -1,9 +1,9 @@
 // The shape of `window.vault`, derived from the contract. Errors travel as values (IpcResponse) because
-// contextBridge strips error classes; the renderer unwraps them into IpcError with `unwrapBridge`.
+// contextBridge strips error classes; the renderer unwraps them into AppError with `unwrapBridge`.
 
+import { AppError } from '../app-error'
 import { type EventChannels, eventChannels, type InvokeChannels, invokeChannels } from './contract'
 import type { ArgsOf, IpcResponse, PayloadOf, ResultOf } from './contract-kit'
-import { IpcError } from './contract-kit'
 
 type Method<C, R> = undefined extends ArgsOf<C> ? (args?: ArgsOf<C>) => R : (args: ArgsOf<C>) => R
 
@@ -16,7 +16,7 @@ export type RawVaultBridge = {
   [K in keyof InvokeChannels]: Method<InvokeChannels[K], Promise<IpcResponse<ResultOf<InvokeChannels[K]>>>>
 } & { on: Subscriptions }
 
-/** What renderer code calls: results resolve, failures reject with IpcError. */
+/** What renderer code calls: results resolve, failures reject with AppError. */
 export type VaultBridge = {
   [K in keyof InvokeChannels]: Method<InvokeChannels[K], Promise<ResultOf<InvokeChannels[K]>>>
 } & { on: Subscriptions }
@@ -47,7 +47,7 @@ export function unwrapBridge(raw: RawVaultBridge): VaultBridge {
     bridge[key] = async (args?: unknown) => {
       const response = await method(args)
       if (response.ok) return response.value
-      throw new IpcError(response.error)
+      throw AppError.fromData(response.error)
     }
   }
   return bridge as VaultBridge

@@ -3,11 +3,12 @@
 // recorded in the history once they succeed (check-ins, people, kits, release, keys).
 
 import { VaultApiClient, VaultApiError } from '../../../service-client'
+import { AppError } from '../../../shared/app-error'
 import type { InvokeChannels } from '../../../shared/ipc/contract'
-import { IpcError, type ParsedArgsOf, type ResultOf } from '../../../shared/ipc/contract-kit'
+import type { ParsedArgsOf, ResultOf } from '../../../shared/ipc/contract-kit'
 import type { Settings, SettingsPatch } from '../../../shared/ipc/settings'
 import type { UnlockCheckInStatus } from '../../../shared/ipc/vault-types'
-import type { DesktopSession } from '../desktop-session'
+import type { VaultSession } from '../vault-session'
 import { describeSecretStore } from '../storage/secret-store'
 import { exportActivityText } from '../vaults/activity-log'
 import { checkAgentKey } from '../vaults/unlock-check-in'
@@ -19,7 +20,7 @@ type ActivityHandlers = Pick<
 >
 
 export interface ActivityHandlerDeps {
-  session: () => Promise<DesktopSession>
+  session: () => Promise<VaultSession>
   settings: () => Promise<Settings>
   /** Saves a settings change and tells the window and the session (as the settings channel does). */
   updateSettings: (patch: SettingsPatch) => Promise<Settings>
@@ -30,15 +31,15 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 /** A file name without characters file systems refuse. */
 const safeName = (name: string) => name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '-').trim() || 'Vault'
 
-async function unlockStatus(s: DesktopSession, settings: Settings): Promise<UnlockCheckInStatus> {
-  const active = s.core.connections.active()
+async function unlockStatus(s: VaultSession, settings: Settings): Promise<UnlockCheckInStatus> {
+  const active = s.connections.active()
   const keys = await s.agentKeys()
   const info = active ? keys.info(active.id) : undefined
   // A key the store forgot (memory, after a restart) is not shown as kept.
   const held = active && info ? (await keys.get(active.id)) !== null : false
   return {
     enabled: settings.checkInOnUnlock,
-    local: active ? s.host.isLocal(active.serviceUrl) : false,
+    local: active ? s.localService.isLocal(active.serviceUrl) : false,
     connectionLabel: active?.label ?? null,
     agentKey:
       info && held
@@ -60,7 +61,7 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
       const s = await session()
       const entries = s.activity.all(vaultId)
       if (entries.length === 0 && s.activity.problem) {
-        throw new IpcError({ code: 'ACTIVITY_UNREADABLE', message: s.activity.problem })
+        throw new AppError({ code: 'ACTIVITY_UNREADABLE', userMessage: s.activity.problem })
       }
       return {
         fileName: `${safeName(s.labelOf(vaultId))} - activity ${day(Date.now())}.${format}`,
@@ -73,19 +74,19 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
 
     enableUnlockCheckIn: async ({ agentKey }) => {
       const s = await session()
-      const active = s.core.connections.active()
+      const active = s.connections.active()
       if (!active) {
-        throw new IpcError({
+        throw new AppError({
           code: 'NO_CONNECTION',
-          message:
+          userMessage:
             'No Vault Service is connected, so there is nothing to check in to. Connect first (Settings → Connections), then turn this on.',
         })
       }
       const keys = await s.agentKeys()
-      if (s.host.isLocal(active.serviceUrl)) {
+      if (s.localService.isLocal(active.serviceUrl)) {
         // The app owns the service on this computer: it makes the read-and-check-in key itself.
         if (!(await keys.get(active.id))) {
-          await keys.set(active.id, await s.host.issueAgentKey(), 'created', Date.now())
+          await keys.set(active.id, await s.localService.issueAgentKey(), 'created', Date.now())
         }
       } else if (agentKey !== undefined) {
         const key = checkAgentKey(agentKey)
@@ -98,19 +99,21 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
           await client.listVaults()
         } catch (error) {
           if (error instanceof VaultApiError && error.status === 401) {
-            throw new IpcError({
+            throw new AppError({
               code: 'KEY_REJECTED',
               status: 401,
-              message: `The service at ${active.serviceUrl} did not accept this key. Check that you copied the whole sk_agent_ key of this account from the dashboard settings and that it has not been revoked; nothing was stored.`,
+              userMessage: `The service at ${active.serviceUrl} did not accept this key. Check that you copied the whole sk_agent_ key of this account from the dashboard settings and that it has not been revoked; nothing was stored.`,
+              detail: error.detail,
+              cause: error,
             })
           }
           throw error
         }
         await keys.set(active.id, key, 'pasted', Date.now())
       } else if (!(await keys.get(active.id))) {
-        throw new IpcError({
+        throw new AppError({
           code: 'AGENT_KEY_NEEDED',
-          message: `Paste a read-and-check-in key (it starts with sk_agent_), created in the dashboard settings of ${active.label}. It can only read and check in, so keeping it on this computer can do no harm.`,
+          userMessage: `Paste a read-and-check-in key (it starts with sk_agent_), created in the dashboard settings of ${active.label}. It can only read and check in, so keeping it on this computer can do no harm.`,
         })
       }
       const settings = await deps.updateSettings({ checkInOnUnlock: true })
@@ -120,13 +123,13 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
     disableUnlockCheckIn: async () => {
       const s = await session()
       const settings = await deps.updateSettings({ checkInOnUnlock: false })
-      const active = s.core.connections.active()
+      const active = s.connections.active()
       if (active) {
         const keys = await s.agentKeys()
         const key = await keys.get(active.id)
         // A key the app made on its own service is revoked as well; a pasted one is the owner's to revoke.
-        if (key && s.host.isLocal(active.serviceUrl) && keys.info(active.id)?.origin === 'created') {
-          await s.host.revokeKey(key).catch(() => undefined)
+        if (key && s.localService.isLocal(active.serviceUrl) && keys.info(active.id)?.origin === 'created') {
+          await s.localService.revokeKey(key).catch(() => undefined)
         }
         if (keys.info(active.id)) await keys.remove(active.id)
       }
@@ -139,12 +142,12 @@ type Args<K extends keyof InvokeChannels> = ParsedArgsOf<InvokeChannels[K]>
 type Result<K extends keyof InvokeChannels> = ResultOf<InvokeChannels[K]>
 
 /** The owner's actions recorded in the activity history once they succeed. */
-export function withActivity(handlers: HandlerTable, session: () => Promise<DesktopSession>): HandlerTable {
+export function withActivity(handlers: HandlerTable, session: () => Promise<VaultSession>): HandlerTable {
   const after =
     <K extends keyof HandlerTable>(
       key: K,
-      record: (s: DesktopSession, args: Args<K>, result: Result<K>, before: unknown) => void,
-      lookup?: (s: DesktopSession, args: Args<K>) => Promise<unknown>,
+      record: (s: VaultSession, args: Args<K>, result: Result<K>, before: unknown) => void,
+      lookup?: (s: VaultSession, args: Args<K>) => Promise<unknown>,
     ) =>
     async (args: Args<K>) => {
       const s = await session()
@@ -155,12 +158,12 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Desk
       return result
     }
 
-  const guardianOf = async (s: DesktopSession, vaultId: string, guardianId: string) =>
+  const guardianOf = async (s: VaultSession, vaultId: string, guardianId: string) =>
     s.records.get(vaultId).guardians?.find((g) => g.id === guardianId) ??
-    (await s.core.vaults.listGuardians(vaultId)).find((g) => g.id === guardianId)
-  const heirOf = async (s: DesktopSession, vaultId: string, heirId: string) =>
+    (await s.vaults.listGuardians(vaultId)).find((g) => g.id === guardianId)
+  const heirOf = async (s: VaultSession, vaultId: string, heirId: string) =>
     s.records.get(vaultId).heirs?.find((h) => h.id === heirId) ??
-    (await s.core.vaults.listHeirs(vaultId)).find((h) => h.id === heirId)
+    (await s.vaults.listHeirs(vaultId)).find((h) => h.id === heirId)
   const personDetail = (p: unknown) => {
     const person = p as { name?: string; email?: string } | undefined
     return person?.name ? { person: person.name, ...(person.email ? { email: person.email } : {}) } : {}

@@ -3,8 +3,8 @@
 
 import { VaultApiError } from '../../../service-client'
 import type { SssPreset } from '../../../shared/api'
-import { IpcError } from '../../../shared/ipc/contract-kit'
-import type { DesktopSession } from '../desktop-session'
+import { AppError } from '../../../shared/app-error'
+import type { VaultSession } from '../vault-session'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 
@@ -28,49 +28,51 @@ async function checkingKey<T>(serviceUrl: string, work: () => Promise<T>): Promi
     return await work()
   } catch (error) {
     if (error instanceof VaultApiError && error.status === 401) {
-      throw new IpcError({
+      throw new AppError({
         code: 'KEY_REJECTED',
         status: 401,
-        message: `The service at ${serviceUrl} did not accept this API key. Check that you copied the whole key (it starts with sk_human_ or sk_agent_) from the dashboard settings, and that it has not been revoked; nothing was stored.`,
+        userMessage: `The service at ${serviceUrl} did not accept this API key. Check that you copied the whole key (it starts with sk_human_ or sk_agent_) from the dashboard settings, and that it has not been revoked; nothing was stored.`,
+        detail: error.detail,
+        cause: error,
       })
     }
     throw error
   }
 }
 
-export function createConnectionHandlers(session: () => Promise<DesktopSession>): ConnectionHandlers {
+export function createConnectionHandlers(session: () => Promise<VaultSession>): ConnectionHandlers {
   return {
     getConnectionStatus: async () => (await session()).connectionStatus(),
 
     connectService: async ({ serviceUrl, apiKey, label }) => {
       const s = await session()
-      const added = await checkingKey(serviceUrl, () => s.core.connections.add({ serviceUrl, apiKey, label }))
+      const added = await checkingKey(serviceUrl, () => s.connections.add({ serviceUrl, apiKey, label }))
       await s.vaultsRead()
       return s.connectionInfo(s.connection(added.id))
     },
 
     startLocally: async ({ email }) => {
       const s = await session()
-      const existing = s.core.connections.list().find((c) => s.host.isLocal(c.serviceUrl))
+      const existing = s.connections.list().find((c) => s.localService.isLocal(c.serviceUrl))
       let id: string
       if (existing) {
-        await s.host.start()
-        id = (await s.core.connections.switchTo(existing.id)).id
+        await s.localService.start()
+        id = (await s.connections.switchTo(existing.id)).id
       } else {
-        const { apiKey, serviceUrl } = await s.host.createAccount(email)
-        id = (await s.core.connections.add({ serviceUrl, apiKey, label: 'This computer' })).id
+        const { apiKey, serviceUrl } = await s.localService.createAccount(email)
+        id = (await s.connections.add({ serviceUrl, apiKey, label: 'This computer' })).id
       }
-      const vaults = await s.core.vaults.list()
+      const vaults = await s.vaults.list()
       // A new vault's key is made here, on this device, and never leaves it.
-      const first = vaults[0] ?? (await s.core.vaults.create({ preset: FIRST_VAULT_PRESET }))
+      const first = vaults[0] ?? (await s.vaults.create({ preset: FIRST_VAULT_PRESET }))
       await s.ensureVaultKey(first.id)
       return { connection: s.connectionInfo(s.connection(id)), vault: await s.viewOf(first) }
     },
 
     switchConnection: async ({ connectionId }) => {
       const s = await session()
-      if (s.host.isLocal(s.connection(connectionId).serviceUrl)) await s.host.start()
-      const active = await s.core.connections.switchTo(connectionId)
+      if (s.localService.isLocal(s.connection(connectionId).serviceUrl)) await s.localService.start()
+      const active = await s.connections.switchTo(connectionId)
       await s.vaultsRead()
       return s.connectionInfo(active)
     },
@@ -78,7 +80,7 @@ export function createConnectionHandlers(session: () => Promise<DesktopSession>)
     replaceApiKey: async ({ connectionId, apiKey }) => {
       const s = await session()
       const replaced = await checkingKey(s.connection(connectionId).serviceUrl, () =>
-        s.core.connections.replaceKey(connectionId, apiKey),
+        s.connections.replaceKey(connectionId, apiKey),
       )
       await s.vaultsRead()
       return s.connectionInfo(s.connection(replaced.id))
@@ -86,39 +88,39 @@ export function createConnectionHandlers(session: () => Promise<DesktopSession>)
 
     sendTestMail: async () => {
       const s = await session()
-      const active = s.core.connections.active()
-      if (active && s.host.isLocal(active.serviceUrl)) {
-        throw new IpcError({
+      const active = s.connections.active()
+      if (active && s.localService.isLocal(active.serviceUrl)) {
+        throw new AppError({
           code: 'NO_MAIL',
-          message:
+          userMessage:
             'The Vault Service on this computer sends no e-mail. Connect to an always-on service that does (Settings → Connections) so guardians and heirs can be reached.',
         })
       }
-      const result = await extensionCall('send a test e-mail', () => s.core.service.sendTestMail())
-      await s.refreshService()
+      const result = await extensionCall('send a test e-mail', () => s.activeService.sendTestMail())
+      await s.facts.refreshService()
       return result
     },
 
     addLocalCredits: async ({ credits }) => {
       const s = await session()
-      const active = s.core.connections.active()
-      if (!active || !s.host.isLocal(active.serviceUrl)) {
-        throw new IpcError({
+      const active = s.connections.active()
+      if (!active || !s.localService.isLocal(active.serviceUrl)) {
+        throw new AppError({
           code: 'NOT_LOCAL',
-          message: `Credits are added here only for the Vault Service on this computer. Buy credits from your service${active ? ` at ${new URL(active.serviceUrl).origin}` : ''}.`,
+          userMessage: `Credits are added here only for the Vault Service on this computer. Buy credits from your service${active ? ` at ${new URL(active.serviceUrl).origin}` : ''}.`,
         })
       }
-      const creditsBalance = await s.host.addCredits(credits)
+      const creditsBalance = await s.localService.addCredits(credits)
       await s.vaultsRead()
       return { creditsBalance }
     },
 
     forgetConnection: async ({ connectionId }) => {
       const s = await session()
-      if (!s.core.connections.list().some((c) => c.id === connectionId)) {
-        throw new IpcError({ code: 'NOT_FOUND', message: 'This connection was already removed.' })
+      if (!s.connections.list().some((c) => c.id === connectionId)) {
+        throw new AppError({ code: 'NOT_FOUND', userMessage: 'This connection was already removed.' })
       }
-      await s.core.connections.remove(connectionId)
+      await s.connections.remove(connectionId)
       await s.vaultsRead()
       return s.connectionStatus()
     },

@@ -1,41 +1,15 @@
 // Dispatch for the IPC contract, shared by the Electron ipcMain wiring and the browser-mode bridge:
 // look up the channel, validate the argument with its schema, run the handler, return errors as data.
 import type { z } from 'zod'
+import { AppError } from '../../../shared/app-error'
 import { type EventChannels, type InvokeChannels, invokeChannels } from '../../../shared/ipc/contract'
-import {
-  IpcError,
-  type IpcErrorData,
-  type IpcResponse,
-  type ParsedArgsOf,
-  type PayloadOf,
-  type ResultOf,
-} from '../../../shared/ipc/contract-kit'
+import type { IpcResponse, ParsedArgsOf, PayloadOf, ResultOf } from '../../../shared/ipc/contract-kit'
+import { FileCipherError, ShareInputError } from '../../../vault-format'
 
 export type HandlerTable = {
   [K in keyof InvokeChannels]: (
     args: ParsedArgsOf<InvokeChannels[K]>,
   ) => Promise<ResultOf<InvokeChannels[K]>> | ResultOf<InvokeChannels[K]>
-}
-
-/** An error a handler can throw to give the user a specific message and code. */
-export interface UserFacingError {
-  toIpcError(): IpcErrorData
-}
-
-function isUserFacing(error: unknown): error is UserFacingError {
-  return typeof (error as UserFacingError | null)?.toIpcError === 'function'
-}
-
-/** Core errors that already carry a sentence for the user (VaultApiError, ConnectionError). */
-interface CoreUserError {
-  userMessage: string
-  code?: string
-  status?: number
-  retryAfterSeconds?: number
-}
-
-function hasUserMessage(error: unknown): error is Error & CoreUserError {
-  return error instanceof Error && typeof (error as Partial<CoreUserError>).userMessage === 'string'
 }
 
 const handlerKeyByWireName = new Map(
@@ -48,22 +22,37 @@ export function describeInvalidArgs(error: z.ZodError): string {
     .join('; ')
 }
 
-export function toIpcErrorData(error: unknown): IpcErrorData {
-  if (error instanceof IpcError) return error.toData()
-  if (isUserFacing(error)) return error.toIpcError()
-  if (hasUserMessage(error)) {
-    return {
-      code: typeof error.code === 'string' ? error.code : 'ERROR',
-      message: error.userMessage,
-      ...(error.status ? { status: error.status } : {}),
-      ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
-    }
+/**
+ * The one translation of a thrown value into what the window shows. Core errors are AppErrors
+ * already; the vault-format library (which knows nothing of the app) is recognised by its classes,
+ * whose messages are written for people; anything else is a fault of the app: INTERNAL, with what
+ * failed kept as the detail, out of the sentence.
+ */
+export function asAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error
+  if (error instanceof ShareInputError) {
+    return new AppError({
+      code: 'SHARE_INVALID',
+      userMessage: error.message,
+      detail: `share input: ${error.reason}`,
+      cause: error,
+    })
   }
-  const detail = error instanceof Error ? error.message : String(error)
-  return {
+  if (error instanceof FileCipherError) {
+    return new AppError({
+      code: 'DECRYPTION_FAILED',
+      userMessage: error.message,
+      detail: `file cipher: ${error.reason}${error.chunkIndex !== undefined ? ` at chunk ${error.chunkIndex}` : ''}`,
+      cause: error,
+    })
+  }
+  return new AppError({
     code: 'INTERNAL',
-    message: `Something went wrong inside the app (${detail}). Try again; if it keeps happening, restart Vault Desktop.`,
-  }
+    userMessage:
+      'Something went wrong inside the app. Try again; if it keeps happening, restart Vault Desktop.',
+    detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    cause: error,
+  })
 }
 
 export async function dispatch(
@@ -73,23 +62,29 @@ export async function dispatch(
 ): Promise<IpcResponse<unknown>> {
   const key = handlerKeyByWireName.get(channelName)
   if (!key) {
-    return { ok: false, error: { code: 'UNKNOWN_CHANNEL', message: `No such operation: ${channelName}.` } }
+    return {
+      ok: false,
+      error: new AppError({
+        code: 'UNKNOWN_CHANNEL',
+        userMessage: `No such operation: ${channelName}.`,
+      }).toData(),
+    }
   }
   const parsed = invokeChannels[key].args.safeParse(rawArgs)
   if (!parsed.success) {
     return {
       ok: false,
-      error: {
+      error: new AppError({
         code: 'INVALID_ARGUMENT',
-        message: `The app sent an invalid request (${describeInvalidArgs(parsed.error)}).`,
-      },
+        userMessage: `The app sent an invalid request (${describeInvalidArgs(parsed.error)}).`,
+      }).toData(),
     }
   }
   try {
     const handler = handlers[key] as (args: unknown) => unknown
     return { ok: true, value: await handler(parsed.data) }
   } catch (error) {
-    return { ok: false, error: toIpcErrorData(error) }
+    return { ok: false, error: asAppError(error).toData() }
   }
 }
 

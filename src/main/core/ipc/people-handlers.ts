@@ -3,11 +3,12 @@
 import { randomInt } from 'node:crypto'
 import { VaultApiError } from '../../../service-client'
 import type { Guardian, Heir } from '../../../shared/api'
-import { IpcError } from '../../../shared/ipc/contract-kit'
+import { AppError } from '../../../shared/app-error'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
-import { type DesktopSession, vaultLabel } from '../desktop-session'
+import type { VaultSession } from '../vault-session'
+import { vaultLabel } from '../vaults/vault-view'
 import { kitFileName } from '../vaults/guardian-kits'
-import { type HandlerTable, toIpcErrorData } from './handler-table'
+import { asAppError, type HandlerTable } from './handler-table'
 
 type PeopleHandlers = Pick<
   HandlerTable,
@@ -30,7 +31,7 @@ type PeopleHandlers = Pick<
 >
 
 export interface PeopleHandlerDeps {
-  session: () => Promise<DesktopSession>
+  session: () => Promise<VaultSession>
   /** Print or save HTML as PDF; only the Electron shell can. Resolves with the saved path. */
   printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
 }
@@ -40,7 +41,7 @@ export interface PeopleHandlerDeps {
  * the people added from this device.
  */
 async function listOrRecorded<T>(
-  s: DesktopSession,
+  s: VaultSession,
   vaultId: string,
   fetch: () => Promise<T[]>,
   recorded: () => T[] | undefined,
@@ -49,28 +50,28 @@ async function listOrRecorded<T>(
     return { items: await fetch(), fromService: true }
   } catch (error) {
     if (!(error instanceof VaultApiError) || error.status !== 404) throw error
-    await s.core.vaults.get(vaultId) // throws the real 404 when it is the vault that is gone
+    await s.vaults.get(vaultId) // throws the real 404 when it is the vault that is gone
     return { items: recorded() ?? [], fromService: false }
   }
 }
 
-async function renderKit(s: DesktopSession, vaultId: string, guardianId: string) {
+async function renderKit(s: VaultSession, vaultId: string, guardianId: string) {
   const key = await s.vaultKey(vaultId)
   const kit = key ? await s.kits.render(vaultId, guardianId, key) : null
   if (!kit) {
-    throw new IpcError({
+    throw new AppError({
       code: 'NO_KIT',
-      message:
+      userMessage:
         'There is no kit for this guardian on this device (kits are made and shown on the computer that holds the vault key). Import the owner recovery kit here, or remove and add the guardian again from that computer.',
     })
   }
   return kit
 }
 
-function unavailableInBrowser(): IpcError {
-  return new IpcError({
+function unavailableInBrowser(): AppError {
+  return new AppError({
     code: 'UNAVAILABLE_IN_BROWSER',
-    message:
+    userMessage:
       'Printing and PDF export need the desktop app. In browser mode, download the kit page and print it from your browser (Ctrl+P or Cmd+P, then "Save as PDF").',
   })
 }
@@ -89,17 +90,17 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
   /** The positions last asked for, per vault: the answers must be for these. */
   const ownerKitChecks = new Map<string, number[]>()
 
-  const guardiansOf = async (s: DesktopSession, vaultId: string) =>
+  const guardiansOf = async (s: VaultSession, vaultId: string) =>
     listOrRecorded<Guardian>(
       s,
       vaultId,
-      () => s.core.vaults.listGuardians(vaultId),
+      () => s.vaults.listGuardians(vaultId),
       () => s.records.get(vaultId).guardians,
     )
 
   /** Re-splits the key for the guardians the vault has now, when this device holds the key. */
   async function regenerateKits(
-    s: DesktopSession,
+    s: VaultSession,
     vaultId: string,
   ): Promise<Pick<GuardianChange, 'kits' | 'kitProblem'>> {
     const vault = await s.latestView(vaultId)
@@ -117,7 +118,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       return { kits, kitProblem: null }
     } catch (error) {
       // The guardian change itself succeeded on the service; say what went wrong with the kits.
-      return { kits: [], kitProblem: toIpcErrorData(error).message }
+      return { kits: [], kitProblem: asAppError(error).userMessage }
     }
   }
 
@@ -125,28 +126,28 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     listGuardians: async ({ vaultId }) => {
       const s = await session()
       const list = await guardiansOf(s, vaultId)
-      void s.refreshFacts(vaultId, false)
+      void s.facts.refresh(vaultId, false)
       return list
     },
 
     addGuardian: async ({ vaultId, person }) => {
       const s = await session()
-      const guardian = await s.core.vaults.addGuardian(vaultId, person)
+      const guardian = await s.vaults.addGuardian(vaultId, person)
       await s.records.update(vaultId, (r) => ({ ...r, guardians: [...(r.guardians ?? []), guardian] }))
       const kits = await regenerateKits(s, vaultId)
-      await s.refreshFacts(vaultId)
+      await s.facts.refresh(vaultId)
       return { guardian, sharesRegenerated: true, ...kits }
     },
 
     removeGuardian: async ({ vaultId, guardianId }) => {
       const s = await session()
-      const removed = await s.core.vaults.removeGuardian(vaultId, guardianId)
+      const removed = await s.vaults.removeGuardian(vaultId, guardianId)
       await s.records.update(vaultId, (r) => ({
         ...r,
         guardians: (r.guardians ?? []).filter((g) => g.id !== guardianId),
       }))
       const kits = await regenerateKits(s, vaultId)
-      await s.refreshFacts(vaultId)
+      await s.facts.refresh(vaultId)
       return { guardian: null, sharesRegenerated: removed.sharesRegenerated, ...kits }
     },
 
@@ -169,7 +170,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     },
 
     getOwnerKit: async ({ vaultId }) => {
-      const kit = await (await session()).core.vaultKeys.exportOwnerKit(vaultId)
+      const kit = await (await session()).vaultKeys.exportOwnerKit(vaultId)
       return {
         vaultId,
         fingerprint: kit.fingerprint,
@@ -180,13 +181,13 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
 
     printOwnerKit: async ({ vaultId, as }) => {
       if (!deps.printHtml) throw unavailableInBrowser()
-      const kit = await (await session()).core.vaultKeys.exportOwnerKit(vaultId)
+      const kit = await (await session()).vaultKeys.exportOwnerKit(vaultId)
       return { saved: await deps.printHtml(kit.html, as, `${vaultLabel(vaultId)} - owner recovery kit.pdf`) }
     },
 
     importOwnerKit: async ({ vaultId, words }) => {
       const s = await session()
-      const info = await s.core.vaultKeys.importOwnerKit(words, { expectedVaultId: vaultId })
+      const info = await s.vaultKeys.importOwnerKit(words, { expectedVaultId: vaultId })
       // Typing the whole kit in proves it was saved as well as any check would.
       if (info.fingerprint) {
         const fingerprint = info.fingerprint
@@ -195,12 +196,12 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
           ownerKit: { confirmedAt: new Date().toISOString(), fingerprint },
         }))
       }
-      return s.viewOf(await s.core.vaults.get(vaultId))
+      return s.viewOf(await s.vaults.get(vaultId))
     },
 
     getOwnerKitCheck: async ({ vaultId }) => {
       const s = await session()
-      const words = (await s.core.vaultKeys.exportOwnerKit(vaultId)).words.split(' ')
+      const words = (await s.vaultKeys.exportOwnerKit(vaultId)).words.split(' ')
       const positions = pickPositions(OWNER_KIT_CHECK_WORDS, words.length)
       ownerKitChecks.set(vaultId, positions)
       return { vaultId, positions, wordCount: words.length }
@@ -210,18 +211,18 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       const s = await session()
       const asked = ownerKitChecks.get(vaultId)
       if (!asked || asked.join() !== answers.map((a) => a.position).join()) {
-        throw new IpcError({
+        throw new AppError({
           code: 'CHECK_EXPIRED',
-          message: 'These answers are not for the words asked. Start the check again.',
+          userMessage: 'These answers are not for the words asked. Start the check again.',
         })
       }
-      const kit = await s.core.vaultKeys.exportOwnerKit(vaultId)
+      const kit = await s.vaultKeys.exportOwnerKit(vaultId)
       const words = kit.words.split(' ')
       const wrong = answers.filter((a) => words[a.position - 1] !== a.word.trim().toLowerCase())
       if (wrong.length > 0) {
-        throw new IpcError({
+        throw new AppError({
           code: 'OWNER_KIT_MISMATCH',
-          message: `Word${wrong.length === 1 ? '' : 's'} ${wrong.map((a) => `#${a.position}`).join(', ')} ${wrong.length === 1 ? 'does' : 'do'} not match the kit of this vault. Read ${wrong.length === 1 ? 'it' : 'them'} again from the saved kit; if the kit is lost or unreadable, save it again.`,
+          userMessage: `Word${wrong.length === 1 ? '' : 's'} ${wrong.map((a) => `#${a.position}`).join(', ')} ${wrong.length === 1 ? 'does' : 'do'} not match the kit of this vault. Read ${wrong.length === 1 ? 'it' : 'them'} again from the saved kit; if the kit is lost or unreadable, save it again.`,
         })
       }
       ownerKitChecks.delete(vaultId)
@@ -237,14 +238,16 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       let kits: Awaited<ReturnType<typeof s.kits.setHandedOver>>
       try {
         kits = await s.kits.setHandedOver(vaultId, guardianId, handedOver)
-      } catch {
-        throw new IpcError({
+      } catch (error) {
+        throw new AppError({
           code: 'NO_KIT',
-          message:
+          userMessage:
             'This guardian has no kit of the current split on this device. Reload the guardians; kits are made again whenever a guardian is added or removed.',
+          detail: error instanceof Error ? error.message : String(error),
+          cause: error,
         })
       }
-      await s.refreshFacts(vaultId)
+      await s.facts.refresh(vaultId)
       return kits
     },
 
@@ -252,22 +255,22 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       const s = await session()
       const vault = await s.latestView(vaultId)
       if (vault.keyOnDevice) {
-        throw new IpcError({
+        throw new AppError({
           code: 'KEY_PRESENT',
-          message: 'This device holds the vault key; it is not lost, so it is not replaced.',
+          userMessage: 'This device holds the vault key; it is not lost, so it is not replaced.',
         })
       }
       if (vault.assetCount > 0) {
-        throw new IpcError({
+        throw new AppError({
           code: 'VAULT_NOT_EMPTY',
-          message: `This vault holds ${vault.assetCount} file${vault.assetCount === 1 ? '' : 's'} encrypted with the lost key; a new key could not open them. Import the owner kit, or recover the key from two guardians' kits in Recovery.`,
+          userMessage: `This vault holds ${vault.assetCount} file${vault.assetCount === 1 ? '' : 's'} encrypted with the lost key; a new key could not open them. Import the owner kit, or recover the key from two guardians' kits in Recovery.`,
         })
       }
-      await s.core.vaultKeys.create(vaultId)
+      await s.vaultKeys.create(vaultId)
       // Kits of the lost key would rebuild it, not this one: every guardian gets a new kit.
       await regenerateKits(s, vaultId)
-      await s.refreshFacts(vaultId)
-      return s.viewOf(await s.core.vaults.get(vaultId))
+      await s.facts.refresh(vaultId)
+      return s.viewOf(await s.vaults.get(vaultId))
     },
 
     listHeirs: async ({ vaultId }) => {
@@ -275,22 +278,22 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       return listOrRecorded<Heir>(
         s,
         vaultId,
-        () => s.core.vaults.listHeirs(vaultId),
+        () => s.vaults.listHeirs(vaultId),
         () => s.records.get(vaultId).heirs,
       )
     },
 
     addHeir: async ({ vaultId, person }) => {
       const s = await session()
-      const heir = await s.core.vaults.addHeir(vaultId, person)
+      const heir = await s.vaults.addHeir(vaultId, person)
       await s.records.update(vaultId, (r) => ({ ...r, heirs: [...(r.heirs ?? []), heir] }))
-      await s.viewOf(await s.core.vaults.get(vaultId))
+      await s.viewOf(await s.vaults.get(vaultId))
       return heir
     },
 
     removeHeir: async ({ vaultId, heirId }) => {
       const s = await session()
-      const removed = await s.core.vaults.removeHeir(vaultId, heirId)
+      const removed = await s.vaults.removeHeir(vaultId, heirId)
       await s.records.update(vaultId, (r) => ({
         ...r,
         heirs: (r.heirs ?? []).filter((h) => h.id !== heirId),

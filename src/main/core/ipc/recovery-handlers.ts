@@ -5,41 +5,24 @@
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename, relative, sep } from 'node:path'
-import { HeirAccessError, listHeirFiles, recoverFromService } from '../../../recovery/heir-recovery'
+import { listHeirFiles, recoverFromService } from '../../../recovery/heir-recovery'
 import { recoverFiles } from '../../../recovery/recover-files'
+import { AppError } from '../../../shared/app-error'
 import { eventChannels } from '../../../shared/ipc/contract'
-import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
 import {
   type CombinedShares,
   combineShareWords,
   decodeShareWords,
   ENCRYPTED_FILE_SUFFIX,
-  ShareInputError,
 } from '../../../vault-format'
-import type { EventHub, HandlerTable } from './handler-table'
+import { asAppError, type EventHub, type HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
 
 type RecoveryHandlers = Pick<
   HandlerTable,
   'checkShare' | 'recoverFiles' | 'listHeirFiles' | 'recoverFromService'
 >
-
-function heirError(error: unknown): never {
-  if (error instanceof HeirAccessError) {
-    throw new IpcError({
-      code: error.code,
-      message: error.message,
-      ...(error.status ? { status: error.status } : {}),
-    })
-  }
-  throw error
-}
-
-function shareError(error: unknown): never {
-  if (error instanceof ShareInputError) throw new IpcError({ code: 'SHARE_INVALID', message: error.message })
-  throw error
-}
 
 /** Kits that were not needed and did not fit (unreadable, another vault or set): said, not fatal. */
 function kitsSetAside(key: CombinedShares): { kitsSetAside?: string[] } {
@@ -50,9 +33,9 @@ function kitsSetAside(key: CombinedShares): { kitsSetAside?: string[] } {
 async function checkInputsExist(paths: string[]): Promise<void> {
   for (const path of paths) {
     if (!(await stat(path).catch(() => undefined))) {
-      throw new IpcError({
+      throw new AppError({
         code: 'INVALID_PATH',
-        message: `${path} does not exist or cannot be read. Check the path of the encrypted files.`,
+        userMessage: `${path} does not exist or cannot be read. Check the path of the encrypted files.`,
       })
     }
   }
@@ -80,18 +63,15 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           vaultId: share.vaultId,
         }
       } catch (error) {
-        if (error instanceof ShareInputError) return { ok: false, message: error.message }
+        // A kit that does not read is this check's answer, not a failure of the call.
+        const failure = asAppError(error)
+        if (failure.code === 'SHARE_INVALID') return { ok: false, message: failure.userMessage }
         throw error
       }
     },
 
     recoverFiles: async ({ shares, inputs, outputDir }) => {
-      let key: CombinedShares
-      try {
-        key = await combineShareWords(shares)
-      } catch (error) {
-        shareError(error)
-      }
+      const key = await combineShareWords(shares)
       const [out] = checkedPaths([outputDir])
       const roots = checkedPaths(inputs)
       await checkInputsExist(roots)
@@ -113,9 +93,9 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           }),
       })
       if (results.length === 0) {
-        throw new IpcError({
+        throw new AppError({
           code: 'NOTHING_TO_RECOVER',
-          message: `No encrypted files found there (they end in ${ENCRYPTED_FILE_SUFFIX}). Choose the files downloaded from the vault, or the folder holding them.`,
+          userMessage: `No encrypted files found there (they end in ${ENCRYPTED_FILE_SUFFIX}). Choose the files downloaded from the vault, or the folder holding them.`,
         })
       }
       return {
@@ -141,40 +121,31 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
     },
 
     listHeirFiles: async ({ serviceUrl, accessToken, vaultId }) => {
-      try {
-        const { vault, files } = await listHeirFiles({
-          serviceUrl: serviceUrl.trim(),
-          accessToken: accessToken.trim(),
-          vaultId: vaultId.trim(),
-        })
-        return {
-          vaultId: vault.id,
-          state: vault.state,
-          files: files.map((f) => ({
-            assetId: f.assetId,
-            name: f.name,
-            plaintextBytes: f.plaintextBytes,
-            contentType: f.contentType,
-            ...(f.fileCount !== undefined ? { fileCount: f.fileCount } : {}),
-          })),
-          totalBytes: files.reduce((sum, f) => sum + Math.max(0, f.plaintextBytes), 0),
-        }
-      } catch (error) {
-        heirError(error)
+      const { vault, files } = await listHeirFiles({
+        serviceUrl: serviceUrl.trim(),
+        accessToken: accessToken.trim(),
+        vaultId: vaultId.trim(),
+      })
+      return {
+        vaultId: vault.id,
+        state: vault.state,
+        files: files.map((f) => ({
+          assetId: f.assetId,
+          name: f.name,
+          plaintextBytes: f.plaintextBytes,
+          contentType: f.contentType,
+          ...(f.fileCount !== undefined ? { fileCount: f.fileCount } : {}),
+        })),
+        totalBytes: files.reduce((sum, f) => sum + Math.max(0, f.plaintextBytes), 0),
       }
     },
 
     recoverFromService: async ({ serviceUrl, accessToken, vaultId, shares, outputDir }) => {
-      let key: CombinedShares
-      try {
-        key = await combineShareWords(shares)
-      } catch (error) {
-        shareError(error)
-      }
+      const key = await combineShareWords(shares)
       if (vaultId?.trim() && vaultId.trim() !== key.vaultId) {
-        throw new IpcError({
+        throw new AppError({
           code: 'SHARE_INVALID',
-          message: `These guardians' kits are for vault ${key.vaultId}, but the e-mail names vault ${vaultId.trim()}. Ask the guardians of vault ${vaultId.trim()} for their kits.`,
+          userMessage: `These guardians' kits are for vault ${key.vaultId}, but the e-mail names vault ${vaultId.trim()}. Ask the guardians of vault ${vaultId.trim()} for their kits.`,
         })
       }
       const [out] = checkedPaths([outputDir])

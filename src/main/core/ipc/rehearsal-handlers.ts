@@ -1,24 +1,24 @@
 // Practice runs of the release: the owner picks an heir and one sample file; the service gives that
 // heir a practice access to the sample only. The owner's key sets a challenge whose answer only
 // someone who rebuilt the key from guardians' kits can give; the service keeps only its hash.
-import { IpcError } from '../../../shared/ipc/contract-kit'
+import { AppError } from '../../../shared/app-error'
 import { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from '../../../vault-format'
-import type { DesktopSession } from '../desktop-session'
+import type { VaultSession } from '../vault-session'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 
 type RehearsalHandlers = Pick<HandlerTable, 'getRehearsal' | 'startRehearsal' | 'endRehearsal'>
 
-export function createRehearsalHandlers(session: () => Promise<DesktopSession>): RehearsalHandlers {
-  const offered = (s: DesktopSession) => s.service === null || s.service.extensions.includes('rehearsal')
+export function createRehearsalHandlers(session: () => Promise<VaultSession>): RehearsalHandlers {
+  const offered = (s: VaultSession) => s.facts.service === null || s.facts.service.extensions.includes('rehearsal')
   return {
     getRehearsal: async ({ vaultId }) => {
       const s = await session()
       if (!offered(s)) return null
       const rehearsal = await extensionCall('run a practice release', () =>
-        s.core.vaults.getRehearsal(vaultId),
+        s.vaults.getRehearsal(vaultId),
       )
-      s.noteRehearsal(vaultId, rehearsal)
+      s.facts.noteRehearsal(vaultId, rehearsal)
       return rehearsal
     },
 
@@ -26,27 +26,27 @@ export function createRehearsalHandlers(session: () => Promise<DesktopSession>):
       const s = await session()
       const key = await s.vaultKey(vaultId)
       if (!key) {
-        throw new IpcError({
+        throw new AppError({
           code: 'NO_KEY',
-          message:
+          userMessage:
             "A practice run needs the vault key on this device, to set the question only the guardians' kits can answer. Import the owner kit here first.",
         })
       }
       const challenge = newRehearsalChallenge()
       const proofHash = rehearsalProofHash(rehearsalProof(key, challenge))
       const rehearsal = await extensionCall('run a practice release', () =>
-        s.core.vaults.startRehearsal(vaultId, { heirId, assetId, challenge, proofHash }),
+        s.vaults.startRehearsal(vaultId, { heirId, assetId, challenge, proofHash }),
       )
-      s.noteRehearsal(vaultId, rehearsal)
+      s.facts.noteRehearsal(vaultId, rehearsal)
       return rehearsal
     },
 
     endRehearsal: async ({ vaultId }) => {
       const s = await session()
       const rehearsal = await extensionCall('run a practice release', () =>
-        s.core.vaults.endRehearsal(vaultId),
+        s.vaults.endRehearsal(vaultId),
       )
-      s.noteRehearsal(vaultId, rehearsal)
+      s.facts.noteRehearsal(vaultId, rehearsal)
       return rehearsal
     },
   }

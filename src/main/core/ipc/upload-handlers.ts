@@ -2,11 +2,12 @@
 // and the native pickers. Every path from the window is checked here before anything reads it.
 import { isAbsolute, normalize } from 'node:path'
 import type { Asset } from '../../../shared/api'
+import { AppError } from '../../../shared/app-error'
 import { checkInReserveCredits } from '../../../shared/check-in-reserve'
 import { eventChannels } from '../../../shared/ipc/contract'
-import { IpcError } from '../../../shared/ipc/contract-kit'
 import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
-import { type DesktopSession, toUploadView } from '../desktop-session'
+import { toUploadView } from '../uploads/upload-event-batch'
+import type { VaultSession } from '../vault-session'
 import type { UploadIndexEntry } from '../uploads/upload-records'
 import type { EventHub, HandlerTable } from './handler-table'
 
@@ -23,7 +24,7 @@ type UploadHandlers = Pick<
 >
 
 export interface UploadHandlerDeps {
-  session: () => Promise<DesktopSession>
+  session: () => Promise<VaultSession>
   events: EventHub
   /** Native open dialog; only the Electron shell has one. */
   pickPaths?: (kind: PickKind) => Promise<string[]>
@@ -34,9 +35,9 @@ export function checkedPaths(paths: string[]): string[] {
   return paths.map((raw) => {
     const path = raw.trim()
     if (!path || path.includes('\0') || !isAbsolute(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
-      throw new IpcError({
+      throw new AppError({
         code: 'INVALID_PATH',
-        message: `"${raw}" is not a full path on this computer. Enter it from the root, like /home/you/Documents or C:\\Users\\you\\Documents.`,
+        userMessage: `"${raw}" is not a full path on this computer. Enter it from the root, like /home/you/Documents or C:\\Users\\you\\Documents.`,
       })
     }
     return normalize(path)
@@ -44,7 +45,7 @@ export function checkedPaths(paths: string[]): string[] {
 }
 
 /** Credits kept for check-ins of this vault: the reserve setting's months at its frequency. */
-async function reserveOf(s: DesktopSession, vaultId: string): Promise<{ credits: number; months: number }> {
+async function reserveOf(s: VaultSession, vaultId: string): Promise<{ credits: number; months: number }> {
   const [vault, settings] = await Promise.all([s.latestView(vaultId), s.settings()])
   const frequency = vault.releaseTrigger === 'dead_man_switch' ? vault.checkInFrequency : null
   const months = settings.checkInReserveMonths
@@ -118,9 +119,9 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
   return {
     listAssets: async ({ vaultId, category, limit, offset }) => {
       const s = await session()
-      const page = await s.core.vaults.listAssets(vaultId, { category, limit, offset })
+      const page = await s.vaults.listAssets(vaultId, { category, limit, offset })
       return {
-        assets: page.data.map((asset) => assetView(asset, s.core.uploads.uploadedHere(vaultId, asset.id))),
+        assets: page.data.map((asset) => assetView(asset, s.uploads.uploadedHere(vaultId, asset.id))),
         total: page.meta.total ?? page.data.length,
         limit: page.meta.limit ?? limit,
         offset: page.meta.offset ?? offset,
@@ -130,16 +131,16 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
     estimateUpload: async ({ vaultId, paths }) => {
       const s = await session()
       s.requireLastingKey(vaultId)
-      const e = await s.core.uploads.estimate(
+      const e = await s.uploads.estimate(
         vaultId,
         checkedPaths(paths),
         false,
         await reserveOf(s, vaultId),
       )
       if (e.files === 0 && e.tooLarge.length === 0) {
-        throw new IpcError({
+        throw new AppError({
           code: 'NOTHING_TO_UPLOAD',
-          message: `Nothing to upload there: ${e.skipped[0]?.detail ?? 'no files were found'}. Check the path and try again.`,
+          userMessage: `Nothing to upload there: ${e.skipped[0]?.detail ?? 'no files were found'}. Check the path and try again.`,
         })
       }
       return { ...e, skipped: e.skipped.map((k) => ({ path: k.path, detail: k.detail })) }
@@ -151,11 +152,11 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       const checked = checkedPaths(paths)
       const reserve = await reserveOf(s, vaultId)
       if (reserve.credits > 0 && !spendReserve) {
-        const e = await s.core.uploads.estimate(vaultId, checked, force, reserve)
+        const e = await s.uploads.estimate(vaultId, checked, force, reserve)
         if (e.eatsReserve) {
-          throw new IpcError({
+          throw new AppError({
             code: 'RESERVE_NEEDED',
-            message: `This upload costs ${e.credits} credits and would leave ${e.balanceCredits - e.credits}, less than the ${reserve.credits} kept for ${reserve.months} months of check-ins. If a check-in cannot be paid, the dead man's switch releases the vault by accident. Add credits first, or choose to spend the reserve.`,
+            userMessage: `This upload costs ${e.credits} credits and would leave ${e.balanceCredits - e.credits}, less than the ${reserve.credits} kept for ${reserve.months} months of check-ins. If a check-in cannot be paid, the dead man's switch releases the vault by accident. Add credits first, or choose to spend the reserve.`,
             details: {
               credits: e.credits,
               balanceCredits: e.balanceCredits,
@@ -164,7 +165,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
           })
         }
       }
-      const result = await s.core.uploads.enqueue({ vaultId, paths: checked, force })
+      const result = await s.uploads.enqueue({ vaultId, paths: checked, force })
       return {
         batchId: result.batchId,
         queued: result.items.length,
@@ -177,14 +178,14 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       s.noticeUploadStorageProblem()
       return s.visibleUploads().map(toUploadView)
     },
-    cancelUpload: async ({ itemId }) => (await session()).core.uploads.cancel(itemId),
-    retryUpload: async ({ itemId }) => (await session()).core.uploads.retry(itemId),
+    cancelUpload: async ({ itemId }) => (await session()).uploads.cancel(itemId),
+    retryUpload: async ({ itemId }) => (await session()).uploads.retry(itemId),
 
     clearFinishedUploads: async ({ only }) => {
       const s = await session()
       let cleared: number
       if (only === 'finished') {
-        cleared = await s.core.uploads.clearFinished()
+        cleared = await s.uploads.clearFinished()
       } else {
         // The queue clears all finished items at once; failures alone are hidden by the session.
         cleared = s.dismissUploads((i) => i.state === 'failed' || i.state === 'cancelled')
@@ -198,9 +199,9 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
 
     pickPaths: async ({ kind }) => {
       if (!deps.pickPaths) {
-        throw new IpcError({
+        throw new AppError({
           code: 'UNAVAILABLE_IN_BROWSER',
-          message:
+          userMessage:
             'Browser mode cannot open a file picker that reveals paths on this computer. Type the full path into the field instead.',
         })
       }

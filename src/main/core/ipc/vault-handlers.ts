@@ -3,8 +3,8 @@
 
 import { isMissingExtension, VaultApiError } from '../../../service-client'
 import { creditsToDollars, LIMITS } from '../../../shared/api'
-import { IpcError } from '../../../shared/ipc/contract-kit'
-import type { DesktopSession } from '../desktop-session'
+import { AppError } from '../../../shared/app-error'
+import type { VaultSession } from '../vault-session'
 import type { HandlerTable } from './handler-table'
 
 type VaultHandlers = Pick<
@@ -27,39 +27,41 @@ export async function extensionCall<T>(what: string, work: () => Promise<T>): Pr
     return await work()
   } catch (error) {
     if (isMissingExtension(error)) {
-      throw new IpcError({
+      throw new AppError({
         code: 'EXTENSION_MISSING',
-        message: `This Vault Service cannot ${what} from the app (it lacks that extension of the local Vault Service). Use the service's own dashboard, or connect to a service that offers it.`,
+        userMessage: `This Vault Service cannot ${what} from the app (it lacks that extension of the local Vault Service). Use the service's own dashboard, or connect to a service that offers it.`,
+        detail: error.detail,
+        cause: error,
       })
     }
     throw error
   }
 }
 
-export function createVaultHandlers(session: () => Promise<DesktopSession>): VaultHandlers {
+export function createVaultHandlers(session: () => Promise<VaultSession>): VaultHandlers {
   return {
     getVaults: async () => (await session()).snapshot(),
 
     // Refreshing also reads again what readiness needs (guardians' answers come by e-mail links).
     refreshVaults: async () => {
       const s = await session()
-      await Promise.all([s.core.watcher.pollNow(), s.refreshService()])
-      await Promise.all(s.snapshot().vaults.map((v) => s.refreshFacts(v.id)))
+      await Promise.all([s.watcher.pollNow(), s.facts.refreshService()])
+      await Promise.all(s.snapshot().vaults.map((v) => s.facts.refresh(v.id)))
       return s.snapshot()
     },
 
     refreshVault: async ({ vaultId }) => {
       const s = await session()
-      const vault = await s.core.vaults.get(vaultId)
-      await s.refreshFacts(vaultId)
+      const vault = await s.vaults.get(vaultId)
+      await s.facts.refresh(vaultId)
       return s.viewOf(vault)
     },
 
     createVault: async ({ preset, name }) => {
       const s = await session()
       const named = name?.trim() || undefined
-      const offersNames = s.service?.extensions.includes('vault-name') ?? false
-      const created = await s.core.vaults.create({ preset, ...(named && offersNames ? { name: named } : {}) })
+      const offersNames = s.facts.service?.extensions.includes('vault-name') ?? false
+      const created = await s.vaults.create({ preset, ...(named && offersNames ? { name: named } : {}) })
       if (named && !offersNames) await s.records.update(created.id, (r) => ({ ...r, name: named }))
       return s.viewOf(created)
     },
@@ -67,8 +69,8 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
     renameVault: async ({ vaultId, name }) => {
       const s = await session()
       const trimmed = name.trim()
-      if (s.service?.extensions.includes('vault-name')) {
-        return s.viewOf(await s.core.vaults.rename(vaultId, trimmed || null))
+      if (s.facts.service?.extensions.includes('vault-name')) {
+        return s.viewOf(await s.vaults.rename(vaultId, trimmed || null))
       }
       // A service that keeps no names: the name lives on this device.
       await s.records.update(vaultId, (r) => {
@@ -80,7 +82,7 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
 
     deleteVault: async ({ vaultId }) => {
       const s = await session()
-      const result = await extensionCall('delete a vault', () => s.core.vaults.remove(vaultId))
+      const result = await extensionCall('delete a vault', () => s.vaults.remove(vaultId))
       // The service has dropped the files; the key and kits on this device open nothing now.
       await s.forgetVault(vaultId)
       return result
@@ -88,13 +90,13 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
 
     startRelease: async ({ vaultId }) => {
       const s = await session()
-      return s.viewOf(await extensionCall('start a release', () => s.core.vaults.startRelease(vaultId)))
+      return s.viewOf(await extensionCall('start a release', () => s.vaults.startRelease(vaultId)))
     },
 
     configureRelease: async ({ vaultId, trigger, checkInFrequency }) => {
       const s = await session()
       const frequency = trigger === 'dead_man_switch' ? (checkInFrequency ?? 'monthly') : undefined
-      const config = await s.core.vaults.configureRelease(vaultId, {
+      const config = await s.vaults.configureRelease(vaultId, {
         trigger,
         ...(frequency ? { config: { checkInFrequency: frequency } } : {}),
       })
@@ -111,20 +113,22 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
     checkIn: async ({ vaultId, note }) => {
       const s = await session()
       const trimmed = note?.trim() || undefined
-      let result: Awaited<ReturnType<typeof s.core.vaults.checkIn>>
+      let result: Awaited<ReturnType<typeof s.vaults.checkIn>>
       try {
-        result = await s.core.vaults.checkIn(vaultId, trimmed)
+        result = await s.vaults.checkIn(vaultId, trimmed)
       } catch (error) {
         if (error instanceof VaultApiError && error.status === 402) {
           const balance = s.snapshot().vaults.find((v) => v.id === vaultId)?.creditsBalance
-          throw new IpcError({
+          throw new AppError({
             code: error.code,
             status: 402,
-            message: `A check-in costs ${LIMITS.checkInCostCredits} credits (${creditsToDollars(LIMITS.checkInCostCredits)})${balance !== undefined ? ` and the balance is ${balance} credits` : ''}. Add credits to the account, then check in again.`,
+            userMessage: `A check-in costs ${LIMITS.checkInCostCredits} credits (${creditsToDollars(LIMITS.checkInCostCredits)})${balance !== undefined ? ` and the balance is ${balance} credits` : ''}. Add credits to the account, then check in again.`,
             details: {
               creditsNeeded: LIMITS.checkInCostCredits,
               ...(balance !== undefined ? { creditsBalance: balance } : {}),
             },
+            detail: error.detail,
+            cause: error,
           })
         }
         throw error
@@ -141,7 +145,7 @@ export function createVaultHandlers(session: () => Promise<DesktopSession>): Vau
 
     cancelRelease: async ({ vaultId }) => {
       const s = await session()
-      const result = await s.core.vaults.cancelRelease(vaultId)
+      const result = await s.vaults.cancelRelease(vaultId)
       await s.latestView(vaultId)
       return result
     },

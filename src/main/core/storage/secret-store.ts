@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { AppError } from '../../../shared/app-error'
 import type { SecretStoreKind } from '../../../shared/ipc/vault-types'
 import { writeFileAtomic } from './json-file'
 
@@ -105,10 +106,12 @@ export class EncryptedFileSecretStore implements SecretStore {
     let opened: { text: string; shouldReEncrypt: boolean }
     try {
       opened = await this.box.decrypt(Buffer.from(value, 'base64'))
-    } catch {
-      throw new Error(
-        `The stored secret "${account}" cannot be decrypted on this device (the OS encryption key changed). Remove the connection and add it again.`,
-      )
+    } catch (error) {
+      throw new AppError({
+        code: 'SECRET_UNREADABLE',
+        userMessage: `The stored secret "${account}" cannot be decrypted on this device (the OS encryption key changed). Remove the connection and add it again.`,
+        cause: error,
+      })
     }
     if (opened.shouldReEncrypt) await this.set(account, opened.text)
     return opened.text

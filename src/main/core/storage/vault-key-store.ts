@@ -1,13 +1,14 @@
 // Vault keys (32 random bytes per vault, made on this device, never sent to the service) kept in
 // the same SecretStore as the API keys, one entry per vault id.
+import { AppError } from '../../../shared/app-error'
 import {
   decodeOwnerKitWords,
   encodeOwnerKitWords,
   generateVaultKey,
-  renderOwnerKitHtml,
   ShareInputError,
   vaultFingerprint,
 } from '../../../vault-format'
+import { renderOwnerKitHtml } from '../printable/kit-pages'
 import type { SecretStore, SecretStoreKind } from './secret-store'
 
 export function vaultKeyAccount(vaultId: string): string {
@@ -22,13 +23,11 @@ export interface VaultKeyInfo {
   store: SecretStoreKind
 }
 
-export class VaultKeyError extends Error {
+/** A vault key that cannot be stored, read or imported: `detail` says what failed, `userMessage` what to do. */
+export class VaultKeyError extends AppError {
   override readonly name = 'VaultKeyError'
-  constructor(
-    message: string,
-    readonly userMessage: string = message,
-  ) {
-    super(message)
+  constructor(detail: string, userMessage: string = detail) {
+    super({ code: 'VAULT_KEY_PROBLEM', userMessage, detail })
   }
 }
 

@@ -10,9 +10,11 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { open, stat } from 'node:fs/promises'
 import { basename, sep } from 'node:path'
+import { nodeCipher } from '../../../node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../../../node-cipher/file-read-worker'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
 import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../../shared/api'
+import { AppError } from '../../../shared/app-error'
 import type {
   UploadEstimateView,
   UploadItemView,
@@ -186,12 +188,13 @@ const FINAL_STATES: ReadonlySet<UploadState> = new Set(['done', 'skipped', 'fail
  * `parallelEncryption` spreads them over the worker pool on machines with spare cores.
  */
 function cobblestoneCipher(parallel: boolean): UploadCipher {
+  const cipher = nodeCipher(parallel)
   return {
     encryptedLength: encryptedFileLength,
-    encryptStream: (source, options) => cobblestoneEncryptStream(source, { ...options, parallel }),
+    encryptStream: (source, options) => cobblestoneEncryptStream(source, { ...options, ...cipher }),
     encryptFile: (path, options) => encryptFileInWorker(path, { ...options, sha256: true }),
     encryptedBundleLength,
-    encryptBundleStream: (entries, options) => encryptBundleStream(entries, { ...options, parallel }),
+    encryptBundleStream: (entries, options) => encryptBundleStream(entries, { ...options, ...cipher }),
   }
 }
 
@@ -813,6 +816,19 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
             code: error.code,
             message: this.#inBundle(job, item, error.userMessage),
             ...(error.requestId ? { requestId: error.requestId } : {}),
+          },
+        }))
+      }
+      if (error instanceof AppError) {
+        // The app's own refusal (no usable connection, a damaged key): its sentence says what to do.
+        return this.#settle(job, (item) => ({
+          state: 'failed',
+          error: {
+            code: error.code,
+            message:
+              job.items.size > 1
+                ? `${item.relativePath} could not be uploaded with the ${job.items.size - 1} other small files of its bundle: ${error.userMessage}`
+                : `${item.relativePath} could not be uploaded: ${error.userMessage}`,
           },
         }))
       }

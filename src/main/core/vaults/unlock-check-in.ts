@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import type { VaultApiClient, VaultDetails } from '../../../service-client'
 import { VaultApiError } from '../../../service-client'
 import { CHECK_IN_FREQUENCY_DAYS, type CheckInFrequency, KEY_PREFIX } from '../../../shared/api'
+import { AppError } from '../../../shared/app-error'
 import type { ActivityEntry } from '../../../shared/ipc/vault-types'
 import { JsonFileWriter, readJsonFile } from '../storage/json-file'
 import type { SecretStore } from '../storage/secret-store'
@@ -68,12 +69,11 @@ export function decideUnlockCheckIn(
 
 // ---- the agent key ----
 
-export class AgentKeyError extends Error {
+export class AgentKeyError extends AppError {
   override readonly name = 'AgentKeyError'
-  get userMessage(): string {
-    return this.message
+  constructor(userMessage: string) {
+    super({ code: 'AGENT_KEY_REFUSED', userMessage })
   }
-  readonly code = 'AGENT_KEY_REFUSED'
 }
 
 /** The pasted key as the service's dashboard gives it, or an error saying what to paste instead. */
@@ -200,14 +200,10 @@ export interface UnlockRunDeps {
 }
 
 function failureText(error: unknown): string {
-  if (error instanceof VaultApiError) {
-    if (error.status === 401 || error.status === 403) {
-      return 'The service did not accept the read-and-check-in key kept for unlocking (it may have been revoked). Turn "Check in when I unlock this computer" off and on again in Settings, with a new sk_agent_ key; meanwhile check in from the window.'
-    }
-    return error.userMessage
+  if (error instanceof VaultApiError && (error.status === 401 || error.status === 403)) {
+    return 'The service did not accept the read-and-check-in key kept for unlocking (it may have been revoked). Turn "Check in when I unlock this computer" off and on again in Settings, with a new sk_agent_ key; meanwhile check in from the window.'
   }
-  const userMessage = (error as { userMessage?: unknown }).userMessage
-  if (typeof userMessage === 'string') return userMessage
+  if (error instanceof AppError) return error.userMessage
   return `The service could not be reached (${error instanceof Error ? error.message : String(error)}). Check in from the window before the deadline.`
 }
 

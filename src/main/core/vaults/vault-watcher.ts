@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { type VaultApiClient, VaultApiError, type VaultDetails } from '../../../service-client'
 import type { VaultState } from '../../../shared/api'
+import { AppError } from '../../../shared/app-error'
 import { JsonFileWriter, readJsonFile } from '../storage/json-file'
 import { daysLeftToCancel } from './release-countdown'
 
@@ -269,10 +270,10 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
   #failed(vaultId: string | null, error: unknown): void {
     this.emit('poll-failed', {
       vaultId,
-      code: error instanceof VaultApiError ? error.code : 'ERROR',
+      code: error instanceof AppError ? error.code : 'ERROR',
       userMessage:
-        error instanceof VaultApiError || (error instanceof Error && 'userMessage' in error)
-          ? String((error as { userMessage: string }).userMessage)
+        error instanceof AppError
+          ? error.userMessage
           : `Could not refresh the vaults: ${error instanceof Error ? error.message : String(error)}`,
     })
   }
