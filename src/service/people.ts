@@ -16,7 +16,7 @@ import { queueMail } from './outbox'
 import { endLiveRehearsals } from './rehearsal'
 import { GUARDIAN_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import type { PersonBody } from './validation'
-import { ownedVault, requireActive, touchVault } from './vaults'
+import { ownedVault, requireActive, touchVault, type VaultRow } from './vaults'
 
 interface GuardianRow {
   id: string
@@ -64,6 +64,128 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
 
+/** What differs between guardians and heirs where adding and removing them works the same. */
+interface People {
+  table: 'guardians' | 'heirs'
+  /** The column they are listed by, earliest first. */
+  since: 'invited_at' | 'added_at'
+  /** "a guardian" / "an heir", as the messages say it. */
+  one: string
+  noun: string
+  /** The most people the vault can have, and the sentence saying so. */
+  limit(vault: VaultRow): { max: number; reason: string }
+}
+
+const GUARDIANS: People = {
+  table: 'guardians',
+  since: 'invited_at',
+  one: 'a guardian',
+  noun: 'guardian',
+  limit: (vault) => {
+    const { shares } = SSS_PRESET_SHAPE[vault.sss_preset]
+    return { max: shares, reason: `a ${vault.sss_preset} vault has at most ${shares} guardians` }
+  },
+}
+
+const HEIRS: People = {
+  table: 'heirs',
+  since: 'added_at',
+  one: 'an heir',
+  noun: 'heir',
+  limit: () => ({ max: LIMITS.maxHeirs, reason: `a vault has at most ${LIMITS.maxHeirs} heirs` }),
+}
+
+/**
+ * Adds a person in one transaction, refused unless the vault is active, nobody there has that e-mail
+ * and the limit leaves room. `columns` are the table's own besides the person's; `then` runs after the insert.
+ */
+function addPerson(
+  ctx: ServiceContext,
+  people: People,
+  accountId: string,
+  vaultId: string,
+  person: { id: string; body: PersonBody; columns: Record<string, string | Buffer> },
+  then?: (vault: VaultRow) => void,
+): void {
+  const { id, body, columns } = person
+  const taken = () => conflict(`${people.one} with e-mail ${body.email} already exists on vault ${vaultId}`)
+  try {
+    inTransaction(ctx.db, () => {
+      const vault = ownedVault(ctx, accountId, vaultId)
+      requireActive(vault, `changing ${people.table}`)
+      if (
+        prepared(ctx.db, `SELECT 1 FROM ${people.table} WHERE vault_id = ? AND email_key = ?`).get(
+          vaultId,
+          emailKey(body.email),
+        )
+      ) {
+        throw taken()
+      }
+      const { max, reason } = people.limit(vault)
+      if (countOf(ctx, people, vaultId) >= max) {
+        throw badRequest(`${people.noun} limit reached: ${reason}; remove one first`)
+      }
+      const names = Object.keys(columns)
+      prepared(
+        ctx.db,
+        `INSERT INTO ${people.table} (id, vault_id, name, email, email_key, wallet_address, ${names.join(', ')})
+           VALUES (${Array(6 + names.length)
+             .fill('?')
+             .join(', ')})`,
+      ).run(
+        id,
+        vaultId,
+        body.name,
+        body.email,
+        emailKey(body.email),
+        body.walletAddress ?? null,
+        ...Object.values(columns),
+      )
+      then?.(vault)
+      touchVault(ctx, vaultId)
+    })
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken()
+    throw error
+  }
+}
+
+/** Removes a person in one transaction; `also` runs before the vault is touched. Returns how many remain. */
+function removePerson(
+  ctx: ServiceContext,
+  people: People,
+  accountId: string,
+  vaultId: string,
+  id: string,
+  also?: () => void,
+): number {
+  return inTransaction(ctx.db, () => {
+    const vault = ownedVault(ctx, accountId, vaultId)
+    requireActive(vault, `changing ${people.table}`)
+    const removed = prepared(ctx.db, `DELETE FROM ${people.table} WHERE id = ? AND vault_id = ?`).run(
+      id,
+      vaultId,
+    )
+    if (removed.changes === 0) throw notFound(`${people.noun} ${id} does not exist on vault ${vaultId}`)
+    also?.()
+    touchVault(ctx, vaultId)
+    return countOf(ctx, people, vaultId)
+  })
+}
+
+function rowsOf<Row>(ctx: ServiceContext, people: People, vaultId: string): Row[] {
+  return prepared(
+    ctx.db,
+    `SELECT * FROM ${people.table} WHERE vault_id = ? ORDER BY ${people.since}, rowid`,
+  ).all(vaultId) as Row[]
+}
+
+function countOf(ctx: ServiceContext, people: People, vaultId: string): number {
+  return prepared(ctx.db, `SELECT COUNT(*) FROM ${people.table} WHERE vault_id = ?`)
+    .pluck()
+    .get(vaultId) as number
+}
+
 export function addGuardian(
   ctx: ServiceContext,
   accountId: string,
@@ -72,70 +194,25 @@ export function addGuardian(
 ): Guardian {
   const token = newSecret(GUARDIAN_TOKEN_PREFIX)
   const id = newId('grd')
-  try {
-    inTransaction(ctx.db, () => {
-      const vault = ownedVault(ctx, accountId, vaultId)
-      requireActive(vault, 'changing guardians')
-      const { shares } = SSS_PRESET_SHAPE[vault.sss_preset]
-      if (
-        prepared(ctx.db, 'SELECT 1 FROM guardians WHERE vault_id = ? AND email_key = ?').get(
-          vaultId,
-          emailKey(body.email),
-        )
-      ) {
-        throw conflict(`a guardian with e-mail ${body.email} already exists on vault ${vaultId}`)
-      }
-      const count = prepared(ctx.db, 'SELECT COUNT(*) FROM guardians WHERE vault_id = ?')
-        .pluck()
-        .get(vaultId) as number
-      if (count >= shares) {
-        throw badRequest(
-          `guardian limit reached: a ${vault.sss_preset} vault has at most ${shares} guardians; remove one first`,
-        )
-      }
-      const now = ctx.clock().toISOString()
-      prepared(
-        ctx.db,
-        `INSERT INTO guardians (id, vault_id, name, email, email_key, wallet_address, status, token_hash, invited_at)
-           VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-      ).run(
-        id,
-        vaultId,
-        body.name,
-        body.email,
-        emailKey(body.email),
-        body.walletAddress ?? null,
-        hashSecret(token),
-        now,
-      )
-      touchVault(ctx, vaultId)
-      const owner = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?')
-        .pluck()
-        .get(accountId) as string
-      const mail = guardianInvitation({
-        guardianName: body.name,
-        ownerEmail: owner,
-        vaultId,
-        preset: vault.sss_preset,
-        baseUrl: ctx.publicUrl(),
-        token,
-      })
-      queueMail(ctx, { vaultId, kind: 'guardian_invitation', to: body.email, ...mail })
+  const columns = { status: 'pending', token_hash: hashSecret(token), invited_at: ctx.clock().toISOString() }
+  addPerson(ctx, GUARDIANS, accountId, vaultId, { id, body, columns }, (vault) => {
+    const owner = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string
+    const mail = guardianInvitation({
+      guardianName: body.name,
+      ownerEmail: owner,
+      vaultId,
+      preset: vault.sss_preset,
+      baseUrl: ctx.publicUrl(),
+      token,
     })
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw conflict(`a guardian with e-mail ${body.email} already exists on vault ${vaultId}`)
-    throw error
-  }
+    queueMail(ctx, { vaultId, kind: 'guardian_invitation', to: body.email, ...mail })
+  })
   ctx.outboxChanged()
   return guardianView(prepared(ctx.db, 'SELECT * FROM guardians WHERE id = ?').get(id) as GuardianRow)
 }
 
 export function listGuardians(ctx: ServiceContext, vaultId: string): Guardian[] {
-  const rows = prepared(ctx.db, 'SELECT * FROM guardians WHERE vault_id = ? ORDER BY invited_at, rowid').all(
-    vaultId,
-  ) as GuardianRow[]
-  return rows.map(guardianView)
+  return rowsOf<GuardianRow>(ctx, GUARDIANS, vaultId).map(guardianView)
 }
 
 export function removeGuardian(
@@ -144,71 +221,19 @@ export function removeGuardian(
   vaultId: string,
   guardianId: string,
 ): GuardianRemoved {
-  return inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
-    requireActive(vault, 'changing guardians')
-    const removed = prepared(ctx.db, 'DELETE FROM guardians WHERE id = ? AND vault_id = ?').run(
-      guardianId,
-      vaultId,
-    )
-    if (removed.changes === 0) throw notFound(`guardian ${guardianId} does not exist on vault ${vaultId}`)
-    touchVault(ctx, vaultId)
-    const remaining = prepared(ctx.db, 'SELECT COUNT(*) FROM guardians WHERE vault_id = ?')
-      .pluck()
-      .get(vaultId) as number
-    // The owner's app re-splits the key for the remaining guardians; nothing left means nothing to split.
-    return { removed: guardianId, remainingGuardians: remaining, sharesRegenerated: remaining > 0 }
-  })
+  const remaining = removePerson(ctx, GUARDIANS, accountId, vaultId, guardianId)
+  // The owner's app re-splits the key for the remaining guardians; nothing left means nothing to split.
+  return { removed: guardianId, remainingGuardians: remaining, sharesRegenerated: remaining > 0 }
 }
 
 export function addHeir(ctx: ServiceContext, accountId: string, vaultId: string, body: PersonBody): Heir {
   const id = newId('hir')
-  try {
-    inTransaction(ctx.db, () => {
-      const vault = ownedVault(ctx, accountId, vaultId)
-      requireActive(vault, 'changing heirs')
-      if (
-        prepared(ctx.db, 'SELECT 1 FROM heirs WHERE vault_id = ? AND email_key = ?').get(
-          vaultId,
-          emailKey(body.email),
-        )
-      ) {
-        throw conflict(`an heir with e-mail ${body.email} already exists on vault ${vaultId}`)
-      }
-      const count = prepared(ctx.db, 'SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
-        .pluck()
-        .get(vaultId) as number
-      if (count >= LIMITS.maxHeirs) {
-        throw badRequest(`heir limit reached: a vault has at most ${LIMITS.maxHeirs} heirs; remove one first`)
-      }
-      prepared(
-        ctx.db,
-        `INSERT INTO heirs (id, vault_id, name, email, email_key, wallet_address, added_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        id,
-        vaultId,
-        body.name,
-        body.email,
-        emailKey(body.email),
-        body.walletAddress ?? null,
-        ctx.clock().toISOString(),
-      )
-      touchVault(ctx, vaultId)
-    })
-  } catch (error) {
-    if (isUniqueViolation(error))
-      throw conflict(`an heir with e-mail ${body.email} already exists on vault ${vaultId}`)
-    throw error
-  }
+  addPerson(ctx, HEIRS, accountId, vaultId, { id, body, columns: { added_at: ctx.clock().toISOString() } })
   return heirView(prepared(ctx.db, 'SELECT * FROM heirs WHERE id = ?').get(id) as HeirRow)
 }
 
 export function listHeirs(ctx: ServiceContext, vaultId: string): Heir[] {
-  const rows = prepared(ctx.db, 'SELECT * FROM heirs WHERE vault_id = ? ORDER BY added_at, rowid').all(
-    vaultId,
-  ) as HeirRow[]
-  return rows.map(heirView)
+  return rowsOf<HeirRow>(ctx, HEIRS, vaultId).map(heirView)
 }
 
 export function removeHeir(
@@ -217,19 +242,11 @@ export function removeHeir(
   vaultId: string,
   heirId: string,
 ): HeirRemoved {
-  return inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
-    requireActive(vault, 'changing heirs')
-    const removed = prepared(ctx.db, 'DELETE FROM heirs WHERE id = ? AND vault_id = ?').run(heirId, vaultId)
-    if (removed.changes === 0) throw notFound(`heir ${heirId} does not exist on vault ${vaultId}`)
-    // A practice access given to this heir ends with them.
-    endLiveRehearsals(ctx, { heirId })
-    touchVault(ctx, vaultId)
-    const remaining = prepared(ctx.db, 'SELECT COUNT(*) FROM heirs WHERE vault_id = ?')
-      .pluck()
-      .get(vaultId) as number
-    return { removed: heirId, remainingHeirs: remaining }
-  })
+  // A practice access given to this heir ends with them.
+  const remaining = removePerson(ctx, HEIRS, accountId, vaultId, heirId, () =>
+    endLiveRehearsals(ctx, { heirId }),
+  )
+  return { removed: heirId, remainingHeirs: remaining }
 }
 
 export interface GuardianByToken {
