@@ -95,7 +95,7 @@ interface Access {
   pattern: RateLimitPattern
 }
 
-type Params = { id: string; gid: string; hid: string; aid: string }
+type Params = { id: string; pid: string; aid: string }
 
 const AGENT_DENIED =
   'sk_agent_ keys may only read and check in; use an sk_human_ key (created by the owner) for this operation'
@@ -384,35 +384,33 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       return ok(request, reply, vaultView(ctx, request.params.id))
     })
 
-    route<{ id: string }>('GET', '/vault/:id/guardian', read, (request, reply) =>
-      ok(request, reply, listGuardians(ctx, visibleVault(request))),
-    )
-    route<{ id: string }>('POST', '/vault/:id/guardian', write('postGuardian'), (request, reply) => {
-      const body = parseOrThrow(personBody, jsonBody(request))
-      return ok(request, reply, addGuardian(ctx, accountOf(request), request.params.id, body), 201)
-    })
-    route<{ id: string; gid: string }>(
-      'DELETE',
-      '/vault/:id/guardian/:gid',
-      write('otherPost'),
-      (request, reply) =>
-        ok(request, reply, removeGuardian(ctx, accountOf(request), request.params.id, request.params.gid)),
-    )
-
-    route<{ id: string }>('GET', '/vault/:id/heir', read, (request, reply) =>
-      ok(request, reply, listHeirs(ctx, visibleVault(request))),
-    )
-    route<{ id: string }>('POST', '/vault/:id/heir', write('postHeir'), (request, reply) => {
-      const body = parseOrThrow(personBody, jsonBody(request))
-      return ok(request, reply, addHeir(ctx, accountOf(request), request.params.id, body), 201)
-    })
-    route<{ id: string; hid: string }>(
-      'DELETE',
-      '/vault/:id/heir/:hid',
-      write('otherPost'),
-      (request, reply) =>
-        ok(request, reply, removeHeir(ctx, accountOf(request), request.params.id, request.params.hid)),
-    )
+    // Guardians and heirs: the same three routes each.
+    const peopleRoutes = [
+      {
+        path: 'guardian',
+        pattern: 'postGuardian',
+        list: listGuardians,
+        add: addGuardian,
+        remove: removeGuardian,
+      },
+      { path: 'heir', pattern: 'postHeir', list: listHeirs, add: addHeir, remove: removeHeir },
+    ] as const
+    for (const people of peopleRoutes) {
+      route<{ id: string }>('GET', `/vault/:id/${people.path}`, read, (request, reply) =>
+        ok(request, reply, people.list(ctx, visibleVault(request))),
+      )
+      route<{ id: string }>('POST', `/vault/:id/${people.path}`, write(people.pattern), (request, reply) => {
+        const body = parseOrThrow(personBody, jsonBody(request))
+        return ok(request, reply, people.add(ctx, accountOf(request), request.params.id, body), 201)
+      })
+      route<{ id: string; pid: string }>(
+        'DELETE',
+        `/vault/:id/${people.path}/:pid`,
+        write('otherPost'),
+        (request, reply) =>
+          ok(request, reply, people.remove(ctx, accountOf(request), request.params.id, request.params.pid)),
+      )
+    }
 
     route<{ id: string }>('GET', '/vault/:id/asset', heirRead, (request, reply) => {
       const vaultId = visibleVault(request)

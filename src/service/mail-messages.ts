@@ -63,7 +63,8 @@ ${signature}`,
   }
 }
 
-export function heirNotification(p: {
+/** What a message to an heir (real or practice) is about: the vault, their token and the guardians to ask. */
+interface ToHeir {
   heirName: string
   ownerEmail: string
   vaultId: string
@@ -71,11 +72,18 @@ export function heirNotification(p: {
   baseUrl: string
   token: string
   guardians: { name: string; email: string }[]
-}) {
+}
+
+/** The guardians an heir asks for their kits, one line each; `none` when the owner recorded none. */
+const guardianList = (guardians: ToHeir['guardians'], none: string) =>
+  guardians.length ? guardians.map((g) => `  - ${g.name} <${g.email}>`).join('\n') : `  (${none})`
+
+export function heirNotification(p: ToHeir) {
   const { threshold } = SSS_PRESET_SHAPE[p.preset]
-  const guardianLines = p.guardians.length
-    ? p.guardians.map((g) => `  - ${g.name} <${g.email}>`).join('\n')
-    : '  (the owner recorded no guardians; look for their guardian kits among their papers)'
+  const guardianLines = guardianList(
+    p.guardians,
+    'the owner recorded no guardians; look for their guardian kits among their papers',
+  )
   return {
     subject: `You have been given access to the digital-inheritance vault of ${p.ownerEmail}`,
     body: `Hello ${p.heirName},
@@ -135,21 +143,12 @@ ${signature}`,
   }
 }
 
-export function rehearsalHeirMessage(p: {
-  heirName: string
-  ownerEmail: string
-  vaultId: string
-  preset: SssPreset
-  baseUrl: string
-  token: string
-  sampleFilename: string
-  expiresAt: string
-  guardians: { name: string; email: string }[]
-}) {
+export function rehearsalHeirMessage(p: ToHeir & { sampleFilename: string; expiresAt: string }) {
   const { threshold } = SSS_PRESET_SHAPE[p.preset]
-  const guardianLines = p.guardians.length
-    ? p.guardians.map((g) => `  - ${g.name} <${g.email}>`).join('\n')
-    : '  (the owner has recorded no guardians yet; ask them who holds the guardian kits)'
+  const guardianLines = guardianList(
+    p.guardians,
+    'the owner has recorded no guardians yet; ask them who holds the guardian kits',
+  )
   return {
     subject: `[PRACTICE] A practice run of ${p.ownerEmail}'s digital-inheritance vault (nothing has happened)`,
     body: `Hello ${p.heirName},
