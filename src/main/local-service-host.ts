@@ -1,8 +1,11 @@
 // "Start locally": the Vault Service runs inside this process on loopback, its data under
-// userData/local-service. The port is remembered so the stored connection keeps working after a
-// restart; if another program has taken it meanwhile, the error says so.
+// userData/local-service. Both shells hand it to the core (createVaultApp's localService), which
+// reaches the service over HTTP only. The port is remembered so the stored connection keeps working
+// after a restart; if another program has taken it meanwhile, the error says so.
 import { join } from 'node:path'
 import type { RunningService } from '../service'
+import { AppError } from '../shared/app-error'
+import type { LocalService } from './core/local-service'
 import { JsonFileWriter, readJsonFile } from './core/storage/json-file'
 
 interface LocalServiceFile {
@@ -12,14 +15,15 @@ interface LocalServiceFile {
   accountId: string | null
 }
 
-export class LocalServiceError extends Error {
+/** The service on this computer cannot do what was asked: the sentence says why and what to do. */
+export class LocalServiceError extends AppError {
   override readonly name = 'LocalServiceError'
-  get userMessage(): string {
-    return this.message
+  constructor(userMessage: string, cause?: unknown) {
+    super({ code: 'LOCAL_SERVICE', userMessage, ...(cause !== undefined ? { cause } : {}) })
   }
 }
 
-export class LocalServiceHost {
+export class LocalServiceHost implements LocalService {
   readonly dataDir: string
   readonly #writer: JsonFileWriter<LocalServiceFile>
   #state: LocalServiceFile
@@ -74,6 +78,7 @@ export class LocalServiceHost {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
       throw new LocalServiceError(
         `The vault service on this computer cannot start: another program is using its port ${remembered}. Close that program (or restart the computer), then open Vault Desktop again.`,
+        error,
       )
     }
   }

@@ -6,9 +6,9 @@
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
 import { ActivityLog } from '../../src/main/core/vaults/activity-log'
 import {
   AgentKeys,
@@ -19,6 +19,7 @@ import {
   UnlockCheckIn,
   type UnlockVaultFacts,
 } from '../../src/main/core/vaults/unlock-check-in'
+import { LocalServiceHost } from '../../src/main/local-service-host'
 import { VaultApiClient } from '../../src/service-client'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
@@ -310,7 +311,7 @@ describe('unlock check-in against the local service', () => {
 
 describe('unlock check-in through the app backend and its own local service', () => {
   let dir: { path: string; remove: () => Promise<void> }
-  let backend: AppBackend
+  let backend: VaultApp
   let offset = 0
 
   async function ok<T = unknown>(key: keyof typeof invokeChannels, args?: unknown): Promise<T> {
@@ -322,11 +323,12 @@ describe('unlock check-in through the app backend and its own local service', ()
   beforeEach(async () => {
     dir = await tempDir('vault-unlock-backend-')
     offset = 0
-    backend = createAppBackend({
+    backend = createVaultApp({
       userDataDir: dir.path,
       mode: 'browser',
       version: '0',
       useKeychain: false,
+      localService: (userDataDir) => LocalServiceHost.open(userDataDir),
       now: () => Date.now() + offset,
     })
   })
@@ -339,11 +341,11 @@ describe('unlock check-in through the app backend and its own local service', ()
     const { vault } = await ok<{ vault: { id: string } }>('startLocally', { email: 'me@example.com' })
     const vaultId = vault.id
     await ok('configureRelease', { vaultId, trigger: 'dead_man_switch', checkInFrequency: 'monthly' })
-    const session = await backend.start()
+    await backend.start()
 
     // Off by default: unlocking does nothing.
     offset = 20 * DAY
-    expect(await session.onUnlock()).toEqual([])
+    expect(await backend.onUnlock()).toEqual([])
     offset = 0
 
     const status = await ok<UnlockCheckInStatus>('enableUnlockCheckIn', {})
@@ -362,14 +364,14 @@ describe('unlock check-in through the app backend and its own local service', ()
         (v) => v.id === vaultId,
       )!.creditsBalance
     const before = await balance()
-    expect(await session.onUnlock()).toEqual([{ vaultId, checkedIn: false, reason: 'recently-checked-in' }])
+    expect(await backend.onUnlock()).toEqual([{ vaultId, checkedIn: false, reason: 'recently-checked-in' }])
 
     offset = 16 * DAY
-    const [outcome] = await session.onUnlock()
+    const [outcome] = await backend.onUnlock()
     expect(outcome).toMatchObject({ vaultId, checkedIn: true })
     expect(await balance()).toBe(before - 2)
     // Not again on the next unlock: the deadline the check-in set is read back.
-    expect((await session.onUnlock())[0]).toMatchObject({ checkedIn: false })
+    expect((await backend.onUnlock())[0]).toMatchObject({ checkedIn: false })
     expect(await balance()).toBe(before - 2)
 
     const page = await ok<ActivityPage>('listActivity', {
@@ -392,7 +394,7 @@ describe('unlock check-in through the app backend and its own local service', ()
       agentKey: null,
     })
     offset = 40 * DAY
-    expect(await session.onUnlock()).toEqual([])
+    expect(await backend.onUnlock()).toEqual([])
   })
 
   it('a human key is refused as the agent key of another service', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { type BrowserBridge, startBrowserBridge } from '../../src/main/browser/bridge-server'
-import { createAppBackend } from '../../src/main/core/app-backend'
+import { createVaultApp } from '../../src/main/core/vault-app'
 
 let bridge: BrowserBridge
 let token: string
@@ -14,7 +14,7 @@ beforeAll(async () => {
   const rendererDir = await mkdtemp(join(tmpdir(), 'vault-renderer-'))
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>t</title>')
   const userDataDir = await mkdtemp(join(tmpdir(), 'vault-bridge-'))
-  const backend = createAppBackend({
+  const backend = createVaultApp({
     userDataDir,
     mode: 'browser',
     version: '1.0.0',

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { createVaultApp } from '../../src/main/core/vault-app'
 import { AppError } from '../../src/shared/app-error'
 import { buildRawBridge, EVENT_CHANNEL_NAMES, unwrapBridge } from '../../src/shared/ipc/bridge'
 import { eventChannels, invokeChannels } from '../../src/shared/ipc/contract'
@@ -13,7 +13,7 @@ async function backend() {
   const userDataDir = await mkdtemp(join(tmpdir(), 'vault-ipc-'))
   return {
     userDataDir,
-    ...createAppBackend({ userDataDir, mode: 'browser', version: '9.9.9', secretStore: () => 'keychain' }),
+    ...createVaultApp({ userDataDir, mode: 'browser', version: '9.9.9', secretStore: () => 'keychain' }),
   }
 }
 

@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
-import type { AppCore } from '../../src/main/core/app-core'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
+import type { VaultSession } from '../../src/main/core/vault-session'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { recoverVaultKey } from '../../src/recovery'
 import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
@@ -35,7 +35,7 @@ const run = promisify(execFile)
 /** The recovery tool from its source (what `npm run recover` bundles), so no build step can race. */
 const RECOVER_CLI = ['--import', 'tsx', 'src/recovery/cli.ts']
 let world: ReleaseWorld
-let owner: AppCore
+let owner: VaultSession
 
 beforeAll(async () => {
   world = await startReleaseWorld('branches-owner@example.com')
@@ -126,7 +126,7 @@ describe('other triggers', () => {
 })
 
 describe('guardian removal re-splits; the heir meets the edges', () => {
-  let backend: AppBackend
+  let backend: VaultApp
   let vaultId: string
   let oldKits: Map<string, string>
   let newKits: Map<string, string>
@@ -141,7 +141,7 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     [...kit.html.matchAll(/<span class="w">([^<]+)<\/span>/g)].map((m) => m[1]).join(' ')
 
   beforeAll(async () => {
-    backend = createAppBackend({
+    backend = createVaultApp({
       userDataDir: await world.tempDir('vault-release-app-'),
       mode: 'browser',
       version: '0.0.0-test',

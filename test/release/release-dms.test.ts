@@ -4,15 +4,17 @@
 // encrypted), misses a check-in, gets every contestation alert once, the app raises the alarm, nobody
 // cancels, the heirs get their e-mails, and an heir on another machine recovers every file
 // byte-identical - through the library (with a download cut off and resumed) and through the CLI.
+
 import { execFile } from 'node:child_process'
 import { readdir, stat, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AppCore } from '../../src/main/core/app-core'
+import type { VaultSession } from '../../src/main/core/vault-session'
 import type { ReleaseAlarm } from '../../src/main/core/vaults/vault-watcher'
 import { recoverVaultKey } from '../../src/recovery'
 import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import { encodeShareWords, splitVaultKey } from '../../src/vault-format'
 import {
   DAY_MS,
@@ -33,7 +35,7 @@ const RECOVER_CLI = ['--import', 'tsx', 'src/recovery/cli.ts']
 const BIG_BYTES = 200 * 1024 * 1024 + 12_345 // over 200 MB, not a whole number of chunks
 
 let world: ReleaseWorld
-let owner: AppCore
+let owner: VaultSession
 let vaultId: string
 let shares: string[]
 let originals: Map<string, string> // relative path -> sha256
@@ -119,7 +121,7 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
 
     // The guardians' kits: the key split 2-of-3, as words.
     const key = await ownerVaultKey(owner, vaultId)
-    shares = (await splitVaultKey(key, vaultId, 'standard')).map(encodeShareWords)
+    shares = (await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
   }, 90_000)
 
   it('no check-in: the deadline passes, the release starts, the app raises the alarm, even when started later', async () => {

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { SMTPServer } from 'smtp-server'
-import { type AppCore, createAppCore } from '../../src/main/core/app-core'
+import { VaultSession } from '../../src/main/core/vault-session'
 import { type RunningService, startService } from '../../src/service'
 import { decodeOwnerKitWords } from '../../src/vault-format'
 import { testSecretBox } from '../core/secret-box-fixture'
@@ -112,7 +112,7 @@ export interface ReleaseWorld {
   now(): number
   advance(ms: number): void
   /** A fresh owner app core (its own data folder) connected to the service. */
-  ownerCore(options?: { start?: boolean }): Promise<AppCore>
+  ownerCore(options?: { start?: boolean }): Promise<VaultSession>
   tempDir(prefix: string): Promise<string>
   close(): Promise<void>
 }
@@ -134,7 +134,7 @@ export async function startReleaseWorld(ownerEmail = 'owner@example.com'): Promi
   const { accountId, apiKey } = service.admin.createAccount({ email: ownerEmail })
   service.admin.addCredits({ account: accountId, credits: 5_000 })
   const dirs: string[] = [serviceDir]
-  const cores: AppCore[] = []
+  const cores: VaultSession[] = []
   const tempDir = async (prefix: string) => {
     const dir = await mkdtemp(join(tmpdir(), prefix))
     dirs.push(dir)
@@ -153,11 +153,11 @@ export async function startReleaseWorld(ownerEmail = 'owner@example.com'): Promi
     },
     tempDir,
     async ownerCore(options = {}) {
-      const core = await createAppCore({
+      const core = await VaultSession.open({
         userDataDir: await tempDir('vault-release-owner-'),
         secretBox: testSecretBox(),
-        loadKeytar: null,
-        clock: { now },
+        useKeychain: false,
+        now,
       })
       cores.push(core)
       await core.connections.add({ serviceUrl: service.url, apiKey, label: 'Test service' })
@@ -174,7 +174,7 @@ export async function startReleaseWorld(ownerEmail = 'owner@example.com'): Promi
 }
 
 /** The vault key as the owner's device holds it (read through the owner kit, as a person could). */
-export async function ownerVaultKey(core: AppCore, vaultId: string): Promise<Uint8Array> {
+export async function ownerVaultKey(core: VaultSession, vaultId: string): Promise<Uint8Array> {
   return decodeOwnerKitWords((await core.vaultKeys.exportOwnerKit(vaultId)).words).vaultKey
 }
 

@@ -86,7 +86,7 @@ const MUTATIONS = [
   [
     'quitting does not stop the backend first',
     'src/main/electron/index.ts',
-    'void backend.close().finally(',
+    'void vaultApp.close().finally(',
     'void Promise.resolve().finally(',
   ],
   [

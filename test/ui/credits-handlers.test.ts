@@ -5,15 +5,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
 import { type RunningService, startService } from '../../src/service'
 import { uploadCostCredits } from '../../src/shared/api'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import { encodeOwnerKitWords, encryptedLength, generateVaultKey } from '../../src/vault-format'
 
 let service: RunningService
-let backend: AppBackend
+let backend: VaultApp
 let dirs: string[]
 
 const call = (key: keyof typeof invokeChannels, args?: unknown) =>
@@ -22,7 +22,7 @@ const call = (key: keyof typeof invokeChannels, args?: unknown) =>
 beforeAll(async () => {
   dirs = [await mkdtemp(join(tmpdir(), 'vault-402-svc-')), await mkdtemp(join(tmpdir(), 'vault-402-app-'))]
   service = await startService({ dataDir: dirs[0]!, port: 0 })
-  backend = createAppBackend({ userDataDir: dirs[1]!, mode: 'browser', version: '0', useKeychain: false })
+  backend = createVaultApp({ userDataDir: dirs[1]!, mode: 'browser', version: '0', useKeychain: false })
 })
 afterAll(async () => {
   await backend?.close()

@@ -1,12 +1,15 @@
 // "Start locally" through the handlers (embedded service, account, first vault, key on this device,
 // guardian kits), and recovery from typed shares to decrypted files.
+
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
+import { LocalServiceHost } from '../../src/main/local-service-host'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import {
@@ -17,7 +20,7 @@ import {
   splitVaultKey,
 } from '../../src/vault-format'
 
-let backend: AppBackend
+let backend: VaultApp
 let dir: string
 
 async function call<T = unknown>(key: keyof typeof invokeChannels, args?: unknown): Promise<IpcResponse<T>> {
@@ -31,11 +34,12 @@ async function ok<T = unknown>(key: keyof typeof invokeChannels, args?: unknown)
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vault-ui-local-'))
-  backend = createAppBackend({
+  backend = createVaultApp({
     userDataDir: join(dir, 'user-data'),
     mode: 'browser',
     version: '0',
     useKeychain: false,
+    localService: (userDataDir) => LocalServiceHost.open(userDataDir),
   })
 })
 afterAll(async () => {
@@ -83,7 +87,7 @@ describe('recovery', () => {
   it('checks shares one by one and decrypts files with enough of them', async () => {
     const vaultKey = generateVaultKey()
     const vaultId = 'vlt_recovery-test'
-    const shares = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const shares = (await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
     const check = await ok<{ ok: boolean; threshold: number; shareIndex: number }>('checkShare', {
       text: shares[0],
     })

@@ -10,8 +10,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
+import { LocalServiceHost } from '../../src/main/local-service-host'
 import { type RunningService, startService } from '../../src/service'
 import type { Asset, Heir, Rehearsal } from '../../src/shared/api'
 import { invokeChannels } from '../../src/shared/ipc/contract'
@@ -38,7 +39,7 @@ import {
 
 type Channel = keyof typeof invokeChannels
 
-function client(backend: () => AppBackend) {
+function client(backend: () => VaultApp) {
   const call = async <T = unknown>(key: Channel, args?: unknown): Promise<IpcResponse<T>> =>
     (await dispatch(backend().handlers, invokeChannels[key].name, args)) as IpcResponse<T>
   const ok = async <T = unknown>(key: Channel, args?: unknown): Promise<T> => {
@@ -93,9 +94,16 @@ afterAll(async () => {
 
 describe('start locally and restart without a keychain', () => {
   let userDataDir: string
-  let backend: AppBackend
+  let backend: VaultApp
   const { call, ok, refused, serviceKnown, uploadAndWait } = client(() => backend)
-  const open = () => createAppBackend({ userDataDir, mode: 'browser', version: '0', useKeychain: false })
+  const open = () =>
+    createVaultApp({
+      userDataDir,
+      mode: 'browser',
+      version: '0',
+      useKeychain: false,
+      localService: (dir) => LocalServiceHost.open(dir),
+    })
 
   let vaultA: string
   let vaultB: string
@@ -300,7 +308,7 @@ describe('start locally and restart without a keychain', () => {
 
 describe('a remote service with the extensions', () => {
   let service: RunningService
-  let backend: AppBackend
+  let backend: VaultApp
   let appDir: string
   const { ok, refused, serviceKnown, uploadAndWait } = client(() => backend)
   const api = async (method: string, path: string, key: string, json?: unknown) => {
@@ -315,7 +323,7 @@ describe('a remote service with the extensions', () => {
   beforeAll(async () => {
     service = await startService({ dataDir: await tempDir('vault-safe-svc-'), port: 0 })
     appDir = await tempDir('vault-safe-app-')
-    backend = createAppBackend({ userDataDir: appDir, mode: 'browser', version: '0', useKeychain: false })
+    backend = createVaultApp({ userDataDir: appDir, mode: 'browser', version: '0', useKeychain: false })
   })
   afterAll(async () => {
     await backend?.close()
@@ -524,7 +532,7 @@ describe('a service without the extensions', () => {
   let service: RunningService
   let proxy: Server
   let proxyUrl: string
-  let backend: AppBackend
+  let backend: VaultApp
   let owner: { accountId: string; apiKey: string }
   let vaultId: string
   const { ok, refused, serviceKnown } = client(() => backend)
@@ -581,7 +589,7 @@ describe('a service without the extensions', () => {
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
-    backend = createAppBackend({
+    backend = createVaultApp({
       userDataDir: await tempDir('vault-safe-spec-app-'),
       mode: 'browser',
       version: '0',

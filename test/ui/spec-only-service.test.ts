@@ -7,15 +7,15 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
 import { type RunningService, startService } from '../../src/service'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 
 let service: RunningService
 let proxy: Server
 let proxyUrl: string
-let backend: AppBackend
+let backend: VaultApp
 let dirs: string[]
 let vaultId: string
 let apiKey: string
@@ -46,7 +46,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
-  backend = createAppBackend({ userDataDir: dirs[1]!, mode: 'browser', version: '0', useKeychain: false })
+  backend = createVaultApp({ userDataDir: dirs[1]!, mode: 'browser', version: '0', useKeychain: false })
 })
 
 afterAll(async () => {

@@ -5,9 +5,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
-import { UploadEventBatch } from '../../src/main/core/ipc/upload-event-batch'
+import { UploadEventBatch } from '../../src/main/core/uploads/upload-event-batch'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
 import {
   filesText,
   stateCountsText,
@@ -189,7 +189,7 @@ describe('the upload list', () => {
 // The events as the window receives them, from the real session against the real local service.
 describe('upload events from the session', () => {
   let service: RunningService
-  let backend: AppBackend
+  let backend: VaultApp
   const dirs: string[] = []
   const FILES = 40
 
@@ -199,7 +199,7 @@ describe('upload events from the session', () => {
     const filesDir = await mkdtemp(join(tmpdir(), 'vault-events-files-'))
     dirs.push(serviceDir, userDataDir, filesDir)
     service = await startService({ dataDir: serviceDir, port: 0 })
-    backend = createAppBackend({
+    backend = createVaultApp({
       userDataDir,
       mode: 'browser',
       version: '0',
@@ -282,7 +282,7 @@ describe('the upload list on disk', () => {
   it('a damaged uploads.sqlite is set aside and the owner is told once, in words, when the window lists uploads', async () => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'vault-events-damaged-'))
     await writeFile(join(userDataDir, 'uploads.sqlite'), 'not a database, just some bytes'.repeat(200))
-    const backend = createAppBackend({
+    const backend = createVaultApp({
       userDataDir,
       mode: 'browser',
       version: '0',

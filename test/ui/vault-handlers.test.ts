@@ -3,15 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type AppBackend, createAppBackend } from '../../src/main/core/app-backend'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
+import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
 import { type RunningService, startService } from '../../src/service'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import { encodeOwnerKitWords, generateVaultKey } from '../../src/vault-format'
 
 let service: RunningService
-let backend: AppBackend
+let backend: VaultApp
 let dirs: string[] = []
 let account: { accountId: string; apiKey: string }
 let vaultId: string
@@ -32,7 +32,7 @@ beforeAll(async () => {
   service = await startService({ dataDir: serviceDir, port: 0 })
   account = service.admin.createAccount({ email: 'handlers@example.com' })
   vaultId = service.admin.createVault({ account: account.accountId, preset: 'standard' }).vaultId
-  backend = createAppBackend({ userDataDir, mode: 'browser', version: '0.0.0-test', useKeychain: false })
+  backend = createVaultApp({ userDataDir, mode: 'browser', version: '0.0.0-test', useKeychain: false })
 })
 
 afterAll(async () => {

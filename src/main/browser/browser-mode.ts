@@ -1,12 +1,14 @@
-// Entry point of browser mode (`npm start` without the Electron binary, and end-to-end tests):
-// the app backend plus the loopback bridge, printing the URL to open.
+// Entry point of browser mode (`npm start` without the Electron binary, and end-to-end tests): the
+// second shell beside Electron's. The core's facade (../core/vault-app.ts) behind the loopback bridge,
+// printing the URL to open.
 
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import packageJson from '../../../package.json'
 import { eventChannels } from '../../shared/ipc/contract'
-import { createAppBackend } from '../core/app-backend'
 import { defaultUserDataDir } from '../core/storage/user-data-dir'
+import { createVaultApp } from '../core/vault-app'
+import { LocalServiceHost } from '../local-service-host'
 import { startBrowserBridge } from './bridge-server'
 import { DropIntake, keepDroppedFilesFor } from './drop-intake'
 
@@ -28,28 +30,29 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const userDataDir = values['user-data'] ?? defaultUserDataDir()
-const backend = createAppBackend({
+const vaultApp = createVaultApp({
   userDataDir,
   mode: 'browser',
   version: packageJson.version,
   useKeychain: values['secret-store'] !== 'memory',
+  localService: (dir) => LocalServiceHost.open(dir),
 })
-const session = await backend.start()
+await vaultApp.start()
 // A page has no paths: dropped files stream into this folder and are deleted once uploaded.
 const dropped = keepDroppedFilesFor(
   new DropIntake(join(userDataDir, 'dropped')),
-  session.core.uploads,
-  (listener) => session.core.events.on('upload-item', listener),
+  { list: () => vaultApp.uploads() },
+  (listener) => vaultApp.on('upload-item', listener),
 )
 await dropped.sweep()
-backend.events.subscribe((channel) => {
+vaultApp.events.subscribe((channel) => {
   if (channel === eventChannels.uploadsCleared.name) void dropped.sweep()
 })
 
 const bridge = await startBrowserBridge({
   rendererDir: values.renderer,
-  handlers: backend.handlers,
-  events: backend.events,
+  handlers: vaultApp.handlers,
+  events: vaultApp.events,
   port,
   token: values.token,
   intake: { intake: dropped.intake, needed: dropped.needed },
@@ -60,7 +63,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void bridge
       .close()
-      .then(() => backend.close())
+      .then(() => vaultApp.close())
       .then(() => process.exit(0))
   })
 }

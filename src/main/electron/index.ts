@@ -1,10 +1,11 @@
-// Electron main process: window, tray, single instance, IPC wiring. Everything else is in ./core.
+// Electron main process: window, tray, notifications, single instance, IPC wiring. Everything else
+// is the core's facade (../core/vault-app.ts), which browser mode creates the same way.
 import { join } from 'node:path'
 import { app, BrowserWindow, Notification, powerMonitor, safeStorage, session, shell } from 'electron'
 import { eventChannels } from '../../shared/ipc/contract'
 import type { AppNotice, TrayView } from '../../shared/ipc/vault-types'
-import { type AppBackend, createAppBackend } from '../core/app-backend'
-import type { DesktopSession } from '../core/desktop-session'
+import { createVaultApp, type VaultApp } from '../core/vault-app'
+import { LocalServiceHost } from '../local-service-host'
 import { APP_PAGE_URL } from '../renderer-files'
 import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
@@ -27,7 +28,7 @@ registerAppScheme()
 
 let mainWindow: BrowserWindow | undefined
 let tray: AppTray | undefined
-let backend: AppBackend | undefined
+let vaultApp: VaultApp | undefined
 let quitting = false
 
 function showMainWindow(): void {
@@ -75,16 +76,18 @@ if (!app.requestSingleInstanceLock()) {
       // Linux has no login-item API in Electron; the setting is kept for desktop-entry based autostart.
       if (process.platform !== 'linux') app.setLoginItemSettings({ openAtLogin: launchAtLogin })
     }
-    backend = createAppBackend({
+    const running = createVaultApp({
       userDataDir: app.getPath('userData'),
       mode: 'electron',
       version: app.getVersion(),
       secretBox: safeStorageSecretBox(safeStorage, process.platform),
       shell: desktopShellCapabilities(() => mainWindow),
+      localService: (userDataDir) => LocalServiceHost.open(userDataDir),
       onSettingsChanged: (settings) => applyLoginItem(settings.launchAtLogin),
     })
-    registerIpcHandlers(backend.handlers, () => ({ contents: mainWindow?.webContents, rendererUrl }))
-    forwardEvents(backend.events, () => mainWindow?.webContents)
+    vaultApp = running
+    registerIpcHandlers(running.handlers, () => ({ contents: mainWindow?.webContents, rendererUrl }))
+    forwardEvents(running.events, () => mainWindow?.webContents)
     tray = new AppTray(join(resourcesDir, 'tray'), {
       open: showMainWindow,
       quit: () => {
@@ -94,12 +97,11 @@ if (!app.requestSingleInstanceLock()) {
     })
     showMainWindow()
     app.on('activate', showMainWindow)
-    applyLoginItem((await backend.settings.get()).launchAtLogin)
+    applyLoginItem((await running.settings.get()).launchAtLogin)
 
-    const running = await backend.start()
-    desktopSession = running
-    running.shell.on('tray', (view) => updateTray(running, view))
-    running.shell.on('notice', (notice) => notify(notice))
+    await running.start()
+    running.on('tray', updateTray)
+    running.on('notice', (notice) => notify(notice))
     // Timers stall during sleep: re-check reminders and re-poll the vaults on wake.
     powerMonitor.on('resume', () => void running.onResume())
     // Also the optional check-in on unlock (an sk_agent_ key; at most once per period).
@@ -109,10 +111,9 @@ if (!app.requestSingleInstanceLock()) {
   /** Shows a vault in the window (from a notification or the tray). */
   const openVault = (vaultId: string) => {
     showMainWindow()
-    backend?.events.emit(eventChannels.openVault, { vaultId })
+    vaultApp?.events.emit(eventChannels.openVault, { vaultId })
   }
 
-  let desktopSession: DesktopSession | undefined
   const notify = (notice: AppNotice) => {
     if (!Notification.isSupported()) return
     const checkInHere = notice.kind === 'reminder' && notice.vaultId !== undefined
@@ -126,7 +127,7 @@ if (!app.requestSingleInstanceLock()) {
     notification.on('click', () => (notice.vaultId ? openVault(notice.vaultId) : showMainWindow()))
     if (checkInHere) {
       notification.on('action', () => {
-        const label = desktopSession?.snapshot().vaults.find((v) => v.id === notice.vaultId)?.label
+        const label = vaultApp?.vaults().find((v) => v.id === notice.vaultId)?.label
         checkInFrom('reminder', notice.vaultId!, label ?? notice.title)
       })
     }
@@ -134,8 +135,8 @@ if (!app.requestSingleInstanceLock()) {
   }
 
   const checkInFrom = (source: 'tray' | 'reminder', vaultId: string, label: string) => {
-    if (!backend) return
-    void Promise.resolve(backend.handlers.checkIn({ vaultId, source }))
+    if (!vaultApp) return
+    void Promise.resolve(vaultApp.handlers.checkIn({ vaultId, source }))
       .then((result) =>
         notify({
           kind: 'reminder',
@@ -154,11 +155,11 @@ if (!app.requestSingleInstanceLock()) {
       )
   }
 
-  const updateTray = (running: DesktopSession, view: TrayView) => {
+  const updateTray = (view: TrayView) => {
     tray?.setState(
       view.level,
       `Vault Desktop — ${view.text}`,
-      trayMenuItems(view, running.snapshot().vaults, {
+      trayMenuItems(view, vaultApp?.vaults() ?? [], {
         checkIn: (vaultId, label) => checkInFrom('tray', vaultId, label),
         openVault,
       }),
@@ -168,9 +169,9 @@ if (!app.requestSingleInstanceLock()) {
   // Let the upload queue and the local service stop cleanly (their state files flushed) before exit.
   let closed = false
   app.on('before-quit', (event) => {
-    if (closed || !backend) return
+    if (closed || !vaultApp) return
     event.preventDefault()
-    void backend.close().finally(() => {
+    void vaultApp.close().finally(() => {
       closed = true
       app.quit()
     })

@@ -2,7 +2,7 @@
 // PDF). Kits are printed from a hidden, sandboxed window with JavaScript off and no preload.
 import { writeFile } from 'node:fs/promises'
 import { type BaseWindow, BrowserWindow, dialog } from 'electron'
-import type { ShellCapabilities } from '../core/app-backend'
+import type { ShellCapabilities } from '../core/vault-app'
 
 export function desktopShellCapabilities(parent: () => BaseWindow | undefined): Required<ShellCapabilities> {
   return {

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAppCore } from '../../src/main/core/app-core'
+import { VaultSession } from '../../src/main/core/vault-session'
 import { DAY_MS } from '../../src/main/core/vaults/checkin-schedule'
 import { testSecretBox } from './secret-box-fixture'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
@@ -18,11 +18,11 @@ describe('app core composition', () => {
   it('connects, creates a vault, uploads, reminds, alarms and derives the tray', async () => {
     const dir = await tempDir('vault-core-')
     try {
-      const core = await createAppCore({
+      const core = await VaultSession.open({
         userDataDir: dir.path,
         secretBox: testSecretBox(),
-        loadKeytar: null,
-        clock: { now: svc.now },
+        useKeychain: false,
+        now: svc.now,
       })
       const events: Array<[string, unknown]> = []
       for (const name of [
@@ -97,11 +97,11 @@ describe('app core composition', () => {
       await core.close()
 
       // A second start reads the same connection and key from the encrypted file.
-      const again = await createAppCore({
+      const again = await VaultSession.open({
         userDataDir: dir.path,
         secretBox: testSecretBox(),
-        loadKeytar: null,
-        clock: { now: svc.now },
+        useKeychain: false,
+        now: svc.now,
       })
       expect(again.connections.active()?.id).toBe(connection.id)
       expect((await again.vaults.list()).map((v) => v.id)).toContain(vault.id)

@@ -1,7 +1,32 @@
-// Upload events for the window, coalesced: a folder of thousands of small files makes ~6 item
-// changes per file, and one IPC message (and one renderer update) per change kept the window busy.
-// Changes are gathered and sent at most every `intervalMs`, the latest state of each item only.
+// Upload items as the window sees them, and their events coalesced: a folder of thousands of small
+// files makes ~6 item changes per file, and one IPC message (and one renderer update) per change kept
+// the window busy. Changes are gathered and sent at most every `intervalMs`, the latest state of each
+// item only.
 import type { UploadItemView, UploadProgressView } from '../../../shared/ipc/vault-types'
+import type { UploadItem } from './upload-records'
+
+/** An item without what stays in the main process (its path on disk, its sealing state). */
+export function toUploadView(item: UploadItem): UploadItemView {
+  return {
+    id: item.id,
+    batchId: item.batchId,
+    vaultId: item.vaultId,
+    relativePath: item.relativePath,
+    state: item.state,
+    sizeBytes: item.sizeBytes,
+    encryptedBytes: item.encryptedBytes,
+    estimatedCredits: item.estimatedCredits,
+    sentBytes: item.sentBytes,
+    totalBytes: item.totalBytes,
+    ...(item.bundleId ? { bundleId: item.bundleId } : {}),
+    ...(item.error ? { error: { code: item.error.code, message: item.error.message } } : {}),
+    note: item.note,
+    asset: item.asset,
+    creditsConsumed: item.creditsConsumed,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  }
+}
 
 export interface UploadEventSink {
   items(batch: UploadItemView[]): void

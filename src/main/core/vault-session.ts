@@ -1,0 +1,984 @@
+// The vault services of one user-data folder, opened by the facade (vault-app.ts) on the first call
+// that needs them. It holds the parts — connections and their keys, vault keys, the watcher, the
+// reminders, the upload queue, device records, guardian kits, the activity history, the local
+// service — keeps them in step (a write reads the vault back through the watcher, a connection change
+// resets it), and turns what they report into what the window sees: vault views, the snapshot,
+// notices, the tray view, upload and connection events.
+//
+//   const s = await VaultSession.open({ userDataDir, secretBox?, useKeychain?, now?, settings?,
+//                                       localService?, window?, events? })
+//   s.connections   list() active() add() replaceKey() rename() remove() switchTo() hasKey()
+//   s.vaults        list() get() create() remove() configureRelease() checkIn() cancelRelease()
+//                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection)
+//   s.uploads       estimate() enqueue() cancel() cancelBatch() retry() list() clearFinished() idle() ...
+//   s.vaultKeys, s.watcher, s.reminders, s.records, s.kits, s.activity, s.facts, s.localService
+//   s.snapshot() view() viewOf() latestView() labelOf() tray() connectionStatus() ...
+//   s.start() s.onResume() s.onUnlock() s.applySettings() await s.close()
+//
+// Errors thrown by these calls are AppErrors (VaultApiError, ConnectionError, VaultKeyError...).
+import { EventEmitter } from 'node:events'
+import { join } from 'node:path'
+import { type RetryNotice, VaultApiClient, type VaultDetails } from '../../service-client'
+import { RequestPacer } from '../../service-client/request-pacer'
+import type {
+  AssetListQuery,
+  PersonRequest,
+  RehearsalRequest,
+  ReleaseConfigRequest,
+  SssPreset,
+} from '../../shared/api'
+import { AppError } from '../../shared/app-error'
+import { runwayMonths } from '../../shared/check-in-reserve'
+import { eventChannels } from '../../shared/ipc/contract'
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/ipc/settings'
+import type {
+  ActivityEntry,
+  AppNotice,
+  ConnectionInfo,
+  ConnectionStatus,
+  KeyStorageInfo,
+  TrayView,
+  UploadItemView,
+  VaultsSnapshot,
+  VaultView,
+} from '../../shared/ipc/vault-types'
+import { decodeOwnerKitWords } from '../../vault-format'
+import { type AddConnectionRequest, ConnectionRegistry, type ConnectionSummary } from './connections'
+import { EventHub } from './ipc/handler-table'
+import { type LocalService, NO_LOCAL_SERVICE } from './local-service'
+import { describeSecretStore, openSecretStore, type SecretBox } from './storage/secret-store'
+import { VaultKeyStore } from './storage/vault-key-store'
+import { toUploadView, UploadEventBatch } from './uploads/upload-event-batch'
+import { UploadQueue } from './uploads/upload-queue'
+import type { UploadItem } from './uploads/upload-records'
+import { type ActivityInput, ActivityLog, MAX_NAMES } from './vaults/activity-log'
+import { CheckInDeadlines } from './vaults/checkin-deadlines'
+import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
+import { DeviceRecords } from './vaults/device-records'
+import { GuardianKits } from './vaults/guardian-kits'
+import { ReadinessFacts } from './vaults/readiness-facts'
+import { AgentKeys, UNLOCK_NOTE, UnlockCheckIn, type UnlockOutcome } from './vaults/unlock-check-in'
+import {
+  batchEndNotice,
+  creditsLowNotice,
+  releasingNotice,
+  reminderNotice,
+  storageProblemNotice,
+  unlockCheckInFailedNotice,
+} from './vaults/vault-notices'
+import { trayView, vaultLabel, vaultName, vaultView } from './vaults/vault-view'
+import type { ReleaseAlarm, VaultStateChange } from './vaults/vault-watcher'
+import { VaultWatcher } from './vaults/vault-watcher'
+
+/** The session's events in this process (the shells use 'tray', 'notice' and 'upload-item'). */
+export interface SessionEvents {
+  /** What the tray shows, after every change of the vaults the window sees. */
+  tray: [TrayView]
+  /** A notice for a desktop notification (only when the owner allows notifications). */
+  notice: [AppNotice]
+  /** An upload item changed (with its path on this computer). */
+  'upload-item': [UploadItem]
+  vault: [VaultDetails]
+  'vault-state': [VaultStateChange]
+  reminder: [ReminderDue]
+  alarm: [ReleaseAlarm]
+  retrying: [RetryNotice & { connectionId: string }]
+  connections: [ConnectionSummary[]]
+}
+
+export interface VaultSessionOptions {
+  userDataDir: string
+  /** Electron safeStorage behind an interface; without it keys fall back to memory when no keychain. */
+  secretBox?: SecretBox
+  /** false: skip the OS keychain (tests, or a machine without a Secret Service). */
+  useKeychain?: boolean
+  now?: () => number
+  /** The settings as saved (the defaults otherwise). */
+  settings?: Settings
+  /** The Vault Service this process can run ("Start locally"); without it nothing is local. */
+  localService?: LocalService
+  /** Where contract events for the window go (the facade's hub). */
+  window?: EventHub
+  /** Where the session's own events go (the facade's, so a shell can listen before it opens). */
+  events?: EventEmitter<SessionEvents>
+}
+
+/** Below this many months of check-ins, a notification warns (once a week). */
+const CREDITS_LOW_MONTHS = 3
+const CREDITS_LOW_REPEAT_MS = 7 * 24 * 3600_000
+const FINISHED = new Set<UploadItemView['state']>(['done', 'failed', 'skipped', 'cancelled'])
+
+interface SessionParts {
+  events: EventEmitter<SessionEvents>
+  window: EventHub
+  registry: ConnectionRegistry
+  pacers: Map<string, RequestPacer>
+  secretStore: VaultSession['secretStore']
+  vaultKeys: VaultKeyStore
+  deadlines: CheckInDeadlines
+  reminders: CheckInReminders
+  watcher: VaultWatcher
+  queue: UploadQueue
+  records: DeviceRecords
+  activity: ActivityLog
+  localService: LocalService
+}
+
+export class VaultSession {
+  readonly events: EventEmitter<SessionEvents>
+  /** Where API and vault keys are kept, and why not in the keychain when they are not. */
+  readonly secretStore: KeyStorageInfo & { fallbackReasons: string[] }
+  readonly vaultKeys: VaultKeyStore
+  readonly watcher: VaultWatcher
+  readonly reminders: CheckInReminders
+  readonly records: DeviceRecords
+  readonly kits: GuardianKits
+  /** The owner's activity history on this device (activity.sqlite). */
+  readonly activity: ActivityLog
+  readonly facts: ReadinessFacts
+  readonly localService: LocalService
+  /** Vaults whose release the owner is starting or cancelling from this device right now. */
+  readonly releaseActions = new Set<string>()
+
+  readonly #registry: ConnectionRegistry
+  readonly #pacers: Map<string, RequestPacer>
+  readonly #deadlines: CheckInDeadlines
+  readonly #queue: UploadQueue
+  readonly #window: EventHub
+  readonly #userDataDir: string
+  readonly #secretBox: SecretBox | undefined
+  readonly #useKeychain: boolean
+  readonly #now: () => number
+  #settings: Settings
+  #agentKeys: Promise<AgentKeys> | undefined
+  #unlock: UnlockCheckIn | undefined
+  #fetchedAt: string | null = null
+  #error: VaultsSnapshot['error'] = null
+  readonly #keyOnDevice = new Map<string, boolean>()
+  readonly #keyFingerprint = new Map<string, string | undefined>()
+  /** Failed or cancelled uploads the owner cleared from the list (the queue still holds them). */
+  readonly #dismissed = new Set<string>()
+  #emitTimer: ReturnType<typeof setTimeout> | undefined
+  readonly #refreshTimers = new Map<string, ReturnType<typeof setTimeout>>()
+  readonly #uploadEvents: UploadEventBatch
+  #activityProblemTold: string | undefined
+  #storageProblemTold: string | undefined
+
+  private constructor(options: VaultSessionOptions, parts: SessionParts) {
+    this.events = parts.events
+    this.secretStore = parts.secretStore
+    this.vaultKeys = parts.vaultKeys
+    this.watcher = parts.watcher
+    this.reminders = parts.reminders
+    this.records = parts.records
+    this.activity = parts.activity
+    this.localService = parts.localService
+    this.kits = new GuardianKits(join(options.userDataDir, 'guardian-kits'))
+    this.#registry = parts.registry
+    this.#pacers = parts.pacers
+    this.#deadlines = parts.deadlines
+    this.#queue = parts.queue
+    this.#window = parts.window
+    this.#userDataDir = options.userDataDir
+    this.#secretBox = options.secretBox
+    this.#useKeychain = options.useKeychain !== false
+    this.#now = options.now ?? Date.now
+    this.#settings = options.settings ?? DEFAULT_SETTINGS
+    this.facts = new ReadinessFacts({
+      now: this.#now,
+      active: () => this.#registry.active(),
+      isLocal: (url) => this.localService.isLocal(url),
+      client: () => this.#registry.client(),
+      kits: this.kits,
+      factsChanged: () => this.#scheduleEmit(),
+      serviceRead: () => {
+        this.#emitNow()
+        this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
+      },
+    })
+    this.#uploadEvents = new UploadEventBatch({
+      progress: (batch) => this.#window.emit(eventChannels.uploadProgress, batch),
+      items: (batch) => {
+        this.#window.emit(eventChannels.uploadItems, batch)
+        // Once per batch of uploads that had an item finish, not once per item (a scan of the queue).
+        const ended = new Map<string, UploadItemView>()
+        for (const item of batch) if (FINISHED.has(item.state)) ended.set(item.batchId, item)
+        for (const item of ended.values()) this.#batchEnded(item)
+        this.noticeUploadStorageProblem()
+      },
+    })
+  }
+
+  static async open(options: VaultSessionOptions): Promise<VaultSession> {
+    const { userDataDir } = options
+    const now = options.now ?? Date.now
+    const settings = options.settings ?? DEFAULT_SETTINGS
+    const events = options.events ?? new EventEmitter<SessionEvents>()
+    const window = options.window ?? new EventHub()
+    const localService = options.localService ?? NO_LOCAL_SERVICE
+    const opened = await openSecretStore({
+      userDataDir,
+      ...(options.secretBox ? { secretBox: options.secretBox } : {}),
+      ...(options.useKeychain === false ? { loadKeytar: null } : {}),
+    })
+    const secrets = opened.store
+    // One pacer per connection: the service's limits are per API key.
+    const pacers = new Map<string, RequestPacer>()
+    const registry = await ConnectionRegistry.open({
+      userDataDir,
+      secrets,
+      createClient: (c) => {
+        let pacer = pacers.get(c.id)
+        if (!pacer) {
+          pacer = new RequestPacer()
+          pacers.set(c.id, pacer)
+        }
+        return new VaultApiClient({
+          baseUrl: c.serviceUrl,
+          apiKey: c.apiKey,
+          ...(c.prefix ? { prefix: c.prefix } : {}),
+          pacer,
+          onRetry: (notice) => {
+            events.emit('retrying', { ...notice, connectionId: c.id })
+            window.emit(eventChannels.retrying, { text: notice.text, waitSeconds: notice.waitSeconds })
+          },
+        })
+      },
+    })
+    const vaultKeys = new VaultKeyStore(secrets)
+    const deadlines = await CheckInDeadlines.open(userDataDir)
+    const reminders = await CheckInReminders.open({
+      userDataDir,
+      clock: { now },
+      config: reminderConfig(settings),
+    })
+    const watcher = await VaultWatcher.open({ userDataDir, client: () => registry.client(), now })
+    const queue = await UploadQueue.open({
+      userDataDir,
+      clientFor: (connectionId) => registry.client(connectionId),
+      vaultKeys,
+      concurrency: settings.uploadConcurrency,
+      hideFileNames: settings.hideFileNames,
+      now,
+    })
+    // The local service must be up before anything asks it for vaults.
+    const local = registry.list().find((c) => localService.isLocal(c.serviceUrl))
+    if (local) {
+      await localService.start().catch((error: unknown) => {
+        console.error('[vault-desktop] the local Vault Service did not start:', error)
+      })
+      // Without a keychain the key is gone after a restart; the app owns the local service, so it
+      // issues itself a new one instead of asking the owner for a key "Start locally" never showed.
+      if (localService.currentUrl && !(await registry.hasKey(local.id))) {
+        await localService
+          .issueKey()
+          .then(async (apiKey) => {
+            await registry.replaceKey(local.id, apiKey)
+            pacers.delete(local.id)
+            if (registry.active()?.id !== local.id) return
+            // As after any key change of the active connection: its vaults are read from scratch.
+            watcher.reset()
+            for (const v of reminders.vaults()) reminders.removeVault(v.vaultId)
+            void watcher.pollNow()
+          })
+          .catch((error: unknown) => {
+            console.error('[vault-desktop] could not issue a new key for the local service:', error)
+          })
+      }
+    }
+    const records = await DeviceRecords.open(userDataDir)
+    const activity = await ActivityLog.open(userDataDir, options.now)
+    const session = new VaultSession(options, {
+      events,
+      window,
+      registry,
+      pacers,
+      secretStore: {
+        kind: secrets.kind,
+        fallbackReasons: opened.fallbackReasons,
+        ...describeSecretStore(secrets.kind),
+      },
+      vaultKeys,
+      deadlines,
+      reminders,
+      watcher,
+      queue,
+      records,
+      activity,
+      localService,
+    })
+    session.#wire()
+    return session
+  }
+
+  #wire(): void {
+    const { watcher, reminders } = this
+    watcher.on('vault', (vault) => {
+      reminders.setVault({
+        vaultId: vault.id,
+        label: this.#labelOf(vault),
+        nextCheckInDue: this.#deadlines.dueOf(vault),
+      })
+      this.events.emit('vault', vault)
+      this.#fetchedAt = new Date(this.#now()).toISOString()
+      this.#error = null
+      void this.#rememberKeyPresence(vault.id)
+      void this.facts.refresh(vault.id, false)
+      this.#warnIfCreditsLow(vault)
+      this.#scheduleEmit()
+    })
+    // An account with no vault: the list was read, there is just nothing in it.
+    watcher.on('listed', () => {
+      this.#fetchedAt = new Date(this.#now()).toISOString()
+      this.#error = null
+      this.#scheduleEmit()
+    })
+    watcher.on('vault-removed', (vaultId) => {
+      reminders.removeVault(vaultId)
+      this.#scheduleEmit()
+    })
+    watcher.on('poll-failed', (failure) => {
+      // Nothing connected yet: the first-run screen says so; no error to show.
+      if (!this.#registry.active() || failure.vaultId !== null) return
+      this.#error = { code: failure.code, message: failure.userMessage }
+      this.#scheduleEmit()
+    })
+    watcher.on('state-change', (change) => {
+      this.events.emit('vault-state', change)
+      this.#recordStateChange(change)
+    })
+    watcher.on('alarm', (alarm) => {
+      this.events.emit('alarm', alarm)
+      this.#notice(releasingNotice(this.labelOf(alarm.vaultId), alarm))
+    })
+    reminders.on('due', (due) => {
+      this.events.emit('reminder', due)
+      this.#notice(reminderNotice(due, this.labelOf(due.vaultId)))
+    })
+    this.#queue.on('item', (item) => {
+      this.events.emit('upload-item', item)
+      this.#uploadEvents.item(toUploadView(item))
+      // One read of the vault for its new asset count and balance once uploads land.
+      if (item.state === 'done') this.#refreshSoon(item.vaultId)
+    })
+    this.#queue.on('progress', (p) =>
+      this.#uploadEvents.progress({
+        itemId: p.itemId,
+        vaultId: p.vaultId,
+        sentBytes: p.sentBytes,
+        totalBytes: p.totalBytes,
+        bytesPerSecond: p.bytesPerSecond,
+        etaSeconds: p.etaSeconds,
+      }),
+    )
+  }
+
+  /** After the connections changed: the new account's vaults are read from scratch. */
+  #connectionsChanged(): void {
+    this.watcher.reset()
+    for (const v of this.reminders.vaults()) this.reminders.removeVault(v.vaultId)
+    this.#connectionsListed()
+    void this.watcher.pollNow()
+  }
+
+  #connectionsListed(): void {
+    this.events.emit('connections', this.#registry.list())
+    this.#fetchedAt = null
+    this.#error = null
+    this.facts.clear()
+    void this.facts.refreshService()
+    this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
+    this.#emitNow()
+  }
+
+  #refreshSoon(vaultId: string): void {
+    if (this.#refreshTimers.has(vaultId)) return
+    this.#refreshTimers.set(
+      vaultId,
+      setTimeout(() => {
+        this.#refreshTimers.delete(vaultId)
+        // On failure the watcher's next poll picks the change up.
+        this.vaults.get(vaultId).catch(() => undefined)
+      }, 300),
+    )
+  }
+
+  /** Reads one vault again after a write, through the watcher so every listener sees it. */
+  async #reread(vaultId: string): Promise<VaultDetails> {
+    const vault = await (await this.#registry.client()).getVault(vaultId)
+    this.watcher.observe(vault)
+    return vault
+  }
+
+  // ---- the owner's connections (summaries only: keys stay in the secret store) ----
+
+  readonly connections = {
+    list: (): ConnectionSummary[] => this.#registry.list(),
+    active: (): ConnectionSummary | undefined => this.#registry.active(),
+    hasKey: (id: string) => this.#registry.hasKey(id),
+    add: async (request: AddConnectionRequest): Promise<ConnectionSummary> => {
+      const added = await this.#registry.add(request)
+      this.#connectionsChanged()
+      return added
+    },
+    replaceKey: async (id: string, apiKey: string): Promise<ConnectionSummary> => {
+      const replaced = await this.#registry.replaceKey(id, apiKey)
+      this.#pacers.delete(id)
+      if (this.#registry.active()?.id === id) this.#connectionsChanged()
+      return replaced
+    },
+    rename: async (id: string, label: string): Promise<ConnectionSummary> => {
+      const renamed = await this.#registry.rename(id, label)
+      this.#connectionsListed()
+      return renamed
+    },
+    remove: async (id: string): Promise<void> => {
+      await this.#registry.remove(id)
+      this.#pacers.delete(id)
+      this.#connectionsChanged()
+    },
+    switchTo: async (id: string): Promise<ConnectionSummary> => {
+      const active = await this.#registry.switchTo(id)
+      this.#connectionsChanged()
+      return active
+    },
+  }
+
+  /** The active service's own description and its e-mail test (local service extensions). */
+  readonly activeService = {
+    info: async () => (await this.#registry.client()).getServiceInfo(),
+    sendTestMail: async () => (await this.#registry.client()).sendTestMail(),
+  }
+
+  // ---- vaults on the active connection; a write reads the vault back through the watcher ----
+
+  readonly vaults = {
+    list: async (): Promise<VaultDetails[]> => {
+      const vaults = await (await this.#registry.client()).listVaults()
+      for (const v of vaults) this.watcher.observe(v)
+      return vaults
+    },
+    get: (vaultId: string) => this.#reread(vaultId),
+    /** Creates the vault on the service and its key on this device. */
+    create: async (request: { preset?: SssPreset; name?: string } = {}): Promise<VaultDetails> => {
+      const vault = await (await this.#registry.client()).createVault(request)
+      await this.vaultKeys.create(vault.id)
+      this.watcher.observe(vault)
+      return vault
+    },
+    remove: async (vaultId: string): Promise<{ deleted: string }> => {
+      const result = await (await this.#registry.client()).deleteVault(vaultId)
+      await this.#queue.index.forgetVault(vaultId)
+      await this.watcher.pollNow()
+      return result
+    },
+    configureRelease: async (vaultId: string, request: ReleaseConfigRequest) => {
+      const config = await (await this.#registry.client()).configureRelease(vaultId, request)
+      this.#deadlines.remember(vaultId, config.trigger === 'dead_man_switch' ? config.nextCheckInDue : null)
+      await this.#reread(vaultId)
+      return config
+    },
+    checkIn: async (vaultId: string, note?: string) => {
+      const result = await (await this.#registry.client()).checkIn(vaultId, note)
+      this.#deadlines.remember(vaultId, result.nextCheckInDue)
+      await this.#reread(vaultId)
+      return result
+    },
+    cancelRelease: async (vaultId: string) => {
+      const result = await (await this.#registry.client()).cancelRelease(vaultId)
+      await this.#reread(vaultId)
+      return result
+    },
+    startRelease: async (vaultId: string): Promise<VaultDetails> => {
+      const vault = await (await this.#registry.client()).startRelease(vaultId)
+      this.watcher.observe(vault)
+      return vault
+    },
+    rename: async (vaultId: string, name: string | null): Promise<VaultDetails> => {
+      const vault = await (await this.#registry.client()).renameVault(vaultId, name)
+      this.watcher.observe(vault)
+      return vault
+    },
+    getRehearsal: async (vaultId: string) => (await this.#registry.client()).getRehearsal(vaultId),
+    startRehearsal: async (vaultId: string, request: RehearsalRequest) =>
+      (await this.#registry.client()).startRehearsal(vaultId, request),
+    endRehearsal: async (vaultId: string) => (await this.#registry.client()).endRehearsal(vaultId),
+    listGuardians: async (vaultId: string) => (await this.#registry.client()).listGuardians(vaultId),
+    addGuardian: async (vaultId: string, person: PersonRequest) => {
+      const guardian = await (await this.#registry.client()).addGuardian(vaultId, person)
+      await this.#reread(vaultId)
+      return guardian
+    },
+    removeGuardian: async (vaultId: string, guardianId: string) => {
+      const result = await (await this.#registry.client()).removeGuardian(vaultId, guardianId)
+      await this.#reread(vaultId)
+      return result
+    },
+    listHeirs: async (vaultId: string) => (await this.#registry.client()).listHeirs(vaultId),
+    addHeir: async (vaultId: string, person: PersonRequest) => {
+      const heir = await (await this.#registry.client()).addHeir(vaultId, person)
+      await this.#reread(vaultId)
+      return heir
+    },
+    removeHeir: async (vaultId: string, heirId: string) => {
+      const result = await (await this.#registry.client()).removeHeir(vaultId, heirId)
+      await this.#reread(vaultId)
+      return result
+    },
+    listAssets: async (vaultId: string, query: AssetListQuery = {}) =>
+      (await this.#registry.client()).listAssets(vaultId, query),
+  }
+
+  // ---- uploads, sent through the active connection ----
+
+  readonly uploads = {
+    estimate: (
+      vaultId: string,
+      paths: string[],
+      force = false,
+      reserve?: { credits: number; months: number },
+    ) => this.#queue.estimate(vaultId, paths, this.#registry.active()?.id, force, reserve),
+    enqueue: (request: { vaultId: string; paths: string[]; force?: boolean }) => {
+      const connectionId = this.#registry.active()?.id
+      return this.#queue.enqueue({ ...request, ...(connectionId ? { connectionId } : {}) })
+    },
+    cancel: (itemId: string) => this.#queue.cancel(itemId),
+    cancelBatch: (batchId: string) => this.#queue.cancelBatch(batchId),
+    retry: (itemId: string, force?: boolean) => this.#queue.retry(itemId, force),
+    list: () => this.#queue.list(),
+    clearFinished: () => this.#queue.clearFinished(),
+    idle: () => this.#queue.idle(),
+    /**
+     * The files this computer uploaded as an asset and has not uploaded again since: one, or those
+     * of a bundle (their real names, also when names were hidden from the service).
+     */
+    uploadedHere: (vaultId: string, assetId: string) => this.#queue.index.filesOfAsset(vaultId, assetId),
+  }
+
+  /** Upload items the window should list (failures the owner cleared are hidden). */
+  visibleUploads(): UploadItem[] {
+    return this.#queue.list().filter((i) => !this.#dismissed.has(i.id))
+  }
+
+  dismissUploads(match: (item: UploadItem) => boolean): number {
+    const ids = this.visibleUploads()
+      .filter(match)
+      .map((i) => i.id)
+    for (const id of ids) this.#dismissed.add(id)
+    return ids.length
+  }
+
+  /** Sends the upload changes gathered so far (before a list that replaces them). */
+  flushUploadEvents(): void {
+    this.#uploadEvents.flush()
+  }
+
+  /**
+   * Tells the owner when the upload list could not be read or kept on disk (a damaged uploads.sqlite is
+   * set aside, a full disk stops its writes): once per different problem, when the window lists uploads
+   * or a batch of changes goes out.
+   */
+  noticeUploadStorageProblem(): void {
+    const problem = this.#queue.storageProblem
+    if (!problem || problem === this.#storageProblemTold) return
+    this.#storageProblemTold = problem
+    this.#notice(storageProblemNotice('upload list', problem))
+  }
+
+  /** A batch of uploads had an item finish: when the whole batch has ended, tell and record it. */
+  #batchEnded(item: UploadItemView): void {
+    const counts = this.#queue.batchCounts(item.batchId)
+    if (!counts || counts.queued + counts.checking + counts.uploading > 0) return
+    const { done, failed } = counts
+    if (done === 0 && failed === 0) return
+    this.#notice(batchEndNotice(this.labelOf(item.vaultId), item.vaultId, counts))
+    const names: string[] = []
+    for (const i of this.#queue.list()) {
+      if (names.length >= MAX_NAMES) break
+      if (i.batchId === item.batchId && i.state === 'done') names.push(i.relativePath)
+    }
+    this.recordActivity({
+      vaultId: item.vaultId,
+      kind: 'upload',
+      source: 'window',
+      // Retrying the failed files ends the batch again: a new entry only when its counts moved.
+      ref: `upload:${item.batchId}:${done}:${failed}`,
+      detail: { files: done, failed, credits: counts.creditsConsumed, names },
+    })
+  }
+
+  // ---- vault keys ----
+
+  get keyStorage(): KeyStorageInfo {
+    const store = this.secretStore
+    return { kind: store.kind, durable: store.durable, description: store.description }
+  }
+
+  /** The vault's key, made now on this device when it has none (a vault created here). */
+  async ensureVaultKey(vaultId: string): Promise<void> {
+    if (!(await this.vaultKeys.info(vaultId)).present) await this.vaultKeys.create(vaultId)
+  }
+
+  /** The raw key, for splitting into guardian shares; null when this device does not hold it. */
+  async vaultKey(vaultId: string): Promise<Uint8Array | null> {
+    if (!(await this.vaultKeys.info(vaultId)).present) return null
+    // The store hands out the key only as the owner kit's words; they decode to the key itself.
+    return decodeOwnerKitWords((await this.vaultKeys.exportOwnerKit(vaultId)).words).vaultKey
+  }
+
+  /** Whether the owner confirmed the saved owner kit of the key this device holds now. */
+  ownerKitConfirmed(vaultId: string): boolean {
+    const confirmed = this.records.get(vaultId).ownerKit
+    return !!confirmed && confirmed.fingerprint === this.#keyFingerprint.get(vaultId)
+  }
+
+  /** Uploads need a key that outlives the app, or the owner's saved and confirmed kit. */
+  requireLastingKey(vaultId: string): void {
+    if (this.keyStorage.durable || this.ownerKitConfirmed(vaultId)) return
+    throw new AppError({
+      code: 'OWNER_KIT_REQUIRED',
+      userMessage:
+        "This computer has no keychain, so the vault key lasts only while the app runs: files uploaded now would be lost with it. Save the owner kit and confirm it (Overview → Vault key) before the first upload; it is the key's only lasting copy.",
+    })
+  }
+
+  async #rememberKeyPresence(vaultId: string): Promise<void> {
+    const info = await this.vaultKeys.info(vaultId)
+    if (
+      this.#keyOnDevice.get(vaultId) !== info.present ||
+      this.#keyFingerprint.get(vaultId) !== info.fingerprint
+    ) {
+      this.#keyOnDevice.set(vaultId, info.present)
+      this.#keyFingerprint.set(vaultId, info.fingerprint)
+      this.#scheduleEmit()
+    }
+  }
+
+  // ---- connections as the window sees them ----
+
+  connection(id: string): ConnectionSummary {
+    const found = this.#registry.list().find((c) => c.id === id)
+    if (!found) throw new Error(`no connection ${id}`)
+    return found
+  }
+
+  connectionInfo(summary: ConnectionSummary): ConnectionInfo {
+    return {
+      id: summary.id,
+      serviceUrl: summary.serviceUrl,
+      label: summary.label,
+      keyKind: summary.keyKind,
+      keyLast4: summary.keyLast4,
+      keyStore: summary.keyStore,
+      addedAt: summary.addedAt,
+      active: summary.active,
+      local: this.localService.isLocal(summary.serviceUrl),
+    }
+  }
+
+  connectionStatus(): ConnectionStatus {
+    const connections = this.#registry.list().map((c) => this.connectionInfo(c))
+    const localUrl = this.localService.currentUrl
+    return {
+      connections,
+      active: connections.find((c) => c.active) ?? null,
+      secretStore: this.secretStore.kind,
+      localService: { running: localUrl !== null, url: localUrl },
+      keyStorage: this.keyStorage,
+      service: this.facts.service,
+    }
+  }
+
+  // ---- vaults as the window sees them ----
+
+  view(vault: VaultDetails): VaultView {
+    return vaultView({
+      vault,
+      record: this.records.get(vault.id),
+      facts: this.facts.of(vault.id),
+      service: this.facts.service,
+      keyOnDevice: this.#keyOnDevice.get(vault.id) ?? false,
+      keyStorage: this.keyStorage,
+      ownerKitConfirmed: this.ownerKitConfirmed(vault.id),
+    })
+  }
+
+  snapshot(): VaultsSnapshot {
+    const vaults = this.watcher
+      .snapshot()
+      .map((v) => this.view(v))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    return {
+      connectionId: this.#registry.active()?.id ?? null,
+      vaults,
+      fetchedAt: this.#fetchedAt,
+      error: this.#error,
+    }
+  }
+
+  /** The tray: the worst state across the vaults and the next check-in, as the window labels them. */
+  tray(): TrayView {
+    return this.#trayOf(this.snapshot())
+  }
+
+  #trayOf(snapshot: VaultsSnapshot): TrayView {
+    return trayView(snapshot.vaults, this.#now(), Math.max(1, ...this.#settings.reminderDaysBefore))
+  }
+
+  /** The vault's name as the window shows it (the owner's name, else a short id). */
+  labelOf(vaultId: string): string {
+    const known = this.watcher.snapshot().find((v) => v.id === vaultId)
+    return known ? this.#labelOf(known) : (this.records.get(vaultId).name ?? vaultLabel(vaultId))
+  }
+
+  #labelOf(vault: VaultDetails): string {
+    return vaultName(vault, this.records.get(vault.id)) ?? vaultLabel(vault.id)
+  }
+
+  /** After the service deleted a vault: its key, kits and records on this device go too. */
+  async forgetVault(vaultId: string): Promise<void> {
+    await this.vaultKeys.delete(vaultId)
+    await this.kits.forget(vaultId)
+    await this.records.update(vaultId, () => ({}))
+    this.facts.forget(vaultId)
+    this.#keyOnDevice.delete(vaultId)
+    this.#keyFingerprint.delete(vaultId)
+    this.#emitNow()
+  }
+
+  /** The vault as the watcher last saw it, after an action; the window is told at once. */
+  async viewOf(vault: VaultDetails): Promise<VaultView> {
+    await this.#rememberKeyPresence(vault.id)
+    this.#emitNow()
+    return this.view(vault)
+  }
+
+  /** After a connection change: the new account's vaults are read before the call returns. */
+  async vaultsRead(): Promise<void> {
+    if (this.#registry.active()) await this.watcher.pollNow()
+    this.#emitNow()
+  }
+
+  /** The vault as last read (every write reads it back), else a fresh read. */
+  async latestView(vaultId: string): Promise<VaultView> {
+    const known = this.watcher.snapshot().find((v) => v.id === vaultId)
+    return this.viewOf(known ?? (await this.vaults.get(vaultId)))
+  }
+
+  #scheduleEmit(): void {
+    if (this.#emitTimer) return
+    this.#emitTimer = setTimeout(() => {
+      this.#emitTimer = undefined
+      this.#emitNow()
+    }, 30)
+  }
+
+  #emitNow(): void {
+    if (this.#emitTimer) clearTimeout(this.#emitTimer)
+    this.#emitTimer = undefined
+    const snapshot = this.snapshot()
+    this.#window.emit(eventChannels.vaultsChanged, snapshot)
+    this.events.emit('tray', this.#trayOf(snapshot))
+  }
+
+  // ---- notices and the activity history ----
+
+  #notice(notice: AppNotice): void {
+    this.#window.emit(eventChannels.notice, notice)
+    if (this.#settings.notifications) this.events.emit('notice', notice)
+  }
+
+  #warnIfCreditsLow(vault: VaultDetails): void {
+    const view = this.view(vault)
+    if (view.state !== 'active' || view.releaseTrigger !== 'dead_man_switch') return
+    const months = runwayMonths(view.creditsBalance, view.checkInFrequency)
+    if (months === null || months >= CREDITS_LOW_MONTHS) return
+    const last = this.records.get(vault.id).creditsLowNoticeAt
+    if (last && this.#now() - Date.parse(last) < CREDITS_LOW_REPEAT_MS) return
+    void this.records.update(vault.id, (r) => ({
+      ...r,
+      creditsLowNoticeAt: new Date(this.#now()).toISOString(),
+    }))
+    this.#notice(creditsLowNotice(view, months, this.facts.service))
+  }
+
+  /** Appends to the history and tells the window; the owner hears once of a history that cannot be kept. */
+  recordActivity(input: ActivityInput): ActivityEntry | undefined {
+    const entry = this.activity.append(input)
+    if (entry) this.#window.emit(eventChannels.activityAdded, entry)
+    const problem = this.activity.problem
+    if (problem && problem !== this.#activityProblemTold) {
+      this.#activityProblemTold = problem
+      this.#notice(storageProblemNotice('activity history', problem))
+    }
+    return entry
+  }
+
+  #recordStateChange({ vaultId, from, to }: VaultStateChange): void {
+    if (from === to) return
+    const source = this.releaseActions.has(vaultId) ? 'window' : 'service'
+    const vault = this.watcher.snapshot().find((v) => v.id === vaultId)
+    if (to === 'releasing') {
+      this.recordActivity({
+        vaultId,
+        kind: 'release-started',
+        source,
+        ref: `release-started:${vault?.releaseStartedAt ?? new Date(this.#now()).toISOString()}`,
+      })
+    } else if (to === 'released') {
+      this.recordActivity({ vaultId, kind: 'released', source, ref: 'released' })
+    } else if (to === 'active' && from === 'releasing') {
+      this.recordActivity({ vaultId, kind: 'release-cancelled', source })
+    }
+  }
+
+  // ---- the check-in on unlock and its agent key ----
+
+  /**
+   * Where agent keys are kept: the OS keychain when the app's keys are there, else a file encrypted by
+   * the shell's protected storage (its own file), else memory. Opened on first use.
+   */
+  agentKeys(): Promise<AgentKeys> {
+    this.#agentKeys ??= openSecretStore({
+      userDataDir: this.#userDataDir,
+      ...(this.#secretBox ? { secretBox: this.#secretBox } : {}),
+      ...(this.#useKeychain && this.secretStore.kind === 'keychain' ? {} : { loadKeytar: null }),
+      fileName: 'agent-keys.enc.json',
+    }).then(({ store }) => AgentKeys.open(this.#userDataDir, store))
+    return this.#agentKeys
+  }
+
+  /**
+   * A client with the agent key of the active connection; for the service on this computer the app
+   * issues the key again when the store forgot it (no keychain). Null when this device holds none.
+   */
+  async agentClient(): Promise<VaultApiClient | null> {
+    const active = this.#registry.active()
+    if (!active) return null
+    const keys = await this.agentKeys()
+    let apiKey = await keys.get(active.id)
+    if (!apiKey && this.localService.isLocal(active.serviceUrl)) {
+      apiKey = await this.localService.issueAgentKey()
+      await keys.set(active.id, apiKey, 'created', this.#now())
+    }
+    if (!apiKey) return null
+    return new VaultApiClient({
+      baseUrl: active.serviceUrl,
+      apiKey,
+      ...(active.prefix ? { prefix: active.prefix } : {}),
+    })
+  }
+
+  /**
+   * What resume does, then the unlock check-in when the owner turned it on (Settings). Never throws;
+   * outcomes are in the activity history and notices.
+   */
+  async onUnlock(): Promise<UnlockOutcome[]> {
+    await this.onResume().catch(() => undefined)
+    if (!this.#settings.checkInOnUnlock || !this.#registry.active()) return []
+    this.#unlock ??= new UnlockCheckIn({
+      now: this.#now,
+      agentClient: () => this.agentClient(),
+      candidates: () =>
+        this.snapshot().vaults.map((v) => ({
+          vaultId: v.id,
+          known: {
+            state: v.state,
+            releaseTrigger: v.releaseTrigger,
+            checkInFrequency: v.checkInFrequency,
+            nextCheckInDue: v.nextCheckInDue,
+          },
+        })),
+      lastUnlock: (vaultId) => {
+        const last = this.activity.latest(vaultId, 'check-in', 'unlock')
+        const due = last?.detail.nextCheckInDue
+        return last && due ? { at: Date.parse(last.at), due: Date.parse(due) } : undefined
+      },
+      checkedIn: (vault, result) => {
+        const at = new Date(this.#now()).toISOString()
+        void this.records.update(vault.id, (r) => ({
+          ...r,
+          lastCheckIn: { at, note: UNLOCK_NOTE },
+          nextCheckInDue: result.nextCheckInDue,
+        }))
+        // The window and the reminders follow the new deadline at once.
+        this.watcher.observe({ ...vault, nextCheckInDue: result.nextCheckInDue })
+        this.#refreshSoon(vault.id)
+        return this.recordActivity({
+          vaultId: vault.id,
+          kind: 'check-in',
+          source: 'unlock',
+          at,
+          detail: { nextCheckInDue: result.nextCheckInDue },
+        })
+      },
+      failed: (vaultId, message) => {
+        this.#notice(unlockCheckInFailedNotice(this.labelOf(vaultId), vaultId, message))
+        return this.recordActivity({
+          vaultId,
+          kind: 'check-in-failed',
+          source: 'unlock',
+          detail: { error: message },
+        })
+      },
+    })
+    return this.#unlock.run()
+  }
+
+  // ---- settings and lifecycle ----
+
+  /** The settings as last applied. */
+  async settings(): Promise<Settings> {
+    return this.#settings
+  }
+
+  applySettings(settings: Settings): void {
+    this.#settings = settings
+    this.reminders.setConfig(reminderConfig(settings))
+    if (settings.uploadConcurrency) this.#queue.setConcurrency(settings.uploadConcurrency)
+    this.#queue.setHideFileNames(settings.hideFileNames)
+    this.reminders.tick()
+    this.#emitNow()
+  }
+
+  /** Timers: the reminder tick (60 s) and vault polling (1 s pass); the active service is read. */
+  start(): void {
+    this.reminders.start()
+    this.watcher.start()
+    void this.facts.refreshService()
+  }
+
+  /** After sleep or unlock: timers may have stalled; reminders are re-evaluated and vaults polled now. */
+  async onResume(): Promise<void> {
+    this.reminders.onResume()
+    await this.watcher.onResume()
+    this.#emitNow()
+  }
+
+  /** Stops timers, puts running uploads back in the queue, flushes files, stops the local service. */
+  async close(): Promise<void> {
+    if (this.#emitTimer) clearTimeout(this.#emitTimer)
+    this.#uploadEvents.close()
+    for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
+    this.reminders.stop()
+    this.watcher.stop()
+    await this.#queue.close()
+    await Promise.all([
+      this.watcher.flush(),
+      this.reminders.flush(),
+      this.#registry.flush(),
+      this.#deadlines.flush(),
+    ])
+    await this.records.flush()
+    await (await this.#agentKeys?.catch(() => undefined))?.flush()
+    this.activity.close()
+    await this.localService.close()
+  }
+}
+
+function reminderConfig(settings: Settings): Partial<ReminderConfig> {
+  const config: Partial<ReminderConfig> = {}
+  if (settings.reminderDaysBefore.length) config.reminderDaysBefore = settings.reminderDaysBefore
+  if (settings.overdueRepeatHours) config.overdueRepeatHours = settings.overdueRepeatHours
+  return config
+}
