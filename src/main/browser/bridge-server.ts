@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { pipeline } from 'node:stream/promises'
 import { WebSocket, WebSocketServer } from 'ws'
+import { AppError } from '../../shared/app-error'
 import { INVOKE_CHANNEL_NAMES } from '../../shared/ipc/bridge'
 import type { IpcResponse } from '../../shared/ipc/contract-kit'
 import { dispatch, type EventHub, type HandlerTable } from '../core/ipc/handler-table'
@@ -72,6 +73,14 @@ function answerFailure(response: ServerResponse): void {
   else response.writeHead(500, { 'content-type': 'text/plain' }).end('The request failed.')
 }
 
+function dropFailed(userMessage: string, cause?: unknown): AppError {
+  return new AppError({
+    code: 'DROP_FAILED',
+    userMessage,
+    ...(cause !== undefined ? { detail: String(cause), cause } : {}),
+  })
+}
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a)
   const right = Buffer.from(b)
@@ -118,16 +127,13 @@ async function answerIntake(
         return { ok: true, value: null }
     }
   } catch (error) {
-    const known = error instanceof DropIntakeError
-    return {
-      ok: false,
-      error: {
-        code: 'DROP_FAILED',
-        message: known ? error.message : 'The dropped files could not be received. Drop them again.',
-      },
-    }
+    const failure =
+      error instanceof DropIntakeError
+        ? error
+        : dropFailed('The dropped files could not be received. Drop them again.', error)
+    return { ok: false, error: failure.toData() }
   }
-  return { ok: false, error: { code: 'DROP_FAILED', message: 'Unknown drop step.' } }
+  return { ok: false, error: dropFailed('Unknown drop step.').toData() }
 }
 
 export async function startBrowserBridge(options: BrowserBridgeOptions): Promise<BrowserBridge> {

@@ -5,14 +5,19 @@
 import { randomUUID } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rm, rmdir, utimes } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
+import { AppError } from '../../shared/app-error'
 
 /** Names a browser can hand over; what the queue cannot seal is refused later, with its own reason. */
 const MAX_SEGMENT_BYTES = 255
 const MAX_PATH_CHARS = 4096
 export const DEFAULT_MAX_FILES_PER_DROP = 10_000
 
-export class DropIntakeError extends Error {
-  readonly code = 'DROP_FAILED'
+/** A drop that cannot be taken: the sentence says which file and what to do. */
+export class DropIntakeError extends AppError {
+  override readonly name = 'DropIntakeError'
+  constructor(userMessage: string) {
+    super({ code: 'DROP_FAILED', userMessage })
+  }
 }
 
 interface IncomingFile {

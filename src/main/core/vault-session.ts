@@ -20,13 +20,6 @@ import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { type RetryNotice, VaultApiClient, type VaultDetails } from '../../service-client'
 import { RequestPacer } from '../../service-client/request-pacer'
-import type {
-  AssetListQuery,
-  PersonRequest,
-  RehearsalRequest,
-  ReleaseConfigRequest,
-  SssPreset,
-} from '../../shared/api'
 import { AppError } from '../../shared/app-error'
 import { runwayMonths } from '../../shared/check-in-reserve'
 import { eventChannels } from '../../shared/ipc/contract'
@@ -48,16 +41,17 @@ import { EventHub } from './ipc/handler-table'
 import { type LocalService, NO_LOCAL_SERVICE } from './local-service'
 import { describeSecretStore, openSecretStore, type SecretBox } from './storage/secret-store'
 import { VaultKeyStore } from './storage/vault-key-store'
-import { toUploadView, UploadEventBatch } from './uploads/upload-event-batch'
-import { UploadQueue } from './uploads/upload-queue'
+import { OwnerUploads } from './uploads/owner-uploads'
+import { type BatchCounts, UploadQueue } from './uploads/upload-queue'
 import type { UploadItem } from './uploads/upload-records'
 import { type ActivityInput, ActivityLog, MAX_NAMES } from './vaults/activity-log'
+import { CheckInOnUnlock } from './vaults/check-in-on-unlock'
 import { CheckInDeadlines } from './vaults/checkin-deadlines'
 import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
 import { DeviceRecords } from './vaults/device-records'
 import { GuardianKits } from './vaults/guardian-kits'
 import { ReadinessFacts } from './vaults/readiness-facts'
-import { AgentKeys, UNLOCK_NOTE, UnlockCheckIn, type UnlockOutcome } from './vaults/unlock-check-in'
+import type { UnlockOutcome } from './vaults/unlock-check-in'
 import {
   batchEndNotice,
   creditsLowNotice,
@@ -66,6 +60,7 @@ import {
   storageProblemNotice,
   unlockCheckInFailedNotice,
 } from './vaults/vault-notices'
+import { type VaultOperations, vaultOperations } from './vaults/vault-operations'
 import { trayView, vaultLabel, vaultName, vaultView } from './vaults/vault-view'
 import type { ReleaseAlarm, VaultStateChange } from './vaults/vault-watcher'
 import { VaultWatcher } from './vaults/vault-watcher'
@@ -106,7 +101,6 @@ export interface VaultSessionOptions {
 /** Below this many months of check-ins, a notification warns (once a week). */
 const CREDITS_LOW_MONTHS = 3
 const CREDITS_LOW_REPEAT_MS = 7 * 24 * 3600_000
-const FINISHED = new Set<UploadItemView['state']>(['done', 'failed', 'skipped', 'cancelled'])
 
 interface SessionParts {
   events: EventEmitter<SessionEvents>
@@ -136,6 +130,11 @@ export class VaultSession {
   /** The owner's activity history on this device (activity.sqlite). */
   readonly activity: ActivityLog
   readonly facts: ReadinessFacts
+  /** The owner's calls on the active connection's vaults (each write read back through the watcher). */
+  readonly vaults: VaultOperations
+  readonly unlockCheckIn: CheckInOnUnlock
+  /** The upload queue on the active connection, and the list the window shows. */
+  readonly uploads: OwnerUploads
   readonly localService: LocalService
   /** Vaults whose release the owner is starting or cancelling from this device right now. */
   readonly releaseActions = new Set<string>()
@@ -145,24 +144,15 @@ export class VaultSession {
   readonly #deadlines: CheckInDeadlines
   readonly #queue: UploadQueue
   readonly #window: EventHub
-  readonly #userDataDir: string
-  readonly #secretBox: SecretBox | undefined
-  readonly #useKeychain: boolean
   readonly #now: () => number
   #settings: Settings
-  #agentKeys: Promise<AgentKeys> | undefined
-  #unlock: UnlockCheckIn | undefined
   #fetchedAt: string | null = null
   #error: VaultsSnapshot['error'] = null
   readonly #keyOnDevice = new Map<string, boolean>()
   readonly #keyFingerprint = new Map<string, string | undefined>()
-  /** Failed or cancelled uploads the owner cleared from the list (the queue still holds them). */
-  readonly #dismissed = new Set<string>()
   #emitTimer: ReturnType<typeof setTimeout> | undefined
   readonly #refreshTimers = new Map<string, ReturnType<typeof setTimeout>>()
-  readonly #uploadEvents: UploadEventBatch
   #activityProblemTold: string | undefined
-  #storageProblemTold: string | undefined
 
   private constructor(options: VaultSessionOptions, parts: SessionParts) {
     this.events = parts.events
@@ -179,11 +169,34 @@ export class VaultSession {
     this.#deadlines = parts.deadlines
     this.#queue = parts.queue
     this.#window = parts.window
-    this.#userDataDir = options.userDataDir
-    this.#secretBox = options.secretBox
-    this.#useKeychain = options.useKeychain !== false
     this.#now = options.now ?? Date.now
     this.#settings = options.settings ?? DEFAULT_SETTINGS
+    this.vaults = vaultOperations({
+      client: () => this.#registry.client(),
+      watcher: this.watcher,
+      deadlines: this.#deadlines,
+      vaultKeys: this.vaultKeys,
+      uploadIndex: () => this.#queue.index,
+    })
+    this.unlockCheckIn = new CheckInOnUnlock({
+      userDataDir: options.userDataDir,
+      ...(options.secretBox ? { secretBox: options.secretBox } : {}),
+      keychain: options.useKeychain !== false && this.secretStore.kind === 'keychain',
+      now: this.#now,
+      localService: this.localService,
+      active: () => this.#registry.active(),
+      vaults: () => this.snapshot().vaults,
+      activity: this.activity,
+      records: this.records,
+      observe: (vault) => {
+        // The window and the reminders follow the new deadline at once.
+        this.watcher.observe(vault)
+        this.#refreshSoon(vault.id)
+      },
+      recordActivity: (input) => this.recordActivity(input),
+      failed: (vaultId, message) =>
+        this.#notice(unlockCheckInFailedNotice(this.labelOf(vaultId), vaultId, message)),
+    })
     this.facts = new ReadinessFacts({
       now: this.#now,
       active: () => this.#registry.active(),
@@ -196,16 +209,12 @@ export class VaultSession {
         this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
       },
     })
-    this.#uploadEvents = new UploadEventBatch({
-      progress: (batch) => this.#window.emit(eventChannels.uploadProgress, batch),
-      items: (batch) => {
-        this.#window.emit(eventChannels.uploadItems, batch)
-        // Once per batch of uploads that had an item finish, not once per item (a scan of the queue).
-        const ended = new Map<string, UploadItemView>()
-        for (const item of batch) if (FINISHED.has(item.state)) ended.set(item.batchId, item)
-        for (const item of ended.values()) this.#batchEnded(item)
-        this.noticeUploadStorageProblem()
-      },
+    this.uploads = new OwnerUploads({
+      queue: this.#queue,
+      connectionId: () => this.#registry.active()?.id,
+      window: this.#window,
+      batchEnded: (item, counts) => this.#batchEnded(item, counts),
+      storageProblem: (problem) => this.#notice(storageProblemNotice('upload list', problem)),
     })
   }
 
@@ -357,20 +366,9 @@ export class VaultSession {
     })
     this.#queue.on('item', (item) => {
       this.events.emit('upload-item', item)
-      this.#uploadEvents.item(toUploadView(item))
       // One read of the vault for its new asset count and balance once uploads land.
       if (item.state === 'done') this.#refreshSoon(item.vaultId)
     })
-    this.#queue.on('progress', (p) =>
-      this.#uploadEvents.progress({
-        itemId: p.itemId,
-        vaultId: p.vaultId,
-        sentBytes: p.sentBytes,
-        totalBytes: p.totalBytes,
-        bytesPerSecond: p.bytesPerSecond,
-        etaSeconds: p.etaSeconds,
-      }),
-    )
   }
 
   /** After the connections changed: the new account's vaults are read from scratch. */
@@ -401,13 +399,6 @@ export class VaultSession {
         this.vaults.get(vaultId).catch(() => undefined)
       }, 300),
     )
-  }
-
-  /** Reads one vault again after a write, through the watcher so every listener sees it. */
-  async #reread(vaultId: string): Promise<VaultDetails> {
-    const vault = await (await this.#registry.client()).getVault(vaultId)
-    this.watcher.observe(vault)
-    return vault
   }
 
   // ---- the owner's connections (summaries only: keys stay in the secret store) ----
@@ -450,147 +441,11 @@ export class VaultSession {
     sendTestMail: async () => (await this.#registry.client()).sendTestMail(),
   }
 
-  // ---- vaults on the active connection; a write reads the vault back through the watcher ----
+  // ---- uploads ----
 
-  readonly vaults = {
-    list: async (): Promise<VaultDetails[]> => {
-      const vaults = await (await this.#registry.client()).listVaults()
-      for (const v of vaults) this.watcher.observe(v)
-      return vaults
-    },
-    get: (vaultId: string) => this.#reread(vaultId),
-    /** Creates the vault on the service and its key on this device. */
-    create: async (request: { preset?: SssPreset; name?: string } = {}): Promise<VaultDetails> => {
-      const vault = await (await this.#registry.client()).createVault(request)
-      await this.vaultKeys.create(vault.id)
-      this.watcher.observe(vault)
-      return vault
-    },
-    remove: async (vaultId: string): Promise<{ deleted: string }> => {
-      const result = await (await this.#registry.client()).deleteVault(vaultId)
-      await this.#queue.index.forgetVault(vaultId)
-      await this.watcher.pollNow()
-      return result
-    },
-    configureRelease: async (vaultId: string, request: ReleaseConfigRequest) => {
-      const config = await (await this.#registry.client()).configureRelease(vaultId, request)
-      this.#deadlines.remember(vaultId, config.trigger === 'dead_man_switch' ? config.nextCheckInDue : null)
-      await this.#reread(vaultId)
-      return config
-    },
-    checkIn: async (vaultId: string, note?: string) => {
-      const result = await (await this.#registry.client()).checkIn(vaultId, note)
-      this.#deadlines.remember(vaultId, result.nextCheckInDue)
-      await this.#reread(vaultId)
-      return result
-    },
-    cancelRelease: async (vaultId: string) => {
-      const result = await (await this.#registry.client()).cancelRelease(vaultId)
-      await this.#reread(vaultId)
-      return result
-    },
-    startRelease: async (vaultId: string): Promise<VaultDetails> => {
-      const vault = await (await this.#registry.client()).startRelease(vaultId)
-      this.watcher.observe(vault)
-      return vault
-    },
-    rename: async (vaultId: string, name: string | null): Promise<VaultDetails> => {
-      const vault = await (await this.#registry.client()).renameVault(vaultId, name)
-      this.watcher.observe(vault)
-      return vault
-    },
-    getRehearsal: async (vaultId: string) => (await this.#registry.client()).getRehearsal(vaultId),
-    startRehearsal: async (vaultId: string, request: RehearsalRequest) =>
-      (await this.#registry.client()).startRehearsal(vaultId, request),
-    endRehearsal: async (vaultId: string) => (await this.#registry.client()).endRehearsal(vaultId),
-    listGuardians: async (vaultId: string) => (await this.#registry.client()).listGuardians(vaultId),
-    addGuardian: async (vaultId: string, person: PersonRequest) => {
-      const guardian = await (await this.#registry.client()).addGuardian(vaultId, person)
-      await this.#reread(vaultId)
-      return guardian
-    },
-    removeGuardian: async (vaultId: string, guardianId: string) => {
-      const result = await (await this.#registry.client()).removeGuardian(vaultId, guardianId)
-      await this.#reread(vaultId)
-      return result
-    },
-    listHeirs: async (vaultId: string) => (await this.#registry.client()).listHeirs(vaultId),
-    addHeir: async (vaultId: string, person: PersonRequest) => {
-      const heir = await (await this.#registry.client()).addHeir(vaultId, person)
-      await this.#reread(vaultId)
-      return heir
-    },
-    removeHeir: async (vaultId: string, heirId: string) => {
-      const result = await (await this.#registry.client()).removeHeir(vaultId, heirId)
-      await this.#reread(vaultId)
-      return result
-    },
-    listAssets: async (vaultId: string, query: AssetListQuery = {}) =>
-      (await this.#registry.client()).listAssets(vaultId, query),
-  }
-
-  // ---- uploads, sent through the active connection ----
-
-  readonly uploads = {
-    estimate: (
-      vaultId: string,
-      paths: string[],
-      force = false,
-      reserve?: { credits: number; months: number },
-    ) => this.#queue.estimate(vaultId, paths, this.#registry.active()?.id, force, reserve),
-    enqueue: (request: { vaultId: string; paths: string[]; force?: boolean }) => {
-      const connectionId = this.#registry.active()?.id
-      return this.#queue.enqueue({ ...request, ...(connectionId ? { connectionId } : {}) })
-    },
-    cancel: (itemId: string) => this.#queue.cancel(itemId),
-    cancelBatch: (batchId: string) => this.#queue.cancelBatch(batchId),
-    retry: (itemId: string, force?: boolean) => this.#queue.retry(itemId, force),
-    list: () => this.#queue.list(),
-    clearFinished: () => this.#queue.clearFinished(),
-    idle: () => this.#queue.idle(),
-    /**
-     * The files this computer uploaded as an asset and has not uploaded again since: one, or those
-     * of a bundle (their real names, also when names were hidden from the service).
-     */
-    uploadedHere: (vaultId: string, assetId: string) => this.#queue.index.filesOfAsset(vaultId, assetId),
-  }
-
-  /** Upload items the window should list (failures the owner cleared are hidden). */
-  visibleUploads(): UploadItem[] {
-    return this.#queue.list().filter((i) => !this.#dismissed.has(i.id))
-  }
-
-  dismissUploads(match: (item: UploadItem) => boolean): number {
-    const ids = this.visibleUploads()
-      .filter(match)
-      .map((i) => i.id)
-    for (const id of ids) this.#dismissed.add(id)
-    return ids.length
-  }
-
-  /** Sends the upload changes gathered so far (before a list that replaces them). */
-  flushUploadEvents(): void {
-    this.#uploadEvents.flush()
-  }
-
-  /**
-   * Tells the owner when the upload list could not be read or kept on disk (a damaged uploads.sqlite is
-   * set aside, a full disk stops its writes): once per different problem, when the window lists uploads
-   * or a batch of changes goes out.
-   */
-  noticeUploadStorageProblem(): void {
-    const problem = this.#queue.storageProblem
-    if (!problem || problem === this.#storageProblemTold) return
-    this.#storageProblemTold = problem
-    this.#notice(storageProblemNotice('upload list', problem))
-  }
-
-  /** A batch of uploads had an item finish: when the whole batch has ended, tell and record it. */
-  #batchEnded(item: UploadItemView): void {
-    const counts = this.#queue.batchCounts(item.batchId)
-    if (!counts || counts.queued + counts.checking + counts.uploading > 0) return
+  /** Every item of a batch of uploads has finished: tell the owner and record it. */
+  #batchEnded(item: UploadItemView, counts: BatchCounts): void {
     const { done, failed } = counts
-    if (done === 0 && failed === 0) return
     this.#notice(batchEndNotice(this.labelOf(item.vaultId), item.vaultId, counts))
     const names: string[] = []
     for (const i of this.#queue.list()) {
@@ -832,100 +687,17 @@ export class VaultSession {
     }
   }
 
-  // ---- the check-in on unlock and its agent key ----
+  // ---- settings and lifecycle ----
 
   /**
-   * Where agent keys are kept: the OS keychain when the app's keys are there, else a file encrypted by
-   * the shell's protected storage (its own file), else memory. Opened on first use.
-   */
-  agentKeys(): Promise<AgentKeys> {
-    this.#agentKeys ??= openSecretStore({
-      userDataDir: this.#userDataDir,
-      ...(this.#secretBox ? { secretBox: this.#secretBox } : {}),
-      ...(this.#useKeychain && this.secretStore.kind === 'keychain' ? {} : { loadKeytar: null }),
-      fileName: 'agent-keys.enc.json',
-    }).then(({ store }) => AgentKeys.open(this.#userDataDir, store))
-    return this.#agentKeys
-  }
-
-  /**
-   * A client with the agent key of the active connection; for the service on this computer the app
-   * issues the key again when the store forgot it (no keychain). Null when this device holds none.
-   */
-  async agentClient(): Promise<VaultApiClient | null> {
-    const active = this.#registry.active()
-    if (!active) return null
-    const keys = await this.agentKeys()
-    let apiKey = await keys.get(active.id)
-    if (!apiKey && this.localService.isLocal(active.serviceUrl)) {
-      apiKey = await this.localService.issueAgentKey()
-      await keys.set(active.id, apiKey, 'created', this.#now())
-    }
-    if (!apiKey) return null
-    return new VaultApiClient({
-      baseUrl: active.serviceUrl,
-      apiKey,
-      ...(active.prefix ? { prefix: active.prefix } : {}),
-    })
-  }
-
-  /**
-   * What resume does, then the unlock check-in when the owner turned it on (Settings). Never throws;
-   * outcomes are in the activity history and notices.
+   * From powerMonitor 'unlock-screen': what resume does, then the check-in on unlock when the owner
+   * turned it on (Settings). Never throws; outcomes are in the activity history and notices.
    */
   async onUnlock(): Promise<UnlockOutcome[]> {
     await this.onResume().catch(() => undefined)
     if (!this.#settings.checkInOnUnlock || !this.#registry.active()) return []
-    this.#unlock ??= new UnlockCheckIn({
-      now: this.#now,
-      agentClient: () => this.agentClient(),
-      candidates: () =>
-        this.snapshot().vaults.map((v) => ({
-          vaultId: v.id,
-          known: {
-            state: v.state,
-            releaseTrigger: v.releaseTrigger,
-            checkInFrequency: v.checkInFrequency,
-            nextCheckInDue: v.nextCheckInDue,
-          },
-        })),
-      lastUnlock: (vaultId) => {
-        const last = this.activity.latest(vaultId, 'check-in', 'unlock')
-        const due = last?.detail.nextCheckInDue
-        return last && due ? { at: Date.parse(last.at), due: Date.parse(due) } : undefined
-      },
-      checkedIn: (vault, result) => {
-        const at = new Date(this.#now()).toISOString()
-        void this.records.update(vault.id, (r) => ({
-          ...r,
-          lastCheckIn: { at, note: UNLOCK_NOTE },
-          nextCheckInDue: result.nextCheckInDue,
-        }))
-        // The window and the reminders follow the new deadline at once.
-        this.watcher.observe({ ...vault, nextCheckInDue: result.nextCheckInDue })
-        this.#refreshSoon(vault.id)
-        return this.recordActivity({
-          vaultId: vault.id,
-          kind: 'check-in',
-          source: 'unlock',
-          at,
-          detail: { nextCheckInDue: result.nextCheckInDue },
-        })
-      },
-      failed: (vaultId, message) => {
-        this.#notice(unlockCheckInFailedNotice(this.labelOf(vaultId), vaultId, message))
-        return this.recordActivity({
-          vaultId,
-          kind: 'check-in-failed',
-          source: 'unlock',
-          detail: { error: message },
-        })
-      },
-    })
-    return this.#unlock.run()
+    return this.unlockCheckIn.run()
   }
-
-  // ---- settings and lifecycle ----
 
   /** The settings as last applied. */
   async settings(): Promise<Settings> {
@@ -958,7 +730,7 @@ export class VaultSession {
   /** Stops timers, puts running uploads back in the queue, flushes files, stops the local service. */
   async close(): Promise<void> {
     if (this.#emitTimer) clearTimeout(this.#emitTimer)
-    this.#uploadEvents.close()
+    this.uploads.close()
     for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
     this.reminders.stop()
     this.watcher.stop()
@@ -970,7 +742,7 @@ export class VaultSession {
       this.#deadlines.flush(),
     ])
     await this.records.flush()
-    await (await this.#agentKeys?.catch(() => undefined))?.flush()
+    await this.unlockCheckIn.flush()
     this.activity.close()
     await this.localService.close()
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { app, BrowserWindow, Notification, powerMonitor, safeStorage, session, shell } from 'electron'
 import { eventChannels } from '../../shared/ipc/contract'
 import type { AppNotice, TrayView } from '../../shared/ipc/vault-types'
+import { asAppError } from '../core/ipc/handler-table'
 import { createVaultApp, type VaultApp } from '../core/vault-app'
 import { LocalServiceHost } from '../local-service-host'
 import { APP_PAGE_URL } from '../renderer-files'
@@ -149,7 +150,7 @@ if (!app.requestSingleInstanceLock()) {
         notify({
           kind: 'reminder',
           title: 'Check-in failed',
-          body: `${label}: ${(error as { userMessage?: string }).userMessage ?? (error as Error).message}`,
+          body: `${label}: ${asAppError(error).userMessage}`,
           vaultId,
         }),
       )

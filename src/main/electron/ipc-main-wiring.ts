@@ -2,6 +2,7 @@
 // frame of our own window and page before its payload is validated and dispatched; refusals are logged.
 import type { IpcMainInvokeEvent, WebContents } from 'electron'
 import { ipcMain } from 'electron'
+import { AppError } from '../../shared/app-error'
 import { invokeChannels } from '../../shared/ipc/contract'
 import { dispatch, type EventHub, type HandlerTable } from '../core/ipc/handler-table'
 import { ipcRefusal } from './trusted-renderer'
@@ -28,13 +29,11 @@ export function registerIpcHandlers(
       if (refusal) {
         // The payload is not logged: it may hold words of a kit or a key.
         log(`IPC call to ${channel.name} refused: ${refusal} (frame ${frameUrl || 'unknown'})`)
-        return {
-          ok: false,
-          error: {
-            code: 'FORBIDDEN_SENDER',
-            message: 'This request did not come from the Vault Desktop window.',
-          },
-        }
+        const error = new AppError({
+          code: 'FORBIDDEN_SENDER',
+          userMessage: 'This request did not come from the Vault Desktop window.',
+        })
+        return { ok: false, error: error.toData() }
       }
       return dispatch(handlers, channel.name, args)
     })

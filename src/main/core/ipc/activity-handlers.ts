@@ -8,8 +8,8 @@ import type { InvokeChannels } from '../../../shared/ipc/contract'
 import type { ParsedArgsOf, ResultOf } from '../../../shared/ipc/contract-kit'
 import type { Settings, SettingsPatch } from '../../../shared/ipc/settings'
 import type { UnlockCheckInStatus } from '../../../shared/ipc/vault-types'
-import type { VaultSession } from '../vault-session'
 import { describeSecretStore } from '../storage/secret-store'
+import type { VaultSession } from '../vault-session'
 import { exportActivityText } from '../vaults/activity-log'
 import { checkAgentKey } from '../vaults/unlock-check-in'
 import type { HandlerTable } from './handler-table'
@@ -33,7 +33,7 @@ const safeName = (name: string) => name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '-').tri
 
 async function unlockStatus(s: VaultSession, settings: Settings): Promise<UnlockCheckInStatus> {
   const active = s.connections.active()
-  const keys = await s.agentKeys()
+  const keys = await s.unlockCheckIn.agentKeys()
   const info = active ? keys.info(active.id) : undefined
   // A key the store forgot (memory, after a restart) is not shown as kept.
   const held = active && info ? (await keys.get(active.id)) !== null : false
@@ -82,7 +82,7 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
             'No Vault Service is connected, so there is nothing to check in to. Connect first (Settings → Connections), then turn this on.',
         })
       }
-      const keys = await s.agentKeys()
+      const keys = await s.unlockCheckIn.agentKeys()
       if (s.localService.isLocal(active.serviceUrl)) {
         // The app owns the service on this computer: it makes the read-and-check-in key itself.
         if (!(await keys.get(active.id))) {
@@ -125,7 +125,7 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
       const settings = await deps.updateSettings({ checkInOnUnlock: false })
       const active = s.connections.active()
       if (active) {
-        const keys = await s.agentKeys()
+        const keys = await s.unlockCheckIn.agentKeys()
         const key = await keys.get(active.id)
         // A key the app made on its own service is revoked as well; a pasted one is the owner's to revoke.
         if (key && s.localService.isLocal(active.serviceUrl) && keys.info(active.id)?.origin === 'created') {

@@ -7,8 +7,8 @@ import { checkInReserveCredits } from '../../../shared/check-in-reserve'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
 import { toUploadView } from '../uploads/upload-event-batch'
-import type { VaultSession } from '../vault-session'
 import type { UploadIndexEntry } from '../uploads/upload-records'
+import type { VaultSession } from '../vault-session'
 import type { EventHub, HandlerTable } from './handler-table'
 
 type UploadHandlers = Pick<
@@ -131,12 +131,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
     estimateUpload: async ({ vaultId, paths }) => {
       const s = await session()
       s.requireLastingKey(vaultId)
-      const e = await s.uploads.estimate(
-        vaultId,
-        checkedPaths(paths),
-        false,
-        await reserveOf(s, vaultId),
-      )
+      const e = await s.uploads.estimate(vaultId, checkedPaths(paths), false, await reserveOf(s, vaultId))
       if (e.files === 0 && e.tooLarge.length === 0) {
         throw new AppError({
           code: 'NOTHING_TO_UPLOAD',
@@ -175,8 +170,8 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
 
     listUploads: async () => {
       const s = await session()
-      s.noticeUploadStorageProblem()
-      return s.visibleUploads().map(toUploadView)
+      s.uploads.noticeStorageProblem()
+      return s.uploads.visible().map(toUploadView)
     },
     cancelUpload: async ({ itemId }) => (await session()).uploads.cancel(itemId),
     retryUpload: async ({ itemId }) => (await session()).uploads.retry(itemId),
@@ -188,12 +183,12 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
         cleared = await s.uploads.clearFinished()
       } else {
         // The queue clears all finished items at once; failures alone are hidden by the session.
-        cleared = s.dismissUploads((i) => i.state === 'failed' || i.state === 'cancelled')
+        cleared = s.uploads.dismiss((i) => i.state === 'failed' || i.state === 'cancelled')
       }
       // Changes still gathered for the window go first: sent after the new list, they would bring back
       // items it no longer holds.
-      s.flushUploadEvents()
-      deps.events.emit(eventChannels.uploadsCleared, s.visibleUploads().map(toUploadView))
+      s.uploads.flushEvents()
+      deps.events.emit(eventChannels.uploadsCleared, s.uploads.visible().map(toUploadView))
       return cleared
     },
 
