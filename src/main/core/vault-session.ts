@@ -169,7 +169,7 @@ export class VaultSession {
     this.#deadlines = parts.deadlines
     this.#queue = parts.queue
     this.#window = parts.window
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? clockNow
     this.#settings = options.settings ?? DEFAULT_SETTINGS
     this.vaults = vaultOperations({
       client: () => this.#registry.client(),
@@ -220,7 +220,7 @@ export class VaultSession {
 
   static async open(options: VaultSessionOptions): Promise<VaultSession> {
     const { userDataDir } = options
-    const now = options.now ?? Date.now
+    const now = options.now ?? clockNow
     const settings = options.settings ?? DEFAULT_SETTINGS
     const events = options.events ?? new EventEmitter<SessionEvents>()
     const window = options.window ?? new EventHub()
@@ -747,6 +747,9 @@ export class VaultSession {
     await this.localService.close()
   }
 }
+
+/** Read at each call: a clock faked or moved after opening (tests) is followed. */
+const clockNow = () => Date.now()
 
 function reminderConfig(settings: Settings): Partial<ReminderConfig> {
   const config: Partial<ReminderConfig> = {}
