@@ -1,6 +1,7 @@
-import { type ReactNode, useRef } from 'react'
+import type { ReactNode } from 'react'
 import { text } from '../text'
-import { type FocusReturn, useModalDialog } from './use-return-focus'
+import { ModalDialog } from './ModalDialog'
+import type { FocusReturn } from './use-return-focus'
 
 interface Props {
   title: string
@@ -30,19 +31,8 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
 }: Props) {
-  const ref = useRef<HTMLDialogElement>(null)
-  useModalDialog(ref, opener)
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby="confirm-title"
-      onCancel={(event) => {
-        event.preventDefault()
-        onCancel()
-      }}
-    >
-      <h2 id="confirm-title">{title}</h2>
+    <ModalDialog title={title} opener={opener} onClose={onCancel}>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="button secondary" onClick={onCancel} disabled={busy}>
@@ -59,6 +49,6 @@ export function ConfirmDialog({
           </button>
         )}
       </div>
-    </dialog>
+    </ModalDialog>
   )
 }

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { vault } from '../bridge/vault-client'
 import { useSettingsStore } from '../stores/settings-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
-import { useModalDialog } from './use-return-focus'
+import { ModalDialog } from './ModalDialog'
 
 export interface LoadedKit {
   html: string
@@ -26,13 +26,11 @@ interface Props {
 
 /** A printable kit: shown in a sandboxed frame; printed or saved as PDF by the desktop app. */
 export function KitViewer({ title, load, print, onClose, footer, next }: Props) {
-  const ref = useRef<HTMLDialogElement>(null)
   const mode = useSettingsStore((s) => s.appInfo?.mode)
   const [kit, setKit] = useState<LoadedKit>()
   const [error, setError] = useState<unknown>()
   const [status, setStatus] = useState<string>()
 
-  useModalDialog(ref)
   // biome-ignore lint/correctness/useExhaustiveDependencies: the kit is loaded once per opening
   useEffect(() => {
     load().then(setKit, setError)
@@ -66,16 +64,7 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
   }
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog kit-dialog"
-      aria-labelledby="kit-title"
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
-    >
-      <h2 id="kit-title">{title}</h2>
+    <ModalDialog title={title} className="dialog kit-dialog" onClose={onClose}>
       {kit && <p className="muted small">{kit.detail}</p>}
       {kit && <iframe className="kit-frame" title={title} sandbox="" srcDoc={kit.html} />}
       {error !== undefined && <ErrorNotice error={error} />}
@@ -119,7 +108,7 @@ export function KitViewer({ title, load, print, onClose, footer, next }: Props) 
           </button>
         )}
       </div>
-    </dialog>
+    </ModalDialog>
   )
 }
 

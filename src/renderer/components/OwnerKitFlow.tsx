@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import type { OwnerKitCheck } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
@@ -6,7 +6,7 @@ import { useVault } from '../stores/vaults-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { OwnerKitViewer } from './KitViewer'
-import { useModalDialog } from './use-return-focus'
+import { ModalDialog } from './ModalDialog'
 
 const t = text.ownerKit
 
@@ -47,26 +47,15 @@ function SimpleDialog({
   children: React.ReactNode
   onClose(): void
 }) {
-  const ref = useRef<HTMLDialogElement>(null)
-  useModalDialog(ref)
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby="simple-dialog-title"
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
-    >
-      <h2 id="simple-dialog-title">{title}</h2>
+    <ModalDialog title={title} onClose={onClose}>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose}>
           {t.close}
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   )
 }
 
@@ -79,7 +68,6 @@ function OwnerKitCheckDialog({
   onBack(): void
   onClose(): void
 }) {
-  const ref = useRef<HTMLDialogElement>(null)
   const v = useVault(vaultId)
   const [check, setCheck] = useState<OwnerKitCheck>()
   const [words, setWords] = useState<Record<number, string>>({})
@@ -87,7 +75,6 @@ function OwnerKitCheckDialog({
   const [error, setError] = useState<unknown>()
   const [confirmedAt, setConfirmedAt] = useState<string | null>(null)
 
-  useModalDialog(ref)
   // biome-ignore lint/correctness/useExhaustiveDependencies: one check per opening
   useEffect(() => {
     vault().getOwnerKitCheck({ vaultId }).then(setCheck, setError)
@@ -114,16 +101,7 @@ function OwnerKitCheckDialog({
   const complete = check?.positions.every((p) => (words[p] ?? '').trim()) ?? false
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby="owner-check-title"
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
-    >
-      <h2 id="owner-check-title">{t.checkTitle}</h2>
+    <ModalDialog title={t.checkTitle} onClose={onClose}>
       {confirmedAt ? (
         <>
           <p className="notice notice-ok" role="status" data-testid="owner-kit-confirmed">
@@ -171,6 +149,6 @@ function OwnerKitCheckDialog({
           </div>
         </form>
       )}
-    </dialog>
+    </ModalDialog>
   )
 }

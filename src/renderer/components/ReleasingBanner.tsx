@@ -1,12 +1,10 @@
-import { useState } from 'react'
 import { LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { releaseProgress } from '../display/release-text'
 import { useWriteAccess } from '../stores/connection-store'
 import { format, text } from '../text'
-import { ConfirmDialog } from './ConfirmDialog'
-import { ErrorNotice } from './ErrorNotice'
+import { AskFirstButton } from './AskFirstButton'
 
 const t = text.releaseStatus
 
@@ -30,49 +28,17 @@ export function ReleaseDates({ v }: { v: VaultView }) {
 
 /** "Cancel release" with its confirmation; shown wherever a releasing vault is. */
 export function CancelReleaseButton({ v }: { v: VaultView }) {
-  const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
   const { canWrite, reason } = useWriteAccess()
-
-  const cancel = async () => {
-    setBusy(true)
-    setError(undefined)
-    try {
-      await vault().cancelRelease({ vaultId: v.id })
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-      setConfirming(false)
-    }
-  }
-
   return (
-    <>
-      <button
-        type="button"
-        className="button danger-solid"
-        onClick={() => setConfirming(true)}
-        disabled={!canWrite}
-        title={reason ?? undefined}
-      >
-        {t.cancelRelease}
-      </button>
-      {!canWrite && <p className="banner-note">{reason}</p>}
-      {error !== undefined && <ErrorNotice error={error} />}
-      {confirming && (
-        <ConfirmDialog
-          title={t.cancelTitle}
-          confirmLabel={t.cancelRelease}
-          busy={busy}
-          onConfirm={cancel}
-          onCancel={() => setConfirming(false)}
-        >
-          <p>{t.cancelBody}</p>
-        </ConfirmDialog>
-      )}
-    </>
+    <AskFirstButton
+      label={t.cancelRelease}
+      className="button danger-solid"
+      action={() => vault().cancelRelease({ vaultId: v.id })}
+      dialog={{ title: t.cancelTitle, confirmLabel: t.cancelRelease }}
+      afterButton={!canWrite && <p className="banner-note">{reason}</p>}
+    >
+      <p>{t.cancelBody}</p>
+    </AskFirstButton>
   )
 }
 

@@ -1,40 +1,21 @@
-import { useState } from 'react'
 import { LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
+import { useConnectionStore } from '../stores/connection-store'
 import { useSectionTarget } from '../stores/section-target'
 import { text } from '../text'
-import { ConfirmDialog } from './ConfirmDialog'
-import { ErrorNotice } from './ErrorNotice'
+import { AskFirstButton } from './AskFirstButton'
 
 /** The manual trigger's one control: start the release now (with the days to cancel explained). */
 export function StartReleasePanel({ v }: { v: VaultView }) {
   const service = useConnectionStore((s) => s.status?.service)
   const extensions = service?.extensions
   const noMail = !!service && (service.trial || service.mailConfigured === false)
-  const { canWrite, reason } = useWriteAccess()
-  const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
   useSectionTarget('start-release', v.releaseTrigger === 'manual')
   if (v.releaseTrigger !== 'manual' || v.state !== 'active') return null
   const offered = extensions?.includes('release-start') ?? false
   const t = text.startRelease
   const endsOn = new Date(Date.now() + LIMITS.contestationDays * 86_400_000).toISOString()
-
-  const start = async () => {
-    setBusy(true)
-    setError(undefined)
-    try {
-      await vault().startRelease({ vaultId: v.id })
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-      setConfirming(false)
-    }
-  }
 
   return (
     <section className="panel" aria-labelledby="section-start-release">
@@ -44,36 +25,22 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
       {offered ? (
         <>
           <p>{t.manualNote(LIMITS.contestationDays)}</p>
-          <button
-            type="button"
+          <AskFirstButton
+            label={t.button}
             className="button danger"
-            onClick={() => setConfirming(true)}
-            disabled={!canWrite}
-            title={reason ?? undefined}
+            action={() => vault().startRelease({ vaultId: v.id })}
+            dialog={{ title: t.confirmTitle, confirmLabel: t.confirm, danger: true }}
           >
-            {t.button}
-          </button>
+            <ul className="plain-list">
+              <li>{t.period(LIMITS.contestationDays)}</li>
+              <li>{t.whenItEnds(endsOn)}</li>
+              <li>{t.toldNothing}</li>
+            </ul>
+            {noMail && <p className="notice notice-warn">{service?.trial ? t.trial : t.noMail}</p>}
+          </AskFirstButton>
         </>
       ) : (
         <p className="notice notice-info">{t.notOffered}</p>
-      )}
-      {error !== undefined && <ErrorNotice error={error} />}
-      {confirming && (
-        <ConfirmDialog
-          title={t.confirmTitle}
-          confirmLabel={t.confirm}
-          danger
-          busy={busy}
-          onConfirm={() => void start()}
-          onCancel={() => setConfirming(false)}
-        >
-          <ul className="plain-list">
-            <li>{t.period(LIMITS.contestationDays)}</li>
-            <li>{t.whenItEnds(endsOn)}</li>
-            <li>{t.toldNothing}</li>
-          </ul>
-          {noMail && <p className="notice notice-warn">{service?.trial ? t.trial : t.noMail}</p>}
-        </ConfirmDialog>
       )}
     </section>
   )

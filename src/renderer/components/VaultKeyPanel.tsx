@@ -6,6 +6,7 @@ import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
+import { useConfirmedAction } from './use-confirmed-action'
 
 /** Where the vault key is: save and confirm the owner kit when it is here, import it when it is not. */
 export function VaultKeyPanel({ v }: { v: VaultView }) {
@@ -14,7 +15,8 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
   const [words, setWords] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
-  const [replacing, setReplacing] = useState(false)
+  const replace = useConfirmedAction(() => vault().replaceLostVaultKey({ vaultId: v.id }))
+  const working = busy || replace.busy
 
   const importKit = async (event: FormEvent) => {
     event.preventDefault()
@@ -27,19 +29,6 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
       setError(e)
     } finally {
       setBusy(false)
-    }
-  }
-
-  const replaceKey = async () => {
-    setBusy(true)
-    setError(undefined)
-    try {
-      await vault().replaceLostVaultKey({ vaultId: v.id })
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-      setReplacing(false)
     }
   }
 
@@ -92,8 +81,8 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
               spellCheck={false}
             />
             <div className="row">
-              <button type="submit" className="button" disabled={busy || !words.trim()}>
-                {busy ? t.checking : t.import}
+              <button type="submit" className="button" disabled={working || !words.trim()}>
+                {working ? t.checking : t.import}
               </button>
             </div>
           </form>
@@ -104,8 +93,8 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
               <button
                 type="button"
                 className="button secondary"
-                onClick={() => setReplacing(true)}
-                disabled={!canWrite || busy}
+                onClick={replace.ask}
+                disabled={!canWrite || working}
                 title={reason ?? undefined}
               >
                 {t.newKey}
@@ -115,14 +104,15 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
         </>
       )}
       {error !== undefined && <ErrorNotice error={error} vaultId={v.id} />}
-      {replacing && (
+      {replace.error !== undefined && <ErrorNotice error={replace.error} vaultId={v.id} />}
+      {replace.confirming && (
         <ConfirmDialog
           title={t.confirmTitle}
           confirmLabel={t.confirm}
           danger
-          busy={busy}
-          onConfirm={() => void replaceKey()}
-          onCancel={() => setReplacing(false)}
+          busy={replace.busy}
+          onConfirm={() => void replace.confirm()}
+          onCancel={replace.cancel}
         >
           <p>{t.onlyIfLost}</p>
           <ul className="plain-list">

@@ -8,6 +8,7 @@ import type {
 } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { RadioCards } from '../components/RadioCards'
 import { decodeQrFromFile } from '../display/qr-image'
 import { useSettingsStore } from '../stores/settings-store'
 import { coreLang, format, langOf, text } from '../text'
@@ -204,33 +205,17 @@ export function RecoveryScreen() {
       </header>
       <p className="lead">{t.lead}</p>
 
-      <fieldset className="radio-cards compact">
-        <legend>{t.sourceLegend}</legend>
-        <label className={`radio-card${source === 'service' ? ' selected' : ''}`}>
-          <input
-            type="radio"
-            name="source"
-            checked={source === 'service'}
-            onChange={() => setSource('service')}
-          />
-          <span>
-            <strong>{t.sourceService}</strong>
-            <span className="muted">{t.sourceServiceNote}</span>
-          </span>
-        </label>
-        <label className={`radio-card${source === 'files' ? ' selected' : ''}`}>
-          <input
-            type="radio"
-            name="source"
-            checked={source === 'files'}
-            onChange={() => setSource('files')}
-          />
-          <span>
-            <strong>{t.sourceFiles}</strong>
-            <span className="muted">{t.sourceFilesNote}</span>
-          </span>
-        </label>
-      </fieldset>
+      <RadioCards<Source>
+        legend={t.sourceLegend}
+        name="source"
+        options={[
+          { value: 'service', label: t.sourceService, sentence: t.sourceServiceNote },
+          { value: 'files', label: t.sourceFiles, sentence: t.sourceFilesNote },
+        ]}
+        value={source}
+        onChange={setSource}
+        compact
+      />
 
       {source === 'service' ? (
         <form className="panel" onSubmit={showFiles} aria-labelledby="step-email">

@@ -9,6 +9,7 @@ import {
 import type { ReleaseSettings } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { ErrorNotice } from '../../components/ErrorNotice'
+import { RadioCards } from '../../components/RadioCards'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { RehearsalPanel } from '../../components/RehearsalPanel'
 import { CancelReleaseButton, ReleaseDates } from '../../components/ReleasingBanner'
@@ -83,24 +84,14 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
         {v.state !== 'active' && (
           <p className="notice notice-info">{text.releaseStatus.settingsWhileActive}</p>
         )}
-        <fieldset className="radio-cards" disabled={!writable}>
-          <legend>{text.release.trigger}</legend>
-          {RELEASE_TRIGGERS.map((t) => (
-            <label key={t} className={`radio-card${trigger === t ? ' selected' : ''}`}>
-              <input
-                type="radio"
-                name="trigger"
-                value={t}
-                checked={trigger === t}
-                onChange={() => setTrigger(t)}
-              />
-              <span>
-                <strong>{TRIGGER_TEXT[t].label}</strong>
-                <span className="muted">{TRIGGER_TEXT[t].sentence}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        <RadioCards<ReleaseTrigger>
+          legend={text.release.trigger}
+          name="trigger"
+          options={RELEASE_TRIGGERS.map((t) => ({ value: t, ...TRIGGER_TEXT[t] }))}
+          value={trigger}
+          onChange={setTrigger}
+          disabled={!writable}
+        />
         {trigger === 'dead_man_switch' && (
           <div className="field">
             <label htmlFor="checkin-frequency">{text.release.checkIn}</label>
