@@ -1,5 +1,5 @@
 // What the release tests share: a real SMTP server on loopback that keeps every message, a Vault
-// Service on a movable clock that delivers to it, an owner's app core connected to that service,
+// Service on a movable clock that delivers to it, an owner's vault session connected to that service,
 // seeded file generation (streamed, never whole in memory), hashing, and a TCP relay that can cut
 // a download part-way (the service "going away" mid-file).
 import { createCipheriv, createHash } from 'node:crypto'
@@ -111,7 +111,7 @@ export interface ReleaseWorld {
   ownerEmail: string
   now(): number
   advance(ms: number): void
-  /** A fresh owner app core (its own data folder) connected to the service. */
+  /** A fresh owner vault session (its own data folder) connected to the service. */
   ownerCore(options?: { start?: boolean }): Promise<VaultSession>
   tempDir(prefix: string): Promise<string>
   close(): Promise<void>

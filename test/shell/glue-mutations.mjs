@@ -152,12 +152,14 @@ function run(cwd, command, args) {
 const scratch = mkdtempSync(join(tmpdir(), 'glue-mutations-'))
 for (const entry of [
   'src',
+  'scripts',
   'test',
   'resources',
   'package.json',
   'electron.vite.config.ts',
   'tsconfig.json',
   'tsconfig.base.json',
+  'tsconfig.e2e.json',
   'tsconfig.node.json',
   'tsconfig.web.json',
   'vitest.config.ts',

@@ -10,10 +10,12 @@
 //   s.connections   list() active() add() replaceKey() rename() remove() switchTo() hasKey()
 //   s.vaults        list() get() create() remove() configureRelease() checkIn() cancelRelease()
 //                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection)
-//   s.uploads       estimate() enqueue() cancel() cancelBatch() retry() list() clearFinished() idle() ...
-//   s.vaultKeys, s.watcher, s.reminders, s.records, s.kits, s.activity, s.facts, s.localService
-//   s.snapshot() view() viewOf() latestView() labelOf() tray() connectionStatus() ...
+//   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
+//   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
+//   s.vaultKeys, s.watcher, s.reminders, s.records, s.kits, s.activity, s.localService  (the parts)
+//   s.snapshot() view() viewOf() latestView() labelOf() tray() connectionStatus() recordActivity() ...
 //   s.start() s.onResume() s.onUnlock() s.applySettings() await s.close()
+//   s.events        in-process: 'tray', 'notice', 'upload-item', 'vault', 'alarm', 'reminder', ...
 //
 // Errors thrown by these calls are AppErrors (VaultApiError, ConnectionError, VaultKeyError...).
 import { EventEmitter } from 'node:events'
