@@ -1,10 +1,13 @@
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
+import { NODE_CIPHER_WORKERS } from './scripts/node-cipher-workers.mjs'
 
 export default defineConfig({
   main: {
     build: {
-      rolldownOptions: { input: { index: 'src/main/electron/index.ts' } },
+      // The worker threads' modules land beside index.js (out/main/chunk-worker.js, ...), where
+      // src/node-cipher/worker-module.ts looks for them.
+      rolldownOptions: { input: { index: 'src/main/electron/index.ts', ...NODE_CIPHER_WORKERS } },
     },
   },
   preload: {

@@ -37,8 +37,9 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
+import { type AeadBackendName, cipherByName } from '../src/node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../src/node-cipher/file-read-worker'
-// The cipher modules only (not the index, which pulls in the QR and kit code the children do not need).
 import { decryptStream, encryptStream } from '../src/vault-format/file-cipher'
 import { generateVaultKey } from '../src/vault-format/vault-key'
 
@@ -89,8 +90,7 @@ async function child([op, backend, parallel, input, keyHex]: string[]): Promise<
   const opts = {
     vaultKey: Uint8Array.from(Buffer.from(keyHex!, 'hex')),
     vaultId: VAULT_ID,
-    backend: backend as 'node' | 'noble',
-    parallel: parallel === 'pool',
+    ...cipherByName(backend as AeadBackendName, parallel === 'pool'),
   }
   const size = statSync(input!).size
   const identity = { path: 'bench.bin', size }
@@ -118,15 +118,19 @@ async function child([op, backend, parallel, input, keyHex]: string[]): Promise<
 
 let childScript = ''
 
-/** The children run a plain-node bundle of this file: tsx's loader alone would add ~70 MB of RSS. */
+/**
+ * The children run a plain-node bundle of this file: tsx's loader alone would add ~70 MB of RSS.
+ * The worker threads' modules go beside it.
+ */
 async function bundleChild(dir: string): Promise<void> {
   childScript = join(dir, 'bench-crypto-child.mjs')
   // Imported here, and left out of the bundle, so the children never load esbuild.
   const { build } = await import('esbuild')
   await build({
     external: ['esbuild'],
-    entryPoints: [self],
-    outfile: childScript,
+    entryPoints: { 'bench-crypto-child': self, ...NODE_CIPHER_WORKERS },
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

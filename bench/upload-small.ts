@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
+import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
 import { startService } from '../src/service/index'
 import type { SmallRun } from './upload-small-client'
 
@@ -53,8 +54,10 @@ const work = await mkdtemp(join(tmpdir(), 'vault-bench-small-'))
 try {
   const clientBundle = join('out', 'bench', 'upload-small-client.mjs')
   await build({
-    entryPoints: ['bench/upload-small-client.ts'],
-    outfile: clientBundle,
+    // The worker threads' modules go beside the client, which starts them from there.
+    entryPoints: { 'upload-small-client': 'bench/upload-small-client.ts', ...NODE_CIPHER_WORKERS },
+    outdir: join('out', 'bench'),
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

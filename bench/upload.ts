@@ -29,6 +29,7 @@ if (process.argv.includes('--small')) {
 
 async function largeFile(): Promise<void> {
   const { build } = await import('esbuild')
+  const { NODE_CIPHER_WORKERS } = await import('../scripts/node-cipher-workers.mjs')
   const { encryptedFileLength } = await import('../src/vault-format')
   const { largestUploadableFile } = await import('../src/main/core/uploads/upload-queue')
   const big = process.argv.includes('--big')
@@ -50,8 +51,10 @@ async function largeFile(): Promise<void> {
   try {
     const clientBundle = join('out', 'bench', 'upload-client.mjs')
     await build({
-      entryPoints: ['bench/upload-client.ts'],
-      outfile: clientBundle,
+      // The worker threads' modules go beside the client, which starts them from there.
+      entryPoints: { 'upload-client': 'bench/upload-client.ts', ...NODE_CIPHER_WORKERS },
+      outdir: join('out', 'bench'),
+      outExtension: { '.js': '.mjs' },
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs'
 import { build } from 'esbuild'
 import { ensureNativeModules } from './native-modules.mjs'
+import { NODE_CIPHER_WORKERS } from './node-cipher-workers.mjs'
 
 const entryPoints = {
   service: 'src/service/cli.ts',
@@ -28,7 +29,8 @@ if (missing.length > 0) {
 }
 
 await build({
-  entryPoints: selected,
+  // The worker threads' modules, beside the tools that start them (always: they take milliseconds).
+  entryPoints: { ...selected, ...NODE_CIPHER_WORKERS },
   outdir: 'out/cli',
   bundle: true,
   platform: 'node',

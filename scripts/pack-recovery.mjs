@@ -14,6 +14,7 @@ import {
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { NODE_CIPHER_WORKERS } from './node-cipher-workers.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 // `--out <folder>` packs elsewhere (the package test uses a folder of its own).
@@ -31,7 +32,8 @@ rmSync(stage, { recursive: true, force: true })
 mkdirSync(join(stage, 'docs'), { recursive: true })
 
 const bundled = await build({
-  entryPoints: { 'vault-recover': 'src/recovery/cli.ts' },
+  // The worker threads' modules go beside the tool, which starts them from there.
+  entryPoints: { 'vault-recover': 'src/recovery/cli.ts', ...NODE_CIPHER_WORKERS },
   outdir: join(stage, 'bin'),
   absWorkingDir: root,
   bundle: true,

@@ -1,83 +1,18 @@
 // Parallel AES-256-GCM over batches of chunks on worker_threads (node:crypto is synchronous per call,
-// so several cores need several threads). The worker is an inline script so it works the same from
-// sources (tsx, vitest), from the esbuild CLI bundle and inside Electron's main process.
+// so several cores need several threads): the format library's ChunkBatchRunner. Each thread runs
+// chunk-worker.ts.
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
-
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads')
-const { createCipheriv, createDecipheriv } = require('node:crypto')
-const CHUNK = 16384, TAG = 16, SEALED = CHUNK + TAG
-const nonce = new Uint8Array(12)
-function nonceFor(base, index) {
-  nonce.set(base)
-  let rest = index
-  for (let i = 11; i >= 7; i--) { nonce[i] ^= rest % 256; rest = Math.floor(rest / 256) }
-  return nonce
-}
-function seal(job, data) {
-  const chunks = job.final ? Math.floor(data.length / CHUNK) + 1 : data.length / CHUNK
-  const out = new Uint8Array(data.length + TAG * chunks)
-  let o = 0
-  for (let k = 0; k < chunks; k++) {
-    const c = createCipheriv('aes-256-gcm', job.key, nonceFor(job.baseNonce, job.firstIndex + k))
-    const b = c.update(data.subarray(k * CHUNK, Math.min((k + 1) * CHUNK, data.length)))
-    out.set(b, o); o += b.length
-    c.final()
-    out.set(c.getAuthTag(), o); o += TAG
-  }
-  return { out, failedAt: -1 }
-}
-function open(job, data) {
-  const full = Math.floor(data.length / SEALED)
-  const chunks = job.final ? full + 1 : full
-  const out = new Uint8Array(data.length - TAG * chunks)
-  let o = 0
-  for (let k = 0; k < chunks; k++) {
-    const sealed = data.subarray(k * SEALED, Math.min((k + 1) * SEALED, data.length))
-    if (sealed.length < TAG) return { out: out.subarray(0, o), failedAt: k }
-    const d = createDecipheriv('aes-256-gcm', job.key, nonceFor(job.baseNonce, job.firstIndex + k))
-    d.setAuthTag(sealed.subarray(sealed.length - TAG))
-    const b = d.update(sealed.subarray(0, sealed.length - TAG))
-    try { d.final() } catch { return { out: out.subarray(0, o), failedAt: k } }
-    out.set(b, o); o += b.length
-  }
-  return { out, failedAt: -1 }
-}
-parentPort.on('message', (job) => {
-  const data = new Uint8Array(job.buffer, job.byteOffset, job.length)
-  const { out, failedAt } = job.op === 'seal' ? seal(job, data) : open(job, data)
-  // The input goes back too: the caller reuses it (or needs it to diagnose a failure), and this
-  // thread then holds no garbage between batches.
-  parentPort.postMessage({ id: job.id, out, failedAt, input: data }, [out.buffer, job.buffer])
-})
-`
-
-export interface BatchJob {
-  op: 'seal' | 'open'
-  key: Uint8Array
-  baseNonce: Uint8Array
-  firstIndex: number
-  /** Whether the batch ends with the message's final (short) chunk. */
-  final: boolean
-  /** Moved to the worker: the caller must not use it afterwards (a failed open hands it back). */
-  data: Uint8Array
-}
-
-export interface BatchResult {
-  out: Uint8Array
-  /** Chunk (relative to the batch) that failed to authenticate, -1 if none. `out` holds the chunks before it. */
-  failedAt: number
-  /** The input, handed back: for reuse, or to diagnose a failed chunk. Null when not returned. */
-  input: Uint8Array | null
-}
+import type { Worker } from 'node:worker_threads'
+import type { BatchJob, BatchResult, ChunkBatchRunner } from '../vault-format/chunk-batch'
+import type { ChunkWorkerJob } from './chunk-worker'
+import { startWorker } from './worker-module'
 
 interface Slot {
   worker: Worker
   pending: Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void }>
 }
 
-export class ChunkWorkerPool {
+export class ChunkWorkerPool implements ChunkBatchRunner {
   readonly size: number
   private slots: (Slot | undefined)[]
   private nextId = 1
@@ -96,9 +31,13 @@ export class ChunkWorkerPool {
     return new Promise<BatchResult>((resolve, reject) => {
       if (slot.pending.size === 0) slot.worker.ref()
       slot.pending.set(id, { resolve, reject })
-      slot.worker.postMessage({ ...rest, id, buffer: owned.buffer, byteOffset: 0, length: owned.length }, [
-        owned.buffer as ArrayBuffer,
-      ])
+      const message: ChunkWorkerJob = {
+        ...rest,
+        id,
+        buffer: owned.buffer as ArrayBuffer,
+        length: owned.length,
+      }
+      slot.worker.postMessage(message, [message.buffer])
     })
   }
 
@@ -119,9 +58,8 @@ export class ChunkWorkerPool {
   }
 
   private spawn(i: number): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true })
+    const worker = startWorker('chunk-worker')
     const slot: Slot = { worker, pending: new Map() }
-    worker.unref()
     worker.on('message', (msg: { id: number } & BatchResult) => {
       const waiter = slot.pending.get(msg.id)
       if (!waiter) return
@@ -136,6 +74,9 @@ export class ChunkWorkerPool {
     }
     worker.on('error', fail)
     worker.on('exit', (code) => fail(new Error(`encryption worker stopped (exit code ${code})`)))
+    // Idle until run() refs it. Only after the listeners: adding a 'message' listener refs a worker again,
+    // and a slot that never got a batch then kept the recovery tool from exiting.
+    worker.unref()
     this.slots[i] = slot
     return slot
   }

@@ -3,21 +3,19 @@
 // chunk and a cipher object per chunk; on the main thread, with the app's heap, that garbage cost
 // more CPU (full collections) than the encryption itself. On the worker it is collected in a heap of
 // a few MB, and the pieces come back to the worker for reuse once the consumer is done with them.
-// The worker is an inline script (like chunk-worker-pool.ts): it works from sources, bundles and
-// inside Electron's main process.
+// The thread runs file-read-thread.ts.
 import { basename } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import { concatBytes } from '../vault-format/bytes'
-import { CHUNK_SIZE, deriveMessageKeys, MAX_CHUNKS, SEALED_CHUNK_SIZE } from '../vault-format/chunked-format'
-import { FileCipherError } from '../vault-format/file-cipher-error'
+import { BATCH_PLAIN, BATCH_SEALED } from '../vault-format/chunk-batch'
+import { CHUNK_SIZE, deriveMessageKeys, MAX_CHUNKS } from '../vault-format/chunked-format'
 import { type FileEncryptOptions, fileContext, fileSalt } from '../vault-format/file-context'
 import { encodeIdentity, type FileIdentity } from '../vault-format/file-identity'
+import { FileCipherError } from '../vault-format/format-errors'
 import { deriveFilesKey } from '../vault-format/vault-key'
+import type { ReadMessage, ReadRequest } from './file-read-thread'
+import { startWorker } from './worker-module'
 
-/** Plaintext per piece: 64 chunks (1 MiB), sealed into 64 * (16 KiB + 16) bytes. */
-const PIECE_CHUNKS = 64
-const PIECE_PLAIN = PIECE_CHUNKS * CHUNK_SIZE
-const PIECE_SEALED = PIECE_CHUNKS * SEALED_CHUNK_SIZE
 /**
  * Buffers per stream. The consumer holds at most 2 pieces (the one being written and the one it
  * just received, see RELEASE below); the other 2 let the worker read and encrypt ahead.
@@ -27,132 +25,14 @@ const RING = 4
  * GC pacing. Each chunk's update() output (16 KiB, outside the JS heap) dies at once, but V8 frees
  * it only at the next scavenge, which comes when the young generation (JS objects) is full: ~1 KiB
  * of objects per chunk let ~20-40 MB of dead outputs pile up. A small young generation and a 4 KiB
- * array per chunk bring a scavenge every ~4 MB (a scavenge of this heap costs ~0.3 ms). Measured
+ * array per chunk (file-read-thread.ts, PACING_SLOTS) bring a scavenge every ~4 MB (a scavenge of this heap costs ~0.3 ms). Measured
  * on 2 cores, 1 GiB encrypted to /dev/null, 10 paired runs: peak RSS 76 MiB instead of 94, CPU
  * unchanged (ratio 1.00).
  */
 const YOUNG_MB = 1
-const PACING_SLOTS = 512
-
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads')
-const { openSync, readSync, closeSync } = require('node:fs')
-const { createCipheriv, createHash } = require('node:crypto')
-const CHUNK = ${CHUNK_SIZE}, TAG = 16, SEALED = CHUNK + TAG, PIECE_CHUNKS = ${PIECE_CHUNKS}
-const PIECE_PLAIN = PIECE_CHUNKS * CHUNK, PIECE_SEALED = PIECE_CHUNKS * SEALED
-const jobs = new Map()
-const nonce = new Uint8Array(12)
-let pacing
-function nonceFor(base, index) {
-  nonce.set(base)
-  let rest = index
-  for (let i = 11; i >= 7; i--) { nonce[i] ^= rest % 256; rest = Math.floor(rest / 256) }
-  return nonce
-}
-// Reads up to n bytes at the job's position into buf[at..]; fewer only at the end of the file.
-function readInto(job, buf, at, n) {
-  let got = 0
-  while (got < n) {
-    const r = readSync(job.fd, buf, at + got, n - got, job.read + got)
-    if (r === 0) break
-    got += r
-  }
-  if (job.hash && got > 0) job.hash.update(buf.subarray(at, at + got))
-  job.read += got
-  return got
-}
-function sealInto(job, plain, length, out, final) {
-  const chunks = final ? Math.floor(length / CHUNK) + 1 : length / CHUNK
-  let o = 0
-  for (let k = 0; k < chunks; k++) {
-    const c = createCipheriv('aes-256-gcm', job.key, nonceFor(job.baseNonce, job.index + k))
-    const body = c.update(plain.subarray(k * CHUNK, Math.min((k + 1) * CHUNK, length)))
-    out.set(body, o); o += body.length
-    c.final()
-    out.set(c.getAuthTag(), o); o += TAG
-    pacing = new Array(${PACING_SLOTS}) // see PACING_SLOTS
-  }
-  job.index += chunks
-  return o
-}
-function send(job, out, length, last) {
-  job.credits--
-  const sha256 = last && job.hash ? job.hash.digest('hex') : undefined
-  parentPort.postMessage({ id: job.id, type: 'piece', buffer: out.buffer, length, last, bytesRead: job.read, sha256 }, [out.buffer])
-  if (last) finish(job)
-}
-function produce(job) {
-  const out = job.free.pop() || new Uint8Array(job.plain ? PIECE_SEALED : PIECE_PLAIN)
-  const want = job.size - job.read
-  const into = job.plain || out
-  let fill = 0
-  if (job.prefix) { into.set(job.prefix); fill = job.prefix.length; job.prefix = null }
-  const n = Math.min(want, PIECE_PLAIN - fill)
-  const got = readInto(job, into, fill, n)
-  fill += got
-  if (got < n) {
-    // The file ended early. When encrypting, no final chunk is sealed: no complete blob of the
-    // wrong size ever exists.
-    job.free.push(out)
-    parentPort.postMessage({ id: job.id, type: 'short', bytesRead: job.read })
-    return finish(job)
-  }
-  if (!job.plain) return send(job, out, fill, job.read === job.size)
-  // A full piece is never the final one (the final chunk is always short).
-  const final = fill < PIECE_PLAIN
-  send(job, out, sealInto(job, job.plain, fill, out, final), final)
-}
-function pump(job) {
-  try {
-    while (jobs.has(job.id) && job.credits > 0) produce(job)
-  } catch (error) {
-    parentPort.postMessage({ id: job.id, type: 'error', code: error.code, message: error.message })
-    finish(job)
-  }
-}
-function finish(job) {
-  if (!jobs.delete(job.id)) return
-  try { closeSync(job.fd) } catch {}
-}
-parentPort.on('message', (m) => {
-  if (m.op === 'start') {
-    let fd
-    try { fd = openSync(m.path, 'r') } catch (error) {
-      parentPort.postMessage({ id: m.id, type: 'error', code: error.code, message: error.message })
-      return
-    }
-    const job = { id: m.id, fd, size: m.size, read: 0, credits: m.credits, free: [], prefix: m.prefix,
-      key: m.key, baseNonce: m.baseNonce, index: 0, plain: m.key ? new Uint8Array(PIECE_PLAIN) : null,
-      hash: m.sha256 ? createHash('sha256') : null }
-    jobs.set(m.id, job)
-    pump(job)
-    return
-  }
-  const job = jobs.get(m.id)
-  if (!job) return
-  if (m.op === 'stop') return finish(job)
-  // op 'more': a credit, and the buffer of a piece the consumer released (if it gave one back).
-  job.credits++
-  if (m.buffer) job.free.push(new Uint8Array(m.buffer))
-  pump(job)
-})
-`
-
-type WorkerMessage =
-  | {
-      id: number
-      type: 'piece'
-      buffer: ArrayBuffer
-      length: number
-      last: boolean
-      bytesRead: number
-      sha256?: string
-    }
-  | { id: number; type: 'short'; bytesRead: number }
-  | { id: number; type: 'error'; code?: string; message: string }
 
 interface Job {
-  onMessage(message: WorkerMessage): void
+  onMessage(message: ReadMessage): void
   onCrash(error: Error): void
 }
 
@@ -166,25 +46,28 @@ export class FileReadWorker {
   #nextId = 1
 
   /** @internal Starts a job; messages for it go to `job` until it ends. */
-  start(job: Job, request: Record<string, unknown>): number {
+  start(job: Job, request: Omit<Extract<ReadRequest, { op: 'start' }>, 'op' | 'id'>): number {
     const worker = this.#spawned()
     const id = this.#nextId++
     if (this.#jobs.size === 0) worker.ref()
     this.#jobs.set(id, job)
-    worker.postMessage({ ...request, op: 'start', id })
+    const message: ReadRequest = { ...request, op: 'start', id }
+    worker.postMessage(message)
     return id
   }
 
   /** @internal */
   more(id: number, buffer: ArrayBuffer | undefined): void {
     if (!this.#jobs.has(id)) return
-    this.#worker?.postMessage({ op: 'more', id, buffer }, buffer ? [buffer] : [])
+    const message: ReadRequest = { op: 'more', id, buffer }
+    this.#worker?.postMessage(message, buffer ? [buffer] : [])
   }
 
   /** @internal Ends a job: the worker closes its file; messages still in flight are dropped. */
   end(id: number): void {
     if (!this.#jobs.delete(id)) return
-    this.#worker?.postMessage({ op: 'stop', id })
+    const message: ReadRequest = { op: 'stop', id }
+    this.#worker?.postMessage(message)
     if (this.#jobs.size === 0) this.#worker?.unref()
   }
 
@@ -197,12 +80,9 @@ export class FileReadWorker {
 
   #spawned(): Worker {
     if (this.#worker) return this.#worker
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
-    })
+    const worker = startWorker('file-read-thread', { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
     worker.unref()
-    worker.on('message', (message: WorkerMessage) => this.#jobs.get(message.id)?.onMessage(message))
+    worker.on('message', (message: ReadMessage) => this.#jobs.get(message.id)?.onMessage(message))
     const crash = (error: Error) => {
       if (this.#worker === worker) this.#worker = undefined
       const jobs = [...this.#jobs.values()]
@@ -374,7 +254,7 @@ class WorkerFileStream implements AsyncIterableIterator<Uint8Array> {
     )
   }
 
-  #onMessage(message: WorkerMessage): void {
+  #onMessage(message: ReadMessage): void {
     if (message.type === 'piece') {
       const bytes = new Uint8Array(message.buffer, 0, message.length)
       this.#ready.push({ bytes, last: message.last, bytesRead: message.bytesRead, sha256: message.sha256 })
@@ -443,4 +323,5 @@ export function encryptFileInWorker(
   })
 }
 
-export const FILE_READ_PIECE_BYTES = { plain: PIECE_PLAIN, sealed: PIECE_SEALED }
+/** Plaintext per piece: 64 chunks (1 MiB), sealed into 64 * (16 KiB + 16) bytes. */
+export const FILE_READ_PIECE_BYTES = { plain: BATCH_PLAIN, sealed: BATCH_SEALED }

@@ -5,7 +5,7 @@
 // gets the upload time the vault service reports (heirs' downloads), or none (local files); copies
 // without a date count as older than every dated copy and keep their given order among themselves.
 import { createReadStream } from 'node:fs'
-import type { AeadBackendName } from '../vault-format/aead-backend'
+import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
 import { openEncryptedFile } from '../vault-format/file-cipher'
 
 export interface BlobSummary {
@@ -26,7 +26,11 @@ export async function summarizeBlob(
 ): Promise<BlobSummary> {
   const source = createReadStream(input, { highWaterMark: 1 << 20 })
   try {
-    const opened = await openEncryptedFile(source, keys)
+    const opened = await openEncryptedFile(source, {
+      vaultKey: keys.vaultKey,
+      vaultId: keys.vaultId,
+      ...cipherByName(keys.backend),
+    })
     if (opened.kind === 'file') {
       await opened.body.return?.()
       return { kind: 'file', fileCount: 1 }

@@ -1,8 +1,7 @@
-// AES-256-GCM behind one interface. Cobblestone uses it per chunk with the message key, the chunk's
-// nonce and empty AAD; the raw calls exist for the AES-GCM conformance vectors.
-// Backends differ only in speed and where they run; both must give identical bytes.
-
-export type AeadBackendName = 'node' | 'noble'
+// AES-256-GCM behind one interface, so the library runs anywhere (nobleAeadBackend, pure JS, the
+// default) and a host can plug in a faster one (src/node-cipher: node:crypto). Cobblestone uses it per
+// chunk with the message key, the chunk's nonce and empty AAD; the raw calls exist for the AES-GCM
+// conformance vectors. Backends differ only in speed and where they run; all must give identical bytes.
 
 export interface ChunkAead {
   /** Seals chunk `index`: writes ciphertext || tag (plaintext.length + 16 bytes) at out[offset]. */
@@ -12,7 +11,8 @@ export interface ChunkAead {
 }
 
 export interface AeadBackend {
-  readonly name: AeadBackendName
+  /** For reports and tests ('noble', 'node'). */
+  readonly name: string
   /** Trial decryptions the failure diagnosis may spend, in bytes (pure JS is ~40x slower). */
   readonly diagnosisBudgetBytes: number
   create(key: Uint8Array, baseNonce: Uint8Array): ChunkAead
@@ -20,4 +20,9 @@ export interface AeadBackend {
   seal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array, aad?: Uint8Array): Uint8Array
   /** Returns the plaintext, or null when ciphertext || tag does not authenticate. */
   open(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array, aad?: Uint8Array): Uint8Array | null
+  /**
+   * Memory for output that is written in full before anyone reads it; a backend may skip zeroing
+   * (node: Buffer.allocUnsafeSlow). Default: a zeroed Uint8Array.
+   */
+  allocate?(length: number): Uint8Array
 }

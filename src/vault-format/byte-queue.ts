@@ -2,6 +2,9 @@
 // Sources may deliver tiny pieces (a byte at a time), so removing from the front is O(1): a cursor
 // into the array, compacted now and then, instead of Array.shift().
 
+/** Where the format's streams read bytes from: any (async) iterable of byte pieces. */
+export type ByteSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>
+
 export class ByteQueue {
   private pieces: (Uint8Array | undefined)[] = []
   /** Index of the first live piece in `pieces`. */
@@ -57,6 +60,30 @@ export class ByteQueue {
     this.length -= n
     if (this.head === piece!.length) this.dropFirst()
     return view
+  }
+}
+
+/** A ByteQueue that reads from its source on demand. */
+export class SourceQueue extends ByteQueue {
+  readonly #pieces: AsyncIterator<Uint8Array> | Iterator<Uint8Array>
+  #ended = false
+
+  constructor(source: ByteSource) {
+    super()
+    this.#pieces =
+      Symbol.asyncIterator in source
+        ? (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
+        : (source as Iterable<Uint8Array>)[Symbol.iterator]()
+  }
+
+  /** Reads until at least `min` bytes are queued or the source ended; returns the bytes queued. */
+  async fill(min: number): Promise<number> {
+    while (!this.#ended && this.length < min) {
+      const step = await this.#pieces.next()
+      if (step.done) this.#ended = true
+      else this.push(asBytes(step.value))
+    }
+    return this.length
   }
 }
 

@@ -1,5 +1,5 @@
-// Byte-array basics shared by the cipher, key and envelope code: UTF-8, hex, concatenation and a
-// constant-time comparison.
+// Byte-array basics shared by the cipher, key and envelope code: UTF-8, hex, base64, concatenation,
+// random bytes and a constant-time comparison.
 
 export function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text)
@@ -36,5 +36,24 @@ export function fromHex(hex: string): Uint8Array {
   if (clean.length % 2 !== 0 || /[^0-9a-fA-F]/.test(clean)) throw new Error('not a hex string')
   const out = new Uint8Array(clean.length / 2)
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(clean.slice(2 * i, 2 * i + 2), 16)
+  return out
+}
+
+/** Cryptographically random bytes (Web Crypto: Node, browsers, workers). */
+export function randomBytes(n: number): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(n))
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary)
+}
+
+/** Throws on text that is not base64. */
+export function fromBase64(text: string): Uint8Array {
+  const binary = atob(text)
+  const out = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
   return out
 }

@@ -2,7 +2,7 @@
 // sizes, per-message key derivation, chunk nonces and the exact length arithmetic.
 
 import { concatBytes, utf8 } from './bytes'
-import { FileCipherError } from './file-cipher-error'
+import { FileCipherError } from './format-errors'
 import { hkdfExpandSha512 } from './hkdf-sha512'
 
 export const AEAD_NAME = 'AEAD_AES_256_GCM'

@@ -4,10 +4,9 @@
 //   createdAt: uint64 ms || count: uint32 || count identity records (3.7) || the contents, in order
 // and nothing else. Reading releases each file's bytes as their chunks authenticate, so the files
 // before a damaged spot can still be recovered; the records are all read and checked first.
-import { asBytes } from './byte-queue'
+import { asBytes, type ByteSource } from './byte-queue'
 import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS } from './chunked-format'
-import { type ByteSource, encryptChunked, StickyIterator } from './chunked-stream'
-import { FileCipherError } from './file-cipher-error'
+import { encryptChunked } from './chunked-stream'
 import { bundleContext, type FileEncryptOptions, fileSalt } from './file-context'
 import {
   decodeIdentity,
@@ -17,6 +16,8 @@ import {
   MAX_IDENTITY_PATH_BYTES,
   MAX_IDENTITY_SIZE,
 } from './file-identity'
+import { FileCipherError } from './format-errors'
+import { StickyIterator } from './sticky-iterator'
 import { deriveFilesKey } from './vault-key'
 
 export { BUNDLE_CONTEXT_PREFIX, bundleContext } from './file-context'
@@ -196,7 +197,7 @@ export function encryptBundleStream(
     context: bundleContext(opts.vaultId),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,
-    parallel: opts.parallel,
+    batchRunner: opts.batchRunner,
   })
 }
 

@@ -4,13 +4,11 @@
 // size), so the blob also says which file it is; format 1 blobs (no record) still decrypt. Bundles
 // (many small files in one blob, file-bundle.ts) are opened here too. The version and kind are told
 // by which context's commitment matches (docs/FORMAT.md, 3.6).
-import { Duplex } from 'node:stream'
-import { asBytes } from './byte-queue'
+import { asBytes, type ByteSource } from './byte-queue'
 import { concatBytes, equalBytes } from './bytes'
 import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS, SALT_SIZE } from './chunked-format'
-import { type ByteSource, decryptChunked, encryptChunked, StickyIterator } from './chunked-stream'
+import { decryptChunked, encryptChunked } from './chunked-stream'
 import { type OpenedBundle, readBundle } from './file-bundle'
-import { FileCipherError } from './file-cipher-error'
 import {
   bundleContext,
   type FileCipherOptions,
@@ -26,10 +24,13 @@ import {
   type FileIdentity,
   identityCutShort,
 } from './file-identity'
+import { FileCipherError } from './format-errors'
+import { StickyIterator } from './sticky-iterator'
 import { deriveFilesKey, saltCheck } from './vault-key'
 
 export {
   BUNDLE_CONTEXT_PREFIX,
+  ENCRYPTED_FILE_SUFFIX,
   FILE_CONTEXT_PREFIX,
   FILE_CONTEXT_PREFIX_V1,
   type FileCipherOptions,
@@ -110,7 +111,7 @@ export function encryptStream(
     context: fileContext(opts.vaultId, 2),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,
-    parallel: opts.parallel,
+    batchRunner: opts.batchRunner,
   })
 }
 
@@ -168,7 +169,7 @@ export async function openEncryptedFile(source: ByteSource, opts: FileCipherOpti
     context: fileContext(opts.vaultId, 2),
     fallbackContexts: [bundleContext(opts.vaultId), fileContext(opts.vaultId, 1)],
     backend: opts.backend,
-    parallel: opts.parallel,
+    batchRunner: opts.batchRunner,
     onContextMatched: (index) => {
       kind = kinds[index]
     },
@@ -272,18 +273,4 @@ function explainHeaderMismatch(
     'wrong-key',
     "This file was not encrypted with this vault's key. Use the guardian shares or recovery kit of the vault this file came from.",
   )
-}
-
-/** Node stream adapter: write the file's bytes, read a format-2 blob. */
-export function createEncryptTransform(opts: FileEncryptOptions & { identity: FileIdentity }): Duplex {
-  return Duplex.from(async function* (source: AsyncIterable<Uint8Array>) {
-    yield* encryptStream(source, opts)
-  })
-}
-
-/** Node stream adapter: write a blob (either format), read the authenticated file bytes; errors with FileCipherError. */
-export function createDecryptTransform(opts: FileCipherOptions): Duplex {
-  return Duplex.from(async function* (source: AsyncIterable<Uint8Array>) {
-    yield* decryptStream(source, opts)
-  })
 }

@@ -2,11 +2,9 @@
 // bytes, and the salt with its check (docs/FORMAT.md, 3 and 3.2). Shared by file-cipher.ts and
 // file-bundle.ts, which both write and read blobs under the files key.
 
-import type { ChunkWorkerPool } from '../node-cipher/chunk-worker-pool'
-import type { AeadBackendName } from './aead-backend'
-import { concatBytes, utf8 } from './bytes'
-import { randomBytes } from './chunked-stream'
-import { FileCipherError } from './file-cipher-error'
+import { concatBytes, randomBytes, utf8 } from './bytes'
+import type { CipherImplementation } from './chunk-batch'
+import { FileCipherError } from './format-errors'
 import { saltCheck } from './vault-key'
 
 export const FILE_CONTEXT_PREFIX = 'vault-desktop/file/v2'
@@ -15,15 +13,15 @@ export const FILE_CONTEXT_PREFIX_V1 = 'vault-desktop/file/v1'
 /** Bundles: many small files in one blob (docs/FORMAT.md, 3.9). */
 export const BUNDLE_CONTEXT_PREFIX = 'vault-desktop/bundle/v1'
 export const MAX_VAULT_ID_BYTES = 200
+/** How the app and the recovery tool name an encrypted file: its own name plus this. */
+export const ENCRYPTED_FILE_SUFFIX = '.vault'
 
 export type FileFormatVersion = 1 | 2
 
-export interface FileCipherOptions {
+/** A vault's key and id, and (optionally) a faster cipher than the portable default. */
+export interface FileCipherOptions extends CipherImplementation {
   vaultKey: Uint8Array
   vaultId: string
-  backend?: AeadBackendName
-  /** Worker threads for the node backend (default true). */
-  parallel?: boolean | ChunkWorkerPool
 }
 
 export interface FileEncryptOptions extends FileCipherOptions {

@@ -4,7 +4,7 @@
 // followed by exactly `size` bytes of file content. It sits inside the authenticated stream, so a
 // service cannot swap or rename two blobs of a vault: the name comes from the blob, not from outside.
 import { utf8 } from './bytes'
-import { FileCipherError } from './file-cipher-error'
+import { FileCipherError } from './format-errors'
 
 export interface FileIdentity {
   /** Relative path inside the vault, '/'-separated, NFC (see checkIdentityPath). */

@@ -4,9 +4,6 @@
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha512 } from '@noble/hashes/sha2.js'
 
-/** Older home of the hex helper; src/recovery/heir-recovery.ts imports it from here. */
-export { toHex } from './bytes'
-
 const HASH_LEN = 64
 
 export function hkdfExpandSha512(prk: Uint8Array, info: Uint8Array, length: number): Uint8Array {

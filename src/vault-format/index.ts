@@ -1,17 +1,22 @@
-// Public surface of the client-side cryptography. Format: docs/FORMAT.md.
+// The vault format as a portable library (README.md beside this file; the format: docs/FORMAT.md).
+// Pure TypeScript on @noble, @scure/bip39 and shamir-secret-sharing: it runs in Node, the recovery
+// CLI and a browser. A host may inject a faster AES-GCM and a batch runner (src/node-cipher).
 
+export type { AeadBackend, ChunkAead } from './aead-backend'
+export { nobleAeadBackend } from './aead-noble'
+export type { ByteSource } from './byte-queue'
 export {
-  ENCRYPTED_FILE_SUFFIX,
-  type GuardianKitInput,
-  type OwnerKitInput,
-  renderGuardianKitHtml,
-  renderOwnerKitHtml,
-} from '../main/core/printable/kit-pages'
-export { qrSvg, recoveryQrText, shareQrPng, shareQrSvg } from '../main/core/printable/share-qr'
-export { ChunkWorkerPool, sharedChunkWorkerPool } from '../node-cipher/chunk-worker-pool'
-export type { AeadBackendName } from './aead-backend'
+  BATCH_CHUNKS,
+  type BatchJob,
+  type BatchResult,
+  type ChunkBatchRunner,
+  type CipherImplementation,
+  openBatch,
+  sealBatch,
+} from './chunk-batch'
 export {
   CHUNK_SIZE,
+  chunkNonce,
   encryptedLength,
   HEADER_SIZE,
   plaintextLength,
@@ -35,9 +40,8 @@ export {
 } from './file-bundle'
 export {
   checkIdentityPath,
-  createDecryptTransform,
-  createEncryptTransform,
   decryptStream,
+  ENCRYPTED_FILE_SUFFIX,
   encryptedFileLength,
   encryptStream,
   type FileCipherOptions,
@@ -49,10 +53,16 @@ export {
   type OpenedFile,
   openEncryptedFile,
 } from './file-cipher'
-export { FileCipherError, type FileCipherErrorReason } from './file-cipher-error'
+export {
+  FileCipherError,
+  type FileCipherErrorReason,
+  ShareInputError,
+  type ShareInputErrorReason,
+  VaultFormatError,
+} from './format-errors'
+export { openKitWords, sealKitWords } from './kit-seal'
 export { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from './rehearsal-proof'
 export type { GuardianShare, OwnerKey, RecoveryEnvelope } from './share-envelope'
-export { ShareInputError, type ShareInputErrorReason } from './share-input-error'
 export {
   decodeOwnerKitWords,
   decodeRecoveryWords,
@@ -62,4 +72,10 @@ export {
   wordsFor,
 } from './share-words'
 export { deriveFilesKey, generateVaultKey, keyCheckValue, vaultFingerprint } from './vault-key'
-export { type CombinedShares, combineShares, combineShareWords, splitVaultKey } from './vault-shares'
+export {
+  type CombinedShares,
+  combineShares,
+  combineShareWords,
+  type SplitShape,
+  splitVaultKey,
+} from './vault-shares'

@@ -6,7 +6,7 @@
 //   checksum:       first 4 bytes of SHA-256 of everything before it
 import { sha256 } from '@noble/hashes/sha2.js'
 import { equalBytes, toHex, utf8 } from './bytes'
-import { ShareInputError } from './share-input-error'
+import { ShareInputError } from './format-errors'
 import { FINGERPRINT_SIZE, formatFingerprint, KEY_CHECK_SIZE, VAULT_KEY_SIZE } from './vault-key'
 
 export const ENVELOPE_VERSION = 1

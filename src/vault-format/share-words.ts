@@ -2,6 +2,7 @@
 // zero-padded). Reading is forgiving about case, spacing, numbering and 4-letter abbreviations, and
 // precise about mistakes: it names the word, suggests the likely one, and explains what to do.
 import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { ShareInputError } from './format-errors'
 import {
   checksumMatches,
   decodeEnvelope,
@@ -11,7 +12,6 @@ import {
   type OwnerKey,
   type RecoveryEnvelope,
 } from './share-envelope'
-import { ShareInputError } from './share-input-error'
 
 const WORD_INDEX = new Map(wordlist.map((word, i) => [word, i]))
 

@@ -1,9 +1,8 @@
 // The vault key and everything derived from it. Each use gets its own HKDF-Expand-SHA-512 label, so
 // the files key, the check value and the fingerprint reveal nothing about each other or the key.
 
-import { concatBytes, toHex, utf8 } from './bytes'
+import { concatBytes, randomBytes, toHex, utf8 } from './bytes'
 import { assertKeySize, KEY_SIZE } from './chunked-format'
-import { randomBytes } from './chunked-stream'
 import { hkdfExpandSha512 } from './hkdf-sha512'
 
 export const VAULT_KEY_SIZE = KEY_SIZE

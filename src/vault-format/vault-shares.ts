@@ -1,26 +1,39 @@
 // Splitting the vault key among guardians and putting it back together, with every check a person
 // needs: same vault, same split, no duplicates, enough shares, and a key that proves itself right.
 import { combine, split } from 'shamir-secret-sharing'
-import { SSS_PRESET_SHAPE, type SssPreset } from '../shared/api'
-import { equalBytes, toHex } from './bytes'
+import { equalBytes, randomBytes, toHex } from './bytes'
 import { assertKeySize } from './chunked-format'
-import { randomBytes } from './chunked-stream'
+import { ShareInputError } from './format-errors'
 import { ENVELOPE_VERSION, encodeVaultId, type GuardianShare, SPLIT_ID_SIZE } from './share-envelope'
-import { ShareInputError } from './share-input-error'
 import { decodeShareWords } from './share-words'
 import { keyCheckValue, vaultFingerprint } from './vault-key'
+
+/** How many shares to make, and how many of them put the key back together (the vault's preset). */
+export interface SplitShape {
+  threshold: number
+  shares: number
+}
 
 /** A fresh random polynomial and split id every time: re-splitting invalidates no old share silently. */
 export async function splitVaultKey(
   vaultKey: Uint8Array,
   vaultId: string,
-  preset: SssPreset,
+  shape: SplitShape,
 ): Promise<GuardianShare[]> {
   assertKeySize(vaultKey, 'vault key')
   encodeVaultId(vaultId) // fails now, not when the words are printed, if the id cannot be carried
-  const shape = SSS_PRESET_SHAPE[preset]
-  if (!shape) throw new RangeError(`Unknown preset '${preset}': use 'standard' or 'enhanced'.`)
   const { threshold, shares: shareCount } = shape
+  if (
+    !Number.isInteger(threshold) ||
+    !Number.isInteger(shareCount) ||
+    threshold < 2 ||
+    shareCount < threshold ||
+    shareCount > 255
+  ) {
+    throw new RangeError(
+      `Cannot split into ${shareCount} shares with a threshold of ${threshold}: use 2 to 255 shares and a threshold from 2 to the share count.`,
+    )
+  }
   // shamir-secret-sharing rejects Node Buffers: hand it a plain Uint8Array.
   const shares = await split(new Uint8Array(vaultKey), shareCount, threshold)
   const splitId = toHex(randomBytes(SPLIT_ID_SIZE))

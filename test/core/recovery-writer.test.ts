@@ -17,6 +17,7 @@ import {
   windowsSafeSegment,
   writeRecoveredBlob,
 } from '../../src/recovery/recovery-writer'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import {
   collectBytes,
   encodeShareWords,
@@ -82,7 +83,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }))
 
 describe('recovery in the app (IPC)', () => {
   const recover = async (inputs: string[]) => {
-    const shares = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const shares = (await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
     const handlers = createRecoveryHandlers({ events: new EventHub() })
     return handlers.recoverFiles({ shares: shares.slice(0, 2), inputs, outputDir: outDir })
   }
@@ -107,8 +108,8 @@ describe('recovery in the app (IPC)', () => {
 
   it('a bad extra kit (an old set, or words that do not read) is set aside and said, not fatal', async () => {
     await writeFile(join(inDir, 'a.txt.vault'), await sealed('a.txt', Buffer.from('A')))
-    const oldSet = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
-    const current = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const oldSet = (await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
+    const current = (await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
     const handlers = createRecoveryHandlers({ events: new EventHub() })
     const report = await handlers.recoverFiles({
       shares: [oldSet[0]!, current[0]!, 'these words are not a kit at all', current[1]!],
@@ -314,7 +315,7 @@ describe('bundles', () => {
 
   it('in the app, each file of a bundle is listed under the bundle', async () => {
     await writeFile(join(inDir, 'b.vault'), await bundled({ 'a.txt': 'A', 'sub/b.txt': 'B' }))
-    const shares = (await splitVaultKey(vaultKey, vaultId, 'standard')).map(encodeShareWords)
+    const shares = (await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
     const handlers = createRecoveryHandlers({ events: new EventHub() })
     const report = await handlers.recoverFiles({
       shares: shares.slice(0, 2),

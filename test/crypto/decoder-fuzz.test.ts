@@ -8,6 +8,9 @@
 import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { recoveryQrText } from '../../src/main/core/printable/share-qr'
+import { cipherByName } from '../../src/node-cipher'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import { concatBytes } from '../../src/vault-format/bytes'
 import {
   CHUNK_SIZE,
@@ -24,7 +27,6 @@ import {
   type GuardianShare,
   generateVaultKey,
   HEADER_SIZE,
-  recoveryQrText,
   SEALED_CHUNK_SIZE,
   ShareInputError,
   splitVaultKey,
@@ -165,7 +167,7 @@ function* pieces(bytes: Uint8Array, size: number): Iterable<Uint8Array> {
 
 /** Reads a blob to the end or the first error; anything but a FileCipherError fails the property. */
 async function decode(blob: Uint8Array, pieceSize: number, bodyOnly: boolean, backend: 'node' | 'noble') {
-  const opts = { vaultKey, vaultId, backend, parallel: false }
+  const opts = { vaultKey, vaultId, ...cipherByName(backend, false) }
   const released: Uint8Array[] = []
   let body: AsyncIterableIterator<Uint8Array> | undefined
   try {
@@ -287,11 +289,15 @@ describe('kit decoder fuzz', () => {
   const splits = (async () => {
     const keys = [generateVaultKey(), generateVaultKey()]
     return [
-      { key: keys[0]!, id: vaultId, shares: await splitVaultKey(keys[0]!, vaultId, 'enhanced') },
+      {
+        key: keys[0]!,
+        id: vaultId,
+        shares: await splitVaultKey(keys[0]!, vaultId, SSS_PRESET_SHAPE.enhanced),
+      },
       {
         key: keys[1]!,
         id: 'family vault',
-        shares: await splitVaultKey(keys[1]!, 'family vault', 'standard'),
+        shares: await splitVaultKey(keys[1]!, 'family vault', SSS_PRESET_SHAPE.standard),
       },
     ]
   })()

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ByteSource, encryptChunked } from '../../src/vault-format/chunked-stream'
+import { cipherByName, nodeCipher } from '../../src/node-cipher'
+import type { ByteSource } from '../../src/vault-format/byte-queue'
+import { encryptChunked } from '../../src/vault-format/chunked-stream'
 import { bundleContext, readBundle } from '../../src/vault-format/file-bundle'
 import {
   BUNDLE_FORMAT_MAX_FILES,
@@ -68,7 +70,7 @@ async function openBundle(blob: Uint8Array | ByteSource, backend?: 'node' | 'nob
   const opened = await openEncryptedFile(blob instanceof Uint8Array ? [blob] : blob, {
     vaultKey,
     vaultId,
-    backend,
+    ...cipherByName(backend),
   })
   if (opened.kind !== 'bundle') throw new Error('expected a bundle')
   return opened
@@ -123,7 +125,7 @@ describe('encryptBundleStream', () => {
         encryptBundleStream(entriesFor(sample), {
           vaultKey,
           vaultId,
-          backend,
+          ...cipherByName(backend),
           createdAtMs: 1_700_000_000_123,
         }),
       )
@@ -138,7 +140,7 @@ describe('encryptBundleStream', () => {
 
   it('round-trips with worker threads and with ciphertext read in odd pieces', async () => {
     const blob = await collectBytes(
-      encryptBundleStream(entriesFor(sample, 1 << 20), { vaultKey, vaultId, parallel: true }),
+      encryptBundleStream(entriesFor(sample, 1 << 20), { vaultKey, vaultId, ...nodeCipher(true) }),
     )
     const pieces = function* () {
       for (let at = 0; at < blob.length; at += 999) yield blob.subarray(at, at + 999)

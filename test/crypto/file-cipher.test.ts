@@ -4,10 +4,14 @@ import { pipeline } from 'node:stream/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  CHUNK_SIZE,
-  collectBytes,
+  cipherByName,
   createDecryptTransform,
   createEncryptTransform,
+  nodeCipher,
+} from '../../src/node-cipher'
+import {
+  CHUNK_SIZE,
+  collectBytes,
   decryptStream,
   encryptedFileLength,
   encryptedLength,
@@ -36,7 +40,12 @@ const identityFor = (plain: Uint8Array) => ({ path: 'Documents/test file.bin', s
 
 async function encrypt(plain: Uint8Array, backend: 'node' | 'noble' = 'node', pieceSizes = [65536]) {
   return collectBytes(
-    encryptStream(split(plain, pieceSizes), { vaultKey, vaultId, backend, identity: identityFor(plain) }),
+    encryptStream(split(plain, pieceSizes), {
+      vaultKey,
+      vaultId,
+      ...cipherByName(backend),
+      identity: identityFor(plain),
+    }),
   )
 }
 
@@ -49,8 +58,7 @@ async function decryptFailure(
     for await (const part of decryptStream(split(ct, [10000]), {
       vaultKey: opts.key ?? vaultKey,
       vaultId: opts.id ?? vaultId,
-      backend: opts.backend,
-      parallel: opts.parallel,
+      ...cipherByName(opts.backend, opts.parallel),
     })) {
       parts.push(part)
     }
@@ -115,7 +123,7 @@ describe('node and noble backends decrypt each other (differential)', () => {
     ] as const) {
       const ct = await encrypt(plain, from, [size % 7 === 0 ? 1000 : 4099])
       expect(ct.length).toBe(encryptedFileLength(identityFor(plain)))
-      const back = await collectBytes(decryptStream([ct], { vaultKey, vaultId, backend: to }))
+      const back = await collectBytes(decryptStream([ct], { vaultKey, vaultId, ...cipherByName(to) }))
       expect(Buffer.from(back).equals(plain)).toBe(true)
     }
   })
@@ -139,7 +147,7 @@ describe('node and noble backends decrypt each other (differential)', () => {
             decryptStream(split(ct, pieceSizes), {
               vaultKey,
               vaultId,
-              backend: nobleEncrypts ? 'node' : 'noble',
+              ...cipherByName(nobleEncrypts ? 'node' : 'noble'),
             }),
           )
           expect(Buffer.from(back).equals(plain)).toBe(true)
@@ -239,7 +247,7 @@ describe('failures on the worker-thread path, across batch boundaries', () => {
   it('reports damaged, reordered and truncated, releasing only authenticated batches', async () => {
     const plain = randomBytes(3 * 64 * CHUNK_SIZE + 5000)
     const ct = await collectBytes(
-      encryptStream([plain], { vaultKey, vaultId, parallel: true, identity: identityFor(plain) }),
+      encryptStream([plain], { vaultKey, vaultId, ...nodeCipher(true), identity: identityFor(plain) }),
     )
     const at = (i: number) => HEADER_SIZE + i * SEALED_CHUNK_SIZE
     const cases: [Uint8Array, FileCipherErrorReason, number][] = [
@@ -330,9 +338,10 @@ describe('constant memory', () => {
     for (let i = 0; i < 256; i++) hashIn.update(piece)
     const hashOut = createHash('sha256')
     const identity = { path: 'big.bin', size: 256 << 20 }
-    const plain = decryptStream(encryptStream(source(), { vaultKey, vaultId, identity }), {
+    const plain = decryptStream(encryptStream(source(), { vaultKey, vaultId, identity, ...nodeCipher() }), {
       vaultKey,
       vaultId,
+      ...nodeCipher(),
     })
     for await (const part of plain) {
       hashOut.update(part)

@@ -2,6 +2,7 @@
 // authenticates, and that a blob's name comes from the blob (FORMAT.md 3.6-3.8).
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { nobleAeadBackend } from '../../src/vault-format/aead-noble'
 import { utf8 } from '../../src/vault-format/bytes'
 import { collectBytes, encryptChunked } from '../../src/vault-format/chunked-stream'
 import { fileContext } from '../../src/vault-format/file-cipher'
@@ -154,7 +155,9 @@ describe('writing format 2', () => {
     const plain = randomBytes(3 * 16384 + 7)
     const pieces = [plain.subarray(0, 1), plain.subarray(1, 16390), plain.subarray(16390)]
     const identity = { path: 'x/y.bin', size: plain.length }
-    const blob = await collectBytes(encryptStream(pieces, { vaultKey, vaultId, identity, backend: 'noble' }))
+    const blob = await collectBytes(
+      encryptStream(pieces, { vaultKey, vaultId, identity, backend: nobleAeadBackend }),
+    )
     const back = await collectBytes(decryptStream([blob], { vaultKey, vaultId }))
     expect(Buffer.from(back).equals(plain)).toBe(true)
   })

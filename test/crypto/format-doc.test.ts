@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
+import { cipherByName } from '../../src/node-cipher'
 import { fromHex, toHex } from '../../src/vault-format/bytes'
 import { chunkNonce, deriveMessageKeys } from '../../src/vault-format/chunked-format'
 import { bundleContext, encodeBundleHeader } from '../../src/vault-format/file-bundle'
@@ -102,10 +103,10 @@ describe('FORMAT.md worked example', () => {
     expect(plaintextLength(blob.length)).toBe(hex('plaintext').length)
     for (const backend of ['node', 'noble'] as const) {
       const encrypted = await collectBytes(
-        encryptStream([content], { vaultKey, vaultId, saltPrefix, backend, identity }),
+        encryptStream([content], { vaultKey, vaultId, saltPrefix, ...cipherByName(backend), identity }),
       )
       expect(toHex(encrypted)).toBe(value('blob'))
-      const opened = await openFileBlob([blob], { vaultKey, vaultId, backend })
+      const opened = await openFileBlob([blob], { vaultKey, vaultId, ...cipherByName(backend) })
       expect(opened.version).toBe(2)
       expect(opened.identity).toEqual(identity)
       expect(toHex(await collectBytes(opened.body))).toBe(value('content (hex)'))
@@ -165,10 +166,20 @@ describe('FORMAT.md worked example', () => {
     for (const backend of ['node', 'noble'] as const) {
       const entries = files.map((f) => ({ identity: f.identity, content: () => [f.content] }))
       const blob = await collectBytes(
-        encryptBundleStream(entries, { vaultKey, vaultId, saltPrefix, createdAtMs, backend }),
+        encryptBundleStream(entries, {
+          vaultKey,
+          vaultId,
+          saltPrefix,
+          createdAtMs,
+          ...cipherByName(backend),
+        }),
       )
       expect(toHex(blob)).toBe(value('bundle blob'))
-      const opened = await openEncryptedFile([hex('bundle blob')], { vaultKey, vaultId, backend })
+      const opened = await openEncryptedFile([hex('bundle blob')], {
+        vaultKey,
+        vaultId,
+        ...cipherByName(backend),
+      })
       if (opened.kind !== 'bundle') throw new Error('the example is not read as a bundle')
       expect(opened.createdAtMs).toBe(createdAtMs)
       expect(opened.files).toEqual(identities)

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
+import { cipherByName } from '../../src/node-cipher'
 import { fromHex, toHex, utf8 } from '../../src/vault-format/bytes'
 import { deriveMessageKeys } from '../../src/vault-format/chunked-format'
 import { bundleContext, encodeBundleHeader } from '../../src/vault-format/file-bundle'
@@ -215,7 +216,7 @@ describe.each(vectors.bundles.map((v) => [v.name, v] as const))('bundle %s', (_n
         vaultId: v.vaultId,
         saltPrefix,
         createdAtMs: v.createdAtMs,
-        backend,
+        ...cipherByName(backend),
       }),
     )
     expect(blob.length).toBe(v.blobLength)
@@ -224,7 +225,11 @@ describe.each(vectors.bundles.map((v) => [v.name, v] as const))('bundle %s', (_n
   })
 
   it.each(['node', 'noble'] as const)('decrypts the blob (%s)', async (backend) => {
-    const opened = await openEncryptedFile([fromHex(v.blob)], { vaultKey, vaultId: v.vaultId, backend })
+    const opened = await openEncryptedFile([fromHex(v.blob)], {
+      vaultKey,
+      vaultId: v.vaultId,
+      ...cipherByName(backend),
+    })
     if (opened.kind !== 'bundle') throw new Error('not read as a bundle')
     expect(opened.createdAtMs).toBe(v.createdAtMs)
     expect(opened.files).toEqual(identities)
@@ -286,7 +291,7 @@ describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name,
   })
 
   it.each(['node', 'noble'] as const)('encrypts to the blob (%s)', async (backend) => {
-    const opts = { vaultKey, vaultId: v.vaultId, saltPrefix, backend }
+    const opts = { vaultKey, vaultId: v.vaultId, saltPrefix, ...cipherByName(backend) }
     const blob = await collectBytes(
       identity ? encryptStream([plain], { ...opts, identity }) : encryptStreamV1([plain], opts),
     )
@@ -298,7 +303,7 @@ describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name,
   it.each(['node', 'noble'] as const)('decrypts the blob (%s)', async (backend) => {
     const blob = fromHex(v.blob)
     expect(sha256(blob)).toBe(v.blobSha256)
-    const opened = await openFileBlob([blob], { vaultKey, vaultId: v.vaultId, backend })
+    const opened = await openFileBlob([blob], { vaultKey, vaultId: v.vaultId, ...cipherByName(backend) })
     expect(opened.version).toBe(v.formatVersion)
     expect(opened.identity).toEqual(identity)
     const out = await collectBytes(opened.body)

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { afterAll, describe, expect, it } from 'vitest'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import { utf8 } from '../../src/vault-format/bytes'
 import { encryptChunked } from '../../src/vault-format/chunked-stream'
 import { bundleContext } from '../../src/vault-format/file-bundle'
@@ -79,9 +80,9 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
   it('3 of 5 guardian shares, a UUID vault id, and extra kits that do not belong', async () => {
     const vaultKey = generateVaultKey()
     const vaultId = '0f8e2c1a-7b3d-4e5f-9a6b-1c2d3e4f5a6b'
-    const shares = await splitVaultKey(vaultKey, vaultId, 'enhanced')
-    const older = await splitVaultKey(vaultKey, vaultId, 'enhanced')
-    const other = await splitVaultKey(generateVaultKey(), 'another-vault', 'standard')
+    const shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.enhanced)
+    const older = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.enhanced)
+    const other = await splitVaultKey(generateVaultKey(), 'another-vault', SSS_PRESET_SHAPE.standard)
     const plain = randomBytes(50_000)
     const identity = { path: 'taxes/2025/return.pdf', size: plain.length }
     const blob = await writeBlob('shares.vault', encryptStream([plain], { vaultKey, vaultId, identity }))

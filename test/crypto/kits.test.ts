@@ -6,11 +6,11 @@ import jsQR from 'jsqr'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { PNG } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { renderGuardianKitHtml, renderOwnerKitHtml } from '../../src/main/core/printable/kit-pages'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import {
   decodeRecoveryWords,
   generateVaultKey,
-  renderGuardianKitHtml,
-  renderOwnerKitHtml,
   splitVaultKey,
   vaultFingerprint,
 } from '../../src/vault-format/index'
@@ -66,7 +66,7 @@ async function renderAndCheck(name: string, html: string) {
 describe('printable kits', () => {
   it('guardian kit: complete, escaped, two pages, scannable', async () => {
     const key = generateVaultKey()
-    const shares = await splitVaultKey(key, '7d1c2a9e-4b0f-4e8a-9c3d-2f6b8a1e0c55', 'enhanced')
+    const shares = await splitVaultKey(key, '7d1c2a9e-4b0f-4e8a-9c3d-2f6b8a1e0c55', SSS_PRESET_SHAPE.enhanced)
     const html = renderGuardianKitHtml({
       guardianName: 'Margaret Anne O’Brien-Fitzgerald <b>',
       ownerName: 'Daniel Weber',

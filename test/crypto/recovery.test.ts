@@ -4,11 +4,14 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NODE_CIPHER_WORKERS } from '../../scripts/node-cipher-workers.mjs'
+import { shareQrPng } from '../../src/main/core/printable/share-qr'
 import { recoverFiles, recoverVaultKey } from '../../src/recovery/index'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import {
   collectBytes,
   encodeOwnerKitWords,
@@ -17,7 +20,6 @@ import {
   encryptStream,
   type GuardianShare,
   generateVaultKey,
-  shareQrPng,
   splitVaultKey,
 } from '../../src/vault-format/index'
 
@@ -44,7 +46,7 @@ function listFiles(dir: string): string[] {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'vault-recovery-'))
-  shares = await splitVaultKey(vaultKey, vaultId, 'standard')
+  shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
   const good = join(work, 'good')
   const mixed = join(work, 'mixed')
   mkdirSync(join(good, 'photos'), { recursive: true })
@@ -71,8 +73,8 @@ beforeAll(async () => {
   // Same entry and options as scripts/build-cli.mjs, built alone so another tool's entry cannot break it.
   cli = join(process.cwd(), 'out/cli/recover.js')
   await build({
-    entryPoints: ['src/recovery/cli.ts'],
-    outfile: cli,
+    entryPoints: { recover: 'src/recovery/cli.ts', ...NODE_CIPHER_WORKERS },
+    outdir: dirname(cli),
     bundle: true,
     platform: 'node',
     format: 'esm',

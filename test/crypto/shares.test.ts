@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import {
   combineShares,
   decodeOwnerKitWords,
@@ -58,7 +59,7 @@ describe('word encoding', () => {
   it('round-trips envelopes with UUID and free-form vault ids', async () => {
     const key = generateVaultKey()
     for (const id of [vaultId, 'vault_42', 'Ünïcode vault ✓']) {
-      const [share] = await splitVaultKey(key, id, 'standard')
+      const [share] = await splitVaultKey(key, id, SSS_PRESET_SHAPE.standard)
       const back = decodeEnvelope(encodeEnvelope(share!))
       expect(back).toEqual(share)
     }
@@ -70,7 +71,7 @@ describe('split and combine', () => {
     '%s: any threshold subset recovers the key and vault id',
     async (preset) => {
       const key = generateVaultKey()
-      const shares = await splitVaultKey(Buffer.from(key), vaultId, preset)
+      const shares = await splitVaultKey(Buffer.from(key), vaultId, SSS_PRESET_SHAPE[preset])
       const { threshold, shareCount } = shares[0]!
       expect([threshold, shareCount]).toEqual(preset === 'standard' ? [2, 3] : [3, 5])
       expect(new Set(shares.map((s) => s.splitId)).size).toBe(1)
@@ -86,16 +87,16 @@ describe('split and combine', () => {
 
   it('a new split gets a new split id', async () => {
     const key = generateVaultKey()
-    const a = await splitVaultKey(key, vaultId, 'standard')
-    const b = await splitVaultKey(key, vaultId, 'standard')
+    const a = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
+    const b = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
     expect(a[0]!.splitId).not.toBe(b[0]!.splitId)
     await expectRefusal(() => combineShares([a[0]!, b[1]!]), 'different-splits', /different sets/)
   })
 
   it('refuses shares of different vaults, duplicates and too few', async () => {
     const [a, b] = await Promise.all([
-      splitVaultKey(generateVaultKey(), vaultId, 'standard'),
-      splitVaultKey(generateVaultKey(), 'other-vault', 'standard'),
+      splitVaultKey(generateVaultKey(), vaultId, SSS_PRESET_SHAPE.standard),
+      splitVaultKey(generateVaultKey(), 'other-vault', SSS_PRESET_SHAPE.standard),
     ])
     await expectRefusal(() => combineShares([a[0]!, b[1]!]), 'different-vaults', /different vaults/)
     await expectRefusal(
@@ -109,7 +110,7 @@ describe('split and combine', () => {
 
   it('refuses a combination whose key fails the check value, and skips a bad extra share', async () => {
     const key = generateVaultKey()
-    const shares = await splitVaultKey(key, vaultId, 'standard')
+    const shares = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
     const tampered: GuardianShare = {
       ...shares[0]!,
       share: shares[0]!.share.map((b, i) => (i === 3 ? b ^ 1 : b)),
@@ -129,9 +130,9 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
   it('a kit of another vault, of an older split, or entered twice does not stop a recovery', async () => {
     const key = generateVaultKey()
     const [now, old, other] = await Promise.all([
-      splitVaultKey(key, vaultId, 'standard'),
-      splitVaultKey(key, vaultId, 'standard'),
-      splitVaultKey(generateVaultKey(), 'other-vault', 'enhanced'),
+      splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard),
+      splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard),
+      splitVaultKey(generateVaultKey(), 'other-vault', SSS_PRESET_SHAPE.enhanced),
     ])
     const result = await combineShares([other[0]!, old[2]!, now[1]!, now[1]!, now[2]!])
     expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
@@ -146,7 +147,7 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
 
   it('an altered kit is left out and named; good extra kits count as used', async () => {
     const key = generateVaultKey()
-    const shares = await splitVaultKey(key, vaultId, 'enhanced')
+    const shares = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.enhanced)
     const [s1, s2, s3, s4, s5] = shares
     const result = await combineShares([s1!, alter(s2!), s3!, s4!, s5!])
     expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
@@ -161,7 +162,7 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
 
   it('two different kits claiming the same share number: the one that fits wins', async () => {
     const key = generateVaultKey()
-    const [s1, s2, s3] = await splitVaultKey(key, vaultId, 'standard')
+    const [s1, s2, s3] = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
     const result = await combineShares([alter(s1!), s1!, s2!])
     expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
     expect(result.used).toEqual([1, 2])
@@ -172,8 +173,8 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
   it('with two complete sets of different vaults, the first one given is recovered', async () => {
     const keyA = generateVaultKey()
     const [a, b] = await Promise.all([
-      splitVaultKey(keyA, vaultId, 'standard'),
-      splitVaultKey(generateVaultKey(), 'other-vault', 'standard'),
+      splitVaultKey(keyA, vaultId, SSS_PRESET_SHAPE.standard),
+      splitVaultKey(generateVaultKey(), 'other-vault', SSS_PRESET_SHAPE.standard),
     ])
     const result = await combineShares([a[0]!, b[0]!, b[1]!, a[1]!])
     expect(result.vaultId).toBe(vaultId)
@@ -183,8 +184,8 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
 
   it('when no set has enough, the error says how many each set has', async () => {
     const [a, b] = await Promise.all([
-      splitVaultKey(generateVaultKey(), vaultId, 'enhanced'),
-      splitVaultKey(generateVaultKey(), 'other-vault', 'standard'),
+      splitVaultKey(generateVaultKey(), vaultId, SSS_PRESET_SHAPE.enhanced),
+      splitVaultKey(generateVaultKey(), 'other-vault', SSS_PRESET_SHAPE.standard),
     ])
     await expectRefusal(
       () => combineShares([a[0]!, a[1]!, b[0]!]),
@@ -200,7 +201,7 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
 
   it('gives up with a clear error instead of trying millions of combinations', async () => {
     const key = generateVaultKey()
-    const base = (await splitVaultKey(key, vaultId, 'standard'))[0]!
+    const base = (await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard))[0]!
     // 30 kits claiming a 5-of-30 split, none of them real: C(30, 5) subsets would be 142506.
     const fakes = Array.from({ length: 30 }, (_, i) => ({
       ...base,
@@ -214,7 +215,7 @@ describe('more kits than needed (FORMAT.md 5.4)', () => {
 
   it('from words: an unreadable kit is left out when the others suffice, and named when they do not', async () => {
     const key = generateVaultKey()
-    const shares = await splitVaultKey(key, vaultId, 'standard')
+    const shares = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
     const words = shares.map(encodeShareWords)
     const typo = words[0]!.replace(/^\S+/, 'abandn')
     const result = await combineShareWords([typo, words[1]!, words[2]!])
@@ -246,7 +247,7 @@ describe('reading typed words', () => {
   let words: string[]
 
   it('tolerates case, extra whitespace, numbering and 4-letter abbreviations', async () => {
-    share = (await splitVaultKey(generateVaultKey(), vaultId, 'standard'))[0]!
+    share = (await splitVaultKey(generateVaultKey(), vaultId, SSS_PRESET_SHAPE.standard))[0]!
     words = encodeShareWords(share).split(' ')
     const messy = words
       .map(

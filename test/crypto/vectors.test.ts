@@ -5,16 +5,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import type { AeadBackendName } from '../../src/vault-format/aead-backend'
+import { type AeadBackendName, cipherByName } from '../../src/node-cipher'
 import { fromHex, toHex } from '../../src/vault-format/bytes'
 import { deriveMessageKeys } from '../../src/vault-format/chunked-format'
-import {
-  aeadBackend,
-  collectBytes,
-  decryptChunked,
-  encryptChunked,
-} from '../../src/vault-format/chunked-stream'
-import { FileCipherError } from '../../src/vault-format/file-cipher-error'
+import { collectBytes, decryptChunked, encryptChunked } from '../../src/vault-format/chunked-stream'
+import { FileCipherError } from '../../src/vault-format/format-errors'
 
 const dir = join(import.meta.dirname, '../fixtures/vectors')
 
@@ -99,7 +94,7 @@ describe.each(configs)('Cobblestone-256 vectors, $label backend', ({ backend, pa
       const key = fromHex(v.key)
       const context = fromHex(v.ctx)
       const ct = new Uint8Array(inflateSync(fromHex(v.ct)))
-      const opts = { inputKey: key, context, backend, parallel }
+      const opts = { inputKey: key, context, ...cipherByName(backend, parallel) }
 
       if (v.result === 'valid') {
         const msg = await collectBytes(decryptChunked(pieces(ct, 7777), opts))
@@ -137,7 +132,7 @@ describe.each(configs)('Cobblestone-256 vectors, $label backend', ({ backend, pa
 describe.each(configs.filter((c) => !c.parallel))(
   'AES-256-GCM 96-bit IV vectors, $label backend',
   ({ backend }) => {
-    const aead = aeadBackend(backend)
+    const aead = cipherByName(backend).backend!
     it.each(gcmVectors.map((v) => [`${v.tcId} ${v.result}`, v] as const))('%s', (_name, v) => {
       const key = fromHex(v.key)
       const iv = fromHex(v.iv)

@@ -1,7 +1,7 @@
 // Writes format-1 blobs (no identity record), which Vault Desktop only reads now. For tests and
 // the committed vectors alone: production code always writes format 2 through encryptStream.
 
-import type { ByteSource } from '../../../src/vault-format/chunked-stream'
+import type { ByteSource } from '../../../src/vault-format/byte-queue'
 import { encryptChunked } from '../../../src/vault-format/chunked-stream'
 import { type FileEncryptOptions, fileContext, fileSalt } from '../../../src/vault-format/file-cipher'
 import { deriveFilesKey } from '../../../src/vault-format/vault-key'
@@ -16,6 +16,6 @@ export function encryptStreamV1(
     context: fileContext(opts.vaultId, 1),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,
-    parallel: opts.parallel,
+    batchRunner: opts.batchRunner,
   })
 }

@@ -1,5 +1,5 @@
 // openEncryptedFile for tests that expect a file blob (not a bundle): the union narrowed, or a failure.
-import type { ByteSource } from '../../../src/vault-format/chunked-stream'
+import type { ByteSource } from '../../../src/vault-format/byte-queue'
 import {
   type FileCipherOptions,
   type OpenedFile,

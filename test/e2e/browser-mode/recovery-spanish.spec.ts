@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { type ConsoleMessage, expect, test } from '@playwright/test'
+import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import {
   DAY_MS,
@@ -55,7 +56,7 @@ test.describe('an heir on a Spanish system', () => {
     letterHash = await sha256File(join(source, 'carta.pdf'))
     await owner.uploads.enqueue({ vaultId, paths: [join(source, 'carta.pdf')] })
     await owner.uploads.idle()
-    kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, 'standard')).map(
+    kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, SSS_PRESET_SHAPE.standard)).map(
       encodeShareWords,
     )
     // No check-in; nobody cancels: released to the heir 30 days later.

@@ -6,12 +6,13 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { type ConsoleMessage, expect, test } from '@playwright/test'
 import QRCode from 'qrcode'
+import { recoveryQrText } from '../../../src/main/core/printable/share-qr'
+import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import {
   collectBytes,
   encodeShareWords,
   encryptStream,
   generateVaultKey,
-  recoveryQrText,
   splitVaultKey,
 } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
@@ -35,7 +36,7 @@ test('shares from a QR photo and typed words decrypt the files into a chosen fol
 
   const vaultKey = generateVaultKey()
   const vaultId = 'vlt_e2e-recovery'
-  const shares = await splitVaultKey(vaultKey, vaultId, 'standard')
+  const shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
   const qrPng = join(dir, 'kit-photo.png')
   await writeFile(qrPng, await QRCode.toBuffer(recoveryQrText(shares[1]!), { scale: 6, margin: 4 }))
   const letter = Buffer.from('Dear family, the documents are in the blue folder.\n'.repeat(500))
@@ -80,8 +81,8 @@ test('a kit from an older set among enough current ones is left out and said; th
 }) => {
   const vaultKey = generateVaultKey()
   const vaultId = 'vlt_e2e-recovery-sets'
-  const oldSet = await splitVaultKey(vaultKey, vaultId, 'standard')
-  const current = await splitVaultKey(vaultKey, vaultId, 'standard')
+  const oldSet = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
+  const current = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
   const files = await mkdtemp(join(dir, 'sets-'))
   const note = Buffer.from('The house keys are with the neighbour.\n')
   await writeFile(

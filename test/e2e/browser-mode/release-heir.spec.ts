@@ -7,6 +7,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import {
   blobPathOf,
@@ -66,7 +67,9 @@ test.beforeAll(async ({ browser }) => {
     paths: [join(source, 'Photos'), join(source, 'voice message.m4a'), join(source, 'will.pdf')],
   })
   await owner.uploads.idle()
-  kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, 'standard')).map(encodeShareWords)
+  kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, SSS_PRESET_SHAPE.standard)).map(
+    encodeShareWords,
+  )
 
   // No check-in; nobody cancels.
   world.advance(7 * DAY_MS + 60_000)

@@ -1,12 +1,11 @@
 // Printable kits: one per guardian (their share) and one for the owner (the key itself). Pure
 // functions returning complete HTML with inline CSS and the QR as inline SVG, ready for print-to-PDF.
 // Written for a person opening a drawer years from now, without assuming any company still exists.
+import { ENCRYPTED_FILE_SUFFIX } from '../../../vault-format/file-context'
 import type { GuardianShare } from '../../../vault-format/share-envelope'
 import { wordsFor } from '../../../vault-format/share-words'
 import { vaultFingerprint } from '../../../vault-format/vault-key'
 import { escapeXml, shareQrSvg } from './share-qr'
-
-export const ENCRYPTED_FILE_SUFFIX = '.vault'
 
 export interface GuardianKitInput {
   guardianName: string

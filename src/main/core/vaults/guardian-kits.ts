@@ -3,18 +3,20 @@
 // kits stop combining with new ones. The current split is kept in userData/guardian-kits/<vault>.json:
 // who holds which share in the clear, the shares' words sealed with AES-256-GCM under a key derived
 // from the vault key (a threshold of shares is as good as the key, so they never sit on disk in the
-// clear). Kits are rendered on demand as printable HTML, which needs the vault key on this device.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+// clear; the sealing is the format library's, src/vault-format/kit-seal.ts). Kits are rendered on
+// demand as printable HTML, which needs the vault key on this device.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { SssPreset } from '../../../shared/api'
+import { SSS_PRESET_SHAPE, type SssPreset } from '../../../shared/api'
 import type { GuardianKitInfo } from '../../../shared/ipc/vault-types'
 import {
   decodeShareWords,
   encodeShareWords,
-  renderGuardianKitHtml,
+  openKitWords,
+  sealKitWords,
   splitVaultKey,
 } from '../../../vault-format'
+import { renderGuardianKitHtml } from '../printable/kit-pages'
 import { readJsonFile, writeFileAtomic } from '../storage/json-file'
 
 interface StoredSplit {
@@ -25,7 +27,7 @@ interface StoredSplit {
   threshold: number
   shares: number
   assignments: Array<{ guardianId: string; guardianName: string; shareIndex: number }>
-  /** base64 of iv(12) | ciphertext | tag(16): JSON array of share words, in assignment order. */
+  /** The share words in assignment order, sealed by sealKitWords. */
   sealedShares: string
   /** Guardians the owner confirmed handing this split's kit to (a new split starts empty). */
   handedOver?: string[]
@@ -36,28 +38,6 @@ export function kitFileName(guardianName: string, vaultLabel: string): string {
     .replace(/[^\p{L}\p{N} ._-]+/gu, '_')
     .slice(0, 120)
   return `${safe}.html`
-}
-
-function sealingKey(vaultKey: Uint8Array): Buffer {
-  return Buffer.from(hkdfSync('sha256', vaultKey, 'vault-desktop', 'guardian kit store v1', 32))
-}
-
-function seal(vaultKey: Uint8Array, aad: string, plain: string): string {
-  const iv = randomBytes(12)
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(vaultKey), iv)
-  cipher.setAAD(Buffer.from(aad))
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
-  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64')
-}
-
-function unseal(vaultKey: Uint8Array, aad: string, sealed: string): string {
-  const bytes = Buffer.from(sealed, 'base64')
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(vaultKey), bytes.subarray(0, 12))
-  decipher.setAAD(Buffer.from(aad))
-  decipher.setAuthTag(bytes.subarray(bytes.length - 16))
-  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString(
-    'utf8',
-  )
 }
 
 export class GuardianKits {
@@ -87,7 +67,7 @@ export class GuardianKits {
       await rm(this.#file(vaultId), { force: true })
       return []
     }
-    const shares = await splitVaultKey(vaultKey, vaultId, preset)
+    const shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE[preset])
     const first = shares[0]!
     // Shares beyond the number of guardians are not kept: nobody holds them.
     const assigned = guardians.slice(0, shares.length)
@@ -103,10 +83,11 @@ export class GuardianKits {
         guardianName: g.name,
         shareIndex: shares[i]!.shareIndex,
       })),
-      sealedShares: seal(
+      sealedShares: sealKitWords(
         vaultKey,
-        `${vaultId}:${first.splitId}`,
-        JSON.stringify(assigned.map((_, i) => encodeShareWords(shares[i]!))),
+        vaultId,
+        first.splitId,
+        assigned.map((_, i) => encodeShareWords(shares[i]!)),
       ),
     }
     await writeFileAtomic(this.#file(vaultId), JSON.stringify(split, null, 2), 0o600)
@@ -138,7 +119,7 @@ export class GuardianKits {
     const split = await this.#load(vaultId)
     const index = split?.assignments.findIndex((a) => a.guardianId === guardianId) ?? -1
     if (!split || index < 0) return null
-    const words = JSON.parse(unseal(vaultKey, `${vaultId}:${split.splitId}`, split.sealedShares)) as string[]
+    const words = openKitWords(vaultKey, vaultId, split.splitId, split.sealedShares)
     const assignment = split.assignments[index]!
     const html = renderGuardianKitHtml({
       guardianName: assignment.guardianName,
