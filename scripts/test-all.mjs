@@ -42,6 +42,12 @@ const steps = [
     'tsconfig.node.json',
   ]),
   command('typecheck (web: renderer)', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.web.json']),
+  // The vault format alone, without Node's types: it must run in a browser too.
+  command('typecheck (vault format, no Node)', node, [
+    'node_modules/typescript/bin/tsc',
+    '-p',
+    'tsconfig.vault-format.json',
+  ]),
   command('typecheck (browser journeys: Node and page code)', node, [
     'node_modules/typescript/bin/tsc',
     '-p',
