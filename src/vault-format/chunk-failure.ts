@@ -2,6 +2,7 @@
 // has its parts in the wrong order, or was changed. A chunk that does not authenticate is diagnosed
 // by trial decryption within the backend's budget, and by locating a single changed byte.
 import type { AeadBackend, ChunkAead } from './aead-backend'
+import type { FinishedBatch } from './chunk-batch'
 import { chunkNonce, HEADER_SIZE, MAX_CHUNKS, SEALED_CHUNK_SIZE, TAG_SIZE } from './chunked-format'
 import { FileCipherError } from './format-errors'
 import { locateSingleByteError } from './gcm-error-locator'
@@ -12,6 +13,17 @@ export interface ChunkFailure {
   region: Uint8Array
   /** The failing chunk was read as the final (short) one. */
   asFinal: boolean
+}
+
+/** The chunk of a batch that did not authenticate (its result's failedAt is not -1). */
+export function failedChunk({ result, firstIndex, final }: FinishedBatch): ChunkFailure {
+  const sealed = result.input!
+  const count = Math.floor(sealed.length / SEALED_CHUNK_SIZE) + (final ? 1 : 0)
+  return {
+    index: firstIndex + result.failedAt,
+    region: sealed.subarray(result.failedAt * SEALED_CHUNK_SIZE),
+    asFinal: final && result.failedAt === count - 1,
+  }
 }
 
 /** The file ends before its header does. */

@@ -13,7 +13,7 @@ import {
   type CipherImplementation,
   type FinishedBatch,
 } from './chunk-batch'
-import { diagnoseChunkFailure, endCutShort, headerCutShort } from './chunk-failure'
+import { diagnoseChunkFailure, endCutShort, failedChunk, headerCutShort } from './chunk-failure'
 import {
   CHUNK_SIZE,
   deriveMessageKeys,
@@ -144,21 +144,9 @@ async function* decryptGenerator(
   const batches = new BatchQueue('open', keys, aead, backend, runner)
 
   /** A finished batch's plaintext, then the diagnosis of its failed chunk, if any. */
-  function* release({ result, firstIndex, final }: FinishedBatch): Generator<Uint8Array> {
-    if (result.out.length > 0) yield result.out
-    if (result.failedAt < 0) return
-    const sealed = result.input!
-    const count = Math.floor(sealed.length / SEALED_CHUNK_SIZE) + (final ? 1 : 0)
-    throw diagnoseChunkFailure(
-      backend,
-      aead,
-      {
-        index: firstIndex + result.failedAt,
-        region: sealed.subarray(result.failedAt * SEALED_CHUNK_SIZE),
-        asFinal: final && result.failedAt === count - 1,
-      },
-      keys,
-    )
+  function* release(batch: FinishedBatch): Generator<Uint8Array> {
+    if (batch.result.out.length > 0) yield batch.result.out
+    if (batch.result.failedAt >= 0) throw diagnoseChunkFailure(backend, aead, failedChunk(batch), keys)
   }
 
   let index = 0 // of the next chunk to open

@@ -34,12 +34,13 @@ export type FileCipherErrorReason =
 /** What decryption, sealing and key handling throw. */
 export class FileCipherError extends VaultFormatError<FileCipherErrorReason> {
   override readonly name = 'FileCipherError'
-  /** Index of the chunk where the problem was found, when it is about a chunk. */
-  readonly chunkIndex: number | undefined
-
-  constructor(reason: FileCipherErrorReason, message: string, chunkIndex?: number) {
+  constructor(
+    reason: FileCipherErrorReason,
+    message: string,
+    /** The chunk where the problem was found, when it is about a chunk. */
+    readonly chunkIndex?: number,
+  ) {
     super(reason, message)
-    this.chunkIndex = chunkIndex
   }
 }
 
@@ -62,11 +63,12 @@ export type ShareInputErrorReason =
 /** What goes wrong when a person types, scans or combines recovery words; every message says what to do. */
 export class ShareInputError extends VaultFormatError<ShareInputErrorReason> {
   override readonly name = 'ShareInputError'
-  /** 1-based position of the offending word, when one word is to blame. */
-  readonly wordNumber: number | undefined
-
-  constructor(reason: ShareInputErrorReason, message: string, wordNumber?: number) {
+  constructor(
+    reason: ShareInputErrorReason,
+    message: string,
+    /** The 1-based position of the offending word, when one word is to blame. */
+    readonly wordNumber?: number,
+  ) {
     super(reason, message)
-    this.wordNumber = wordNumber
   }
 }
