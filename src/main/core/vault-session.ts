@@ -351,7 +351,11 @@ export class VaultSession {
     watcher.on('poll-failed', (failure) => {
       // Nothing connected yet: the first-run screen says so; no error to show.
       if (!this.#registry.active() || failure.vaultId !== null) return
-      this.#error = { code: failure.code, message: failure.userMessage }
+      this.#error = {
+        code: failure.code,
+        message: failure.userMessage,
+        ...(failure.detail !== undefined ? { detail: failure.detail } : {}),
+      }
       this.#scheduleEmit()
     })
     watcher.on('state-change', (change) => {

@@ -12,6 +12,7 @@ import type {
   UploadedAsset,
   Vault,
 } from '../api'
+import type { AppErrorData } from '../app-error'
 
 /** Where the app keeps API keys and vault keys. */
 export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'memory'
@@ -136,7 +137,7 @@ export interface VaultsSnapshot {
   /** When the list was fetched (ISO). */
   fetchedAt: string | null
   /** Why the last refresh failed, if it did (the list above is then the last good one). */
-  error: { code: string; message: string } | null
+  error: AppErrorData | null
 }
 
 export interface StartLocallyResult {

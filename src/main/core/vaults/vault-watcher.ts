@@ -32,6 +32,8 @@ export interface PollFailure {
   vaultId: string | null
   code: string
   userMessage: string
+  /** What failed inside, apart from the sentence (see AppError). */
+  detail?: string
 }
 
 export interface VaultWatcherEvents {
@@ -268,13 +270,15 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
   }
 
   #failed(vaultId: string | null, error: unknown): void {
+    if (error instanceof AppError) {
+      const { code, userMessage, detail } = error
+      this.emit('poll-failed', { vaultId, code, userMessage, ...(detail !== undefined ? { detail } : {}) })
+      return
+    }
     this.emit('poll-failed', {
       vaultId,
-      code: error instanceof AppError ? error.code : 'ERROR',
-      userMessage:
-        error instanceof AppError
-          ? error.userMessage
-          : `Could not refresh the vaults: ${error instanceof Error ? error.message : String(error)}`,
+      code: 'ERROR',
+      userMessage: `Could not refresh the vaults: ${error instanceof Error ? error.message : String(error)}`,
     })
   }
 }
