@@ -13,12 +13,12 @@
 // Rows:
 //   upload path      encryptFileInWorker: reads and encrypts on one reader thread (what the upload
 //                    queue runs); the main thread only writes the pieces out.
-//   stream           encryptStream / decryptStream (bundles, CLI, recovery) on this thread, fed by
-//                    a reader that reuses two buffers (encryption) or reads into fresh ones
-//                    (decryption, which keeps pieces until it has used them).
-//   stream + pool    the same with the worker pool (parallel: true, N threads). The library's
-//                    default (parallel unset) is the pool only with more than 2 cores: the JSON says
-//                    which one that is here.
+//   stream           encryptStream / decryptStream (bundles, CLI, recovery) with nodeCipher(false)
+//                    on this thread, fed by a reader that reuses two buffers (encryption) or reads
+//                    into fresh ones (decryption, which keeps pieces until it has used them).
+//   stream + pool    the same with the worker pool (nodeCipher(true), N threads). nodeCipher()
+//                    takes the pool only with more than 2 cores: the JSON says which one that is here.
+//   noble            the library's own pure-JS AES-GCM (cipherByName('noble')).
 // The last line is one JSON object; the target is CPU per GiB <= 1.5x age's.
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -372,7 +372,7 @@ async function main(): Promise<void> {
         decryptCpuSecondsPerGiB: rows.decryptStream!.cpuSecondsPerGiB,
         decryptCpuRatioVsAge: ratio(rows.decryptStream!.cpuSecondsPerGiB, rows.ageDecrypt?.cpuSecondsPerGiB),
         rows,
-        // What encryptStream/decryptStream run when `parallel` is left unset, on this machine.
+        // What nodeCipher() picks on this machine.
         streamDefault: cores > 2 ? 'pool' : 'this thread',
         fileMiB: sizeMiB,
         nobleFileMiB: nobleMiB,
