@@ -47,13 +47,13 @@ import { OwnerUploads } from './uploads/owner-uploads'
 import { type BatchCounts, UploadQueue } from './uploads/upload-queue'
 import type { UploadItem } from './uploads/upload-records'
 import { type ActivityInput, ActivityLog, MAX_NAMES } from './vaults/activity-log'
-import { CheckInOnUnlock } from './vaults/check-in-on-unlock'
 import { CheckInDeadlines } from './vaults/checkin-deadlines'
 import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
 import { DeviceRecords } from './vaults/device-records'
 import { GuardianKits } from './vaults/guardian-kits'
 import { ReadinessFacts } from './vaults/readiness-facts'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
+import { UnlockCheckInWiring } from './vaults/unlock-check-in-wiring'
 import {
   batchEndNotice,
   creditsLowNotice,
@@ -134,7 +134,7 @@ export class VaultSession {
   readonly facts: ReadinessFacts
   /** The owner's calls on the active connection's vaults (each write read back through the watcher). */
   readonly vaults: VaultOperations
-  readonly unlockCheckIn: CheckInOnUnlock
+  readonly unlockCheckIn: UnlockCheckInWiring
   /** The upload queue on the active connection, and the list the window shows. */
   readonly uploads: OwnerUploads
   readonly localService: LocalService
@@ -180,7 +180,7 @@ export class VaultSession {
       vaultKeys: this.vaultKeys,
       uploadIndex: () => this.#queue.index,
     })
-    this.unlockCheckIn = new CheckInOnUnlock({
+    this.unlockCheckIn = new UnlockCheckInWiring({
       userDataDir: options.userDataDir,
       ...(options.secretBox ? { secretBox: options.secretBox } : {}),
       keychain: options.useKeychain !== false && this.secretStore.kind === 'keychain',

@@ -11,7 +11,7 @@ import type { ActivityInput, ActivityLog } from './activity-log'
 import type { DeviceRecords } from './device-records'
 import { AgentKeys, UNLOCK_NOTE, UnlockCheckIn, type UnlockOutcome } from './unlock-check-in'
 
-export interface CheckInOnUnlockDeps {
+export interface UnlockCheckInWiringDeps {
   userDataDir: string
   secretBox?: SecretBox
   /** Whether agent keys may go to the OS keychain (only when the app's own keys are there). */
@@ -29,12 +29,12 @@ export interface CheckInOnUnlockDeps {
   failed: (vaultId: string, message: string) => void
 }
 
-export class CheckInOnUnlock {
-  readonly #deps: CheckInOnUnlockDeps
+export class UnlockCheckInWiring {
+  readonly #deps: UnlockCheckInWiringDeps
   #agentKeys: Promise<AgentKeys> | undefined
   #runner: UnlockCheckIn | undefined
 
-  constructor(deps: CheckInOnUnlockDeps) {
+  constructor(deps: UnlockCheckInWiringDeps) {
     this.#deps = deps
   }
 
