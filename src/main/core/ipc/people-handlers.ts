@@ -6,8 +6,8 @@ import type { Guardian, Heir } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
 import type { VaultSession } from '../vault-session'
-import { vaultLabel } from '../vaults/vault-view'
 import { kitFileName } from '../vaults/guardian-kits'
+import { vaultLabel } from '../vaults/vault-view'
 import { asAppError, type HandlerTable } from './handler-table'
 
 type PeopleHandlers = Pick<

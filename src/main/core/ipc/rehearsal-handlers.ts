@@ -10,14 +10,13 @@ import { extensionCall } from './vault-handlers'
 type RehearsalHandlers = Pick<HandlerTable, 'getRehearsal' | 'startRehearsal' | 'endRehearsal'>
 
 export function createRehearsalHandlers(session: () => Promise<VaultSession>): RehearsalHandlers {
-  const offered = (s: VaultSession) => s.facts.service === null || s.facts.service.extensions.includes('rehearsal')
+  const offered = (s: VaultSession) =>
+    s.facts.service === null || s.facts.service.extensions.includes('rehearsal')
   return {
     getRehearsal: async ({ vaultId }) => {
       const s = await session()
       if (!offered(s)) return null
-      const rehearsal = await extensionCall('run a practice release', () =>
-        s.vaults.getRehearsal(vaultId),
-      )
+      const rehearsal = await extensionCall('run a practice release', () => s.vaults.getRehearsal(vaultId))
       s.facts.noteRehearsal(vaultId, rehearsal)
       return rehearsal
     },
@@ -43,9 +42,7 @@ export function createRehearsalHandlers(session: () => Promise<VaultSession>): R
 
     endRehearsal: async ({ vaultId }) => {
       const s = await session()
-      const rehearsal = await extensionCall('run a practice release', () =>
-        s.vaults.endRehearsal(vaultId),
-      )
+      const rehearsal = await extensionCall('run a practice release', () => s.vaults.endRehearsal(vaultId))
       s.facts.noteRehearsal(vaultId, rehearsal)
       return rehearsal
     },
