@@ -61,6 +61,7 @@ interface Job {
 
 const port = parentPort!
 const jobs = new Map<number, Job>()
+// biome-ignore lint/correctness/noUnusedVariables: only written: each new array is garbage that paces the collector
 let pacing: unknown[] | undefined
 
 function post(message: ReadMessage, transfer: ArrayBuffer[] = []): void {

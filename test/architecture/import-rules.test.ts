@@ -77,7 +77,7 @@ function sourceFiles(dir: string): string[] {
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|(?:^|[\s;=(,])(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/gm
 
-export function importsOf(file: string): string[] {
+function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   return [...text.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3] ?? '')
 }

@@ -17,7 +17,6 @@ import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from 
 import { AppError } from '../../../shared/app-error'
 import type {
   UploadEstimateView,
-  UploadItemView,
   UploadProgressView,
   UploadState,
 } from '../../../shared/ipc/vault-types'
