@@ -15,11 +15,7 @@ import { encryptFileInWorker } from '../../../node-cipher/file-read-worker'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
 import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
-import type {
-  UploadEstimateView,
-  UploadProgressView,
-  UploadState,
-} from '../../../shared/ipc/vault-types'
+import type { UploadEstimateView, UploadProgressView, UploadState } from '../../../shared/ipc/vault-types'
 import {
   type BundleSourceEntry,
   checkIdentityPath,
