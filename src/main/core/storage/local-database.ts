@@ -95,3 +95,16 @@ export async function openLocalDatabase(
   if (fresh && opened.persistent) await chmod(file, 0o600).catch(() => undefined)
   return opened
 }
+
+/** Prepared statements kept by their SQL: each is compiled once per database. */
+export function statementCache(db: Database.Database): (sql: string) => Database.Statement {
+  const statements = new Map<string, Database.Statement>()
+  return (sql) => {
+    let statement = statements.get(sql)
+    if (!statement) {
+      statement = db.prepare(sql)
+      statements.set(sql, statement)
+    }
+    return statement
+  }
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import type { UploadState } from '../../../shared/ipc/vault-types'
 import { readJsonFile } from '../storage/json-file'
-import { messageOf, openLocalDatabase } from '../storage/local-database'
+import { messageOf, openLocalDatabase, statementCache } from '../storage/local-database'
 import type { UploadIndexEntry, UploadItem } from './upload-records'
 
 export const UPLOAD_DB_FILE = 'uploads.sqlite'
@@ -115,7 +115,7 @@ export interface StoredItem {
 
 export class UploadStore {
   readonly #db: Database.Database
-  readonly #statements = new Map<string, Database.Statement>()
+  readonly #statement: (sql: string) => Database.Statement
   readonly #transaction: Database.Transaction<(fn: () => void) => void>
   #depth = 0
   /** What went wrong with the database, in words for the user; undefined while all is well. */
@@ -125,6 +125,7 @@ export class UploadStore {
 
   private constructor(db: Database.Database, file: string, persistent: boolean, problem?: string) {
     this.#db = db
+    this.#statement = statementCache(db)
     this.file = file
     this.persistent = persistent
     this.#problem = problem
@@ -156,15 +157,6 @@ export class UploadStore {
   /** Set when the database could not be read or written: a sentence for the user. */
   get problem(): string | undefined {
     return this.#problem
-  }
-
-  #statement(sql: string): Database.Statement {
-    let s = this.#statements.get(sql)
-    if (!s) {
-      s = this.#db.prepare(sql)
-      this.#statements.set(sql, s)
-    }
-    return s
   }
 
   /**

@@ -13,7 +13,7 @@ import {
   type ActivityKind,
   type ActivitySource,
 } from '../../../shared/ipc/vault-types'
-import { messageOf, openLocalDatabase } from '../storage/local-database'
+import { messageOf, openLocalDatabase, statementCache } from '../storage/local-database'
 
 export const ACTIVITY_DB_FILE = 'activity.sqlite'
 
@@ -92,8 +92,8 @@ function toEntry(row: Row): ActivityEntry | undefined {
 
 export class ActivityLog {
   readonly #db: Database.Database
+  readonly #statement: (sql: string) => Database.Statement
   readonly #now: () => number
-  readonly #statements = new Map<string, Database.Statement>()
   #problem: string | undefined
   readonly file: string
   readonly persistent: boolean
@@ -106,6 +106,7 @@ export class ActivityLog {
     problem?: string,
   ) {
     this.#db = db
+    this.#statement = statementCache(db)
     this.file = file
     this.persistent = persistent
     this.#now = now
@@ -136,15 +137,6 @@ export class ActivityLog {
   /** Set when the history could not be read or written: a sentence for the owner. */
   get problem(): string | undefined {
     return this.#problem
-  }
-
-  #statement(sql: string): Database.Statement {
-    let s = this.#statements.get(sql)
-    if (!s) {
-      s = this.#db.prepare(sql)
-      this.#statements.set(sql, s)
-    }
-    return s
   }
 
   #failed(what: 'saved' | 'read', error: unknown): void {
