@@ -20,6 +20,7 @@ import { registerCheckInPages } from './check-in-pages'
 import type { ServiceContext } from './context'
 import { ApiError, badRequest, errorEnvelope, forbidden, notFound, unauthorized } from './errors'
 import { registerGuardianPages } from './guardian-pages'
+import { healthReport } from './health'
 import { answerClientError, handleExpectations, settleUnreadBody } from './http-framing'
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
@@ -464,6 +465,15 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       return reply.header('content-length', size).send(createReadStream(ctx.blobs.pathOf(asset.sha256)))
     })
   }
+
+  // Outside /api: not part of the spec, and monitors call it without a key.
+  app.get('/healthz', (_request, reply) => {
+    const report = healthReport(ctx, options.mail)
+    return reply
+      .code(report.status === 'ok' ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(report)
+  })
 
   registerGuardianPages(app, ctx, authFailures)
   registerCheckInPages(app, ctx, authFailures)

@@ -80,7 +80,8 @@ export function listOutbox(ctx: ServiceContext, vaultId?: string): OutboxMessage
   return rows.map(toMessage)
 }
 
-const MAX_ATTEMPTS = 8
+/** Delivery attempts before a message is no longer retried. */
+export const MAX_ATTEMPTS = 8
 
 /** Sends one message right away, outside the outbox (the mail test). */
 export interface MailSender {
