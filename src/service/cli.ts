@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
 import { AdminError } from './accounts'
 import { adminOperations } from './admin'
+import { BackupError, backupDataDir, restoreDataDir } from './backup'
 import { DataDirInUseError } from './data-dir-lock'
 import { openServiceContext } from './service-context'
 
@@ -17,6 +18,8 @@ const USAGE = `Usage:
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
     add-credits --account A --credits N start-release --vault V
     tick [--now ISO]                    outbox [--vault V]
+    backup --to <new folder>            (while serve runs: a consistent snapshot of database and blobs)
+    restore --from <backup folder>      (into an empty --data-dir, with no service running on it)
   npm run service -- --help
 
 serve prints "listening on <url>" once it answers; --port 0 picks a free port.
@@ -40,6 +43,7 @@ const OPTIONS = {
   credits: { type: 'string' },
   vault: { type: 'string' },
   now: { type: 'string' },
+  to: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -52,6 +56,8 @@ const ADMIN_COMMANDS = [
   'start-release',
   'tick',
   'outbox',
+  'backup',
+  'restore',
 ] as const
 
 /** The command line itself is wrong: told in plain words, with the usage, exit code 2. */
@@ -137,11 +143,17 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
 
 type AdminCommand = (typeof ADMIN_COMMANDS)[number]
 
-function admin(command: AdminCommand, values: Record<string, string | undefined>): unknown {
+async function admin(command: AdminCommand, values: Record<string, string | undefined>): Promise<unknown> {
   // Checked before the data directory is opened (and perhaps created) for a command that cannot run.
   const need = (name: string) => required(values, name)
   const dataDir = need('data-dir')
-  const run: Record<AdminCommand, () => (ops: ReturnType<typeof adminOperations>) => unknown> = {
+  // Backup and restore work on the files themselves, beside a running service or before one exists.
+  if (command === 'backup') return backupDataDir(dataDir, need('to'))
+  if (command === 'restore') return restoreDataDir(need('from'), dataDir)
+  const run: Record<
+    Exclude<AdminCommand, 'backup' | 'restore'>,
+    () => (ops: ReturnType<typeof adminOperations>) => unknown
+  > = {
     'create-account': () => {
       const email = need('email')
       return (ops) => ops.createAccount({ email })
@@ -232,10 +244,13 @@ async function main(argv: string[]): Promise<void> {
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}.`)
     let result: unknown
     try {
-      result = admin(command as AdminCommand, values)
+      result = await admin(command as AdminCommand, values)
     } catch (error) {
       if (error instanceof UsageError) throw error
-      const message = error instanceof AdminError ? error.message : `${(error as Error).message ?? error}`
+      const message =
+        error instanceof AdminError || error instanceof BackupError
+          ? error.message
+          : `${(error as Error).message ?? error}`
       process.stdout.write(`${JSON.stringify({ error: message })}\n`)
       process.exitCode = 1
       return
