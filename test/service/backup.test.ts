@@ -1,5 +1,6 @@
 // admin backup / admin restore: a snapshot taken while uploads are in flight restores every committed asset
 // byte for byte and every balance exactly; damaged backups and occupied data folders are refused.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import {
   cpSync,
@@ -13,6 +14,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   BackupError,
@@ -23,7 +25,9 @@ import {
   restoreDataDir,
 } from '../../src/service/backup'
 import { type RunningService, startService } from '../../src/service/index'
-import { call, startTestService, type TestService, uploadForm } from './harness'
+import { buildServiceCli, call, startTestService, type TestService, uploadForm } from './harness'
+
+const run = promisify(execFile)
 
 const root = mkdtempSync(join(tmpdir(), 'vault-backup-test-'))
 const backupDir = join(root, 'backup')
@@ -193,4 +197,86 @@ describe('admin backup and restore', () => {
     expect(error).toBeInstanceOf(BackupError)
     expect((error as Error).message).toContain('is not empty')
   })
+})
+
+describe('admin backup and restore from the command line', () => {
+  let cli = ''
+  const children: ChildProcess[] = []
+  beforeAll(async () => {
+    cli = await buildServiceCli()
+  }, 60_000)
+  afterAll(() => {
+    for (const child of children) child.kill('SIGTERM')
+    rmSync(cli, { force: true })
+  })
+
+  // biome-ignore lint/suspicious/noExplicitAny: replies are checked field by field, as harness.ts's Reply does
+  async function admin(...args: string[]): Promise<{ code: number; json: any }> {
+    try {
+      const { stdout } = await run(process.execPath, [cli, 'admin', ...args])
+      return { code: 0, json: JSON.parse(stdout) }
+    } catch (error) {
+      const { code, stdout } = error as { code: number; stdout: string }
+      return { code, json: JSON.parse(stdout) }
+    }
+  }
+
+  async function serve(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dataDir, '--no-rate-limits'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    children.push(child)
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = ''
+      child.stdout!.on('data', (data) => {
+        stdout += data
+        const match = /^listening on (\S+)$/m.exec(stdout)
+        if (match) resolve(match[1]!)
+      })
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
+    })
+    return { child, url }
+  }
+
+  it('backs up a running service and serves the restored copy elsewhere', async () => {
+    const live = join(root, 'cli-live')
+    const copy = join(root, 'cli-backup')
+    const target = join(root, 'cli-restored')
+    const account = await admin('create-account', '--email', 'cli@example.com', '--data-dir', live)
+    const vault = await admin('create-vault', '--account', account.json.accountId, '--data-dir', live)
+    const { child, url } = await serve(live)
+    const bytes = content(3)
+    const uploaded = await call(url, 'POST', `/api/vault/${vault.json.vaultId}/asset`, {
+      key: account.json.apiKey,
+      body: uploadForm(bytes, { filename: 'cli.bin' }),
+    })
+    expect(uploaded.status).toBe(201)
+
+    const backup = await admin('backup', '--data-dir', live, '--to', copy)
+    expect(backup).toMatchObject({
+      code: 0,
+      json: { to: copy, counts: { accounts: 1, vaults: 1, assets: 1 } },
+    })
+    // A service runs on `live`: restoring over it is refused, as one JSON error.
+    const refused = await admin('restore', '--from', copy, '--data-dir', live)
+    expect(refused.code).toBe(1)
+    expect(refused.json.error).toMatch(/is not empty \(a Vault Service may be running on it\)/)
+    child.kill('SIGTERM')
+
+    expect(await admin('restore', '--from', copy, '--data-dir', target)).toMatchObject({
+      code: 0,
+      json: { dataDir: target, counts: { assets: 1 } },
+    })
+    const second = await serve(target)
+    const asset = uploaded.body.data
+    const response = await fetch(`${second.url}/api/vault/${vault.json.vaultId}/asset/${asset.id}/content`, {
+      headers: { 'x-api-key': account.json.apiKey },
+    })
+    expect(Buffer.compare(new Uint8Array(await response.arrayBuffer()), bytes)).toBe(0)
+    const balance = await call(second.url, 'GET', `/api/vault/${vault.json.vaultId}`, {
+      key: account.json.apiKey,
+    })
+    expect(balance.body.data.creditsBalance).toBe(100 - asset.creditsConsumed)
+    second.child.kill('SIGTERM')
+  }, 60_000)
 })
