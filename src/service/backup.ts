@@ -127,7 +127,9 @@ export async function backupDataDir(
     rmSync(databaseCopy, { force: true })
     const live = new Database(source, { readonly: true, fileMustExist: true })
     try {
-      await live.backup(databaseCopy)
+      // All remaining pages in one step (one read transaction): in steps of 100, every write the service
+      // commits between two steps would start the copy over, and a busy service might never let it finish.
+      await live.backup(databaseCopy, { progress: () => 0x7fffffff })
     } finally {
       live.close()
     }
