@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { rename, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve, sep } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import Database from 'better-sqlite3'
@@ -113,6 +113,11 @@ export async function backupDataDir(
   if (!existsSync(source)) {
     throw new BackupError(
       `There is no Vault Service database in ${dataDir}: check --data-dir (it is the folder serve runs on).`,
+    )
+  }
+  if (`${resolve(to)}${sep}`.startsWith(`${resolve(dataDir)}${sep}`)) {
+    throw new BackupError(
+      `The backup folder ${to} is inside the data folder ${dataDir}: give a --to outside it (another disk, ideally), so the backup survives the data folder.`,
     )
   }
   if (!isEmptyOrMissing(to)) {

@@ -192,10 +192,20 @@ describe('admin backup and restore', () => {
     expect((unfinished as Error).message).toMatch(/has no manifest\.json, so it is not a finished/)
   })
 
-  it('refuses to back up into a folder that is not empty', async () => {
+  it('refuses to back up into a folder that is not empty, or inside the data folder', async () => {
     const error = await backupDataDir(t.dataDir, backupDir).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(BackupError)
     expect((error as Error).message).toContain('is not empty')
+    const inside = await backupDataDir(t.dataDir, join(t.dataDir, 'backup')).catch((e: unknown) => e)
+    expect((inside as Error).message).toContain('is inside the data folder')
+  })
+
+  it('also backs up a data folder no service runs on', async () => {
+    const to = join(root, 'from-stopped')
+    await restored.close()
+    const again = await backupDataDir(restoredDir, to)
+    expect(again.counts).toEqual(report.counts)
+    restored = await startService({ dataDir: restoredDir, rateLimits: false })
   })
 })
 
