@@ -2,17 +2,21 @@
 // For scripts, an admin command prints exactly one JSON object on stdout, also when it fails ({"error": "..."},
 // exit 1). For people, --help prints the usage (exit 0), and a mistyped command line or a service that cannot
 // start is explained in plain text on stderr (exit 2 and 1).
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
 import { AdminError } from './accounts'
 import { adminOperations } from './admin'
 import { BackupError, backupDataDir, restoreDataDir } from './backup'
 import { DataDirInUseError } from './data-dir-lock'
+import { configServiceOptions, findServeConfig, ServiceConfigError } from './service-config'
 import { openServiceContext } from './service-context'
+import type { InitFlags } from './service-init'
 
 const USAGE = `Usage:
   npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
                 [--public-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
+  npm run service -- serve --config <file> [same flags, which win over the file]
   npm run service -- admin <command> --data-dir <dir> ...
     create-account --email E            create-key --account A --kind human|agent
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
@@ -20,9 +24,17 @@ const USAGE = `Usage:
     tick [--now ISO]                    outbox [--vault V]
     backup --to <new folder>            (while serve runs: a consistent snapshot of database and blobs)
     restore --from <backup folder>      (into an empty --data-dir, with no service running on it)
+  npm run service -- init [--yes] --public-url URL --data-dir <dir> [--config <file>]
+                --smtp smtps://user:password@host:465 | --smtp-host H [--smtp-port 587] [--smtp-user U]
+                [--smtp-password P (or VAULT_SMTP_PASSWORD)] [--smtp-secure] --mail-from ADDR
+                --test-to ADDR | --skip-mail-test   [--tls-cert PEM --tls-key PEM | --behind-proxy [--trust-proxy addr]]
+                [--host H] [--port N]
+      sets up a self-hosted service: asks on a terminal for what is missing, sends a test e-mail, writes the
+      config file (default <data-dir>/service-config.json, mode 600) and prints a systemd unit.
   npm run service -- --help
 
-serve prints "listening on <url>" once it answers; --port 0 picks a free port.
+serve prints "listening on <url>" once it answers; --port 0 picks a free port. It reads the config file given
+by --config, or <data-dir>/service-config.json when there is one; flags on the line win over the file.
 Admin commands print one JSON object, {"error": "..."} with exit code 1 when they fail.`
 
 const OPTIONS = {
@@ -32,6 +44,19 @@ const OPTIONS = {
   smtp: { type: 'string' },
   from: { type: 'string' },
   'public-url': { type: 'string' },
+  config: { type: 'string' },
+  'smtp-host': { type: 'string' },
+  'smtp-port': { type: 'string' },
+  'smtp-user': { type: 'string' },
+  'smtp-password': { type: 'string' },
+  'smtp-secure': { type: 'boolean' },
+  'mail-from': { type: 'string' },
+  'test-to': { type: 'string' },
+  'skip-mail-test': { type: 'boolean' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'behind-proxy': { type: 'boolean' },
+  yes: { type: 'boolean' },
   'allowed-hosts': { type: 'string' },
   'trust-proxy': { type: 'string' },
   'no-rate-limits': { type: 'boolean' },
@@ -87,7 +112,15 @@ function listenFailure(error: NodeJS.ErrnoException, host: string, port: number)
 }
 
 async function serve(values: Record<string, string | undefined>, noRateLimits: boolean): Promise<void> {
-  const port = Number(values.port ?? '0')
+  let fromConfig: Partial<ReturnType<typeof configServiceOptions>> = {}
+  try {
+    const config = findServeConfig(values.config, values['data-dir'])
+    if (config) fromConfig = configServiceOptions(config)
+  } catch (error) {
+    if (error instanceof ServiceConfigError) throw new StartError(error.message)
+    throw error
+  }
+  const port = values.port !== undefined ? Number(values.port) : (fromConfig.port ?? 0)
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(values.port)}.`)
   }
@@ -101,13 +134,16 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
   if (values['trust-proxy'] !== undefined && !trustProxy?.length) {
     throw new UsageError('--trust-proxy needs the proxy addresses, e.g. --trust-proxy 127.0.0.1.')
   }
-  const dataDir = required(values, 'data-dir')
-  const host = values.host ?? '127.0.0.1'
+  const dataDir = values['data-dir'] ?? fromConfig.dataDir
+  if (!dataDir)
+    throw new UsageError('--data-dir is required. Or pass --config <file>, the file `init` wrote.')
+  const host = values.host ?? fromConfig.host ?? '127.0.0.1'
   // Loaded only to serve, so admin commands start quickly.
   const { startService } = await import('./index')
   let service: Awaited<ReturnType<typeof startService>>
   try {
     service = await startService({
+      ...fromConfig,
       dataDir,
       port,
       host,
@@ -204,6 +240,24 @@ async function admin(command: AdminCommand, values: Record<string, string | unde
   }
 }
 
+async function init(values: InitFlags): Promise<void> {
+  // Loaded only for init, so admin commands start quickly.
+  const { runInit, InitUsageError } = await import('./service-init')
+  try {
+    process.exitCode = await runInit(values, {
+      input: process.stdin,
+      output: process.stdout,
+      interactive: process.stdin.isTTY === true,
+      nodePath: process.execPath,
+      scriptPath: resolve(process.argv[1]!),
+      ...(process.env.VAULT_SMTP_PASSWORD ? { envPassword: process.env.VAULT_SMTP_PASSWORD } : {}),
+    })
+  } catch (error) {
+    if (error instanceof InitUsageError) throw new UsageError(error.message)
+    throw error
+  }
+}
+
 /** What parseArgs refused, said plainly (its own messages suggest `--` tricks nobody needs here). */
 function parseFailure(error: NodeJS.ErrnoException): string {
   const option = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1]
@@ -236,6 +290,11 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError(`serve takes no command, but got ${JSON.stringify(command)}.`)
     return serve(values, parsed.values['no-rate-limits'] === true)
   }
+  if (mode === 'init') {
+    if (command !== undefined)
+      throw new UsageError(`init takes no command, but got ${JSON.stringify(command)}.`)
+    return init(parsed.values)
+  }
   if (mode === 'admin') {
     if (command === undefined) throw new UsageError('admin needs a command, e.g. admin create-account.')
     if (!(ADMIN_COMMANDS as readonly string[]).includes(command)) {
@@ -260,8 +319,8 @@ async function main(argv: string[]): Promise<void> {
   }
   throw new UsageError(
     mode === undefined
-      ? 'say what to do: serve, or admin <command>.'
-      : `unknown mode ${JSON.stringify(mode)}; use serve or admin.`,
+      ? 'say what to do: serve, or admin <command>. (init sets up a self-hosted service.)'
+      : `unknown mode ${JSON.stringify(mode)}; use serve or admin. (init sets up a self-hosted service.)`,
   )
 }
 
