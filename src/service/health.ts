@@ -1,6 +1,6 @@
 // GET /healthz for monitors (uptime checks, load balancers): no key needed, so it says only whether the
 // service can read its database and how e-mail delivery is going, never an address, a body or a token.
-import packageJson from '../../package.json'
+import packageJson from '../../package.json' with { type: 'json' }
 import type { ServiceContext } from './context'
 import { prepared } from './database'
 import { MAX_ATTEMPTS, type MailSender } from './outbox'
