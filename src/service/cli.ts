@@ -9,7 +9,7 @@ import { AdminError } from './accounts'
 import { adminOperations } from './admin'
 import { BackupError, backupDataDir, restoreDataDir } from './backup'
 import { DataDirInUseError } from './data-dir-lock'
-import { configServiceOptions, findServeConfig, ServiceConfigError } from './service-config'
+import { configServiceOptions, findServeConfig, ServiceConfigError, transportNote } from './service-config'
 import { openServiceContext } from './service-context'
 import type { InitFlags } from './service-init'
 
@@ -115,7 +115,10 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
   let fromConfig: Partial<ReturnType<typeof configServiceOptions>> = {}
   try {
     const config = findServeConfig(values.config, values['data-dir'])
-    if (config) fromConfig = configServiceOptions(config)
+    if (config) {
+      fromConfig = configServiceOptions(config)
+      console.error(`[vault-service] ${transportNote(config)}`)
+    }
   } catch (error) {
     if (error instanceof ServiceConfigError) throw new StartError(error.message)
     throw error

@@ -85,6 +85,8 @@ export interface HttpServerOptions {
   allowedHosts?: readonly string[]
   /** Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For/-Host are believed. */
   trustProxy?: readonly string[]
+  /** Serve https with this certificate chain and private key (PEM) instead of plain http. */
+  https?: { cert: Buffer | string; key: Buffer | string }
 }
 
 /** Who may call a route: the owner's keys (sk_human_, sk_agent_), heir tokens, practice heir tokens. */
@@ -126,7 +128,9 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
     trustProxy: options.trustProxy?.length ? [...options.trustProxy] : false,
-  })
+    ...(options.https ? { https: { cert: options.https.cert, key: options.https.key } } : {}),
+    // The https variant differs only in the server's type; everything used here exists on both.
+  }) as unknown as FastifyInstance
   handleExpectations(app.server)
   const limiter = new RateLimiter(options.rateLimits, () => ctx.clock().getTime())
   const authFailures = new AuthFailureLimiter(options.rateLimits, () => ctx.clock().getTime())

@@ -45,6 +45,8 @@ export interface ServiceOptions {
   allowedHosts?: string[]
   /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For and X-Forwarded-Host are believed. */
   trustProxy?: string[]
+  /** Serve https with this certificate chain and private key (PEM); plain http without it. */
+  tls?: { cert: Buffer | string; key: Buffer | string }
   /** Largest JSON body in bytes (default 64 KiB). */
   bodyLimit?: number
   /** Base URL for links in e-mails; defaults to the listening URL. */
@@ -101,6 +103,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(options.rateLimits !== undefined ? { rateLimits: options.rateLimits } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    ...(options.tls ? { https: options.tls } : {}),
     ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
     mail,
     trackUpload: (settled) => {
@@ -118,15 +121,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw error
   }
   const { port } = app.server.address() as AddressInfo
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const url = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`
   // Links in e-mails must be reachable: a wildcard listen address is not an address anyone can open.
   const wildcard = host === '0.0.0.0' || host === '::'
   if (wildcard && !options.publicUrl) {
     console.error(
-      `[vault-service] listening on every interface; e-mailed links will use http://127.0.0.1:${port} unless you pass --public-url`,
+      `[vault-service] listening on every interface; e-mailed links will use ${options.tls ? 'https' : 'http'}://127.0.0.1:${port} unless you pass --public-url`,
     )
   }
-  const publicUrl = (options.publicUrl ?? (wildcard ? `http://127.0.0.1:${port}` : url)).replace(/\/+$/, '')
+  const publicUrl = (
+    options.publicUrl ?? (wildcard ? `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}` : url)
+  ).replace(/\/+$/, '')
   const publicHost = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : ''
   if (allowedHosts && !isHostAllowed(allowedHosts, publicHost)) {
     console.error(

@@ -198,7 +198,24 @@ export function configServiceOptions(config: ServiceConfig) {
     ...(config.mailFrom ? { from: config.mailFrom } : {}),
     ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     ...(config.trustProxy?.length ? { trustProxy: config.trustProxy } : {}),
+    ...(config.tls ? { tls: loadTls(config.tls) } : {}),
   }
+}
+
+/** One line for the log at start: how clients reach this service, so nobody has to guess about TLS. */
+export function transportNote(config: ServiceConfig): string {
+  if (config.tls) return `serving https with the certificate ${config.tls.certFile}`
+  if (config.trustProxy?.length) {
+    return (
+      'serving plain http and expecting a reverse proxy to handle https; X-Forwarded-For/-Host/-Proto are ' +
+      `believed only from ${config.trustProxy.join(', ')}`
+    )
+  }
+  return `serving plain http without a reverse proxy; X-Forwarded-* headers are ignored${
+    config.publicUrl.startsWith('https:')
+      ? `, yet the public URL ${config.publicUrl} is https: add tls or trustProxy to the config`
+      : ''
+  }`
 }
 
 /** The certificate chain and key as https needs them; checked to be readable PEM that belong together. */

@@ -106,10 +106,13 @@ function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || hostname.startsWith('127.')
 }
 
-function portNumber(text: string, flag: string): number {
+/** --port may be 0 (a free port, as for serve); an SMTP port may not. */
+function portNumber(text: string, flag: string, lowest = 1): number {
   const port = Number(text)
-  if (!/^\d+$/.test(text.trim()) || port < 1 || port > 65535) {
-    throw new InitUsageError(`${flag} must be a whole number from 1 to 65535, not ${JSON.stringify(text)}.`)
+  if (!/^\d+$/.test(text.trim()) || port < lowest || port > 65535) {
+    throw new InitUsageError(
+      `${flag} must be a whole number from ${lowest} to 65535, not ${JSON.stringify(text)}.`,
+    )
   }
   return port
 }
@@ -239,7 +242,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
   const host = flags.host ?? (proxied ? '127.0.0.1' : '0.0.0.0')
   const urlPort = new URL(publicUrl).port
   const port = flags.port
-    ? portNumber(flags.port, '--port')
+    ? portNumber(flags.port, '--port', 0)
     : !proxied && urlPort
       ? Number(urlPort)
       : !proxied && tls
