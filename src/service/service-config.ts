@@ -228,7 +228,7 @@ export function loadTls(tls: { certFile: string; keyFile: string }): { cert: Buf
       throw new ServiceConfigError(
         code === 'EACCES'
           ? `This user may not read the TLS ${what} ${file}: give the service's user read access to it (e.g. a group that may read it), or copy it somewhere that user can read.`
-          : `The TLS ${what} ${file} could not be read (${code ?? (error as Error).message}): check the path in the config file (tls.${what === 'certificate' ? 'certFile' : 'keyFile'}).`,
+          : `The TLS ${what} ${file} could not be read (${code ?? (error as Error).message}): check the path (tls.${what === 'certificate' ? 'certFile' : 'keyFile'} in the config file, --tls-${what === 'certificate' ? 'cert' : 'key'} for init).`,
       )
     }
   }

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline/promises'
-import type { Readable, Writable } from 'node:stream'
+import { PassThrough, type Readable, type Writable } from 'node:stream'
 import nodemailer from 'nodemailer'
 import {
   defaultConfigPath,
@@ -65,17 +65,20 @@ const DEFAULT_PORT = 8787
 /** Asks for settings on a terminal; never called when not interactive. */
 class Prompter {
   private readonly rl: Interface
-  /** While set, only this prompt is written: what is typed (and readline's redraws of it) stay unshown. */
-  private secretPrompt: string | null = null
+  /** While set, nothing readline writes reaches the screen: the typed password and its redraws stay unshown. */
+  private muted = false
 
   constructor(input: Readable, output: Writable) {
-    // On a terminal readline echoes itself (raw mode), which is what lets the password go unshown.
-    this.rl = createInterface({ input, output, terminal: Boolean((input as { isTTY?: boolean }).isTTY) })
-    const rl = this.rl as unknown as { _writeToOutput?: (text: string) => void }
-    rl._writeToOutput = (text: string) => {
-      if (this.secretPrompt === null) output.write(text)
-      else if (text.startsWith(this.secretPrompt)) output.write(this.secretPrompt)
-    }
+    // readline writes prompts and, on a terminal (raw mode), its own echo of what is typed: all through this stream.
+    const screen = new PassThrough()
+    screen.on('data', (chunk) => {
+      if (!this.muted) output.write(chunk)
+    })
+    this.rl = createInterface({
+      input,
+      output: screen,
+      terminal: Boolean((input as { isTTY?: boolean }).isTTY),
+    })
   }
 
   async ask(question: string, fallback?: string): Promise<string> {
@@ -84,11 +87,14 @@ class Prompter {
   }
 
   async secret(question: string, output: Writable): Promise<string> {
-    this.secretPrompt = `${question} (not shown; empty for none): `
+    this.muted = true
+    // Asked before the prompt shows, so an answer typed at once is not lost.
+    const answer = this.rl.question('')
+    output.write(`${question} (not shown; empty for none): `)
     try {
-      return await this.rl.question(this.secretPrompt)
+      return await answer
     } finally {
-      this.secretPrompt = null
+      this.muted = false
       output.write('\n')
     }
   }
