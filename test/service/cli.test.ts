@@ -1,12 +1,12 @@
 // The command line: every admin command prints exactly one JSON object; errors exit non-zero. Help and
 // mistakes in the command line are plain text for people; a second service on the same folder or port is refused.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServiceCli } from './harness'
+import { buildServiceCli, type ServeChild, serveChild as serveFromCli } from './harness'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '../..')
@@ -122,38 +122,11 @@ describe('service CLI for people', () => {
   })
 })
 
-interface Started {
-  child: ChildProcess
-  exit: Promise<{ code: number | null; stdout: string; stderr: string }>
-  output: () => string
-}
+type Started = ServeChild
 
-function serveChild(...args: string[]): Started {
-  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr!.on('data', (d) => {
-    stderr += d
-  })
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  )
-  return { child, exit, output: () => stdout }
-}
-
+/** The port the service listens on, once it does. */
 async function listening(started: Started): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = /^listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(started.output())
-      if (match) resolve(match[2]!)
-    }
-    started.child.stdout!.on('data', check)
-    check()
-    void started.exit.then(({ code, stderr }) => reject(new Error(`exited with ${code}: ${stderr}`)))
-  })
+  return new URL(await started.url).port
 }
 
 async function stopped(started: Started): Promise<void> {
@@ -174,10 +147,10 @@ describe('a second service', () => {
 
   it('on the same data folder exits 1 with one sentence and never says it is listening', async () => {
     const dir = folder()
-    const first = serveChild('--port', '0', '--data-dir', dir)
+    const first = serveFromCli(cli, '--port', '0', '--data-dir', dir)
     await listening(first)
     try {
-      const second = await serveChild('--port', '0', '--data-dir', dir).exit
+      const second = await serveFromCli(cli, '--port', '0', '--data-dir', dir).exit
       expect(second.code).toBe(1)
       expect(second.stdout).toBe('')
       expect(second.stderr).toBe(
@@ -189,10 +162,10 @@ describe('a second service', () => {
   })
 
   it('on the same port exits 1 with one sentence and never says it is listening', async () => {
-    const first = serveChild('--port', '0', '--data-dir', folder())
+    const first = serveFromCli(cli, '--port', '0', '--data-dir', folder())
     const port = await listening(first)
     try {
-      const second = await serveChild('--port', port, '--data-dir', folder()).exit
+      const second = await serveFromCli(cli, '--port', port, '--data-dir', folder()).exit
       expect(second.code).toBe(1)
       expect(second.stdout).toBe('')
       expect(second.stderr).toBe(
@@ -205,7 +178,10 @@ describe('a second service', () => {
 
   it('started at the same moment on one folder: exactly one of them serves', async () => {
     const dir = folder()
-    const both = [serveChild('--port', '0', '--data-dir', dir), serveChild('--port', '0', '--data-dir', dir)]
+    const both = [
+      serveFromCli(cli, '--port', '0', '--data-dir', dir),
+      serveFromCli(cli, '--port', '0', '--data-dir', dir),
+    ]
     // Whichever lost exits on its own; the winner is the one still running then.
     const loser = await Promise.race(both.map((s, i) => s.exit.then((result) => ({ i, result }))))
     expect(loser.result.code).toBe(1)

@@ -1,4 +1,5 @@
 // Starts a real service on port 0 with a temp data dir and a movable clock, plus small HTTP helpers.
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -110,4 +111,34 @@ export async function buildServiceCli(): Promise<string> {
     logLevel: 'warning',
   })
   return outfile
+}
+
+export interface ServeChild {
+  child: ChildProcess
+  exit: Promise<{ code: number | null; stdout: string; stderr: string }>
+  /** The address it printed once listening; rejects if it exits first. */
+  url: Promise<string>
+}
+
+/** `serve` from the built CLI (buildServiceCli) as a child process. */
+export function serveChild(cli: string, ...args: string[]): ServeChild {
+  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stderr!.on('data', (d) => {
+    stderr += d
+  })
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, stdout, stderr })),
+  )
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      stdout += d
+      const match = /^listening on (https?:\/\/\S+)$/m.exec(stdout)
+      if (match) resolve(match[1]!)
+    })
+    void exit.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)))
+  })
+  url.catch(() => undefined)
+  return { child, exit, url }
 }

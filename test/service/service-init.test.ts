@@ -1,7 +1,7 @@
 // Self-hosting set-up: `init` (flags and prompts) sends a test e-mail through a real SMTP server on loopback,
 // writes a private config file and prints a systemd unit; `serve --config` (or the data folder's config) runs
 // from it; every failure an operator can meet says what happened and what to do.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -19,7 +19,7 @@ import {
   writeServiceConfig,
 } from '../../src/service/service-config'
 import { InitError, type InitFlags, InitUsageError, runInit } from '../../src/service/service-init'
-import { buildServiceCli } from './harness'
+import { buildServiceCli, serveChild } from './harness'
 
 interface Received {
   to: string[]
@@ -325,33 +325,6 @@ function flagsOf(dir: string): InitFlags {
 
 const run = promisify(execFile)
 
-function serveChild(...args: string[]) {
-  const child: ChildProcess = spawn(process.execPath, [cli, 'serve', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (d) => {
-    stdout += d
-  })
-  child.stderr!.on('data', (d) => {
-    stderr += d
-  })
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  )
-  const url = new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const match = /^listening on (https?:\/\/\S+)$/m.exec(stdout)
-      if (match) resolve(match[1]!)
-    }
-    child.stdout!.on('data', check)
-    void exit.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)))
-  })
-  url.catch(() => undefined)
-  return { child, exit, url }
-}
-
 describe('npm run service -- init, then serve --config', () => {
   it('sets up from flags and serves from the config file it wrote, or from the data folder', async () => {
     const dir = join(folder(), 'cli')
@@ -390,7 +363,7 @@ describe('npm run service -- init, then serve --config', () => {
     ]) {
       if (args[0] === '--data-dir')
         writeFileSync(join(dir, CONFIG_FILE_NAME), readFileSync(file), { mode: 0o600 })
-      const served = serveChild(...args)
+      const served = serveChild(cli, ...args)
       try {
         const url = await served.url
         const health = await fetch(`${url}/healthz`)
@@ -407,7 +380,7 @@ describe('npm run service -- init, then serve --config', () => {
   it('explains a broken config file and a wrong init flag', async () => {
     const file = join(folder(), 'broken.json')
     writeFileSync(file, '{"version": 2}')
-    const served = await serveChild('--config', file).exit
+    const served = await serveChild(cli, '--config', file).exit
     expect(served.code).toBe(1)
     expect(served.stderr).toMatch(/^The config file .*broken\.json has wrong settings \(version: /)
     try {
