@@ -1,9 +1,11 @@
-// Content-addressed blob store on disk: blobs/<first 2 hex>/<sha256 hex>, uploads staged in tmp/.
-
+// Where uploaded (already encrypted) files are kept: a folder (the default, or one several instances
+// share) or the Arweave permanent storage network (arweave-blob-store.ts). Uploads are staged in a local
+// temp file first, so a store only ever receives complete, checked files.
 import { randomBytes } from 'node:crypto'
 import {
   chmodSync,
   closeSync,
+  createReadStream,
   fsyncSync,
   openSync,
   readdirSync,
@@ -13,24 +15,83 @@ import {
   unlinkSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import type { Readable } from 'node:stream'
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 
-export class BlobStore {
+/** What the service knows about a blob when it puts it, for stores that label what they keep. */
+export interface BlobLabels {
+  vaultId: string
+  assetId: string
+}
+
+/** A stored blob as recorded on its asset. */
+export interface StoredBlob {
+  sha256Hex: string
+  storageTxId: string
+}
+
+export interface BlobStore {
+  readonly kind: 'folder' | 'arweave'
+  /** A fresh path for staging an upload; on the same file system as the store where that matters. */
+  newTempPath(): string
+  /** Removes staged uploads no running upload can still be writing (at start). */
+  clearTemp(): Promise<number>
+  /**
+   * Makes a complete, fsynced staged file durable and consumes it; returns the storage transaction id
+   * the asset records (and the interface's `storageTxId`).
+   */
+  put(tempPath: string, blob: { sha256Hex: string; size: number; labels: BlobLabels }): Promise<string>
+  /** The stored size in bytes, or null when the blob cannot be found. */
+  sizeOf(blob: StoredBlob): Promise<number | null>
+  /** The blob's bytes, or those from `start` to `end` inclusive. */
+  read(blob: StoredBlob, range?: { start: number; end: number }): Promise<Readable>
+  /** Frees a blob no asset refers to any more; a permanent store keeps it (it cannot do otherwise). */
+  remove(blob: StoredBlob): Promise<void>
+  /** Deletes blobs no asset refers to (left by a crash between storing a blob and recording its asset). */
+  collectGarbage(isReferenced: (sha256Hex: string) => Promise<boolean>): Promise<number>
+}
+
+/** The folder store's transaction id: the SHA-256 of the stored bytes as 43 characters of base64url. */
+export function storageTxIdOf(sha256Hex: string): string {
+  return Buffer.from(sha256Hex, 'hex').toString('base64url')
+}
+
+/**
+ * Content-addressed blobs on disk: <root>/<first 2 hex>/<sha256 hex>, uploads staged in <root>/../tmp
+ * (one data directory) or <root>/.staging (a folder several instances share, on one file system).
+ */
+export class FolderBlobStore implements BlobStore {
+  readonly kind = 'folder'
   readonly root: string
   readonly tempDir: string
+  /** Shared by other instances: staged files and unreferenced blobs may be theirs, in flight. */
+  readonly #shared: boolean
 
-  constructor(dataDir: string) {
-    this.root = join(dataDir, 'blobs')
-    this.tempDir = join(dataDir, 'tmp')
+  static inDataDir(dataDir: string): FolderBlobStore {
+    return new FolderBlobStore(join(dataDir, 'blobs'), join(dataDir, 'tmp'), false)
+  }
+
+  static shared(root: string): FolderBlobStore {
+    return new FolderBlobStore(root, join(root, '.staging'), true)
+  }
+
+  private constructor(root: string, tempDir: string, shared: boolean) {
+    this.root = root
+    this.tempDir = tempDir
+    this.#shared = shared
     makePrivateDir(this.root)
     makePrivateDir(this.tempDir)
   }
 
-  /** Staged uploads of a previous run (killed mid-upload) are never resumed: remove them all. */
-  clearTemp(): number {
+  /** An upload runs for at most a day; anything staged or unreferenced for longer is nobody's. */
+  static readonly IN_FLIGHT_MS = 24 * 60 * 60 * 1000
+
+  async clearTemp(): Promise<number> {
     let removed = 0
     for (const name of readdirSync(this.tempDir)) {
-      rmSync(join(this.tempDir, name), { force: true, recursive: true })
+      const path = join(this.tempDir, name)
+      if (this.#shared && !this.#olderThanInFlight(path)) continue
+      rmSync(path, { force: true, recursive: true })
       removed++
     }
     return removed
@@ -44,50 +105,61 @@ export class BlobStore {
     return join(this.root, sha256Hex.slice(0, 2), sha256Hex)
   }
 
-  /** Moves a fully written, fsynced temp file into place (same file system, so rename is atomic). */
-  adopt(tempPath: string, sha256Hex: string): void {
-    const dir = join(this.root, sha256Hex.slice(0, 2))
+  /** Moves the staged file into place (same file system, so rename is atomic) and fsyncs the folder. */
+  async put(tempPath: string, blob: { sha256Hex: string }): Promise<string> {
+    const dir = join(this.root, blob.sha256Hex.slice(0, 2))
     makePrivateDir(dir)
     // Private before it becomes visible under blobs/, whatever the umask it was written with.
     chmodSync(tempPath, PRIVATE_FILE_MODE)
-    renameSync(tempPath, this.pathOf(sha256Hex))
+    renameSync(tempPath, this.pathOf(blob.sha256Hex))
     const fd = openSync(dir, 'r')
     try {
       fsyncSync(fd)
     } finally {
       closeSync(fd)
     }
+    return storageTxIdOf(blob.sha256Hex)
   }
 
-  remove(sha256Hex: string): void {
-    rmSync(this.pathOf(sha256Hex), { force: true })
-  }
-
-  sizeOf(sha256Hex: string): number | null {
+  async sizeOf(blob: StoredBlob): Promise<number | null> {
     try {
-      return statSync(this.pathOf(sha256Hex)).size
+      return statSync(this.pathOf(blob.sha256Hex)).size
     } catch {
       return null
     }
   }
 
-  /** Deletes blobs no asset refers to (left by a crash between placing a blob and recording its asset). */
-  collectGarbage(isReferenced: (sha256Hex: string) => boolean): number {
+  async read(blob: StoredBlob, range?: { start: number; end: number }): Promise<Readable> {
+    return createReadStream(this.pathOf(blob.sha256Hex), range)
+  }
+
+  async remove(blob: StoredBlob): Promise<void> {
+    rmSync(this.pathOf(blob.sha256Hex), { force: true })
+  }
+
+  async collectGarbage(isReferenced: (sha256Hex: string) => Promise<boolean>): Promise<number> {
     let removed = 0
     for (const shard of readdirSync(this.root)) {
+      if (shard.startsWith('.')) continue
       const dir = join(this.root, shard)
       for (const name of readdirSync(dir)) {
-        if (!isReferenced(name)) {
-          unlinkSync(join(dir, name))
+        const path = join(dir, name)
+        // Another instance may have put this blob a moment ago and not yet recorded its asset.
+        if (this.#shared && !this.#olderThanInFlight(path)) continue
+        if (!(await isReferenced(name))) {
+          unlinkSync(path)
           removed++
         }
       }
     }
     return removed
   }
-}
 
-/** The storage transaction id: the SHA-256 of the stored bytes as 43 characters of base64url. */
-export function storageTxIdOf(sha256Hex: string): string {
-  return Buffer.from(sha256Hex, 'hex').toString('base64url')
+  #olderThanInFlight(path: string): boolean {
+    try {
+      return Date.now() - statSync(path).mtimeMs > FolderBlobStore.IN_FLIGHT_MS
+    } catch {
+      return false
+    }
+  }
 }

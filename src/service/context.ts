@@ -1,9 +1,10 @@
 // What every part of the service shares: the database, the clock, the blob store and the outbox trigger.
 import type { BlobStore } from './blob-store'
-import type { Db } from './database'
+import type { SqlStore } from './sql-store'
 
 export interface ServiceContext {
-  db: Db
+  /** SQLite (one instance) or PostgreSQL (several sharing it). */
+  db: SqlStore
   /** Injectable so tests can move time forward; everything time-based reads it. */
   clock: () => Date
   dataDir: string

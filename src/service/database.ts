@@ -1,7 +1,11 @@
-// Opens the service's SQLite database (WAL, foreign keys) and brings its schema up to date.
+// Opens the service's SQLite database (WAL, foreign keys), brings its schema up to date, and serves it
+// as the service's SqlStore.
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { makePrivateDir, makePrivateFile, PRIVATE_FILE_MODE, setMode } from './private-files'
+import { ReadCache } from './read-cache'
+import type { RunResult, SqlStore, SqlValue } from './sql-store'
 
 export type Db = Database.Database
 
@@ -199,7 +203,15 @@ const MIGRATIONS: string[] = [
     UNIQUE (vault_id, due_at)
   );
   `,
+  // 4: an outbox message is claimed by the instance sending it, so two instances never send it twice.
+  `
+  ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+  ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+  `,
 ]
+
+/** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */
+export const SCHEMA_VERSION = MIGRATIONS.length
 
 export const DATABASE_FILE = 'vault.sqlite3'
 
@@ -238,17 +250,80 @@ function migrate(db: Db): void {
   }
 }
 
-/** Runs fn in an IMMEDIATE transaction so concurrent writers queue instead of failing on lock upgrade. */
-export function inTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate()
+/** The SQLite database of a data directory as the service's store: one connection, one writer at a time. */
+export class SqliteStore implements SqlStore {
+  readonly kind = 'sqlite'
+  readonly readCache: ReadCache
+  /** Set inside a transaction's async context; `open` turns false at its end, for work it left running. */
+  readonly #transaction = new AsyncLocalStorage<{ open: boolean }>()
+  #open: { open: boolean } | null = null
+  #queue: Promise<void> = Promise.resolve()
+  #idle: Promise<void> = Promise.resolve()
+
+  constructor(readonly connection: Db) {
+    this.readCache = new ReadCache(connection)
+  }
+
+  get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined> {
+    return this.#now(() => prepared(this.connection, sql).get(...params) as T | undefined)
+  }
+
+  all<T>(sql: string, ...params: SqlValue[]): Promise<T[]> {
+    return this.#now(() => prepared(this.connection, sql).all(...params) as T[])
+  }
+
+  run(sql: string, ...params: SqlValue[]): Promise<RunResult> {
+    return this.#now(() => ({ changes: prepared(this.connection, sql).run(...params).changes }))
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#transaction.getStore()?.open) return fn()
+    // One transaction at a time on the one connection; the others wait their turn.
+    const previous = this.#queue
+    let done!: () => void
+    const ours = new Promise<void>((resolve) => {
+      done = resolve
+    })
+    this.#queue = ours
+    await previous
+    const marker = { open: true }
+    this.#open = marker
+    this.#idle = ours
+    try {
+      this.connection.exec('BEGIN IMMEDIATE')
+      try {
+        const result = await this.#transaction.run(marker, fn)
+        this.connection.exec('COMMIT')
+        return result
+      } catch (error) {
+        if (this.connection.inTransaction) this.connection.exec('ROLLBACK')
+        throw error
+      }
+    } finally {
+      marker.open = false
+      this.#open = null
+      done()
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#queue
+    this.connection.close()
+  }
+
+  /** Runs a statement now, unless another request's transaction is open on the connection: then after it. */
+  #now<T>(statement: () => T): Promise<T> {
+    if (this.#open && !this.#transaction.getStore()?.open) {
+      return this.#idle.then(() => this.#now(statement))
+    }
+    try {
+      return Promise.resolve(statement())
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
 }
 
-export function readSetting(db: Db, key: string): string | undefined {
-  return prepared(db, 'SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined
-}
-
-export function writeSetting(db: Db, key: string, value: string): void {
-  db.prepare(
-    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-  ).run(key, value)
+export function openSqliteStore(dataDir: string): SqliteStore {
+  return new SqliteStore(openDatabase(dataDir))
 }

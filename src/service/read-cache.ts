@@ -4,16 +4,16 @@
 // vault is never answered from here. A run of reads then costs two tiny statements per request instead
 // of the queries behind them (bench:service, authenticated GET /vault/:id).
 import type Database from 'better-sqlite3'
-import type { Db } from './database'
+import type { ReadCacheLike } from './sql-store'
 
-export class ReadCache {
+export class ReadCache implements ReadCacheLike {
   readonly #changes: Database.Statement
   readonly #dataVersion: Database.Statement
   readonly #entries = new Map<string, unknown>()
   #seenChanges = -1
   #seenDataVersion = -1
 
-  constructor(db: Db) {
+  constructor(db: Database.Database) {
     // total_changes() costs ~0.05 µs; PRAGMA data_version ~2 µs (it reads the WAL index), so the
     // latter is read once per request (sync) and the former on every get.
     this.#changes = db.prepare('SELECT total_changes()').pluck()
@@ -30,14 +30,16 @@ export class ReadCache {
   }
 
   /** The kept answer for `key`, or `load()`'s (kept unless undefined or null). */
-  get<T>(key: string, load: () => T): T {
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     const changes = this.#changes.get() as number
     if (changes !== this.#seenChanges) {
       this.#entries.clear()
       this.#seenChanges = changes
     }
     if (this.#entries.has(key)) return this.#entries.get(key) as T
-    const value = load()
+    const value = await load()
+    // A write while load() ran makes total_changes differ from what was seen: keep nothing then.
+    if ((this.#changes.get() as number) !== this.#seenChanges) return value
     if (value !== undefined && value !== null) {
       // Bounded: many distinct keys (a scan of ids) must not grow memory without end.
       if (this.#entries.size >= 10_000) this.#entries.clear()
