@@ -203,10 +203,16 @@ const MIGRATIONS: string[] = [
     UNIQUE (vault_id, due_at)
   );
   `,
-  // 4: an outbox message is claimed by the instance sending it, so two instances never send it twice.
+  // 4: an outbox message is claimed by the instance sending it, so two instances never send it twice;
+  // rate-limit windows kept in the database, for instances that share one.
   `
   ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
   ALTER TABLE outbox ADD COLUMN claimed_until TEXT;
+  CREATE TABLE rate_windows (
+    id TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL
+  );
   `,
 ]
 
