@@ -19,7 +19,10 @@ const megabytes = mbArg > 0 ? Number(process.argv[mbArg + 1]) : 1024
 const bytes = megabytes * 1024 * 1024
 
 const world = await startReleaseWorld('bench-owner@example.com')
-world.service.admin.addCredits({ account: world.accountId, credits: Math.ceil((bytes / 1e9) * 4650) + 100 })
+await world.service.admin.addCredits({
+  account: world.accountId,
+  credits: Math.ceil((bytes / 1e9) * 4650) + 100,
+})
 try {
   const owner = await world.ownerCore()
   const vaultId = (await owner.vaults.create({ preset: 'standard' })).id

@@ -176,12 +176,15 @@ async function main(): Promise<void> {
   if (bigSize !== LIMITS.maxFileBytes)
     console.log(`only ${(freeBytes / GB).toFixed(1)} GB free: the large upload is ${bigSize / GB} GB`)
 
-  const { ctx, db } = openServiceContext(dataDir)
+  const { ctx, db } = await openServiceContext(dataDir)
   const admin = adminOperations(ctx)
-  const { accountId, apiKey } = admin.createAccount({ email: 'bench@example.com' })
-  const { vaultId } = admin.createVault({ account: accountId, preset: 'standard' })
-  admin.addCredits({ account: accountId, credits: uploadCostCredits(GB) + uploadCostCredits(bigSize) + 100 })
-  db.close()
+  const { accountId, apiKey } = await admin.createAccount({ email: 'bench@example.com' })
+  const { vaultId } = await admin.createVault({ account: accountId, preset: 'standard' })
+  await admin.addCredits({
+    account: accountId,
+    credits: uploadCostCredits(GB) + uploadCostCredits(bigSize) + 100,
+  })
+  await db.close()
 
   const cli = await buildCli()
   const { child, url } = await startChild(cli, dataDir)

@@ -8,8 +8,8 @@ if (!dataDir) {
   process.exit(2)
 }
 const service = await startService({ dataDir, port: 0, rateLimits: false, tickIntervalMs: 3_600_000 })
-const { accountId, apiKey } = service.admin.createAccount({ email: 'bench@example.com' })
-service.admin.addCredits({ account: accountId, credits: 10_000_000 })
+const { accountId, apiKey } = await service.admin.createAccount({ email: 'bench@example.com' })
+await service.admin.addCredits({ account: accountId, credits: 10_000_000 })
 process.stdout.write(`${JSON.stringify({ url: service.url, apiKey })}\n`)
 const stop = () => void service.close().then(() => process.exit(0))
 process.once('SIGTERM', stop)

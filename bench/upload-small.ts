@@ -110,8 +110,8 @@ try {
       tickIntervalMs: 3_600_000,
     })
     try {
-      const { accountId, apiKey } = service.admin.createAccount({ email: 'bench@example.com' })
-      service.admin.addCredits({ account: accountId, credits: 10_000_000 })
+      const { accountId, apiKey } = await service.admin.createAccount({ email: 'bench@example.com' })
+      await service.admin.addCredits({ account: accountId, credits: 10_000_000 })
       return await body(service, apiKey)
     } finally {
       await service.close()

@@ -86,7 +86,7 @@ export class LocalServiceHost implements LocalService {
   /** Creates the owner's account on the local service (100 trial credits) and returns its key. */
   async createAccount(email: string): Promise<{ apiKey: string; serviceUrl: string }> {
     const service = await this.start()
-    const { accountId, apiKey } = service.admin.createAccount({ email })
+    const { accountId, apiKey } = await service.admin.createAccount({ email })
     this.#state = { version: 1, serviceUrl: this.#state.serviceUrl ?? service.url, accountId }
     await this.#writer.write(this.#state)
     return { apiKey, serviceUrl: this.#state.serviceUrl ?? service.url }
@@ -101,7 +101,7 @@ export class LocalServiceHost implements LocalService {
     if (!accountId)
       throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
     const service = await this.start()
-    return service.admin.createKey({ account: accountId, kind: 'human' }).apiKey
+    return (await service.admin.createKey({ account: accountId, kind: 'human' })).apiKey
   }
 
   /**
@@ -113,13 +113,13 @@ export class LocalServiceHost implements LocalService {
     if (!accountId)
       throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
     const service = await this.start()
-    return service.admin.createKey({ account: accountId, kind: 'agent' }).apiKey
+    return (await service.admin.createKey({ account: accountId, kind: 'agent' })).apiKey
   }
 
   /** Revokes a key of the local account (an agent key the owner no longer wants kept). */
   async revokeKey(apiKey: string): Promise<void> {
     const service = await this.start()
-    service.admin.revokeKey({ key: apiKey })
+    await service.admin.revokeKey({ key: apiKey })
   }
 
   /** Adds credits to the owner's local account (the local service is the owner's own). */
@@ -128,7 +128,7 @@ export class LocalServiceHost implements LocalService {
     if (!accountId)
       throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
     const service = await this.start()
-    return service.admin.addCredits({ account: accountId, credits }).creditsBalance
+    return (await service.admin.addCredits({ account: accountId, credits })).creditsBalance
   }
 
   async close(): Promise<void> {

@@ -8,20 +8,20 @@ import { runSchedulerPass, startRelease, type TickReport } from './release'
 import { createVault, findVault, type VaultView, vaultView } from './vaults'
 
 export interface AdminOperations {
-  createAccount(args: { email: string }): { accountId: string; apiKey: string }
-  createKey(args: { account: string; kind: KeyKind }): { apiKey: string }
-  revokeKey(args: { key: string }): { revoked: true }
-  createVault(args: { account: string; preset: SssPreset }): { vaultId: string }
-  addCredits(args: { account: string; credits: number }): { creditsBalance: number }
-  startRelease(args: { vault: string }): VaultView
-  tick(args?: { now?: Date }): TickReport
-  outbox(args?: { vault?: string }): { messages: OutboxMessage[] }
+  createAccount(args: { email: string }): Promise<{ accountId: string; apiKey: string }>
+  createKey(args: { account: string; kind: KeyKind }): Promise<{ apiKey: string }>
+  revokeKey(args: { key: string }): Promise<{ revoked: true }>
+  createVault(args: { account: string; preset: SssPreset }): Promise<{ vaultId: string }>
+  addCredits(args: { account: string; credits: number }): Promise<{ creditsBalance: number }>
+  startRelease(args: { vault: string }): Promise<VaultView>
+  tick(args?: { now?: Date }): Promise<TickReport>
+  outbox(args?: { vault?: string }): Promise<{ messages: OutboxMessage[] }>
 }
 
 /** Runs fn; service errors (ApiError) become AdminError so the CLI reports them as plain messages. */
-function asAdmin<T>(fn: () => T): T {
+async function asAdmin<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    return fn()
+    return await fn()
   } catch (error) {
     if (error instanceof ApiError) throw new AdminError(error.message)
     throw error
@@ -31,17 +31,21 @@ function asAdmin<T>(fn: () => T): T {
 export function adminOperations(ctx: ServiceContext): AdminOperations {
   return {
     createAccount: ({ email }) => createAccount(ctx, email),
-    createKey: ({ account, kind }) => ({ apiKey: createApiKey(ctx, account, kind) }),
-    revokeKey: ({ key }) => ({ revoked: revokeKey(ctx, key) as true }),
-    createVault: ({ account, preset }) => ({ vaultId: createVault(ctx, account, preset).id }),
-    addCredits: ({ account, credits }) => ({ creditsBalance: addCredits(ctx, account, credits) }),
+    createKey: async ({ account, kind }) => ({ apiKey: await createApiKey(ctx, account, kind) }),
+    revokeKey: async ({ key }) => ({ revoked: (await revokeKey(ctx, key)) as true }),
+    createVault: async ({ account, preset }) => ({
+      vaultId: (await createVault(ctx, account, preset)).id,
+    }),
+    addCredits: async ({ account, credits }) => ({
+      creditsBalance: await addCredits(ctx, account, credits),
+    }),
     startRelease: ({ vault }) =>
-      asAdmin(() => {
-        if (!findVault(ctx, vault)) throw new AdminError(`no vault ${vault}`)
-        startRelease(ctx, vault, { reason: 'started by the service operator' })
+      asAdmin(async () => {
+        if (!(await findVault(ctx, vault))) throw new AdminError(`no vault ${vault}`)
+        await startRelease(ctx, vault, { reason: 'started by the service operator' })
         return vaultView(ctx, vault)
       }),
     tick: ({ now } = {}) => runSchedulerPass(now ? { ...ctx, clock: () => now } : ctx),
-    outbox: ({ vault } = {}) => ({ messages: listOutbox(ctx, vault) }),
+    outbox: async ({ vault } = {}) => ({ messages: await listOutbox(ctx, vault) }),
   }
 }

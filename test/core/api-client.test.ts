@@ -155,7 +155,7 @@ describe('VaultApiClient against the local service', () => {
   })
 
   it('explains a 402 on check-in: a check-in needs 2 credits', async () => {
-    const { apiKey } = svc.service.admin.createAccount({ email: 'poor@example.com' })
+    const { apiKey } = await svc.service.admin.createAccount({ email: 'poor@example.com' })
     const poor = new VaultApiClient({ baseUrl: svc.url, apiKey })
     const vault = await poor.createVault()
     await poor.configureRelease(vault.id, {

@@ -56,7 +56,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 beforeAll(async () => {
   t = await startTestService()
   vaultId = t.owner.vaultId
-  t.service.admin.addCredits({ account: t.owner.accountId, credits: 1000 })
+  await t.service.admin.addCredits({ account: t.owner.accountId, credits: 1000 })
   outRoot = join(t.dataDir, 'heir')
   const now = t.now().getTime()
   const big = Buffer.alloc(60_000, 7)
@@ -86,12 +86,12 @@ beforeAll(async () => {
     json: { name: 'Hana Heir', email: 'hana@example.com' },
   })
   expect(heir.status).toBe(201)
-  t.service.admin.startRelease({ vault: vaultId })
+  await t.service.admin.startRelease({ vault: vaultId })
   t.advance(30 * DAY_MS + 60_000)
   expect((await t.service.tick()).released.map((r) => r.vaultId)).toEqual([vaultId])
-  const mail = t.service.admin
-    .outbox({ vault: vaultId })
-    .messages.find((m) => m.to === 'hana@example.com' && /hk_/.test(m.body))!
+  const mail = (await t.service.admin.outbox({ vault: vaultId })).messages.find(
+    (m) => m.to === 'hana@example.com' && /hk_/.test(m.body),
+  )!
   token = /(hk_[A-Za-z0-9_-]{43})/.exec(mail.body)![1]!
 }, 60_000)
 

@@ -154,7 +154,7 @@ describe('connections', () => {
       expect(registry.active()?.id).toBe(human.id)
       expect((await registry.client()).keyKind).toBe('human')
 
-      const { apiKey: newKey } = svc.service.admin.createKey({ account: svc.accountId, kind: 'human' })
+      const { apiKey: newKey } = await svc.service.admin.createKey({ account: svc.accountId, kind: 'human' })
       const replaced = await registry.replaceKey(human.id, newKey)
       expect(replaced.keyLast4).toBe(newKey.slice(-4))
       expect(await secrets.get(`api-key:${human.id}`)).toBe(newKey)

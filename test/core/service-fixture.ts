@@ -31,8 +31,8 @@ export async function startServiceFixture(
     rateLimits: options.rateLimits ?? false,
     tickIntervalMs: 3_600_000,
   })
-  const { accountId, apiKey } = service.admin.createAccount({ email: 'owner@example.com' })
-  const { apiKey: agentKey } = service.admin.createKey({ account: accountId, kind: 'agent' })
+  const { accountId, apiKey } = await service.admin.createAccount({ email: 'owner@example.com' })
+  const { apiKey: agentKey } = await service.admin.createKey({ account: accountId, kind: 'agent' })
   return {
     url: service.url,
     dataDir,

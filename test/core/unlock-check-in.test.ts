@@ -260,7 +260,7 @@ describe('unlock check-in against the local service', () => {
 
   it('never checks in a releasing vault', async () => {
     const start = await balance()
-    svc.service.admin.startRelease({ vault: vaultId })
+    await svc.service.admin.startRelease({ vault: vaultId })
     svc.advance(20 * DAY)
     expect(await runner().run()).toEqual([{ vaultId, checkedIn: false, reason: 'not-active' }])
     expect(await balance()).toBe(start)
@@ -291,7 +291,7 @@ describe('unlock check-in against the local service', () => {
 
   it('a revoked agent key is recorded and told, and nothing is spent', async () => {
     const start = await balance()
-    svc.service.admin.revokeKey({ key: agentKey })
+    await svc.service.admin.revokeKey({ key: agentKey })
     svc.advance(20 * DAY)
     const [outcome] = await runner().run()
     expect(outcome).toMatchObject({ checkedIn: false, reason: 'failed' })

@@ -408,7 +408,7 @@ describe('bundles of small files', () => {
     expect(failed.reduce((s, i) => s + (i.estimatedCredits ?? 0), 0)).toBe(estimate.credits)
     expect(await balance()).toBe(before)
 
-    svc.service.admin.addCredits({ account: svc.accountId, credits: 1_000 })
+    await svc.service.admin.addCredits({ account: svc.accountId, credits: 1_000 })
     for (const item of items) await queue.retry(item.id)
     await queue.idle()
     const done = queue.list()

@@ -24,7 +24,8 @@ const opened: UploadQueue[] = []
 export function startUploadQueueWorld(prefix: string, options: { credits?: number } = {}): void {
   beforeAll(async () => {
     svc = await startServiceFixture()
-    if (options.credits) svc.service.admin.addCredits({ account: svc.accountId, credits: options.credits })
+    if (options.credits)
+      await svc.service.admin.addCredits({ account: svc.accountId, credits: options.credits })
     client = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
   })
   afterAll(async () => {

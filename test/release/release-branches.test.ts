@@ -392,7 +392,7 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     expect(cli).toMatchObject({ code: 1 })
     expect((cli as { stderr: string }).stderr).toMatch(/did not accept this access code/)
 
-    world.service.admin.revokeKey({ key: token })
+    await world.service.admin.revokeKey({ key: token })
     const revoked = await attempt(token)
     expect(revoked.stopped?.code).toBe('ACCESS_REFUSED')
     expect(await readdir(outDir)).toEqual([])

@@ -131,8 +131,8 @@ export async function startReleaseWorld(ownerEmail = 'owner@example.com'): Promi
     rateLimits: false,
     tickIntervalMs: 3_600_000,
   })
-  const { accountId, apiKey } = service.admin.createAccount({ email: ownerEmail })
-  service.admin.addCredits({ account: accountId, credits: 5_000 })
+  const { accountId, apiKey } = await service.admin.createAccount({ email: ownerEmail })
+  await service.admin.addCredits({ account: accountId, credits: 5_000 })
   const dirs: string[] = [serviceDir]
   const cores: VaultSession[] = []
   const tempDir = async (prefix: string) => {

@@ -74,11 +74,11 @@ beforeAll(async () => {
   t = await startTestService()
   owners = [t.owner]
   for (const email of ['second@example.com', 'third@example.com']) {
-    const { accountId, apiKey } = t.service.admin.createAccount({ email })
-    const { vaultId } = t.service.admin.createVault({ account: accountId, preset: 'standard' })
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email })
+    const { vaultId } = await t.service.admin.createVault({ account: accountId, preset: 'standard' })
     owners.push({ accountId, apiKey, vaultId })
   }
-  for (const owner of owners) t.service.admin.addCredits({ account: owner.accountId, credits: 1000 })
+  for (const owner of owners) await t.service.admin.addCredits({ account: owner.accountId, credits: 1000 })
   // Committed before the snapshot: these must all come back.
   await Promise.all([0, 1, 2, 3].map((i) => upload(owners[i % owners.length]!, i)))
   for (let i = 0; i < 4; i++) committedBeforeBackup.add(`file-${i}.bin`)

@@ -14,8 +14,10 @@ import { call, DAY_MS, startTestService, type TestService } from './harness'
 let t: TestService
 afterEach(() => t?.stop())
 
-const reminders = () =>
-  t.service.admin.outbox({ vault: t.owner.vaultId }).messages.filter((m) => m.kind === 'check_in_reminder')
+const reminders = async () =>
+  (await t.service.admin.outbox({ vault: t.owner.vaultId })).messages.filter(
+    (m) => m.kind === 'check_in_reminder',
+  )
 
 function linkIn(message: OutboxMessage): string {
   const match = /(http:\/\/\S+\/check-in\/ck_[A-Za-z0-9_-]{43})/.exec(message.body)
@@ -82,7 +84,7 @@ describe('check-in reminder e-mails', () => {
     expect((await t.service.tick()).remindersSent).toEqual([{ vaultId: t.owner.vaultId, dueAt: due }])
     t.advance(DAY_MS)
     expect((await t.service.tick()).remindersSent).toEqual([])
-    const [mail, ...more] = reminders()
+    const [mail, ...more] = await reminders()
     expect(more).toEqual([])
     expect(mail).toMatchObject({ to: 'owner@example.com', kind: 'check_in_reminder' })
     expect(mail!.subject).toContain('Check in by')
@@ -99,7 +101,7 @@ describe('check-in reminder e-mails', () => {
     const due = await weeklySwitch()
     t.advance(Date.parse(due) - 2 * DAY_MS - t.now().getTime())
     await t.service.tick()
-    const link = linkIn(reminders()[0]!)
+    const link = linkIn((await reminders())[0]!)
 
     const shown = await page(link)
     expect(shown.status).toBe(200)
@@ -155,7 +157,7 @@ describe('check-in reminder e-mails', () => {
     const due = await weeklySwitch()
     t.advance(Date.parse(due) - DAY_MS - t.now().getTime())
     await t.service.tick()
-    const link = linkIn(reminders()[0]!)
+    const link = linkIn((await reminders())[0]!)
     const api = await call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/release/checkin`, {
       key: t.owner.apiKey,
       json: {},
@@ -169,7 +171,7 @@ describe('check-in reminder e-mails', () => {
     // The new deadline gets its own reminder and link.
     t.advance(7 * DAY_MS - DAY_MS)
     expect((await t.service.tick()).remindersSent).toHaveLength(1)
-    expect(linkIn(reminders()[1]!)).not.toBe(link)
+    expect(linkIn((await reminders())[1]!)).not.toBe(link)
 
     const unknown = await page(`${t.url}/check-in/ck_${'A'.repeat(43)}`)
     expect(unknown.status).toBe(404)
@@ -181,7 +183,7 @@ describe('check-in reminder e-mails', () => {
     const due = await weeklySwitch()
     t.advance(Date.parse(due) - DAY_MS - t.now().getTime())
     await t.service.tick()
-    const link = linkIn(reminders()[0]!)
+    const link = linkIn((await reminders())[0]!)
     const db = new Database(join(t.dataDir, 'vault.sqlite3'))
     db.prepare('UPDATE accounts SET credits_balance = 1 WHERE id = ?').run(t.owner.accountId)
     db.close()
@@ -189,7 +191,7 @@ describe('check-in reminder e-mails', () => {
     expect(short.status).toBe(402)
     expect(short.html).toContain('A check-in costs 2 credits and your balance is 1 credit')
     expect(await vault()).toMatchObject({ nextCheckInDue: due, creditsBalance: 1 })
-    t.service.admin.addCredits({ account: t.owner.accountId, credits: 10 })
+    await t.service.admin.addCredits({ account: t.owner.accountId, credits: 10 })
     expect((await page(link, { method: 'POST' })).status).toBe(200)
     expect(await vault()).toMatchObject({ creditsBalance: 9 })
   })
@@ -199,8 +201,8 @@ describe('check-in reminder e-mails', () => {
     const due = await weeklySwitch()
     t.advance(Date.parse(due) - DAY_MS - t.now().getTime())
     await t.service.tick()
-    const link = linkIn(reminders()[0]!)
-    t.service.admin.startRelease({ vault: t.owner.vaultId })
+    const link = linkIn((await reminders())[0]!)
+    await t.service.admin.startRelease({ vault: t.owner.vaultId })
     const shown = await page(link)
     expect(shown.status).toBe(409)
     expect(shown.html).toContain('A release is under way')
@@ -208,13 +210,13 @@ describe('check-in reminder e-mails', () => {
     expect(await vault()).toMatchObject({ state: 'releasing', creditsBalance: 100 })
 
     // Another owner's switch whose window opens while their vault is releasing gets no reminder.
-    const other = t.service.admin.createAccount({ email: 'other@example.com' })
-    const { vaultId } = t.service.admin.createVault({ account: other.accountId, preset: 'standard' })
+    const other = await t.service.admin.createAccount({ email: 'other@example.com' })
+    const { vaultId } = await t.service.admin.createVault({ account: other.accountId, preset: 'standard' })
     const config = await call(t.url, 'POST', `/api/vault/${vaultId}/release/config`, {
       key: other.apiKey,
       json: { trigger: 'dead_man_switch', config: { checkInFrequency: 'weekly' } },
     })
-    t.service.admin.startRelease({ vault: vaultId })
+    await t.service.admin.startRelease({ vault: vaultId })
     t.advance(Date.parse(config.body.data.nextCheckInDue) - DAY_MS - t.now().getTime())
     expect((await t.service.tick()).remindersSent).toEqual([])
   })
@@ -236,7 +238,7 @@ describe('pages in the browser language', () => {
     const due = await weeklySwitch()
     t.advance(Date.parse(due) - DAY_MS - t.now().getTime())
     await t.service.tick()
-    const link = linkIn(reminders()[0]!)
+    const link = linkIn((await reminders())[0]!)
     const es = { 'accept-language': 'es-ES,es;q=0.9,en;q=0.8' }
     const shown = await page(link, { headers: es })
     expect(shown.html).toContain('<html lang="es">')
@@ -263,9 +265,9 @@ describe('pages in the browser language', () => {
       key: apiKey,
       json: { name: 'Gina', email: 'gina@example.com' },
     })
-    const invitation = t.service.admin
-      .outbox({ vault: vaultId })
-      .messages.find((m) => m.kind.includes('guardian'))!
+    const invitation = (await t.service.admin.outbox({ vault: vaultId })).messages.find((m) =>
+      m.kind.includes('guardian'),
+    )!
     const accept = new RegExp(`${t.url}/guardian/gt_[A-Za-z0-9_-]{43}/accept`).exec(invitation.body)![0]
     const es = { 'accept-language': 'es-ES' }
 

@@ -13,8 +13,8 @@ afterAll(() => t.stop())
 
 describe('concurrency', () => {
   it('two uploads racing for the last credits: exactly one 201, the other 402, balance never negative', async () => {
-    const { accountId, apiKey } = t.service.admin.createAccount({ email: 'race@example.com' })
-    const vaultId = t.service.admin.createVault({ account: accountId, preset: 'standard' }).vaultId
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email: 'race@example.com' })
+    const vaultId = (await t.service.admin.createVault({ account: accountId, preset: 'standard' })).vaultId
     const size = 12_000_000
     expect(uploadCostCredits(size)).toBe(56)
     const spend = await call(t.url, 'POST', `/api/vault/${vaultId}/asset`, {
@@ -43,7 +43,8 @@ describe('concurrency', () => {
 
   it('two adds of the same guardian e-mail at once: one 201, one 409', async () => {
     for (let round = 0; round < 5; round++) {
-      const vaultId = t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }).vaultId
+      const vaultId = (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }))
+        .vaultId
       const replies = await Promise.all(
         ['Sam@example.com', 'sam@EXAMPLE.com'].map((email) =>
           call(t.url, 'POST', `/api/vault/${vaultId}/guardian`, {
@@ -55,12 +56,13 @@ describe('concurrency', () => {
       expect(replies.map((r) => r.status).sort()).toEqual([201, 409])
       const list = await call(t.url, 'GET', `/api/vault/${vaultId}/guardian`, { key: t.owner.apiKey })
       expect(list.body.data).toHaveLength(1)
-      expect(t.service.admin.outbox({ vault: vaultId }).messages).toHaveLength(1)
+      expect((await t.service.admin.outbox({ vault: vaultId })).messages).toHaveLength(1)
     }
   })
 
   it('parallel heir adds never exceed the maximum', async () => {
-    const vaultId = t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }).vaultId
+    const vaultId = (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }))
+      .vaultId
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         call(t.url, 'POST', `/api/vault/${vaultId}/heir`, {

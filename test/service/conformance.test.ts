@@ -10,8 +10,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.stop())
 
-const newVault = (preset: 'standard' | 'enhanced' = 'standard', account = t.owner.accountId) =>
-  t.service.admin.createVault({ account, preset }).vaultId
+const newVault = async (preset: 'standard' | 'enhanced' = 'standard', account = t.owner.accountId) =>
+  (await t.service.admin.createVault({ account, preset })).vaultId
 
 function expectEnvelope(reply: { headers: Headers; body: any }) {
   expect(typeof reply.body.meta.timestamp).toBe('string')
@@ -31,7 +31,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   const key = () => t.owner.apiKey
 
   it('GET /vault lists the account vaults without updatedAt; requestIds are unique', async () => {
-    const id = newVault()
+    const id = await newVault()
     const a = await call(t.url, 'GET', `${prefix}/vault`, { key: key() })
     const b = await call(t.url, 'GET', `${prefix}/vault`, { key: key() })
     expect(a.status).toBe(200)
@@ -52,7 +52,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('GET /vault/:id returns one vault with updatedAt', async () => {
-    const id = newVault('enhanced')
+    const id = await newVault('enhanced')
     const r = await call(t.url, 'GET', `${prefix}/vault/${id}`, { key: key() })
     expect(r.status).toBe(200)
     expectEnvelope(r)
@@ -62,7 +62,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('POST release/config sets each trigger; frequency required for DMS; unknown values rejected', async () => {
-    const id = newVault()
+    const id = await newVault()
     const url = `${prefix}/vault/${id}/release/config`
     for (const [frequency, days] of [
       ['weekly', 7],
@@ -107,7 +107,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('POST guardian: 201 pending; 409 duplicate e-mail (any case); 400 past the preset maximum', async () => {
-    const id = newVault('standard')
+    const id = await newVault('standard')
     const url = `${prefix}/vault/${id}/guardian`
     const first = await call(t.url, 'POST', url, {
       key: key(),
@@ -143,7 +143,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
     expectError(fourth, 400, 'VALIDATION_ERROR')
     expect(fourth.body.error.message).toContain('at most 3')
 
-    const enhanced = newVault('enhanced')
+    const enhanced = await newVault('enhanced')
     for (let i = 0; i < 5; i++) {
       const r = await call(t.url, 'POST', `${prefix}/vault/${enhanced}/guardian`, {
         key: key(),
@@ -161,7 +161,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('DELETE guardian reports remaining count and sharesRegenerated; unknown guardian is 404', async () => {
-    const id = newVault()
+    const id = await newVault()
     const url = `${prefix}/vault/${id}/guardian`
     const a = await call(t.url, 'POST', url, { key: key(), json: { name: 'A', email: 'a@example.com' } })
     const b = await call(t.url, 'POST', url, { key: key(), json: { name: 'B', email: 'b@example.com' } })
@@ -175,7 +175,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('POST heir: 201; 409 duplicate; 400 for a sixth; DELETE reports remaining', async () => {
-    const id = newVault()
+    const id = await newVault()
     const url = `${prefix}/vault/${id}/heir`
     const ids: string[] = []
     for (let i = 0; i < LIMITS.maxHeirs; i++) {
@@ -206,10 +206,10 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('POST asset uploads, GET asset lists with total/limit/offset and filters by category', async () => {
-    const { accountId, apiKey } = t.service.admin.createAccount({
+    const { accountId, apiKey } = await t.service.admin.createAccount({
       email: `assets${prefix.slice(1)}@example.com`,
     })
-    const id = newVault('standard', accountId)
+    const id = await newVault('standard', accountId)
     const uploaded = []
     for (const [filename, contentType] of [
       ['a.pdf', undefined],
@@ -271,10 +271,10 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('POST asset is 402 when the credits do not cover the file, and consumes nothing', async () => {
-    const { accountId, apiKey } = t.service.admin.createAccount({
+    const { accountId, apiKey } = await t.service.admin.createAccount({
       email: `poor${prefix.slice(1)}@example.com`,
     })
-    const id = newVault('standard', accountId)
+    const id = await newVault('standard', accountId)
     // 100 trial credits cover 100 / 4650 * 1e9 = 21.5 MB; send 22 MB.
     const big = new Uint8Array(22_000_000)
     expect(uploadCostCredits(big.length)).toBeGreaterThan(LIMITS.trialCredits)
@@ -288,10 +288,10 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('POST release/checkin resets the countdown, costs 2 credits, 402 when short, 409 without a DMS', async () => {
-    const { accountId, apiKey } = t.service.admin.createAccount({
+    const { accountId, apiKey } = await t.service.admin.createAccount({
       email: `checkin${prefix.slice(1)}@example.com`,
     })
-    const id = newVault('standard', accountId)
+    const id = await newVault('standard', accountId)
     const url = `${prefix}/vault/${id}/release/checkin`
     const noDms = await call(t.url, 'POST', url, { key: apiKey })
     expectError(noDms, 409, 'CONFLICT')
@@ -321,7 +321,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
   })
 
   it('state table: cancel is 409 while active, 200 while releasing, 409 after the contestation period', async () => {
-    const id = newVault()
+    const id = await newVault()
     const cancel = `${prefix}/vault/${id}/release/cancel`
     const active = await call(t.url, 'POST', cancel, { key: key() })
     expectError(active, 409, 'CONFLICT')
@@ -342,7 +342,7 @@ describe.each(API_PREFIXES)('endpoints under %s', (prefix) => {
     expect((await call(t.url, 'GET', `${prefix}/vault/${id}`, { key: key() })).body.data.state).toBe('active')
 
     // Elapsed period: the clock passes 30 days before the scheduler has run.
-    const other = newVault()
+    const other = await newVault()
     await call(t.url, 'POST', `${prefix}/vault/${other}/release/config`, {
       key: key(),
       json: { trigger: 'manual' },
@@ -360,22 +360,22 @@ describe('authentication and permissions', () => {
     const id = t.owner.vaultId
     expectError(await call(t.url, 'GET', `/api/vault/${id}`), 401, 'UNAUTHORIZED')
     expectError(await call(t.url, 'GET', `/api/vault/${id}`, { key: 'sk_human_nope' }), 401, 'UNAUTHORIZED')
-    const { apiKey } = t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })
+    const { apiKey } = await t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })
     const relabelled = apiKey.replace('sk_agent_', 'sk_human_')
     expectError(await call(t.url, 'GET', `/api/vault/${id}`, { key: relabelled }), 401, 'UNAUTHORIZED')
-    const { apiKey: human } = t.service.admin.createKey({ account: t.owner.accountId, kind: 'human' })
+    const { apiKey: human } = await t.service.admin.createKey({ account: t.owner.accountId, kind: 'human' })
     expect((await call(t.url, 'GET', `/api/vault/${id}`, { key: human })).status).toBe(200)
-    expect(t.service.admin.revokeKey({ key: human })).toEqual({ revoked: true })
+    expect(await t.service.admin.revokeKey({ key: human })).toEqual({ revoked: true })
     expectError(await call(t.url, 'GET', `/api/vault/${id}`, { key: human }), 401, 'UNAUTHORIZED')
   })
 
   it('sk_agent_ keys read and check in; everything else is 403 with advice to use sk_human_', async () => {
-    const id = newVault()
+    const id = await newVault()
     await call(t.url, 'POST', `/api/vault/${id}/release/config`, {
       key: t.owner.apiKey,
       json: { trigger: 'dead_man_switch', config: { checkInFrequency: 'monthly' } },
     })
-    const { apiKey: agent } = t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })
+    const { apiKey: agent } = await t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })
     expect((await call(t.url, 'GET', '/api/vault', { key: agent })).status).toBe(200)
     expect((await call(t.url, 'GET', `/v1/vault/${id}`, { key: agent })).status).toBe(200)
     expect((await call(t.url, 'GET', `/api/vault/${id}/asset`, { key: agent })).status).toBe(200)
@@ -405,8 +405,8 @@ describe('authentication and permissions', () => {
   })
 
   it("another account's vault is 404, and so is an unknown vault or route", async () => {
-    const other = t.service.admin.createAccount({ email: 'other@example.com' })
-    const theirs = newVault('standard', other.accountId)
+    const other = await t.service.admin.createAccount({ email: 'other@example.com' })
+    const theirs = await newVault('standard', other.accountId)
     for (const prefix of API_PREFIXES) {
       expectError(
         await call(t.url, 'GET', `${prefix}/vault/${theirs}`, { key: t.owner.apiKey }),
@@ -482,7 +482,7 @@ describe('extensions', () => {
   })
 
   it('downloads asset content whole or by one byte range (to resume)', async () => {
-    const id = newVault()
+    const id = await newVault()
     const up = await call(t.url, 'POST', `/api/vault/${id}/asset`, {
       key: t.owner.apiKey,
       body: uploadForm('0123456789', { filename: 'digits.txt' }),
@@ -512,8 +512,8 @@ describe('extensions', () => {
 
   it('stores a multi-megabyte file byte for byte; storageTxId is the base64url SHA-256', async () => {
     const { createHash, randomBytes } = await import('node:crypto')
-    const { accountId, apiKey } = t.service.admin.createAccount({ email: 'bytes@example.com' })
-    const id = newVault('standard', accountId)
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email: 'bytes@example.com' })
+    const id = await newVault('standard', accountId)
     const content = randomBytes(3_500_001)
     const up = await call(t.url, 'POST', `/api/vault/${id}/asset`, {
       key: apiKey,
@@ -532,15 +532,15 @@ describe('extensions', () => {
   })
 
   it('owners cannot start a release by hand unless the trigger is manual', async () => {
-    const id = newVault()
+    const id = await newVault()
     const r = await call(t.url, 'POST', `/api/vault/${id}/release/start`, { key: t.owner.apiKey })
     expectError(r, 409, 'CONFLICT')
     expect(r.body.error.message).toContain('manual')
   })
 
   it('a 500 carries the envelope and no stack trace', async () => {
-    const { accountId, apiKey } = t.service.admin.createAccount({ email: 'broken@example.com' })
-    const id = newVault('standard', accountId)
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email: 'broken@example.com' })
+    const id = await newVault('standard', accountId)
     const up = await call(t.url, 'POST', `/api/vault/${id}/asset`, {
       key: apiKey,
       body: uploadForm('soon missing'),
@@ -579,7 +579,7 @@ describe('rate limits', () => {
           })
         ).status,
       ).toBe(200)
-      const { apiKey: second } = limited.service.admin.createKey({
+      const { apiKey: second } = await limited.service.admin.createKey({
         account: limited.owner.accountId,
         kind: 'human',
       })

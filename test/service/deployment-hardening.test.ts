@@ -101,10 +101,12 @@ function expectPrivate(dataDir: string) {
   return entries
 }
 
-async function until<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 10_000) {
+type Probed<T> = T | undefined | null | false
+
+async function until<T>(what: string, probe: () => Probed<T> | Promise<Probed<T>>, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const value = probe()
+    const value = await probe()
     if (value) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
@@ -134,7 +136,7 @@ describe('data directory privacy', () => {
   async function liveThroughARelease(t: TestService) {
     smtp.received.length = 0
     const { apiKey, vaultId, accountId } = t.owner
-    const agentKey = t.service.admin.createKey({ account: accountId, kind: 'agent' }).apiKey
+    const agentKey = (await t.service.admin.createKey({ account: accountId, kind: 'agent' })).apiKey
     const upload = await call(t.url, 'POST', `/api/vault/${vaultId}/asset`, {
       key: apiKey,
       body: uploadForm(randomBytes(4096), { filename: 'photo.jpg.vault' }),
@@ -191,8 +193,8 @@ describe('data directory privacy', () => {
     expect((await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: heirToken })).status).toBe(200)
     // Every message is delivered and marked so (the mark may trail the SMTP server's receipt a moment).
     await t.service.tick()
-    await until('every message marked sent', () =>
-      t.service.admin.outbox().messages.every((m) => m.sentAt !== null),
+    await until('every message marked sent', async () =>
+      (await t.service.admin.outbox()).messages.every((m) => m.sentAt !== null),
     )
     const mailed = [
       ...new Set(smtp.received.flatMap((m) => m.text.match(/(?:gt|hk)_[A-Za-z0-9_-]{43}/g) ?? [])),
@@ -224,7 +226,7 @@ describe('data directory privacy', () => {
       )
       expect(names.filter((n) => /^\/blobs\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(n))).toHaveLength(1)
       // An admin command (its own connection, as the CLI opens one) keeps it so.
-      t.service.admin.createAccount({ email: 'second@example.com' })
+      await t.service.admin.createAccount({ email: 'second@example.com' })
       expectPrivate(t.dataDir)
     } finally {
       process.umask(savedUmask)
@@ -253,7 +255,7 @@ describe('data directory privacy', () => {
     const { tokens, vaultId } = await liveThroughARelease(t)
 
     // What `admin outbox` (a SELECT) shows: subject, kind and recipient kept, the secrets replaced.
-    const messages = t.service.admin.outbox({ vault: vaultId }).messages
+    const messages = (await t.service.admin.outbox({ vault: vaultId })).messages
     expect(messages.map((m) => m.kind)).toEqual(
       expect.arrayContaining([
         'guardian_invitation',
@@ -324,7 +326,7 @@ describe('data directory privacy', () => {
       json: { name: 'Rita', email: 'rita@example.com' },
     })
     await t.service.tick()
-    const [invitation] = t.service.admin.outbox({ vault: vaultId }).messages
+    const [invitation] = (await t.service.admin.outbox({ vault: vaultId })).messages
     expect(invitation).toMatchObject({ sentAt: null, attempts: 1 })
     const accept = new RegExp(`${t.url}/guardian/gt_[A-Za-z0-9_-]{43}/accept`).exec(invitation!.body)
     expect(accept).not.toBeNull()
@@ -519,7 +521,7 @@ describe('guardian pages', () => {
         key: apiKey,
         json: { name: 'Greta', email: 'greta@example.com' },
       })
-      const [invitation] = t.service.admin.outbox({ vault: vaultId }).messages
+      const [invitation] = (await t.service.admin.outbox({ vault: vaultId })).messages
       const accept = new RegExp(`${t.url}(/guardian/gt_[A-Za-z0-9_-]{43}/accept)`).exec(invitation!.body)![1]!
       for (const [method, path] of [
         ['GET', accept],
@@ -545,7 +547,7 @@ describe('failed authentication limit', () => {
       key: apiKey,
       json: { name: 'Greta', email: 'greta@example.com' },
     })
-    const [invitation] = t.service.admin.outbox({ vault: vaultId }).messages
+    const [invitation] = (await t.service.admin.outbox({ vault: vaultId })).messages
     const guardianPage = /\/guardian\/gt_[A-Za-z0-9_-]{43}\/accept/.exec(invitation!.body)![0]
     return { apiKey, vaultId, guardianPage }
   }
@@ -632,7 +634,7 @@ describe('failed authentication limit', () => {
     const t = await startTestService({ rateLimits: { authFailures: 2 } })
     try {
       const { apiKey, vaultId, accountId } = t.owner
-      const agent = t.service.admin.createKey({ account: accountId, kind: 'agent' }).apiKey
+      const agent = (await t.service.admin.createKey({ account: accountId, kind: 'agent' })).apiKey
       for (let i = 0; i < 4; i++) {
         // A permission refusal (403) and a missing header (401) are not guesses.
         expect((await call(t.url, 'DELETE', `/api/vault/${vaultId}`, { key: agent })).status).toBe(403)

@@ -12,8 +12,10 @@ beforeAll(async () => {
 afterAll(() => t.stop())
 
 const human = () => t.owner.apiKey
-const agentKey = () => t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' }).apiKey
-const newVault = () => t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }).vaultId
+const agentKey = async () =>
+  (await t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })).apiKey
+const newVault = async () =>
+  (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' })).vaultId
 
 function expectError(
   reply: { status: number; body: { error?: unknown } },
@@ -28,7 +30,7 @@ function expectError(
 
 describe.each(API_PREFIXES)('GET /service and the mail test without SMTP, under %s', (prefix) => {
   it('describes the service for human and agent keys; mail is not configured', async () => {
-    for (const key of [human(), agentKey()]) {
+    for (const key of [human(), await agentKey()]) {
       const r = await call(t.url, 'GET', `${prefix}/service`, { key })
       expect(r.status).toBe(200)
       expect(r.body.data).toEqual({
@@ -46,7 +48,7 @@ describe.each(API_PREFIXES)('GET /service and the mail test without SMTP, under 
     const r = await call(t.url, 'POST', `${prefix}/service/mail-test`, { key: human() })
     expectError(r, 409, 'CONFLICT', /no SMTP server configured.*--smtp.*unsent/)
     expectError(
-      await call(t.url, 'POST', `${prefix}/service/mail-test`, { key: agentKey() }),
+      await call(t.url, 'POST', `${prefix}/service/mail-test`, { key: await agentKey() }),
       403,
       'FORBIDDEN',
     )
@@ -76,7 +78,7 @@ describe.each(API_PREFIXES)('vault names under %s', (prefix) => {
     expect(renamed.headers.get('x-ratelimit-limit')).toBeNull() // rate limits are off in this service
     const list = await call(t.url, 'GET', `${prefix}/vault`, { key: human() })
     expect(list.body.data.find((v: { id: string }) => v.id === id).name).toBe('Fotos für Oma')
-    const one = await call(t.url, 'GET', `${prefix}/vault/${id}`, { key: agentKey() })
+    const one = await call(t.url, 'GET', `${prefix}/vault/${id}`, { key: await agentKey() })
     expect(one.body.data.name).toBe('Fotos für Oma')
 
     const exact = 'x'.repeat(EXTENSION_LIMITS.vaultNameMaxChars)
@@ -96,7 +98,7 @@ describe.each(API_PREFIXES)('vault names under %s', (prefix) => {
   })
 
   it('refuses long names, control and bidi characters, unknown fields, agent keys, other accounts', async () => {
-    const id = newVault()
+    const id = await newVault()
     const url = `${prefix}/vault/${id}`
     const bad: [unknown, RegExp][] = [
       [{ name: 'x'.repeat(EXTENSION_LIMITS.vaultNameMaxChars + 1) }, /at most 80 characters/],
@@ -117,15 +119,19 @@ describe.each(API_PREFIXES)('vault names under %s', (prefix) => {
       400,
       'VALIDATION_ERROR',
     )
-    expectError(await call(t.url, 'PATCH', url, { key: agentKey(), json: { name: 'x' } }), 403, 'FORBIDDEN')
-    const stranger = t.service.admin.createAccount({ email: 'stranger@example.com' }).apiKey
+    expectError(
+      await call(t.url, 'PATCH', url, { key: await agentKey(), json: { name: 'x' } }),
+      403,
+      'FORBIDDEN',
+    )
+    const stranger = (await t.service.admin.createAccount({ email: 'stranger@example.com' })).apiKey
     expectError(await call(t.url, 'PATCH', url, { key: stranger, json: { name: 'x' } }), 404, 'NOT_FOUND')
     expect((await call(t.url, 'GET', url, { key: human() })).body.data.name).toBeNull()
   })
 
   it('can be renamed while releasing', async () => {
-    const id = newVault()
-    t.service.admin.startRelease({ vault: id })
+    const id = await newVault()
+    await t.service.admin.startRelease({ vault: id })
     const r = await call(t.url, 'PATCH', `${prefix}/vault/${id}`, {
       key: human(),
       json: { name: 'Still mine' },
@@ -150,7 +156,7 @@ interface Setup {
 
 /** A vault with three guardians (one declined), two heirs and two files. */
 async function setUpVault(): Promise<Setup> {
-  const vaultId = newVault()
+  const vaultId = await newVault()
   const key = human()
   for (const [name, email] of [
     ['Gina Guardian', 'gina@example.com'],
@@ -161,9 +167,9 @@ async function setUpVault(): Promise<Setup> {
       (await call(t.url, 'POST', `/api/vault/${vaultId}/guardian`, { key, json: { name, email } })).status,
     ).toBe(201)
   }
-  const invitation = t.service.admin
-    .outbox({ vault: vaultId })
-    .messages.find((m) => m.to === 'dora@example.com')!
+  const invitation = (await t.service.admin.outbox({ vault: vaultId })).messages.find(
+    (m) => m.to === 'dora@example.com',
+  )!
   const decline = new RegExp(`${t.url}/guardian/gt_[A-Za-z0-9_-]+/decline`).exec(invitation.body)![0]
   expect((await fetch(decline, { method: 'POST' })).status).toBe(200)
   const heir = await call(t.url, 'POST', `/api/vault/${vaultId}/heir`, {
@@ -212,8 +218,10 @@ async function start(s: Setup, prefix = '/api', extra: { heirId?: string; assetI
   return { reply: r, proof: expected }
 }
 
-function practiceMails(vaultId: string) {
-  return t.service.admin.outbox({ vault: vaultId }).messages.filter((m) => m.kind.startsWith('rehearsal_'))
+async function practiceMails(vaultId: string) {
+  return (await t.service.admin.outbox({ vault: vaultId })).messages.filter((m) =>
+    m.kind.startsWith('rehearsal_'),
+  )
 }
 
 function tokenIn(body: string): string {
@@ -244,7 +252,7 @@ describe('rehearsal', () => {
     })
 
     // E-mails: the heir and the two guardians who did not decline, each marked [PRACTICE].
-    const mails = practiceMails(s.vaultId)
+    const mails = await practiceMails(s.vaultId)
     expect(mails.map((m) => m.to).sort()).toEqual(['gina@example.com', 'gus@example.com', 'hana@example.com'])
     for (const mail of mails) expect(mail.subject).toMatch(/^\[PRACTICE\] /)
     const heirMail = mails.find((m) => m.to === 'hana@example.com')!
@@ -271,7 +279,7 @@ describe('rehearsal', () => {
     expect(guardianMail.body).not.toContain(token)
 
     // The owner sees it (human and agent); the practice heir reads the vault and only the sample.
-    const owned = await call(t.url, 'GET', `/v1/vault/${s.vaultId}/rehearsal`, { key: agentKey() })
+    const owned = await call(t.url, 'GET', `/v1/vault/${s.vaultId}/rehearsal`, { key: await agentKey() })
     expect(owned.body.data).toMatchObject({ id: rehearsal.id, state: 'running' })
     t.advance(60_000)
     const vault = await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: token })
@@ -295,7 +303,7 @@ describe('rehearsal', () => {
     expectError(otherContent, 403, 'FORBIDDEN', /practice access opens only the sample file/)
 
     // Everything else is closed to it: writes, other reads, other vaults, owner routes.
-    const other = newVault()
+    const other = await newVault()
     for (const [method, path, json] of [
       ['GET', `/api/vault/${other}`],
       ['GET', '/api/vault'],
@@ -328,7 +336,7 @@ describe('rehearsal', () => {
       challenge: expect.stringMatching(/^[0-9a-f]{32}$/),
       expiresAt: rehearsal.expiresAt,
     })
-    for (const key of [human(), agentKey()]) {
+    for (const key of [human(), await agentKey()]) {
       expectError(
         await call(t.url, 'GET', '/api/rehearsal', { key }),
         403,
@@ -386,7 +394,7 @@ describe('rehearsal', () => {
   it('expires after the rehearsal days: the token gets 401, the state reads expired', async () => {
     const s = await setUpVault()
     const { reply } = await start(s, '/v1')
-    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
+    const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
     t.advance(EXTENSION_LIMITS.rehearsalDays * DAY_MS)
     expect((await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: token })).status).toBe(200)
     t.advance(1)
@@ -423,9 +431,9 @@ describe('rehearsal', () => {
       (await call(t.url, 'GET', `/api/vault/${s.vaultId}/rehearsal`, { key: human() })).body.data,
     ).toBeNull()
     const { reply } = await start(s)
-    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
+    const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
     expectError(
-      await call(t.url, 'DELETE', `/api/vault/${s.vaultId}/rehearsal`, { key: agentKey() }),
+      await call(t.url, 'DELETE', `/api/vault/${s.vaultId}/rehearsal`, { key: await agentKey() }),
       403,
       'FORBIDDEN',
     )
@@ -449,7 +457,9 @@ describe('rehearsal', () => {
   it('a second start cancels the first; the new one may use another heir and file', async () => {
     const s = await setUpVault()
     const first = await start(s)
-    const firstToken = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
+    const firstToken = tokenIn(
+      (await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body,
+    )
     t.advance(1000)
     const second = await start(s, '/v1', { heirId: s.otherHeirId, assetId: s.otherAssetId })
     expect(second.reply.status).toBe(201)
@@ -459,7 +469,9 @@ describe('rehearsal', () => {
       asset: { id: s.otherAssetId, filename: 'will.pdf.vault' },
     })
     expect((await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: firstToken })).status).toBe(401)
-    const secondToken = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hugo@example.com')!.body)
+    const secondToken = tokenIn(
+      (await practiceMails(s.vaultId)).find((m) => m.to === 'hugo@example.com')!.body,
+    )
     const list = await call(t.url, 'GET', `/api/vault/${s.vaultId}/asset`, { key: secondToken })
     expect(list.body.data.map((a: { id: string }) => a.id)).toEqual([s.otherAssetId])
     const latest = await call(t.url, 'GET', `/api/vault/${s.vaultId}/rehearsal`, { key: human() })
@@ -497,18 +509,18 @@ describe('rehearsal', () => {
     ] as [unknown, RegExp][]) {
       expectError(await call(t.url, 'POST', url, { key: human(), json }), 400, 'VALIDATION_ERROR', message)
     }
-    expectError(await call(t.url, 'POST', url, { key: agentKey(), json: good }), 403, 'FORBIDDEN')
-    const stranger = t.service.admin.createAccount({ email: 'other-owner@example.com' }).apiKey
+    expectError(await call(t.url, 'POST', url, { key: await agentKey(), json: good }), 403, 'FORBIDDEN')
+    const stranger = (await t.service.admin.createAccount({ email: 'other-owner@example.com' })).apiKey
     expectError(await call(t.url, 'POST', url, { key: stranger, json: good }), 404, 'NOT_FOUND')
     expectError(await call(t.url, 'GET', url, { key: stranger }), 404, 'NOT_FOUND')
-    expect(practiceMails(s.vaultId)).toHaveLength(0)
+    expect(await practiceMails(s.vaultId)).toHaveLength(0)
   })
 
   it('is 409 on a releasing vault; a real release ends a running practice and its token stays closed', async () => {
     const s = await setUpVault()
     const { reply } = await start(s)
-    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
-    t.service.admin.startRelease({ vault: s.vaultId })
+    const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
+    await t.service.admin.startRelease({ vault: s.vaultId })
     expectError(
       await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: token }),
       401,
@@ -522,9 +534,9 @@ describe('rehearsal', () => {
     // Released: the real heir token opens the vault, the practice token still nothing.
     t.advance(31 * DAY_MS)
     await t.service.tick()
-    const real = t.service.admin
-      .outbox({ vault: s.vaultId })
-      .messages.find((m) => m.kind === 'heir_access' && m.to === 'hana@example.com')!
+    const real = (await t.service.admin.outbox({ vault: s.vaultId })).messages.find(
+      (m) => m.kind === 'heir_access' && m.to === 'hana@example.com',
+    )!
     expect(
       (await call(t.url, 'GET', `/api/vault/${s.vaultId}/asset`, { key: tokenIn(real.body) })).status,
     ).toBe(200)
@@ -535,7 +547,7 @@ describe('rehearsal', () => {
   it('removing the heir ends their practice; deleting the vault removes its rehearsals', async () => {
     const s = await setUpVault()
     await start(s)
-    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
+    const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
     await call(t.url, 'DELETE', `/api/vault/${s.vaultId}/heir/${s.heirId}`, { key: human() })
     expect((await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: token })).status).toBe(401)
     const latest = await call(t.url, 'GET', `/api/vault/${s.vaultId}/rehearsal`, { key: human() })
@@ -543,7 +555,9 @@ describe('rehearsal', () => {
 
     const second = await start(s, '/api', { heirId: s.otherHeirId })
     expect(second.reply.status).toBe(201)
-    const secondToken = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hugo@example.com')!.body)
+    const secondToken = tokenIn(
+      (await practiceMails(s.vaultId)).find((m) => m.to === 'hugo@example.com')!.body,
+    )
     expect((await call(t.url, 'DELETE', `/api/vault/${s.vaultId}`, { key: human() })).status).toBe(200)
     expectError(await call(t.url, 'GET', '/api/rehearsal', { key: secondToken }), 401, 'UNAUTHORIZED')
     const { Database } = { Database: (await import('better-sqlite3')).default }
@@ -561,7 +575,7 @@ describe('rehearsal', () => {
     const s = await setUpVault()
     await call(t.url, 'PATCH', `/api/vault/${s.vaultId}`, { key: human(), json: { name: 'Kept' } })
     const { reply, proof: right } = await start(s)
-    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
+    const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
     await t.restart()
     expect((await call(t.url, 'GET', `/api/vault/${s.vaultId}`, { key: token })).body.data.name).toBe('Kept')
     expect(
@@ -574,10 +588,10 @@ describe('rehearsal', () => {
   it('admin revoke-key revokes a practice token', async () => {
     const s = await setUpVault()
     await start(s)
-    const token = tokenIn(practiceMails(s.vaultId).find((m) => m.to === 'hana@example.com')!.body)
-    expect(t.service.admin.revokeKey({ key: token })).toEqual({ revoked: true })
+    const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
+    expect(await t.service.admin.revokeKey({ key: token })).toEqual({ revoked: true })
     expect((await call(t.url, 'GET', '/api/rehearsal', { key: token })).status).toBe(401)
-    expect(() => t.service.admin.revokeKey({ key: token })).toThrow(/no active key/)
+    await expect(t.service.admin.revokeKey({ key: token })).rejects.toThrow(/no active key/)
   })
 })
 

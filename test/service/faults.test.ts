@@ -100,11 +100,11 @@ describe('service process killed mid-upload', () => {
   })
 
   it('restarts with no asset, no debit and an empty temp directory', async () => {
-    const { ctx, db } = openServiceContext(dataDir)
+    const { ctx, db } = await openServiceContext(dataDir)
     const admin = adminOperations(ctx)
-    const { accountId, apiKey } = admin.createAccount({ email: 'killed@example.com' })
-    const { vaultId } = admin.createVault({ account: accountId, preset: 'standard' })
-    db.close()
+    const { accountId, apiKey } = await admin.createAccount({ email: 'killed@example.com' })
+    const { vaultId } = await admin.createVault({ account: accountId, preset: 'standard' })
+    await db.close()
 
     const first = await spawnService(cli, dataDir)
     const tmp = join(dataDir, 'tmp')
@@ -164,7 +164,7 @@ describe('restart', () => {
         guardians: (await call(t.url, 'GET', `/api/vault/${vaultId}/guardian`, { key: apiKey })).body.data,
         heirs: (await call(t.url, 'GET', `/api/vault/${vaultId}/heir`, { key: apiKey })).body.data,
         assets: (await call(t.url, 'GET', `/api/vault/${vaultId}/asset`, { key: apiKey })).body.data,
-        outbox: t.service.admin.outbox().messages.length,
+        outbox: (await t.service.admin.outbox()).messages.length,
       })
       const before = await snapshot()
       await t.restart()
@@ -200,8 +200,8 @@ describe('restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-close-'))
     try {
       const service = await startService({ dataDir, rateLimits: false, shutdownGraceMs: 300 })
-      const { accountId, apiKey } = service.admin.createAccount({ email: 'close@example.com' })
-      const { vaultId } = service.admin.createVault({ account: accountId, preset: 'standard' })
+      const { accountId, apiKey } = await service.admin.createAccount({ email: 'close@example.com' })
+      const { vaultId } = await service.admin.createVault({ account: accountId, preset: 'standard' })
       const req = partialUpload(service.url, apiKey, vaultId, 10_000_000, 1_000_000)
       await waitFor('the upload to be staged', () => readdirSync(join(dataDir, 'tmp')).length === 1)
       const started = Date.now()

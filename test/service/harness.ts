@@ -26,8 +26,8 @@ export async function startTestService(extra: Partial<ServiceOptions> = {}): Pro
   const clock = () => new Date(now)
   const options: ServiceOptions = { dataDir, clock, rateLimits: false, ...extra }
   let service = await startService(options)
-  const { accountId, apiKey } = service.admin.createAccount({ email: 'owner@example.com' })
-  const { vaultId } = service.admin.createVault({ account: accountId, preset: 'standard' })
+  const { accountId, apiKey } = await service.admin.createAccount({ email: 'owner@example.com' })
+  const { vaultId } = await service.admin.createVault({ account: accountId, preset: 'standard' })
   const t: TestService = {
     service,
     url: service.url,

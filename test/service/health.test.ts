@@ -39,10 +39,10 @@ describe('GET /healthz', () => {
 
   it('answers 503 when the database cannot be read', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-health-'))
-    const { ctx, db } = openServiceContext(dataDir)
+    const { ctx, db } = await openServiceContext(dataDir)
     const app = buildHttpServer(ctx)
     try {
-      db.close()
+      await db.close()
       const reply = await app.inject({ method: 'GET', url: '/healthz' })
       expect(reply.statusCode).toBe(503)
       expect(reply.json()).toMatchObject({ status: 'failing', database: 'unreadable' })

@@ -90,12 +90,12 @@ describe('mail test with a working SMTP server', () => {
     expect(mail.raw).toContain('Nothing needs doing')
     expect(mail.raw).toContain('https://vault.example.org')
     // Not an outbox message: nothing is queued or resent.
-    expect(t.service.admin.outbox().messages.filter((m) => m.to === 'owner@example.com')).toEqual([])
+    expect((await t.service.admin.outbox()).messages.filter((m) => m.to === 'owner@example.com')).toEqual([])
 
-    const agent = t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' }).apiKey
+    const agent = (await t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })).apiKey
     const info = await call(t.url, 'GET', '/api/service', { key: agent })
     expect(info.body.data.mail.lastTest).toEqual(r.body.data)
-    const other = t.service.admin.createAccount({ email: 'someone@example.com' }).apiKey
+    const other = (await t.service.admin.createAccount({ email: 'someone@example.com' })).apiKey
     const otherInfo = await call(t.url, 'GET', '/api/service', { key: other })
     expect(otherInfo.body.data.mail.lastTest).toBeNull()
   })

@@ -88,7 +88,7 @@ describe('SMTP delivery', () => {
     expect(guardians.body.data[0]).toMatchObject({ email: 'greta@example.com', status: 'accepted' })
     // Marked sent once the server acknowledged it (which may trail the server's receipt by a moment).
     await t.service.tick()
-    const sent = t.service.admin.outbox({ vault: vaultId }).messages[0]!
+    const sent = (await t.service.admin.outbox({ vault: vaultId })).messages[0]!
     expect(sent.sentAt).not.toBeNull()
     expect(received.filter((m) => m.to.includes('greta@example.com'))).toHaveLength(1)
   })
@@ -101,9 +101,9 @@ describe('SMTP delivery', () => {
       json: { name: 'Rita', email: 'rita@example.com' },
     })
     await t.service.tick()
-    const failed = t.service.admin
-      .outbox({ vault: vaultId })
-      .messages.find((m) => m.to === 'rita@example.com')!
+    const failed = (await t.service.admin.outbox({ vault: vaultId })).messages.find(
+      (m) => m.to === 'rita@example.com',
+    )!
     expect(failed.sentAt).toBeNull()
     expect(failed.attempts).toBe(1)
     expect(failed.lastError).toContain('mailbox busy')
@@ -111,9 +111,9 @@ describe('SMTP delivery', () => {
     await t.service.tick()
     await waitForMail('rita@example.com')
     await t.service.tick()
-    const delivered = t.service.admin
-      .outbox({ vault: vaultId })
-      .messages.find((m) => m.to === 'rita@example.com')!
+    const delivered = (await t.service.admin.outbox({ vault: vaultId })).messages.find(
+      (m) => m.to === 'rita@example.com',
+    )!
     expect(delivered.attempts).toBe(2)
     expect(delivered.sentAt).not.toBeNull()
   })

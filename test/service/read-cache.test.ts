@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { adminOperations } from '../../src/service/admin'
 import { hashSecret } from '../../src/service/secrets'
 import { openServiceContext } from '../../src/service/service-context'
+import type { SqlStore } from '../../src/service/sql-store'
 import { call, DAY_MS, startTestService, type TestService } from './harness'
 
 let t: TestService
@@ -16,14 +17,14 @@ afterEach(async () => {
 })
 
 /** Admin operations through a second connection, as `service admin ...` in another process. */
-function otherProcess<T>(
-  work: (admin: ReturnType<typeof adminOperations>, db: ReturnType<typeof openServiceContext>['db']) => T,
-): T {
-  const { ctx, db } = openServiceContext(t.dataDir, t.now)
+async function otherProcess<T>(
+  work: (admin: ReturnType<typeof adminOperations>, db: SqlStore) => Promise<T>,
+): Promise<T> {
+  const { ctx, db } = await openServiceContext(t.dataDir, t.now)
   try {
-    return work(adminOperations(ctx), db)
+    return await work(adminOperations(ctx), db)
   } finally {
-    db.close()
+    await db.close()
   }
 }
 
@@ -34,12 +35,12 @@ async function releasedToHeir(): Promise<string> {
     json: { name: 'Hana Heir', email: 'hana@example.com' },
   })
   expect(added.status).toBe(201)
-  t.service.admin.startRelease({ vault: t.owner.vaultId })
+  await t.service.admin.startRelease({ vault: t.owner.vaultId })
   t.advance(31 * DAY_MS)
   await t.service.tick()
-  const mail = t.service.admin
-    .outbox({ vault: t.owner.vaultId })
-    .messages.find((m) => m.kind === 'heir_access')!
+  const mail = (await t.service.admin.outbox({ vault: t.owner.vaultId })).messages.find(
+    (m) => m.kind === 'heir_access',
+  )!
   return /(hk_[A-Za-z0-9_-]{43})/.exec(mail.body)![1]!
 }
 
@@ -49,13 +50,13 @@ const getVault = (key: string, vaultId = t.owner.vaultId) =>
 describe('kept answers of GET /vault/:id', () => {
   it('a key revoked by the service stops working on the next request', async () => {
     expect((await getVault(t.owner.apiKey)).status).toBe(200)
-    t.service.admin.revokeKey({ key: t.owner.apiKey })
+    await t.service.admin.revokeKey({ key: t.owner.apiKey })
     expect((await getVault(t.owner.apiKey)).status).toBe(401)
   })
 
   it('a key revoked by another process on the same data directory stops working at once', async () => {
     expect((await getVault(t.owner.apiKey)).status).toBe(200)
-    otherProcess((admin) => admin.revokeKey({ key: t.owner.apiKey }))
+    await otherProcess((admin) => admin.revokeKey({ key: t.owner.apiKey }))
     const after = await getVault(t.owner.apiKey)
     expect(after.status).toBe(401)
     expect(after.body.error.code).toBe('UNAUTHORIZED')
@@ -63,18 +64,18 @@ describe('kept answers of GET /vault/:id', () => {
 
   it('a rotated key: the new one works at once, the old one stops once revoked by another process', async () => {
     expect((await getVault(t.owner.apiKey)).status).toBe(200)
-    const { apiKey: next } = t.service.admin.createKey({ account: t.owner.accountId, kind: 'human' })
+    const { apiKey: next } = await t.service.admin.createKey({ account: t.owner.accountId, kind: 'human' })
     expect((await getVault(next)).status).toBe(200)
     expect((await getVault(t.owner.apiKey)).status).toBe(200)
-    otherProcess((admin) => admin.revokeKey({ key: t.owner.apiKey }))
+    await otherProcess((admin) => admin.revokeKey({ key: t.owner.apiKey }))
     expect((await getVault(t.owner.apiKey)).status).toBe(401)
     expect((await getVault(next)).status).toBe(200)
   })
 
   it('a key whose row another process deleted stops working at once', async () => {
     expect((await getVault(t.owner.apiKey)).status).toBe(200)
-    otherProcess((_admin, db) => {
-      const deleted = db.prepare('DELETE FROM api_keys WHERE key_hash = ?').run(hashSecret(t.owner.apiKey))
+    await otherProcess(async (_admin, db) => {
+      const deleted = await db.run('DELETE FROM api_keys WHERE key_hash = ?', hashSecret(t.owner.apiKey))
       expect(deleted.changes).toBe(1)
     })
     expect((await getVault(t.owner.apiKey)).status).toBe(401)
@@ -84,7 +85,7 @@ describe('kept answers of GET /vault/:id', () => {
     const token = await releasedToHeir()
     expect((await getVault(token)).status).toBe(200)
     expect((await getVault(token)).status).toBe(200)
-    otherProcess((admin) => admin.revokeKey({ key: token }))
+    await otherProcess((admin) => admin.revokeKey({ key: token }))
     const after = await getVault(token)
     expect(after.status).toBe(401)
     expect(after.body.error.code).toBe('UNAUTHORIZED')
@@ -93,7 +94,7 @@ describe('kept answers of GET /vault/:id', () => {
   it('an heir token revoked by the service stops working on the next request', async () => {
     const token = await releasedToHeir()
     expect((await getVault(token)).status).toBe(200)
-    t.service.admin.revokeKey({ key: token })
+    await t.service.admin.revokeKey({ key: token })
     expect((await getVault(token)).status).toBe(401)
   })
 
@@ -118,7 +119,7 @@ describe('kept answers of GET /vault/:id', () => {
 
   it('a vault changed by another process is read again', async () => {
     const before = await getVault(t.owner.apiKey)
-    otherProcess((admin) => admin.addCredits({ account: t.owner.accountId, credits: 250 }))
+    await otherProcess((admin) => admin.addCredits({ account: t.owner.accountId, credits: 250 }))
     const after = await getVault(t.owner.apiKey)
     expect(after.body.data.creditsBalance).toBe(before.body.data.creditsBalance + 250)
   })
@@ -139,7 +140,7 @@ describe('kept answers of GET /vault/:id', () => {
 
   it("never shows another account's vault, even once it is kept for its owner", async () => {
     expect((await getVault(t.owner.apiKey)).status).toBe(200)
-    const other = t.service.admin.createAccount({ email: 'other@example.com' })
+    const other = await t.service.admin.createAccount({ email: 'other@example.com' })
     const reply = await getVault(other.apiKey)
     expect(reply.status).toBe(404)
     expect(reply.body.error.message).toMatch(/does not exist or belongs to another account/)
@@ -147,7 +148,9 @@ describe('kept answers of GET /vault/:id', () => {
 
   it('a new key works at once, and an unknown key is refused every time', async () => {
     expect((await getVault('sk_human_unknown')).status).toBe(401)
-    const { apiKey } = otherProcess((admin) => admin.createKey({ account: t.owner.accountId, kind: 'agent' }))
+    const { apiKey } = await otherProcess((admin) =>
+      admin.createKey({ account: t.owner.accountId, kind: 'agent' }),
+    )
     expect((await getVault(apiKey)).status).toBe(200)
     expect((await getVault('sk_human_unknown')).status).toBe(401)
   })

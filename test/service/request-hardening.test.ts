@@ -22,9 +22,9 @@ afterAll(() => t.stop())
 const MB = 1_000_000
 
 /** A fresh account (100 trial credits) with one vault, so a test knows its balance. */
-function freshOwner(email: string) {
-  const { accountId, apiKey } = t.service.admin.createAccount({ email })
-  const { vaultId } = t.service.admin.createVault({ account: accountId, preset: 'standard' })
+async function freshOwner(email: string) {
+  const { accountId, apiKey } = await t.service.admin.createAccount({ email })
+  const { vaultId } = await t.service.admin.createVault({ account: accountId, preset: 'standard' })
   return { accountId, apiKey, vaultId }
 }
 
@@ -246,7 +246,7 @@ describe('upload contentType (finding 10)', () => {
 
 describe('refusals a fetch() client can read (finding 11)', () => {
   it('a fetch() of a 30 MB upload over the balance gets the 402 envelope, every time', async () => {
-    const owner = freshOwner('fetch-402@example.com')
+    const owner = await freshOwner('fetch-402@example.com')
     const sizes = [30 * MB, 30 * MB, 30 * MB, 30 * MB, 30 * MB, 45 * MB, 100 * MB]
     const path = `/api/vault/${owner.vaultId}/asset`
     const results = await fetchFromChild(
@@ -263,7 +263,7 @@ describe('refusals a fetch() client can read (finding 11)', () => {
   }, 120_000)
 
   it('a fetch() of a large invalid upload or JSON body gets the 400 envelope', async () => {
-    const owner = freshOwner('fetch-400@example.com')
+    const owner = await freshOwner('fetch-400@example.com')
     const upload = `/api/vault/${owner.vaultId}/asset`
     const results = await fetchFromChild(owner.apiKey, [
       // Not multipart: refused by the body parser.
@@ -337,7 +337,7 @@ describe('refusals a fetch() client can read (finding 11)', () => {
   })
 
   it('never sends 100 Continue before a refusal, and sends it before reading an accepted body', async () => {
-    const owner = freshOwner('expect-continue@example.com')
+    const owner = await freshOwner('expect-continue@example.com')
     const refused = await RawConnection.open(t.url)
     try {
       refused.send(
@@ -407,7 +407,7 @@ describe('numeric query parameters (finding 12)', () => {
 
 describe('chunked upload over the balance (finding 13)', () => {
   it('stops reading once the file outgrows what the balance pays: 402, staged part removed, little read', async () => {
-    const owner = freshOwner('chunked-402@example.com')
+    const owner = await freshOwner('chunked-402@example.com')
     const payable = payableBytes(100)
     expect(uploadCostCredits(payable)).toBe(100)
     expect(uploadCostCredits(payable + 1)).toBe(101)
@@ -619,7 +619,8 @@ describe('duplicate fields and bidirectional controls (finding 15)', () => {
   })
 
   it('refuses bidirectional controls in vault, guardian and heir names', async () => {
-    const vaultId = t.service.admin.createVault({ account: t.owner.accountId, preset: 'enhanced' }).vaultId
+    const vaultId = (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'enhanced' }))
+      .vaultId
     for (const c of [...BIDI, ...MARKS]) {
       const name = `Ann${c}ie`
       expectEnvelope(

@@ -55,7 +55,7 @@ describe('dead man switch release', () => {
   it('fires on a missed check-in, alerts on schedule, catches up after 33 days down, then opens to heirs', async () => {
     t = await startTestService()
     const { apiKey, vaultId, assetId } = await setUpVault('dead_man_switch')
-    const outbox = () => t.service.admin.outbox({ vault: vaultId }).messages
+    const outbox = async () => (await t.service.admin.outbox({ vault: vaultId })).messages
     const state = async () => (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
 
     t.advance(7 * DAY_MS - 60_000)
@@ -72,8 +72,8 @@ describe('dead man switch release', () => {
       nextCheckInDue: null,
     })
     expect(Date.parse(releasing.contestationEndsAt) - t.now().getTime()).toBe(30 * DAY_MS)
-    expect(alerts(outbox())).toEqual([0])
-    const day0 = outbox().find((m) => m.kind === 'contestation_alert_day_0')!
+    expect(alerts(await outbox())).toEqual([0])
+    const day0 = (await outbox()).find((m) => m.kind === 'contestation_alert_day_0')!
     expect(day0.to).toBe('owner@example.com')
     expect(day0.body).toContain(`/api/vault/${vaultId}/release/cancel`)
 
@@ -97,12 +97,12 @@ describe('dead man switch release', () => {
     t.advance(3 * DAY_MS)
     await t.service.tick()
     await t.service.tick()
-    expect(alerts(outbox())).toEqual([0, 3])
+    expect(alerts(await outbox())).toEqual([0, 3])
     t.advance(4 * DAY_MS)
     await t.service.tick()
-    expect(alerts(outbox())).toEqual([0, 3, 7])
+    expect(alerts(await outbox())).toEqual([0, 3, 7])
     // Heirs hear nothing while the release is contestable.
-    expect(outbox().filter((m) => m.kind === 'heir_access')).toEqual([])
+    expect((await outbox()).filter((m) => m.kind === 'heir_access')).toEqual([])
 
     // Down from day 7 to day 40: on start the release completes, and days 14, 21, 28 are not sent late.
     await t.service.close()
@@ -111,10 +111,10 @@ describe('dead man switch release', () => {
     const released = await state()
     expect(released.state).toBe('released')
     expect(released.releasedAt).toBe(t.now().toISOString())
-    expect(alerts(outbox())).toEqual([0, 3, 7])
+    expect(alerts(await outbox())).toEqual([0, 3, 7])
     expect((await t.service.tick()).alertsSent).toEqual([])
 
-    const heirMails = outbox().filter((m) => m.kind === 'heir_access')
+    const heirMails = (await outbox()).filter((m) => m.kind === 'heir_access')
     expect(heirMails.map((m) => m.to).sort()).toEqual(['hana@example.com', 'hugo@example.com'])
     const mail = heirMails[0]!
     expect(mail.body).toContain(t.url)
@@ -133,7 +133,8 @@ describe('dead man switch release', () => {
       headers: { 'x-api-key': token },
     })
     expect(await content.text()).toBe('ciphertext for the heirs')
-    const other = t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }).vaultId
+    const other = (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }))
+      .vaultId
     for (const [method, path] of [
       ['GET', '/api/vault'],
       ['GET', `/api/vault/${other}`],
@@ -150,7 +151,7 @@ describe('dead man switch release', () => {
     expect(
       (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: `${token.slice(0, -1)}x` })).status,
     ).toBe(401)
-    t.service.admin.revokeKey({ key: token })
+    await t.service.admin.revokeKey({ key: token })
     expect((await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: token })).status).toBe(401)
     // The other heir's token still works.
     const second = /(hk_[A-Za-z0-9_-]{43})/.exec(heirMails[1]!.body)![1]!
@@ -165,13 +166,13 @@ describe('dead man switch release', () => {
     await t.restart()
     const vault = (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
     expect(vault).toMatchObject({ state: 'releasing', releaseStartedAt: t.now().toISOString() })
-    expect(alerts(t.service.admin.outbox({ vault: vaultId }).messages)).toEqual([0])
+    expect(alerts((await t.service.admin.outbox({ vault: vaultId })).messages)).toEqual([0])
     // Two weeks of silence (ticks missed): only the latest due alert is sent.
     t.advance(16 * DAY_MS)
     const report = await t.service.tick()
     expect(report.alertsSent).toEqual([{ vaultId, day: 14 }])
     expect(report.alertsSkipped.map((a) => a.day)).toEqual([3, 7])
-    expect(alerts(t.service.admin.outbox({ vault: vaultId }).messages)).toEqual([0, 14])
+    expect(alerts((await t.service.admin.outbox({ vault: vaultId })).messages)).toEqual([0, 14])
   })
 
   it('a cancel inside the period restores active with a fresh countdown', async () => {
@@ -191,11 +192,11 @@ describe('dead man switch release', () => {
     const vault = (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
     expect(vault).toMatchObject({ state: 'active', releaseStartedAt: null })
     expect(Date.parse(vault.nextCheckInDue) - t.now().getTime()).toBe(7 * DAY_MS)
-    expect(t.service.admin.outbox({ vault: vaultId }).messages.map((m) => m.kind)).toContain(
+    expect((await t.service.admin.outbox({ vault: vaultId })).messages.map((m) => m.kind)).toContain(
       'release_cancelled',
     )
     // The agent key may not cancel.
-    const { apiKey: agent } = t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })
+    const { apiKey: agent } = await t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })
     t.advance(8 * DAY_MS)
     await t.service.tick()
     expect((await call(t.url, 'POST', `/api/vault/${vaultId}/release/cancel`, { key: agent })).status).toBe(
@@ -208,9 +209,9 @@ describe('guardian answers and claims', () => {
   it('accept/decline pages change status; a threshold of accepted claims starts the release', async () => {
     t = await startTestService()
     const { apiKey, vaultId } = await setUpVault('guardian_claim')
-    const invitations = t.service.admin
-      .outbox({ vault: vaultId })
-      .messages.filter((m) => m.kind === 'guardian_invitation')
+    const invitations = (await t.service.admin.outbox({ vault: vaultId })).messages.filter(
+      (m) => m.kind === 'guardian_invitation',
+    )
     expect(invitations.map((m) => m.to)).toEqual(['gina@example.com', 'gus@example.com', 'gail@example.com'])
     const [gina, gus, gail] = invitations
 
@@ -247,7 +248,7 @@ describe('guardian answers and claims', () => {
     expect((await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data.state).toBe(
       'releasing',
     )
-    expect(alerts(t.service.admin.outbox({ vault: vaultId }).messages)).toEqual([0])
+    expect(alerts((await t.service.admin.outbox({ vault: vaultId })).messages)).toEqual([0])
 
     // A removed guardian's links stop working.
     await call(t.url, 'POST', `/api/vault/${vaultId}/release/cancel`, { key: apiKey })
@@ -262,7 +263,7 @@ describe('guardian answers and claims', () => {
       key: apiKey,
       json: { name: '<script>alert(1)</script>', email: 'x@example.com' },
     })
-    const [invitation] = t.service.admin.outbox({ vault: vaultId }).messages
+    const [invitation] = (await t.service.admin.outbox({ vault: vaultId })).messages
     const page = await fetch(linkFrom(invitation!, 'accept'))
     const html = await page.text()
     expect(html).not.toContain('<script>')
@@ -273,9 +274,9 @@ describe('guardian answers and claims', () => {
   it('claims do not count when the trigger is not guardian_claim', async () => {
     t = await startTestService()
     const { apiKey, vaultId } = await setUpVault('manual')
-    const [gina] = t.service.admin
-      .outbox({ vault: vaultId })
-      .messages.filter((m) => m.kind === 'guardian_invitation')
+    const [gina] = (await t.service.admin.outbox({ vault: vaultId })).messages.filter(
+      (m) => m.kind === 'guardian_invitation',
+    )
     await fetch(linkFrom(gina!, 'accept'), { method: 'POST' })
     const claim = await fetch(linkFrom(gina!, 'claim'), { method: 'POST' })
     expect(claim.status).toBe(409)
@@ -290,8 +291,8 @@ describe('manual release by the operator', () => {
   it('admin start-release then 30 days to released', async () => {
     t = await startTestService()
     const { apiKey, vaultId } = await setUpVault('manual')
-    expect(t.service.admin.startRelease({ vault: vaultId }).state).toBe('releasing')
-    expect(() => t.service.admin.startRelease({ vault: vaultId })).toThrow(/releasing/)
+    expect((await t.service.admin.startRelease({ vault: vaultId })).state).toBe('releasing')
+    await expect(t.service.admin.startRelease({ vault: vaultId })).rejects.toThrow(/releasing/)
     t.advance(30 * DAY_MS)
     const report = await t.service.tick()
     expect(report.released).toEqual([{ vaultId, heirsNotified: 2 }])

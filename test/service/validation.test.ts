@@ -42,7 +42,8 @@ describe('Ethereum addresses', () => {
 
 describe('guardian and heir bodies', () => {
   it.each(['guardian', 'heir'])('%s: required fields, types, e-mail syntax, wallet address', async (kind) => {
-    const vaultId = t.service.admin.createVault({ account: t.owner.accountId, preset: 'enhanced' }).vaultId
+    const vaultId = (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'enhanced' }))
+      .vaultId
     const path = `/api/vault/${vaultId}/${kind}`
     expect400(await post(path, { email: 'a@example.com' }), 'name is required')
     expect400(await post(path, { name: '   ', email: 'a@example.com' }), 'name must not be empty')
@@ -95,7 +96,7 @@ describe('request bodies', () => {
   })
 
   it('an empty body is no body, whatever its Content-Type', async () => {
-    const id = t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' }).vaultId
+    const id = (await t.service.admin.createVault({ account: t.owner.accountId, preset: 'standard' })).vaultId
     await post(`/api/vault/${id}/release/config`, { trigger: 'manual' })
     const start = await call(t.url, 'POST', `/api/vault/${id}/release/start`, {
       key: t.owner.apiKey,

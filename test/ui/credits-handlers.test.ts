@@ -31,8 +31,8 @@ afterAll(async () => {
 })
 
 it('an upload that would leave 1 credit is refused for the reserve; spent anyway, the next check-in is a 402', async () => {
-  const account = service.admin.createAccount({ email: 'spend@example.com' })
-  const { vaultId } = service.admin.createVault({ account: account.accountId, preset: 'standard' })
+  const account = await service.admin.createAccount({ email: 'spend@example.com' })
+  const { vaultId } = await service.admin.createVault({ account: account.accountId, preset: 'standard' })
   expect(await call('connectService', { serviceUrl: service.url, apiKey: account.apiKey })).toMatchObject({
     ok: true,
   })

@@ -331,7 +331,7 @@ describe('a remote service with the extensions', () => {
   })
 
   it('an account with no vault: the list is read (fetchedAt set), not "loading" forever', async () => {
-    const account = service.admin.createAccount({ email: 'empty@example.com' })
+    const account = await service.admin.createAccount({ email: 'empty@example.com' })
     expect(await ok('connectService', { serviceUrl: service.url, apiKey: account.apiKey })).toMatchObject({
       active: true,
     })
@@ -347,8 +347,8 @@ describe('a remote service with the extensions', () => {
   let vaultKey: Uint8Array
 
   it('a remote service: not a trial; credits are bought there, not added here (NOT_LOCAL)', async () => {
-    owner = service.admin.createAccount({ email: 'owner@example.com' })
-    vaultId = service.admin.createVault({ account: owner.accountId, preset: 'standard' }).vaultId
+    owner = await service.admin.createAccount({ email: 'owner@example.com' })
+    vaultId = (await service.admin.createVault({ account: owner.accountId, preset: 'standard' })).vaultId
     await ok('connectService', { serviceUrl: service.url, apiKey: owner.apiKey })
     const summary = await serviceKnown()
     expect(summary).toMatchObject({
@@ -438,10 +438,10 @@ describe('a remote service with the extensions', () => {
       out.push(kitWords((await ok<GuardianKit>('getGuardianKit', { vaultId, guardianId })).html))
     return out
   }
-  const latestPracticeToken = (email: string) => {
-    const mails = service.admin
-      .outbox({ vault: vaultId })
-      .messages.filter((m) => m.to === email && m.kind === 'rehearsal_heir')
+  const latestPracticeToken = async (email: string) => {
+    const mails = (await service.admin.outbox({ vault: vaultId })).messages.filter(
+      (m) => m.to === email && m.kind === 'rehearsal_heir',
+    )
     const body = mails.at(-1)?.body ?? ''
     return /(hk_[A-Za-z0-9_-]{43})/.exec(body)?.[1] ?? ''
   }
@@ -459,7 +459,7 @@ describe('a remote service with the extensions', () => {
     expect(await ok<Rehearsal | null>('getRehearsal', { vaultId })).toBeNull()
     const started = await ok<Rehearsal>('startRehearsal', { vaultId, heirId: heir.id, assetId: sample.id })
     expect(started).toMatchObject({ state: 'running', heir: { id: heir.id }, asset: { id: sample.id } })
-    const token = latestPracticeToken('hana@example.com')
+    const token = await latestPracticeToken('hana@example.com')
     expect(token).toMatch(/^hk_/)
 
     const outputDir = join(appDir, 'practice-out')
@@ -496,7 +496,7 @@ describe('a remote service with the extensions', () => {
       proofHash,
     })
     expect(started.status).toBe(201)
-    const token = latestPracticeToken('hana@example.com')
+    const token = await latestPracticeToken('hana@example.com')
     const report = await ok<RecoveryReport>('recoverFromService', {
       serviceUrl: service.url,
       accessToken: token,
@@ -516,7 +516,7 @@ describe('a remote service with the extensions', () => {
   })
 
   it('manual trigger: startRelease puts the vault into releasing', async () => {
-    const other = service.admin.createVault({ account: owner.accountId, preset: 'standard' }).vaultId
+    const other = (await service.admin.createVault({ account: owner.accountId, preset: 'standard' })).vaultId
     await ok('configureRelease', { vaultId: other, trigger: 'manual' })
     const view = await ok<VaultView>('startRelease', { vaultId: other })
     expect(view.state).toBe('releasing')
@@ -548,8 +548,8 @@ describe('a service without the extensions', () => {
 
   beforeAll(async () => {
     service = await startService({ dataDir: await tempDir('vault-safe-spec-svc-'), port: 0 })
-    owner = service.admin.createAccount({ email: 'spec@example.com' })
-    vaultId = service.admin.createVault({ account: owner.accountId, preset: 'standard' }).vaultId
+    owner = await service.admin.createAccount({ email: 'spec@example.com' })
+    vaultId = (await service.admin.createVault({ account: owner.accountId, preset: 'standard' })).vaultId
     const target = new URL(service.url)
     proxy = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0]!

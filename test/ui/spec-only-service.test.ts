@@ -25,9 +25,9 @@ const EXTENSION = /^\/(api|v1)\/vault\/[^/]+\/(guardian|heir)$/
 beforeAll(async () => {
   dirs = [await mkdtemp(join(tmpdir(), 'vault-spec-svc-')), await mkdtemp(join(tmpdir(), 'vault-spec-app-'))]
   service = await startService({ dataDir: dirs[0]!, port: 0 })
-  const account = service.admin.createAccount({ email: 'spec@example.com' })
+  const account = await service.admin.createAccount({ email: 'spec@example.com' })
   apiKey = account.apiKey
-  vaultId = service.admin.createVault({ account: account.accountId, preset: 'standard' }).vaultId
+  vaultId = (await service.admin.createVault({ account: account.accountId, preset: 'standard' })).vaultId
   const target = new URL(service.url)
   proxy = createServer((req, res) => {
     if (req.method === 'GET' && EXTENSION.test(req.url ?? '')) {

@@ -220,8 +220,8 @@ describe('upload events from the session', () => {
   }
 
   it('sends batches of items and progress, the files of a bundle done together, one notice per batch', async () => {
-    const account = service.admin.createAccount({ email: 'events@example.com' })
-    const { vaultId } = service.admin.createVault({ account: account.accountId, preset: 'standard' })
+    const account = await service.admin.createAccount({ email: 'events@example.com' })
+    const { vaultId } = await service.admin.createVault({ account: account.accountId, preset: 'standard' })
     await ok('connectService', { serviceUrl: service.url, apiKey: account.apiKey })
     await ok('importOwnerKit', {
       vaultId,

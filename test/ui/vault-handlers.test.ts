@@ -30,8 +30,8 @@ beforeAll(async () => {
   const userDataDir = await mkdtemp(join(tmpdir(), 'vault-ui-app-'))
   dirs = [serviceDir, userDataDir]
   service = await startService({ dataDir: serviceDir, port: 0 })
-  account = service.admin.createAccount({ email: 'handlers@example.com' })
-  vaultId = service.admin.createVault({ account: account.accountId, preset: 'standard' }).vaultId
+  account = await service.admin.createAccount({ email: 'handlers@example.com' })
+  vaultId = (await service.admin.createVault({ account: account.accountId, preset: 'standard' })).vaultId
   backend = createVaultApp({ userDataDir, mode: 'browser', version: '0.0.0-test', useKeychain: false })
 })
 
@@ -114,7 +114,7 @@ describe('vault handlers against the local service', () => {
   })
 
   it('cancels a release the service started', async () => {
-    service.admin.startRelease({ vault: vaultId })
+    await service.admin.startRelease({ vault: vaultId })
     const releasing = await ok<{ state: string }>('refreshVault', { vaultId })
     expect(releasing.state).toBe('releasing')
     const cancelled = await ok<{ vaultState: string }>('cancelRelease', { vaultId })
@@ -123,7 +123,7 @@ describe('vault handlers against the local service', () => {
   })
 
   it('a revoked key shows up as UNAUTHORIZED on the vault list', async () => {
-    const agent = service.admin.createKey({ account: account.accountId, kind: 'agent' })
+    const agent = await service.admin.createKey({ account: account.accountId, kind: 'agent' })
     const connection = await ok<{ keyKind: string }>('connectService', {
       serviceUrl: service.url,
       apiKey: agent.apiKey,
@@ -131,7 +131,7 @@ describe('vault handlers against the local service', () => {
     expect(connection.keyKind).toBe('agent')
     const denied = await call('addHeir', { vaultId, person: { name: 'Lee', email: 'lee@example.com' } })
     expect(denied).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', status: 403 } })
-    service.admin.revokeKey({ key: agent.apiKey })
+    await service.admin.revokeKey({ key: agent.apiKey })
     const snapshot = await ok<{ error: { code: string; message: string } | null }>('refreshVaults')
     expect(snapshot.error).toMatchObject({ code: 'UNAUTHORIZED' })
   })

@@ -160,10 +160,10 @@ test.describe('another service', () => {
   test.beforeAll(async () => {
     remoteDir = await mkdtemp(join(tmpdir(), 'vault-e2e-activity-svc-'))
     remote = await startService({ dataDir: remoteDir, port: 0 })
-    const account = remote.admin.createAccount({ email: 'owner@example.com' })
+    const account = await remote.admin.createAccount({ email: 'owner@example.com' })
     humanKey = account.apiKey
-    remote.admin.createVault({ account: account.accountId, preset: 'standard' })
-    agentKey = remote.admin.createKey({ account: account.accountId, kind: 'agent' }).apiKey
+    await remote.admin.createVault({ account: account.accountId, preset: 'standard' })
+    agentKey = (await remote.admin.createKey({ account: account.accountId, kind: 'agent' })).apiKey
     remoteApp = await startBrowserModeApp({ secretStore: 'auto' })
   })
 

@@ -22,10 +22,10 @@ test.beforeAll(async ({ browser }) => {
   serviceDir = await mkdtemp(join(tmpdir(), 'vault-e2e-address-'))
   service = await startService({ dataDir: serviceDir, port: 0 })
   port = new URL(service.url).port
-  const account = service.admin.createAccount({ email: 'address-owner@example.com' })
+  const account = await service.admin.createAccount({ email: 'address-owner@example.com' })
   accountId = account.accountId
   humanKey = account.apiKey
-  service.admin.createVault({ account: accountId, preset: 'standard' })
+  await service.admin.createVault({ account: accountId, preset: 'standard' })
   app = await startBrowserModeApp()
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
   page.on('pageerror', (error) => pageErrors.push(error.message))
@@ -47,7 +47,7 @@ test('first run: 127.0.0.1:<port> without a scheme connects', async () => {
 })
 
 test('settings: another connection typed as localhost:<port> is stored with http://', async () => {
-  const otherKey = service.admin.createKey({ account: accountId, kind: 'agent' }).apiKey
+  const otherKey = (await service.admin.createKey({ account: accountId, kind: 'agent' })).apiKey
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
   await page.getByRole('button', { name: 'Connect another service…' }).click()
   await page.locator('#add-url').fill(`localhost:${port}`)

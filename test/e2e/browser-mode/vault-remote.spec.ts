@@ -26,10 +26,10 @@ const nav = () => page.getByRole('navigation', { name: 'Main' })
 test.beforeAll(async ({ browser }) => {
   serviceDir = await mkdtemp(join(tmpdir(), 'vault-e2e-service-'))
   service = await startService({ dataDir: serviceDir, port: 0 })
-  const account = service.admin.createAccount({ email: 'remote-owner@example.com' })
+  const account = await service.admin.createAccount({ email: 'remote-owner@example.com' })
   humanKey = account.apiKey
-  vaultId = service.admin.createVault({ account: account.accountId, preset: 'enhanced' }).vaultId
-  agentKey = service.admin.createKey({ account: account.accountId, kind: 'agent' }).apiKey
+  vaultId = (await service.admin.createVault({ account: account.accountId, preset: 'enhanced' })).vaultId
+  agentKey = (await service.admin.createKey({ account: account.accountId, kind: 'agent' })).apiKey
   app = await startBrowserModeApp()
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } })
   page.on('console', (message: ConsoleMessage) => {
@@ -82,7 +82,7 @@ test('a vault made elsewhere: its key is imported from the owner recovery kit', 
 })
 
 test('a releasing vault is impossible to miss, and cancelling makes it active again', async () => {
-  service.admin.startRelease({ vault: vaultId })
+  await service.admin.startRelease({ vault: vaultId })
   await page.getByRole('button', { name: 'Refresh' }).click()
   const card = page.getByTestId('vault-card')
   await expect(card.getByTestId('state-badge')).toHaveText('Releasing')
@@ -135,7 +135,7 @@ test('an agent key can read and check in only: every write control says why it i
 })
 
 test('a revoked key: the error says so and offers to reconnect', async () => {
-  service.admin.revokeKey({ key: agentKey })
+  await service.admin.revokeKey({ key: agentKey })
   await nav().getByRole('button', { name: 'Vaults' }).click()
   await page.getByRole('button', { name: 'Refresh' }).click()
   const alert = page.getByRole('alert').filter({ hasText: 'did not accept this API key' })
