@@ -2,7 +2,6 @@
 // service can read its database and how e-mail delivery is going, never an address, a body or a token.
 import packageJson from '../../package.json' with { type: 'json' }
 import type { ServiceContext } from './context'
-import { prepared } from './database'
 import { MAX_ATTEMPTS, type MailSender } from './outbox'
 
 export interface HealthReport {
@@ -20,26 +19,33 @@ export interface HealthReport {
   }
 }
 
-export function healthReport(ctx: ServiceContext, mail: MailSender | undefined): HealthReport {
+export async function healthReport(ctx: ServiceContext, mail: MailSender | undefined): Promise<HealthReport> {
   const configured = mail?.enabled ?? false
   try {
-    const row = prepared(
-      ctx.db,
+    // CASE rather than summing comparisons: PostgreSQL cannot SUM booleans. Number(): PostgreSQL counts
+    // are 64-bit, which a driver may hand back as text.
+    const row = await ctx.db.get<{
+      pending: number | string
+      failing: number | string
+      gave_up: number | string
+      last_sent: string | null
+    }>(
       `SELECT
-         COALESCE(SUM(sent_at IS NULL), 0) AS pending,
-         COALESCE(SUM(sent_at IS NULL AND attempts > 0), 0) AS failing,
-         COALESCE(SUM(sent_at IS NULL AND attempts >= ${MAX_ATTEMPTS}), 0) AS gave_up,
+         COUNT(CASE WHEN sent_at IS NULL THEN 1 END) AS pending,
+         COUNT(CASE WHEN sent_at IS NULL AND attempts > 0 THEN 1 END) AS failing,
+         COUNT(CASE WHEN sent_at IS NULL AND attempts >= ${MAX_ATTEMPTS} THEN 1 END) AS gave_up,
          MAX(sent_at) AS last_sent
        FROM outbox`,
-    ).get() as { pending: number; failing: number; gave_up: number; last_sent: string | null }
+    )
+    if (!row) throw new Error('the outbox summary returned no row')
     return {
       status: 'ok',
       version: packageJson.version,
       database: 'ok',
       mail: {
-        state: !configured ? 'not_configured' : row.failing > 0 ? 'retrying' : 'ok',
-        pending: row.pending,
-        gaveUp: row.gave_up,
+        state: !configured ? 'not_configured' : Number(row.failing) > 0 ? 'retrying' : 'ok',
+        pending: Number(row.pending),
+        gaveUp: Number(row.gave_up),
         lastDeliveredAt: row.last_sent,
       },
     }

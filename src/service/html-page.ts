@@ -58,12 +58,12 @@ ${button}
  * Retry-After), in the page's language.
  */
 export function refuseGuessing(authFailures: AuthFailureLimiter | undefined): onRequestHookHandler {
-  return (request, reply, done) => {
-    const refusal = authFailures?.refusal(request.ip)
-    if (!refusal) return done()
+  return async (request, reply) => {
+    const refusal = await authFailures?.refusal(request.ip)
+    if (!refusal) return
     const { text } = textFor(request)
     reply.header('retry-after', String(refusal.retryAfterSeconds))
-    sendPage(reply, text, 429, text.tooManyAttemptsTitle, [
+    return sendPage(reply, text, 429, text.tooManyAttemptsTitle, [
       text.tooManyAttempts(refusal.limit, refusal.retryAfterSeconds),
     ])
   }

@@ -2,7 +2,6 @@
 // response and error envelopes, authentication, permissions and rate limits.
 
 import { randomUUID } from 'node:crypto'
-import { createReadStream } from 'node:fs'
 import multipart from '@fastify/multipart'
 import Fastify, {
   type FastifyInstance,
@@ -25,8 +24,13 @@ import { answerClientError, handleExpectations, settleUnreadBody } from './http-
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
 import type { Principal } from './principal'
-import { AuthFailureLimiter, RateLimiter, type RateLimitSettings } from './rate-limit'
-import { ReadCache } from './read-cache'
+import {
+  AuthFailureLimiter,
+  type RateCounterKind,
+  RateLimiter,
+  type RateLimitSettings,
+  rateCounter,
+} from './rate-limit'
 import {
   authenticatePractice,
   cancelRehearsal,
@@ -75,6 +79,12 @@ declare module 'fastify' {
 
 export interface HttpServerOptions {
   rateLimits?: RateLimitSettings
+  /**
+   * Where rate-limit windows are counted: 'database' (the rate_windows table, one limit for every instance
+   * sharing the database) or 'memory' (this instance alone). Default: 'database' on PostgreSQL, 'memory'
+   * on SQLite (one instance, and no write per request).
+   */
+  rateCounters?: RateCounterKind
   /** Largest JSON body accepted, in bytes (uploads are not bound by it). */
   bodyLimit?: number
   /** Called with every upload's promise so shutdown can wait for it to settle. */
@@ -132,10 +142,15 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     // The https variant differs only in the server's type; everything used here exists on both.
   }) as unknown as FastifyInstance
   handleExpectations(app.server)
-  const limiter = new RateLimiter(options.rateLimits, () => ctx.clock().getTime())
-  const authFailures = new AuthFailureLimiter(options.rateLimits, () => ctx.clock().getTime())
+  const counters = options.rateCounters ?? (ctx.db.kind === 'postgres' ? 'database' : 'memory')
+  const now = () => ctx.clock().getTime()
+  const limiter = new RateLimiter(options.rateLimits, rateCounter(counters, ctx.db, 'requests', now))
+  const authFailures = new AuthFailureLimiter(
+    options.rateLimits,
+    rateCounter(counters, ctx.db, 'auth-failures', now),
+  )
   const allowedHosts = options.allowedHosts ? parseAllowedHosts(options.allowedHosts) : null
-  const reads = new ReadCache(ctx.db)
+  const reads = ctx.db.readCache
 
   app.decorateRequest('principal', null)
   let active = 0
@@ -193,35 +208,32 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       .send(`{"data":${dataJson},"meta":${JSON.stringify(meta(request))}}`)
 
   function authorize(access: Access): onRequestHookHandler {
-    return (request, reply, done) => {
+    return async (request, reply) => {
       const presented = request.headers['x-api-key']
       if (typeof presented !== 'string' || presented === '') {
-        return done(
-          unauthorized('the x-api-key header is missing; send your API key (sk_human_... or sk_agent_...)'),
+        throw unauthorized(
+          'the x-api-key header is missing; send your API key (sk_human_... or sk_agent_...)',
         )
       }
-      const refusal = authFailures.refusal(request.ip)
-      if (refusal)
-        return done(new ApiError(429, AuthFailureLimiter.message(refusal), refusal.retryAfterSeconds))
+      const refusal = await authFailures.refusal(request.ip)
+      if (refusal) throw new ApiError(429, AuthFailureLimiter.message(refusal), refusal.retryAfterSeconds)
       reads.sync()
       // Practice tokens expire with time, so only keys and heir tokens are kept between requests.
       const found =
-        reads.get(`key:${hashSecretText(presented)}`, () => authenticate(ctx, presented)) ??
-        authenticatePractice(ctx, presented)
-      if (found && 'ended' in found) return done(unauthorized(found.ended))
+        (await reads.get(`key:${hashSecretText(presented)}`, async () => authenticate(ctx, presented))) ??
+        (await authenticatePractice(ctx, presented))
+      if (found && 'ended' in found) throw unauthorized(found.ended)
       const principal = found
       if (!principal) {
-        authFailures.recordFailure(request.ip)
-        return done(unauthorized('the API key is not valid or has been revoked; use an active key'))
+        await authFailures.recordFailure(request.ip)
+        throw unauthorized('the API key is not valid or has been revoked; use an active key')
       }
-      const decision = limiter.check(principal.keyId, access.pattern)
+      const decision = await limiter.check(principal.keyId, access.pattern)
       if (!decision.allowed) {
-        return done(
-          new ApiError(
-            429,
-            `rate limit of ${decision.limit} requests per minute reached for this kind of call; retry after ${decision.retryAfterSeconds} s`,
-            decision.retryAfterSeconds,
-          ),
+        throw new ApiError(
+          429,
+          `rate limit of ${decision.limit} requests per minute reached for this kind of call; retry after ${decision.retryAfterSeconds} s`,
+          decision.retryAfterSeconds,
         )
       }
       if (Number.isFinite(decision.limit)) {
@@ -230,22 +242,21 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       const { id } = request.params as Partial<Params>
       switch (principal.kind) {
         case 'human':
-          if (!access.human) return done(forbidden(PRACTICE_ONLY))
+          if (!access.human) throw forbidden(PRACTICE_ONLY)
           break
         case 'agent':
-          if (!access.agent) return done(forbidden(access.human ? AGENT_DENIED : PRACTICE_ONLY))
+          if (!access.agent) throw forbidden(access.human ? AGENT_DENIED : PRACTICE_ONLY)
           break
         case 'heir':
-          if (!access.heir || id !== principal.vaultId) return done(forbidden(HEIR_DENIED))
+          if (!access.heir || id !== principal.vaultId) throw forbidden(HEIR_DENIED)
           break
         case 'practice':
           if (!access.practice || (id !== undefined && id !== principal.vaultId)) {
-            return done(forbidden(PRACTICE_DENIED))
+            throw forbidden(PRACTICE_DENIED)
           }
           break
       }
       request.principal = principal
-      done()
     }
   }
 
@@ -260,10 +271,12 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
    * The vault's id after checking the caller may see it (owner account, the heir it was released to, or the
    * practice heir of its rehearsal).
    */
-  const visibleVault = (request: FastifyRequest<{ Params: Partial<Params> }>) => {
+  const visibleVault = async (request: FastifyRequest<{ Params: Partial<Params> }>) => {
     const id = request.params.id!
     const principal = request.principal!
-    if (principal.kind === 'human' || principal.kind === 'agent') ownedVault(ctx, principal.accountId, id)
+    if (principal.kind === 'human' || principal.kind === 'agent') {
+      await ownedVault(ctx, principal.accountId, id)
+    }
     return id
   }
   /** The rehearsal behind a practice token (the route admits nothing else). */
@@ -304,31 +317,31 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       pattern,
     })
 
-    route('GET', '/service', read, (request, reply) =>
-      ok(request, reply, serviceInfo(ctx, accountOf(request), options.mail)),
+    route('GET', '/service', read, async (request, reply) =>
+      ok(request, reply, await serviceInfo(ctx, accountOf(request), options.mail)),
     )
     route('POST', '/service/mail-test', write('otherPost'), async (request, reply) => {
       jsonBody(request)
       return ok(request, reply, await runMailTest(ctx, accountOf(request), options.mail))
     })
 
-    route('GET', '/vault', read, (request, reply) =>
-      ok(request, reply, listVaultViews(ctx, accountOf(request))),
+    route('GET', '/vault', read, async (request, reply) =>
+      ok(request, reply, await listVaultViews(ctx, accountOf(request))),
     )
-    route('POST', '/vault', write('otherPost'), (request, reply) => {
+    route('POST', '/vault', write('otherPost'), async (request, reply) => {
       const body = parseOrThrow(createVaultBody, jsonBody(request))
       return ok(
         request,
         reply,
-        createVault(ctx, accountOf(request), body?.preset ?? 'standard', body?.name ?? null),
+        await createVault(ctx, accountOf(request), body?.preset ?? 'standard', body?.name ?? null),
         201,
       )
     })
-    route<{ id: string }>('GET', '/vault/:id', heirRead, (request, reply) => {
+    route<{ id: string }>('GET', '/vault/:id', heirRead, async (request, reply) => {
       const vaultId = request.params.id
       const principal = request.principal!
-      const found = reads.get(`vault:${vaultId}`, () => {
-        const row = vaultViewWithOwner(ctx, vaultId)
+      const found = await reads.get(`vault:${vaultId}`, async () => {
+        const row = await vaultViewWithOwner(ctx, vaultId)
         return row && { accountId: row.accountId, json: JSON.stringify(row.view) }
       })
       // Another account's vault is reported as missing, as ownedVault() does.
@@ -338,56 +351,70 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
           `vault ${vaultId} does not exist${owner !== undefined ? ' or belongs to another account' : ''}`,
         )
       }
-      if (principal.kind === 'practice') markOpened(ctx, principal.rehearsalId)
+      if (principal.kind === 'practice') await markOpened(ctx, principal.rehearsalId)
       return okSerialized(request, reply, found.json)
     })
-    route<{ id: string }>('PATCH', '/vault/:id', write('otherPost'), (request, reply) => {
+    route<{ id: string }>('PATCH', '/vault/:id', write('otherPost'), async (request, reply) => {
       const body = parseOrThrow(renameVaultBody, jsonBody(request))
-      return ok(request, reply, renameVault(ctx, accountOf(request), request.params.id, body.name))
+      return ok(request, reply, await renameVault(ctx, accountOf(request), request.params.id, body.name))
     })
-    route<{ id: string }>('DELETE', '/vault/:id', write('otherPost'), (request, reply) =>
-      ok(request, reply, deleteVault(ctx, accountOf(request), request.params.id)),
+    route<{ id: string }>('DELETE', '/vault/:id', write('otherPost'), async (request, reply) =>
+      ok(request, reply, await deleteVault(ctx, accountOf(request), request.params.id)),
     )
 
-    route<{ id: string }>('GET', '/vault/:id/rehearsal', read, (request, reply) =>
-      ok(request, reply, latestRehearsal(ctx, visibleVault(request))),
+    route<{ id: string }>('GET', '/vault/:id/rehearsal', read, async (request, reply) =>
+      ok(request, reply, await latestRehearsal(ctx, await visibleVault(request))),
     )
-    route<{ id: string }>('POST', '/vault/:id/rehearsal', write('otherPost'), (request, reply) => {
+    route<{ id: string }>('POST', '/vault/:id/rehearsal', write('otherPost'), async (request, reply) => {
       const body = parseOrThrow(rehearsalBody, jsonBody(request))
-      return ok(request, reply, startRehearsal(ctx, accountOf(request), request.params.id, body), 201)
+      return ok(request, reply, await startRehearsal(ctx, accountOf(request), request.params.id, body), 201)
     })
-    route<{ id: string }>('DELETE', '/vault/:id/rehearsal', write('otherPost'), (request, reply) =>
-      ok(request, reply, cancelRehearsal(ctx, accountOf(request), request.params.id)),
+    route<{ id: string }>('DELETE', '/vault/:id/rehearsal', write('otherPost'), async (request, reply) =>
+      ok(request, reply, await cancelRehearsal(ctx, accountOf(request), request.params.id)),
     )
-    route('GET', '/rehearsal', practiceOnly('getVault'), (request, reply) =>
-      ok(request, reply, rehearsalTicket(ctx, practiceOf(request).rehearsalId)),
+    route('GET', '/rehearsal', practiceOnly('getVault'), async (request, reply) =>
+      ok(request, reply, await rehearsalTicket(ctx, practiceOf(request).rehearsalId)),
     )
-    route('POST', '/rehearsal/report', practiceOnly('otherPost'), (request, reply) => {
+    route('POST', '/rehearsal/report', practiceOnly('otherPost'), async (request, reply) => {
       const body = parseOrThrow(rehearsalReportBody, jsonBody(request))
-      return ok(request, reply, reportRehearsal(ctx, practiceOf(request).rehearsalId, body.proof))
+      return ok(request, reply, await reportRehearsal(ctx, practiceOf(request).rehearsalId, body.proof))
     })
 
-    route<{ id: string }>('POST', '/vault/:id/release/config', write('postRelease'), (request, reply) => {
-      const body = parseOrThrow(releaseConfigBody, jsonBody(request))
-      return ok(request, reply, configureRelease(ctx, accountOf(request), request.params.id, body))
-    })
+    route<{ id: string }>(
+      'POST',
+      '/vault/:id/release/config',
+      write('postRelease'),
+      async (request, reply) => {
+        const body = parseOrThrow(releaseConfigBody, jsonBody(request))
+        return ok(request, reply, await configureRelease(ctx, accountOf(request), request.params.id, body))
+      },
+    )
     route<{ id: string }>(
       'POST',
       '/vault/:id/release/checkin',
       { human: true, agent: true, heir: false, practice: false, pattern: 'postRelease' },
-      (request, reply) => {
+      async (request, reply) => {
         const body = parseOrThrow(checkInBody, jsonBody(request))
-        return ok(request, reply, checkIn(ctx, accountOf(request), request.params.id, body?.note ?? null))
+        return ok(
+          request,
+          reply,
+          await checkIn(ctx, accountOf(request), request.params.id, body?.note ?? null),
+        )
       },
     )
-    route<{ id: string }>('POST', '/vault/:id/release/cancel', write('postRelease'), (request, reply) =>
-      ok(request, reply, cancelRelease(ctx, accountOf(request), request.params.id)),
+    route<{ id: string }>('POST', '/vault/:id/release/cancel', write('postRelease'), async (request, reply) =>
+      ok(request, reply, await cancelRelease(ctx, accountOf(request), request.params.id)),
     )
-    route<{ id: string }>('POST', '/vault/:id/release/start', write('postRelease'), (request, reply) => {
-      const accountId = accountOf(request)
-      startRelease(ctx, request.params.id, { accountId, reason: 'started by the owner' })
-      return ok(request, reply, vaultView(ctx, request.params.id))
-    })
+    route<{ id: string }>(
+      'POST',
+      '/vault/:id/release/start',
+      write('postRelease'),
+      async (request, reply) => {
+        const accountId = accountOf(request)
+        await startRelease(ctx, request.params.id, { accountId, reason: 'started by the owner' })
+        return ok(request, reply, await vaultView(ctx, request.params.id))
+      },
+    )
 
     // Guardians and heirs: the same three routes each.
     const peopleRoutes = [
@@ -401,32 +428,41 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       { path: 'heir', pattern: 'postHeir', list: listHeirs, add: addHeir, remove: removeHeir },
     ] as const
     for (const people of peopleRoutes) {
-      route<{ id: string }>('GET', `/vault/:id/${people.path}`, read, (request, reply) =>
-        ok(request, reply, people.list(ctx, visibleVault(request))),
+      route<{ id: string }>('GET', `/vault/:id/${people.path}`, read, async (request, reply) =>
+        ok(request, reply, await people.list(ctx, await visibleVault(request))),
       )
-      route<{ id: string }>('POST', `/vault/:id/${people.path}`, write(people.pattern), (request, reply) => {
-        const body = parseOrThrow(personBody, jsonBody(request))
-        return ok(request, reply, people.add(ctx, accountOf(request), request.params.id, body), 201)
-      })
+      route<{ id: string }>(
+        'POST',
+        `/vault/:id/${people.path}`,
+        write(people.pattern),
+        async (request, reply) => {
+          const body = parseOrThrow(personBody, jsonBody(request))
+          return ok(request, reply, await people.add(ctx, accountOf(request), request.params.id, body), 201)
+        },
+      )
       route<{ id: string; pid: string }>(
         'DELETE',
         `/vault/:id/${people.path}/:pid`,
         write('otherPost'),
-        (request, reply) =>
-          ok(request, reply, people.remove(ctx, accountOf(request), request.params.id, request.params.pid)),
+        async (request, reply) =>
+          ok(
+            request,
+            reply,
+            await people.remove(ctx, accountOf(request), request.params.id, request.params.pid),
+          ),
       )
     }
 
-    route<{ id: string }>('GET', '/vault/:id/asset', heirRead, (request, reply) => {
-      const vaultId = visibleVault(request)
+    route<{ id: string }>('GET', '/vault/:id/asset', heirRead, async (request, reply) => {
+      const vaultId = await visibleVault(request)
       const query = parseOrThrow(assetListQuery, request.query ?? {})
       const principal = request.principal!
       // A practice access lists only its sample file.
       const { assets, total } =
         principal.kind === 'practice'
-          ? listAssets(ctx, vaultId, query, principal.assetId)
-          : listAssets(ctx, vaultId, query)
-      if (principal.kind === 'practice') markOpened(ctx, principal.rehearsalId)
+          ? await listAssets(ctx, vaultId, query, principal.assetId)
+          : await listAssets(ctx, vaultId, query)
+      if (principal.kind === 'practice') await markOpened(ctx, principal.rehearsalId)
       return reply.send({
         data: assets,
         meta: { ...meta(request), total, limit: query.limit, offset: query.offset },
@@ -437,42 +473,48 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       options.trackUpload?.(upload.catch(() => undefined))
       return ok(request, reply, await upload, 201)
     })
-    route<{ id: string; aid: string }>('GET', '/vault/:id/asset/:aid/content', heirRead, (request, reply) => {
-      const principal = request.principal!
-      if (principal.kind === 'practice' && request.params.aid !== principal.assetId) {
-        throw forbidden(PRACTICE_SAMPLE_ONLY)
-      }
-      const asset = findAsset(ctx, visibleVault(request), request.params.aid)
-      if (principal.kind === 'practice') markDownloaded(ctx, principal.rehearsalId)
-      const size = ctx.blobs.sizeOf(asset.sha256)
-      if (size === null)
-        throw new Error(`blob ${asset.sha256} of asset ${asset.id} is missing from the blob store`)
-      reply
-        .header('content-type', 'application/octet-stream')
-        .header('accept-ranges', 'bytes')
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(asset.filename)}`)
-        // Assets stored before contentType was checked may hold characters a header cannot carry.
-        .header(
-          'x-asset-content-type',
-          isValidContentType(asset.content_type) ? asset.content_type : FALLBACK_CONTENT_TYPE,
-        )
-        .header('x-storage-tx-id', asset.storage_tx_id)
-      // One byte range resumes an interrupted download; anything else gets the whole content.
-      const range = parseByteRange(request.headers.range, size)
-      if (range) {
-        return reply
-          .code(206)
-          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-          .header('content-length', range.end - range.start + 1)
-          .send(createReadStream(ctx.blobs.pathOf(asset.sha256), range))
-      }
-      return reply.header('content-length', size).send(createReadStream(ctx.blobs.pathOf(asset.sha256)))
-    })
+    route<{ id: string; aid: string }>(
+      'GET',
+      '/vault/:id/asset/:aid/content',
+      heirRead,
+      async (request, reply) => {
+        const principal = request.principal!
+        if (principal.kind === 'practice' && request.params.aid !== principal.assetId) {
+          throw forbidden(PRACTICE_SAMPLE_ONLY)
+        }
+        const asset = await findAsset(ctx, await visibleVault(request), request.params.aid)
+        if (principal.kind === 'practice') await markDownloaded(ctx, principal.rehearsalId)
+        const blob = { sha256Hex: asset.sha256, storageTxId: asset.storage_tx_id }
+        const size = await ctx.blobs.sizeOf(blob)
+        if (size === null)
+          throw new Error(`blob ${asset.sha256} of asset ${asset.id} is missing from the blob store`)
+        reply
+          .header('content-type', 'application/octet-stream')
+          .header('accept-ranges', 'bytes')
+          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(asset.filename)}`)
+          // Assets stored before contentType was checked may hold characters a header cannot carry.
+          .header(
+            'x-asset-content-type',
+            isValidContentType(asset.content_type) ? asset.content_type : FALLBACK_CONTENT_TYPE,
+          )
+          .header('x-storage-tx-id', asset.storage_tx_id)
+        // One byte range resumes an interrupted download; anything else gets the whole content.
+        const range = parseByteRange(request.headers.range, size)
+        if (range) {
+          return reply
+            .code(206)
+            .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+            .header('content-length', range.end - range.start + 1)
+            .send(await ctx.blobs.read(blob, range))
+        }
+        return reply.header('content-length', size).send(await ctx.blobs.read(blob))
+      },
+    )
   }
 
   // Outside /api: not part of the spec, and monitors call it without a key.
-  app.get('/healthz', (_request, reply) => {
-    const report = healthReport(ctx, options.mail)
+  app.get('/healthz', async (_request, reply) => {
+    const report = await healthReport(ctx, options.mail)
     return reply
       .code(report.status === 'ok' ? 200 : 503)
       .header('cache-control', 'no-store')
