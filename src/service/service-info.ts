@@ -1,8 +1,7 @@
 // GET /service (what this service is, whether it can send e-mail) and the mail test that proves it can.
 import { type MailTestResult, SERVICE_EXTENSIONS, type ServiceInfo } from '../shared/api'
 import type { ServiceContext } from './context'
-import { prepared } from './database'
-import { conflict } from './errors'
+import { conflict, notFound } from './errors'
 import { mailTest } from './mail-messages'
 import type { MailSender } from './outbox'
 
@@ -16,24 +15,24 @@ interface MailTestRow {
   error: string | null
 }
 
-export function lastMailTest(ctx: ServiceContext, accountId: string): MailTestResult | null {
-  const row = prepared(
-    ctx.db,
+export async function lastMailTest(ctx: ServiceContext, accountId: string): Promise<MailTestResult | null> {
+  const row = await ctx.db.get<MailTestRow>(
     'SELECT to_address, at, delivered, error FROM mail_tests WHERE account_id = ?',
-  ).get(accountId) as MailTestRow | undefined
+    accountId,
+  )
   return row ? { to: row.to_address, at: row.at, delivered: row.delivered === 1, error: row.error } : null
 }
 
-export function serviceInfo(
+export async function serviceInfo(
   ctx: ServiceContext,
   accountId: string,
   mail: MailSender | undefined,
-): ServiceInfo {
+): Promise<ServiceInfo> {
   return {
     service: SERVICE_NAME,
     extensions: [...SERVICE_EXTENSIONS],
     publicUrl: ctx.publicUrl(),
-    mail: { configured: mail?.enabled ?? false, lastTest: lastMailTest(ctx, accountId) },
+    mail: { configured: mail?.enabled ?? false, lastTest: await lastMailTest(ctx, accountId) },
   }
 }
 
@@ -49,7 +48,9 @@ export async function runMailTest(
         'so guardian invitations and release e-mails stay unsent in its outbox; nothing was sent',
     )
   }
-  const to = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string
+  const account = await ctx.db.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId)
+  if (!account) throw notFound(`account ${accountId} does not exist; nothing was sent`)
+  const to = account.email
   const message = mailTest({ accountEmail: to, baseUrl: ctx.publicUrl(), at: ctx.clock().toISOString() })
   let error: string | null = null
   try {
@@ -58,11 +59,15 @@ export async function runMailTest(
     error = String((failure as Error).message ?? failure).slice(0, 500)
   }
   const result: MailTestResult = { to, at: ctx.clock().toISOString(), delivered: error === null, error }
-  prepared(
-    ctx.db,
+  await ctx.db.run(
     `INSERT INTO mail_tests (account_id, to_address, at, delivered, error) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(account_id) DO UPDATE SET
          to_address = excluded.to_address, at = excluded.at, delivered = excluded.delivered, error = excluded.error`,
-  ).run(accountId, result.to, result.at, result.delivered ? 1 : 0, result.error)
+    accountId,
+    result.to,
+    result.at,
+    result.delivered ? 1 : 0,
+    result.error,
+  )
   return result
 }

@@ -1,5 +1,6 @@
 // Streaming asset upload: multipart parts in any order, the file streamed to a temp file while hashing,
-// then blob placement + credit debit + asset row only once the file is complete and on disk.
+// then, once the file is complete and on disk: a balance check, the blob stored, and the credit debit and
+// asset row in one transaction.
 import { rm } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -7,10 +8,8 @@ import type { FastifyRequest } from 'fastify'
 import { uploadCostCredits } from '../shared/api'
 import { categoryOf, contentTypeFromName, FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { changeCredits, creditsBalance } from './accounts'
-import { type AssetRow, type AssetView, assetView, isBlobReferenced } from './assets'
-import { storageTxIdOf } from './blob-store'
+import { type AssetRow, type AssetView, assetView, inBlobTurn, removeUnreferencedBlob } from './assets'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { ApiError, badRequest, insufficientCredits } from './errors'
 import { newId } from './secrets'
 import { StagedFileWriter } from './staged-file'
@@ -90,11 +89,11 @@ export async function receiveUpload(
   accountId: string,
   vaultId: string,
 ): Promise<UploadResult> {
-  requireActive(ownedVault(ctx, accountId, vaultId), 'uploading assets')
+  requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
   if (!request.isMultipart()) {
     throw badRequest(`the upload must be multipart/form-data; ${USAGE}`)
   }
-  const balance = creditsBalance(ctx, accountId)
+  const balance = await creditsBalance(ctx, accountId)
   const declared = Number(request.headers['content-length'])
   if (Number.isFinite(declared) && declared > 0) {
     const minFileBytes = Math.max(0, declared - MAX_NON_FILE_BYTES)
@@ -166,7 +165,8 @@ export async function receiveUpload(
     }
     if (!staged) throw badRequest(`the file part is missing; ${USAGE}`)
     if (filename === null) throw badRequest(`the filename field is required; ${USAGE}`)
-    return commitUpload(ctx, accountId, vaultId, staged, {
+    // Awaited here, so a refused commit still removes the staged file below.
+    return await commitUpload(ctx, accountId, vaultId, staged, {
       filename,
       contentType: contentType ?? contentTypeFromName(filename) ?? FALLBACK_CONTENT_TYPE,
       metadata,
@@ -204,58 +204,95 @@ function translateMultipartError(error: unknown, overLimit: () => ApiError): unk
   return error
 }
 
+const notPaidFor = (staged: StagedFile, cost: number, balance: number) =>
+  insufficientCredits(
+    `this ${staged.size}-byte file costs ${cost} credits and the balance is ${balance}; ` +
+      'nothing was stored and no credits were used; add credits and upload again',
+  )
+
 /**
- * Synchronous from the blob rename to the end of the transaction, so no other request interleaves:
- * a rejected commit can safely remove the blob when no other asset refers to it.
+ * Stores the staged file and records its asset. Storing may cost money and cannot always be undone
+ * (Arweave), so it happens only after a check that the upload will very likely be accepted; the debit
+ * then re-checks, because a parallel upload (on any instance) may have spent the balance meanwhile.
  */
-function commitUpload(
+async function commitUpload(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   staged: StagedFile,
   fields: { filename: string; contentType: string; metadata: Record<string, unknown> | null },
-): UploadResult {
+): Promise<UploadResult> {
   const cost = uploadCostCredits(staged.size)
   const id = newId('ast')
-  ctx.blobs.adopt(staged.path, staged.sha256)
-  try {
-    const row = inTransaction(ctx.db, () => {
-      requireActive(ownedVault(ctx, accountId, vaultId), 'uploading assets')
-      if (!changeCredits(ctx, accountId, -cost, 'upload', id)) {
-        throw insufficientCredits(
-          `this ${staged.size}-byte file costs ${cost} credits and the balance is ${creditsBalance(ctx, accountId)}; ` +
-            'nothing was stored and no credits were used; add credits and upload again',
-        )
-      }
-      const now = ctx.clock().toISOString()
-      const seq = prepared(ctx.db, 'SELECT COALESCE(MAX(seq), 0) + 1 FROM assets WHERE vault_id = ?')
-        .pluck()
-        .get(vaultId)
-      prepared(
-        ctx.db,
-        `INSERT INTO assets (id, vault_id, filename, content_type, size_bytes, category, sha256, storage_tx_id,
-             metadata, credits_consumed, created_at, seq)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        id,
-        vaultId,
-        fields.filename,
-        fields.contentType,
-        staged.size,
-        categoryOf(fields.contentType),
-        staged.sha256,
-        storageTxIdOf(staged.sha256),
-        fields.metadata ? JSON.stringify(fields.metadata) : null,
-        cost,
-        now,
-        seq,
-      )
-      prepared(ctx.db, 'UPDATE vaults SET updated_at = ? WHERE id = ?').run(now, vaultId)
-      return prepared(ctx.db, 'SELECT * FROM assets WHERE id = ?').get(id) as AssetRow
+  await ctx.db.transaction(async () => {
+    requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
+    const balance = await creditsBalance(ctx, accountId)
+    if (balance < cost) throw notPaidFor(staged, cost, balance)
+  })
+  const sha256Hex = staged.sha256
+  const row = await inBlobTurn(ctx, sha256Hex, async () => {
+    const storageTxId = await ctx.blobs.put(staged.path, {
+      sha256Hex,
+      size: staged.size,
+      labels: { vaultId, assetId: id },
     })
-    return { ...assetView(row), creditsConsumed: cost }
-  } catch (error) {
-    if (!isBlobReferenced(ctx, staged.sha256)) ctx.blobs.remove(staged.sha256)
-    throw error
-  }
+    try {
+      return await recordAsset(ctx, accountId, vaultId, { id, cost, storageTxId, staged, fields })
+    } catch (error) {
+      await removeUnreferencedBlob(ctx, { sha256Hex, storageTxId }).catch(() => {
+        // The refusal is what the caller needs to hear; a blob left behind is removed by the garbage
+        // collection at the next start.
+      })
+      throw error
+    }
+  })
+  return { ...assetView(row), creditsConsumed: cost }
+}
+
+/** The debit and the asset row, in one transaction that re-checks what the first check saw. */
+function recordAsset(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+  asset: {
+    id: string
+    cost: number
+    storageTxId: string
+    staged: StagedFile
+    fields: { filename: string; contentType: string; metadata: Record<string, unknown> | null }
+  },
+): Promise<AssetRow> {
+  const { id, cost, staged, fields } = asset
+  return ctx.db.transaction(async () => {
+    requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
+    if (!(await changeCredits(ctx, accountId, -cost, 'upload', id))) {
+      throw notPaidFor(staged, cost, await creditsBalance(ctx, accountId))
+    }
+    const now = ctx.clock().toISOString()
+    const next = await ctx.db.get<{ seq: number }>(
+      'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM assets WHERE vault_id = ?',
+      vaultId,
+    )
+    await ctx.db.run(
+      `INSERT INTO assets (id, vault_id, filename, content_type, size_bytes, category, sha256, storage_tx_id,
+           metadata, credits_consumed, created_at, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      id,
+      vaultId,
+      fields.filename,
+      fields.contentType,
+      staged.size,
+      categoryOf(fields.contentType),
+      staged.sha256,
+      asset.storageTxId,
+      fields.metadata ? JSON.stringify(fields.metadata) : null,
+      cost,
+      now,
+      next?.seq ?? 1,
+    )
+    await ctx.db.run('UPDATE vaults SET updated_at = ? WHERE id = ?', now, vaultId)
+    const row = await ctx.db.get<AssetRow>('SELECT * FROM assets WHERE id = ?', id)
+    if (!row) throw new Error(`asset ${id} was inserted but cannot be read back`)
+    return row
+  })
 }

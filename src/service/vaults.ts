@@ -8,8 +8,9 @@ import {
   type VaultState,
 } from '../shared/api'
 import { AdminError, requireAccount } from './accounts'
+import { inBlobTurn, removeUnreferencedBlob } from './assets'
+import type { StoredBlob } from './blob-store'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { conflict, notFound } from './errors'
 import { newId } from './secrets'
 
@@ -82,35 +83,42 @@ function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
   return view
 }
 
-export function listVaultViews(ctx: ServiceContext, accountId: string): VaultView[] {
-  const rows = prepared(ctx.db, `${VIEW_SQL} WHERE v.account_id = ? ORDER BY v.created_at, v.rowid`).all(
+/**
+ * Vaults created in the same millisecond, in creation order: SQLite's rowid; PostgreSQL has no creation
+ * order of its own, so there such ties fall back to the id (stable, but not creation order).
+ */
+const tieBreak = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'v.rowid' : 'v.id')
+
+export async function listVaultViews(ctx: ServiceContext, accountId: string): Promise<VaultView[]> {
+  const rows = await ctx.db.all<ViewRow>(
+    `${VIEW_SQL} WHERE v.account_id = ? ORDER BY v.created_at, ${tieBreak(ctx)}`,
     accountId,
-  ) as ViewRow[]
+  )
   return rows.map((row) => toView(row, false))
 }
 
-export function vaultView(ctx: ServiceContext, vaultId: string): VaultView {
-  const row = prepared(ctx.db, `${VIEW_SQL} WHERE v.id = ?`).get(vaultId) as ViewRow | undefined
+export async function vaultView(ctx: ServiceContext, vaultId: string): Promise<VaultView> {
+  const row = await ctx.db.get<ViewRow>(`${VIEW_SQL} WHERE v.id = ?`, vaultId)
   if (!row) throw notFound(`vault ${vaultId} does not exist`)
   return toView(row, true)
 }
 
 /** The view and the owning account in one query (the hot path of GET /vault/:id), or undefined. */
-export function vaultViewWithOwner(
+export async function vaultViewWithOwner(
   ctx: ServiceContext,
   vaultId: string,
-): { view: VaultView; accountId: string } | undefined {
-  const row = prepared(ctx.db, `${VIEW_SQL} WHERE v.id = ?`).get(vaultId) as ViewRow | undefined
+): Promise<{ view: VaultView; accountId: string } | undefined> {
+  const row = await ctx.db.get<ViewRow>(`${VIEW_SQL} WHERE v.id = ?`, vaultId)
   return row ? { view: toView(row, true), accountId: row.account_id } : undefined
 }
 
-export function findVault(ctx: ServiceContext, vaultId: string): VaultRow | undefined {
-  return prepared(ctx.db, 'SELECT * FROM vaults WHERE id = ?').get(vaultId) as VaultRow | undefined
+export function findVault(ctx: ServiceContext, vaultId: string): Promise<VaultRow | undefined> {
+  return ctx.db.get<VaultRow>('SELECT * FROM vaults WHERE id = ?', vaultId)
 }
 
 /** The vault if the account owns it; another account's vault is reported as missing, not forbidden. */
-export function ownedVault(ctx: ServiceContext, accountId: string, vaultId: string): VaultRow {
-  const row = findVault(ctx, vaultId)
+export async function ownedVault(ctx: ServiceContext, accountId: string, vaultId: string): Promise<VaultRow> {
+  const row = await findVault(ctx, vaultId)
   if (!row || row.account_id !== accountId) {
     throw notFound(`vault ${vaultId} does not exist or belongs to another account`)
   }
@@ -126,40 +134,46 @@ export function requireActive(row: VaultRow, what: string): void {
   }
 }
 
-export function touchVault(ctx: ServiceContext, vaultId: string): void {
-  prepared(ctx.db, 'UPDATE vaults SET updated_at = ? WHERE id = ?').run(ctx.clock().toISOString(), vaultId)
+export async function touchVault(ctx: ServiceContext, vaultId: string): Promise<void> {
+  await ctx.db.run('UPDATE vaults SET updated_at = ? WHERE id = ?', ctx.clock().toISOString(), vaultId)
 }
 
-export function createVault(
+export async function createVault(
   ctx: ServiceContext,
   accountId: string,
   preset: SssPreset,
   name: string | null = null,
-): VaultView {
+): Promise<VaultView> {
   if (!SSS_PRESETS.includes(preset)) throw new AdminError('--preset must be standard or enhanced')
   const id = newId('vlt')
   const now = ctx.clock().toISOString()
-  inTransaction(ctx.db, () => {
-    requireAccount(ctx, accountId)
-    prepared(
-      ctx.db,
+  await ctx.db.transaction(async () => {
+    await requireAccount(ctx, accountId)
+    await ctx.db.run(
       `INSERT INTO vaults (id, account_id, sss_preset, state, created_at, updated_at, name)
          VALUES (?, ?, ?, 'active', ?, ?, ?)`,
-    ).run(id, accountId, preset, now, now, name)
+      id,
+      accountId,
+      preset,
+      now,
+      now,
+      name,
+    )
   })
   return vaultView(ctx, id)
 }
 
 /** Sets (or, with null, clears) the vault's name; allowed in every state. */
-export function renameVault(
+export async function renameVault(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   name: string | null,
-): VaultView {
-  inTransaction(ctx.db, () => {
-    ownedVault(ctx, accountId, vaultId)
-    prepared(ctx.db, 'UPDATE vaults SET name = ?, updated_at = ? WHERE id = ?').run(
+): Promise<VaultView> {
+  await ctx.db.transaction(async () => {
+    await ownedVault(ctx, accountId, vaultId)
+    await ctx.db.run(
+      'UPDATE vaults SET name = ?, updated_at = ? WHERE id = ?',
       name,
       ctx.clock().toISOString(),
       vaultId,
@@ -168,17 +182,34 @@ export function renameVault(
   return vaultView(ctx, vaultId)
 }
 
-/** Deletes an active vault with everything in it; blobs no other asset shares are removed from disk. */
-export function deleteVault(ctx: ServiceContext, accountId: string, vaultId: string): { deleted: string } {
-  const shas = inTransaction(ctx.db, () => {
-    const row = ownedVault(ctx, accountId, vaultId)
+/** Deletes an active vault with everything in it; blobs no other asset shares are removed from the store. */
+export async function deleteVault(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+): Promise<{ deleted: string }> {
+  const unshared = await ctx.db.transaction(async () => {
+    const row = await ownedVault(ctx, accountId, vaultId)
     requireActive(row, 'deleting the vault')
-    const blobs = prepared(ctx.db, 'SELECT DISTINCT sha256 FROM assets WHERE vault_id = ?')
-      .pluck()
-      .all(vaultId) as string[]
-    prepared(ctx.db, 'DELETE FROM vaults WHERE id = ?').run(vaultId)
-    return blobs.filter((sha) => !prepared(ctx.db, 'SELECT 1 FROM assets WHERE sha256 = ?').get(sha))
+    const blobs = await ctx.db.all<{ sha256: string; storage_tx_id: string }>(
+      'SELECT DISTINCT sha256, storage_tx_id FROM assets WHERE vault_id = ?',
+      vaultId,
+    )
+    await ctx.db.run('DELETE FROM vaults WHERE id = ?', vaultId)
+    const left: StoredBlob[] = []
+    for (const blob of blobs) {
+      const shared = await ctx.db.get('SELECT 1 AS found FROM assets WHERE sha256 = ? LIMIT 1', blob.sha256)
+      if (!shared) left.push({ sha256Hex: blob.sha256, storageTxId: blob.storage_tx_id })
+    }
+    return left
   })
-  for (const sha of shas) ctx.blobs.remove(sha)
+  // After the transaction (which may run twice on PostgreSQL); each blob is checked again in its turn, as
+  // an upload of the same bytes may have recorded an asset since.
+  for (const blob of unshared) {
+    await inBlobTurn(ctx, blob.sha256Hex, () => removeUnreferencedBlob(ctx, blob)).catch(() => {
+      // The vault is gone, which is what was asked; a blob left behind is removed by the garbage
+      // collection at the next start.
+    })
+  }
   return { deleted: vaultId }
 }
