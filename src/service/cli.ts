@@ -9,15 +9,22 @@ import { AdminError } from './accounts'
 import { adminOperations } from './admin'
 import { BackupError, backupDataDir, restoreDataDir } from './backup'
 import { DataDirInUseError } from './data-dir-lock'
-import { configServiceOptions, findServeConfig, ServiceConfigError, transportNote } from './service-config'
-import { openServiceContext } from './service-context'
+import {
+  configServiceOptions,
+  configStorage,
+  findServeConfig,
+  ServiceConfigError,
+  transportNote,
+} from './service-config'
+import { openServiceContext, type StorageChoice } from './service-context'
 import type { InitFlags } from './service-init'
 
 const USAGE = `Usage:
   npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
                 [--public-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
+                [--postgres-url postgres://user:password@host/db] [--blobs-dir <folder all instances share>]
   npm run service -- serve --config <file> [same flags, which win over the file]
-  npm run service -- admin <command> --data-dir <dir> ...
+  npm run service -- admin <command> --data-dir <dir> [--config <file> | --postgres-url URL --blobs-dir <folder>] ...
     create-account --email E            create-key --account A --kind human|agent
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
     add-credits --account A --credits N start-release --vault V
@@ -60,6 +67,8 @@ const OPTIONS = {
   'allowed-hosts': { type: 'string' },
   'trust-proxy': { type: 'string' },
   'no-rate-limits': { type: 'boolean' },
+  'postgres-url': { type: 'string' },
+  'blobs-dir': { type: 'string' },
   email: { type: 'string' },
   account: { type: 'string' },
   kind: { type: 'string' },
@@ -155,6 +164,7 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
       ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
       ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),
       ...(trustProxy ? { trustProxy } : {}),
+      ...storageFlags(values),
       // For benchmarks and load tests only: the spec's limits apply otherwise.
       ...(noRateLimits ? { rateLimits: false as const } : {}),
     })
@@ -182,10 +192,45 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
 
 type AdminCommand = (typeof ADMIN_COMMANDS)[number]
 
+/** --postgres-url and --blobs-dir, which win over the config file's storage. */
+function storageFlags(values: Record<string, string | undefined>): StorageChoice {
+  const url = values['postgres-url']
+  if (url !== undefined && !(URL.canParse(url) && /^postgres(ql)?:$/.test(new URL(url).protocol))) {
+    throw new UsageError(
+      `--postgres-url must be a postgres:// address, e.g. postgres://vault:password@localhost/vault, not ${JSON.stringify(url)}.`,
+    )
+  }
+  return {
+    ...(url ? { postgresUrl: url } : {}),
+    ...(values['blobs-dir'] ? { blobs: { kind: 'folder', path: resolve(values['blobs-dir']) } } : {}),
+  }
+}
+
+/** Where an admin command finds the state: the flags, else the config file serve uses, else the data folder. */
+function adminStorage(values: Record<string, string | undefined>, dataDir: string): StorageChoice {
+  let fromConfig: StorageChoice = {}
+  try {
+    const config = findServeConfig(values.config, dataDir)
+    if (config) fromConfig = configStorage(config)
+  } catch (error) {
+    if (error instanceof ServiceConfigError) throw new AdminError(error.message)
+    throw error
+  }
+  return { ...fromConfig, ...storageFlags(values) }
+}
+
 async function admin(command: AdminCommand, values: Record<string, string | undefined>): Promise<unknown> {
   // Checked before the data directory is opened (and perhaps created) for a command that cannot run.
   const need = (name: string) => required(values, name)
   const dataDir = need('data-dir')
+  const storage = adminStorage(values, dataDir)
+  if ((command === 'backup' || command === 'restore') && (storage.postgresUrl || storage.blobs)) {
+    throw new AdminError(
+      `${command} copies a data folder's own SQLite database and blobs; this service keeps its state in ` +
+        `${storage.postgresUrl ? 'PostgreSQL' : ''}${storage.postgresUrl && storage.blobs ? ' and ' : ''}${storage.blobs ? `a shared ${storage.blobs.kind} blob store` : ''}: ` +
+        'back PostgreSQL up with pg_dump (restore with pg_restore) and the shared blob folder with your file backup (Arweave keeps its own copies)',
+    )
+  }
   // Backup and restore work on the files themselves, beside a running service or before one exists.
   if (command === 'backup') return backupDataDir(dataDir, need('to'))
   if (command === 'restore') return restoreDataDir(need('from'), dataDir)
@@ -235,11 +280,11 @@ async function admin(command: AdminCommand, values: Record<string, string | unde
     },
   }
   const operation = run[command]()
-  const { ctx, db } = openServiceContext(dataDir)
+  const { ctx, db } = await openServiceContext(dataDir, undefined, storage)
   try {
-    return operation(adminOperations(ctx))
+    return await operation(adminOperations(ctx))
   } finally {
-    db.close()
+    await db.close()
   }
 }
 

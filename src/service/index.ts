@@ -5,13 +5,13 @@ import { type AdminOperations, adminOperations } from './admin'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { isBlobReferenced } from './assets'
 import { lockDataDir } from './data-dir-lock'
-import { writeSetting } from './database'
 import { buildHttpServer } from './http-server'
 import { MailDelivery } from './outbox'
 import { tightenTree } from './private-files'
 import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
-import { openServiceContext, PUBLIC_URL_SETTING } from './service-context'
+import { type BlobChoice, openServiceContext, PUBLIC_URL_SETTING } from './service-context'
+import { writeSetting } from './sql-store'
 
 export { AdminError } from './accounts'
 export type { AdminOperations } from './admin'
@@ -23,7 +23,15 @@ export { openServiceContext } from './service-context'
 export type { VaultView } from './vaults'
 
 export interface ServiceOptions {
+  /** This instance's own folder: the SQLite database and blobs by default, staged uploads always. */
   dataDir: string
+  /**
+   * postgres://user:password@host/db: keep the state there instead of in the data folder's SQLite file,
+   * so several instances (each with its own data folder) can serve one set of vaults.
+   */
+  postgresUrl?: string
+  /** Blobs in a folder all instances share, or on Arweave; by default in <data-dir>/blobs. */
+  blobs?: BlobChoice
   /** 0 (the default) picks a free port. */
   port?: number
   host?: string
@@ -73,9 +81,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const clock = options.clock ?? (() => new Date())
   // The lock comes first: a second service must not even migrate a database another one is using.
   const unlock = lockDataDir(options.dataDir)
-  let opened: ReturnType<typeof openServiceContext>
+  let opened: Awaited<ReturnType<typeof openServiceContext>>
   try {
-    opened = openServiceContext(options.dataDir, clock)
+    opened = await openServiceContext(options.dataDir, clock, {
+      ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
+      ...(options.blobs ? { blobs: options.blobs } : {}),
+    })
   } catch (error) {
     unlock()
     throw error
@@ -85,14 +96,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // A data directory from before private modes (or copied with default ones) becomes private now.
     tightenTree(options.dataDir)
   } catch (error) {
-    db.close()
+    await db.close()
     unlock()
     throw error
   }
   // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
   if (options.maxFileBytes !== undefined) ctx.maxFileBytes = options.maxFileBytes
-  ctx.blobs.clearTemp()
-  ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))
+  try {
+    await ctx.blobs.clearTemp()
+    await ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))
+  } catch (error) {
+    await db.close()
+    unlock()
+    throw error
+  }
 
   const mail = new MailDelivery(ctx, options.smtp, options.from ?? 'Vault Service <vault-service@localhost>')
   ctx.outboxChanged = () => {
@@ -116,7 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await app.listen({ port: options.port ?? 0, host })
   } catch (error) {
     mail.close()
-    db.close()
+    await db.close()
     unlock()
     throw error
   }
@@ -138,19 +155,27 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       `[vault-service] the links in e-mails use ${publicUrl}, but --allowed-hosts does not list "${publicHost}": guardians and heirs would be refused; add it`,
     )
   }
-  writeSetting(db, PUBLIC_URL_SETTING, publicUrl)
+  await writeSetting(db, PUBLIC_URL_SETTING, publicUrl)
   ctx.publicUrl = () => publicUrl
 
   const pass = (at?: Date) => runSchedulerPass(at ? { ...ctx, clock: () => at } : ctx)
+  // One pass at a time in this instance; other instances may run theirs at the same moment (each job is
+  // taken by one pass only: release.ts).
+  let running: Promise<void> | null = null
   const runScheduled = () => {
-    try {
-      pass()
-    } catch (error) {
-      console.error('[vault-service] scheduler pass failed; it runs again at the next tick:', error)
-    }
-    void mail.deliverPending()
+    running ??= (async () => {
+      try {
+        await pass()
+      } catch (error) {
+        console.error('[vault-service] scheduler pass failed; it runs again at the next tick:', error)
+      }
+      void mail.deliverPending()
+    })().finally(() => {
+      running = null
+    })
+    return running
   }
-  runScheduled()
+  void runScheduled()
   const timer = setInterval(runScheduled, options.tickIntervalMs ?? 60_000)
   timer.unref()
 
@@ -159,13 +184,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     url,
     admin: adminOperations(ctx),
     async tick(now?: Date) {
-      const report = pass(now)
+      await running
+      const report = await pass(now)
       await mail.deliverPending()
       return report
     },
     close() {
       closing ??= (async () => {
         clearInterval(timer)
+        await running
         // In-flight requests may finish during the grace period; then open connections are cut, which aborts any
         // upload still streaming (it cleans up after itself and commits nothing).
         const deadline = Date.now() + (options.shutdownGraceMs ?? 5_000)
@@ -179,7 +206,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         // A hanging SMTP server must not hold shutdown; unsent mail stays in the outbox for the next start.
         await Promise.race([mail.idle(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())])
         mail.close()
-        db.close()
+        await db.close()
         unlock()
       })()
       return closing

@@ -17,6 +17,7 @@ import {
 import { dirname, join, resolve } from 'node:path'
 import { createSecureContext } from 'node:tls'
 import { z } from 'zod'
+import type { StorageChoice } from './service-context'
 
 /** Where `serve --data-dir <dir>` looks for a config file when no --config is given. */
 export const CONFIG_FILE_NAME = 'service-config.json'
@@ -38,6 +39,26 @@ const smtpSettings = z.strictObject({
   password: z.string().optional(),
 })
 
+const postgresUrl = z
+  .string()
+  .refine((text) => URL.canParse(text) && /^postgres(ql)?:$/.test(new URL(text).protocol), {
+    message: 'must be a postgres:// address, e.g. postgres://vault:password@db.example.org/vault',
+  })
+
+/** Where the state lives when it is not this data folder's SQLite file and blobs/ folder. */
+const storageSettings = z.strictObject({
+  /** Several instances, each with its own dataDir, share the vaults through this database. */
+  postgresUrl: postgresUrl.optional(),
+  blobs: z
+    .discriminatedUnion('kind', [
+      /** A folder every instance mounts at the same path (one file system: NFS, a shared disk). */
+      z.strictObject({ kind: z.literal('folder'), path: z.string().min(1) }),
+      /** The Arweave network: a gateway (https://arweave.net) and the operator's wallet (JWK) that pays. */
+      z.strictObject({ kind: z.literal('arweave'), gateway: httpUrl, walletFile: z.string().min(1) }),
+    ])
+    .optional(),
+})
+
 export const serviceConfigSchema = z.strictObject({
   version: z.literal(1),
   /** Absolute path of the data folder (database, blobs). */
@@ -57,6 +78,7 @@ export const serviceConfigSchema = z.strictObject({
   tls: z.strictObject({ certFile: z.string().min(1), keyFile: z.string().min(1) }).optional(),
   /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-* headers are believed. */
   trustProxy: z.array(z.string().min(1)).optional(),
+  storage: storageSettings.optional(),
 })
 
 export type ServiceConfig = z.infer<typeof serviceConfigSchema>
@@ -133,11 +155,11 @@ export function readServiceConfig(file: string): ServiceConfig {
       `The config file ${path} has wrong settings (${problems}): fix them, or write it again with \`npm run service -- init\`.`,
     )
   }
-  // The file holds the SMTP password: say so when others can read it, rather than refuse to start.
+  // The file holds the SMTP and database passwords: say so when others can read it, rather than refuse to start.
   const mode = statSync(path).mode & 0o777
   if (mode & 0o077) {
     console.error(
-      `[vault-service] the config file ${path} can be read by other users (mode ${mode.toString(8)}) and holds the SMTP password: chmod 600 it`,
+      `[vault-service] the config file ${path} can be read by other users (mode ${mode.toString(8)}) and holds passwords: chmod 600 it`,
     )
   }
   return parsed.data
@@ -199,6 +221,15 @@ export function configServiceOptions(config: ServiceConfig) {
     ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     ...(config.trustProxy?.length ? { trustProxy: config.trustProxy } : {}),
     ...(config.tls ? { tls: loadTls(config.tls) } : {}),
+    ...configStorage(config),
+  }
+}
+
+/** The config's storage choice, as startService and openServiceContext take it. */
+export function configStorage(config: ServiceConfig): StorageChoice {
+  return {
+    ...(config.storage?.postgresUrl ? { postgresUrl: config.storage.postgresUrl } : {}),
+    ...(config.storage?.blobs ? { blobs: config.storage.blobs } : {}),
   }
 }
 
