@@ -1,5 +1,8 @@
 // The release lifecycle: trigger configuration, starting, cancelling and completing a release,
 // guardian claims, and the scheduler pass that moves vaults through their states as time passes.
+// Several instances may run the scheduler on one shared database at the same moment: every transition
+// is made by a conditional statement inside its transaction, and only the pass whose statement changed
+// a row goes on to queue the transition's mail and report it.
 import {
   type CancelResult,
   CHECK_IN_FREQUENCY_DAYS,
@@ -10,7 +13,6 @@ import {
 } from '../shared/api'
 import { sendCheckInReminders } from './check-in-links'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { addDays } from './days'
 import { conflict } from './errors'
 import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
@@ -21,25 +23,29 @@ import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import type { ReleaseConfigBody } from './validation'
 import { findVault, ownedVault, requireActive, type VaultRow } from './vaults'
 
-export function configureRelease(
+export async function configureRelease(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   body: ReleaseConfigBody,
-): ReleaseConfig {
-  return inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
+): Promise<ReleaseConfig> {
+  return ctx.db.transaction(async () => {
+    const vault = await ownedVault(ctx, accountId, vaultId)
     requireActive(vault, 'changing the release trigger')
     const frequency: CheckInFrequency = body.config?.checkInFrequency ?? vault.check_in_frequency ?? 'monthly'
     const now = ctx.clock().toISOString()
     const nextDue = addDays(now, CHECK_IN_FREQUENCY_DAYS[frequency])
-    prepared(
-      ctx.db,
+    await ctx.db.run(
       `UPDATE vaults SET release_trigger = ?, check_in_frequency = ?, next_check_in_due = ?, updated_at = ?
          WHERE id = ?`,
-    ).run(body.trigger, frequency, nextDue, now, vaultId)
+      body.trigger,
+      frequency,
+      nextDue,
+      now,
+      vaultId,
+    )
     // Claims made under an earlier configuration do not carry over.
-    prepared(ctx.db, 'UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?').run(vaultId)
+    await ctx.db.run('UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?', vaultId)
     return {
       trigger: body.trigger,
       checkInFrequency: frequency,
@@ -59,23 +65,39 @@ interface ReleaseRow {
   released_at: string | null
 }
 
-function openRelease(ctx: ServiceContext, vaultId: string): ReleaseRow | undefined {
-  return prepared(
-    ctx.db,
+function openRelease(ctx: ServiceContext, vaultId: string): Promise<ReleaseRow | undefined> {
+  return ctx.db.get<ReleaseRow>(
     'SELECT * FROM releases WHERE vault_id = ? AND cancelled_at IS NULL AND released_at IS NULL ORDER BY started_at DESC LIMIT 1',
-  ).get(vaultId) as ReleaseRow | undefined
+    vaultId,
+  )
 }
 
-function ownerEmail(ctx: ServiceContext, vault: VaultRow): string {
-  return prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?').pluck().get(vault.account_id) as string
+async function ownerEmail(ctx: ServiceContext, vault: VaultRow): Promise<string> {
+  const row = await ctx.db.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', vault.account_id)
+  return row!.email
 }
 
-function sendAlert(ctx: ServiceContext, vault: VaultRow, release: ReleaseRow, day: number): void {
-  prepared(ctx.db, "INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'sent', ?)").run(
+/** Rows with the same timestamp in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
+const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
+
+/**
+ * Records the day's alert as sent and queues it, inside the caller's transaction; false (nothing queued)
+ * when another pass recorded that day first.
+ */
+async function sendAlert(
+  ctx: ServiceContext,
+  vault: VaultRow,
+  release: ReleaseRow,
+  day: number,
+): Promise<boolean> {
+  const { changes } = await ctx.db.run(
+    `INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'sent', ?)
+       ON CONFLICT (release_id, day) DO NOTHING`,
     release.id,
     day,
     ctx.clock().toISOString(),
   )
+  if (changes !== 1) return false
   const mail = contestationAlert({
     day,
     vaultId: vault.id,
@@ -84,17 +106,58 @@ function sendAlert(ctx: ServiceContext, vault: VaultRow, release: ReleaseRow, da
     endsAt: release.contestation_ends_at,
     baseUrl: ctx.publicUrl(),
   })
-  queueMail(ctx, {
+  await queueMail(ctx, {
     vaultId: vault.id,
     kind: `contestation_alert_day_${day}`,
-    to: ownerEmail(ctx, vault),
+    to: await ownerEmail(ctx, vault),
     ...mail,
   })
+  return true
 }
 
-/** active -> releasing, inside the caller's transaction; the day-0 alert goes out at once. */
-function beginRelease(ctx: ServiceContext, vault: VaultRow, reason: string): ReleaseRow {
+/** Records a due alert as skipped (a later one went out instead); false when another pass recorded it first. */
+async function skipAlert(
+  ctx: ServiceContext,
+  release: ReleaseRow,
+  day: number,
+  now: string,
+): Promise<boolean> {
+  const { changes } = await ctx.db.run(
+    `INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'skipped', ?)
+       ON CONFLICT (release_id, day) DO NOTHING`,
+    release.id,
+    day,
+    now,
+  )
+  return changes === 1
+}
+
+/**
+ * active -> releasing, inside the caller's transaction; the day-0 alert goes out at once. The state
+ * changes only if the vault is still active (and, given `overdueAt`, still a dead man's switch whose
+ * deadline is at or before it): null, with nothing done, when another request or pass got there first.
+ */
+async function beginRelease(
+  ctx: ServiceContext,
+  vault: VaultRow,
+  reason: string,
+  overdueAt?: string,
+): Promise<ReleaseRow | null> {
   const now = ctx.clock().toISOString()
+  const { changes } = overdueAt
+    ? await ctx.db.run(
+        `UPDATE vaults SET state = 'releasing', updated_at = ?
+           WHERE id = ? AND state = 'active' AND release_trigger = 'dead_man_switch' AND next_check_in_due <= ?`,
+        now,
+        vault.id,
+        overdueAt,
+      )
+    : await ctx.db.run(
+        "UPDATE vaults SET state = 'releasing', updated_at = ? WHERE id = ? AND state = 'active'",
+        now,
+        vault.id,
+      )
+  if (changes !== 1) return null
   const release: ReleaseRow = {
     id: newId('rel'),
     vault_id: vault.id,
@@ -104,25 +167,30 @@ function beginRelease(ctx: ServiceContext, vault: VaultRow, reason: string): Rel
     cancelled_at: null,
     released_at: null,
   }
-  prepared(
-    ctx.db,
+  await ctx.db.run(
     'INSERT INTO releases (id, vault_id, reason, started_at, contestation_ends_at) VALUES (?, ?, ?, ?, ?)',
-  ).run(release.id, vault.id, reason, release.started_at, release.contestation_ends_at)
-  prepared(ctx.db, "UPDATE vaults SET state = 'releasing', updated_at = ? WHERE id = ?").run(now, vault.id)
+    release.id,
+    vault.id,
+    reason,
+    release.started_at,
+    release.contestation_ends_at,
+  )
   // A practice access never outlives the start of a real release.
-  endLiveRehearsals(ctx, { vaultId: vault.id })
-  sendAlert(ctx, vault, release, 0)
+  await endLiveRehearsals(ctx, { vaultId: vault.id })
+  await sendAlert(ctx, vault, release, 0)
   return release
 }
 
 /** Starts a release now. Owners may do so only with the manual trigger; the operator (admin) always may. */
-export function startRelease(
+export async function startRelease(
   ctx: ServiceContext,
   vaultId: string,
   opts: { accountId?: string; reason: string },
-): void {
-  inTransaction(ctx.db, () => {
-    const vault = opts.accountId ? ownedVault(ctx, opts.accountId, vaultId) : findVault(ctx, vaultId)
+): Promise<void> {
+  await ctx.db.transaction(async () => {
+    const vault = opts.accountId
+      ? await ownedVault(ctx, opts.accountId, vaultId)
+      : await findVault(ctx, vaultId)
     if (!vault) throw conflict(`vault ${vaultId} does not exist`)
     requireActive(vault, 'starting a release')
     if (opts.accountId && vault.release_trigger !== 'manual') {
@@ -131,38 +199,54 @@ export function startRelease(
           'when the trigger is manual (set it with POST release/config {"trigger":"manual"})',
       )
     }
-    beginRelease(ctx, vault, opts.reason)
+    if (!(await beginRelease(ctx, vault, opts.reason))) {
+      throw conflict(`vault ${vaultId} started releasing a moment ago; there is nothing more to start`)
+    }
   })
   ctx.outboxChanged()
 }
 
-export function cancelRelease(ctx: ServiceContext, accountId: string, vaultId: string): CancelResult {
-  const result = inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
+export async function cancelRelease(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+): Promise<CancelResult> {
+  const result = await ctx.db.transaction(async () => {
+    const vault = await ownedVault(ctx, accountId, vaultId)
     if (vault.state !== 'releasing') {
       throw conflict(`vault ${vaultId} is ${vault.state}, not releasing; there is no release to cancel`)
     }
-    const release = openRelease(ctx, vaultId)!
+    const release = (await openRelease(ctx, vaultId))!
     const now = ctx.clock().toISOString()
     if (now >= release.contestation_ends_at) {
       throw conflict(
         `the ${LIMITS.contestationDays}-day contestation period of vault ${vaultId} ended on ${release.contestation_ends_at}; the release can no longer be cancelled`,
       )
     }
-    prepared(ctx.db, 'UPDATE releases SET cancelled_at = ? WHERE id = ?').run(now, release.id)
+    // Only while the release is still open: a scheduler pass may have completed it a moment ago.
+    const { changes } = await ctx.db.run(
+      'UPDATE releases SET cancelled_at = ? WHERE id = ? AND cancelled_at IS NULL AND released_at IS NULL',
+      now,
+      release.id,
+    )
+    if (changes !== 1) {
+      throw conflict(`the release of vault ${vaultId} ended a moment ago; there is no release to cancel`)
+    }
     // A fresh countdown: otherwise the missed deadline would start a new release at the next tick.
     const nextDue = vault.check_in_frequency
       ? addDays(now, CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency])
       : null
-    prepared(
-      ctx.db,
+    await ctx.db.run(
       "UPDATE vaults SET state = 'active', next_check_in_due = ?, updated_at = ? WHERE id = ?",
-    ).run(nextDue, now, vaultId)
-    prepared(ctx.db, 'UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?').run(vaultId)
-    queueMail(ctx, {
+      nextDue,
+      now,
+      vaultId,
+    )
+    await ctx.db.run('UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?', vaultId)
+    await queueMail(ctx, {
       vaultId,
       kind: 'release_cancelled',
-      to: ownerEmail(ctx, vault),
+      to: await ownerEmail(ctx, vault),
       ...releaseCancelled({ vaultId, cancelledAt: now }),
     })
     return { cancelled: true, vaultState: 'active' as const, cancelledAt: now }
@@ -177,9 +261,9 @@ export type ClaimOutcome =
   | { outcome: 'already_releasing'; found: GuardianByToken }
 
 /** A guardian claims a release; the preset's threshold of accepted guardians claiming starts it. */
-export function claimRelease(ctx: ServiceContext, token: string): ClaimOutcome {
-  const outcome = inTransaction(ctx.db, (): ClaimOutcome => {
-    const found = guardianByToken(ctx, token)
+export async function claimRelease(ctx: ServiceContext, token: string): Promise<ClaimOutcome> {
+  const outcome = await ctx.db.transaction(async (): Promise<ClaimOutcome> => {
+    const found = await guardianByToken(ctx, token)
     const { guardian, vault } = found
     if (vault.state !== 'active') return { outcome: 'already_releasing', found }
     if (guardian.status !== 'accepted') {
@@ -193,20 +277,26 @@ export function claimRelease(ctx: ServiceContext, token: string): ClaimOutcome {
       )
     }
     if (!guardian.claimed_at) {
-      prepared(ctx.db, 'UPDATE guardians SET claimed_at = ? WHERE id = ?').run(
+      await ctx.db.run(
+        'UPDATE guardians SET claimed_at = ? WHERE id = ?',
         ctx.clock().toISOString(),
         guardian.id,
       )
     }
-    const claims = prepared(
-      ctx.db,
-      "SELECT COUNT(*) FROM guardians WHERE vault_id = ? AND status = 'accepted' AND claimed_at IS NOT NULL",
+    const counted = await ctx.db.get<{ claims: number }>(
+      "SELECT COUNT(*) AS claims FROM guardians WHERE vault_id = ? AND status = 'accepted' AND claimed_at IS NOT NULL",
+      vault.id,
     )
-      .pluck()
-      .get(vault.id) as number
+    const claims = counted!.claims
     const { threshold } = SSS_PRESET_SHAPE[vault.sss_preset]
     if (claims >= threshold) {
-      beginRelease(ctx, findVault(ctx, vault.id)!, `claimed by ${claims} of its guardians`)
+      const started = await beginRelease(
+        ctx,
+        (await findVault(ctx, vault.id))!,
+        `claimed by ${claims} of its guardians`,
+      )
+      // Another guardian's claim, made at the same moment, started it.
+      if (!started) return { outcome: 'already_releasing', found }
       return { outcome: 'release_started', claims, threshold, found }
     }
     return { outcome: 'recorded', claims, threshold, found }
@@ -225,30 +315,46 @@ export interface TickReport {
   remindersSent: { vaultId: string; dueAt: string }[]
 }
 
-/** releasing -> released inside the caller's transaction: heirs get an access token and instructions. */
-function completeRelease(ctx: ServiceContext, vault: VaultRow, release: ReleaseRow): number {
+/**
+ * releasing -> released inside the caller's transaction: heirs get an access token and instructions.
+ * Null, with nothing done, when the release is no longer open (another pass completed it first).
+ */
+async function completeRelease(
+  ctx: ServiceContext,
+  vault: VaultRow,
+  release: ReleaseRow,
+): Promise<number | null> {
   const now = ctx.clock().toISOString()
-  prepared(ctx.db, 'UPDATE releases SET released_at = ? WHERE id = ?').run(now, release.id)
-  prepared(ctx.db, "UPDATE vaults SET state = 'released', updated_at = ? WHERE id = ?").run(now, vault.id)
-  const heirs = prepared(
-    ctx.db,
-    'SELECT id, name, email FROM heirs WHERE vault_id = ? ORDER BY added_at, rowid',
-  ).all(vault.id) as {
-    id: string
-    name: string
-    email: string
-  }[]
-  const guardians = prepared(
-    ctx.db,
-    "SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid",
-  ).all(vault.id) as { name: string; email: string }[]
-  const owner = ownerEmail(ctx, vault)
+  const { changes } = await ctx.db.run(
+    'UPDATE releases SET released_at = ? WHERE id = ? AND released_at IS NULL AND cancelled_at IS NULL',
+    now,
+    release.id,
+  )
+  if (changes !== 1) return null
+  await ctx.db.run(
+    "UPDATE vaults SET state = 'released', updated_at = ? WHERE id = ? AND state = 'releasing'",
+    now,
+    vault.id,
+  )
+  const heirs = await ctx.db.all<{ id: string; name: string; email: string }>(
+    `SELECT id, name, email FROM heirs WHERE vault_id = ? ORDER BY added_at, ${insertionOrder(ctx)}`,
+    vault.id,
+  )
+  const guardians = await ctx.db.all<{ name: string; email: string }>(
+    `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, ${insertionOrder(ctx)}`,
+    vault.id,
+  )
+  const owner = await ownerEmail(ctx, vault)
   for (const heir of heirs) {
     const token = newSecret(HEIR_TOKEN_PREFIX)
-    prepared(
-      ctx.db,
+    await ctx.db.run(
       'INSERT INTO heir_tokens (id, vault_id, heir_id, token_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(newId('htk'), vault.id, heir.id, hashSecret(token), now)
+      newId('htk'),
+      vault.id,
+      heir.id,
+      hashSecret(token),
+      now,
+    )
     const mail = heirNotification({
       heirName: heir.name,
       ownerEmail: owner,
@@ -258,9 +364,57 @@ function completeRelease(ctx: ServiceContext, vault: VaultRow, release: ReleaseR
       token,
       guardians,
     })
-    queueMail(ctx, { vaultId: vault.id, kind: 'heir_access', to: heir.email, ...mail })
+    await queueMail(ctx, { vaultId: vault.id, kind: 'heir_access', to: heir.email, ...mail })
   }
   return heirs.length
+}
+
+/** What one releasing vault's step did in this pass (only what this pass's own statements changed). */
+interface ReleasingStep {
+  alertsSent: number[]
+  alertsSkipped: number[]
+  heirsNotified: number | null
+}
+
+/** Alerts that fell due and, once the period ended, completion: one transaction for one releasing vault. */
+function advanceRelease(ctx: ServiceContext, vaultId: string, now: string): Promise<ReleasingStep | null> {
+  // Built inside the transaction: on PostgreSQL fn may run again after a conflict, and only its last run counts.
+  return ctx.db.transaction(async () => {
+    const vault = await findVault(ctx, vaultId)
+    if (vault?.state !== 'releasing') return null
+    const release = await openRelease(ctx, vaultId)
+    if (!release) return null
+    const step: ReleasingStep = { alertsSent: [], alertsSkipped: [], heirsNotified: null }
+    const recorded = new Set(
+      (
+        await ctx.db.all<{ day: number }>('SELECT day FROM release_alerts WHERE release_id = ?', release.id)
+      ).map((row) => row.day),
+    )
+    const finished = now >= release.contestation_ends_at
+    const due = LIMITS.contestationAlertDays.filter(
+      (day) => !recorded.has(day) && addDays(release.started_at, day) <= now,
+    )
+    const latest = finished ? undefined : due[due.length - 1]
+    for (const day of due) {
+      if (day === latest) {
+        if (await sendAlert(ctx, vault, release, day)) step.alertsSent.push(day)
+      } else if (await skipAlert(ctx, release, day, now)) {
+        step.alertsSkipped.push(day)
+      }
+    }
+    if (finished) step.heirsNotified = await completeRelease(ctx, vault, release)
+    return step
+  })
+}
+
+/** A missed check-in deadline starts the release: one transaction; the reason when this pass started it. */
+function startOverdueRelease(ctx: ServiceContext, vaultId: string, now: string): Promise<string | null> {
+  return ctx.db.transaction(async () => {
+    const vault = await findVault(ctx, vaultId)
+    if (!vault?.next_check_in_due) return null
+    const reason = `no check-in by the deadline ${vault.next_check_in_due}`
+    return (await beginRelease(ctx, vault, reason, now)) ? reason : null
+  })
 }
 
 /**
@@ -268,8 +422,9 @@ function completeRelease(ctx: ServiceContext, vault: VaultRow, release: ReleaseR
  * a check-in deadline missed while the service was off starts the release now (the owner still gets the
  * full contestation period and its alerts); of several alerts that fell due meanwhile only the latest is
  * sent and the rest are recorded as skipped; a release whose period ended meanwhile completes now.
+ * Passes of several instances may run at once: each transition is made, and reported, by one of them.
  */
-export function runSchedulerPass(ctx: ServiceContext): TickReport {
+export async function runSchedulerPass(ctx: ServiceContext): Promise<TickReport> {
   const now = ctx.clock().toISOString()
   const report: TickReport = {
     now,
@@ -280,63 +435,27 @@ export function runSchedulerPass(ctx: ServiceContext): TickReport {
     remindersSent: [],
   }
 
-  const overdue = prepared(
-    ctx.db,
+  const overdue = await ctx.db.all<{ id: string }>(
     "SELECT id FROM vaults WHERE state = 'active' AND release_trigger = 'dead_man_switch' AND next_check_in_due <= ?",
+    now,
   )
-    .pluck()
-    .all(now) as string[]
-  for (const vaultId of overdue) {
-    inTransaction(ctx.db, () => {
-      const vault = findVault(ctx, vaultId)
-      if (vault?.state !== 'active' || vault.release_trigger !== 'dead_man_switch') return
-      if (!vault.next_check_in_due || vault.next_check_in_due > now) return
-      const reason = `no check-in by the deadline ${vault.next_check_in_due}`
-      beginRelease(ctx, vault, reason)
-      report.releasesStarted.push({ vaultId, reason })
-      report.alertsSent.push({ vaultId, day: 0 })
-    })
+  for (const { id: vaultId } of overdue) {
+    const reason = await startOverdueRelease(ctx, vaultId, now)
+    if (reason === null) continue
+    report.releasesStarted.push({ vaultId, reason })
+    report.alertsSent.push({ vaultId, day: 0 })
   }
 
-  const releasing = prepared(ctx.db, "SELECT id FROM vaults WHERE state = 'releasing'")
-    .pluck()
-    .all() as string[]
-  for (const vaultId of releasing) {
-    inTransaction(ctx.db, () => {
-      const vault = findVault(ctx, vaultId)
-      if (vault?.state !== 'releasing') return
-      const release = openRelease(ctx, vaultId)
-      if (!release) return
-      const recorded = new Set(
-        prepared(ctx.db, 'SELECT day FROM release_alerts WHERE release_id = ?')
-          .pluck()
-          .all(release.id) as number[],
-      )
-      const finished = now >= release.contestation_ends_at
-      const due = LIMITS.contestationAlertDays.filter(
-        (day) => !recorded.has(day) && addDays(release.started_at, day) <= now,
-      )
-      const latest = finished ? undefined : due[due.length - 1]
-      for (const day of due) {
-        if (day === latest) {
-          sendAlert(ctx, vault, release, day)
-          report.alertsSent.push({ vaultId, day })
-        } else {
-          prepared(
-            ctx.db,
-            "INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'skipped', ?)",
-          ).run(release.id, day, now)
-          report.alertsSkipped.push({ vaultId, day })
-        }
-      }
-      if (finished) {
-        const heirsNotified = completeRelease(ctx, vault, release)
-        report.released.push({ vaultId, heirsNotified })
-      }
-    })
+  const releasing = await ctx.db.all<{ id: string }>("SELECT id FROM vaults WHERE state = 'releasing'")
+  for (const { id: vaultId } of releasing) {
+    const step = await advanceRelease(ctx, vaultId, now)
+    if (!step) continue
+    for (const day of step.alertsSkipped) report.alertsSkipped.push({ vaultId, day })
+    for (const day of step.alertsSent) report.alertsSent.push({ vaultId, day })
+    if (step.heirsNotified !== null) report.released.push({ vaultId, heirsNotified: step.heirsNotified })
   }
   // After the overdue vaults started releasing: a deadline already passed gets no reminder.
-  report.remindersSent = sendCheckInReminders(ctx)
+  report.remindersSent = await sendCheckInReminders(ctx)
   if (report.alertsSent.length || report.released.length || report.remindersSent.length) ctx.outboxChanged()
   return report
 }
