@@ -488,6 +488,11 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         const size = await ctx.blobs.sizeOf(blob)
         if (size === null)
           throw new Error(`blob ${asset.sha256} of asset ${asset.id} is missing from the blob store`)
+        // One byte range resumes an interrupted download; anything else gets the whole content.
+        const range = parseByteRange(request.headers.range, size)
+        // Opened before any header is set: a store that cannot serve it (Arweave unreachable) is then
+        // answered in the plain JSON error envelope, not under a binary content type.
+        const content = await ctx.blobs.read(blob, range ?? undefined)
         reply
           .header('content-type', 'application/octet-stream')
           .header('accept-ranges', 'bytes')
@@ -498,16 +503,14 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
             isValidContentType(asset.content_type) ? asset.content_type : FALLBACK_CONTENT_TYPE,
           )
           .header('x-storage-tx-id', asset.storage_tx_id)
-        // One byte range resumes an interrupted download; anything else gets the whole content.
-        const range = parseByteRange(request.headers.range, size)
         if (range) {
           return reply
             .code(206)
             .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
             .header('content-length', range.end - range.start + 1)
-            .send(await ctx.blobs.read(blob, range))
+            .send(content)
         }
-        return reply.header('content-length', size).send(await ctx.blobs.read(blob))
+        return reply.header('content-length', size).send(content)
       },
     )
   }
