@@ -1,11 +1,10 @@
 // Check-in reminders with a one-step check-in: a few days before a dead man's switch deadline the owner gets an
 // e-mail with a personal link. The link's token is random, single-use, bound to the vault and to that deadline
 // (the period), and stored only as a hash; using it checks in exactly as the API does.
-import { CHECK_IN_FREQUENCY_DAYS, LIMITS } from '../shared/api'
+import { CHECK_IN_FREQUENCY_DAYS, type CheckInResult, LIMITS } from '../shared/api'
 import { creditsBalance } from './accounts'
 import { checkIn } from './check-in'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { addDays } from './days'
 import { ApiError } from './errors'
 import { checkInReminder } from './mail-messages'
@@ -38,15 +37,13 @@ export type CheckInLinkState =
 
 const labelOf = (vault: VaultRow) => (vault.name ? `"${vault.name}" (${vault.id})` : vault.id)
 
-function linkByToken(ctx: ServiceContext, token: string): LinkRow | undefined {
+async function linkByToken(ctx: ServiceContext, token: string): Promise<LinkRow | undefined> {
   if (!token.startsWith(CHECK_IN_TOKEN_PREFIX)) return undefined
-  return prepared(ctx.db, 'SELECT * FROM check_in_links WHERE token_hash = ?').get(hashSecret(token)) as
-    | LinkRow
-    | undefined
+  return ctx.db.get<LinkRow>('SELECT * FROM check_in_links WHERE token_hash = ?', hashSecret(token))
 }
 
-function stateOf(ctx: ServiceContext, link: LinkRow | undefined): CheckInLinkState {
-  const vault = link && findVault(ctx, link.vault_id)
+async function stateOf(ctx: ServiceContext, link: LinkRow | undefined): Promise<CheckInLinkState> {
+  const vault = link && (await findVault(ctx, link.vault_id))
   if (!link || !vault) return { state: 'unknown' }
   if (vault.state !== 'active') return { state: 'releasing', label: labelOf(vault), vaultState: vault.state }
   if (link.used_at) return { state: 'used', usedAt: link.used_at, nextDue: vault.next_check_in_due }
@@ -66,8 +63,8 @@ function stateOf(ctx: ServiceContext, link: LinkRow | undefined): CheckInLinkSta
 }
 
 /** What the link would do (GET: shows, changes nothing). */
-export function inspectCheckInLink(ctx: ServiceContext, token: string): CheckInLinkState {
-  return stateOf(ctx, linkByToken(ctx, token))
+export async function inspectCheckInLink(ctx: ServiceContext, token: string): Promise<CheckInLinkState> {
+  return stateOf(ctx, await linkByToken(ctx, token))
 }
 
 export type CheckInLinkOutcome =
@@ -75,26 +72,31 @@ export type CheckInLinkOutcome =
   | { outcome: 'not-enough-credits'; cost: number; balance: number }
   | { outcome: 'refused'; why: Exclude<CheckInLinkState, { state: 'ready' }> }
 
-/** POST: checks in as the API does (credits, Audit Pulse) and uses the link up, in one transaction. */
-export function useCheckInLink(ctx: ServiceContext, token: string): CheckInLinkOutcome {
-  return inTransaction(ctx.db, (): CheckInLinkOutcome => {
-    const link = linkByToken(ctx, token)
-    const now = stateOf(ctx, link)
+/**
+ * POST: checks in as the API does (credits, Audit Pulse) and uses the link up, in one transaction. Two
+ * uses at once (a double click, two instances) cannot both check in: SQLite runs one writer at a time,
+ * and on PostgreSQL the second conflicts with the first, is run again and finds the link used.
+ */
+export async function useCheckInLink(ctx: ServiceContext, token: string): Promise<CheckInLinkOutcome> {
+  return ctx.db.transaction(async (): Promise<CheckInLinkOutcome> => {
+    const link = await linkByToken(ctx, token)
+    const now = await stateOf(ctx, link)
     if (now.state !== 'ready') return { outcome: 'refused', why: now }
-    let result: ReturnType<typeof checkIn>
+    let result: CheckInResult
     try {
-      result = checkIn(ctx, now.vault.account_id, now.vault.id, REMINDER_CHECK_IN_NOTE)
+      result = await checkIn(ctx, now.vault.account_id, now.vault.id, REMINDER_CHECK_IN_NOTE)
     } catch (error) {
       if (error instanceof ApiError && error.status === 402) {
         return {
           outcome: 'not-enough-credits',
           cost: now.cost,
-          balance: creditsBalance(ctx, now.vault.account_id),
+          balance: await creditsBalance(ctx, now.vault.account_id),
         }
       }
       throw error
     }
-    prepared(ctx.db, 'UPDATE check_in_links SET used_at = ? WHERE id = ?').run(
+    await ctx.db.run(
+      'UPDATE check_in_links SET used_at = ? WHERE id = ?',
       ctx.clock().toISOString(),
       link!.id,
     )
@@ -106,41 +108,48 @@ export function useCheckInLink(ctx: ServiceContext, token: string): CheckInLinkO
  * Scheduler step: a reminder with a fresh link for every active dead man's switch whose deadline is at most
  * CHECK_IN_REMINDER_DAYS away and has none yet. A deadline already passed gets none: the release starts instead.
  */
-export function sendCheckInReminders(ctx: ServiceContext): { vaultId: string; dueAt: string }[] {
+export async function sendCheckInReminders(
+  ctx: ServiceContext,
+): Promise<{ vaultId: string; dueAt: string }[]> {
   const now = ctx.clock()
   const soon = addDays(now.toISOString(), CHECK_IN_REMINDER_DAYS)
-  const due = prepared(
-    ctx.db,
+  const due = await ctx.db.all<{ id: string }>(
     `SELECT v.id FROM vaults v
       WHERE v.state = 'active' AND v.release_trigger = 'dead_man_switch' AND v.check_in_frequency IS NOT NULL
         AND v.next_check_in_due > ? AND v.next_check_in_due <= ?
         AND NOT EXISTS (SELECT 1 FROM check_in_links l WHERE l.vault_id = v.id AND l.due_at = v.next_check_in_due)`,
+    now.toISOString(),
+    soon,
   )
-    .pluck()
-    .all(now.toISOString(), soon) as string[]
   const sent: { vaultId: string; dueAt: string }[] = []
-  for (const vaultId of due) {
-    inTransaction(ctx.db, () => {
-      const vault = findVault(ctx, vaultId)
+  for (const { id: vaultId } of due) {
+    const token = newSecret(CHECK_IN_TOKEN_PREFIX)
+    // Returns the deadline reminded of, or null; nothing outside the database is touched inside, since
+    // PostgreSQL may run the transaction again.
+    const dueAt = await ctx.db.transaction(async (): Promise<string | null> => {
+      const vault = await findVault(ctx, vaultId)
       const dueAt = vault?.next_check_in_due
-      if (vault?.state !== 'active' || vault.release_trigger !== 'dead_man_switch' || !dueAt) return
-      if (
-        prepared(ctx.db, 'SELECT 1 FROM check_in_links WHERE vault_id = ? AND due_at = ?').get(vaultId, dueAt)
-      ) {
-        return
-      }
-      const token = newSecret(CHECK_IN_TOKEN_PREFIX)
-      prepared(
-        ctx.db,
-        'INSERT INTO check_in_links (id, vault_id, due_at, token_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-      ).run(newId('cil'), vaultId, dueAt, hashSecret(token), now.toISOString())
-      const owner = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?')
-        .pluck()
-        .get(vault.account_id) as string
-      queueMail(ctx, {
+      if (vault?.state !== 'active' || vault.release_trigger !== 'dead_man_switch' || !dueAt) return null
+      // One link per vault and deadline, however many instances run this step at once: the insert that
+      // finds one there already changes nothing, and then no reminder is queued.
+      const inserted = await ctx.db.run(
+        `INSERT INTO check_in_links (id, vault_id, due_at, token_hash, created_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (vault_id, due_at) DO NOTHING`,
+        newId('cil'),
+        vaultId,
+        dueAt,
+        hashSecret(token),
+        now.toISOString(),
+      )
+      if (inserted.changes === 0) return null
+      const owner = await ctx.db.get<{ email: string }>(
+        'SELECT email FROM accounts WHERE id = ?',
+        vault.account_id,
+      )
+      await queueMail(ctx, {
         vaultId,
         kind: 'check_in_reminder',
-        to: owner,
+        to: owner!.email,
         ...checkInReminder({
           vault: labelOf(vault),
           dueAt,
@@ -149,8 +158,9 @@ export function sendCheckInReminders(ctx: ServiceContext): { vaultId: string; du
           periodDays: CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency!],
         }),
       })
-      sent.push({ vaultId, dueAt })
+      return dueAt
     })
+    if (dueAt) sent.push({ vaultId, dueAt })
   }
   return sent
 }

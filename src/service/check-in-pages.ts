@@ -42,7 +42,7 @@ export function registerCheckInPages(
     '/check-in/:token',
     { onRequest: refuseGuessing(authFailures) },
     async (request, reply) => {
-      const link = inspectCheckInLink(ctx, request.params.token)
+      const link = await inspectCheckInLink(ctx, request.params.token)
       if (link.state !== 'ready') return refusal(request, reply, link, authFailures)
       const { text, format } = textFor(request)
       const c = text.checkIn
@@ -61,7 +61,7 @@ export function registerCheckInPages(
     '/check-in/:token',
     { onRequest: [refuseGuessing(authFailures), refuseForeignOrigin(ctx)] },
     async (request, reply) => {
-      const result = useCheckInLink(ctx, request.params.token)
+      const result = await useCheckInLink(ctx, request.params.token)
       if (result.outcome === 'refused') return refusal(request, reply, result.why, authFailures)
       const { text, format } = textFor(request)
       const c = text.checkIn

@@ -3,19 +3,22 @@
 import { CHECK_IN_FREQUENCY_DAYS, type CheckInResult, LIMITS } from '../shared/api'
 import { changeCredits, creditsBalance } from './accounts'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { addDays, DAY_MS } from './days'
 import { conflict, insufficientCredits } from './errors'
 import { ownedVault, requireActive } from './vaults'
 
-export function checkIn(
+/**
+ * One transaction: the state checks, the charge and the new deadline, so a check-in racing a release or
+ * a configuration change (here or on another instance) sees it whole or not at all.
+ */
+export async function checkIn(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   note: string | null,
-): CheckInResult {
-  return inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
+): Promise<CheckInResult> {
+  return ctx.db.transaction(async () => {
+    const vault = await ownedVault(ctx, accountId, vaultId)
     requireActive(vault, 'checking in')
     if (vault.release_trigger !== 'dead_man_switch' || !vault.check_in_frequency) {
       throw conflict(
@@ -24,22 +27,27 @@ export function checkIn(
       )
     }
     const cost = LIMITS.checkInCostCredits
-    if (!changeCredits(ctx, accountId, -cost, 'check_in', vaultId)) {
+    if (!(await changeCredits(ctx, accountId, -cost, 'check_in', vaultId))) {
       throw insufficientCredits(
-        `a check-in costs ${cost} credits and the balance is ${creditsBalance(ctx, accountId)}; add credits, then check in again`,
+        `a check-in costs ${cost} credits and the balance is ${await creditsBalance(ctx, accountId)}; add credits, then check in again`,
       )
     }
     const now = ctx.clock()
     const nextDue = addDays(now.toISOString(), CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency])
-    prepared(ctx.db, 'UPDATE vaults SET next_check_in_due = ?, updated_at = ? WHERE id = ?').run(
+    await ctx.db.run(
+      'UPDATE vaults SET next_check_in_due = ?, updated_at = ? WHERE id = ?',
       nextDue,
       now.toISOString(),
       vaultId,
     )
-    prepared(
-      ctx.db,
+    await ctx.db.run(
       'INSERT INTO audit_pulses (vault_id, note, credits_consumed, next_check_in_due, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(vaultId, note, cost, nextDue, now.toISOString())
+      vaultId,
+      note,
+      cost,
+      nextDue,
+      now.toISOString(),
+    )
     return {
       success: true,
       nextCheckInDue: nextDue,

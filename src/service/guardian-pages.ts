@@ -16,13 +16,13 @@ type Action = 'accept' | 'decline' | 'claim'
 type Status = 'pending' | 'accepted' | 'declined'
 
 /** The guardian behind a token, or null (counted as a failed authentication, like a wrong API key). */
-function findGuardian(
+async function findGuardian(
   ctx: ServiceContext,
   request: FastifyRequest,
   authFailures: AuthFailureLimiter | undefined,
-): GuardianByToken | null {
+): Promise<GuardianByToken | null> {
   try {
-    return guardianByToken(ctx, (request.params as { token: string }).token)
+    return await guardianByToken(ctx, (request.params as { token: string }).token)
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
       authFailures?.recordFailure(request.ip)
@@ -48,7 +48,7 @@ export function registerGuardianPages(
     async (request, reply) => {
       const { text } = textFor(request)
       const g = text.guardian
-      const found = findGuardian(ctx, request, authFailures)
+      const found = await findGuardian(ctx, request, authFailures)
       if (!found) return unknownLink(reply, text)
       const { guardian, vault } = found
       const owner = vault.owner_email
@@ -89,13 +89,17 @@ export function registerGuardianPages(
       const { text } = textFor(request)
       const g = text.guardian
       const { token, action } = request.params
-      const before = findGuardian(ctx, request, authFailures)
+      const before = await findGuardian(ctx, request, authFailures)
       if (!before) return unknownLink(reply, text)
       if (action !== 'accept' && action !== 'decline' && action !== 'claim') return badAction(reply, text)
       const owner = before.vault.owner_email
       try {
         if (action === 'accept' || action === 'decline') {
-          const { guardian } = answerInvitation(ctx, token, action === 'accept' ? 'accepted' : 'declined')
+          const { guardian } = await answerInvitation(
+            ctx,
+            token,
+            action === 'accept' ? 'accepted' : 'declined',
+          )
           return action === 'accept'
             ? sendPage(reply, text, 200, g.acceptedTitle, [
                 g.accepted(guardian.name, owner),
@@ -103,7 +107,7 @@ export function registerGuardianPages(
               ])
             : sendPage(reply, text, 200, g.declinedTitle, [g.declined(owner)])
         }
-        const result = claimRelease(ctx, token)
+        const result = await claimRelease(ctx, token)
         if (result.outcome === 'already_releasing') {
           return sendPage(reply, text, 200, g.alreadyReleasingTitle, [
             g.alreadyReleasing(owner, result.found.vault.state),
@@ -120,7 +124,7 @@ export function registerGuardianPages(
         if (error.status === 404) return unknownLink(reply, text)
         if (error.status !== 409) throw error
         // What made it impossible, read again and said in the page's language.
-        const now = findGuardian(ctx, request, authFailures)
+        const now = await findGuardian(ctx, request, authFailures)
         if (!now) return unknownLink(reply, text)
         const status = now.guardian.status as Status
         const reason =

@@ -9,7 +9,6 @@ import {
   SSS_PRESET_SHAPE,
 } from '../shared/api'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { badRequest, conflict, notFound } from './errors'
 import { guardianInvitation } from './mail-messages'
 import { queueMail } from './outbox'
@@ -60,8 +59,10 @@ function heirView(row: HeirRow): Heir {
 
 const emailKey = (email: string) => email.trim().toLowerCase()
 
+/** A UNIQUE constraint refused the insert (SQLite's code, or PostgreSQL's SQLSTATE 23505). */
 function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+  const code = (error as { code?: string } | null)?.code
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505'
 }
 
 /** What differs between guardians and heirs where adding and removing them works the same. */
@@ -99,22 +100,25 @@ const HEIRS: People = {
  * Adds a person in one transaction, refused unless the vault is active, nobody there has that e-mail
  * and the limit leaves room. `columns` are the table's own besides the person's; `then` runs after the insert.
  */
-function addPerson(
+async function addPerson(
   ctx: ServiceContext,
   people: People,
   accountId: string,
   vaultId: string,
   person: { id: string; body: PersonBody; columns: Record<string, string | Buffer> },
-  then?: (vault: VaultRow) => void,
-): void {
+  then?: (vault: VaultRow) => Promise<void>,
+): Promise<void> {
   const { id, body, columns } = person
   const taken = () => conflict(`${people.one} with e-mail ${body.email} already exists on vault ${vaultId}`)
   try {
-    inTransaction(ctx.db, () => {
-      const vault = ownedVault(ctx, accountId, vaultId)
+    // The duplicate and limit checks and the insert are one transaction, so two requests (or two
+    // instances) adding at once cannot both pass the checks.
+    await ctx.db.transaction(async () => {
+      const vault = await ownedVault(ctx, accountId, vaultId)
       requireActive(vault, `changing ${people.table}`)
       if (
-        prepared(ctx.db, `SELECT 1 FROM ${people.table} WHERE vault_id = ? AND email_key = ?`).get(
+        await ctx.db.get(
+          `SELECT 1 AS found FROM ${people.table} WHERE vault_id = ? AND email_key = ?`,
           vaultId,
           emailKey(body.email),
         )
@@ -122,17 +126,15 @@ function addPerson(
         throw taken()
       }
       const { max, reason } = people.limit(vault)
-      if (countOf(ctx, people, vaultId) >= max) {
+      if ((await countOf(ctx, people, vaultId)) >= max) {
         throw badRequest(`${people.noun} limit reached: ${reason}; remove one first`)
       }
       const names = Object.keys(columns)
-      prepared(
-        ctx.db,
+      await ctx.db.run(
         `INSERT INTO ${people.table} (id, vault_id, name, email, email_key, wallet_address, ${names.join(', ')})
            VALUES (${Array(6 + names.length)
              .fill('?')
              .join(', ')})`,
-      ).run(
         id,
         vaultId,
         body.name,
@@ -141,8 +143,8 @@ function addPerson(
         body.walletAddress ?? null,
         ...Object.values(columns),
       )
-      then?.(vault)
-      touchVault(ctx, vaultId)
+      await then?.(vault)
+      await touchVault(ctx, vaultId)
     })
   } catch (error) {
     if (isUniqueViolation(error)) throw taken()
@@ -151,99 +153,110 @@ function addPerson(
 }
 
 /** Removes a person in one transaction; `also` runs before the vault is touched. Returns how many remain. */
-function removePerson(
+async function removePerson(
   ctx: ServiceContext,
   people: People,
   accountId: string,
   vaultId: string,
   id: string,
-  also?: () => void,
-): number {
-  return inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
+  also?: () => Promise<unknown>,
+): Promise<number> {
+  return ctx.db.transaction(async () => {
+    const vault = await ownedVault(ctx, accountId, vaultId)
     requireActive(vault, `changing ${people.table}`)
-    const removed = prepared(ctx.db, `DELETE FROM ${people.table} WHERE id = ? AND vault_id = ?`).run(
-      id,
-      vaultId,
-    )
+    const removed = await ctx.db.run(`DELETE FROM ${people.table} WHERE id = ? AND vault_id = ?`, id, vaultId)
     if (removed.changes === 0) throw notFound(`${people.noun} ${id} does not exist on vault ${vaultId}`)
-    also?.()
-    touchVault(ctx, vaultId)
+    await also?.()
+    await touchVault(ctx, vaultId)
     return countOf(ctx, people, vaultId)
   })
 }
 
-function rowsOf<Row>(ctx: ServiceContext, people: People, vaultId: string): Row[] {
-  return prepared(
-    ctx.db,
-    `SELECT * FROM ${people.table} WHERE vault_id = ? ORDER BY ${people.since}, rowid`,
-  ).all(vaultId) as Row[]
+/** People added in the same millisecond in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
+const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
+
+function rowsOf<Row>(ctx: ServiceContext, people: People, vaultId: string): Promise<Row[]> {
+  return ctx.db.all<Row>(
+    `SELECT * FROM ${people.table} WHERE vault_id = ? ORDER BY ${people.since}, ${insertionOrder(ctx)}`,
+    vaultId,
+  )
 }
 
-function countOf(ctx: ServiceContext, people: People, vaultId: string): number {
-  return prepared(ctx.db, `SELECT COUNT(*) FROM ${people.table} WHERE vault_id = ?`)
-    .pluck()
-    .get(vaultId) as number
+async function countOf(ctx: ServiceContext, people: People, vaultId: string): Promise<number> {
+  const row = await ctx.db.get<{ count: number }>(
+    `SELECT COUNT(*) AS count FROM ${people.table} WHERE vault_id = ?`,
+    vaultId,
+  )
+  return row?.count ?? 0
 }
 
-export function addGuardian(
+export async function addGuardian(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   body: PersonBody,
-): Guardian {
+): Promise<Guardian> {
   const token = newSecret(GUARDIAN_TOKEN_PREFIX)
   const id = newId('grd')
   const columns = { status: 'pending', token_hash: hashSecret(token), invited_at: ctx.clock().toISOString() }
-  addPerson(ctx, GUARDIANS, accountId, vaultId, { id, body, columns }, (vault) => {
-    const owner = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?').pluck().get(accountId) as string
+  await addPerson(ctx, GUARDIANS, accountId, vaultId, { id, body, columns }, async (vault) => {
+    const owner = await ctx.db.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId)
     const mail = guardianInvitation({
       guardianName: body.name,
-      ownerEmail: owner,
+      ownerEmail: owner!.email,
       vaultId,
       preset: vault.sss_preset,
       baseUrl: ctx.publicUrl(),
       token,
     })
-    queueMail(ctx, { vaultId, kind: 'guardian_invitation', to: body.email, ...mail })
+    await queueMail(ctx, { vaultId, kind: 'guardian_invitation', to: body.email, ...mail })
   })
   ctx.outboxChanged()
-  return guardianView(prepared(ctx.db, 'SELECT * FROM guardians WHERE id = ?').get(id) as GuardianRow)
+  return guardianView((await ctx.db.get<GuardianRow>('SELECT * FROM guardians WHERE id = ?', id))!)
 }
 
-export function listGuardians(ctx: ServiceContext, vaultId: string): Guardian[] {
-  return rowsOf<GuardianRow>(ctx, GUARDIANS, vaultId).map(guardianView)
+export async function listGuardians(ctx: ServiceContext, vaultId: string): Promise<Guardian[]> {
+  return (await rowsOf<GuardianRow>(ctx, GUARDIANS, vaultId)).map(guardianView)
 }
 
-export function removeGuardian(
+export async function removeGuardian(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   guardianId: string,
-): GuardianRemoved {
-  const remaining = removePerson(ctx, GUARDIANS, accountId, vaultId, guardianId)
+): Promise<GuardianRemoved> {
+  const remaining = await removePerson(ctx, GUARDIANS, accountId, vaultId, guardianId)
   // The owner's app re-splits the key for the remaining guardians; nothing left means nothing to split.
   return { removed: guardianId, remainingGuardians: remaining, sharesRegenerated: remaining > 0 }
 }
 
-export function addHeir(ctx: ServiceContext, accountId: string, vaultId: string, body: PersonBody): Heir {
+export async function addHeir(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+  body: PersonBody,
+): Promise<Heir> {
   const id = newId('hir')
-  addPerson(ctx, HEIRS, accountId, vaultId, { id, body, columns: { added_at: ctx.clock().toISOString() } })
-  return heirView(prepared(ctx.db, 'SELECT * FROM heirs WHERE id = ?').get(id) as HeirRow)
+  await addPerson(ctx, HEIRS, accountId, vaultId, {
+    id,
+    body,
+    columns: { added_at: ctx.clock().toISOString() },
+  })
+  return heirView((await ctx.db.get<HeirRow>('SELECT * FROM heirs WHERE id = ?', id))!)
 }
 
-export function listHeirs(ctx: ServiceContext, vaultId: string): Heir[] {
-  return rowsOf<HeirRow>(ctx, HEIRS, vaultId).map(heirView)
+export async function listHeirs(ctx: ServiceContext, vaultId: string): Promise<Heir[]> {
+  return (await rowsOf<HeirRow>(ctx, HEIRS, vaultId)).map(heirView)
 }
 
-export function removeHeir(
+export async function removeHeir(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   heirId: string,
-): HeirRemoved {
+): Promise<HeirRemoved> {
   // A practice access given to this heir ends with them.
-  const remaining = removePerson(ctx, HEIRS, accountId, vaultId, heirId, () =>
+  const remaining = await removePerson(ctx, HEIRS, accountId, vaultId, heirId, () =>
     endLiveRehearsals(ctx, { heirId }),
   )
   return { removed: heirId, remainingHeirs: remaining }
@@ -260,31 +273,33 @@ export interface GuardianByToken {
   }
 }
 
-export function guardianByToken(ctx: ServiceContext, token: string): GuardianByToken {
+export async function guardianByToken(ctx: ServiceContext, token: string): Promise<GuardianByToken> {
   const guardian = token.startsWith(GUARDIAN_TOKEN_PREFIX)
-    ? (prepared(ctx.db, 'SELECT * FROM guardians WHERE token_hash = ?').get(hashSecret(token)) as
-        | GuardianRow
-        | undefined)
+    ? await ctx.db.get<GuardianRow>('SELECT * FROM guardians WHERE token_hash = ?', hashSecret(token))
     : undefined
   if (!guardian) {
     throw notFound('this guardian link is not valid any more: the owner may have removed you as a guardian')
   }
-  const vault = prepared(
-    ctx.db,
+  const vault = await ctx.db.get<GuardianByToken['vault']>(
     `SELECT v.id, v.state, v.release_trigger, v.sss_preset, a.email AS owner_email
        FROM vaults v JOIN accounts a ON a.id = v.account_id WHERE v.id = ?`,
-  ).get(guardian.vault_id) as GuardianByToken['vault']
-  return { guardian, vault }
+    guardian.vault_id,
+  )
+  return { guardian, vault: vault! }
 }
 
-/** pending -> accepted or declined. An answer is final; the owner can remove and re-invite a guardian. */
-export function answerInvitation(
+/**
+ * pending -> accepted or declined. An answer is final; the owner can remove and re-invite a guardian.
+ * Read, check and update are one transaction: of two answers given at once (two clicks, two instances)
+ * the second sees the first's and is refused, or repeats the same answer.
+ */
+export async function answerInvitation(
   ctx: ServiceContext,
   token: string,
   answer: 'accepted' | 'declined',
-): GuardianByToken {
-  return inTransaction(ctx.db, () => {
-    const found = guardianByToken(ctx, token)
+): Promise<GuardianByToken> {
+  return ctx.db.transaction(async () => {
+    const found = await guardianByToken(ctx, token)
     const { guardian } = found
     if (guardian.status === answer) return found
     if (guardian.status !== 'pending') {
@@ -293,13 +308,14 @@ export function answerInvitation(
       )
     }
     const now = ctx.clock().toISOString()
-    prepared(
-      ctx.db,
+    await ctx.db.run(
       answer === 'accepted'
         ? "UPDATE guardians SET status = 'accepted', accepted_at = ? WHERE id = ?"
         : "UPDATE guardians SET status = 'declined', declined_at = ? WHERE id = ?",
-    ).run(now, guardian.id)
-    touchVault(ctx, guardian.vault_id)
+      now,
+      guardian.id,
+    )
+    await touchVault(ctx, guardian.vault_id)
     return guardianByToken(ctx, token)
   })
 }

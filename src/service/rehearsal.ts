@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto'
 import { EXTENSION_LIMITS, type Rehearsal, type RehearsalState, type RehearsalTicket } from '../shared/api'
 import { findAsset } from './assets'
 import type { ServiceContext } from './context'
-import { inTransaction, prepared } from './database'
 import { addDays } from './days'
 import { badRequest, conflict, notFound } from './errors'
 import { rehearsalGuardianMessage, rehearsalHeirMessage } from './mail-messages'
@@ -67,64 +66,73 @@ function toView(row: RehearsalRow, now: string): Rehearsal {
   }
 }
 
-const byId = (ctx: ServiceContext, id: string) =>
-  prepared(ctx.db, 'SELECT * FROM rehearsals WHERE id = ?').get(id) as RehearsalRow
+const byId = async (ctx: ServiceContext, id: string) =>
+  (await ctx.db.get<RehearsalRow>('SELECT * FROM rehearsals WHERE id = ?', id))!
 
-function latestRow(ctx: ServiceContext, vaultId: string): RehearsalRow | undefined {
-  return prepared(
-    ctx.db,
-    'SELECT * FROM rehearsals WHERE vault_id = ? ORDER BY started_at DESC, rowid DESC LIMIT 1',
-  ).get(vaultId) as RehearsalRow | undefined
+/** Rows with the same timestamp in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
+const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
+
+function latestRow(ctx: ServiceContext, vaultId: string): Promise<RehearsalRow | undefined> {
+  return ctx.db.get<RehearsalRow>(
+    `SELECT * FROM rehearsals WHERE vault_id = ? ORDER BY started_at DESC, ${insertionOrder(ctx)} DESC LIMIT 1`,
+    vaultId,
+  )
 }
 
 /**
  * Ends (revokes) the practice accesses that are still live, inside the caller's transaction: of one vault,
  * or of one heir. Expired ones are left as they are, so they keep reading as expired.
  */
-export function endLiveRehearsals(
+export async function endLiveRehearsals(
   ctx: ServiceContext,
   scope: { vaultId: string } | { heirId: string },
-): number {
+): Promise<number> {
   const now = ctx.clock().toISOString()
   const [column, value] = 'vaultId' in scope ? ['vault_id', scope.vaultId] : ['heir_id', scope.heirId]
-  return prepared(
-    ctx.db,
+  const ended = await ctx.db.run(
     `UPDATE rehearsals SET ended_at = ? WHERE ${column} = ? AND ended_at IS NULL AND expires_at >= ?`,
-  ).run(now, value, now).changes
+    now,
+    value,
+    now,
+  )
+  return ended.changes
 }
 
-export function startRehearsal(
+/**
+ * One transaction: the checks, ending the previous practice and the new one with its e-mails, so two
+ * practices started at once (here or on another instance) never leave two live practice tokens.
+ */
+export async function startRehearsal(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
   body: RehearsalBody,
-): Rehearsal {
+): Promise<Rehearsal> {
   const token = newSecret(HEIR_TOKEN_PREFIX)
   const id = newId('rhs')
-  inTransaction(ctx.db, () => {
-    const vault = ownedVault(ctx, accountId, vaultId)
+  await ctx.db.transaction(async () => {
+    const vault = await ownedVault(ctx, accountId, vaultId)
     requireActive(vault, 'a practice release (rehearsal)')
-    const heir = prepared(ctx.db, 'SELECT id, name, email FROM heirs WHERE id = ? AND vault_id = ?').get(
+    const heir = await ctx.db.get<{ id: string; name: string; email: string }>(
+      'SELECT id, name, email FROM heirs WHERE id = ? AND vault_id = ?',
       body.heirId,
       vaultId,
-    ) as { id: string; name: string; email: string } | undefined
+    )
     if (!heir) throw notFound(`heir ${body.heirId} does not exist on vault ${vaultId}`)
-    const asset = findAsset(ctx, vaultId, body.assetId)
-    endLiveRehearsals(ctx, { vaultId })
+    const asset = await findAsset(ctx, vaultId, body.assetId)
+    await endLiveRehearsals(ctx, { vaultId })
 
     const now = ctx.clock()
     const startedAt = now.toISOString()
     const expiresAt = addDays(now.toISOString(), EXTENSION_LIMITS.rehearsalDays)
-    const guardians = prepared(
-      ctx.db,
-      "SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid",
-    ).all(vaultId) as { name: string; email: string }[]
-    prepared(
-      ctx.db,
+    const guardians = await ctx.db.all<{ name: string; email: string }>(
+      `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, ${insertionOrder(ctx)}`,
+      vaultId,
+    )
+    await ctx.db.run(
       `INSERT INTO rehearsals (id, vault_id, heir_id, heir_name, heir_email, asset_id, asset_filename, challenge,
          proof_hash, token_hash, guardians_notified, started_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
       id,
       vaultId,
       heir.id,
@@ -139,10 +147,9 @@ export function startRehearsal(
       startedAt,
       expiresAt,
     )
-    const ownerEmail = prepared(ctx.db, 'SELECT email FROM accounts WHERE id = ?')
-      .pluck()
-      .get(accountId) as string
-    queueMail(ctx, {
+    const owner = await ctx.db.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', accountId)
+    const ownerEmail = owner!.email
+    await queueMail(ctx, {
       vaultId,
       kind: 'rehearsal_heir',
       to: heir.email,
@@ -159,7 +166,7 @@ export function startRehearsal(
       }),
     })
     for (const guardian of guardians) {
-      queueMail(ctx, {
+      await queueMail(ctx, {
         vaultId,
         kind: 'rehearsal_guardian',
         to: guardian.email,
@@ -175,21 +182,25 @@ export function startRehearsal(
     }
   })
   ctx.outboxChanged()
-  return toView(byId(ctx, id), ctx.clock().toISOString())
+  return toView(await byId(ctx, id), ctx.clock().toISOString())
 }
 
 /** The vault's latest rehearsal, or null (the caller has checked it may see the vault). */
-export function latestRehearsal(ctx: ServiceContext, vaultId: string): Rehearsal | null {
-  const row = latestRow(ctx, vaultId)
+export async function latestRehearsal(ctx: ServiceContext, vaultId: string): Promise<Rehearsal | null> {
+  const row = await latestRow(ctx, vaultId)
   return row ? toView(row, ctx.clock().toISOString()) : null
 }
 
 /** Ends the vault's live practice access (its token stops working). */
-export function cancelRehearsal(ctx: ServiceContext, accountId: string, vaultId: string): Rehearsal {
-  return inTransaction(ctx.db, () => {
-    ownedVault(ctx, accountId, vaultId)
+export async function cancelRehearsal(
+  ctx: ServiceContext,
+  accountId: string,
+  vaultId: string,
+): Promise<Rehearsal> {
+  return ctx.db.transaction(async () => {
+    await ownedVault(ctx, accountId, vaultId)
     const now = ctx.clock().toISOString()
-    const row = latestRow(ctx, vaultId)
+    const row = await latestRow(ctx, vaultId)
     if (!row || !isLive(row, now)) {
       throw conflict(
         row
@@ -197,8 +208,8 @@ export function cancelRehearsal(ctx: ServiceContext, accountId: string, vaultId:
           : `vault ${vaultId} has no practice running; there is nothing to cancel`,
       )
     }
-    prepared(ctx.db, 'UPDATE rehearsals SET ended_at = ? WHERE id = ?').run(now, row.id)
-    return toView(byId(ctx, row.id), now)
+    await ctx.db.run('UPDATE rehearsals SET ended_at = ? WHERE id = ?', now, row.id)
+    return toView(await byId(ctx, row.id), now)
   })
 }
 
@@ -206,18 +217,18 @@ export function cancelRehearsal(ctx: ServiceContext, accountId: string, vaultId:
  * Looks up a practice token: its principal while live; `ended` (with the reason) once it expired or was
  * cancelled, or the vault is no longer active; null when no rehearsal has it.
  */
-export function authenticatePractice(
+export async function authenticatePractice(
   ctx: ServiceContext,
   presented: string,
-): PracticePrincipal | { ended: string } | null {
+): Promise<PracticePrincipal | { ended: string } | null> {
   if (!presented.startsWith(HEIR_TOKEN_PREFIX)) return null
   const hash = hashSecret(presented)
-  const row = prepared(ctx.db, 'SELECT * FROM rehearsals WHERE token_hash = ?').get(hash) as
-    | RehearsalRow
-    | undefined
+  const row = await ctx.db.get<RehearsalRow>('SELECT * FROM rehearsals WHERE token_hash = ?', hash)
   if (!row || !sameHash(row.token_hash, hash)) return null
   const now = ctx.clock().toISOString()
-  const vaultState = prepared(ctx.db, 'SELECT state FROM vaults WHERE id = ?').pluck().get(row.vault_id)
+  const vaultState = (
+    await ctx.db.get<{ state: string }>('SELECT state FROM vaults WHERE id = ?', row.vault_id)
+  )?.state
   if (row.ended_at) {
     return { ended: `this practice access has ended: the practice was cancelled on ${row.ended_at}` }
   }
@@ -240,24 +251,27 @@ export function authenticatePractice(
 }
 
 /** The heir read the vault or its asset list: the first time is recorded as openedAt. */
-export function markOpened(ctx: ServiceContext, rehearsalId: string): void {
-  prepared(ctx.db, 'UPDATE rehearsals SET opened_at = ? WHERE id = ? AND opened_at IS NULL').run(
+export async function markOpened(ctx: ServiceContext, rehearsalId: string): Promise<void> {
+  await ctx.db.run(
+    'UPDATE rehearsals SET opened_at = ? WHERE id = ? AND opened_at IS NULL',
     ctx.clock().toISOString(),
     rehearsalId,
   )
 }
 
 /** The heir downloaded the sample's content (which also counts as opening the practice access). */
-export function markDownloaded(ctx: ServiceContext, rehearsalId: string): void {
+export async function markDownloaded(ctx: ServiceContext, rehearsalId: string): Promise<void> {
   const now = ctx.clock().toISOString()
-  prepared(
-    ctx.db,
+  await ctx.db.run(
     'UPDATE rehearsals SET downloaded_at = COALESCE(downloaded_at, ?), opened_at = COALESCE(opened_at, ?) WHERE id = ?',
-  ).run(now, now, rehearsalId)
+    now,
+    now,
+    rehearsalId,
+  )
 }
 
-export function rehearsalTicket(ctx: ServiceContext, rehearsalId: string): RehearsalTicket {
-  const row = byId(ctx, rehearsalId)
+export async function rehearsalTicket(ctx: ServiceContext, rehearsalId: string): Promise<RehearsalTicket> {
+  const row = await byId(ctx, rehearsalId)
   return {
     rehearsalId: row.id,
     vaultId: row.vault_id,
@@ -271,24 +285,27 @@ export function rehearsalTicket(ctx: ServiceContext, rehearsalId: string): Rehea
 export const proofDigest = (proof: string) =>
   createHash('sha256').update(proof.toLowerCase(), 'utf8').digest('hex')
 
-/** The heir's client reports the proof it computed with the rebuilt key; a match passes the practice. */
-export function reportRehearsal(ctx: ServiceContext, rehearsalId: string, proof: string): { passed: true } {
-  const matched = inTransaction(ctx.db, () => {
-    const row = byId(ctx, rehearsalId)
-    if (proofDigest(proof) === row.proof_hash) {
-      if (!row.passed_at) {
-        prepared(ctx.db, 'UPDATE rehearsals SET passed_at = ? WHERE id = ?').run(
-          ctx.clock().toISOString(),
-          rehearsalId,
-        )
-      }
-      return true
-    }
-    prepared(ctx.db, 'UPDATE rehearsals SET failed_reports = failed_reports + 1 WHERE id = ?').run(
+/**
+ * The heir's client reports the proof it computed with the rebuilt key; a match passes the practice.
+ * The proof hash never changes once stored, so each outcome is one statement, whatever reports arrive at
+ * once: the first match sets passedAt (later ones keep it), each mismatch adds one to the count.
+ */
+export async function reportRehearsal(
+  ctx: ServiceContext,
+  rehearsalId: string,
+  proof: string,
+): Promise<{ passed: true }> {
+  const row = await byId(ctx, rehearsalId)
+  const matched = proofDigest(proof) === row.proof_hash
+  if (matched) {
+    await ctx.db.run(
+      'UPDATE rehearsals SET passed_at = ? WHERE id = ? AND passed_at IS NULL',
+      ctx.clock().toISOString(),
       rehearsalId,
     )
-    return false
-  })
+  } else {
+    await ctx.db.run('UPDATE rehearsals SET failed_reports = failed_reports + 1 WHERE id = ?', rehearsalId)
+  }
   if (!matched) {
     throw badRequest(
       "the proof does not match: the guardians' kits rebuilt a different key than this vault's. " +
