@@ -1,0 +1,346 @@
+// Benchmark of the Vault Service run as several instances on one PostgreSQL (issue 16), each instance a
+// child process as in production, on this one machine:
+//   1. authenticated GET /api/vault/:id requests per second of a pair of instances sharing PostgreSQL
+//      (one autocannon load per instance, at once) against one SQLite instance, in interleaved rounds
+//      (`--rounds=N`, default 3), medians compared, with the CPU time each side used per request;
+//   2. 10 parallel uploads spread over both instances against a balance that pays for exactly 5;
+//   3. a scheduler tick run by both instances at the same moment over vaults whose releases are due.
+// The last line printed is one JSON object with the figures.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { build } from 'esbuild'
+import { uploadCostCredits } from '../src/shared/api'
+import { startTestPostgres } from '../test/service/postgres-server'
+
+interface LoadResult {
+  requests: { average: number; total: number }
+  latency: { p99: number }
+  non2xx: number
+  errors: number
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string
+  headers: Record<string, string>
+  connections: number
+  duration: number
+}) => Promise<LoadResult>
+
+const root = join(import.meta.dirname, '..')
+const run = promisify(execFile)
+const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
+const ROUNDS = roundsArg ? Number(roundsArg.slice(9)) : 3
+const SECONDS = 8
+const CONNECTIONS = 20
+
+async function buildCli(): Promise<string> {
+  const outfile = join(root, 'out', 'bench', 'service.js')
+  await build({
+    entryPoints: [join(root, 'src/service/cli.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+  return outfile
+}
+
+function serve(cli: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--no-rate-limits', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (d) => {
+      out += d
+      const m = /^listening on (\S+)$/m.exec(out)
+      if (m) resolve({ child, url: m[1]! })
+    })
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)))
+  })
+}
+
+async function admin(cli: string, ...args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, [cli, 'admin', ...args])
+  const result = JSON.parse(stdout)
+  if (result.error) throw new Error(`admin ${args[0]}: ${result.error}`)
+  return result
+}
+
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** CPU seconds of every process of the PostgreSQL server (its postmaster and backends). */
+function postgresCpu(): number {
+  let total = 0
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSecondsOf(Number(pid))
+    } catch {}
+  }
+  return total
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+async function load(targets: { url: string; key: string; vaultId: string }[]) {
+  const results = await Promise.all(
+    targets.map((target) =>
+      autocannon({
+        url: `${target.url}/api/vault/${target.vaultId}`,
+        headers: { 'x-api-key': target.key },
+        connections: Math.ceil(CONNECTIONS / targets.length),
+        duration: SECONDS,
+      }),
+    ),
+  )
+  return {
+    reqPerSec: results.reduce((sum, r) => sum + r.requests.average, 0),
+    total: results.reduce((sum, r) => sum + r.requests.total, 0),
+    p99Ms: Math.max(...results.map((r) => r.latency.p99)),
+    failures: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+  }
+}
+
+async function main(): Promise<void> {
+  const temp = mkdtempSync(join(tmpdir(), 'vault-shared-bench-'))
+  const cli = await buildCli()
+  const postgres = await startTestPostgres()
+  const children: ChildProcess[] = []
+  try {
+    const postgresUrl = await postgres.newDatabase()
+    const blobs = join(temp, 'shared-blobs')
+    const sqliteDir = join(temp, 'sqlite')
+    const shared = ['--postgres-url', postgresUrl, '--blobs-dir', blobs]
+    const instanceDirs = [join(temp, 'instance-a'), join(temp, 'instance-b')]
+
+    // Accounts and vaults, made with the admin CLI as an operator would.
+    const single = await admin(cli, 'create-account', '--email', 'bench@example.com', '--data-dir', sqliteDir)
+    const singleVault = await admin(
+      cli,
+      'create-vault',
+      '--account',
+      single.accountId,
+      '--data-dir',
+      sqliteDir,
+    )
+    const owner = await admin(
+      cli,
+      'create-account',
+      '--email',
+      'bench@example.com',
+      '--data-dir',
+      instanceDirs[0]!,
+      ...shared,
+    )
+    const ownerVault = await admin(
+      cli,
+      'create-vault',
+      '--account',
+      owner.accountId,
+      '--data-dir',
+      instanceDirs[0]!,
+      ...shared,
+    )
+
+    const sqlite = await serve(cli, ['--data-dir', sqliteDir])
+    const pair = await Promise.all(instanceDirs.map((dir) => serve(cli, ['--data-dir', dir, ...shared])))
+    children.push(sqlite.child, ...pair.map((p) => p.child))
+
+    // 1. Reads.
+    console.log(
+      `machine: ${availableParallelism()} cores, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    )
+    const rounds: { single: number; pair: number; singleCpuUs: number; pairCpuUs: number }[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const measure = async (which: 'single' | 'pair') => {
+        const pids = which === 'single' ? [sqlite.child.pid!] : pair.map((p) => p.child.pid!)
+        const cpuBefore =
+          pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (which === 'pair' ? postgresCpu() : 0)
+        const result = await load(
+          which === 'single'
+            ? [{ url: sqlite.url, key: single.apiKey, vaultId: singleVault.vaultId }]
+            : pair.map((p) => ({ url: p.url, key: owner.apiKey, vaultId: ownerVault.vaultId })),
+        )
+        const cpuAfter =
+          pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (which === 'pair' ? postgresCpu() : 0)
+        if (result.failures) throw new Error(`${which}: ${result.failures} requests failed`)
+        console.log(
+          `round ${round + 1} ${which}: ${result.reqPerSec.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ` +
+            `${(((cpuAfter - cpuBefore) * 1e6) / result.total).toFixed(0)} µs CPU per request (services${which === 'pair' ? ' + PostgreSQL' : ''})`,
+        )
+        return { reqPerSec: result.reqPerSec, cpuUs: ((cpuAfter - cpuBefore) * 1e6) / result.total }
+      }
+      const order: ('single' | 'pair')[] = round % 2 ? ['pair', 'single'] : ['single', 'pair']
+      const measured: Record<string, { reqPerSec: number; cpuUs: number }> = {}
+      for (const which of order) measured[which] = await measure(which)
+      rounds.push({
+        single: measured.single!.reqPerSec,
+        pair: measured.pair!.reqPerSec,
+        singleCpuUs: measured.single!.cpuUs,
+        pairCpuUs: measured.pair!.cpuUs,
+      })
+    }
+
+    // 2. Ten uploads racing over both instances for five uploads' worth of credits.
+    const racer = await admin(
+      cli,
+      'create-account',
+      '--email',
+      'race@example.com',
+      '--data-dir',
+      instanceDirs[0]!,
+      ...shared,
+    )
+    const racerVault = await admin(
+      cli,
+      'create-vault',
+      '--account',
+      racer.accountId,
+      '--data-dir',
+      instanceDirs[0]!,
+      ...shared,
+    )
+    const size = 1_000_000
+    const cost = uploadCostCredits(size)
+    const spendable = 5 * cost
+    // The trial's 100 credits brought down to exactly five uploads' worth by one upload first.
+    const fillerSize = Math.floor(((100 - spendable) * 1e9) / 4650)
+    if (uploadCostCredits(fillerSize) !== 100 - spendable)
+      throw new Error('filler size does not cost what is needed')
+    const post = (url: string, bytes: number, name: string) => {
+      const form = new FormData()
+      form.append('filename', name)
+      form.append('file', new Blob([new Uint8Array(bytes).fill(name.length)]), 'blob.bin')
+      return fetch(`${url}/api/vault/${racerVault.vaultId}/asset`, {
+        method: 'POST',
+        headers: { 'x-api-key': racer.apiKey },
+        body: form,
+      })
+    }
+    if ((await post(pair[0]!.url, fillerSize, 'filler')).status !== 201)
+      throw new Error('the filler upload failed')
+    const started = performance.now()
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        post(pair[i % 2]!.url, size, `racer-${'x'.repeat(i)}`).then((r) => r.status),
+      ),
+    )
+    const raceMs = performance.now() - started
+    const vault = (await (
+      await fetch(`${pair[1]!.url}/api/vault/${racerVault.vaultId}`, {
+        headers: { 'x-api-key': racer.apiKey },
+      })
+    ).json()) as { data: { creditsBalance: number; assetCount: number } }
+    const stored = statuses.filter((s) => s === 201).length
+    console.log(
+      `uploads: ${stored} stored, ${statuses.filter((s) => s === 402).length} refused (402) in ${raceMs.toFixed(0)} ms; ` +
+        `balance ${vault.data.creditsBalance} (expected 0), assets ${vault.data.assetCount} (expected 6)`,
+    )
+
+    // 3. Due releases, ticked by both instances' schedulers at the same moment (as two `admin tick` runs).
+    const dueVaults: string[] = []
+    for (let i = 0; i < 10; i++) {
+      const account = await admin(
+        cli,
+        'create-account',
+        '--email',
+        `due${i}@example.com`,
+        '--data-dir',
+        instanceDirs[1]!,
+        ...shared,
+      )
+      const { vaultId } = await admin(
+        cli,
+        'create-vault',
+        '--account',
+        account.accountId,
+        '--data-dir',
+        instanceDirs[1]!,
+        ...shared,
+      )
+      const heir = await fetch(`${pair[i % 2]!.url}/api/vault/${vaultId}/heir`, {
+        method: 'POST',
+        headers: { 'x-api-key': account.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Heir ${i}`, email: `heir${i}@example.com` }),
+      })
+      if (heir.status !== 201) throw new Error(`adding an heir failed: ${heir.status}`)
+      await admin(cli, 'start-release', '--vault', vaultId, '--data-dir', instanceDirs[i % 2]!, ...shared)
+      dueVaults.push(vaultId)
+    }
+    const later = new Date(Date.now() + 31 * 86_400_000).toISOString()
+    const reports = await Promise.all(
+      instanceDirs.map((dir) => admin(cli, 'tick', '--now', later, '--data-dir', dir, ...shared)),
+    )
+    const released = reports.flatMap((report) => report.released.map((r: { vaultId: string }) => r.vaultId))
+    const outbox = await admin(cli, 'outbox', '--data-dir', instanceDirs[0]!, ...shared)
+    const heirMails = outbox.messages.filter(
+      (m: { kind: string; vaultId: string }) => m.kind === 'heir_access' && dueVaults.includes(m.vaultId),
+    ).length
+    console.log(
+      `scheduler: ${dueVaults.length} due releases; released by instance A ${reports[0].released.length}, by B ${reports[1].released.length}; ` +
+        `distinct ${new Set(released).size}; heir e-mails ${heirMails}`,
+    )
+
+    const figures = {
+      cores: availableParallelism(),
+      rounds: ROUNDS,
+      secondsPerRound: SECONDS,
+      connections: CONNECTIONS,
+      singleSqliteReqPerSec: Math.round(median(rounds.map((r) => r.single))),
+      pairPostgresReqPerSec: Math.round(median(rounds.map((r) => r.pair))),
+      pairOverSingle: Number(
+        (median(rounds.map((r) => r.pair)) / median(rounds.map((r) => r.single))).toFixed(2),
+      ),
+      singleCpuUsPerRequest: Math.round(median(rounds.map((r) => r.singleCpuUs))),
+      pairCpuUsPerRequestWithPostgres: Math.round(median(rounds.map((r) => r.pairCpuUs))),
+      uploads: {
+        parallel: 10,
+        stored,
+        refused: statuses.filter((s) => s === 402).length,
+        balance: vault.data.creditsBalance,
+        assetCount: vault.data.assetCount,
+      },
+      scheduler: {
+        due: dueVaults.length,
+        releasedByA: reports[0].released.length,
+        releasedByB: reports[1].released.length,
+        distinct: new Set(released).size,
+        heirMails,
+      },
+    }
+    console.log(JSON.stringify(figures))
+    const ok =
+      stored === 5 &&
+      vault.data.creditsBalance === 0 &&
+      released.length === dueVaults.length &&
+      new Set(released).size === dueVaults.length &&
+      heirMails === dueVaults.length
+    if (!ok) {
+      console.error('the shared service broke a promise: see the figures above')
+      process.exitCode = 1
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await postgres.stop()
+    rmSync(temp, { recursive: true, force: true })
+  }
+}
+
+await main()
