@@ -215,7 +215,7 @@ export class PostgresStore implements SqlStore {
   readonly kind = 'postgres'
   readonly readCache = NO_READ_CACHE
   readonly #transaction = new AsyncLocalStorage<OpenTransaction>()
-  readonly #texts = new Map<string, string>()
+  readonly #statements = new Map<string, { name: string; text: string }>()
 
   constructor(readonly pool: pg.Pool) {}
 
@@ -259,19 +259,20 @@ export class PostgresStore implements SqlStore {
 
   #query(sql: string, params: SqlValue[]): Promise<pg.QueryResult> {
     const current = this.#transaction.getStore()
-    const text = this.#textOf(sql)
-    return current?.open ? current.client.query(text, params) : this.pool.query(text, params)
+    // Named: each connection parses and plans a statement once, not at every request.
+    const query = { ...this.#statementOf(sql), values: params }
+    return current?.open ? current.client.query(query) : this.pool.query(query)
   }
 
   /** `?` placeholders as PostgreSQL's $1, $2…; the domain's SQL holds no `?` inside string literals. */
-  #textOf(sql: string): string {
-    let text = this.#texts.get(sql)
-    if (text === undefined) {
+  #statementOf(sql: string): { name: string; text: string } {
+    let statement = this.#statements.get(sql)
+    if (statement === undefined) {
       let n = 0
-      text = sql.replace(/\?/g, () => `$${++n}`)
-      this.#texts.set(sql, text)
+      statement = { name: `s${this.#statements.size}`, text: sql.replace(/\?/g, () => `$${++n}`) }
+      this.#statements.set(sql, statement)
     }
-    return text
+    return statement
   }
 }
 
