@@ -8,7 +8,7 @@ import { refuseForeignOrigin, refuseGuessing, sendPage, textFor } from './html-p
 import type { AuthFailureLimiter } from './rate-limit'
 
 /** The page for a link that cannot check in (unknown, used, outdated, releasing). */
-function refusal(
+async function refusal(
   request: FastifyRequest,
   reply: FastifyReply,
   why: Exclude<CheckInLinkState, { state: 'ready' }>,
@@ -18,7 +18,7 @@ function refusal(
   const c = text.checkIn
   switch (why.state) {
     case 'unknown':
-      authFailures?.recordFailure(request.ip)
+      await authFailures?.recordFailure(request.ip)
       return sendPage(reply, text, 404, text.linkNotValidTitle, [c.unknownLink])
     case 'used':
       return sendPage(reply, text, 410, c.usedTitle, [

@@ -25,7 +25,7 @@ async function findGuardian(
     return await guardianByToken(ctx, (request.params as { token: string }).token)
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      authFailures?.recordFailure(request.ip)
+      await authFailures?.recordFailure(request.ip)
       return null
     }
     throw error
