@@ -13,6 +13,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
+import { adminOperations } from '../src/service/admin'
+import { openServiceContext } from '../src/service/service-context'
 import { uploadCostCredits } from '../src/shared/api'
 import { startTestPostgres } from '../test/service/postgres-server'
 
@@ -35,6 +37,7 @@ const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Number(roundsArg.slice(9)) : 3
 const SECONDS = 8
 const CONNECTIONS = 20
+const DUE_RELEASES = 40
 
 async function buildCli(): Promise<string> {
   const outfile = join(root, 'out', 'bench', 'service.js')
@@ -90,13 +93,20 @@ function postgresCpu(): number {
   return total
 }
 
+type Setup = 'sqlite' | 'postgresOne' | 'postgresPair'
+interface Target {
+  url: string
+  key: string
+  vaultId: string
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-async function load(targets: { url: string; key: string; vaultId: string }[]) {
+async function load(targets: Target[]) {
   const results = await Promise.all(
     targets.map((target) =>
       autocannon({
@@ -160,42 +170,53 @@ async function main(): Promise<void> {
     const pair = await Promise.all(instanceDirs.map((dir) => serve(cli, ['--data-dir', dir, ...shared])))
     children.push(sqlite.child, ...pair.map((p) => p.child))
 
-    // 1. Reads.
+    // 1. Reads: one SQLite instance, one instance on PostgreSQL alone, and the pair on it.
     console.log(
       `machine: ${availableParallelism()} cores, load ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     )
-    const rounds: { single: number; pair: number; singleCpuUs: number; pairCpuUs: number }[] = []
-    for (let round = 0; round < ROUNDS; round++) {
-      const measure = async (which: 'single' | 'pair') => {
-        const pids = which === 'single' ? [sqlite.child.pid!] : pair.map((p) => p.child.pid!)
-        const cpuBefore =
-          pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (which === 'pair' ? postgresCpu() : 0)
-        const result = await load(
-          which === 'single'
-            ? [{ url: sqlite.url, key: single.apiKey, vaultId: singleVault.vaultId }]
-            : pair.map((p) => ({ url: p.url, key: owner.apiKey, vaultId: ownerVault.vaultId })),
-        )
-        const cpuAfter =
-          pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) + (which === 'pair' ? postgresCpu() : 0)
-        if (result.failures) throw new Error(`${which}: ${result.failures} requests failed`)
-        console.log(
-          `round ${round + 1} ${which}: ${result.reqPerSec.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ` +
-            `${(((cpuAfter - cpuBefore) * 1e6) / result.total).toFixed(0)} µs CPU per request (services${which === 'pair' ? ' + PostgreSQL' : ''})`,
-        )
-        return { reqPerSec: result.reqPerSec, cpuUs: ((cpuAfter - cpuBefore) * 1e6) / result.total }
-      }
-      const order: ('single' | 'pair')[] = round % 2 ? ['pair', 'single'] : ['single', 'pair']
-      const measured: Record<string, { reqPerSec: number; cpuUs: number }> = {}
-      for (const which of order) measured[which] = await measure(which)
-      rounds.push({
-        single: measured.single!.reqPerSec,
-        pair: measured.pair!.reqPerSec,
-        singleCpuUs: measured.single!.cpuUs,
-        pairCpuUs: measured.pair!.cpuUs,
-      })
+    const setups: Record<Setup, { pids: number[]; postgres: boolean; targets: Target[] }> = {
+      sqlite: {
+        pids: [sqlite.child.pid!],
+        postgres: false,
+        targets: [{ url: sqlite.url, key: single.apiKey, vaultId: singleVault.vaultId }],
+      },
+      postgresOne: {
+        pids: [pair[0]!.child.pid!],
+        postgres: true,
+        targets: [{ url: pair[0]!.url, key: owner.apiKey, vaultId: ownerVault.vaultId }],
+      },
+      postgresPair: {
+        pids: pair.map((p) => p.child.pid!),
+        postgres: true,
+        targets: pair.map((p) => ({ url: p.url, key: owner.apiKey, vaultId: ownerVault.vaultId })),
+      },
     }
+    const cpuOf = (setup: Setup) =>
+      setups[setup].pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0) +
+      (setups[setup].postgres ? postgresCpu() : 0)
+    const rounds: Record<Setup, { reqPerSec: number; cpuUs: number }>[] = []
+    const names = Object.keys(setups) as Setup[]
+    for (let round = 0; round < ROUNDS; round++) {
+      const measured = {} as Record<Setup, { reqPerSec: number; cpuUs: number }>
+      // Each round in another order, so drift of the machine's load does not favour one setup.
+      for (let i = 0; i < names.length; i++) {
+        const setup = names[(i + round) % names.length]!
+        const cpuBefore = cpuOf(setup)
+        const result = await load(setups[setup].targets)
+        const cpuUs = ((cpuOf(setup) - cpuBefore) * 1e6) / result.total
+        if (result.failures) throw new Error(`${setup}: ${result.failures} requests failed`)
+        console.log(
+          `round ${round + 1} ${setup}: ${result.reqPerSec.toFixed(0)} req/s, p99 ${result.p99Ms} ms, ` +
+            `${cpuUs.toFixed(0)} µs CPU per request (service${setups[setup].postgres ? 's and PostgreSQL' : ''})`,
+        )
+        measured[setup] = { reqPerSec: result.reqPerSec, cpuUs }
+      }
+      rounds.push(measured)
+    }
+    const med = (setup: Setup, field: 'reqPerSec' | 'cpuUs') =>
+      Math.round(median(rounds.map((r) => r[setup][field])))
 
     // 2. Ten uploads racing over both instances for five uploads' worth of credits.
     const racer = await admin(
@@ -254,35 +275,23 @@ async function main(): Promise<void> {
     )
 
     // 3. Due releases, ticked by both instances' schedulers at the same moment (as two `admin tick` runs).
+    // Set up in this process (the admin operations on the shared database); many vaults, so the two passes overlap.
     const dueVaults: string[] = []
-    for (let i = 0; i < 10; i++) {
-      const account = await admin(
-        cli,
-        'create-account',
-        '--email',
-        `due${i}@example.com`,
-        '--data-dir',
-        instanceDirs[1]!,
-        ...shared,
-      )
-      const { vaultId } = await admin(
-        cli,
-        'create-vault',
-        '--account',
-        account.accountId,
-        '--data-dir',
-        instanceDirs[1]!,
-        ...shared,
-      )
+    const { ctx, db } = await openServiceContext(instanceDirs[1]!, undefined, { postgresUrl })
+    const operator = adminOperations(ctx)
+    for (let i = 0; i < DUE_RELEASES; i++) {
+      const account = await operator.createAccount({ email: `due${i}@example.com` })
+      const { vaultId } = await operator.createVault({ account: account.accountId, preset: 'standard' })
       const heir = await fetch(`${pair[i % 2]!.url}/api/vault/${vaultId}/heir`, {
         method: 'POST',
         headers: { 'x-api-key': account.apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({ name: `Heir ${i}`, email: `heir${i}@example.com` }),
       })
       if (heir.status !== 201) throw new Error(`adding an heir failed: ${heir.status}`)
-      await admin(cli, 'start-release', '--vault', vaultId, '--data-dir', instanceDirs[i % 2]!, ...shared)
+      await operator.startRelease({ vault: vaultId })
       dueVaults.push(vaultId)
     }
+    await db.close()
     const later = new Date(Date.now() + 31 * 86_400_000).toISOString()
     const reports = await Promise.all(
       instanceDirs.map((dir) => admin(cli, 'tick', '--now', later, '--data-dir', dir, ...shared)),
@@ -302,13 +311,20 @@ async function main(): Promise<void> {
       rounds: ROUNDS,
       secondsPerRound: SECONDS,
       connections: CONNECTIONS,
-      singleSqliteReqPerSec: Math.round(median(rounds.map((r) => r.single))),
-      pairPostgresReqPerSec: Math.round(median(rounds.map((r) => r.pair))),
-      pairOverSingle: Number(
-        (median(rounds.map((r) => r.pair)) / median(rounds.map((r) => r.single))).toFixed(2),
+      getReqPerSec: {
+        sqlite: med('sqlite', 'reqPerSec'),
+        postgresOne: med('postgresOne', 'reqPerSec'),
+        postgresPair: med('postgresPair', 'reqPerSec'),
+      },
+      cpuUsPerGet: {
+        sqlite: med('sqlite', 'cpuUs'),
+        postgresOne: med('postgresOne', 'cpuUs'),
+        postgresPair: med('postgresPair', 'cpuUs'),
+      },
+      pairOverSqlite: Number((med('postgresPair', 'reqPerSec') / med('sqlite', 'reqPerSec')).toFixed(2)),
+      pairOverOnePostgres: Number(
+        (med('postgresPair', 'reqPerSec') / med('postgresOne', 'reqPerSec')).toFixed(2),
       ),
-      singleCpuUsPerRequest: Math.round(median(rounds.map((r) => r.singleCpuUs))),
-      pairCpuUsPerRequestWithPostgres: Math.round(median(rounds.map((r) => r.pairCpuUs))),
       uploads: {
         parallel: 10,
         stored,
