@@ -1,10 +1,12 @@
 // Heir recovery tool: guardians' shares (or the owner's kit) + encrypted files -> original files.
 // Offline from .vault files, or straight from a Vault Service with the heir access code from the
-// release e-mail (--service, --token). Needs no Electron. Run: npm run recover -- --help, or from the
+// release e-mail (--service, --token), or from Arweave by the vault id inside the kits (--from-arweave)
+// when the service is gone. Needs no Electron. Run: npm run recover -- --help, or from the
 // heir's package (scripts/pack-recovery.mjs): npx ./vault-recover-<version>.tgz --help
 import { parseArgs } from 'node:util'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
+import { recoverFromArweave } from './arweave-recovery'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 import { RecoveryInputError, recoverVaultKey } from './recovery-key'
@@ -17,6 +19,7 @@ const HELP = `Vault recovery tool: turns encrypted vault files back into the ori
 
 Usage:
   ${COMMAND} <key> --out <folder> --service <address> --token <access code>
+  ${COMMAND} <key> --out <folder> --from-arweave <gateway>
   ${COMMAND} <key> --out <folder> <encrypted file or folder>...${PACKAGE_COMMAND ? '' : '\n  node out/cli/recover.js ...   (the same, without npm)'}
 
 Example, with the e-mail an heir received and two guardians' words:
@@ -43,6 +46,15 @@ From the vault service (the heir's e-mail):
                                the same command again after an interruption: finished files are kept,
                                downloaded ones are not fetched again, a cut-off download continues
                                where it stopped.
+
+From Arweave, the permanent storage network (when the vault service is gone):
+  --from-arweave <gateway>     an Arweave gateway address, e.g. https://arweave.net. The vault's files are
+                               found by the vault id inside the kits (nothing else is needed), downloaded
+                               and decrypted. Arweave keeps everything ever stored: files the owner
+                               deleted later come back too. Files there that are not of this vault (anyone
+                               can label a file with a vault's reference) are left out and counted.
+                               Run the same command again after an interruption: finished downloads
+                               and recovered files are kept.
 
 From encrypted files you already have:
   --out <folder>               where recovered files are written (created if needed). Existing files
@@ -98,6 +110,13 @@ async function main(argv: string[]): Promise<number> {
     return 2
   }
   const fromService = values.service !== undefined || values.token !== undefined
+  const fromArweave = values['from-arweave'] !== undefined
+  if (fromArweave && (fromService || positionals.length > 0)) {
+    console.error(
+      'Give one place to recover from: --from-arweave <gateway>, or --service and --token, or encrypted files and folders.\nRun with --help to see the options.',
+    )
+    return 2
+  }
   if (fromService && (values.service === undefined || values.token === undefined)) {
     console.error(
       'To recover from the vault service give both --service <address> and --token <access code> (both are in the heir e-mail).\nRun with --help to see the options.',
@@ -110,9 +129,12 @@ async function main(argv: string[]): Promise<number> {
     )
     return 2
   }
-  if (!values.check && (values.out === undefined || (!fromService && positionals.length === 0))) {
+  if (
+    !values.check &&
+    (values.out === undefined || (!fromService && !fromArweave && positionals.length === 0))
+  ) {
     console.error(
-      'Say where the recovered files go (--out <folder>) and which encrypted files or folders to read (or --service and --token).\nRun with --help to see the options.',
+      'Say where the recovered files go (--out <folder>) and which encrypted files or folders to read (or --service and --token, or --from-arweave <gateway>).\nRun with --help to see the options.',
     )
     return 2
   }
@@ -143,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
 
   const showProgress = process.stderr.isTTY && !values.json
   if (fromService) return recoverFromTheService(values, key, backend, showProgress)
+  if (fromArweave) return recoverFromTheNetwork(values, key, backend, showProgress)
   const results = await recoverFiles({
     vaultKey: key.vaultKey,
     vaultId: key.vaultId,
@@ -236,6 +259,62 @@ async function recoverFromTheService(
   return done === total ? 0 : 1
 }
 
+async function recoverFromTheNetwork(
+  values: ReturnType<typeof parse>['values'],
+  key: { vaultKey: Uint8Array; vaultId: string },
+  backend: AeadBackendName,
+  showProgress: boolean,
+): Promise<number> {
+  const gateway = values['from-arweave']!
+  const report = await recoverFromArweave({
+    gateway,
+    vaultId: key.vaultId,
+    vaultKey: key.vaultKey,
+    outDir: values.out!,
+    backend,
+    onProgress: showProgress
+      ? (p) => {
+          const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 0
+          const line =
+            p.phase === 'looking'
+              ? `Looking for the vault's files on ${p.name}...`
+              : `[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${p.name}`
+          process.stderr.write(`\r${line}`.slice(0, 120).padEnd(120))
+        }
+      : undefined,
+  })
+  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  for (const result of report.results) console.log(values.json ? JSON.stringify(result) : describe(result))
+  if (report.foreign.length > 0) {
+    console.error(
+      `${report.foreign.length} file(s) on Arweave carry this vault's label but are not files of this vault (the kits' key does not open them); they were left out: ${report.foreign.map((f) => f.txId).join(', ')}.`,
+    )
+  }
+  if (report.stopped) {
+    console.error(report.stopped.message)
+    return 1
+  }
+  if (report.found.length === 0) {
+    console.error(
+      `No files of vault ${key.vaultId} were found on Arweave through ${gateway} (searched for the tag Vault-Ref = ${report.vaultRef}). The vault's service may not have stored it on Arweave, or its newest uploads are not indexed yet: try again later or with another gateway.`,
+    )
+    return 1
+  }
+  const older = report.results.filter((r) => r.status === 'superseded').length
+  const files = report.results.length - older
+  const failed = report.results.filter((r) => !['recovered', 'kept', 'superseded'].includes(r.status)).length
+  const olderNote =
+    older > 0
+      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
+      : ''
+  console.error(
+    failed === 0
+      ? `All ${files} file(s) recovered from Arweave into ${values.out}.${olderNote}`
+      : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). Files that failed were not written; run the command again to retry them.${olderNote}`,
+  )
+  return failed === 0 ? 0 : 1
+}
+
 function parse(argv: string[]) {
   return parseArgs({
     args: argv,
@@ -252,6 +331,7 @@ function parse(argv: string[]) {
       out: { type: 'string' },
       service: { type: 'string' },
       token: { type: 'string' },
+      'from-arweave': { type: 'string' },
       backend: { type: 'string' },
       check: { type: 'boolean' },
       json: { type: 'boolean' },

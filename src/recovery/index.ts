@@ -1,5 +1,14 @@
 // Heir recovery as a library (the app's recovery screen and the CLI share it).
 export {
+  ARWEAVE_DOWNLOADS_FOLDER,
+  type ArweaveBlob,
+  ArweaveRecoveryError,
+  type ArweaveRecoveryReport,
+  arweaveVaultRef,
+  findVaultBlobs,
+  recoverFromArweave,
+} from './arweave-recovery'
+export {
   type FileRecoveryResult,
   type FileRecoveryStatus,
   plaintextName,

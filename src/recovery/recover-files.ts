@@ -24,6 +24,11 @@ export interface RecoverFilesOptions {
   outDir: string
   onProgress?: (progress: RecoveryProgress) => void
   backend?: AeadBackendName
+  /**
+   * When an input was stored (ms), if the caller knows (e.g. its Arweave block): dates a single-file
+   * blob, which carries no date inside; a bundle's own date wins.
+   */
+  uploadedAtMs?: (input: string) => number | undefined
 }
 
 export interface RecoveryProgress {
@@ -139,7 +144,9 @@ export async function recoverFiles(opts: RecoverFilesOptions): Promise<FileRecov
       results.push({ input: job.input, output: join(opts.outDir, job.target), status: 'failed', ...failed })
     }
   }
-  const ordered = newestFirst(jobs, (job) => job.summary?.createdAtMs)
+  const ordered = newestFirst(jobs, (job) =>
+    job.summary?.kind === 'bundle' ? job.summary.createdAtMs : opts.uploadedAtMs?.(job.input),
+  )
   const paths = new RecoveredPaths()
   const run = { done: 0, total: ordered.reduce((sum, job) => sum + job.size, 0) }
   for (const [i, job] of ordered.entries()) {

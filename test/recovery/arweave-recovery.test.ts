@@ -1,0 +1,322 @@
+// Heir recovery from Arweave with the service gone: real encrypted blobs (a multi-chunk file, a bundle, two
+// copies of one file) are put on arlocal by the service's ArweaveBlobStore, beside another vault's blob and a
+// stranger's transaction carrying this vault's tags; the recovery library and the CLI find the vault's
+// blobs from the kits alone, through GraphQL, and decrypt them as from a service.
+import { execFile } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import ArLocalModule from 'arlocal'
+import Arweave from 'arweave'
+import { build } from 'esbuild'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NODE_CIPHER_WORKERS } from '../../scripts/node-cipher-workers.mjs'
+import {
+  ARWEAVE_DOWNLOADS_FOLDER,
+  arweaveVaultRef,
+  findVaultBlobs,
+  recoverFromArweave,
+} from '../../src/recovery/index'
+import { type ArweaveBlobStore, openArweaveBlobStore, vaultRefOf } from '../../src/service/arweave-blob-store'
+import { SSS_PRESET_SHAPE } from '../../src/shared/api'
+import {
+  collectBytes,
+  encodeShareWords,
+  encryptBundleStream,
+  encryptStream,
+  type GuardianShare,
+  generateVaultKey,
+  splitVaultKey,
+} from '../../src/vault-format/index'
+
+const ArLocal = ((ArLocalModule as unknown as { default?: typeof ArLocalModule }).default ??
+  ArLocalModule) as typeof ArLocalModule
+
+const run = promisify(execFile)
+const vaultKey = generateVaultKey()
+const vaultId = '5e0d7c3b-2a41-4f8e-9b6c-0d1e2f3a4b5c'
+let temp: string
+let arlocal: InstanceType<typeof ArLocal>
+let arweave: Arweave
+let gateway: string
+let store: ArweaveBlobStore
+let shares: GuardianShare[]
+let cli: string
+const txIds: Record<string, string> = {}
+let strangerTx: string
+
+const scan = randomBytes(3 * 1024 * 1024 + 777)
+const notes = new Map(
+  Array.from({ length: 6 }, (_, i) => [`notes/note-${i}.txt`, Buffer.from(`note ${i}\n`.repeat(i + 1))]),
+)
+const oldWill = Buffer.from('First draft: everything to the cat.\n')
+const middleWill = Buffer.from('Second draft: the house to Ana.\n')
+const newWill = Buffer.from('Final: the house to Ana, the books to Ben.\n')
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function mine(): Promise<void> {
+  expect((await fetch(`${gateway}/mine`)).status).toBe(200)
+}
+
+async function putBlob(name: string, blob: Uint8Array, forVault = vaultId): Promise<void> {
+  const tempPath = store.newTempPath()
+  writeFileSync(tempPath, blob)
+  txIds[name] = await store.put(tempPath, {
+    sha256Hex: createHash('sha256').update(blob).digest('hex'),
+    size: blob.length,
+    labels: { vaultId: forVault, assetId: name },
+  })
+}
+
+function fileBlob(path: string, plain: Buffer, forVault = vaultId): Promise<Uint8Array> {
+  return collectBytes(
+    encryptStream([plain], { vaultKey, vaultId: forVault, identity: { path, size: plain.length } }),
+  )
+}
+
+beforeAll(async () => {
+  temp = mkdtempSync(join(tmpdir(), 'arweave-recovery-'))
+  const port = await freePort()
+  arlocal = new ArLocal(port, false, join(temp, 'arlocal-db'), false)
+  await arlocal.start()
+  gateway = `http://127.0.0.1:${port}`
+  arweave = Arweave.init({ host: '127.0.0.1', port, protocol: 'http' })
+
+  // The service's operator wallet and store.
+  const operator = await arweave.wallets.generate()
+  const walletFile = join(temp, 'operator.json')
+  writeFileSync(walletFile, JSON.stringify(operator), { mode: 0o600 })
+  await fetch(`${gateway}/mint/${await arweave.wallets.jwkToAddress(operator)}/1000000000000000`)
+  store = await openArweaveBlobStore({ gateway, walletFile, cacheDir: join(temp, 'service-cache') })
+
+  shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
+  await putBlob('old will', await fileBlob('letters/will.txt', oldWill))
+  await mine()
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  await putBlob('new will', await fileBlob('letters/will.txt', newWill))
+  await putBlob('scan', await fileBlob('photos/scan.jpg', scan))
+  // The bundle also holds a draft of the will, dated an hour ago: the single-file blob of the final will,
+  // which carries no date inside, is newer only by its block's time.
+  const entries = [...notes, ['letters/will.txt', middleWill] as const].map(([path, plain]) => ({
+    identity: { path, size: plain.length },
+    content: () => [plain],
+  }))
+  const anHourAgo = Date.now() - 60 * 60_000
+  await putBlob(
+    'notes',
+    await collectBytes(encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: anHourAgo })),
+  )
+  // Another vault of the same service: never found for this one.
+  await putBlob(
+    'other vault',
+    await fileBlob('theirs.txt', Buffer.from('not yours'), 'another-vault-id'),
+    'another-vault-id',
+  )
+
+  // A stranger labels a transaction with this vault's tags (the network lets anyone do so).
+  const stranger = await arweave.wallets.generate()
+  await fetch(`${gateway}/mint/${await arweave.wallets.jwkToAddress(stranger)}/1000000000000000`)
+  const junk = await arweave.createTransaction({ data: randomBytes(5000) }, stranger)
+  junk.addTag('App-Name', 'Vault-Desktop')
+  junk.addTag('Vault-Ref', arweaveVaultRef(vaultId))
+  await arweave.transactions.sign(junk, stranger)
+  expect((await arweave.transactions.post(junk)).status).toBe(200)
+  strangerTx = junk.id
+  await mine()
+
+  // The recovery tool as heirs run it, bundled as scripts/build-cli.mjs does (inside the project, so
+  // that its packages resolve), in a folder of this test's own.
+  cli = join(process.cwd(), 'out/test-arweave-recovery/recover.js')
+  await build({
+    entryPoints: { recover: 'src/recovery/cli.ts', ...NODE_CIPHER_WORKERS },
+    outdir: dirname(cli),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+})
+
+afterAll(async () => {
+  await arlocal?.stop()
+  rmSync(temp, { recursive: true, force: true })
+  if (cli) rmSync(dirname(cli), { recursive: true, force: true })
+})
+
+async function recoverCli(args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [cli, ...args])
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+describe('finding a vault on Arweave', () => {
+  it('derives the same Vault-Ref as the service tags blobs with', () => {
+    expect(arweaveVaultRef(vaultId)).toBe(vaultRefOf(vaultId))
+    // The documented derivation, computed here independently.
+    const expected = createHash('sha256').update(`vault-desktop/arweave/v1\u0000${vaultId}`).digest('hex')
+    expect(arweaveVaultRef(vaultId)).toBe(expected)
+  })
+
+  it("finds the vault's blobs (and the stranger's) by tags through GraphQL, with paging", async () => {
+    const found = await findVaultBlobs(gateway, vaultId)
+    const ids = found.map((b) => b.txId).sort()
+    expect(ids).toEqual(
+      [txIds['old will'], txIds['new will'], txIds.scan, txIds.notes, strangerTx].sort() as string[],
+    )
+    const scanBlob = found.find((b) => b.txId === txIds.scan)!
+    expect(scanBlob.sha256Hex).toBe(
+      createHash('sha256')
+        .update(readFileSync(store.copyPathOf(scanBlob.sha256Hex!)))
+        .digest('hex'),
+    )
+    expect(scanBlob.owner).toBe(store.address)
+    expect(scanBlob.minedAtMs).toBeGreaterThan(Date.now() - 10 * 60_000)
+  })
+
+  it('follows the pages of a long answer', async () => {
+    // Arlocal answers at most 100 per page like gateways; 3 per page needs two follow-up pages here.
+    const pages: number[] = []
+    const original = globalThis.fetch
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input).endsWith('/graphql') && init?.body) {
+        const body = JSON.parse(String(init.body))
+        body.query = body.query.replace('first: 100', 'first: 2')
+        pages.push(1)
+        return original(input, { ...init, body: JSON.stringify(body) })
+      }
+      return original(input, init)
+    }) as typeof fetch
+    try {
+      expect(await findVaultBlobs(gateway, vaultId)).toHaveLength(5)
+    } finally {
+      globalThis.fetch = original
+    }
+    expect(pages.length).toBe(3)
+  })
+})
+
+describe('recoverFromArweave', () => {
+  it('recovers every file from the kits alone, newest copy first, strangers left out', async () => {
+    const out = join(temp, 'lib-out')
+    // A cut-off download from an earlier run (garbage, in fact): arlocal ignores the range, so it is
+    // fetched again whole.
+    mkdirSync(join(out, ARWEAVE_DOWNLOADS_FOLDER), { recursive: true })
+    writeFileSync(join(out, ARWEAVE_DOWNLOADS_FOLDER, `${txIds.scan}.vault.part`), randomBytes(1000))
+    const phases = new Set<string>()
+    const report = await recoverFromArweave({
+      gateway,
+      vaultId,
+      vaultKey,
+      outDir: out,
+      onProgress: (p) => phases.add(p.phase),
+    })
+    expect(report.stopped).toBeUndefined()
+    expect(report.foreign).toEqual([{ txId: strangerTx, owner: expect.any(String) }])
+    expect(readFileSync(join(out, 'photos/scan.jpg')).equals(scan)).toBe(true)
+    expect(readFileSync(join(out, 'letters/will.txt')).equals(newWill)).toBe(true)
+    for (const [path, plain] of notes) expect(readFileSync(join(out, path)).equals(plain)).toBe(true)
+    expect(existsSync(join(out, 'theirs.txt'))).toBe(false)
+    const byStatus = (status: string) => report.results.filter((r) => r.status === status)
+    expect(byStatus('recovered')).toHaveLength(2 + notes.size)
+    expect(byStatus('superseded')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ input: `arweave:${txIds['old will']}` }),
+        expect.objectContaining({ input: `arweave:${txIds.notes}`, entry: 'letters/will.txt' }),
+      ]),
+    )
+    expect(byStatus('superseded')).toHaveLength(2)
+    expect(report.results).toHaveLength(4 + notes.size)
+    expect(existsSync(join(out, ARWEAVE_DOWNLOADS_FOLDER))).toBe(false)
+    expect([...phases]).toEqual(['looking', 'downloading', 'checking'])
+  })
+
+  it('stops with words for the heir when the gateway cannot be reached', async () => {
+    const report = await recoverFromArweave({
+      gateway: `http://127.0.0.1:${await freePort()}`,
+      vaultId,
+      vaultKey,
+      outDir: join(temp, 'unreachable-out'),
+    })
+    expect(report.stopped).toMatchObject({
+      code: 'GATEWAY_UNREACHABLE',
+      message: expect.stringMatching(/could not be reached .*ECONNREFUSED.*start the recovery again/),
+    })
+    const invalid = await recoverFromArweave({ gateway: 'arweave.net', vaultId, vaultKey, outDir: temp })
+    expect(invalid.stopped).toMatchObject({ code: 'INVALID_ADDRESS' })
+  })
+})
+
+describe('recover --from-arweave', () => {
+  it("recovers with two guardians' words and a gateway, and says what it left out", async () => {
+    const out = join(temp, 'cli-out')
+    const { code, stdout, stderr } = await recoverCli([
+      '--share-words',
+      encodeShareWords(shares[0]!),
+      '--share-words',
+      encodeShareWords(shares[2]!),
+      '--from-arweave',
+      gateway,
+      '--out',
+      out,
+    ])
+    expect(stderr).toContain(`All ${2 + notes.size} file(s) recovered from Arweave`)
+    expect(stderr).toContain(`1 file(s) on Arweave carry this vault's label but are not files of this vault`)
+    expect(stderr).toContain(strangerTx)
+    expect(code).toBe(0)
+    expect(stdout).toContain(`older    arweave:${txIds['old will']}`)
+    expect(readFileSync(join(out, 'letters/will.txt')).equals(newWill)).toBe(true)
+    expect(readFileSync(join(out, 'photos/scan.jpg')).equals(scan)).toBe(true)
+  })
+
+  it('says when nothing of the vault is on the network, and refuses a second source', async () => {
+    const otherKey = generateVaultKey()
+    const otherShares = await splitVaultKey(otherKey, 'a-vault-never-stored', SSS_PRESET_SHAPE.standard)
+    const none = await recoverCli([
+      '--share-words',
+      encodeShareWords(otherShares[0]!),
+      '--share-words',
+      encodeShareWords(otherShares[1]!),
+      '--from-arweave',
+      gateway,
+      '--out',
+      join(temp, 'none-out'),
+    ])
+    expect(none.code).toBe(1)
+    expect(none.stderr).toContain('No files of vault a-vault-never-stored were found on Arweave')
+    expect(none.stderr).toContain(arweaveVaultRef('a-vault-never-stored'))
+
+    const both = await recoverCli([
+      '--share-words',
+      encodeShareWords(shares[0]!),
+      '--from-arweave',
+      gateway,
+      '--service',
+      'https://vault.example.org',
+      '--token',
+      'hk_x',
+      '--out',
+      join(temp, 'both-out'),
+    ])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('Give one place to recover from')
+  })
+})
