@@ -176,6 +176,23 @@ describe('finding a vault on Arweave', () => {
     expect(arweaveVaultRef(vaultId)).toBe(expected)
   })
 
+  it('is what docs/FORMAT.md section 9 says: the tags on a blob, and the Vault-Ref examples', async () => {
+    const page = readFileSync(join(import.meta.dirname, '../../docs/FORMAT.md'), 'utf8')
+    const section = page.slice(page.indexOf('## 9. Finding a vault on Arweave'))
+    for (const [, id, ref] of section.matchAll(/vault id {11}(\S+)\nVault-Ref {10}([0-9a-f]{64})/g)) {
+      expect(arweaveVaultRef(id!)).toBe(ref)
+    }
+    expect([...section.matchAll(/vault id {11}/g)]).toHaveLength(2)
+    const documented = [...section.matchAll(/^\| `([A-Za-z0-9-]+)` \| `?([^|`]+)/gm)].map(([, name]) => name)
+    const tx = (await (await fetch(`${gateway}/tx/${txIds.scan}`)).json()) as {
+      tags: { name: string; value: string }[]
+    }
+    const posted = tx.tags.map((t) => Buffer.from(t.name, 'base64url').toString())
+    expect(posted).toEqual(documented)
+    expect(section).toContain('| `App-Name` | `Vault-Desktop` |')
+    expect(section).toContain('| `Vault-Tags-Version` | `1`')
+  })
+
   it("finds the vault's blobs (and the stranger's) by tags through GraphQL, with paging", async () => {
     const found = await findVaultBlobs(gateway, vaultId)
     const ids = found.map((b) => b.txId).sort()
