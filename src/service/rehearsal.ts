@@ -72,9 +72,17 @@ const byId = async (ctx: ServiceContext, id: string) =>
 /** Rows with the same timestamp in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
 const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
 
+/**
+ * The practice started last. Of two started in the same millisecond (two instances at once), the later
+ * one ended the earlier, so the one not ended (or ended last) comes first; only then insertion order,
+ * which PostgreSQL cannot tell: without this, a live practice could hide behind a cancelled one there.
+ */
 function latestRow(ctx: ServiceContext, vaultId: string): Promise<RehearsalRow | undefined> {
   return ctx.db.get<RehearsalRow>(
-    `SELECT * FROM rehearsals WHERE vault_id = ? ORDER BY started_at DESC, ${insertionOrder(ctx)} DESC LIMIT 1`,
+    `SELECT * FROM rehearsals WHERE vault_id = ?
+       ORDER BY started_at DESC, CASE WHEN ended_at IS NULL THEN 1 ELSE 0 END DESC, ended_at DESC,
+         ${insertionOrder(ctx)} DESC
+       LIMIT 1`,
     vaultId,
   )
 }
