@@ -13,6 +13,7 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream } from 'node:stream/web'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
+import { plaintextLength } from '../vault-format/chunked-format'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 
 /** Folder inside the output folder holding downloads (removed once a run completes). */
@@ -205,6 +206,15 @@ export async function findVaultBlobs(
   return [...blobs.values()]
 }
 
+function isBlobLength(size: number): boolean {
+  try {
+    plaintextLength(size)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Gateways give a block's time in seconds; arlocal (the local test network) gives milliseconds. */
 function blockTimeMs(timestamp: number): number {
   return timestamp < 1e11 ? timestamp * 1000 : timestamp
@@ -337,6 +347,11 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
   let doneBytes = 0
   const inputs: { path: string; blob: ArweaveBlob }[] = []
   for (const [index, blob] of report.found.entries()) {
+    // A length no encrypted file can have (section 3.1): someone else's transaction, not worth fetching.
+    if (!isBlobLength(blob.size)) {
+      report.foreign.push({ txId: blob.txId, owner: blob.owner })
+      continue
+    }
     let outcome: 'done' | 'mismatch'
     try {
       outcome = await download(url, blob, downloads, (bytes) => {

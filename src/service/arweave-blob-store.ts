@@ -9,7 +9,17 @@
 // reads are served from (read-through: a blob put by another instance is fetched from the gateway once).
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { chmod, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import {
+  chmod,
+  type FileHandle,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -76,12 +86,18 @@ export interface ArweaveBlobStoreOptions {
   requestTimeoutMs?: number
 }
 
-/** What this instance posted, kept beside the local copy: a retried upload of the same bytes is not paid twice. */
+/**
+ * What this instance posted, kept beside the local copy, so that a retried upload of the same bytes is not
+ * paid twice: a complete one is reused, and one whose chunks did not all go up is finished.
+ */
 interface UploadRecord {
   txId: string
   vaultRef: string
   size: number
   postedAt: string
+  /** False while chunks may be missing; then `header` is the signed transaction to post again. */
+  complete: boolean
+  header?: object
 }
 
 /** Transaction status as the gateway reports it. */
@@ -212,25 +228,35 @@ export class ArweaveBlobStore implements BlobStore {
   ): Promise<string> {
     const vaultRef = vaultRefOf(blob.labels.vaultId)
     const copy = this.copyPathOf(blob.sha256Hex)
-    const earlier = await this.#uploadRecord(blob.sha256Hex)
-    if (earlier && earlier.vaultRef === vaultRef && earlier.size === blob.size) {
-      // The same bytes for the same vault went up before (a retried upload): the network has them.
-      await rename(tempPath, copy).catch(() => rm(tempPath, { force: true }))
-      return earlier.txId
-    }
     makePrivateDir(dirname(copy))
     await chmod(tempPath, PRIVATE_FILE_MODE)
     await rename(tempPath, copy)
+    const earlier = await this.#uploadRecord(blob.sha256Hex)
+    if (earlier && earlier.vaultRef === vaultRef && earlier.size === blob.size) {
+      // The same bytes for the same vault went up before (a retried upload): the network has them,
+      // or has their paid transaction and needs the rest of the chunks.
+      if (earlier.complete) return earlier.txId
+      return this.#sendData(copy, blob, earlier)
+    }
+    let posted: UploadRecord | undefined
     try {
-      return await this.#upload(copy, blob, vaultRef)
+      const record = await this.#postTransaction(copy, blob, vaultRef)
+      posted = record
+      return await this.#sendData(copy, blob, record)
     } catch (error) {
-      // Nothing usable went up: no local copy of a blob no asset will record.
-      await rm(copy, { force: true })
+      // Before the transaction was posted nothing was paid: no copy of a blob no asset will record.
+      // After, the copy and the record stay, so the same upload again finishes this transaction.
+      if (!posted) await rm(copy, { force: true })
       throw error
     }
   }
 
-  async #upload(copy: string, blob: { sha256Hex: string; size: number }, vaultRef: string): Promise<string> {
+  /** Signs and posts the transaction (paying for it); its data goes up in #sendData. */
+  async #postTransaction(
+    copy: string,
+    blob: { sha256Hex: string; size: number },
+    vaultRef: string,
+  ): Promise<UploadRecord> {
     const chunks = await chunksOf(copy, blob)
     const reward = await this.#priceOf(blob.size)
     await this.#checkBalance(reward, blob.size)
@@ -254,25 +280,60 @@ export class ArweaveBlobStore implements BlobStore {
     tx.addTag(ARWEAVE_TAGS.contentType.name, ARWEAVE_TAGS.contentType.value)
     await this.#arweave.transactions.sign(tx, this.#wallet)
 
-    await this.#postHeader({ ...tx.toJSON(), data: '' })
-    for (const [index, chunk] of chunks.chunks.entries()) {
-      await this.#postChunk(copy, tx.data_root, blob.size, chunk, chunks.proofs[index]!, index)
-    }
-    const status = await this.status(tx.id)
-    if (status.state === 'unknown') {
-      throw new ArweaveStoreError(
-        'GATEWAY_REFUSED',
-        `The Arweave gateway ${this.#gateway.origin} accepted transaction ${tx.id} but does not know it now. The upload was not stored; the client can send it again.`,
-      )
-    }
+    const header = { ...tx.toJSON(), data: '' }
+    await this.#postHeader(header)
     const record: UploadRecord = {
       txId: tx.id,
       vaultRef,
       size: blob.size,
       postedAt: new Date().toISOString(),
+      complete: false,
+      header,
     }
-    await writeFile(this.#recordPath(blob.sha256Hex), JSON.stringify(record), { mode: PRIVATE_FILE_MODE })
-    return tx.id
+    await this.#saveRecord(blob.sha256Hex, record)
+    return record
+  }
+
+  /** Posts the data's chunks from the local copy (again, for a resumed upload), then checks the gateway has it all. */
+  async #sendData(
+    copy: string,
+    blob: { sha256Hex: string; size: number },
+    record: UploadRecord,
+  ): Promise<string> {
+    const header = record.header as { data_root: string } | undefined
+    // The header again only if the gateway lost it (a transaction is paid once whatever happens).
+    if (header && (await this.status(record.txId)).state === 'unknown') await this.#postHeader(header)
+    const chunks = await chunksOf(copy, blob)
+    const dataRoot = Arweave.utils.bufferTob64Url(chunks.dataRoot)
+    const file = await open(copy, 'r')
+    try {
+      for (const [index, chunk] of chunks.chunks.entries()) {
+        await this.#postChunk(file, dataRoot, blob.size, chunk, chunks.proofs[index]!, index)
+      }
+    } finally {
+      await file.close()
+    }
+    await this.#awaitKnown(record.txId)
+    await this.#saveRecord(blob.sha256Hex, { ...record, complete: true, header: undefined })
+    return record.txId
+  }
+
+  /** A gateway may take a moment to show a transaction it just accepted. */
+  async #awaitKnown(txId: string): Promise<void> {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      if ((await this.status(txId)).state !== 'unknown') return
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt))
+    }
+    throw new ArweaveStoreError(
+      'GATEWAY_REFUSED',
+      `The Arweave gateway ${this.#gateway.origin} accepted transaction ${txId} and its data but does not know it now. Upload the file again: the same bytes finish this transaction instead of paying for a new one.`,
+    )
+  }
+
+  async #saveRecord(sha256Hex: string, record: UploadRecord): Promise<void> {
+    const path = this.#recordPath(sha256Hex)
+    await writeFile(`${path}.tmp`, JSON.stringify(record), { mode: PRIVATE_FILE_MODE })
+    await rename(`${path}.tmp`, path)
   }
 
   /**
@@ -400,14 +461,16 @@ export class ArweaveBlobStore implements BlobStore {
   }
 
   async #postChunk(
-    file: string,
+    file: FileHandle,
     dataRoot: string,
     dataSize: number,
     chunk: Chunk,
     proof: Proof,
     index: number,
   ): Promise<void> {
-    const bytes = await readRange(file, chunk.minByteRange, chunk.maxByteRange)
+    const bytes = Buffer.alloc(chunk.maxByteRange - chunk.minByteRange)
+    const { bytesRead } = await file.read(bytes, 0, bytes.length, chunk.minByteRange)
+    if (bytesRead !== bytes.length) throw new Error('The local copy changed while it was being uploaded')
     const body = {
       data_root: dataRoot,
       data_size: String(dataSize),
@@ -430,7 +493,7 @@ export class ArweaveBlobStore implements BlobStore {
     }
     throw new ArweaveStoreError(
       'GATEWAY_REFUSED',
-      `The Arweave gateway ${this.#gateway.origin} did not take part ${index + 1} of the file (${last}). The transaction is paid but its data is incomplete; upload the file again later (the same bytes reuse the transaction only if they went up whole).`,
+      `The Arweave gateway ${this.#gateway.origin} did not take part ${index + 1} of the file (${last}). The transaction is paid but its data is incomplete; upload the same file again later: the service finishes this transaction instead of paying for a new one.`,
     )
   }
 
@@ -572,18 +635,6 @@ export async function chunksOf(
     proofs.pop()
   }
   return { dataRoot: root.id, chunks, proofs }
-}
-
-async function readRange(file: string, start: number, end: number): Promise<Buffer> {
-  const handle = await open(file, 'r')
-  try {
-    const bytes = Buffer.alloc(end - start)
-    const { bytesRead } = await handle.read(bytes, 0, bytes.length, start)
-    if (bytesRead !== bytes.length) throw new Error(`${file} changed while it was being uploaded`)
-    return bytes
-  } finally {
-    await handle.close()
-  }
 }
 
 /** Passes on bytes start..end (inclusive) of what flows through. */

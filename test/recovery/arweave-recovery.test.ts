@@ -47,6 +47,7 @@ let shares: GuardianShare[]
 let cli: string
 const txIds: Record<string, string> = {}
 let strangerTx: string
+let tinyTx: string
 
 const scan = randomBytes(3 * 1024 * 1024 + 777)
 const notes = new Map(
@@ -135,6 +136,13 @@ beforeAll(async () => {
   await arweave.transactions.sign(junk, stranger)
   expect((await arweave.transactions.post(junk)).status).toBe(200)
   strangerTx = junk.id
+  // And one too short to be any encrypted file: left out without being downloaded.
+  const tiny = await arweave.createTransaction({ data: randomBytes(40) }, stranger)
+  tiny.addTag('App-Name', 'Vault-Desktop')
+  tiny.addTag('Vault-Ref', arweaveVaultRef(vaultId))
+  await arweave.transactions.sign(tiny, stranger)
+  expect((await arweave.transactions.post(tiny)).status).toBe(200)
+  tinyTx = tiny.id
   await mine()
 
   // The recovery tool as heirs run it, bundled as scripts/build-cli.mjs does (inside the project, so
@@ -197,7 +205,7 @@ describe('finding a vault on Arweave', () => {
     const found = await findVaultBlobs(gateway, vaultId)
     const ids = found.map((b) => b.txId).sort()
     expect(ids).toEqual(
-      [txIds['old will'], txIds['new will'], txIds.scan, txIds.notes, strangerTx].sort() as string[],
+      [txIds['old will'], txIds['new will'], txIds.scan, txIds.notes, strangerTx, tinyTx].sort() as string[],
     )
     const scanBlob = found.find((b) => b.txId === txIds.scan)!
     expect(scanBlob.sha256Hex).toBe(
@@ -210,7 +218,7 @@ describe('finding a vault on Arweave', () => {
   })
 
   it('follows the pages of a long answer', async () => {
-    // Arlocal answers at most 100 per page like gateways; 3 per page needs two follow-up pages here.
+    // Gateways answer at most 100 per page; at 2 per page, the 6 transactions take three pages.
     const pages: number[] = []
     const original = globalThis.fetch
     globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
@@ -223,7 +231,7 @@ describe('finding a vault on Arweave', () => {
       return original(input, init)
     }) as typeof fetch
     try {
-      expect(await findVaultBlobs(gateway, vaultId)).toHaveLength(5)
+      expect(await findVaultBlobs(gateway, vaultId)).toHaveLength(6)
     } finally {
       globalThis.fetch = original
     }
@@ -247,7 +255,13 @@ describe('recoverFromArweave', () => {
       onProgress: (p) => phases.add(p.phase),
     })
     expect(report.stopped).toBeUndefined()
-    expect(report.foreign).toEqual([{ txId: strangerTx, owner: expect.any(String) }])
+    expect(report.foreign).toEqual(
+      expect.arrayContaining([
+        { txId: strangerTx, owner: expect.any(String) },
+        { txId: tinyTx, owner: expect.any(String) },
+      ]),
+    )
+    expect(report.foreign).toHaveLength(2)
     expect(readFileSync(join(out, 'photos/scan.jpg')).equals(scan)).toBe(true)
     expect(readFileSync(join(out, 'letters/will.txt')).equals(newWill)).toBe(true)
     for (const [path, plain] of notes) expect(readFileSync(join(out, path)).equals(plain)).toBe(true)
@@ -296,7 +310,7 @@ describe('recover --from-arweave', () => {
       out,
     ])
     expect(stderr).toContain(`All ${2 + notes.size} file(s) recovered from Arweave`)
-    expect(stderr).toContain(`1 file(s) on Arweave carry this vault's label but are not files of this vault`)
+    expect(stderr).toContain(`2 file(s) on Arweave carry this vault's label but are not files of this vault`)
     expect(stderr).toContain(strangerTx)
     expect(code).toBe(0)
     expect(stdout).toContain(`older    arweave:${txIds['old will']}`)

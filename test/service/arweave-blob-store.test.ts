@@ -238,6 +238,36 @@ describe('ArweaveBlobStore on arlocal', () => {
     expect((await bytesOf(await store.read(smallBlob))).equals(small)).toBe(true)
   })
 
+  it('finishes a paid upload whose chunks did not all go up instead of paying again', async () => {
+    const arweave = Arweave.init({ host: '127.0.0.1', port: Number(new URL(gateway).port), protocol: 'http' })
+    const bytes = randomBytes(4 * 256 * 1024 + 5000)
+    const before = BigInt(await arweave.wallets.getBalance(address))
+    const original = globalThis.fetch
+    let chunkPosts = 0
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input).endsWith('/chunk') && init?.method === 'POST' && ++chunkPosts === 3) {
+        return new Response('{"error":"invalid_proof"}', { status: 400 })
+      }
+      return original(input, init)
+    }) as typeof fetch
+    let error: unknown
+    try {
+      error = await putBytes(store, bytes, 'asset-interrupted').catch((e: unknown) => e)
+    } finally {
+      globalThis.fetch = original
+    }
+    expect(error).toMatchObject({
+      code: 'GATEWAY_REFUSED',
+      message: expect.stringMatching(/did not take part 3 of the file .*upload the same file again later/),
+    })
+    const again = await putBytes(store, bytes, 'asset-interrupted-retry')
+    await get('mine')
+    expect(Buffer.from(await (await get(again.storageTxId)).arrayBuffer()).equals(bytes)).toBe(true)
+    const paid = before - BigInt(await arweave.wallets.getBalance(address))
+    expect(paid).toBe(BigInt(await arweave.transactions.getPrice(bytes.length)))
+    expect(await putBytes(store, bytes, 'asset-interrupted-third')).toEqual(again)
+  })
+
   it('garbage collection only frees local copies of unreferenced blobs, never within a day', async () => {
     expect(await store.collectGarbage(async () => false)).toBe(0)
     expect((await bytesOf(await store.read(largeBlob))).equals(large)).toBe(true)
