@@ -172,12 +172,9 @@ async function removePerson(
   })
 }
 
-/** People added in the same millisecond in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
-const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
-
 function rowsOf<Row>(ctx: ServiceContext, people: People, vaultId: string): Promise<Row[]> {
   return ctx.db.all<Row>(
-    `SELECT * FROM ${people.table} WHERE vault_id = ? ORDER BY ${people.since}, ${insertionOrder(ctx)}`,
+    `SELECT * FROM ${people.table} WHERE vault_id = ? ORDER BY ${people.since}, rowid`,
     vaultId,
   )
 }

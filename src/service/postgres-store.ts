@@ -6,7 +6,8 @@ import pg from 'pg'
 import { NO_READ_CACHE, type RunResult, type SqlStore, type SqlValue } from './sql-store'
 
 // Each entry moves the schema one version forward, numbered as SQLite's (database.ts): version N here
-// holds what version N holds there. Never edit a released migration: append a new one.
+// holds what version N holds there. Never edit a released migration: append a new one. Tables listed in
+// insertion order get a `rowid` column, as SQLite gives every table, so one ORDER BY serves both.
 const MIGRATIONS: string[] = [
   `
   CREATE TABLE accounts (
@@ -33,6 +34,7 @@ const MIGRATIONS: string[] = [
   );
   CREATE TABLE vaults (
     id TEXT PRIMARY KEY,
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
     account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     sss_preset TEXT NOT NULL CHECK (sss_preset IN ('standard', 'enhanced')),
     state TEXT NOT NULL CHECK (state IN ('active', 'releasing', 'released')),
@@ -45,6 +47,7 @@ const MIGRATIONS: string[] = [
   CREATE INDEX vaults_account ON vaults(account_id);
   CREATE TABLE guardians (
     id TEXT PRIMARY KEY,
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
     vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     email TEXT NOT NULL,
@@ -60,6 +63,7 @@ const MIGRATIONS: string[] = [
   );
   CREATE TABLE heirs (
     id TEXT PRIMARY KEY,
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
     vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     email TEXT NOT NULL,
@@ -149,6 +153,7 @@ const MIGRATIONS: string[] = [
   );
   CREATE TABLE rehearsals (
     id TEXT PRIMARY KEY,
+    rowid BIGINT GENERATED ALWAYS AS IDENTITY,
     vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
     heir_id TEXT NOT NULL,
     heir_name TEXT NOT NULL,

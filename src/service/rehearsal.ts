@@ -69,19 +69,15 @@ function toView(row: RehearsalRow, now: string): Rehearsal {
 const byId = async (ctx: ServiceContext, id: string) =>
   (await ctx.db.get<RehearsalRow>('SELECT * FROM rehearsals WHERE id = ?', id))!
 
-/** Rows with the same timestamp in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
-const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
-
 /**
  * The practice started last. Of two started in the same millisecond (two instances at once), the later
- * one ended the earlier, so the one not ended (or ended last) comes first; only then insertion order,
- * which PostgreSQL cannot tell: without this, a live practice could hide behind a cancelled one there.
+ * one ended the earlier, so the one not ended (or ended last) comes first; only then insertion order.
  */
 function latestRow(ctx: ServiceContext, vaultId: string): Promise<RehearsalRow | undefined> {
   return ctx.db.get<RehearsalRow>(
     `SELECT * FROM rehearsals WHERE vault_id = ?
        ORDER BY started_at DESC, CASE WHEN ended_at IS NULL THEN 1 ELSE 0 END DESC, ended_at DESC,
-         ${insertionOrder(ctx)} DESC
+         rowid DESC
        LIMIT 1`,
     vaultId,
   )
@@ -134,7 +130,7 @@ export async function startRehearsal(
     const startedAt = now.toISOString()
     const expiresAt = addDays(now.toISOString(), EXTENSION_LIMITS.rehearsalDays)
     const guardians = await ctx.db.all<{ name: string; email: string }>(
-      `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, ${insertionOrder(ctx)}`,
+      `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid`,
       vaultId,
     )
     await ctx.db.run(

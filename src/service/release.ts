@@ -77,9 +77,6 @@ async function ownerEmail(ctx: ServiceContext, vault: VaultRow): Promise<string>
   return row!.email
 }
 
-/** Rows with the same timestamp in the order they were added: SQLite's rowid; PostgreSQL has none, so by id. */
-const insertionOrder = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'rowid' : 'id')
-
 /**
  * Records the day's alert as sent and queues it, inside the caller's transaction; false (nothing queued)
  * when another pass recorded that day first.
@@ -337,11 +334,11 @@ async function completeRelease(
     vault.id,
   )
   const heirs = await ctx.db.all<{ id: string; name: string; email: string }>(
-    `SELECT id, name, email FROM heirs WHERE vault_id = ? ORDER BY added_at, ${insertionOrder(ctx)}`,
+    `SELECT id, name, email FROM heirs WHERE vault_id = ? ORDER BY added_at, rowid`,
     vault.id,
   )
   const guardians = await ctx.db.all<{ name: string; email: string }>(
-    `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, ${insertionOrder(ctx)}`,
+    `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid`,
     vault.id,
   )
   const owner = await ownerEmail(ctx, vault)

@@ -83,15 +83,9 @@ function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
   return view
 }
 
-/**
- * Vaults created in the same millisecond, in creation order: SQLite's rowid; PostgreSQL has no creation
- * order of its own, so there such ties fall back to the id (stable, but not creation order).
- */
-const tieBreak = (ctx: ServiceContext) => (ctx.db.kind === 'sqlite' ? 'v.rowid' : 'v.id')
-
 export async function listVaultViews(ctx: ServiceContext, accountId: string): Promise<VaultView[]> {
   const rows = await ctx.db.all<ViewRow>(
-    `${VIEW_SQL} WHERE v.account_id = ? ORDER BY v.created_at, ${tieBreak(ctx)}`,
+    `${VIEW_SQL} WHERE v.account_id = ? ORDER BY v.created_at, v.rowid`,
     accountId,
   )
   return rows.map((row) => toView(row, false))
