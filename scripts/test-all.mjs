@@ -1,5 +1,6 @@
 // `npm test`: every check, in order, with a summary. Exits non-zero if any step failed.
 import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync } from 'node:fs'
 import { electronBinaryPath } from './electron-binary.mjs'
 import { makeNativeModulesLoadable } from './native-modules.mjs'
 
@@ -14,10 +15,10 @@ process.on('SIGINT', () => {
 })
 
 /** A step that runs a command; it passes when the command exits 0. */
-const command = (name, file, args) => ({
+const command = (name, file, args, env = {}) => ({
   name,
   run: () => {
-    const result = spawnSync(file, args, { stdio: 'inherit' })
+    const result = spawnSync(file, args, { stdio: 'inherit', env: { ...process.env, ...env } })
     // 130 = 128 + SIGINT: how shells and npx report a child stopped by Ctrl-C.
     if (result.signal === 'SIGINT' || result.status === 130) interrupted = true
     return result.status === 0
@@ -34,6 +35,27 @@ const nativeModulesFor = (runtime, name, options = {}) => ({
     return result.ok
   },
 })
+
+/** Debian's PostgreSQL (what test/service/postgres-server.ts starts), or a server named by the environment. */
+const postgresInstalled =
+  Boolean(process.env.VAULT_TEST_POSTGRES_URL) ||
+  (existsSync('/usr/lib/postgresql') &&
+    readdirSync('/usr/lib/postgresql').some((version) =>
+      existsSync(`/usr/lib/postgresql/${version}/bin/initdb`),
+    ))
+/** The service suites that speak only HTTP and the store (not SQLite files, backups or the CLI's data folder). */
+const SERVICE_SUITES_ON_POSTGRES = [
+  'conformance',
+  'extensions',
+  'scheduler',
+  'check-in-reminder',
+  'concurrency',
+  'validation',
+  'mail',
+  'mail-test',
+  'faults',
+  'health',
+].map((name) => `test/service/${name}.test.ts`)
 
 const steps = [
   command('typecheck (node: main, preload, service, unit tests)', node, [
@@ -60,6 +82,17 @@ const steps = [
   nativeModulesFor('node', 'native modules loadable by Node'),
   // Unit, service and integration tests; keytar tests talk to a real Secret Service in a private D-Bus session.
   command('unit and integration tests (vitest)', 'sh', ['scripts/with-keyring.sh', 'npx', 'vitest', 'run']),
+  // The same API suites against the service keeping its state in PostgreSQL (a throwaway cluster per file).
+  ...(postgresInstalled
+    ? [
+        command(
+          'service API suites on PostgreSQL (vitest)',
+          'npx',
+          ['vitest', 'run', ...SERVICE_SUITES_ON_POSTGRES],
+          { VAULT_TEST_STORE: 'postgres' },
+        ),
+      ]
+    : []),
   // Inside a private keyring session too: journeys that need durable key storage run with the keychain.
   command('end-to-end in Chromium (browser mode)', 'sh', [
     'scripts/with-keyring.sh',
@@ -128,6 +161,11 @@ for (const { name, status, seconds } of results) {
 if (!electron) {
   console.log(
     'skipped: Electron binary not installed (end-to-end in Electron runs where node_modules/electron/dist exists)',
+  )
+}
+if (!postgresInstalled) {
+  console.log(
+    'skipped: PostgreSQL not installed (apt-get install postgresql, as .ci/run does; or set VAULT_TEST_POSTGRES_URL): the service suites ran on SQLite only, and the PostgreSQL tests said skipped',
   )
 }
 if (interrupted) console.log('interrupted: the steps marked "not run" did not run')

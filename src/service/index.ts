@@ -175,7 +175,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     })
     return running
   }
-  void runScheduled()
+  // Before answering anyone: what fell due while the service was down (a missed deadline, an ended
+  // contestation period) is done at start.
+  await runScheduled()
   const timer = setInterval(runScheduled, options.tickIntervalMs ?? 60_000)
   timer.unref()
 

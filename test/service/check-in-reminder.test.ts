@@ -2,7 +2,6 @@
 // vault that is releasing; GET only shows the button, POST checks in exactly as the API does; a used,
 // outdated or unknown link gets a clear page. The pages speak Spanish to a browser that prefers it.
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CHECK_IN_REMINDER_DAYS } from '../../src/service/check-in-links'
 import type { OutboxMessage } from '../../src/service/index'
@@ -30,31 +29,20 @@ async function vault() {
 }
 
 /** What a check-in left behind: the account's ledger and the vault's Audit Pulses (read from the database). */
-function records() {
-  const db = new Database(join(t.dataDir, 'vault.sqlite3'), { readonly: true })
-  try {
-    return {
-      ledger: db
-        .prepare(
-          'SELECT delta, reason, reference FROM credit_ledger WHERE account_id = ? AND reason = ? ORDER BY id',
-        )
-        .all(t.owner.accountId, 'check_in'),
-      pulses: db
-        .prepare(
-          'SELECT note, credits_consumed, next_check_in_due FROM audit_pulses WHERE vault_id = ? ORDER BY id',
-        )
-        .all(t.owner.vaultId) as {
-        note: string | null
-        credits_consumed: number
-        next_check_in_due: string
-      }[],
-      links: db.prepare('SELECT token_hash, used_at FROM check_in_links').all() as {
-        token_hash: Buffer
-        used_at: string | null
-      }[],
-    }
-  } finally {
-    db.close()
+async function records() {
+  return {
+    ledger: await t.rows(
+      'SELECT delta, reason, reference FROM credit_ledger WHERE account_id = ? AND reason = ? ORDER BY id',
+      t.owner.accountId,
+      'check_in',
+    ),
+    pulses: await t.rows<{ note: string | null; credits_consumed: number; next_check_in_due: string }>(
+      'SELECT note, credits_consumed, next_check_in_due FROM audit_pulses WHERE vault_id = ? ORDER BY id',
+      t.owner.vaultId,
+    ),
+    links: await t.rows<{ token_hash: Buffer; used_at: string | null }>(
+      'SELECT token_hash, used_at FROM check_in_links',
+    ),
   }
 }
 
@@ -92,7 +80,7 @@ describe('check-in reminder e-mails', () => {
     expect(linkIn(mail!)).toMatch(new RegExp(`^${t.url}/check-in/ck_`))
     // Only the token's hash is stored, and a delivered copy loses the token.
     const token = linkIn(mail!).split('/').pop()!
-    expect(records().links.map((l) => l.token_hash.toString('hex'))).not.toContain(token)
+    expect((await records()).links.map((l) => l.token_hash.toString('hex'))).not.toContain(token)
     expect(redactSecrets(mail!.body)).toContain(`/check-in/${REDACTED_SECRET}`)
   })
 
@@ -133,7 +121,7 @@ describe('check-in reminder e-mails', () => {
       json: { note: 'from the app' },
     })
     expect(api.status).toBe(200)
-    const { ledger, pulses, links } = records()
+    const { ledger, pulses, links } = await records()
     expect(ledger).toEqual([
       { delta: -2, reason: 'check_in', reference: t.owner.vaultId },
       { delta: -2, reason: 'check_in', reference: t.owner.vaultId },
@@ -184,9 +172,7 @@ describe('check-in reminder e-mails', () => {
     t.advance(Date.parse(due) - DAY_MS - t.now().getTime())
     await t.service.tick()
     const link = linkIn((await reminders())[0]!)
-    const db = new Database(join(t.dataDir, 'vault.sqlite3'))
-    db.prepare('UPDATE accounts SET credits_balance = 1 WHERE id = ?').run(t.owner.accountId)
-    db.close()
+    await t.rows('UPDATE accounts SET credits_balance = 1 WHERE id = ?', t.owner.accountId)
     const short = await page(link, { method: 'POST' })
     expect(short.status).toBe(402)
     expect(short.html).toContain('A check-in costs 2 credits and your balance is 1 credit')

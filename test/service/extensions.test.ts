@@ -560,15 +560,9 @@ describe('rehearsal', () => {
     )
     expect((await call(t.url, 'DELETE', `/api/vault/${s.vaultId}`, { key: human() })).status).toBe(200)
     expectError(await call(t.url, 'GET', '/api/rehearsal', { key: secondToken }), 401, 'UNAUTHORIZED')
-    const { Database } = { Database: (await import('better-sqlite3')).default }
-    const db = new Database(`${t.dataDir}/vault.sqlite3`, { readonly: true })
-    try {
-      expect(db.prepare('SELECT COUNT(*) AS n FROM rehearsals WHERE vault_id = ?').get(s.vaultId)).toEqual({
-        n: 0,
-      })
-    } finally {
-      db.close()
-    }
+    expect(await t.rows('SELECT COUNT(*) AS n FROM rehearsals WHERE vault_id = ?', s.vaultId)).toEqual([
+      { n: 0 },
+    ])
   })
 
   it('a running practice, its token and the vault name survive a restart', async () => {

@@ -3,7 +3,11 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import pg from 'pg'
+import { afterAll } from 'vitest'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
+import { startTestPostgres, type TestPostgres } from './postgres-server'
 
 export const DAY_MS = 86_400_000
 
@@ -18,13 +22,36 @@ export interface TestService {
   owner: { accountId: string; apiKey: string; vaultId: string }
   restart(extra?: Partial<ServiceOptions>): Promise<void>
   stop(): Promise<void>
+  /**
+   * SQL straight on the service's database (SQLite file or PostgreSQL), beside the running service, as
+   * another process would: the rows a query returns (none for a change).
+   */
+  rows<T>(sql: string, ...params: (string | number)[]): Promise<T[]>
+}
+
+/**
+ * VAULT_TEST_STORE=postgres runs the service tests on PostgreSQL (one throwaway server per test file, a fresh
+ * database per service) instead of the data folder's SQLite file: `npm test` does so for the API suites.
+ */
+const onPostgres = process.env.VAULT_TEST_STORE === 'postgres'
+let postgres: Promise<TestPostgres> | undefined
+if (onPostgres) {
+  afterAll(async () => {
+    await (await postgres)?.stop()
+  })
+}
+
+async function storeOptions(): Promise<Partial<ServiceOptions>> {
+  if (!onPostgres) return {}
+  postgres ??= startTestPostgres()
+  return { postgresUrl: await (await postgres).newDatabase() }
 }
 
 export async function startTestService(extra: Partial<ServiceOptions> = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-test-'))
   let now = Date.parse('2030-01-01T00:00:00.000Z')
   const clock = () => new Date(now)
-  const options: ServiceOptions = { dataDir, clock, rateLimits: false, ...extra }
+  const options: ServiceOptions = { dataDir, clock, rateLimits: false, ...(await storeOptions()), ...extra }
   let service = await startService(options)
   const { accountId, apiKey } = await service.admin.createAccount({ email: 'owner@example.com' })
   const { vaultId } = await service.admin.createVault({ account: accountId, preset: 'standard' })
@@ -46,6 +73,37 @@ export async function startTestService(extra: Partial<ServiceOptions> = {}): Pro
     async stop() {
       await service.close()
       rmSync(dataDir, { recursive: true, force: true })
+    },
+    async rows<T>(sql: string, ...params: (string | number)[]) {
+      if (options.postgresUrl) {
+        // BIGINT as numbers, as the service's own store reads them.
+        const types = {
+          getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+            oid === 20 ? Number : pg.types.getTypeParser(oid, format),
+        } as pg.CustomTypesConfig
+        const client = new pg.Client({ connectionString: options.postgresUrl, types })
+        await client.connect()
+        try {
+          let n = 0
+          return (
+            await client.query(
+              sql.replace(/\?/g, () => `$${++n}`),
+              params,
+            )
+          ).rows as T[]
+        } finally {
+          await client.end()
+        }
+      }
+      const db = new Database(join(dataDir, 'vault.sqlite3'))
+      try {
+        const statement = db.prepare(sql)
+        if (statement.reader) return statement.all(...params) as T[]
+        statement.run(...params)
+        return []
+      } finally {
+        db.close()
+      }
     },
   }
   return t
