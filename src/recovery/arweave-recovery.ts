@@ -13,6 +13,7 @@ import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream } from 'node:stream/web'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
+import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 
@@ -48,13 +49,12 @@ export type ArweaveStopCode =
   | 'OUTPUT_UNWRITABLE'
 
 /** Why a run could not go on; the message says what happened and what to do. */
-export class ArweaveRecoveryError extends Error {
+export class ArweaveRecoveryError extends AppError {
   override readonly name = 'ArweaveRecoveryError'
-  readonly code: ArweaveStopCode
+  declare readonly code: ArweaveStopCode
 
   constructor(code: ArweaveStopCode, message: string) {
-    super(message)
-    this.code = code
+    super({ code, userMessage: message })
   }
 }
 
