@@ -34,7 +34,7 @@ import {
   type Proof,
 } from 'arweave/node/lib/merkle.js'
 import type { JWKInterface } from 'arweave/node/lib/wallet.js'
-import type { BlobLabels, BlobStore, StoredBlob } from './blob-store'
+import { type BlobLabels, type BlobStore, BlobStoreError, type StoredBlob } from './blob-store'
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 
 /** The tags every blob carries; docs/FORMAT.md ("Finding a vault on Arweave") is their specification. */
@@ -65,7 +65,7 @@ export type ArweaveStoreErrorCode =
   | 'BLOB_MISMATCH'
 
 /** What went wrong with the Arweave store, in words for the operator: what happened and what to do. */
-export class ArweaveStoreError extends Error {
+export class ArweaveStoreError extends BlobStoreError {
   override readonly name = 'ArweaveStoreError'
   readonly code: ArweaveStoreErrorCode
 

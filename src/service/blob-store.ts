@@ -18,6 +18,12 @@ import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 
+/**
+ * The store cannot take or give a blob just now (a network unreachable, a wallet short of funds): the
+ * operator's log gets this message; clients get 503 and are told to retry, nothing having changed.
+ */
+export class BlobStoreError extends Error {}
+
 /** What the service knows about a blob when it puts it, for stores that label what they keep. */
 export interface BlobLabels {
   vaultId: string

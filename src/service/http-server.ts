@@ -14,6 +14,7 @@ import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { authenticate } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { findAsset, listAssets } from './assets'
+import { BlobStoreError } from './blob-store'
 import { checkIn } from './check-in'
 import { registerCheckInPages } from './check-in-pages'
 import type { ServiceContext } from './context'
@@ -540,6 +541,16 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     if (error instanceof ApiError) {
       if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter))
       return sendError(request, reply, error.status, error.message)
+    }
+    if (error instanceof BlobStoreError) {
+      console.error(`[vault-service] request ${request.id}: the blob store failed: ${error.message}`)
+      reply.header('retry-after', '300')
+      return sendError(
+        request,
+        reply,
+        503,
+        `the service cannot reach its file storage just now; nothing was changed and no credits were used: retry in a few minutes (request ${request.id})`,
+      )
     }
     if (request.raw.destroyed || (error as { code?: string }).code === 'ECONNRESET') {
       // The client went away mid-request; there is nobody to answer and nothing went wrong here.

@@ -84,6 +84,8 @@ export const ERROR_CODES = {
   414: 'URI_TOO_LONG',
   417: 'EXPECTATION_FAILED',
   431: 'HEADERS_TOO_LARGE',
+  // The service's file storage (e.g. the Arweave network) cannot be reached just now.
+  503: 'SERVICE_UNAVAILABLE',
 } as const
 export type ErrorStatus = keyof typeof ERROR_CODES
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus]
