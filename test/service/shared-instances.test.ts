@@ -1,15 +1,20 @@
 // Two service instances on one PostgreSQL database and one shared blob folder serve one set of vaults as
 // one service would: a key made on one works on the other, a file uploaded to one downloads from the
 // other, credits are spent once, rate limits count across both, and each due release fires once.
+
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
+import { writeServiceConfig } from '../../src/service/service-config'
 import { uploadCostCredits } from '../../src/shared/api'
-import { call, DAY_MS, uploadForm } from './harness'
+import { buildServiceCli, call, DAY_MS, serveChild, uploadForm } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
 
+const run = promisify(execFile)
 const noPostgres = postgresUnavailableReason()
 if (noPostgres) console.warn(`[shared-instances.test] ${noPostgres}`)
 
@@ -173,5 +178,128 @@ describe.skipIf(noPostgres)('two instances on one PostgreSQL', () => {
     } finally {
       await close()
     }
+  })
+})
+
+describe.skipIf(noPostgres)('the command line with shared storage', () => {
+  let cli = ''
+  beforeAll(async () => {
+    cli = await buildServiceCli()
+  })
+
+  /** An admin command's exit code and its one JSON line (none for a usage error, told on stderr). */
+  async function admin(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [cli, 'admin', ...args])
+      return { code: 0, json: JSON.parse(stdout), stderr }
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string }
+      return {
+        code: failed.code,
+        json: failed.stdout ? JSON.parse(failed.stdout) : null,
+        stderr: failed.stderr,
+      }
+    }
+  }
+
+  it('admin and serve take the storage from the config file; two served instances share it', async () => {
+    const postgresUrl = await server!.newDatabase()
+    const blobs = tempDir('vault-cli-blobs-')
+    const config = (dataDir: string) => {
+      const file = join(tempDir('vault-cli-config-'), 'service-config.json')
+      writeServiceConfig(file, {
+        version: 1,
+        dataDir,
+        listen: { host: '127.0.0.1', port: 0 },
+        publicUrl: 'http://127.0.0.1',
+        storage: { postgresUrl, blobs: { kind: 'folder', path: blobs } },
+      })
+      return file
+    }
+    const [dirA, dirB] = [tempDir('vault-cli-a-'), tempDir('vault-cli-b-')]
+    const [configA, configB] = [config(dirA), config(dirB)]
+    const account = await admin(
+      'create-account',
+      '--email',
+      'cli@example.com',
+      '--config',
+      configA,
+      '--data-dir',
+      dirA,
+    )
+    expect(account.code).toBe(0)
+    // Made through A's config, seen through B's: one database.
+    const vault = await admin(
+      'create-vault',
+      '--account',
+      account.json.accountId,
+      '--config',
+      configB,
+      '--data-dir',
+      dirB,
+    )
+    expect(vault.code).toBe(0)
+
+    const children = [serveChild(cli, '--config', configA), serveChild(cli, '--config', configB)]
+    try {
+      const urls = await Promise.all(children.map((c) => c.url))
+      for (const url of urls) {
+        const read = await call(url, 'GET', `/api/vault/${vault.json.vaultId}`, { key: account.json.apiKey })
+        expect(read.status).toBe(200)
+      }
+      // Backups of a data folder do not cover PostgreSQL: refused, with what to use instead.
+      const backup = await admin(
+        'backup',
+        '--to',
+        join(tempDir('vault-cli-backup-'), 'copy'),
+        '--config',
+        configA,
+        '--data-dir',
+        dirA,
+      )
+      expect(backup.code).toBe(1)
+      expect(backup.json.error).toMatch(/PostgreSQL.*pg_dump/)
+    } finally {
+      for (const child of children) child.child.kill('SIGTERM')
+      await Promise.all(children.map((c) => c.exit))
+    }
+  })
+
+  it('a wrong or unreachable PostgreSQL address is refused in words', async () => {
+    const dir = tempDir('vault-cli-bad-')
+    const wrong = await admin(
+      'create-account',
+      '--email',
+      'a@example.com',
+      '--data-dir',
+      dir,
+      '--postgres-url',
+      'mysql://x',
+    )
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/--postgres-url must be a postgres:\/\/ address/)
+    const unreachable = await admin(
+      'create-account',
+      '--email',
+      'a@example.com',
+      '--data-dir',
+      dir,
+      '--postgres-url',
+      'postgres://vault:secret@127.0.0.1:1/vault',
+    )
+    expect(unreachable.code).toBe(1)
+    expect(unreachable.json.error).toMatch(
+      /cannot use the PostgreSQL database at postgres:\/\/vault:\*\*\*@127\.0\.0\.1:1\/vault/,
+    )
+    const served = await serveChild(
+      cli,
+      '--data-dir',
+      dir,
+      '--postgres-url',
+      'postgres://vault:secret@127.0.0.1:1/vault',
+    ).exit
+    expect(served.code).toBe(1)
+    expect(served.stderr).toMatch(/cannot use the PostgreSQL database/)
+    expect(served.stderr).not.toContain('secret')
   })
 })
