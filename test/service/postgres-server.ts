@@ -37,23 +37,23 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir()
   if (!bin) throw new Error(postgresUnavailableReason()!)
   const dir = mkdtempSync(join(tmpdir(), 'vault-pg-'))
-  // PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's postgres user.
-  const asRoot = process.getuid?.() === 0
-  const user = asRoot ? 'postgres' : undefined
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString())
-    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString())
-    chownSync(dir, uid, gid)
-  }
-  const as = (file: string, args: string[]): [string, string[]] =>
-    user ? ['runuser', ['-u', user, '--', file, ...args]] : [file, args]
+  // PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's postgres user. The
+  // processes are started as that user directly (not through runuser), so a signal reaches the server.
+  const owner: { uid?: number; gid?: number } =
+    process.getuid?.() === 0
+      ? {
+          uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+          gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+        }
+      : {}
+  if (owner.uid !== undefined && owner.gid !== undefined) chownSync(dir, owner.uid, owner.gid)
   const data = join(dir, 'data')
-  execFileSync(
-    ...as(join(bin, 'initdb'), ['-D', data, '-U', 'vault', '--auth=trust', '-E', 'UTF8', '--no-sync']),
-    { stdio: 'ignore' },
-  )
+  execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'vault', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+    stdio: 'ignore',
+    ...owner,
+  })
   const port = await freePort()
-  const [file, args] = as(join(bin, 'postgres'), [
+  const args = [
     '-D',
     data,
     '-p',
@@ -66,8 +66,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     'fsync=off',
     '-c',
     'max_connections=200',
-  ])
-  const server = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  ]
+  const server = spawn(join(bin, 'postgres'), args, { stdio: ['ignore', 'ignore', 'pipe'], ...owner })
   let log = ''
   server.stderr.on('data', (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-4000)
