@@ -9,8 +9,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import ArLocalModule from 'arlocal'
-import Arweave from 'arweave'
+import type Arweave from 'arweave'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NODE_CIPHER_WORKERS } from '../../scripts/node-cipher-workers.mjs'
@@ -31,15 +30,13 @@ import {
   generateVaultKey,
   splitVaultKey,
 } from '../../src/vault-format/index'
-
-const ArLocal = ((ArLocalModule as unknown as { default?: typeof ArLocalModule }).default ??
-  ArLocalModule) as typeof ArLocalModule
+import { freePort, type LocalArweave, startLocalArweave } from '../service/local-arweave'
 
 const run = promisify(execFile)
 const vaultKey = generateVaultKey()
 const vaultId = '5e0d7c3b-2a41-4f8e-9b6c-0d1e2f3a4b5c'
 let temp: string
-let arlocal: InstanceType<typeof ArLocal>
+let network: LocalArweave
 let arweave: Arweave
 let gateway: string
 let store: ArweaveBlobStore
@@ -56,17 +53,6 @@ const notes = new Map(
 const oldWill = Buffer.from('First draft: everything to the cat.\n')
 const middleWill = Buffer.from('Second draft: the house to Ana.\n')
 const newWill = Buffer.from('Final: the house to Ana, the books to Ben.\n')
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 async function mine(): Promise<void> {
   expect((await fetch(`${gateway}/mine`)).status).toBe(200)
@@ -89,19 +75,15 @@ function fileBlob(path: string, plain: Buffer, forVault = vaultId): Promise<Uint
 }
 
 beforeAll(async () => {
-  temp = mkdtempSync(join(tmpdir(), 'arweave-recovery-'))
-  const port = await freePort()
-  arlocal = new ArLocal(port, false, join(temp, 'arlocal-db'), false)
-  await arlocal.start()
-  gateway = `http://127.0.0.1:${port}`
-  arweave = Arweave.init({ host: '127.0.0.1', port, protocol: 'http' })
-
+  network = await startLocalArweave('arweave-recovery-')
+  ;({ gateway, arweave } = network)
+  temp = network.dir
   // The service's operator wallet and store.
-  const operator = await arweave.wallets.generate()
-  const walletFile = join(temp, 'operator.json')
-  writeFileSync(walletFile, JSON.stringify(operator), { mode: 0o600 })
-  await fetch(`${gateway}/mint/${await arweave.wallets.jwkToAddress(operator)}/1000000000000000`)
-  store = await openArweaveBlobStore({ gateway, walletFile, cacheDir: join(temp, 'service-cache') })
+  store = await openArweaveBlobStore({
+    gateway,
+    walletFile: network.walletFile,
+    cacheDir: join(temp, 'service-cache'),
+  })
 
   shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
   await putBlob('old will', await fileBlob('letters/will.txt', oldWill))
@@ -161,8 +143,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  await arlocal?.stop()
-  rmSync(temp, { recursive: true, force: true })
+  await network?.stop()
   if (cli) rmSync(dirname(cli), { recursive: true, force: true })
 })
 

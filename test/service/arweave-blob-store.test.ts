@@ -2,12 +2,9 @@
 // transactions (chunked, several chunks), come back whole and by byte range (from the local copy and from
 // the gateway), carry the documented tags, and can be found by those tags through GraphQL.
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
-import ArLocalModule from 'arlocal'
 import Arweave from 'arweave'
 import { generateTransactionChunks } from 'arweave/node/lib/merkle.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,30 +15,15 @@ import {
   openArweaveBlobStore,
   vaultRefOf,
 } from '../../src/service/arweave-blob-store'
-
-// arlocal is CommonJS with `exports.default`; Node's ESM import hands over the exports object.
-const ArLocal = ((ArLocalModule as unknown as { default?: typeof ArLocalModule }).default ??
-  ArLocalModule) as typeof ArLocalModule
+import { freePort, type LocalArweave, startLocalArweave } from './local-arweave'
 
 let temp: string
-let arlocal: InstanceType<typeof ArLocal>
 let gateway: string
 let walletFile: string
 let store: ArweaveBlobStore
 let address: string
 
 const vaultId = '0f8e2c1a-7b3d-4e5f-9a6b-1c2d3e4f5a6b'
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 async function get(path: string): Promise<Response> {
   return fetch(`${gateway}/${path}`)
@@ -77,25 +59,17 @@ async function putBytes(target: ArweaveBlobStore, bytes: Buffer, assetId: string
   return { sha256Hex, storageTxId }
 }
 
+let network: LocalArweave
+
 beforeAll(async () => {
-  temp = mkdtempSync(join(tmpdir(), 'arweave-store-'))
-  const port = await freePort()
-  arlocal = new ArLocal(port, false, join(temp, 'arlocal-db'), false)
-  await arlocal.start()
-  gateway = `http://127.0.0.1:${port}`
-  const arweave = Arweave.init({ host: '127.0.0.1', port, protocol: 'http' })
-  const jwk = await arweave.wallets.generate()
-  walletFile = join(temp, 'wallet.json')
-  writeFileSync(walletFile, JSON.stringify(jwk), { mode: 0o600 })
-  address = await arweave.wallets.jwkToAddress(jwk)
-  // 1000 AR, far more than a few MiB cost on arlocal.
-  expect((await get(`mint/${address}/1000000000000000`)).status).toBe(200)
+  network = await startLocalArweave('arweave-store-')
+  ;({ gateway, walletFile, address } = network)
+  temp = network.dir
   store = await openArweaveBlobStore({ gateway, walletFile, cacheDir: join(temp, 'cache') })
 })
 
 afterAll(async () => {
-  await arlocal?.stop()
-  rmSync(temp, { recursive: true, force: true })
+  await network?.stop()
 })
 
 describe('chunking', () => {

@@ -6,49 +6,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import ArLocalModule from 'arlocal'
-import Arweave from 'arweave'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { vaultRefOf } from '../../src/service/arweave-blob-store'
 import { call, startTestService, type TestService, uploadForm } from './harness'
+import { freePort, type LocalArweave, startLocalArweave } from './local-arweave'
 
-// arlocal is CommonJS with `exports.default`; Node's ESM import hands over the exports object.
-const ArLocal = ((ArLocalModule as unknown as { default?: typeof ArLocalModule }).default ??
-  ArLocalModule) as typeof ArLocalModule
-
-let temp: string
-let arlocal: InstanceType<typeof ArLocal>
+let network: LocalArweave
 let gateway: string
 let walletFile: string
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 beforeAll(async () => {
-  temp = mkdtempSync(join(tmpdir(), 'arweave-service-'))
-  const port = await freePort()
-  arlocal = new ArLocal(port, false, join(temp, 'arlocal-db'), false)
-  await arlocal.start()
-  gateway = `http://127.0.0.1:${port}`
-  const arweave = Arweave.init({ host: '127.0.0.1', port, protocol: 'http' })
-  const jwk = await arweave.wallets.generate()
-  walletFile = join(temp, 'wallet.json')
-  writeFileSync(walletFile, JSON.stringify(jwk), { mode: 0o600 })
-  const address = await arweave.wallets.jwkToAddress(jwk)
-  expect((await fetch(`${gateway}/mint/${address}/1000000000000000`)).status).toBe(200)
+  network = await startLocalArweave('arweave-service-')
+  ;({ gateway, walletFile } = network)
 })
 
 afterAll(async () => {
-  await arlocal?.stop()
-  rmSync(temp, { recursive: true, force: true })
+  await network?.stop()
 })
 
 describe('the service storing blobs on Arweave', () => {
