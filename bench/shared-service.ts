@@ -6,16 +6,16 @@
 //   2. 10 parallel uploads spread over both instances against a balance that pays for exactly 5;
 //   3. a scheduler tick run by both instances at the same moment over vaults whose releases are due.
 // The last line printed is one JSON object with the figures.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { build } from 'esbuild'
 import { adminOperations } from '../src/service/admin'
 import { openServiceContext } from '../src/service/service-context'
 import { uploadCostCredits } from '../src/shared/api'
+import { buildServiceCli, serveChild } from '../test/service/harness'
 import { startTestPostgres } from '../test/service/postgres-server'
 
 interface LoadResult {
@@ -39,34 +39,12 @@ const SECONDS = 8
 const CONNECTIONS = 20
 const DUE_RELEASES = 100
 
-async function buildCli(): Promise<string> {
-  const outfile = join(root, 'out', 'bench', 'service.js')
-  await build({
-    entryPoints: [join(root, 'src/service/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    logLevel: 'warning',
-  })
-  return outfile
-}
-
-function serve(cli: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', '--no-rate-limits', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (d) => {
-      out += d
-      const m = /^listening on (\S+)$/m.exec(out)
-      if (m) resolve({ child, url: m[1]! })
-    })
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}`)))
-  })
+/** A `serve` child on a free port, rate limits lifted (this measures the service, not its limits). */
+async function serve(cli: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const started = serveChild(cli, '--port', '0', '--no-rate-limits', ...args)
+  // Its log goes where this run's goes.
+  started.child.stderr!.pipe(process.stderr)
+  return { child: started.child, url: await started.url }
 }
 
 async function admin(cli: string, ...args: string[]): Promise<any> {
@@ -132,7 +110,7 @@ async function load(targets: Target[]) {
 
 async function main(): Promise<void> {
   const temp = mkdtempSync(join(tmpdir(), 'vault-shared-bench-'))
-  const cli = await buildCli()
+  const cli = await buildServiceCli()
   const postgres = await startTestPostgres()
   const children: ChildProcess[] = []
   try {
