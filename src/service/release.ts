@@ -87,14 +87,7 @@ async function sendAlert(
   release: ReleaseRow,
   day: number,
 ): Promise<boolean> {
-  const { changes } = await ctx.db.run(
-    `INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'sent', ?)
-       ON CONFLICT (release_id, day) DO NOTHING`,
-    release.id,
-    day,
-    ctx.clock().toISOString(),
-  )
-  if (changes !== 1) return false
+  if (!(await recordAlert(ctx, release, day, 'sent', ctx.clock().toISOString()))) return false
   const mail = contestationAlert({
     day,
     vaultId: vault.id,
@@ -113,18 +106,25 @@ async function sendAlert(
 }
 
 /** Records a due alert as skipped (a later one went out instead); false when another pass recorded it first. */
-async function skipAlert(
+function skipAlert(ctx: ServiceContext, release: ReleaseRow, day: number, now: string): Promise<boolean> {
+  return recordAlert(ctx, release, day, 'skipped', now)
+}
+
+/** The day's alert of a release, recorded once: false when another pass recorded that day first. */
+async function recordAlert(
   ctx: ServiceContext,
   release: ReleaseRow,
   day: number,
-  now: string,
+  outcome: 'sent' | 'skipped',
+  at: string,
 ): Promise<boolean> {
   const { changes } = await ctx.db.run(
-    `INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, 'skipped', ?)
+    `INSERT INTO release_alerts (release_id, day, outcome, at) VALUES (?, ?, ?, ?)
        ON CONFLICT (release_id, day) DO NOTHING`,
     release.id,
     day,
-    now,
+    outcome,
+    at,
   )
   return changes === 1
 }
