@@ -180,6 +180,9 @@ function userMessageFor(init: VaultApiErrorInit): string {
       if (operation === 'start a rehearsal')
         return `A practice run can start only while the vault is active (${message}).`
       return `This conflicts with the vault's current state (${message}). Refresh and try again.`
+    case 503:
+      // The service works but cannot reach what it stores files on (e.g. the Arweave network): nothing changed.
+      return `The Vault Service's file storage is out of reach just now (while trying to ${operation}); nothing was changed and no credits were used. Try again in a few minutes.`
     case 429:
       return `Too many requests for this API key right now${init.retryAfterSeconds ? `; the service asks to wait ${init.retryAfterSeconds} s` : ''}. Wait a moment and try again.`
     default:

@@ -456,3 +456,34 @@ describe('no error or notice of the client carries the key or the heir code', ()
     }
   })
 })
+
+describe('a service whose file storage is out of reach (503)', () => {
+  it('says nothing changed and to try again later, not that the service broke', async () => {
+    const service = await startHttp((req, res) => {
+      req.resume()
+      json(res, 503, {
+        error: {
+          code: 'SERVICE_UNAVAILABLE',
+          message:
+            'the service cannot reach its file storage just now; nothing was changed and no credits were used',
+          status: 503,
+        },
+      })
+    })
+    try {
+      const client = new VaultApiClient({
+        baseUrl: service.origin,
+        apiKey: OWNER_KEY,
+        prefix: '/api',
+        maxRetries: 0,
+      })
+      const failure = (await failureOf(() => client.uploadAsset(uploadOf('hi')))) as VaultApiError
+      expect(failure.code).toBe('SERVICE_UNAVAILABLE')
+      expect(failure.userMessage).toBe(
+        "The Vault Service's file storage is out of reach just now (while trying to upload asset); nothing was changed and no credits were used. Try again in a few minutes.",
+      )
+    } finally {
+      await service.close()
+    }
+  })
+})
