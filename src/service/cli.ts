@@ -35,7 +35,7 @@ const USAGE = `Usage:
                 --smtp smtps://user:password@host:465 | --smtp-host H [--smtp-port 587] [--smtp-user U]
                 [--smtp-password P (or VAULT_SMTP_PASSWORD)] [--smtp-secure] --mail-from ADDR
                 --test-to ADDR | --skip-mail-test   [--tls-cert PEM --tls-key PEM | --behind-proxy [--trust-proxy addr]]
-                [--host H] [--port N]
+                [--host H] [--port N] [--postgres-url URL] [--blobs-dir <shared folder>]
       sets up a self-hosted service: asks on a terminal for what is missing, sends a test e-mail, writes the
       config file (default <data-dir>/service-config.json, mode 600) and prints a systemd unit.
   npm run service -- --help

@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline/promises'
 import { PassThrough, type Readable, type Writable } from 'node:stream'
 import nodemailer from 'nodemailer'
+import { openPostgresStore, redactedUrl } from './postgres-store'
 import {
   defaultConfigPath,
   loadTls,
@@ -38,6 +39,10 @@ export interface InitFlags {
   'tls-key'?: string
   'behind-proxy'?: boolean
   'trust-proxy'?: string
+  /** Keep the state in this PostgreSQL database (several instances share it); checked before writing. */
+  'postgres-url'?: string
+  /** Keep blobs in this folder, mounted at the same path on every instance. */
+  'blobs-dir'?: string
   yes?: boolean
 }
 
@@ -254,6 +259,19 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
       : !proxied && tls
         ? 443
         : DEFAULT_PORT
+  const postgresUrl = flags['postgres-url']
+  if (
+    postgresUrl !== undefined &&
+    !(URL.canParse(postgresUrl) && /^postgres(ql)?:$/.test(new URL(postgresUrl).protocol))
+  ) {
+    throw new InitUsageError(
+      `--postgres-url must be a postgres:// address, e.g. postgres://vault:password@db.example.org/vault, not ${JSON.stringify(postgresUrl)}.`,
+    )
+  }
+  const storage = {
+    ...(postgresUrl ? { postgresUrl } : {}),
+    ...(flags['blobs-dir'] ? { blobs: { kind: 'folder' as const, path: resolve(flags['blobs-dir']) } } : {}),
+  }
   const configFile = resolve(flags.config ?? defaultConfigPath(dataDir))
   const config: ServiceConfig = {
     version: 1,
@@ -265,6 +283,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     mailFrom,
     ...(tls ? { tls } : {}),
     ...(trustProxy ? { trustProxy } : {}),
+    ...(Object.keys(storage).length ? { storage } : {}),
   }
   return { config, configFile, testTo }
 }
@@ -395,6 +414,20 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
       }
     }
 
+    if (config.storage?.postgresUrl) {
+      say(`Checking the PostgreSQL database ${redactedUrl(config.storage.postgresUrl)} ...`)
+      try {
+        // Opening it also brings its schema up to date, once, whichever instance starts first later.
+        await (await openPostgresStore(config.storage.postgresUrl, 1)).close()
+      } catch (error) {
+        throw new InitError(
+          `${(error as Error).message}.\nNothing was written. Check the address, user and password, that the ` +
+            'database exists (createdb) and that this machine may connect to it, then run init again.',
+        )
+      }
+      say('The PostgreSQL database answers and its schema is up to date.')
+    }
+
     try {
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
     } catch (error) {
@@ -426,6 +459,12 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
     ) {
       say(
         `Warning: ${config.publicUrl} is plain http, so access codes in e-mailed links travel unencrypted; use https (--tls-cert/--tls-key or a reverse proxy).`,
+      )
+    }
+    if (config.storage) {
+      say(
+        'More instances: give each machine this config with its own dataDir (and the same storage); ' +
+          `they share ${[config.storage.postgresUrl ? 'the PostgreSQL database' : '', config.storage.blobs ? `the blob folder ${config.storage.blobs.kind === 'folder' ? config.storage.blobs.path : ''}` : ''].filter(Boolean).join(' and ')}.`,
       )
     }
     say(`Try it: ${io.nodePath} ${io.scriptPath} serve --config ${written}`)

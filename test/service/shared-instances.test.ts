@@ -3,13 +3,17 @@
 // other, credits are spent once, rate limits count across both, and each due release fires once.
 
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SCHEMA_VERSION } from '../../src/service/database'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
-import { writeServiceConfig } from '../../src/service/service-config'
+import { readServiceConfig, writeServiceConfig } from '../../src/service/service-config'
+import { openServiceContext } from '../../src/service/service-context'
+import { type InitFlags, runInit } from '../../src/service/service-init'
 import { uploadCostCredits } from '../../src/shared/api'
 import { buildServiceCli, call, DAY_MS, serveChild, uploadForm } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
@@ -301,5 +305,68 @@ describe.skipIf(noPostgres)('the command line with shared storage', () => {
     expect(served.code).toBe(1)
     expect(served.stderr).toMatch(/cannot use the PostgreSQL database/)
     expect(served.stderr).not.toContain('secret')
+  })
+})
+
+describe.skipIf(noPostgres)('init with shared storage', () => {
+  async function init(flags: InitFlags): Promise<{ code: number | undefined; error: unknown; text: string }> {
+    const output = new PassThrough()
+    let text = ''
+    output.on('data', (chunk) => {
+      text += chunk
+    })
+    try {
+      const code = await runInit(flags, {
+        input: new PassThrough(),
+        output,
+        interactive: false,
+        nodePath: '/usr/bin/node',
+        scriptPath: '/opt/vault/out/cli/service.js',
+      })
+      return { code, error: undefined, text }
+    } catch (error) {
+      return { code: undefined, error, text }
+    }
+  }
+  const base = (dataDir: string): InitFlags => ({
+    yes: true,
+    'public-url': 'http://127.0.0.1:8787',
+    'data-dir': dataDir,
+    smtp: 'smtp://127.0.0.1:2525',
+    'mail-from': 'vault@example.org',
+    'skip-mail-test': true,
+  })
+
+  it('checks the database, brings its schema up to date and writes the storage into the config', async () => {
+    const postgresUrl = await server!.newDatabase()
+    const dataDir = tempDir('vault-init-pg-')
+    const blobs = tempDir('vault-init-blobs-')
+    const done = await init({ ...base(dataDir), 'postgres-url': postgresUrl, 'blobs-dir': blobs })
+    expect(done.error).toBeUndefined()
+    expect(done.text).toContain('The PostgreSQL database answers and its schema is up to date.')
+    expect(done.text).toContain('More instances: give each machine this config with its own dataDir')
+    expect(readServiceConfig(join(dataDir, 'service-config.json')).storage).toEqual({
+      postgresUrl,
+      blobs: { kind: 'folder', path: blobs },
+    })
+    const { db } = await openServiceContext(dataDir, undefined, { postgresUrl })
+    try {
+      expect(await db.get('SELECT version FROM schema_version')).toEqual({ version: SCHEMA_VERSION })
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('an unreachable database: says what to check, writes nothing', async () => {
+    const dataDir = tempDir('vault-init-bad-')
+    const failed = await init({
+      ...base(dataDir),
+      'postgres-url': 'postgres://vault:secret@127.0.0.1:1/vault',
+    })
+    expect((failed.error as Error).message).toMatch(
+      /cannot use the PostgreSQL database at postgres:\/\/vault:\*\*\*@127\.0\.0\.1:1\/vault.*Nothing was written/s,
+    )
+    expect((failed.error as Error).message).not.toContain('secret')
+    expect(existsSync(join(dataDir, 'service-config.json'))).toBe(false)
   })
 })
