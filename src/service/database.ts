@@ -214,6 +214,12 @@ const MIGRATIONS: string[] = [
     count INTEGER NOT NULL
   );
   `,
+  // 5: when a blob store that confirms (Arweave) last confirmed an asset's blob is permanently stored;
+  // NULL until then. Stores that need no confirmation (a folder) leave it NULL and never ask.
+  `
+  ALTER TABLE assets ADD COLUMN storage_confirmed_at TEXT;
+  CREATE INDEX assets_unconfirmed ON assets(storage_confirmed_at, created_at);
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

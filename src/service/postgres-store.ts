@@ -194,6 +194,10 @@ const MIGRATIONS: string[] = [
     count BIGINT NOT NULL
   );
   `,
+  `
+  ALTER TABLE assets ADD COLUMN storage_confirmed_at TEXT;
+  CREATE INDEX assets_unconfirmed ON assets(storage_confirmed_at, created_at);
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */
