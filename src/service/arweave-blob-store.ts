@@ -84,7 +84,17 @@ export interface ArweaveBlobStoreOptions {
   cacheDir: string
   /** Per-request timeout (default 60 s); tests shorten it. */
   requestTimeoutMs?: number
+  /** Blocks on top of a blob's block before confirm() calls it permanent (default 10, past the usual forks). */
+  minConfirmations?: number
+  /**
+   * How long after it was stored a transaction the gateway does not know is taken as dropped and sent
+   * again (default 1 hour: longer than a gateway takes to show a transaction it accepted).
+   */
+  resendAfterMs?: number
 }
+
+export const DEFAULT_MIN_CONFIRMATIONS = 10
+export const DEFAULT_RESEND_AFTER_MS = 60 * 60 * 1000
 
 /**
  * What this instance posted, kept beside the local copy, so that a retried upload of the same bytes is not
@@ -186,6 +196,10 @@ export class ArweaveBlobStore implements BlobStore {
   readonly #uploads: string
   readonly #staging: string
   readonly #timeoutMs: number
+  readonly #minConfirmations: number
+  readonly #resendAfterMs: number
+  /** When (by the caller's clock) this instance sent a blob again, by new id: its grace starts then. */
+  readonly #resentAt = new Map<string, number>()
   /** Read-through downloads in progress, so one blob is fetched once however many read it at a time. */
   readonly #fetching = new Map<string, Promise<void>>()
 
@@ -204,6 +218,8 @@ export class ArweaveBlobStore implements BlobStore {
     this.#uploads = join(options.cacheDir, 'uploads')
     this.#staging = join(options.cacheDir, 'staging')
     this.#timeoutMs = options.requestTimeoutMs ?? 60_000
+    this.#minConfirmations = options.minConfirmations ?? DEFAULT_MIN_CONFIRMATIONS
+    this.#resendAfterMs = options.resendAfterMs ?? DEFAULT_RESEND_AFTER_MS
     for (const dir of [options.cacheDir, this.#copies, this.#uploads, this.#staging]) makePrivateDir(dir)
   }
 
@@ -352,6 +368,58 @@ export class ArweaveBlobStore implements BlobStore {
       return { state: 'pending', confirmations: 0 }
     }
     return { state: 'confirmed', confirmations: data.number_of_confirmations }
+  }
+
+  /**
+   * Whether a stored blob is mined deep enough to stay. A transaction the gateway does not know once the
+   * grace period has passed was dropped before mining: it is sent again from the local copy as a new
+   * transaction (new anchor, same tags), whose id the asset must then record.
+   */
+  async confirm(
+    blob: StoredBlob & { labels: BlobLabels; size: number; storedAt: Date },
+    now: Date,
+  ): Promise<
+    | { state: 'confirmed' }
+    | { state: 'pending' }
+    | { state: 'replaced'; storageTxId: string }
+    | { state: 'lost'; reason: string }
+  > {
+    const status = await this.status(blob.storageTxId)
+    if (status.state === 'confirmed' && status.confirmations >= this.#minConfirmations) {
+      this.#resentAt.delete(blob.storageTxId)
+      return { state: 'confirmed' }
+    }
+    if (status.state !== 'unknown') return { state: 'pending' }
+    const since = Math.max(blob.storedAt.getTime(), this.#resentAt.get(blob.storageTxId) ?? 0)
+    if (now.getTime() - since < this.#resendAfterMs) return { state: 'pending' }
+    const copy = this.copyPathOf(blob.sha256Hex)
+    if (!(await exists(copy))) {
+      return {
+        state: 'lost',
+        reason: `Blob ${blob.storageTxId} of asset ${blob.labels.assetId} (vault ${blob.labels.vaultId}) is unknown to the Arweave gateway ${this.#gateway.origin} ${describeAge(now.getTime() - blob.storedAt.getTime())} after it was stored: the network dropped the transaction before mining it, and this instance has no local copy to send again. If another instance of the service stored the file, it sends it again at its next pass; otherwise ask the vault's owner to upload the file again, or heirs recovering from Arweave will not find it.`,
+      }
+    }
+    const storageTxId = await this.#resend(copy, blob)
+    this.#resentAt.set(storageTxId, now.getTime())
+    return { state: 'replaced', storageTxId }
+  }
+
+  /** Stores the local copy again as a new transaction, unless a live one for these bytes exists already. */
+  async #resend(copy: string, blob: StoredBlob & { labels: BlobLabels; size: number }): Promise<string> {
+    const vaultRef = vaultRefOf(blob.labels.vaultId)
+    const earlier = await this.#uploadRecord(blob.sha256Hex)
+    // Another asset with the same bytes (same vault) was sent again already: that transaction serves both.
+    if (
+      earlier?.complete &&
+      earlier.txId !== blob.storageTxId &&
+      earlier.vaultRef === vaultRef &&
+      earlier.size === blob.size &&
+      (await this.status(earlier.txId)).state !== 'unknown'
+    ) {
+      return earlier.txId
+    }
+    const record = await this.#postTransaction(copy, blob, vaultRef)
+    return this.#sendData(copy, blob, record)
   }
 
   async sizeOf(blob: StoredBlob): Promise<number | null> {
@@ -657,6 +725,16 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false
   }
+}
+
+function describeAge(ms: number): string {
+  const [count, unit] =
+    ms < 7_200_000
+      ? [Math.floor(ms / 60_000), 'minute']
+      : ms < 172_800_000
+        ? [Math.floor(ms / 3_600_000), 'hour']
+        : [Math.floor(ms / 86_400_000), 'day']
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
 }
 
 function describeBody(data: unknown): string {

@@ -55,6 +55,21 @@ export interface BlobStore {
   remove(blob: StoredBlob): Promise<void>
   /** Deletes blobs no asset refers to (left by a crash between storing a blob and recording its asset). */
   collectGarbage(isReferenced: (sha256Hex: string) => Promise<boolean>): Promise<number>
+  /**
+   * Only for a store whose put returns before the blob is permanent (Arweave: posted, not yet mined):
+   * whether it is now. `replaced`: the network had dropped it and it was stored again under a new id,
+   * which the asset must record; `lost`: dropped and cannot be stored again (`reason` says what to do).
+   * `storedAt` is when the asset was recorded and `now` the service's clock (storage-confirmation.ts).
+   */
+  confirm?(
+    blob: StoredBlob & { labels: BlobLabels; size: number; storedAt: Date },
+    now: Date,
+  ): Promise<
+    | { state: 'confirmed' }
+    | { state: 'pending' }
+    | { state: 'replaced'; storageTxId: string }
+    | { state: 'lost'; reason: string }
+  >
 }
 
 /** The folder store's transaction id: the SHA-256 of the stored bytes as 43 characters of base64url. */

@@ -17,6 +17,13 @@ export interface HealthReport {
     gaveUp: number
     lastDeliveredAt: string | null
   }
+  /** Only for a store whose blobs become permanent after put (Arweave): assets not confirmed yet. */
+  storage?: {
+    kind: 'arweave'
+    unconfirmed: number
+    /** When the oldest unconfirmed asset was stored: a monitor alerts when it is hours old. */
+    oldestUnconfirmedSince: string | null
+  }
 }
 
 export async function healthReport(ctx: ServiceContext, mail: MailSender | undefined): Promise<HealthReport> {
@@ -38,6 +45,7 @@ export async function healthReport(ctx: ServiceContext, mail: MailSender | undef
        FROM outbox`,
     )
     if (!row) throw new Error('the outbox summary returned no row')
+    const storage = await storageSummary(ctx)
     return {
       status: 'ok',
       version: packageJson.version,
@@ -48,6 +56,7 @@ export async function healthReport(ctx: ServiceContext, mail: MailSender | undef
         gaveUp: Number(row.gave_up),
         lastDeliveredAt: row.last_sent,
       },
+      ...(storage ? { storage } : {}),
     }
   } catch {
     return {
@@ -61,5 +70,17 @@ export async function healthReport(ctx: ServiceContext, mail: MailSender | undef
         lastDeliveredAt: null,
       },
     }
+  }
+}
+
+async function storageSummary(ctx: ServiceContext): Promise<HealthReport['storage']> {
+  if (!ctx.blobs.confirm || ctx.blobs.kind !== 'arweave') return undefined
+  const row = await ctx.db.get<{ unconfirmed: number | string; oldest: string | null }>(
+    'SELECT COUNT(*) AS unconfirmed, MIN(created_at) AS oldest FROM assets WHERE storage_confirmed_at IS NULL',
+  )
+  return {
+    kind: 'arweave',
+    unconfirmed: Number(row?.unconfirmed ?? 0),
+    oldestUnconfirmedSince: row?.oldest ?? null,
   }
 }

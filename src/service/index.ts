@@ -12,6 +12,7 @@ import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
 import { type BlobChoice, openServiceContext, PUBLIC_URL_SETTING } from './service-context'
 import { writeSetting } from './sql-store'
+import { confirmStoredBlobs } from './storage-confirmation'
 
 export { AdminError } from './accounts'
 export type { AdminOperations } from './admin'
@@ -170,6 +171,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         console.error('[vault-service] scheduler pass failed; it runs again at the next tick:', error)
       }
       void mail.deliverPending()
+      try {
+        await confirmStoredBlobs(ctx, ctx.clock())
+      } catch (error) {
+        console.error(
+          '[vault-service] storage confirmation pass failed; it runs again at the next tick:',
+          error,
+        )
+      }
     })().finally(() => {
       running = null
     })
@@ -189,6 +198,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await running
       const report = await pass(now)
       await mail.deliverPending()
+      await confirmStoredBlobs(ctx, now ?? ctx.clock())
       return report
     },
     close() {
