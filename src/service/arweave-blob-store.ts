@@ -491,7 +491,7 @@ export class ArweaveBlobStore implements BlobStore {
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message
       throw new ArweaveStoreError(
         'GATEWAY_UNREACHABLE',
-        `The Arweave gateway ${this.#gateway.origin} could not be reached ${what} (${cause}). Check the gateway address in the service's configuration and this machine's network; the file was not stored, and the client can send it again.`,
+        `The Arweave gateway ${this.#gateway.origin} could not be reached ${what} (${cause}). Check the gateway address in the service's configuration and this machine's network; nothing was stored by this attempt, and it can be tried again.`,
       )
     }
   }

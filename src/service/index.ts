@@ -171,18 +171,29 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         console.error('[vault-service] scheduler pass failed; it runs again at the next tick:', error)
       }
       void mail.deliverPending()
-      try {
-        await confirmStoredBlobs(ctx, ctx.clock())
-      } catch (error) {
-        console.error(
-          '[vault-service] storage confirmation pass failed; it runs again at the next tick:',
-          error,
-        )
-      }
+      void confirmStorage()
     })().finally(() => {
       running = null
     })
     return running
+  }
+  // Asking the storage network (and re-sending what it dropped) may take minutes: beside the release
+  // passes and the start, never in their way; one at a time.
+  let confirming: Promise<void> | null = null
+  const confirmStorage = () => {
+    confirming ??= confirmStoredBlobs(ctx, ctx.clock())
+      .then(
+        () => undefined,
+        (error) =>
+          console.error(
+            '[vault-service] storage confirmation failed; it runs again at the next tick:',
+            error,
+          ),
+      )
+      .finally(() => {
+        confirming = null
+      })
+    return confirming
   }
   // Before answering anyone: what fell due while the service was down (a missed deadline, an ended
   // contestation period) is done at start.
@@ -198,6 +209,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       await running
       const report = await pass(now)
       await mail.deliverPending()
+      await confirming
       await confirmStoredBlobs(ctx, now ?? ctx.clock())
       return report
     },
@@ -205,6 +217,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       closing ??= (async () => {
         clearInterval(timer)
         await running
+        // A confirmation talking to a slow network must not hold shutdown; it is redone at the next start.
+        await Promise.race([confirming, new Promise((resolve) => setTimeout(resolve, 2_000).unref())])
         // In-flight requests may finish during the grace period; then open connections are cut, which aborts any
         // upload still streaming (it cleans up after itself and commits nothing).
         const deadline = Date.now() + (options.shutdownGraceMs ?? 5_000)
