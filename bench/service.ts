@@ -10,27 +10,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs'
 import { request } from 'node:http'
-import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { adminOperations } from '../src/service/admin'
 import { openServiceContext } from '../src/service/service-context'
 import { LIMITS, uploadCostCredits } from '../src/shared/api'
-
-// autocannon ships no types: the part of its result this benchmark reads.
-interface LoadResult {
-  requests: { average: number; total: number }
-  latency: { p99: number }
-  non2xx: number
-  errors: number
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string
-  headers: Record<string, string>
-  connections: number
-  duration: number
-}) => Promise<LoadResult>
+import { autocannon, type LoadResult } from './autocannon'
 
 const root = join(import.meta.dirname, '..')
 const GB = 1_000_000_000

@@ -8,7 +8,6 @@
 // The last line printed is one JSON object with the figures.
 import { type ChildProcess, execFile } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -17,19 +16,7 @@ import { openServiceContext } from '../src/service/service-context'
 import { uploadCostCredits } from '../src/shared/api'
 import { buildServiceCli, serveChild } from '../test/service/harness'
 import { startTestPostgres } from '../test/service/postgres-server'
-
-interface LoadResult {
-  requests: { average: number; total: number }
-  latency: { p99: number }
-  non2xx: number
-  errors: number
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string
-  headers: Record<string, string>
-  connections: number
-  duration: number
-}) => Promise<LoadResult>
+import { autocannon } from './autocannon'
 
 const root = join(import.meta.dirname, '..')
 const run = promisify(execFile)
