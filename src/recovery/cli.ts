@@ -187,20 +187,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
     return 1
   }
-  // Older copies of files whose newer copy was recovered are neither files to count nor failures.
-  const older = results.filter((r) => r.status === 'superseded').length
-  const files = results.length - older
-  const failed = results.filter((r) => !['recovered', 'kept', 'superseded'].includes(r.status)).length
-  const olderNote =
-    older > 0
-      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
-      : ''
-  console.error(
-    failed === 0
-      ? `All ${files} file(s) recovered into ${values.out}.${olderNote}`
-      : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). Files that failed were not written.${olderNote}`,
-  )
-  return failed === 0 ? 0 : 1
+  return summarize(results, `into ${values.out}`, 'Files that failed were not written.')
 }
 
 async function recoverFromTheService(
@@ -300,19 +287,11 @@ async function recoverFromTheNetwork(
     )
     return 1
   }
-  const older = report.results.filter((r) => r.status === 'superseded').length
-  const files = report.results.length - older
-  const failed = report.results.filter((r) => !['recovered', 'kept', 'superseded'].includes(r.status)).length
-  const olderNote =
-    older > 0
-      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
-      : ''
-  console.error(
-    failed === 0
-      ? `All ${files} file(s) recovered from Arweave into ${values.out}.${olderNote}`
-      : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). Files that failed were not written; run the command again to retry them.${olderNote}`,
+  return summarize(
+    report.results,
+    `from Arweave into ${values.out}`,
+    'Files that failed were not written; run the command again to retry them.',
   )
-  return failed === 0 ? 0 : 1
 }
 
 function parse(argv: string[]) {
@@ -349,3 +328,21 @@ main(process.argv.slice(2)).then(
     process.exitCode = 2
   },
 )
+
+/** The closing line of a run on stderr, and its exit code (1 when any file failed). */
+function summarize(results: readonly { status: string }[], where: string, afterFailure: string): number {
+  // Older copies of files whose newer copy was recovered are neither files to count nor failures.
+  const older = results.filter((r) => r.status === 'superseded').length
+  const files = results.length - older
+  const failed = results.filter((r) => !['recovered', 'kept', 'superseded'].includes(r.status)).length
+  const olderNote =
+    older > 0
+      ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
+      : ''
+  console.error(
+    failed === 0
+      ? `All ${files} file(s) recovered ${where}.${olderNote}`
+      : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). ${afterFailure}${olderNote}`,
+  )
+  return failed === 0 ? 0 : 1
+}

@@ -34,7 +34,14 @@ import {
   type Proof,
 } from 'arweave/node/lib/merkle.js'
 import type { JWKInterface } from 'arweave/node/lib/wallet.js'
-import { type BlobLabels, type BlobStore, BlobStoreError, type StoredBlob } from './blob-store'
+import {
+  type BlobConfirmation,
+  type BlobLabels,
+  type BlobStore,
+  BlobStoreError,
+  type BlobToConfirm,
+  type StoredBlob,
+} from './blob-store'
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files'
 
 /** The tags every blob carries; docs/FORMAT.md ("Finding a vault on Arweave") is their specification. */
@@ -375,15 +382,7 @@ export class ArweaveBlobStore implements BlobStore {
    * grace period has passed was dropped before mining: it is sent again from the local copy as a new
    * transaction (new anchor, same tags), whose id the asset must then record.
    */
-  async confirm(
-    blob: StoredBlob & { labels: BlobLabels; size: number; storedAt: Date },
-    now: Date,
-  ): Promise<
-    | { state: 'confirmed' }
-    | { state: 'pending' }
-    | { state: 'replaced'; storageTxId: string }
-    | { state: 'lost'; reason: string }
-  > {
+  async confirm(blob: BlobToConfirm, now: Date): Promise<BlobConfirmation> {
     const status = await this.status(blob.storageTxId)
     if (status.state === 'confirmed' && status.confirmations >= this.#minConfirmations) {
       this.#resentAt.delete(blob.storageTxId)

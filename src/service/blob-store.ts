@@ -61,16 +61,17 @@ export interface BlobStore {
    * which the asset must record; `lost`: dropped and cannot be stored again (`reason` says what to do).
    * `storedAt` is when the asset was recorded and `now` the service's clock (storage-confirmation.ts).
    */
-  confirm?(
-    blob: StoredBlob & { labels: BlobLabels; size: number; storedAt: Date },
-    now: Date,
-  ): Promise<
-    | { state: 'confirmed' }
-    | { state: 'pending' }
-    | { state: 'replaced'; storageTxId: string }
-    | { state: 'lost'; reason: string }
-  >
+  confirm?(blob: BlobToConfirm, now: Date): Promise<BlobConfirmation>
 }
+
+/** A stored blob as the confirmation pass knows it (storage-confirmation.ts). */
+export type BlobToConfirm = StoredBlob & { labels: BlobLabels; size: number; storedAt: Date }
+
+export type BlobConfirmation =
+  | { state: 'confirmed' }
+  | { state: 'pending' }
+  | { state: 'replaced'; storageTxId: string }
+  | { state: 'lost'; reason: string }
 
 /** The folder store's transaction id: the SHA-256 of the stored bytes as 43 characters of base64url. */
 export function storageTxIdOf(sha256Hex: string): string {

@@ -3,7 +3,7 @@
 // again here. Each scheduler pass looks at a batch of unconfirmed assets, oldest first. Several instances
 // may run it at once: every change is conditional on the asset still being as this pass read it.
 import { inBlobTurn } from './assets'
-import { type BlobStore, BlobStoreError } from './blob-store'
+import { type BlobConfirmation, type BlobStore, BlobStoreError } from './blob-store'
 import type { ServiceContext } from './context'
 
 /** Assets looked at per pass: each costs a gateway request (and a re-send when dropped). */
@@ -86,7 +86,7 @@ async function confirmOne(
   row: UnconfirmedRow,
   now: Date,
 ): Promise<keyof ConfirmationReport | 'unreachable'> {
-  let result: Awaited<ReturnType<NonNullable<BlobStore['confirm']>>>
+  let result: BlobConfirmation
   try {
     // In the blob's turn: an upload of the same bytes, or the removal of its blob, waits for this.
     result = await inBlobTurn(ctx, row.sha256, () =>
