@@ -14,6 +14,7 @@ import {
 import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useUploadsStore } from '../stores/uploads-store'
 import { format, text } from '../text'
+import { UntrustedName, UntrustedSentence } from './UntrustedName'
 
 const t = text.uploadQueue
 
@@ -134,8 +135,8 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
 function BatchLine({ group }: { group: BatchGroup }) {
   return (
     <div className="upload-batch-line">
-      <strong className="filename" title={group.folder ?? undefined}>
-        {group.folder ?? t.files}
+      <strong className="filename">
+        {group.folder !== null ? <UntrustedName name={group.folder} title /> : t.files}
       </strong>
       <span className="muted small">
         {t.added(group.createdAt)} {filesText(group)}: {stateCountsText(group)}
@@ -145,7 +146,7 @@ function BatchLine({ group }: { group: BatchGroup }) {
   )
 }
 
-function UploadRow({
+export function UploadRow({
   item,
   progress: p,
   bundleFiles,
@@ -161,9 +162,7 @@ function UploadRow({
   return (
     <>
       <div className="upload-line">
-        <span className="filename" title={item.relativePath}>
-          {item.relativePath}
-        </span>
+        <UntrustedName name={item.relativePath} className="filename" title />
         <span className="upload-state">{STATE_TEXT[item.state]}</span>
       </div>
       <progress max={100} value={pct} aria-label={t.progress(item.relativePath, pct)} />
@@ -184,8 +183,8 @@ function UploadRow({
         ) : (
           item.estimatedCredits !== undefined && <span>{t.estimated(item.estimatedCredits)}</span>
         )}
-        {item.error && <span className="text-danger">{item.error.message}</span>}
-        {!item.error && item.note && <span>{item.note}</span>}
+        {item.error && <UntrustedSentence className="text-danger" text={item.error.message} />}
+        {!item.error && item.note && <UntrustedSentence text={item.note} />}
         {running && (
           <button
             type="button"

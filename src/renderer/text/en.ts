@@ -1,6 +1,7 @@
 // Every string the window shows, in English. Sections follow the screens; a translation (es.ts)
 // overrides what it covers. Keep messages whole sentences: word order differs between languages.
 import type { LocaleFormat } from '../../shared/locale-format'
+import { isolateName } from '../../shared/untrusted-text'
 
 export const english = (f: LocaleFormat) => ({
   app: {
@@ -92,10 +93,10 @@ export const english = (f: LocaleFormat) => ({
   },
   qrImage: {
     notAnImage: (name: string) =>
-      `${name} is not an image this app can read. Use a PNG or JPEG photo or scan of the kit's QR code.`,
+      `${isolateName(name)} is not an image this app can read. Use a PNG or JPEG photo or scan of the kit's QR code.`,
     noCanvas: 'This window cannot read images (no canvas). Type the words from the kit instead.',
     noCode: (name: string) =>
-      `No QR code found in ${name}. Take the photo straight on, with the whole code in view and in focus, or type the words instead.`,
+      `No QR code found in ${isolateName(name)}. Take the photo straight on, with the whole code in view and in focus, or type the words instead.`,
   },
   recovery: {
     title: 'Recovery',
@@ -142,7 +143,7 @@ export const english = (f: LocaleFormat) => ({
     readPhoto: 'Read the barcode from a photo…',
     remove: 'Remove',
     kitRead: (index: number, of: number, vault: string, set: string) =>
-      `Kit ${f.number(index)} of ${f.number(of)}, read correctly (vault ${vault}, set ${set}, as printed on the kit).`,
+      `Kit ${f.number(index)} of ${f.number(of)}, read correctly (vault ${isolateName(vault)}, set ${isolateName(set)}, as printed on the kit).`,
     kitNotRead: 'This kit could not be read.',
     addKit: 'Add another kit',
     saveStep: '3. Choose where to save the files',
@@ -172,7 +173,7 @@ export const english = (f: LocaleFormat) => ({
       `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered.`,
     someRecoveredSoFar: (done: number, total: number) =>
       `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered so far.`,
-    savedIn: (folder: string) => `They are in ${folder}.`,
+    savedIn: (folder: string) => `They are in ${isolateName(folder)}.`,
     finishedAt: (at: number) => `Finished ${f.dateTime(at)}.`,
     openNote:
       "They open like any other files. Keep the guardians' kits until you are sure you have everything.",
@@ -250,7 +251,7 @@ export const english = (f: LocaleFormat) => ({
     short: (credits: number) =>
       `The balance is ${f.count(credits, { one: 'credit', other: 'credits' })} short. Files that do not fit will fail without being charged; add credits first, or choose fewer files.`,
     tooLarge: (limitGb: number, names: readonly string[], more: number) =>
-      `Over the ${f.number(limitGb)} GB limit and left out: ${f.list(more > 0 ? [...names, f.count(more, { one: 'more', other: 'more' })] : names)}.`,
+      `Over the ${f.number(limitGb)} GB limit and left out: ${f.list(more > 0 ? [...names.map(isolateName), f.count(more, { one: 'more', other: 'more' })] : names.map(isolateName))}.`,
     skipped: (n: number, detail: string) =>
       `${f.count(n, { one: 'item', other: 'items' })} skipped: ${detail}`,
     chargedOnly: 'Credits are charged only for files that are stored. Cancelling costs nothing.',
@@ -400,7 +401,8 @@ export const english = (f: LocaleFormat) => ({
         ? `${f.count(files, { one: 'file', other: 'files' })} stored, ${f.number(failed)} failed.`
         : `${f.count(files, { one: 'file', other: 'files' })} stored.`,
     spent: (credits: number) => `Cost ${f.credits(credits)}.`,
-    names: (names: readonly string[], more: boolean) => (more ? `${f.list([...names, '…'])}` : f.list(names)),
+    names: (names: readonly string[], more: boolean) =>
+      more ? f.list([...names.map(isolateName), '…']) : f.list(names.map(isolateName)),
     frequency: {
       weekly: 'check in weekly',
       biweekly: 'check in every two weeks',
@@ -692,7 +694,7 @@ export const english = (f: LocaleFormat) => ({
         : `Practice e-mail to ${heir}`,
     startedNoMail: (heir: string) => `Practice started for ${heir} (no e-mail was sent)`,
     opened: (heir: string) => `${heir} opened the practice access`,
-    downloaded: (file: string) => `Downloaded the sample file (${file})`,
+    downloaded: (file: string) => `Downloaded the sample file (${isolateName(file)})`,
     passed: "Opened it with the guardians' kits: passed",
     waitingInvited: 'the practice to start',
     waitingOpened: (heir: string) => `${heir} to open the practice access`,
@@ -841,10 +843,10 @@ export const english = (f: LocaleFormat) => ({
     size: 'Size',
     added: 'Added',
     storageId: 'Storage id',
-    hiddenName: (name: string) => `The service knows this file only as ${name}`,
+    hiddenName: (name: string) => `The service knows this file only as ${isolateName(name)}`,
     nameHidden: ' · name hidden from the service',
     stored: (size: string) => `${size} stored, encrypted`,
-    copyLabel: (name: string) => `Copy storage id of ${name}`,
+    copyLabel: (name: string) => `Copy storage id of ${isolateName(name)}`,
     copied: 'Copied',
     copy: 'Copy',
     range: (from: number, to: number, total: number) =>
@@ -853,10 +855,10 @@ export const english = (f: LocaleFormat) => ({
     next: 'Next',
     bundleUnlisted: (n: number) =>
       `${f.count(n, { one: 'file', other: 'files' })} inside, not listed here: uploaded from another computer, or each replaced since by a newer upload. Recovery unpacks them.`,
-    filesIn: (name: string) => `Files in ${name}`,
+    filesIn: (name: string) => `Files in ${isolateName(name)}`,
     showInside: (n: number) => `Show the ${f.count(n, { one: 'file', other: 'files' })} inside`,
     hideInside: (n: number) => `Hide the ${f.count(n, { one: 'file', other: 'files' })} inside`,
-    nameRange: (first: string, last: string) => ` · ${first} to ${last}`,
+    nameRange: (first: string, last: string) => ` · ${isolateName(first)} to ${isolateName(last)}`,
     superseded: (n: number) =>
       `${f.number(n)} of them replaced since by a newer upload; recovery gives back the newer copy.`,
     showMore: (n: number) => `Show ${f.number(n)} more`,
@@ -946,7 +948,7 @@ export const english = (f: LocaleFormat) => ({
     list: 'Upload queue',
     files: 'Files',
     added: (at: string) => `added ${f.dateTime(at)} —`,
-    progress: (name: string, percent: number) => `${name}: ${f.number(percent)}%`,
+    progress: (name: string, percent: number) => `${isolateName(name)}: ${f.number(percent)}%`,
     bundleTitle: 'Small files are packed together and stored as one encrypted upload',
     inBundle: (others: number) =>
       `in a bundle with ${f.count(others, { one: 'other file', other: 'other files' })}`,

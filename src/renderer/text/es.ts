@@ -2,6 +2,7 @@
 // its section, checked by test/ui/catalogue.test.ts), and the messages it shows from shared parts.
 // Sections not listed here stay in English.
 import type { LocaleFormat } from '../../shared/locale-format'
+import { isolateName } from '../../shared/untrusted-text'
 import type { Translation } from './catalogue'
 import type { Catalogue } from './en'
 
@@ -38,10 +39,10 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
   },
   qrImage: {
     notAnImage: (name: string) =>
-      `${name} no es una imagen que esta aplicación pueda leer. Use una foto o un escaneo en PNG o JPEG del código QR del kit.`,
+      `${isolateName(name)} no es una imagen que esta aplicación pueda leer. Use una foto o un escaneo en PNG o JPEG del código QR del kit.`,
     noCanvas: 'Esta ventana no puede leer imágenes (no hay canvas). Escriba las palabras del kit.',
     noCode: (name: string) =>
-      `No se encontró ningún código QR en ${name}. Haga la foto de frente, con todo el código a la vista y enfocado, o escriba las palabras.`,
+      `No se encontró ningún código QR en ${isolateName(name)}. Haga la foto de frente, con todo el código a la vista y enfocado, o escriba las palabras.`,
   },
   recovery: {
     title: 'Recuperación',
@@ -89,7 +90,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     readPhoto: 'Leer el código de una foto…',
     remove: 'Quitar',
     kitRead: (index: number, of: number, vault: string, set: string) =>
-      `Kit ${f.number(index)} de ${f.number(of)}, leído correctamente (bóveda ${vault}, juego ${set}, tal como aparece impreso en el kit).`,
+      `Kit ${f.number(index)} de ${f.number(of)}, leído correctamente (bóveda ${isolateName(vault)}, juego ${isolateName(set)}, tal como aparece impreso en el kit).`,
     kitNotRead: 'No se pudo leer este kit.',
     addKit: 'Añadir otro kit',
     saveStep: '3. Elija dónde guardar los archivos',
@@ -124,7 +125,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       `${f.plural(done, { one: 'Se ha', other: 'Se han' })} recuperado ${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}.`,
     someRecoveredSoFar: (done: number, total: number) =>
       `Por ahora ${f.plural(done, { one: 'se ha', other: 'se han' })} recuperado ${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}.`,
-    savedIn: (folder: string) => `Están en ${folder}.`,
+    savedIn: (folder: string) => `Están en ${isolateName(folder)}.`,
     finishedAt: (at: number) => `Terminada el ${f.dateTime(at)}.`,
     openNote:
       'Se abren como cualquier otro archivo. Guarde los kits de los guardianes hasta estar seguro de que lo tiene todo.',
