@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { useNavigationStore } from '../stores/navigation-store'
-import { useNoticesStore } from '../stores/notices-store'
+import { type Toast, useNoticesStore } from '../stores/notices-store'
 import { useVaultsStore } from '../stores/vaults-store'
 import { text } from '../text'
+import { UntrustedSentence } from './UntrustedName'
 
 /**
  * The notices, in the sidebar's free space below the navigation (styles.css `.toasts`), so they never
@@ -51,21 +52,7 @@ export function Toasts() {
       )}
       {shown.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.kind}`} data-testid="toast">
-          {toast.lines.length > 1 ? (
-            <>
-              <strong>{t.backupsFinished(toast.lines.length)}</strong>
-              <ul className="toast-lines">
-                {toast.lines.map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
-            </>
-          ) : (
-            <>
-              {toast.title && <strong>{toast.title}</strong>}
-              <p>{toast.body}</p>
-            </>
-          )}
+          <ToastText toast={toast} />
           <div className="toast-actions">
             {toast.kind === 'reminder' && toast.vaultId && (
               <button
@@ -108,5 +95,38 @@ export function Toasts() {
         </div>
       ))}
     </section>
+  )
+}
+
+/**
+ * A notice's words. Its title and body may hold names of files or vaults, written by the core: shown
+ * with their hidden characters as markers, each sentence isolated from the next.
+ */
+export function ToastText({ toast }: { toast: Toast }) {
+  if (toast.lines.length > 1) {
+    return (
+      <>
+        <strong>{text.toasts.backupsFinished(toast.lines.length)}</strong>
+        <ul className="toast-lines">
+          {toast.lines.map((line) => (
+            <li key={line}>
+              <UntrustedSentence text={line} />
+            </li>
+          ))}
+        </ul>
+      </>
+    )
+  }
+  return (
+    <>
+      {toast.title && (
+        <strong>
+          <UntrustedSentence text={toast.title} />
+        </strong>
+      )}
+      <p>
+        <UntrustedSentence text={toast.body} />
+      </p>
+    </>
   )
 }

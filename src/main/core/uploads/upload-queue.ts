@@ -16,6 +16,7 @@ import { type VaultApiClient, VaultApiError } from '../../../service-client'
 import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import type { UploadEstimateView, UploadProgressView, UploadState } from '../../../shared/ipc/vault-types'
+import { isolateName } from '../../../shared/untrusted-text'
 import {
   type BundleSourceEntry,
   checkIdentityPath,
@@ -359,7 +360,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     for (const f of files) {
       const verdict = this.#verdict(vaultId, f, force)
       if (verdict.kind === 'bad-name') {
-        skipped.push({ path: f.path, reason: 'bad-name', detail: `${f.relativePath}: ${verdict.problem}` })
+        skipped.push({
+          path: f.path,
+          reason: 'bad-name',
+          detail: `${isolateName(f.relativePath)}: ${verdict.problem}`,
+        })
       } else if (verdict.kind === 'too-large') {
         tooLarge.push(f.relativePath)
       } else if (verdict.kind === 'unchanged') {
@@ -733,7 +738,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           state: 'failed',
           error: {
             code: 'UPLOAD_ERROR',
-            message: `${item.relativePath} could not be uploaded: ${error instanceof Error ? error.message : String(error)}. Retry.`,
+            message: `${isolateName(item.relativePath)} could not be uploaded: ${error instanceof Error ? error.message : String(error)}. Retry.`,
           },
         }))
       })
@@ -822,8 +827,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
             code: error.code,
             message:
               job.items.size > 1
-                ? `${item.relativePath} could not be uploaded with the ${job.items.size - 1} other small files of its bundle: ${error.userMessage}`
-                : `${item.relativePath} could not be uploaded: ${error.userMessage}`,
+                ? `${isolateName(item.relativePath)} could not be uploaded with the ${job.items.size - 1} other small files of its bundle: ${error.userMessage}`
+                : `${isolateName(item.relativePath)} could not be uploaded: ${error.userMessage}`,
           },
         }))
       }
@@ -834,8 +839,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           code: 'UPLOAD_ERROR',
           message:
             job.items.size > 1
-              ? `${item.relativePath} could not be uploaded with the ${job.items.size - 1} other small files of its bundle: ${why}. Retry; if it fails again, check that the files can be read.`
-              : `${item.relativePath} could not be uploaded: ${why}. Retry; if it fails again, check that the file can be read.`,
+              ? `${isolateName(item.relativePath)} could not be uploaded with the ${job.items.size - 1} other small files of its bundle: ${why}. Retry; if it fails again, check that the files can be read.`
+              : `${isolateName(item.relativePath)} could not be uploaded: ${why}. Retry; if it fails again, check that the file can be read.`,
         },
       }))
     }
@@ -844,7 +849,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   /** A service error, said of one file of a bundle. */
   #inBundle(job: Job, item: UploadItem, message: string): string {
     return job.items.size > 1
-      ? `${item.relativePath} travelled in a bundle of ${job.items.size} small files, which the service refused: ${message}`
+      ? `${isolateName(item.relativePath)} travelled in a bundle of ${job.items.size} small files, which the service refused: ${message}`
       : message
   }
 
@@ -863,7 +868,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           ? 'interrupted; restarting from the beginning'
           : reason.kind === 'cancel'
             ? `uploading again without the ${cancelledCount === 1 ? 'file' : `${cancelledCount} files`} cancelled from its bundle; nothing was stored or charged yet`
-            : `uploading again without ${changed?.relativePath ?? 'a file'}, which changed while its bundle was read; nothing was stored or charged yet`
+            : `uploading again without ${changed ? isolateName(changed.relativePath) : 'a file'}, which changed while its bundle was read; nothing was stored or charged yet`
       return { state: 'queued', sentBytes: 0, note }
     })
   }
@@ -883,14 +888,17 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         state: 'failed',
         error: {
           code: 'FILE_MISSING',
-          message: `${item.relativePath} can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that the file still exists, then retry.`,
+          message: `${isolateName(item.relativePath)} can no longer be read (${(error as NodeJS.ErrnoException).code ?? 'error'}). Check that the file still exists, then retry.`,
         },
       })
     }
     if (!info.isFile()) {
       return leave({
         state: 'failed',
-        error: { code: 'NOT_A_FILE', message: `${item.relativePath} is no longer a regular file.` },
+        error: {
+          code: 'NOT_A_FILE',
+          message: `${isolateName(item.relativePath)} is no longer a regular file.`,
+        },
       })
     }
     const size = info.size
@@ -905,7 +913,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         mtimeMs,
         error: {
           code: 'BAD_FILE_NAME',
-          message: `${item.relativePath} cannot be backed up under this name: ${nameProblem} Rename the file, then upload it again.`,
+          message: `${isolateName(item.relativePath)} cannot be backed up under this name: ${nameProblem} Rename the file, then upload it again.`,
         },
       })
     }
@@ -922,7 +930,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         mtimeMs,
         error: {
           code: 'FILE_TOO_LARGE',
-          message: `${item.relativePath} is ${formatGB(size)} GB and ${formatGB(encryptedBytes)} GB once encrypted; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
+          message: `${isolateName(item.relativePath)} is ${formatGB(size)} GB and ${formatGB(encryptedBytes)} GB once encrypted; the limit is 5 GB per file. Split or compress it, then upload the parts.`,
         },
       })
     }
@@ -1000,7 +1008,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         balanceCredits: balance,
         error: {
           code: 'INSUFFICIENT_CREDITS',
-          message: `${item.relativePath} needs ${estimatedCredits} credits (${creditsToDollars(estimatedCredits)}) and the balance is ${balance} credits${reservedByOthers ? ` (${reservedByOthers} held for uploads in progress)` : ''}. Add credits, then retry; nothing was sent or charged.`,
+          message: `${isolateName(item.relativePath)} needs ${estimatedCredits} credits (${creditsToDollars(estimatedCredits)}) and the balance is ${balance} credits${reservedByOthers ? ` (${reservedByOthers} held for uploads in progress)` : ''}. Add credits, then retry; nothing was sent or charged.`,
         },
       }))
     }
@@ -1107,7 +1115,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         ...sized(indexOf.get(item)!),
         error: {
           code: 'INSUFFICIENT_CREDITS',
-          message: `${item.relativePath} goes up in one bundle with ${n - 1} other small files, which needs ${credits} credits (${creditsToDollars(credits)}) and the balance is ${balance} credits${reservedByOthers ? ` (${reservedByOthers} held for uploads in progress)` : ''}. Add credits, then retry; nothing was sent or charged.`,
+          message: `${isolateName(item.relativePath)} goes up in one bundle with ${n - 1} other small files, which needs ${credits} credits (${creditsToDollars(credits)}) and the balance is ${balance} credits${reservedByOthers ? ` (${reservedByOthers} held for uploads in progress)` : ''}. Add credits, then retry; nothing was sent or charged.`,
         },
       }))
     }
