@@ -59,6 +59,12 @@ export type ShareInputErrorReason =
   | 'key-check-failed'
   /** So many kits that trying their combinations would take too long. */
   | 'too-many-shares'
+  /** A rehearsal's practice kit given where real kits are needed: it cannot open the vault. */
+  | 'practice-kit'
+  /** A real guardian or owner kit given to a rehearsal: real kits never go into a practice. */
+  | 'real-kit'
+  /** A practice kit past its last day. */
+  | 'practice-expired'
 
 /** What goes wrong when a person types, scans or combines recovery words; every message says what to do. */
 export class ShareInputError extends VaultFormatError<ShareInputErrorReason> {

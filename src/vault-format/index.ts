@@ -62,20 +62,34 @@ export {
 } from './format-errors'
 export { openKitWords, sealKitWords } from './kit-seal'
 export { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from './rehearsal-proof'
-export type { GuardianShare, OwnerKey, RecoveryEnvelope } from './share-envelope'
+export type {
+  GuardianShare,
+  KitEnvelope,
+  OwnerKey,
+  PracticeShare,
+  RecoveryEnvelope,
+} from './share-envelope'
 export {
+  decodeKitWords,
   decodeOwnerKitWords,
+  decodePracticeShareWords,
   decodeRecoveryWords,
   decodeShareWords,
   encodeOwnerKitWords,
+  encodePracticeShareWords,
   encodeShareWords,
   wordsFor,
 } from './share-words'
 export { deriveFilesKey, generateVaultKey, keyCheckValue, vaultFingerprint } from './vault-key'
 export {
+  type CombinedPracticeShares,
   type CombinedShares,
+  combinePracticeShares,
+  combinePracticeWords,
   combineShares,
   combineShareWords,
+  type PracticeCombineOptions,
   type SplitShape,
+  splitPracticeKey,
   splitVaultKey,
 } from './vault-shares'

@@ -2,6 +2,7 @@
 // of the key itself. Layouts (docs/FORMAT.md, "Recovery words"):
 //   guardian share: 0x01 0x01 splitId[4] threshold count index fingerprint[6] keyCheck[4] vaultId share[33] checksum[4]
 //   owner key:      0x01 0x02 vaultKey[32] vaultId checksum[4]
+//   practice share: 0x01 0x03 (as a guardian share, of a throwaway practice key) expiryDay[4] checksum[4]
 //   vaultId:        len(1..200) UTF-8 bytes, or 0xFF + 16 bytes for a lowercase canonical UUID
 //   checksum:       first 4 bytes of SHA-256 of everything before it
 import { sha256 } from '@noble/hashes/sha2.js'
@@ -12,9 +13,15 @@ import { FINGERPRINT_SIZE, formatFingerprint, KEY_CHECK_SIZE, VAULT_KEY_SIZE } f
 export const ENVELOPE_VERSION = 1
 export const KIND_GUARDIAN_SHARE = 1
 export const KIND_OWNER_KEY = 2
+/** A share of a throwaway practice key, for a rehearsal: worthless for the vault, and it expires. */
+export const KIND_PRACTICE_SHARE = 3
 export const SHAMIR_SHARE_SIZE = VAULT_KEY_SIZE + 1
 export const SPLIT_ID_SIZE = 4
 export const CHECKSUM_SIZE = 4
+const EXPIRY_SIZE = 4
+const DAY_MS = 86_400_000
+/** 9999-12-31: dates stay four-digit years (a uint32 could count far beyond what Date can show). */
+const LAST_DAY = 2_932_896
 const UUID_TAG = 0xff
 const MAX_VAULT_ID_BYTES = 200
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -44,6 +51,39 @@ export interface OwnerKey {
 }
 
 export type RecoveryEnvelope = GuardianShare | OwnerKey
+
+/**
+ * A rehearsal's kit: a guardian share's fields, but of a practice key made for the rehearsal, with
+ * the last day it may be used. It opens only the rehearsal's sample, never the vault.
+ */
+export interface PracticeShare extends Omit<GuardianShare, 'kind'> {
+  kind: 'practice-share'
+  /** The last day (UTC, "YYYY-MM-DD") on which the kit works; carried as a uint32 day number. */
+  expiresOn: string
+}
+
+/** Everything a kit's words can hold: the real envelopes and the rehearsal's practice share. */
+export type KitEnvelope = RecoveryEnvelope | PracticeShare
+
+/** Days since 1970-01-01 (UTC) of "YYYY-MM-DD"; RangeError when it is not a real date. */
+export function dayNumber(date: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date)
+  const ms = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN
+  if (!match || Number.isNaN(ms) || dayDate(ms / DAY_MS) !== date || ms < 0) {
+    throw new RangeError(`'${date}' is not a date from 1970-01-01 on, written YYYY-MM-DD`)
+  }
+  return ms / DAY_MS
+}
+
+/** "YYYY-MM-DD" of a day number (days since 1970-01-01, UTC). */
+export function dayDate(day: number): string {
+  return new Date(day * DAY_MS).toISOString().slice(0, 10)
+}
+
+/** The UTC day of an instant, as "YYYY-MM-DD". */
+export function utcDay(instant: Date): string {
+  return instant.toISOString().slice(0, 10)
+}
 
 export function encodeVaultId(vaultId: string): Uint8Array {
   if (UUID_PATTERN.test(vaultId)) {
@@ -91,7 +131,7 @@ function withChecksum(body: Uint8Array): Uint8Array {
   return out
 }
 
-export function encodeEnvelope(envelope: RecoveryEnvelope): Uint8Array {
+export function encodeEnvelope(envelope: KitEnvelope): Uint8Array {
   const vaultId = encodeVaultId(envelope.vaultId)
   if (envelope.kind === 'owner-key') {
     if (envelope.vaultKey.length !== VAULT_KEY_SIZE) throw new RangeError('vault key must be 32 bytes')
@@ -103,14 +143,18 @@ export function encodeEnvelope(envelope: RecoveryEnvelope): Uint8Array {
   }
   const s = envelope
   if (s.share.length !== SHAMIR_SHARE_SIZE) throw new RangeError('Shamir share must be 33 bytes')
-  const body = new Uint8Array(19 + vaultId.length + SHAMIR_SHARE_SIZE)
-  body.set([ENVELOPE_VERSION, KIND_GUARDIAN_SHARE])
+  const practice = s.kind === 'practice-share'
+  const body = new Uint8Array(19 + vaultId.length + SHAMIR_SHARE_SIZE + (practice ? EXPIRY_SIZE : 0))
+  body.set([ENVELOPE_VERSION, practice ? KIND_PRACTICE_SHARE : KIND_GUARDIAN_SHARE])
   body.set(hexBytes(s.splitId, SPLIT_ID_SIZE), 2)
   body.set([s.threshold, s.shareCount, s.shareIndex], 6)
   body.set(hexBytes(s.fingerprint.replaceAll('-', ''), FINGERPRINT_SIZE), 9)
   body.set(s.keyCheck.subarray(0, KEY_CHECK_SIZE), 15)
   body.set(vaultId, 19)
   body.set(s.share, 19 + vaultId.length)
+  if (practice) {
+    new DataView(body.buffer).setUint32(19 + vaultId.length + SHAMIR_SHARE_SIZE, dayNumber(s.expiresOn))
+  }
   return withChecksum(body)
 }
 
@@ -133,7 +177,8 @@ export function envelopeLength(bytes: Uint8Array): number | null {
     return id ? id.end + CHECKSUM_SIZE : null
   }
   const id = decodeVaultId(bytes, 19)
-  return id ? id.end + SHAMIR_SHARE_SIZE + CHECKSUM_SIZE : null
+  const expiry = bytes[1] === KIND_PRACTICE_SHARE ? EXPIRY_SIZE : 0
+  return id ? id.end + SHAMIR_SHARE_SIZE + expiry + CHECKSUM_SIZE : null
 }
 
 export function checksumMatches(bytes: Uint8Array): boolean {
@@ -144,7 +189,7 @@ export function checksumMatches(bytes: Uint8Array): boolean {
 }
 
 /** Parses an envelope whose checksum was already verified. */
-export function decodeEnvelope(bytes: Uint8Array): RecoveryEnvelope {
+export function decodeEnvelope(bytes: Uint8Array): KitEnvelope {
   if (bytes[0] !== ENVELOPE_VERSION) {
     throw new ShareInputError(
       'unsupported-version',
@@ -168,13 +213,23 @@ export function decodeEnvelope(bytes: Uint8Array): RecoveryEnvelope {
       vaultId: id.vaultId,
     }
   }
-  if (bytes[1] !== KIND_GUARDIAN_SHARE) throw malformed()
+  const kind = bytes[1]
+  if (kind !== KIND_GUARDIAN_SHARE && kind !== KIND_PRACTICE_SHARE) throw malformed()
   const id = decodeVaultId(bytes, 19)
   if (!id) throw malformed()
   const [threshold, shareCount, shareIndex] = [bytes[6]!, bytes[7]!, bytes[8]!]
-  if (threshold < 2 || shareCount < threshold || shareIndex < 1 || shareIndex > shareCount) throw malformed()
-  return {
-    kind: 'guardian-share',
+  // Checksummed but impossible: a kit maker never writes these, so the kit was forged or mis-made.
+  const impossible = (what: string) =>
+    new ShareInputError(
+      'malformed',
+      `These words check out but describe an impossible share (${what}), so the kit was not made by a working kit maker or was altered. Use another guardian's kit.`,
+    )
+  if (threshold < 2) throw impossible(`threshold ${threshold}`)
+  if (shareCount < threshold) throw impossible(`${shareCount} shares, fewer than the ${threshold} needed`)
+  if (shareIndex < 1 || shareIndex > shareCount) throw impossible(`share ${shareIndex} of ${shareCount}`)
+  // x = 0 would carry the key itself in the clear as its "share" (Lagrange at 0 returns it).
+  if (bytes[id.end + SHAMIR_SHARE_SIZE - 1] === 0) throw impossible('x-coordinate 0')
+  const fields = {
     version: bytes[0]!,
     splitId: toHex(bytes.subarray(2, 6)),
     threshold,
@@ -185,4 +240,8 @@ export function decodeEnvelope(bytes: Uint8Array): RecoveryEnvelope {
     vaultId: id.vaultId,
     share: bytes.slice(id.end, id.end + SHAMIR_SHARE_SIZE),
   }
+  if (kind === KIND_GUARDIAN_SHARE) return { kind: 'guardian-share', ...fields }
+  const day = new DataView(bytes.buffer, bytes.byteOffset).getUint32(id.end + SHAMIR_SHARE_SIZE)
+  if (day > LAST_DAY) throw impossible(`an expiry ${day} days after 1970, beyond the year 9999`)
+  return { kind: 'practice-share', ...fields, expiresOn: dayDate(day) }
 }

@@ -9,7 +9,9 @@ import {
   encodeEnvelope,
   envelopeLength,
   type GuardianShare,
+  type KitEnvelope,
   type OwnerKey,
+  type PracticeShare,
   type RecoveryEnvelope,
 } from './share-envelope'
 
@@ -48,11 +50,15 @@ export function wordIndicesToBytes(indices: number[]): { bytes: Uint8Array; padd
   return { bytes, padding: acc & ((1 << bits) - 1) }
 }
 
-export function wordsFor(envelope: RecoveryEnvelope): string[] {
+export function wordsFor(envelope: KitEnvelope): string[] {
   return bytesToWordIndices(encodeEnvelope(envelope)).map((i) => wordlist[i]!)
 }
 
 export function encodeShareWords(share: GuardianShare): string {
+  return wordsFor(share).join(' ')
+}
+
+export function encodePracticeShareWords(share: PracticeShare): string {
   return wordsFor(share).join(' ')
 }
 
@@ -153,7 +159,8 @@ function findCorrection(indices: number[], words: string[]): string | null {
   return fixes.length === 1 ? fixes[0]! : null
 }
 
-export function decodeRecoveryWords(text: string): RecoveryEnvelope {
+/** Any kit's words, real or practice; callers that need one kind use the functions below. */
+export function decodeKitWords(text: string): KitEnvelope {
   const tokens = tokenize(text)
   if (tokens.length === 0) {
     throw new ShareInputError('empty', 'No words were entered. Type the words from the kit, in order.')
@@ -192,6 +199,19 @@ export function decodeRecoveryWords(text: string): RecoveryEnvelope {
   return decodeEnvelope(bytes.subarray(0, length!))
 }
 
+const practiceKitRefusal = (share: PracticeShare) =>
+  new ShareInputError(
+    'practice-kit',
+    `This is a practice kit from a rehearsal (practice share ${share.shareIndex} of ${share.shareCount}): it cannot open the vault. Ask the guardian for their real kit.`,
+  )
+
+/** A real kit's words (a guardian share or the owner key); a practice kit is refused. */
+export function decodeRecoveryWords(text: string): RecoveryEnvelope {
+  const envelope = decodeKitWords(text)
+  if (envelope.kind === 'practice-share') throw practiceKitRefusal(envelope)
+  return envelope
+}
+
 export function decodeShareWords(text: string): GuardianShare {
   const envelope = decodeRecoveryWords(text)
   if (envelope.kind !== 'guardian-share') {
@@ -201,6 +221,18 @@ export function decodeShareWords(text: string): GuardianShare {
     )
   }
   return envelope
+}
+
+/** A rehearsal kit's words; a real guardian kit or owner kit is refused: it never goes into a practice. */
+export function decodePracticeShareWords(text: string): PracticeShare {
+  const envelope = decodeKitWords(text)
+  if (envelope.kind === 'practice-share') return envelope
+  throw new ShareInputError(
+    'real-kit',
+    envelope.kind === 'guardian-share'
+      ? `This is a real guardian kit (share ${envelope.shareIndex} of ${envelope.shareCount}): never use it for a practice. Give it back to the guardian to keep safe, and ask them for the practice kit from the rehearsal e-mail.`
+      : "This is the owner's real recovery kit (the vault key itself): never use it for a practice. Put it back somewhere safe, and use the guardians' practice kits instead.",
+  )
 }
 
 export function decodeOwnerKitWords(text: string): OwnerKey {

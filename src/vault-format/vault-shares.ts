@@ -1,11 +1,22 @@
 // Splitting the vault key among guardians and putting it back together, with every check a person
 // needs: same vault, same split, no duplicates, enough shares, and a key that proves itself right.
+// A rehearsal's practice key is split and combined the same way, as practice shares that expire;
+// real and practice kits never mix (FORMAT.md 5.1, 5.4).
 import { combine, split } from 'shamir-secret-sharing'
 import { equalBytes, randomBytes, toHex } from './bytes'
 import { assertKeySize } from './chunked-format'
 import { ShareInputError } from './format-errors'
-import { ENVELOPE_VERSION, encodeVaultId, type GuardianShare, SPLIT_ID_SIZE } from './share-envelope'
-import { decodeShareWords } from './share-words'
+import {
+  dayNumber,
+  ENVELOPE_VERSION,
+  encodeVaultId,
+  type GuardianShare,
+  type PracticeShare,
+  SHAMIR_SHARE_SIZE,
+  SPLIT_ID_SIZE,
+  utcDay,
+} from './share-envelope'
+import { decodePracticeShareWords, decodeShareWords } from './share-words'
 import { keyCheckValue, vaultFingerprint } from './vault-key'
 
 /** How many shares to make, and how many of them put the key back together (the vault's preset). */
@@ -20,6 +31,33 @@ export async function splitVaultKey(
   vaultId: string,
   shape: SplitShape,
 ): Promise<GuardianShare[]> {
+  return (await splitKey(vaultKey, vaultId, shape)).map((fields) => ({ kind: 'guardian-share', ...fields }))
+}
+
+/**
+ * Splits a rehearsal's throwaway practice key (a fresh generateVaultKey(), never the vault key) with
+ * the vault's preset into practice shares that carry the vault id and work until `expiresOn`
+ * ("YYYY-MM-DD", UTC, inclusive).
+ */
+export async function splitPracticeKey(
+  practiceKey: Uint8Array,
+  vaultId: string,
+  shape: SplitShape,
+  expiresOn: string,
+): Promise<PracticeShare[]> {
+  dayNumber(expiresOn) // a bad date fails here, not when the kits are printed
+  return (await splitKey(practiceKey, vaultId, shape)).map((fields) => ({
+    kind: 'practice-share',
+    ...fields,
+    expiresOn,
+  }))
+}
+
+async function splitKey(
+  vaultKey: Uint8Array,
+  vaultId: string,
+  shape: SplitShape,
+): Promise<Omit<GuardianShare, 'kind'>[]> {
   assertKeySize(vaultKey, 'vault key')
   encodeVaultId(vaultId) // fails now, not when the words are printed, if the id cannot be carried
   const { threshold, shares: shareCount } = shape
@@ -40,7 +78,6 @@ export async function splitVaultKey(
   const fingerprint = vaultFingerprint(vaultKey)
   const keyCheck = keyCheckValue(vaultKey)
   return shares.map((share, i) => ({
-    kind: 'guardian-share',
     version: ENVELOPE_VERSION,
     splitId,
     threshold,
@@ -62,7 +99,9 @@ function* subsets<T>(items: T[], size: number, start = 0, picked: T[] = []): Gen
     yield* subsets(items, size, i + 1, [...picked, items[i]!])
 }
 
-async function tryCombine(shares: GuardianShare[]): Promise<Uint8Array | null> {
+type AnyShare = GuardianShare | PracticeShare
+
+async function tryCombine(shares: AnyShare[]): Promise<Uint8Array | null> {
   const first = shares[0]!
   try {
     const key = await combine(shares.map((s) => new Uint8Array(s.share)))
@@ -88,15 +127,32 @@ const MAX_TRIALS = 20_000
 
 interface Entry {
   index: number
-  share: GuardianShare
+  share: AnyShare
 }
 
-const kitName = (e: Entry) => `Kit ${e.index + 1} (share ${e.share.shareIndex} of ${e.share.shareCount})`
+const kitName = (e: Entry) =>
+  `Kit ${e.index + 1} (${e.share.kind === 'practice-share' ? 'practice ' : ''}share ${e.share.shareIndex} of ${e.share.shareCount})`
 
 /** Everything a split's kits have in common: kits that differ here never combine. */
-function setKey(s: GuardianShare): string {
-  return [s.vaultId, s.fingerprint, s.splitId, s.threshold, s.shareCount, toHex(s.keyCheck)].join('\u0000')
+function setKey(s: AnyShare): string {
+  const expiry = s.kind === 'practice-share' ? s.expiresOn : ''
+  return [s.vaultId, s.fingerprint, s.splitId, s.threshold, s.shareCount, toHex(s.keyCheck), expiry].join(
+    '\u0000',
+  )
 }
+
+/** The share's x-coordinate: its last byte (FORMAT.md 4). */
+const xOf = (s: AnyShare) => s.share[SHAMIR_SHARE_SIZE - 1]!
+
+/** The kit of `among` with this kit's share number or x-coordinate: two such kits never combine. */
+const clash = (entry: Entry, among: Entry[]) =>
+  among.find(
+    (other) =>
+      other !== entry &&
+      (other.share.shareIndex === entry.share.shareIndex || xOf(other.share) === xOf(entry.share)),
+  )
+
+const allDistinct = (entries: Entry[]) => entries.every((e) => !clash(e, entries))
 
 /**
  * Rebuilds the vault key from guardians' shares, given in any number and order (FORMAT.md 5.4):
@@ -110,7 +166,80 @@ export function combineShares(shares: GuardianShare[]): Promise<CombinedShares> 
   return combineEntries(shares.map((share, index) => ({ index, share })))
 }
 
-async function combineEntries(entries: Entry[]): Promise<CombinedShares> {
+/** What combining a rehearsal's practice kits gives: the practice key, never the vault key. */
+export interface CombinedPracticeShares {
+  practiceKey: Uint8Array
+  vaultId: string
+  /** The last day (UTC) on which the kits combined work. */
+  expiresOn: string
+  used: number[]
+  ignored: { index: number; reason: string }[]
+}
+
+/** Options of practice combining: `now` decides which kits have expired (default: the clock). */
+export interface PracticeCombineOptions {
+  now?: Date
+}
+
+/**
+ * combineShares for a rehearsal's practice shares, with the same leniency and checks; a practice
+ * kit past its last day is set aside like an unreadable kit (named when the rest are not enough).
+ */
+export function combinePracticeShares(
+  shares: PracticeShare[],
+  options: PracticeCombineOptions = {},
+): Promise<CombinedPracticeShares> {
+  const read: Entry[] = []
+  const unusable: Unusable[] = []
+  shares.forEach((share, index) => {
+    const expired = expiry(share, options)
+    if (expired) unusable.push({ index, error: expired })
+    else read.push({ index, share })
+  })
+  return combineRead(read, unusable).then(asPractice)
+}
+
+/**
+ * combineShareWords for a rehearsal's practice kits. A real guardian kit or owner kit among them
+ * stops the practice with its reason, even when the practice kits would suffice: a real kit in a
+ * rehearsal is the very mistake a rehearsal exists to catch, and its holder must take it back.
+ */
+export async function combinePracticeWords(
+  texts: string[],
+  options: PracticeCombineOptions = {},
+): Promise<CombinedPracticeShares> {
+  const read: Entry[] = []
+  const unusable: Unusable[] = []
+  texts.forEach((text, index) => {
+    try {
+      const share = decodePracticeShareWords(text)
+      const expired = expiry(share, options)
+      if (expired) throw expired
+      read.push({ index, share })
+    } catch (error) {
+      if (!(error instanceof ShareInputError)) throw error
+      if (error.reason === 'real-kit')
+        throw new ShareInputError('real-kit', `Kit ${index + 1}: ${error.message}`)
+      unusable.push({ index, error })
+    }
+  })
+  return asPractice(await combineRead(read, unusable))
+}
+
+function expiry(share: PracticeShare, options: PracticeCombineOptions): ShareInputError | null {
+  if (utcDay(options.now ?? new Date()) <= share.expiresOn) return null
+  return new ShareInputError(
+    'practice-expired',
+    `This practice kit expired after ${share.expiresOn}: its rehearsal is over. Ask the owner to start a new rehearsal if you want to practise again.`,
+  )
+}
+
+function asPractice(combined: CombinedShares & { expiresOn?: string }): CombinedPracticeShares {
+  const { vaultKey, expiresOn, ...rest } = combined
+  return { practiceKey: vaultKey, expiresOn: expiresOn!, ...rest }
+}
+
+async function combineEntries(entries: Entry[]): Promise<CombinedShares & { expiresOn?: string }> {
   if (entries.length === 0) {
     throw new ShareInputError(
       'too-few-shares',
@@ -152,12 +281,13 @@ async function combineEntries(entries: Entry[]): Promise<CombinedShares> {
   for (const group of groups.values()) {
     const { threshold } = group[0]!.share
     if (group.length < threshold) continue
-    let key = await attempt(group)
+    // Kits sharing a share number or an x-coordinate are never combined together (FORMAT.md 5.4).
+    let key = allDistinct(group) ? await attempt(group) : null
     let subset = group
     if (!key && group.length > threshold) {
       // With more kits than needed, bad ones can be left out.
       for (const candidate of subsets(group, threshold)) {
-        if (new Set(candidate.map((e) => e.share.shareIndex)).size < threshold) continue
+        if (!allDistinct(candidate)) continue
         key = await attempt(candidate)
         if (key) {
           subset = candidate
@@ -169,7 +299,15 @@ async function combineEntries(entries: Entry[]): Promise<CombinedShares> {
     const used = subset.map((e) => e.index)
     for (const entry of group) {
       if (subset.includes(entry)) continue
-      // A kit on the same polynomial gives the same key in place of any one of the subset's.
+      const twin = clash(entry, subset)
+      if (twin) {
+        ignored.push({
+          index: entry.index,
+          reason: `${kitName(entry)} has the share number or the share point of kit ${twin.index + 1} but different contents: one of the two was damaged or altered, and kit ${twin.index + 1} fits the others. The key was rebuilt without kit ${entry.index + 1}.`,
+        })
+        continue
+      }
+      // A kit on the same polynomial gives the same key in place of the subset's first kit.
       const fits = await tryCombine([...subset.slice(1), entry].map((e) => e.share))
       if (fits && equalBytes(fits, key)) used.push(entry.index)
       else
@@ -185,7 +323,8 @@ async function combineEntries(entries: Entry[]): Promise<CombinedShares> {
     }
     used.sort((a, b) => a - b)
     ignored.sort((a, b) => a.index - b.index)
-    return { vaultKey: key, vaultId: winner.vaultId, used, ignored }
+    const expiresOn = winner.kind === 'practice-share' ? { expiresOn: winner.expiresOn } : {}
+    return { vaultKey: key, vaultId: winner.vaultId, used, ignored, ...expiresOn }
   }
   throw explainFailure(
     entries.map((e) => e.share),
@@ -195,7 +334,7 @@ async function combineEntries(entries: Entry[]): Promise<CombinedShares> {
 }
 
 /** Why a kit outside the winning group was left out. */
-function setAside(entry: Entry, winner: GuardianShare): string {
+function setAside(entry: Entry, winner: AnyShare): string {
   const s = entry.share
   if (s.fingerprint !== winner.fingerprint || s.vaultId !== winner.vaultId) {
     return `${kitName(entry)} belongs to another vault (fingerprint ${s.fingerprint}, vault ${s.vaultId}), not the one recovered (fingerprint ${winner.fingerprint}).`
@@ -207,7 +346,18 @@ function setAside(entry: Entry, winner: GuardianShare): string {
 }
 
 /** No group gave a key: the most useful single explanation. */
-function explainFailure(shares: GuardianShare[], groups: Entry[][], duplicates: Entry[]): ShareInputError {
+function explainFailure(shares: AnyShare[], groups: Entry[][], duplicates: Entry[]): ShareInputError {
+  // Enough kits, but not enough different share numbers and points among them.
+  const repeated = groups.find((g) => g.length >= g[0]!.share.threshold && !hasDistinctSubset(g))
+  if (repeated) {
+    const entry = repeated.find((e) => clash(e, repeated))!
+    const twin = clash(entry, repeated)!
+    const s = repeated[0]!.share
+    return new ShareInputError(
+      'duplicate-share',
+      `Kits ${twin.index + 1} and ${entry.index + 1} have the same share number or share point but different contents, so one of them was damaged or altered, and ${s.threshold} different shares are needed. Add a share from a different guardian.`,
+    )
+  }
   const failed = groups.find((g) => g.length >= g[0]!.share.threshold)
   if (failed) {
     return new ShareInputError(
@@ -254,6 +404,17 @@ function explainFailure(shares: GuardianShare[], groups: Entry[][], duplicates: 
   )
 }
 
+/** Whether some `threshold` kits of the group have distinct share numbers and x-coordinates. */
+function hasDistinctSubset(group: Entry[]): boolean {
+  const { threshold } = group[0]!.share
+  let tried = 0
+  for (const candidate of subsets(group, threshold)) {
+    if (allDistinct(candidate)) return true
+    if (++tried > MAX_TRIALS) return true // too many to tell: let the combining error speak
+  }
+  return false
+}
+
 /** "Set 4dfbdbd5 (fingerprint BA2A-…) has 1 of the 2 needed." for each group, largest first. */
 function need(groups: Entry[][]): string {
   return [...groups]
@@ -274,7 +435,7 @@ function need(groups: Entry[][]): string {
  */
 export async function combineShareWords(texts: string[]): Promise<CombinedShares> {
   const read: Entry[] = []
-  const unreadable: { index: number; error: ShareInputError }[] = []
+  const unreadable: Unusable[] = []
   texts.forEach((text, index) => {
     try {
       read.push({ index, share: decodeShareWords(text) })
@@ -283,7 +444,21 @@ export async function combineShareWords(texts: string[]): Promise<CombinedShares
       unreadable.push({ index, error })
     }
   })
-  let combined: CombinedShares
+  const { expiresOn: _, ...combined } = await combineRead(read, unreadable)
+  return combined
+}
+
+/** A kit that cannot take part (unreadable, a practice kit among real ones, expired), and why. */
+interface Unusable {
+  index: number
+  error: ShareInputError
+}
+
+async function combineRead(
+  read: Entry[],
+  unreadable: Unusable[],
+): Promise<CombinedShares & { expiresOn?: string }> {
+  let combined: CombinedShares & { expiresOn?: string }
   try {
     combined = await combineEntries(read)
   } catch (error) {
@@ -304,7 +479,10 @@ export async function combineShareWords(texts: string[]): Promise<CombinedShares
   }
   const left = unreadable.map((u) => ({
     index: u.index,
-    reason: `Kit ${u.index + 1} cannot be read, so it was left out: ${u.error.message}`,
+    reason:
+      u.error.reason === 'practice-kit' || u.error.reason === 'practice-expired'
+        ? `Kit ${u.index + 1} was left out: ${u.error.message}`
+        : `Kit ${u.index + 1} cannot be read, so it was left out: ${u.error.message}`,
   }))
   return { ...combined, ignored: [...combined.ignored, ...left].sort((a, b) => a.index - b.index) }
 }
