@@ -1,13 +1,11 @@
 // Names from outside the app (files, services, kits) drawn so they cannot disguise themselves or
 // turn the sentence around them over: the shared function, the queue row and the notice.
-import { createElement } from 'react'
+import { createElement, type FunctionComponent } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { ToastText } from '../../src/renderer/components/Toasts'
-import { UploadRow } from '../../src/renderer/components/UploadQueue'
 import type { Toast } from '../../src/renderer/stores/notices-store'
 import { text } from '../../src/renderer/text'
-import type { UploadItemView } from '../../src/shared/ipc/vault-types'
+import type { UploadItemView, UploadProgressView } from '../../src/shared/ipc/vault-types'
 import {
   FSI,
   hasHiddenControls,
@@ -17,6 +15,20 @@ import {
   revealControls,
   revealSentence,
 } from '../../src/shared/untrusted-text'
+
+// The components are loaded at run time: the Node typecheck of test/ has no JSX or DOM (the
+// renderer's own tsconfig checks them).
+const components = '../../src/renderer/components'
+const { UploadRow } = (await import(`${components}/UploadQueue.tsx`)) as {
+  UploadRow: FunctionComponent<{
+    item: UploadItemView
+    progress: UploadProgressView | undefined
+    bundleFiles: number | undefined
+  }>
+}
+const { ToastText } = (await import(`${components}/Toasts.tsx`)) as {
+  ToastText: FunctionComponent<{ toast: Toast }>
+}
 
 /** Shown as "photoexe.jpg" by any text renderer. */
 const DISGUISED = 'photo\u202Egpj.exe'
