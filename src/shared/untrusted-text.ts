@@ -44,7 +44,8 @@ export function hasHiddenControls(text: string): boolean {
 
 /** `text` with every reordering or invisible character replaced by "[U+XXXX]". */
 export function revealControls(text: string): string {
-  return text.replace(HIDDEN, marker)
+  // String(): a message's argument may arrive as a number where the catalogue's tests feed samples.
+  return String(text).replace(HIDDEN, marker)
 }
 
 /**
