@@ -32,6 +32,7 @@ import type {
   ConnectionInfo,
   ConnectionStatus,
   KeyStorageInfo,
+  LostVaultKey,
   TrayView,
   UploadItemView,
   VaultsSnapshot,
@@ -42,7 +43,7 @@ import { type AddConnectionRequest, ConnectionRegistry, type ConnectionSummary }
 import { EventHub } from './ipc/handler-table'
 import { type LocalService, NO_LOCAL_SERVICE } from './local-service'
 import { describeSecretStore, openSecretStore, type SecretBox } from './storage/secret-store'
-import { VaultKeyStore } from './storage/vault-key-store'
+import { VaultKeyRecords, VaultKeyStore } from './storage/vault-key-store'
 import { OwnerUploads } from './uploads/owner-uploads'
 import { type BatchCounts, UploadQueue } from './uploads/upload-queue'
 import type { UploadItem } from './uploads/upload-records'
@@ -152,6 +153,7 @@ export class VaultSession {
   #error: VaultsSnapshot['error'] = null
   readonly #keyOnDevice = new Map<string, boolean>()
   readonly #keyFingerprint = new Map<string, string | undefined>()
+  readonly #keyLost = new Map<string, LostVaultKey>()
   #emitTimer: ReturnType<typeof setTimeout> | undefined
   readonly #refreshTimers = new Map<string, ReturnType<typeof setTimeout>>()
   #activityProblemTold: string | undefined
@@ -256,7 +258,10 @@ export class VaultSession {
         })
       },
     })
-    const vaultKeys = new VaultKeyStore(secrets)
+    const vaultKeys = new VaultKeyStore(
+      secrets,
+      await VaultKeyRecords.open(join(userDataDir, 'vault-keys.json')),
+    )
     const deadlines = await CheckInDeadlines.open(userDataDir)
     const reminders = await CheckInReminders.open({
       userDataDir,
@@ -475,11 +480,6 @@ export class VaultSession {
     return { kind: store.kind, durable: store.durable, description: store.description }
   }
 
-  /** The vault's key, made now on this device when it has none (a vault created here). */
-  async ensureVaultKey(vaultId: string): Promise<void> {
-    if (!(await this.vaultKeys.info(vaultId)).present) await this.vaultKeys.create(vaultId)
-  }
-
   /** The raw key, for splitting into guardian shares; null when this device does not hold it. */
   async vaultKey(vaultId: string): Promise<Uint8Array | null> {
     if (!(await this.vaultKeys.info(vaultId)).present) return null
@@ -507,10 +507,13 @@ export class VaultSession {
     const info = await this.vaultKeys.info(vaultId)
     if (
       this.#keyOnDevice.get(vaultId) !== info.present ||
-      this.#keyFingerprint.get(vaultId) !== info.fingerprint
+      this.#keyFingerprint.get(vaultId) !== info.fingerprint ||
+      this.#keyLost.get(vaultId)?.fingerprint !== info.lost?.fingerprint
     ) {
       this.#keyOnDevice.set(vaultId, info.present)
       this.#keyFingerprint.set(vaultId, info.fingerprint)
+      if (info.lost) this.#keyLost.set(vaultId, info.lost)
+      else this.#keyLost.delete(vaultId)
       this.#scheduleEmit()
     }
   }
@@ -560,6 +563,7 @@ export class VaultSession {
       service: this.facts.service,
       keyOnDevice: this.#keyOnDevice.get(vault.id) ?? false,
       keyStorage: this.keyStorage,
+      keyLost: this.#keyLost.get(vault.id) ?? null,
       ownerKitConfirmed: this.ownerKitConfirmed(vault.id),
     })
   }
@@ -604,6 +608,7 @@ export class VaultSession {
     this.facts.forget(vaultId)
     this.#keyOnDevice.delete(vaultId)
     this.#keyFingerprint.delete(vaultId)
+    this.#keyLost.delete(vaultId)
     this.#emitNow()
   }
 
@@ -746,6 +751,7 @@ export class VaultSession {
       this.reminders.flush(),
       this.#registry.flush(),
       this.#deadlines.flush(),
+      this.vaultKeys.records.flush(),
     ])
     await this.records.flush()
     await this.unlockCheckIn.flush()

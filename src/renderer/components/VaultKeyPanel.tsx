@@ -71,7 +71,16 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
       ) : (
         <>
           <form onSubmit={importKit}>
-            <p>{t.notOnDevice}</p>
+            {v.keyLost ? (
+              <div className="notice notice-warn" data-testid="key-lost" role="alert">
+                <p>
+                  <strong>{t.lost}</strong> {t.lostFrom[v.keyLost.keptIn]}
+                </p>
+                <p>{t.lostFingerprint(v.keyLost.fingerprint)}</p>
+              </div>
+            ) : (
+              <p>{t.notOnDevice}</p>
+            )}
             <label htmlFor="owner-kit-words">{t.words}</label>
             <textarea
               id="owner-kit-words"

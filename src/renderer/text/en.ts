@@ -783,6 +783,17 @@ export const english = (f: LocaleFormat) => ({
     checkWords: 'I have saved it — check the words',
     notOnDevice:
       "This device does not hold this vault's key, so it cannot upload files or make guardian kits. Type the words from the vault's owner recovery kit to put the key here.",
+    lost: 'The key of this vault is not on this computer any more: import the owner kit.',
+    lostFrom: {
+      memory:
+        'It was kept only while the app ran, because this computer offers no keychain, so it went when the app closed.',
+      keychain:
+        "It was kept in this computer's keychain, which no longer gives it back (locked, out of reach, or the entry removed). If the keychain comes back, restart the app.",
+      'encrypted-file':
+        "It was kept in a file encrypted with this computer's protected storage, which can no longer open it.",
+    },
+    lostFingerprint: (fingerprint: string) =>
+      `The owner kit of this key shows the fingerprint ${fingerprint}. The app makes no other key in its place: the vault's files and guardian kits open only with this one.`,
     words: 'Words from the owner recovery kit',
     checking: 'Checking…',
     import: 'Import the key',

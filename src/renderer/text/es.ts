@@ -137,4 +137,18 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       'not-reached': 'todavía no recuperado',
     },
   },
+  // What a vault says when the key it was made with is gone from this computer.
+  vaultKey: {
+    lost: 'La clave de esta bóveda ya no está en este ordenador: importe el kit del propietario.',
+    lostFrom: {
+      memory:
+        'Solo se guardaba mientras la aplicación estaba abierta, porque este ordenador no ofrece llavero, así que desapareció al cerrarla.',
+      keychain:
+        'Se guardaba en el llavero de este ordenador, que ya no la devuelve (bloqueado, inaccesible o con la entrada borrada). Si el llavero vuelve, reinicie la aplicación.',
+      'encrypted-file':
+        'Se guardaba en un archivo cifrado con el almacenamiento protegido de este ordenador, que ya no puede abrirlo.',
+    },
+    lostFingerprint: (fingerprint: string) =>
+      `El kit del propietario de esta clave muestra la huella ${fingerprint}. La aplicación no crea otra clave en su lugar: los archivos y los kits de los guardianes de la bóveda solo se abren con esta.`,
+  },
 })

@@ -42,6 +42,17 @@ export interface ConnectionStatus {
   service: ServiceSummary | null
 }
 
+/**
+ * The key this computer made or imported for a vault, which the store it was given to cannot give
+ * back now (a memory store after a restart, a keychain out of reach, an entry removed or replaced).
+ */
+export interface LostVaultKey {
+  /** The store the key was written to. */
+  keptIn: SecretStoreKind
+  /** The key's fingerprint, to compare with the owner kit that brings it back. */
+  fingerprint: string
+}
+
 export interface KeyStorageInfo {
   kind: SecretStoreKind
   /** False for memory and for safeStorage's Linux basic_text backend (a fixed password). */
@@ -126,6 +137,8 @@ export interface VaultView extends Vault {
   keyOnDevice: boolean
   /** Where this device keeps the vault key, and whether that survives a restart. */
   keyStorage: KeyStorageInfo
+  /** Set when the key this vault was made with is no longer here: only its owner kit brings it back. */
+  keyLost: LostVaultKey | null
   /** When the owner confirmed that the owner kit is saved (typing words back from it). */
   ownerKitConfirmedAt: string | null
   readiness: VaultReadiness

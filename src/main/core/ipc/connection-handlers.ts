@@ -63,9 +63,10 @@ export function createConnectionHandlers(session: () => Promise<VaultSession>): 
         id = (await s.connections.add({ serviceUrl, apiKey, label: 'This computer' })).id
       }
       const vaults = await s.vaults.list()
-      // A new vault's key is made here, on this device, and never leaves it.
+      // A new vault's key is made with it, here, and never leaves this device. A vault the service
+      // already has keeps the key it was made with: when that key is gone, the vault says so and its
+      // owner kit brings it back; a second key would open none of its files or kits.
       const first = vaults[0] ?? (await s.vaults.create({ preset: FIRST_VAULT_PRESET }))
-      await s.ensureVaultKey(first.id)
       return { connection: s.connectionInfo(s.connection(id)), vault: await s.viewOf(first) }
     },
 

@@ -266,7 +266,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
           userMessage: `This vault holds ${vault.assetCount} file${vault.assetCount === 1 ? '' : 's'} encrypted with the lost key; a new key could not open them. Import the owner kit, or recover the key from two guardians' kits in Recovery.`,
         })
       }
-      await s.vaultKeys.create(vaultId)
+      await s.vaultKeys.replaceLost(vaultId)
       // Kits of the lost key would rebuild it, not this one: every guardian gets a new kit.
       await regenerateKits(s, vaultId)
       await s.facts.refresh(vaultId)

@@ -1,7 +1,13 @@
 // How a vault looks to the window and the tray: its label, its view (what the service reports, what
 // this device remembers, and its readiness) and the tray's summary of all views. Pure functions.
 import type { VaultDetails } from '../../../service-client'
-import type { KeyStorageInfo, ServiceSummary, TrayView, VaultView } from '../../../shared/ipc/vault-types'
+import type {
+  KeyStorageInfo,
+  LostVaultKey,
+  ServiceSummary,
+  TrayView,
+  VaultView,
+} from '../../../shared/ipc/vault-types'
 import type { VaultRecord } from './device-records'
 import type { VaultFacts } from './readiness-facts'
 import { deriveTrayState } from './tray-state'
@@ -27,6 +33,8 @@ export interface VaultViewInput {
   service: ServiceSummary | null
   keyOnDevice: boolean
   keyStorage: KeyStorageInfo
+  /** The key this computer recorded for the vault and cannot read back now. */
+  keyLost?: LostVaultKey | null
   ownerKitConfirmed: boolean
 }
 
@@ -59,6 +67,7 @@ export function vaultView(input: VaultViewInput): VaultView {
     lastCheckIn: record.lastCheckIn ?? null,
     keyOnDevice,
     keyStorage,
+    keyLost: input.keyLost ?? null,
     ownerKitConfirmedAt: ownerKitConfirmed ? (record.ownerKit?.confirmedAt ?? null) : null,
     readiness,
   }
