@@ -69,15 +69,18 @@ export function encodeOwnerKitWords(owner: { vaultKey: Uint8Array; vaultId: stri
 }
 
 /**
- * Words from free text: any case, any spacing, commas, quotes and "1." / "12)" numbering are ignored.
- * Anything else stays in the word, so a message can quote what was typed.
+ * Words from free text, exactly as FORMAT.md 5.2 lists: lower-cased, cut at whitespace, commas and
+ * semicolons; a piece with a letter keeps what lies from its first letter to its last (so numbering,
+ * quotes and brackets around a word go); a piece without letters is dropped (numbers, "(12)", "#12",
+ * "12:", dashes, bullets) unless it holds a "?", which stands for a word that could not be read and
+ * is kept so the message can name its position. Letters inside a word stay, to be quoted back.
  */
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
     .split(/[\s,;]+/)
-    .map((token) => token.replace(/^\(?#?\d+[.):]*/, '').replace(/^[^\p{L}]+|[^\p{L}]+$/gu, ''))
-    .filter((token) => token.length > 0)
+    .map((piece) => (/\p{L}/u.test(piece) ? piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') : piece))
+    .filter((token) => /\p{L}/u.test(token) || token.includes('?'))
 }
 
 function editDistance(a: string, b: string): number {
@@ -112,6 +115,13 @@ function closestWords(token: string): string[] {
 function resolveWord(token: string, position: number): number {
   const exact = WORD_INDEX.get(token)
   if (exact !== undefined) return exact
+  if (!/\p{L}/u.test(token)) {
+    throw new ShareInputError(
+      'unknown-word',
+      `Word ${position} is not filled in ('${token}'). Copy it from the kit; if it cannot be read there, leave this kit out: other guardians' kits may be enough.`,
+      position,
+    )
+  }
   // BIP-39 words are unique in their first four letters, so an abbreviation is unambiguous.
   if (token.length >= 4) {
     const matches = wordlist.filter((word) => word.startsWith(token))
@@ -163,7 +173,12 @@ function findCorrection(indices: number[], words: string[]): string | null {
 export function decodeKitWords(text: string): KitEnvelope {
   const tokens = tokenize(text)
   if (tokens.length === 0) {
-    throw new ShareInputError('empty', 'No words were entered. Type the words from the kit, in order.')
+    throw new ShareInputError(
+      'empty',
+      /\d/.test(text)
+        ? 'Only numbers were entered, no words. Type the words printed on the kit, in order (the numbers beside them only count their places).'
+        : 'No words were entered. Type the words from the kit, in order.',
+    )
   }
   const indices = tokens.map((token, i) => resolveWord(token, i + 1))
   const words = indices.map((i) => wordlist[i]!)

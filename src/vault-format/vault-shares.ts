@@ -355,7 +355,7 @@ function explainFailure(shares: AnyShare[], groups: Entry[][], duplicates: Entry
     const s = repeated[0]!.share
     return new ShareInputError(
       'duplicate-share',
-      `Kits ${twin.index + 1} and ${entry.index + 1} have the same share number or share point but different contents, so one of them was damaged or altered, and ${s.threshold} different shares are needed. Add a share from a different guardian.`,
+      `Kits ${Math.min(twin.index, entry.index) + 1} and ${Math.max(twin.index, entry.index) + 1} have the same share number or share point but different contents, so one of them was damaged or altered, and ${s.threshold} different shares are needed. Add a share from a different guardian.`,
     )
   }
   const failed = groups.find((g) => g.length >= g[0]!.share.threshold)

@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
 import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import {
@@ -307,5 +309,128 @@ describe('reading typed words', () => {
     expect(decodeRecoveryWords(ownerWords).kind).toBe('owner-key')
     await expectRefusal(() => decodeShareWords(ownerWords), 'wrong-kind', /owner's recovery kit/)
     await expectRefusal(() => decodeOwnerKitWords(words.join(' ')), 'wrong-kind', /guardian share 1 of 3/)
+  })
+})
+
+describe('kit rules FORMAT.md settles (sections 5.1, 5.2, 5.4)', () => {
+  /** Envelope bytes as words, with a fresh checksum: what a kit maker that writes them would print. */
+  const asWords = (body: number[] | Uint8Array) => {
+    const bytes = Uint8Array.from(body)
+    const all = new Uint8Array([...bytes, ...sha256(bytes).subarray(0, 4)])
+    return bytesToWordIndices(all)
+      .map((i) => wordlist[i]!)
+      .join(' ')
+  }
+  const body = (envelope: Uint8Array) => envelope.subarray(0, envelope.length - 4)
+
+  it('an owner kit among guardian kits is set aside, and two owner kits give no key', async () => {
+    const key = generateVaultKey()
+    const words = (await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
+    const owner = encodeOwnerKitWords({ vaultKey: key, vaultId })
+    const result = await combineShareWords([words[0]!, owner, words[2]!])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.used).toEqual([0, 2])
+    expect(result.ignored).toEqual([
+      {
+        index: 1,
+        reason: expect.stringMatching(/^Kit 2 cannot be read.*owner's recovery kit.*on their own/),
+      },
+    ])
+    await expectRefusal(
+      () => combineShareWords([owner, owner]),
+      'wrong-kind',
+      /^Kit 1: These words are the owner's recovery kit/,
+    )
+  })
+
+  it('two kits with one x-coordinate are never combined together, whatever their share numbers', async () => {
+    const key = generateVaultKey()
+    const [s1, , s3] = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
+    const renumbered: GuardianShare = { ...s1!, shareIndex: 2 }
+    const result = await combineShares([s1!, renumbered, s3!])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.used).toEqual([0, 2])
+    expect(result.ignored).toEqual([
+      {
+        index: 1,
+        reason: expect.stringMatching(
+          /^Kit 2 \(share 2 of 3\) has the share number or the share point of kit 1/,
+        ),
+      },
+    ])
+    await expectRefusal(
+      () => combineShares([s1!, renumbered]),
+      'duplicate-share',
+      /^Kits 1 and 2 have the same share number or share point/,
+    )
+  })
+
+  it('reads a lower-case UUID written length-prefixed as the same vault id, and writes it as 0xFF', async () => {
+    const key = generateVaultKey()
+    const [s1, s2] = await splitVaultKey(key, vaultId, SSS_PRESET_SHAPE.standard)
+    const canonical = encodeEnvelope(s1!)
+    expect(canonical[19]).toBe(0xff)
+    const long = [...canonical.subarray(0, 19), 36, ...Buffer.from(vaultId), ...canonical.subarray(36, 69)]
+    const read = decodeShareWords(asWords(long))
+    expect(read).toEqual(s1)
+    expect(Buffer.from(encodeEnvelope(read)).equals(Buffer.from(canonical))).toBe(true)
+    const result = await combineShareWords([asWords(long), encodeShareWords(s2!)])
+    expect(Buffer.from(result.vaultKey).equals(Buffer.from(key))).toBe(true)
+    expect(result.vaultId).toBe(vaultId)
+    // An upper-case UUID is another vault id (compared byte for byte), carried length-prefixed.
+    const upper = vaultId.toUpperCase()
+    const [u] = await splitVaultKey(key, upper, SSS_PRESET_SHAPE.standard)
+    expect(encodeEnvelope(u!)[19]).toBe(36)
+    expect(decodeShareWords(encodeShareWords(u!)).vaultId).toBe(upper)
+  })
+
+  it('refuses x-coordinate 0 and share numbers outside 1..share count, with the reason', async () => {
+    const [s1] = await splitVaultKey(generateVaultKey(), vaultId, SSS_PRESET_SHAPE.standard)
+    const zeroX = encodeEnvelope({ ...s1!, share: Uint8Array.from([...s1!.share.subarray(0, 32), 0]) })
+    await expectRefusal(() => decodeShareWords(asWords(body(zeroX))), 'malformed', /x-coordinate 0/)
+    for (const [index, shown] of [
+      [4, /share 4 of 3/],
+      [0, /share 0 of 3/],
+    ] as const) {
+      const bad = encodeEnvelope({ ...s1!, shareIndex: index })
+      await expectRefusal(() => decodeShareWords(asWords(body(bad))), 'malformed', shown)
+    }
+    const few = encodeEnvelope({ ...s1!, threshold: 3, shareCount: 2 })
+    await expectRefusal(() => decodeShareWords(asWords(body(few))), 'malformed', /2 shares, fewer than the 3/)
+  })
+
+  it('takes exactly the leniency FORMAT.md 5.2 lists', async () => {
+    const share = (await splitVaultKey(generateVaultKey(), vaultId, SSS_PRESET_SHAPE.standard))[0]!
+    const words = encodeShareWords(share).split(' ')
+    const forms = [
+      (w: string, n: number) => `${n}. ${w}`,
+      (w: string, n: number) => `${n}) ${w};`,
+      (w: string, n: number) => `(${n}) "${w}"`,
+      (w: string, n: number) => `#${n} '${w}',`,
+      (w: string, n: number) => `${n}: ${w.toUpperCase()}`,
+      (w: string, n: number) => `${n} — ${w}`,
+      (w: string, n: number) => `${n}.${w}.`,
+      (w: string) => `• «${w}»`,
+    ]
+    const messy = words.map((w, i) => forms[i % forms.length]!(w, i + 1)).join('\n')
+    expect(decodeShareWords(messy)).toEqual(share)
+    // Inside a word, nothing is removed: the message quotes it back.
+    const hyphen = words.slice()
+    hyphen[4] = `${words[4]!.slice(0, 2)}-${words[4]!.slice(2)}`
+    await expectRefusal(
+      () => decodeShareWords(hyphen.join(' ')),
+      'unknown-word',
+      /^Word 5, '.*-.*', is not in/,
+    )
+    // A "?" stands for an unreadable word and keeps its place.
+    const unreadable = words.slice()
+    unreadable[9] = '??'
+    await expectRefusal(
+      () => decodeShareWords(unreadable.join(' ')),
+      'unknown-word',
+      /^Word 10 is not filled in \('\?\?'\)/,
+    )
+    await expectRefusal(() => decodeShareWords('1 2 3 (4) #5 6:'), 'empty', /Only numbers were entered/)
+    await expectRefusal(() => decodeShareWords(' - • '), 'empty', /No words were entered/)
   })
 })
