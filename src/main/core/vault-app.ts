@@ -34,6 +34,7 @@ import { createVaultHandlers } from './ipc/vault-handlers'
 import type { LocalServiceOpener } from './local-service'
 import type { SecretBox } from './storage/secret-store'
 import { SettingsStore } from './storage/settings-store'
+import { keepUserDataPrivate } from './storage/user-data-dir'
 import type { UploadItem } from './uploads/upload-records'
 import { type SessionEvents, VaultSession } from './vault-session'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
@@ -83,10 +84,19 @@ export interface VaultApp {
 export function createVaultApp(options: VaultAppOptions): VaultApp {
   const events = new EventHub()
   const shellEvents = new EventEmitter<SessionEvents>()
+  // The data folder (names, e-mails, file names, notes) readable by its owner only, an older
+  // version's 0755/0644 tightened, before the session reads or writes anything there.
+  const privateData = keepUserDataPrivate(options.userDataDir).then(
+    ({ failed }) => {
+      if (failed.length > 0) console.error('[vault-desktop] could not make private:', failed.join('; '))
+    },
+    (error: unknown) => console.error('[vault-desktop] could not make the data folder private:', error),
+  )
   const settings = new SettingsStore(options.userDataDir)
   let opening: Promise<VaultSession> | undefined
   let opened: VaultSession | undefined
   const open = async () => {
+    await privateData
     const saved = await settings.get()
     const localService = await options.localService?.(options.userDataDir)
     opened = await VaultSession.open({

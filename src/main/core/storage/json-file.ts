@@ -1,13 +1,21 @@
 // Small JSON files in the user-data dir (queue, index, connections, watcher state): written
-// atomically so a crash or power cut never leaves half a file behind.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+// atomically so a crash or power cut never leaves half a file behind, and readable by the owner only
+// (they hold names, e-mails and notes).
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './user-data-dir'
 
 /** Write to a temporary file then rename over the target. */
-export async function writeFileAtomic(file: string, content: string, mode = 0o644): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
+export async function writeFileAtomic(
+  file: string,
+  content: string,
+  mode = PRIVATE_FILE_MODE,
+): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE })
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   await writeFile(tmp, content, { mode })
+  // The mode given at creation passes through the umask; set it exactly before the file is in place.
+  await chmod(tmp, mode)
   await rename(tmp, file)
 }
 
@@ -34,7 +42,7 @@ export class JsonFileWriter<T> {
   #chain: Promise<void> = Promise.resolve()
   constructor(
     readonly file: string,
-    private readonly mode = 0o644,
+    private readonly mode = PRIVATE_FILE_MODE,
   ) {}
   write(value: T): Promise<void> {
     const text = JSON.stringify(value, null, 2)

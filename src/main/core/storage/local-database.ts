@@ -1,9 +1,11 @@
 // The app's own SQLite files (uploads, activity): opened in WAL with a quick check and numbered
 // migrations. A damaged file is set aside and a new one started; one that cannot be written falls back
 // to memory. Never throws: the caller gets a database and, when something went wrong, a sentence.
-import { chmod, mkdir, rename, stat } from 'node:fs/promises'
+import { chmodSync, closeSync, openSync } from 'node:fs'
+import { chmod, mkdir, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './user-data-dir'
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -15,7 +17,22 @@ function isDamaged(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
 }
 
+/** The database file and the two SQLite keeps beside it in WAL mode. */
+const SQLITE_SUFFIXES = ['', '-wal', '-shm'] as const
+
+/**
+ * The database file made owner-only before SQLite opens it: SQLite creates its -wal and -shm files
+ * with the database file's own mode (and undoes the umask to do so), so they are private from the
+ * first byte. An empty file is a valid empty database. An existing file is tightened too.
+ */
+function privateDatabaseFile(file: string): void {
+  if (file === ':memory:' || process.platform === 'win32') return
+  closeSync(openSync(file, 'a', PRIVATE_FILE_MODE))
+  chmodSync(file, PRIVATE_FILE_MODE)
+}
+
 export function openDatabase(file: string, migrations: readonly string[]): Database.Database {
+  privateDatabaseFile(file)
   const db = new Database(file)
   try {
     db.pragma('journal_mode = WAL')
@@ -66,8 +83,7 @@ export async function openLocalDatabase(
   problems: DatabaseProblems,
   now: () => number = Date.now,
 ): Promise<OpenedDatabase> {
-  await mkdir(dirname(file), { recursive: true }).catch(() => undefined)
-  const fresh = !(await stat(file).catch(() => undefined))
+  await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE }).catch(() => undefined)
   const inMemory = (problem: string): OpenedDatabase => ({
     db: openDatabase(':memory:', migrations),
     persistent: false,
@@ -79,7 +95,7 @@ export async function openLocalDatabase(
   } catch (error) {
     if (isDamaged(error)) {
       const copy = `${file}.damaged-${now()}`
-      for (const suffix of ['', '-wal', '-shm']) {
+      for (const suffix of SQLITE_SUFFIXES) {
         await rename(`${file}${suffix}`, `${copy}${suffix}`).catch(() => undefined)
       }
       const problem = problems.setAside(messageOf(error), copy)
@@ -92,7 +108,11 @@ export async function openLocalDatabase(
       opened = inMemory(problems.unopenable(messageOf(error)))
     }
   }
-  if (fresh && opened.persistent) await chmod(file, 0o600).catch(() => undefined)
+  if (opened.persistent && process.platform !== 'win32') {
+    // -wal and -shm left by an older version (0644) keep their mode when SQLite reuses them.
+    for (const suffix of SQLITE_SUFFIXES)
+      await chmod(`${file}${suffix}`, PRIVATE_FILE_MODE).catch(() => undefined)
+  }
   return opened
 }
 

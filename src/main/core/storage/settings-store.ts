@@ -25,7 +25,7 @@ export class SettingsStore {
   async update(patch: SettingsPatch): Promise<Settings> {
     const valid = SettingsPatchSchema.parse(patch)
     const next = SettingsSchema.parse({ ...(await this.get()), ...valid })
-    await mkdir(dirname(this.path), { recursive: true })
+    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 })
     // Write then rename so a crash never leaves a half-written file.
     const temp = `${this.path}.${process.pid}.tmp`
     await writeFile(temp, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 })
