@@ -78,7 +78,7 @@ export function encodeOwnerKitWords(owner: { vaultKey: Uint8Array; vaultId: stri
 export function tokenize(text: string): string[] {
   return text
     .toLowerCase()
-    .split(/[\s,;]+/)
+    .split(/[\s\u0085,;]+/) // \s is Unicode White_Space but U+0085, and U+FEFF
     .map((piece) => (/\p{L}/u.test(piece) ? piece.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '') : piece))
     .filter((token) => /\p{L}/u.test(token) || token.includes('?'))
 }

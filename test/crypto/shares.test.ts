@@ -414,6 +414,7 @@ describe('kit rules FORMAT.md settles (sections 5.1, 5.2, 5.4)', () => {
     ]
     const messy = words.map((w, i) => forms[i % forms.length]!(w, i + 1)).join('\n')
     expect(decodeShareWords(messy)).toEqual(share)
+    expect(decodeShareWords(words.join('\u0085\ufeff\u3000'))).toEqual(share)
     // Inside a word, nothing is removed: the message quotes it back.
     const hyphen = words.slice()
     hyphen[4] = `${words[4]!.slice(0, 2)}-${words[4]!.slice(2)}`
