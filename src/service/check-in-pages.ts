@@ -2,6 +2,7 @@
 // changes nothing (mail scanners fetch links); POST to the same address checks in. No API key: the token in
 // the path is the credential, so an unknown one counts as a failed authentication.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isolateName } from '../shared/untrusted-text'
 import { type CheckInLinkState, inspectCheckInLink, useCheckInLink } from './check-in-links'
 import type { ServiceContext } from './context'
 import { refuseForeignOrigin, refuseGuessing, sendPage, textFor } from './html-page'
@@ -29,7 +30,9 @@ async function refusal(
     case 'no-switch':
       return sendPage(reply, text, 410, c.expiredTitle, [c.noSwitchAnyMore])
     case 'releasing':
-      return sendPage(reply, text, 409, c.releasingTitle, [c.releasing(why.label, why.vaultState)])
+      return sendPage(reply, text, 409, c.releasingTitle, [
+        c.releasing(isolateName(why.label), why.vaultState),
+      ])
   }
 }
 
@@ -51,7 +54,7 @@ export function registerCheckInPages(
         text,
         200,
         c.title,
-        [c.intro(link.label, format.date(link.dueAt)), c.whatItDoes(link.periodDays, link.cost)],
+        [c.intro(isolateName(link.label), format.date(link.dueAt)), c.whatItDoes(link.periodDays, link.cost)],
         { label: c.button },
       )
     },
@@ -70,7 +73,9 @@ export function registerCheckInPages(
           c.notEnoughCredits(result.cost, result.balance),
         ])
       }
-      return sendPage(reply, text, 200, c.doneTitle, [c.done(result.label, format.date(result.nextDue))])
+      return sendPage(reply, text, 200, c.doneTitle, [
+        c.done(isolateName(result.label), format.date(result.nextDue)),
+      ])
     },
   )
 }

@@ -4,6 +4,7 @@
 // comes from the page catalogue, in the language the browser asks for.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SSS_PRESET_SHAPE } from '../shared/api'
+import { isolateName } from '../shared/untrusted-text'
 import type { ServiceContext } from './context'
 import { ApiError } from './errors'
 import { refuseForeignOrigin, refuseGuessing, sendPage, textFor } from './html-page'
@@ -51,7 +52,7 @@ export function registerGuardianPages(
       const found = await findGuardian(ctx, request, authFailures)
       if (!found) return unknownLink(reply, text)
       const { guardian, vault } = found
-      const owner = vault.owner_email
+      const owner = isolateName(vault.owner_email)
       const { threshold } = SSS_PRESET_SHAPE[vault.sss_preset]
       const status = guardian.status as Status
       switch (request.params.action) {
@@ -61,13 +62,20 @@ export function registerGuardianPages(
             text,
             200,
             g.acceptTitle,
-            [g.asksYou(owner, guardian.name, status), g.shareExplained(threshold)],
+            [g.asksYou(owner, isolateName(guardian.name), status), g.shareExplained(threshold)],
             { label: g.acceptButton },
           )
         case 'decline':
-          return sendPage(reply, text, 200, g.declineTitle, [g.asksYou(owner, guardian.name, status)], {
-            label: g.declineButton,
-          })
+          return sendPage(
+            reply,
+            text,
+            200,
+            g.declineTitle,
+            [g.asksYou(owner, isolateName(guardian.name), status)],
+            {
+              label: g.declineButton,
+            },
+          )
         case 'claim':
           return sendPage(
             reply,
@@ -92,7 +100,7 @@ export function registerGuardianPages(
       const before = await findGuardian(ctx, request, authFailures)
       if (!before) return unknownLink(reply, text)
       if (action !== 'accept' && action !== 'decline' && action !== 'claim') return badAction(reply, text)
-      const owner = before.vault.owner_email
+      const owner = isolateName(before.vault.owner_email)
       try {
         if (action === 'accept' || action === 'decline') {
           const { guardian } = await answerInvitation(
@@ -102,7 +110,7 @@ export function registerGuardianPages(
           )
           return action === 'accept'
             ? sendPage(reply, text, 200, g.acceptedTitle, [
-                g.accepted(guardian.name, owner),
+                g.accepted(isolateName(guardian.name), owner),
                 g.keepInvitation,
               ])
             : sendPage(reply, text, 200, g.declinedTitle, [g.declined(owner)])
