@@ -7,6 +7,7 @@ import {
   LIMITS,
   type UploadedAsset,
 } from '../shared/api'
+import { badAnswer, checkAssetPage, checkUploadedAsset, MAX_LISTED_ASSETS } from './answer-checks'
 import type { Page, Transport, UploadBody } from './transport'
 import { vaultPath } from './vaults'
 
@@ -35,29 +36,38 @@ export function listAssets(
   })
 }
 
-/** Every asset of a vault, page by page. */
+/**
+ * Every asset of a vault, page by page. Each page is checked (ids, sizes), an id listed twice is
+ * refused, and a listing longer than MAX_LISTED_ASSETS stops: a service could page on for ever.
+ */
 export async function listAllAssets(t: Transport, vaultId: string): Promise<Asset[]> {
   const all: Asset[] = []
+  const seen = new Set<string>()
   for (let offset = 0; ; ) {
     const page = await listAssets(t, vaultId, { limit: LIMITS.assetPageMax, offset })
-    all.push(...page.data)
+    all.push(...checkAssetPage(t, page.data, page.meta.total, seen))
+    if (all.length > MAX_LISTED_ASSETS) {
+      throw badAnswer(t, 'list assets', `a vault listing that goes on past ${MAX_LISTED_ASSETS} files`)
+    }
     offset += page.data.length
     if (page.data.length === 0 || offset >= page.meta.total) return all
   }
 }
 
-export function uploadAsset(t: Transport, request: UploadAssetRequest): Promise<UploadedAsset> {
-  return t.data('upload asset', 'POST', vaultPath(request.vaultId, 'asset'), {
+export async function uploadAsset(t: Transport, request: UploadAssetRequest): Promise<UploadedAsset> {
+  const asset = await t.data<unknown>('upload asset', 'POST', vaultPath(request.vaultId, 'asset'), {
     idempotent: request.retry ?? true,
     signal: request.signal,
     upload: request,
     credits: { needed: request.creditsNeeded, balance: request.creditsBalance },
   })
+  return checkUploadedAsset(t, asset)
 }
 
 /**
  * Encrypted content from byte `start` on (resuming a download). `partial` says whether the service
- * honoured the range (206); when it did not, the stream holds the whole content from byte 0.
+ * honoured the range (206); when it did not, the stream holds the whole content from byte 0. With
+ * `expectedBytes` (the listed size), the stream fails once the service sends more than that.
  */
 export function downloadAssetFrom(
   t: Transport,
@@ -65,9 +75,11 @@ export function downloadAssetFrom(
   assetId: string,
   start: number,
   signal?: AbortSignal,
+  expectedBytes?: number,
 ): Promise<{ stream: Readable; partial: boolean }> {
   return t.download('download asset', vaultPath(vaultId, 'asset', assetId, 'content'), {
     start,
     signal,
+    ...(expectedBytes !== undefined ? { expectedBytes } : {}),
   })
 }

@@ -126,13 +126,15 @@ export class VaultApiClient {
 
   /**
    * Encrypted content from byte `start` on (resuming a download). `partial` says whether the service
-   * honoured the range (206); when it did not, the stream holds the whole content from byte 0.
+   * honoured the range (206); when it did not, the stream holds the whole content from byte 0. With
+   * `expectedBytes` (the listed size), the stream fails once the service sends more than that.
    */
   downloadAssetFrom(
     vaultId: string,
     assetId: string,
     start: number,
     signal?: AbortSignal,
+    expectedBytes?: number,
   ): Promise<{ stream: Readable; partial: boolean }> {
     return assets.downloadAssetFrom(this.#t, vaultId, assetId, start, signal)
   }

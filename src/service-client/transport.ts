@@ -12,9 +12,21 @@
 // - got's errors carry the request options, headers and so the key included: none leaves this
 //   module. Every failure becomes a VaultApiError built from redacted text, downloads that fail
 //   halfway included.
+// - An answer is bounded too: a JSON answer larger than maxResponseBytes, or one still arriving
+//   timeoutMs after it started (a drip that keeps the socket alive), is cut off; a download ends
+//   with an error once it passes the size the caller expects. A service cannot make the app wait or
+//   buffer for ever.
 import type { IncomingHttpHeaders } from 'node:http'
 import { PassThrough, type Readable } from 'node:stream'
-import got, { type Delays, type Got, type Method, type Request, RequestError } from 'got'
+import got, {
+  type CancelableRequest,
+  type Delays,
+  type Got,
+  type Method,
+  type Request,
+  RequestError,
+  type Response,
+} from 'got'
 import { API_PREFIXES, type ApiPrefix, type ResponseMeta } from '../shared/api'
 import { type ApiOperation, codeForStatus, VaultApiError, type VaultApiErrorInit } from './errors'
 import { abortableSleep, type RequestPacer, rateLimitPattern } from './request-pacer'
@@ -49,6 +61,18 @@ export interface ApiClientOptions {
   maxRateLimitWaits?: number
   backoffBaseMs?: number
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** The largest JSON answer accepted (default 16 MiB); downloads are bounded by the caller's size. */
+  maxResponseBytes?: number
+}
+
+/** Answers are small JSON: the largest is a page of 100 assets. */
+const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+
+/** Why an answer was cut off while it arrived. */
+class AnswerCutOff extends Error {
+  constructor(readonly problem: string) {
+    super(problem)
+  }
 }
 
 export interface Page<T, M> {
@@ -115,6 +139,7 @@ export class Transport {
   readonly #maxRateLimitWaits: number
   readonly #backoffBaseMs: number
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>
+  readonly #maxResponseBytes: number
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '')
@@ -139,6 +164,7 @@ export class Transport {
     this.#maxRateLimitWaits = options.maxRateLimitWaits ?? 5
     this.#backoffBaseMs = options.backoffBaseMs ?? 500
     this.#sleep = options.sleep ?? abortableSleep
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
   }
 
   /** The prefix in use once known (`/api`, or `/v1` on services that 404 the vault list under /api). */
@@ -188,6 +214,7 @@ export class Transport {
         const failure = this.#failure(operation, error, options.signal, options.upload ? 'upload' : 'call')
         if (
           failure.code !== 'CANCELLED' &&
+          failure.code !== 'BAD_RESPONSE' &&
           options.idempotent &&
           failures < this.#maxRetries &&
           !options.signal?.aborted
@@ -237,9 +264,9 @@ export class Transport {
   async download(
     operation: ApiOperation,
     path: string,
-    options: { start: number; signal?: AbortSignal },
+    options: { start: number; signal?: AbortSignal; expectedBytes?: number },
   ): Promise<{ stream: Readable; partial: boolean }> {
-    const { start, signal } = options
+    const { start, signal, expectedBytes } = options
     const prefix = await this.ensurePrefix(signal)
     await this.#pace(operation, rateLimitPattern('GET', path), signal)
     let source: Request
@@ -261,7 +288,10 @@ export class Transport {
         answered = true
         const status = response.statusCode
         if (status >= 200 && status < 300) {
-          resolve({ stream: this.#guarded(source, operation, signal), partial: status === 206 })
+          const partial = status === 206
+          // What this answer may hold: the rest from `start` when the range was honoured, else all.
+          const limit = expectedBytes === undefined ? undefined : expectedBytes - (partial ? start : 0)
+          resolve({ stream: this.#guarded(source, operation, signal, limit), partial })
           return
         }
         if (status >= 300 && status < 400) {
@@ -324,14 +354,16 @@ export class Transport {
 
   #sendJson(url: string, method: Method, options: CallOptions) {
     const search = options.searchParams
-    return this.#http(url, {
-      method,
-      ...(options.json !== undefined ? { json: options.json } : {}),
-      ...(search && Object.keys(search).length ? { searchParams: search } : {}),
-      responseType: 'text',
-      timeout: phaseTimeouts('call', this.#timeoutMs),
-      signal: options.signal,
-    })
+    return this.#bounded(
+      this.#http(url, {
+        method,
+        ...(options.json !== undefined ? { json: options.json } : {}),
+        ...(search && Object.keys(search).length ? { searchParams: search } : {}),
+        responseType: 'text',
+        timeout: phaseTimeouts('call', this.#timeoutMs),
+        signal: options.signal,
+      }),
+    )
   }
 
   #sendUpload(url: string, upload: UploadBody, signal: AbortSignal | undefined) {
@@ -344,13 +376,72 @@ export class Transport {
     })
     const onProgress = upload.onProgress
     if (onProgress) request.on('uploadProgress', (p) => onProgress(p.transferred, upload.contentLength))
-    return request
+    return this.#bounded(request)
+  }
+
+  /**
+   * A JSON answer that stops at maxResponseBytes and must arrive whole within timeoutMs of its
+   * first byte (uploads have no total limit, and a drip keeps the socket alive).
+   */
+  async #bounded(request: CancelableRequest<Response<string>>): Promise<{
+    statusCode: number
+    headers: IncomingHttpHeaders
+    body: string
+  }> {
+    let cutOff: AnswerCutOff | undefined
+    let timer: NodeJS.Timeout | undefined
+    const cut = (problem: string) => {
+      cutOff ??= new AnswerCutOff(problem)
+      request.cancel()
+    }
+    request.on('response', () => {
+      timer = setTimeout(
+        () => cut(`its answer was still arriving after ${formatSeconds(this.#timeoutMs)}`),
+        this.#timeoutMs,
+      )
+    })
+    request.on('downloadProgress', (progress) => {
+      if (progress.transferred > this.#maxResponseBytes) {
+        cut(`its answer was larger than ${this.#maxResponseBytes} bytes`)
+      }
+    })
+    try {
+      const answer = await request
+      return { statusCode: answer.statusCode, headers: answer.headers, body: answer.body }
+    } catch (error) {
+      throw cutOff ?? error
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   /** The download handed to the caller: got's stream behind a pass-through that fails only with our errors. */
-  #guarded(source: Request, operation: ApiOperation, signal: AbortSignal | undefined): Readable {
+  #guarded(
+    source: Request,
+    operation: ApiOperation,
+    signal: AbortSignal | undefined,
+    limit: number | undefined,
+  ): Readable {
     const out = new PassThrough()
     source.on('error', (error: unknown) => out.destroy(this.#failure(operation, error, signal, 'download')))
+    if (limit !== undefined) {
+      let received = 0
+      source.on('data', (piece: Buffer) => {
+        received += piece.length
+        if (received > limit) {
+          source.destroy()
+          out.destroy(
+            this.#error({
+              code: 'BAD_RESPONSE',
+              status: 200,
+              operation,
+              message: `the service sent more than the ${limit} bytes it listed`,
+              userMessage: `The Vault Service at ${this.displayAddress} sent more than the ${limit} bytes it listed for this file, so the download was stopped. Nothing more was written; if this keeps happening, the address may not be a genuine Vault Service.`,
+            }),
+          )
+        }
+      })
+    }
     // A caller that stops reading ends the download instead of leaving the socket open.
     out.on('close', () => source.destroy())
     source.pipe(out)
@@ -456,6 +547,15 @@ export class Transport {
   /** Any thrown thing (got's errors, aborts, timeouts) as a VaultApiError; only its words are kept. */
   #failure(operation: ApiOperation, error: unknown, signal: AbortSignal | undefined, kind: RequestKind) {
     if (error instanceof VaultApiError) return error
+    if (error instanceof AnswerCutOff) {
+      return this.#error({
+        code: 'BAD_RESPONSE',
+        status: 0,
+        operation,
+        message: error.problem,
+        userMessage: `The Vault Service at ${this.displayAddress} was cut off (${operation}): ${error.problem}. Nothing was used from it. Try again later; if this keeps happening, the address may not be a genuine Vault Service.`,
+      })
+    }
     if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
       return this.#error({ code: 'CANCELLED', status: 0, operation, message: 'cancelled' })
     }

@@ -1,5 +1,6 @@
 // Vaults: the spec's list and read, and the local service's create, rename and delete.
 import type { CheckInFrequency, SssPreset, Vault } from '../shared/api'
+import { checkVault, checkVaultList } from './answer-checks'
 import type { Transport } from './transport'
 
 /**
@@ -28,13 +29,17 @@ export function vaultPath(vaultId: string, ...under: string[]): string {
 }
 
 /** The first list also finds the API prefix, and is the answer of that search. */
-export function listVaults(t: Transport, signal?: AbortSignal): Promise<VaultDetails[]> {
-  if (!t.prefix) return t.detectPrefix<VaultDetails[]>(signal)
-  return t.data('list vaults', 'GET', '/vault', { idempotent: true, signal })
+export async function listVaults(t: Transport, signal?: AbortSignal): Promise<VaultDetails[]> {
+  const list = t.prefix
+    ? await t.data<unknown>('list vaults', 'GET', '/vault', { idempotent: true, signal })
+    : await t.detectPrefix<unknown>(signal)
+  return checkVaultList(t, list)
 }
 
-export function getVault(t: Transport, vaultId: string, signal?: AbortSignal): Promise<VaultDetails> {
-  return t.data('get vault', 'GET', vaultPath(vaultId), { idempotent: true, signal })
+/** The vault asked for: an answer about another vault (or a malformed one) is refused. */
+export async function getVault(t: Transport, vaultId: string, signal?: AbortSignal): Promise<VaultDetails> {
+  const vault = await t.data<unknown>('get vault', 'GET', vaultPath(vaultId), { idempotent: true, signal })
+  return checkVault(t, 'get vault', vault, vaultId)
 }
 
 export function createVault(t: Transport, request: CreateVaultRequest = {}): Promise<VaultDetails> {
