@@ -155,6 +155,11 @@ def checked_key(kits: list[Kit]) -> bytes | None:
     return key
 
 
+def distinct(kits: list[Kit]) -> bool:
+    """Section 5.4 step 4: kits with one share number or one x-coordinate never combine together."""
+    return len({k.number for k in kits}) == len(kits) == len({k.share[-1] for k in kits})
+
+
 def combine_kits(texts: list[str], wordlist: list[str]) -> tuple[bytes, str, list[int], list[int]]:
     """Section 5.4: returns key, vault id, used positions, ignored positions."""
     ignored, kits, seen = [], [], set()
@@ -179,10 +184,10 @@ def combine_kits(texts: list[str], wordlist: list[str]) -> tuple[bytes, str, lis
         t = group[0].threshold
         if len(group) < t:
             continue
-        used, key = group, checked_key(group)
+        used, key = group, checked_key(group) if distinct(group) else None
         if key is None and len(group) > t:
             for subset in itertools.combinations(group, t):
-                if len({k.number for k in subset}) < t:
+                if not distinct(list(subset)):
                     continue
                 key = checked_key(list(subset))
                 if key is not None:
@@ -191,10 +196,10 @@ def combine_kits(texts: list[str], wordlist: list[str]) -> tuple[bytes, str, lis
         if key is None:
             continue
         used_ix = [k.index for k in used]
-        for k in group:  # step 5: a leftover kit fits if it can stand in for one of the subset
+        for k in group:  # step 5: a leftover kit fits if it can stand in for the subset's first
             if k in used:
                 continue
-            if checked_key(used[1:] + [k]) == key:
+            if distinct(used + [k]) and checked_key(used[1:] + [k]) == key:
                 used_ix.append(k.index)
             else:
                 ignored.append(k.index)
