@@ -83,3 +83,14 @@ export function downloadAssetFrom(
     ...(expectedBytes !== undefined ? { expectedBytes } : {}),
   })
 }
+
+/** Extension 'asset-delete': the file leaves the vault; `contentRemoved` false on a permanent store. */
+export function deleteAsset(
+  t: Transport,
+  vaultId: string,
+  assetId: string,
+  signal?: AbortSignal,
+): Promise<{ deleted: string; contentRemoved: boolean }> {
+  // Idempotent in effect: a repeat after a lost answer gets 404, which the caller takes as done.
+  return t.data('delete asset', 'DELETE', vaultPath(vaultId, 'asset', assetId), { idempotent: false, signal })
+}

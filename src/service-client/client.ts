@@ -139,6 +139,15 @@ export class VaultApiClient {
     return assets.downloadAssetFrom(this.#t, vaultId, assetId, start, signal)
   }
 
+  /** Takes a file out of the vault (extension 'asset-delete'); a permanent store keeps the blob. */
+  deleteAsset(
+    vaultId: string,
+    assetId: string,
+    signal?: AbortSignal,
+  ): Promise<{ deleted: string; contentRemoved: boolean }> {
+    return assets.deleteAsset(this.#t, vaultId, assetId, signal)
+  }
+
   // ---- release and rehearsals ----
 
   configureRelease(vaultId: string, request: ReleaseConfigRequest): Promise<ReleaseConfig> {

@@ -21,6 +21,7 @@ export type ApiOperation =
   | 'upload asset'
   | 'list assets'
   | 'download asset'
+  | 'delete asset'
   | 'check in'
   | 'cancel release'
   | 'start release'
@@ -104,6 +105,7 @@ const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
   'list guardians',
   'list heirs',
   'download asset',
+  'delete asset',
   'start release',
   'read service info',
   'send a test e-mail',

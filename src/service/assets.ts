@@ -114,3 +114,8 @@ export async function removeUnreferencedBlob(ctx: ServiceContext, blob: StoredBl
   await ctx.blobs.remove(blob)
   return true
 }
+
+/** Whether the store keeps every blob for ever, whatever is deleted (Arweave). */
+export function storageIsPermanent(blobs: Pick<BlobStore, 'kind'>): boolean {
+  return blobs.kind === 'arweave'
+}

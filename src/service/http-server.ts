@@ -13,6 +13,7 @@ import { API_PREFIXES, type ErrorStatus, type RateLimitPattern } from '../shared
 import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { authenticate } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
+import { deleteAsset } from './asset-deletion'
 import { findAsset, listAssets } from './assets'
 import { BlobStoreError } from './blob-store'
 import { checkIn } from './check-in'
@@ -474,6 +475,13 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       options.trackUpload?.(upload.catch(() => undefined))
       return ok(request, reply, await upload, 201)
     })
+    route<{ id: string; aid: string }>(
+      'DELETE',
+      '/vault/:id/asset/:aid',
+      write('otherPost'),
+      async (request, reply) =>
+        ok(request, reply, await deleteAsset(ctx, accountOf(request), request.params.id, request.params.aid)),
+    )
     route<{ id: string; aid: string }>(
       'GET',
       '/vault/:id/asset/:aid/content',

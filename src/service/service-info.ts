@@ -1,5 +1,6 @@
 // GET /service (what this service is, whether it can send e-mail) and the mail test that proves it can.
 import { type MailTestResult, SERVICE_EXTENSIONS, type ServiceInfo } from '../shared/api'
+import { storageIsPermanent } from './assets'
 import type { ServiceContext } from './context'
 import { conflict, notFound } from './errors'
 import { mailTest } from './mail-messages'
@@ -33,6 +34,7 @@ export async function serviceInfo(
     extensions: [...SERVICE_EXTENSIONS],
     publicUrl: ctx.publicUrl(),
     mail: { configured: mail?.enabled ?? false, lastTest: await lastMailTest(ctx, accountId) },
+    storage: { kind: ctx.blobs.kind, permanent: storageIsPermanent(ctx.blobs) },
   }
 }
 

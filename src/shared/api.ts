@@ -212,6 +212,7 @@ export const SERVICE_EXTENSIONS = [
   'release-start',
   'mail-test',
   'rehearsal',
+  'asset-delete',
 ] as const
 export type ServiceExtension = (typeof SERVICE_EXTENSIONS)[number]
 
@@ -234,6 +235,12 @@ export interface ServiceInfo {
     /** The last test message sent for this account (POST /service/mail-test). */
     lastTest: MailTestResult | null
   }
+  /**
+   * Where the encrypted files are kept. `permanent`: the store keeps every blob for ever (Arweave), so
+   * deleting a file removes only its record and anyone holding the old key can still read the blob.
+   * Absent from services older than this field: nothing is known, and the app says so.
+   */
+  storage?: { kind: 'folder' | 'arweave'; permanent: boolean }
 }
 
 /** POST /service/mail-test: a test message to the account's e-mail address, sent right away. */

@@ -68,6 +68,17 @@ describe('the service storing blobs on Arweave', () => {
     expect(download.status).toBe(200)
     expect(download.headers.get('x-storage-tx-id')).toBe(txId)
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(content)
+
+    // The service says its store is permanent, and deleting the file removes only its record.
+    const info = await call(t.url, 'GET', '/api/service', { key: t.owner.apiKey })
+    expect(info.body.data.storage).toEqual({ kind: 'arweave', permanent: true })
+    const deleted = await call(t.url, 'DELETE', `/api/vault/${t.owner.vaultId}/asset/${up.body.data.id}`, {
+      key: t.owner.apiKey,
+    })
+    expect(deleted.body.data).toEqual({ deleted: up.body.data.id, contentRemoved: false })
+    // The network still holds the transaction: anyone with its id (and the old key) reads it.
+    const still = (await (await fetch(`${gateway}/tx/${txId}`)).json()) as { id: string; data_size: string }
+    expect(still).toMatchObject({ id: txId, data_size: String(content.length) })
   })
 
   it('refuses an upload with 503 when the network cannot be reached: nothing stored, no credits used', async () => {

@@ -38,6 +38,7 @@ describe.each(API_PREFIXES)('GET /service and the mail test without SMTP, under 
         extensions: [...SERVICE_EXTENSIONS],
         publicUrl: t.url,
         mail: { configured: false, lastTest: null },
+        storage: { kind: 'folder', permanent: false },
       })
       expect(r.body.meta.requestId).toBe(r.headers.get('x-request-id'))
     }
@@ -613,5 +614,56 @@ describe('rate limits on the extensions', () => {
     const blocked = await call(limited.url, 'DELETE', `/v1/vault/${vaultId}/rehearsal`, { key: apiKey })
     expectError(blocked, 429, 'RATE_LIMITED')
     expect(blocked.headers.get('retry-after')).toBeTruthy()
+  })
+})
+
+describe.each(API_PREFIXES)('DELETE /vault/:id/asset/:aid (asset-delete), under %s', (prefix) => {
+  it('takes the file out and removes its blob; refuses agents, other accounts and a releasing vault', async () => {
+    const vaultId = await newVault()
+    const upload = async (bytes: Uint8Array) =>
+      (
+        await call(t.url, 'POST', `${prefix}/vault/${vaultId}/asset`, {
+          key: human(),
+          body: uploadForm(bytes, { filename: 'old.bin' }),
+        })
+      ).body.data as { id: string }
+    const kept = await upload(randomBytes(1000))
+    const gone = await upload(randomBytes(2000))
+    expectError(
+      await call(t.url, 'DELETE', `${prefix}/vault/${vaultId}/asset/${gone.id}`, { key: await agentKey() }),
+      403,
+      'FORBIDDEN',
+    )
+    const other = await t.service.admin.createAccount({ email: 'other@example.com' })
+    expectError(
+      await call(t.url, 'DELETE', `${prefix}/vault/${vaultId}/asset/${gone.id}`, { key: other.apiKey }),
+      404,
+      'NOT_FOUND',
+    )
+    const deleted = await call(t.url, 'DELETE', `${prefix}/vault/${vaultId}/asset/${gone.id}`, { key: human() })
+    expect(deleted.status).toBe(200)
+    expect(deleted.body.data).toEqual({ deleted: gone.id, contentRemoved: true })
+    const listed = await call(t.url, 'GET', `${prefix}/vault/${vaultId}/asset`, { key: human() })
+    expect(listed.body.data.map((a: { id: string }) => a.id)).toEqual([kept.id])
+    expectError(
+      await call(t.url, 'GET', `${prefix}/vault/${vaultId}/asset/${gone.id}/content`, { key: human() }),
+      404,
+      'NOT_FOUND',
+    )
+    expectError(
+      await call(t.url, 'DELETE', `${prefix}/vault/${vaultId}/asset/${gone.id}`, { key: human() }),
+      404,
+      'NOT_FOUND',
+    )
+    await call(t.url, 'POST', `${prefix}/vault/${vaultId}/release/config`, {
+      key: human(),
+      json: { trigger: 'manual' },
+    })
+    expect((await call(t.url, 'POST', `${prefix}/vault/${vaultId}/release/start`, { key: human() })).status).toBe(200)
+    expectError(
+      await call(t.url, 'DELETE', `${prefix}/vault/${vaultId}/asset/${kept.id}`, { key: human() }),
+      409,
+      'CONFLICT',
+    )
   })
 })

@@ -73,6 +73,7 @@ describe('mail test with a working SMTP server', () => {
         extensions: [...SERVICE_EXTENSIONS],
         publicUrl: 'https://vault.example.org',
         mail: { configured: true, lastTest: null },
+        storage: { kind: 'folder', permanent: false },
       })
     }
   })
