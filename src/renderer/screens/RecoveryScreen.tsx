@@ -9,6 +9,7 @@ import type {
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { RadioCards } from '../components/RadioCards'
+import { UntrustedName, UntrustedSentence } from '../components/UntrustedName'
 import { decodeQrFromFile } from '../display/qr-image'
 import { useSettingsStore } from '../stores/settings-store'
 import { coreLang, format, langOf, text } from '../text'
@@ -54,12 +55,22 @@ function KitCheck({ check }: { check: ShareCheck }) {
  * in a translation, the outcome in the window's words, with the English detail where it says why.
  */
 function FileOutcome({ result }: { result: RecoveryFileResult }) {
-  if (!coreLang || !result.status) return <span lang={coreLang}>{result.message}</span>
+  if (!coreLang || !result.status) {
+    return (
+      <span lang={coreLang}>
+        <UntrustedSentence text={result.message} />
+      </span>
+    )
+  }
   const status = t.fileStatus[result.status]
   if (result.status === 'recovered' || result.status === 'kept') return <>{status}</>
   return (
     <>
-      {status} (<span lang={coreLang}>{result.message}</span>)
+      {status} (
+      <span lang={coreLang}>
+        <UntrustedSentence text={result.message} />
+      </span>
+      )
     </>
   )
 }
@@ -278,7 +289,7 @@ export function RecoveryScreen() {
               <ul className="plain-list file-list">
                 {listing.files.map((f) => (
                   <li key={f.assetId}>
-                    <span className="file-name">{f.name}</span>{' '}
+                    <UntrustedName name={f.name} className="file-name" />{' '}
                     <span className="muted small">{format.bytes(f.plaintextBytes)}</span>
                   </li>
                 ))}
@@ -440,7 +451,7 @@ export function RecoveryScreen() {
                 <ul>
                   {report.kitsSetAside.map((reason) => (
                     <li key={reason} lang={coreLang}>
-                      {reason}
+                      <UntrustedSentence text={reason} />
                     </li>
                   ))}
                 </ul>
@@ -449,7 +460,10 @@ export function RecoveryScreen() {
             {report.stopped && (
               <div className="notice notice-error" role="alert" data-code={report.stopped.code}>
                 <p>
-                  <strong>{t.stopped}</strong> <span lang={coreLang}>{report.stopped.message}</span>
+                  <strong>{t.stopped}</strong>{' '}
+                  <span lang={coreLang}>
+                    <UntrustedSentence text={report.stopped.message} />
+                  </span>
                 </p>
               </div>
             )}
@@ -483,8 +497,16 @@ export function RecoveryScreen() {
                   }
                 >
                   {r.ok ? '✓' : r.status === 'not-reached' ? '…' : r.status === 'superseded' ? '–' : '✗'}{' '}
-                  <strong>{r.input}</strong>
-                  {source === 'files' && r.output ? ` → ${r.output}` : ''}: <FileOutcome result={r} />
+                  <strong>
+                    <UntrustedName name={r.input} />
+                  </strong>
+                  {source === 'files' && r.output ? (
+                    <>
+                      {' → '}
+                      <UntrustedName name={r.output} />
+                    </>
+                  ) : null}
+                  : <FileOutcome result={r} />
                 </li>
               ))}
             </ul>

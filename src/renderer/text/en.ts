@@ -906,8 +906,8 @@ export const english = (f: LocaleFormat) => ({
   },
   kitViewer: {
     downloaded: (file: string) =>
-      `Downloaded ${file}. Open it and print it (Ctrl+P / Cmd+P, or "Save as PDF").`,
-    saved: (path: string) => `Saved ${path}`,
+      `Downloaded ${isolateName(file)}. Open it and print it (Ctrl+P / Cmd+P, or "Save as PDF").`,
+    saved: (path: string) => `Saved ${isolateName(path)}`,
     printed: 'Sent to the printer.',
     notSaved: 'Not saved.',
     browserMode:
@@ -925,7 +925,7 @@ export const english = (f: LocaleFormat) => ({
       set: string,
       made: string,
     ) =>
-      `${name}: share ${f.number(index)} of ${f.number(shares)}; any ${f.number(threshold)} kits together recover the vault key. Share set ${set}, made ${f.dateTime(made)}.`,
+      `${isolateName(name)}: share ${f.number(index)} of ${f.number(shares)}; any ${f.number(threshold)} kits together recover the vault key. Share set ${set}, made ${f.dateTime(made)}.`,
     ownerTitle: 'Owner recovery kit',
     ownerDetail: (fingerprint: string) =>
       `The vault key itself (fingerprint ${fingerprint}): whoever holds these words can open the vault. Keep it where you keep your will.`,

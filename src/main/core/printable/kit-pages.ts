@@ -1,6 +1,8 @@
 // Printable kits: one per guardian (their share) and one for the owner (the key itself). Pure
 // functions returning complete HTML with inline CSS and the QR as inline SVG, ready for print-to-PDF.
 // Written for a person opening a drawer years from now, without assuming any company still exists.
+
+import { isolateName, isolateNameHtml } from '../../../shared/untrusted-text'
 import { ENCRYPTED_FILE_SUFFIX } from '../../../vault-format/file-context'
 import type { GuardianShare } from '../../../vault-format/share-envelope'
 import { wordsFor } from '../../../vault-format/share-words'
@@ -94,23 +96,23 @@ const FORMAT_NOTE = `The encryption method is public: AES-256-GCM in the "C2SP c
 
 export function renderGuardianKitHtml(input: GuardianKitInput): string {
   const { share, guardianName } = input
-  const owner = input.ownerName ? e(input.ownerName) : 'the vault owner'
+  const owner = input.ownerName ? isolateNameHtml(input.ownerName) : 'the vault owner'
   const created = formatDate(input.createdAt ?? new Date())
   const words = wordsFor(share)
   const rule = `any ${spell(share.threshold)} of the ${spell(share.shareCount)}`
-  const title = `Guardian kit — share ${share.shareIndex} of ${share.shareCount} — ${guardianName}`
+  const title = `Guardian kit — share ${share.shareIndex} of ${share.shareCount} — ${isolateName(guardianName)}`
   const footer = `<footer><span>Vault ${e(share.fingerprint)} · set ${e(share.splitId)} · share ${share.shareIndex} of ${share.shareCount}</span><span>Made ${e(created)}</span></footer>`
 
   const page1 = `
 <header>
-  <div><p class="eyebrow">Digital inheritance · guardian kit</p><h1>Share for ${e(guardianName)}</h1></div>
+  <div><p class="eyebrow">Digital inheritance · guardian kit</p><h1>Share for ${isolateNameHtml(guardianName)}</h1></div>
   <div class="badge">Share ${share.shareIndex} of ${share.shareCount}</div>
 </header>
 <p class="lead">${owner === 'the vault owner' ? 'The owner of an encrypted vault' : owner} chose you as a guardian. This paper holds one piece of the key that unlocks their encrypted files for their heirs. On its own it opens nothing: <strong>${rule}</strong> guardians' pieces are needed together.</p>
 <div class="warning"><strong>Keep this paper private and safe</strong>, like a passport or a will. Do not photograph it, e-mail it or type it into any website. Give it only to the heirs, in person, when the time comes (see page 2).</div>
 <div class="identity">
 <dl class="facts">
-  <dt>Guardian</dt><dd>${e(guardianName)}</dd>
+  <dt>Guardian</dt><dd>${isolateNameHtml(guardianName)}</dd>
   <dt>Vault fingerprint</dt><dd class="mono fingerprint">${e(share.fingerprint)}</dd>
   <dt>Needed to unlock</dt><dd>${rule} shares (this is share ${share.shareIndex})</dd>
   <dt>Share set</dt><dd class="mono">${e(share.splitId)}, made ${e(created)}</dd>
@@ -155,7 +157,7 @@ export function renderOwnerKitHtml(input: OwnerKitInput): string {
     vaultId: input.vaultId,
   } as const
   const words = wordsFor(envelope)
-  const owner = input.ownerName ? e(input.ownerName) : ''
+  const owner = input.ownerName ? isolateNameHtml(input.ownerName) : ''
   const footer = `<footer><span>Vault ${e(fingerprint)} · owner recovery kit</span><span>Made ${e(created)}</span></footer>`
 
   const page1 = `

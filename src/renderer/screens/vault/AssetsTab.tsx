@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
 import { ASSET_CATEGORIES, type AssetCategory } from '../../../shared/api'
 import type { AssetView } from '../../../shared/ipc/vault-types'
+import { revealControls } from '../../../shared/untrusted-text'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
+import { UntrustedName } from '../../components/UntrustedName'
 import { UploadPanel } from '../../components/UploadPanel'
 import { UploadQueue } from '../../components/UploadQueue'
 import { plaintextBytes } from '../../display/units'
@@ -91,8 +93,11 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
             <tbody>
               {page?.assets.map((a) => (
                 <tr key={a.id}>
-                  <td className="filename" title={a.nameHidden ? t.hiddenName(a.filename) : a.displayName}>
-                    {a.displayName}
+                  <td
+                    className="filename"
+                    title={a.nameHidden ? t.hiddenName(a.filename) : revealControls(a.displayName)}
+                  >
+                    <UntrustedName name={a.displayName} />
                     {a.nameHidden && <span className="muted small">{t.nameHidden}</span>}
                     {a.bundle && <BundleFiles name={a.displayName} bundle={a.bundle} />}
                   </td>
@@ -182,7 +187,7 @@ function BundleFiles({ name, bundle }: { name: string; bundle: NonNullable<Asset
         <ul className="bundle-file-list" aria-label={t.filesIn(name)}>
           {bundle.files.slice(0, shown).map((f) => (
             <li key={f.relativePath}>
-              <span className="filename">{f.relativePath}</span>{' '}
+              <UntrustedName name={f.relativePath} className="filename" />{' '}
               <span className="muted">{format.bytes(f.sizeBytes)}</span>
             </li>
           ))}
