@@ -15,7 +15,12 @@ import { bundleContext, encodeBundleHeader, encryptBundleStream } from '../src/v
 import { encryptStream, fileContext, fileSalt } from '../src/vault-format/file-cipher'
 import { encodeIdentity } from '../src/vault-format/file-identity'
 import { encodeEnvelope, type GuardianShare } from '../src/vault-format/share-envelope'
-import { encodeOwnerKitWords, encodeShareWords } from '../src/vault-format/share-words'
+import {
+  bytesToWordIndices,
+  encodeOwnerKitWords,
+  encodePracticeShareWords,
+  encodeShareWords,
+} from '../src/vault-format/share-words'
 import { deriveFilesKey, keyCheckValue, vaultFingerprint } from '../src/vault-format/vault-key'
 import { encryptStreamV1 } from '../test/crypto/support/legacy-v1'
 
@@ -307,6 +312,15 @@ function splitVector(v: {
   }
 }
 
+/** Envelope bytes as words with the checksum appended: a kit as some other kit maker might write it. */
+function kitWords(envelope: Uint8Array): string {
+  const body = envelope.subarray(0, envelope.length - 4)
+  const checksum = createHash('sha256').update(body).digest().subarray(0, 4)
+  return bytesToWordIndices(new Uint8Array([...body, ...checksum]))
+    .map((i) => wordlist[i]!)
+    .join(' ')
+}
+
 /** A kit whose Shamir share was altered and whose checksum was made to fit again: it reads, but lies. */
 function alteredKit(share: GuardianShare): string {
   const altered = share.share.slice()
@@ -499,6 +513,26 @@ export async function buildVectors() {
   })
   const [s1, s2, s3] = standard.guardianShares
   const [e1, e2, e3, e4, e5] = enhanced.guardianShares
+  // A rehearsal's practice kit of the example vault: a share of a throwaway key, kind 0x03 (FORMAT.md 5.1).
+  const practice = splitVector({
+    name: 'practice',
+    description: '',
+    vaultKey: seeded('vault-desktop vectors/practice key', 32),
+    vaultId: 'example-vault',
+    threshold: 2,
+    shareCount: 3,
+    label: 'vault-desktop vectors/practice',
+  }).guardianShares[0]!
+  // e2 with its UUID vault id written length-prefixed (36 ASCII bytes), not as 0xFF and 16 bytes.
+  const e2Envelope = encodeEnvelope(e2!)
+  const e2LengthPrefixed = new Uint8Array([
+    ...e2Envelope.subarray(0, 19),
+    36,
+    ...utf8(uuidVault),
+    ...e2Envelope.subarray(36),
+  ])
+  // s2 with its x-coordinate made 0 (the Shamir share's last byte), checksum made to fit.
+  const s2ZeroX = encodeEnvelope({ ...s2!, share: new Uint8Array([...s2!.share.subarray(0, 32), 0]) })
   // FORMAT.md 5.4: more kits than needed. Inputs are words, in order; `used` and `ignored` are indexes.
   const combinations = [
     {
@@ -536,6 +570,51 @@ export async function buildVectors() {
       vaultId: uuidVault,
       used: [0, 1, 4, 5],
       ignored: [2, 3],
+    },
+    {
+      name: 'one-x-coordinate',
+      description:
+        'Kit 1 and a copy of it renumbered as share 2 (same x-coordinate, checksum made to fit), then share 3: the two kits with one x-coordinate are never combined together, kits 1 and 3 give the key and the copy is left out.',
+      kits: [encodeShareWords(s1!), encodeShareWords({ ...s1!, shareIndex: 2 }), encodeShareWords(s3!)],
+      vaultKey: toHex(exampleKey),
+      vaultId: 'example-vault',
+      used: [0, 2],
+      ignored: [1],
+    },
+    {
+      name: 'owner-and-practice-kits-among-guardian-kits',
+      description:
+        "The owner kit and a rehearsal's practice kit (kind 0x03) given with two guardian kits: neither is combined with guardian shares, both are set aside, the guardian kits give the key.",
+      kits: [
+        encodeOwnerKitWords({ vaultKey: exampleKey, vaultId: 'example-vault' }),
+        encodePracticeShareWords({ ...practice, kind: 'practice-share', expiresOn: '2026-12-31' }),
+        encodeShareWords(s3!),
+        encodeShareWords(s2!),
+      ],
+      vaultKey: toHex(exampleKey),
+      vaultId: 'example-vault',
+      used: [2, 3],
+      ignored: [0, 1],
+    },
+    {
+      name: 'uuid-vault-id-length-prefixed',
+      description:
+        'A kit whose lowercase UUID vault id is written length-prefixed (36 bytes) instead of 0xFF and 16 bytes: it is the same vault id and combines with kits written the usual way.',
+      kits: [kitWords(e2LengthPrefixed), encodeShareWords(e4!), encodeShareWords(e1!)],
+      vaultKey: toHex(uuidKey),
+      vaultId: uuidVault,
+      used: [0, 1, 2],
+      ignored: [],
+    },
+    {
+      name: 'x-coordinate-zero',
+      description:
+        'A kit whose x-coordinate is 0 (its checksum made to fit) is refused when read; the two other kits give the key.',
+      kits: [kitWords(s2ZeroX), encodeShareWords(s1!), encodeShareWords(s3!)],
+      vaultKey: toHex(exampleKey),
+      vaultId: 'example-vault',
+      used: [1, 2],
+      ignored: [0],
     },
   ]
 

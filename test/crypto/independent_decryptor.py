@@ -140,6 +140,11 @@ class Kit:
         self.split_id, self.threshold, self.count, self.number = env[2:6], env[6], env[7], env[8]
         self.fingerprint, self.key_check = env[9:15], env[15:19]
         self.share = env[id_end : id_end + 33]
+        # Section 5.1, impossible fields: no kit maker writes these.
+        if self.threshold < 2 or self.count < self.threshold or not 1 <= self.number <= self.count:
+            raise Invalid("impossible threshold, share count or share number")
+        if self.share[-1] == 0:
+            raise Invalid("x-coordinate 0")
         # Section 5.4 step 3: kits that differ in any of these never combine.
         self.group = (self.vault_id, self.fingerprint, self.split_id, self.threshold, self.count, self.key_check)
 
