@@ -3,11 +3,19 @@
 // release e-mail (--service, --token), or from Arweave by the vault id inside the kits (--from-arweave)
 // when the service is gone. Needs no Electron. Run: npm run recover -- --help, or from the
 // heir's package (scripts/pack-recovery.mjs): npx ./vault-recover-<version>.tgz --help
+import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
+import { AppError } from '../shared/app-error'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
 import { recoverFromArweave } from './arweave-recovery'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
+import {
+  holdsPracticeKit,
+  isPracticeAccessCode,
+  REAL_KITS_IN_PRACTICE,
+  recoverPracticeFile,
+} from './practice-recovery'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 import { RecoveryInputError, recoverVaultKey } from './recovery-key'
 
@@ -35,6 +43,11 @@ or from the owner's recovery kit (the vault key itself; enough on its own):
   --owner-kit "<words>"
   --owner-kit-file <file.txt>
   --owner-kit-qr <image.png>
+
+A practice release (the [PRACTICE] e-mail): give its practice access code with --service and --token
+and the guardians' PRACTICE kits with --share-words or --share-file. Only the practice file is
+recovered, and the owner's service is told that the practice kits worked. Real guardian kits are
+refused with a practice code: a practice never uses them.
 
 Words may be typed in any case, with any spacing, with or without their numbers, and abbreviated to
 their first four letters. A wrong word is named, with the likely right one.
@@ -139,6 +152,21 @@ async function main(argv: string[]): Promise<number> {
     return 2
   }
 
+  // A practice: practice kits with the [PRACTICE] e-mail's code. Real kits never go into a practice,
+  // so with a practice code they are refused before they are combined.
+  if (fromService) {
+    const kitTexts = [
+      ...(values['share-words'] ?? []),
+      ...(await Promise.all((values['share-file'] ?? []).map((f) => readFile(f, 'utf8').catch(() => '')))),
+    ]
+    const access = { serviceUrl: values.service!, accessToken: values.token!.trim(), vaultId: values.vault }
+    if (holdsPracticeKit(kitTexts)) return practiceRun(values, access, kitTexts)
+    if (await isPracticeAccessCode(access)) {
+      console.error(REAL_KITS_IN_PRACTICE)
+      return 2
+    }
+  }
+
   let key: Awaited<ReturnType<typeof recoverVaultKey>>
   try {
     key = await recoverVaultKey({
@@ -188,6 +216,36 @@ async function main(argv: string[]): Promise<number> {
     return 1
   }
   return summarize(results, `into ${values.out}`, 'Files that failed were not written.')
+}
+
+/** A practice release from the heir's side: the practice file from the practice kits, then the proof. */
+async function practiceRun(
+  values: ReturnType<typeof parse>['values'],
+  access: { serviceUrl: string; accessToken: string; vaultId?: string },
+  kits: string[],
+): Promise<number> {
+  console.error('Practice kits given: this is a practice. It opens only the practice file, never the vault.')
+  let report: Awaited<ReturnType<typeof recoverPracticeFile>>
+  try {
+    report = await recoverPracticeFile({ ...access, kits, outDir: values.out! })
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(error.userMessage)
+      return 2
+    }
+    throw error
+  }
+  for (const note of report.kitsSetAside) console.error(`Left out: ${note}`)
+  if (report.file) {
+    const line = { name: report.file.name, output: report.file.output, bytes: report.file.bytes }
+    console.log(
+      values.json
+        ? JSON.stringify({ practice: true, ...line, passed: report.passed })
+        : `${report.file.status === 'kept' ? 'kept' : 'ok'}       practice file ${line.name} -> ${line.output} (${line.bytes} bytes)`,
+    )
+  }
+  console.error(`${report.passed ? 'Practice passed' : 'Practice not passed'}: ${report.message}`)
+  return report.passed ? 0 : 1
 }
 
 async function recoverFromTheService(

@@ -220,6 +220,17 @@ const MIGRATIONS: string[] = [
   ALTER TABLE assets ADD COLUMN storage_confirmed_at TEXT;
   CREATE INDEX assets_unconfirmed ON assets(storage_confirmed_at, created_at);
   `,
+  // 6: a rehearsal carries its own practice file (encrypted under a practice key, forgotten when the
+  // practice ends) instead of opening a vault asset. Practices still running under the old scheme, whose
+  // e-mails asked guardians for their real kits, are ended.
+  `
+  UPDATE rehearsals SET ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE ended_at IS NULL;
+  ALTER TABLE rehearsals DROP COLUMN asset_id;
+  ALTER TABLE rehearsals RENAME COLUMN asset_filename TO sample_filename;
+  ALTER TABLE rehearsals ADD COLUMN sample_bytes INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE rehearsals ADD COLUMN sample_owner_file INTEGER NOT NULL DEFAULT 0 CHECK (sample_owner_file IN (0, 1));
+  ALTER TABLE rehearsals ADD COLUMN sample BLOB;
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

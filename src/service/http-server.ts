@@ -9,7 +9,7 @@ import Fastify, {
   type FastifyRequest,
   type onRequestHookHandler,
 } from 'fastify'
-import { API_PREFIXES, type ErrorStatus, type RateLimitPattern } from '../shared/api'
+import { API_PREFIXES, type ErrorStatus, EXTENSION_LIMITS, type RateLimitPattern } from '../shared/api'
 import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { authenticate } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
@@ -37,7 +37,6 @@ import {
   authenticatePractice,
   cancelRehearsal,
   latestRehearsal,
-  markDownloaded,
   markOpened,
   rehearsalTicket,
   reportRehearsal,
@@ -119,10 +118,8 @@ const UNSUPPORTED_CONTENT_TYPE =
 const HEIR_DENIED =
   'an heir access token can only read the released vault it was issued for: GET the vault, list its assets and download their content'
 const PRACTICE_DENIED =
-  'a practice access token (from a rehearsal e-mail) can only read the vault it was issued for, list its sample file, ' +
-  'download it, and GET /rehearsal or POST /rehearsal/report'
-const PRACTICE_SAMPLE_ONLY =
-  'a practice access opens only the sample file the owner chose for the practice; the other files stay closed until a real release'
+  'a practice access token (from a rehearsal e-mail) can only read the vault it was issued for, ' +
+  'GET /rehearsal (its practice file) and POST /rehearsal/report; it opens none of the vault\'s files'
 const PRACTICE_ONLY =
   'only a practice access token (hk_..., from a rehearsal e-mail) can call this; owners see the practice at GET /vault/:id/rehearsal'
 
@@ -299,11 +296,20 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       path: string,
       access: Access,
       handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => unknown,
+      routeBodyLimit?: number,
     ) => {
-      app.route<{ Params: P }>({ method, url: `${prefix}${path}`, onRequest: authorize(access), handler })
+      app.route<{ Params: P }>({
+        method,
+        url: `${prefix}${path}`,
+        onRequest: authorize(access),
+        handler,
+        ...(routeBodyLimit ? { bodyLimit: routeBodyLimit } : {}),
+      })
     }
     const read: Access = { human: true, agent: true, heir: false, practice: false, pattern: 'getVault' }
     const heirRead: Access = { human: true, agent: true, heir: true, practice: true, pattern: 'getVault' }
+    // A practice token opens no file of the vault: its practice file comes with GET /rehearsal.
+    const heirFiles: Access = { ...heirRead, practice: false }
     const write = (pattern: RateLimitPattern): Access => ({
       human: true,
       agent: false,
@@ -367,10 +373,17 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     route<{ id: string }>('GET', '/vault/:id/rehearsal', read, async (request, reply) =>
       ok(request, reply, await latestRehearsal(ctx, await visibleVault(request))),
     )
-    route<{ id: string }>('POST', '/vault/:id/rehearsal', write('otherPost'), async (request, reply) => {
-      const body = parseOrThrow(rehearsalBody, jsonBody(request))
-      return ok(request, reply, await startRehearsal(ctx, accountOf(request), request.params.id, body), 201)
-    })
+    route<{ id: string }>(
+      'POST',
+      '/vault/:id/rehearsal',
+      write('otherPost'),
+      async (request, reply) => {
+        const body = parseOrThrow(rehearsalBody, jsonBody(request))
+        return ok(request, reply, await startRehearsal(ctx, accountOf(request), request.params.id, body), 201)
+      },
+      // The practice file travels in the JSON body, as base64, beside the practice kits.
+      Math.max(bodyLimit, Math.ceil((EXTENSION_LIMITS.rehearsalSampleMaxBytes * 4) / 3) + 64 * 1024),
+    )
     route<{ id: string }>('DELETE', '/vault/:id/rehearsal', write('otherPost'), async (request, reply) =>
       ok(request, reply, await cancelRehearsal(ctx, accountOf(request), request.params.id)),
     )
@@ -455,16 +468,10 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       )
     }
 
-    route<{ id: string }>('GET', '/vault/:id/asset', heirRead, async (request, reply) => {
+    route<{ id: string }>('GET', '/vault/:id/asset', heirFiles, async (request, reply) => {
       const vaultId = await visibleVault(request)
       const query = parseOrThrow(assetListQuery, request.query ?? {})
-      const principal = request.principal!
-      // A practice access lists only its sample file.
-      const { assets, total } =
-        principal.kind === 'practice'
-          ? await listAssets(ctx, vaultId, query, principal.assetId)
-          : await listAssets(ctx, vaultId, query)
-      if (principal.kind === 'practice') await markOpened(ctx, principal.rehearsalId)
+      const { assets, total } = await listAssets(ctx, vaultId, query)
       return reply.send({
         data: assets,
         meta: { ...meta(request), total, limit: query.limit, offset: query.offset },
@@ -485,14 +492,9 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     route<{ id: string; aid: string }>(
       'GET',
       '/vault/:id/asset/:aid/content',
-      heirRead,
+      heirFiles,
       async (request, reply) => {
-        const principal = request.principal!
-        if (principal.kind === 'practice' && request.params.aid !== principal.assetId) {
-          throw forbidden(PRACTICE_SAMPLE_ONLY)
-        }
         const asset = await findAsset(ctx, await visibleVault(request), request.params.aid)
-        if (principal.kind === 'practice') await markDownloaded(ctx, principal.rehearsalId)
         const blob = { sha256Hex: asset.sha256, storageTxId: asset.storage_tx_id }
         const size = await ctx.blobs.sizeOf(blob)
         if (size === null)

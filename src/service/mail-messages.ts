@@ -147,7 +147,7 @@ export function rehearsalHeirMessage(p: ToHeir & { sampleFilename: string; expir
   const { threshold } = SSS_PRESET_SHAPE[p.preset]
   const guardianLines = guardianList(
     p.guardians,
-    'the owner has recorded no guardians yet; ask them who holds the guardian kits',
+    'no guardian got a practice kit; ask the owner which guardians take part',
   )
   return {
     subject: `[PRACTICE] A practice run of ${p.ownerEmail}'s digital-inheritance vault (nothing has happened)`,
@@ -156,29 +156,32 @@ export function rehearsalHeirMessage(p: ToHeir & { sampleFilename: string; expir
 THIS IS A PRACTICE. Nothing has happened to ${p.ownerEmail}: they asked for this practice run so that you
 know what to do one day, and so that they can see it works. No release has started.
 
-${p.ownerEmail} named you as an heir of their digital-inheritance vault (${p.vaultId}). For this practice you can
-open one sample file, "${p.sampleFilename}", exactly the way you would open every file on the real day.
+${p.ownerEmail} named you as an heir of their digital-inheritance vault (${p.vaultId}). This practice uses
+PRACTICE KITS, not the real guardian kits: each guardian below was sent one by e-mail with this practice.
+They are worthless for the vault and stop working on ${readableDate(p.expiresAt)}. With them you recover one
+practice file, "${p.sampleFilename}", made for this practice; the vault's own files stay closed.
 
-1. Your practice access code (it opens only the sample file, read-only, until ${readableDate(p.expiresAt)}):
+1. Your practice access code (it opens only the practice file, until ${readableDate(p.expiresAt)}):
      ${p.token}
    Vault Service: ${p.baseUrl}
    Vault id:      ${p.vaultId}
 
-2. Ask ${threshold} of these guardians for their guardian kit (words or QR code). They have been told that
-   this is a practice and that you will ask:
+2. Ask ${threshold} of these guardians for their PRACTICE kit (its words). Do not ask for, and do not
+   accept, anyone's real guardian kit during a practice:
 ${guardianLines}
 
-3. Recover the sample file:
+3. Recover the practice file:
    - With the Vault Desktop app: open it, choose "Recovery" on the left, copy the service address,
-     the practice access code and the vault id from this e-mail, and enter the guardians' kits.
-     The app tells the owner's service when the kits opened the vault.
+     the practice access code and the vault id from this e-mail, and enter the practice kits.
+     The app tells the owner's service when the practice kits opened the practice file.
    - With the command-line recovery tool (part of Vault Desktop; needs Node.js 20 or newer):
        npm run recover -- --service ${p.baseUrl} --token ${p.token} \\
-         --share-words "<one guardian's words>" --share-words "<another guardian's words>" --out <folder>
+         --share-words "<one practice kit's words>" --share-words "<another practice kit's words>" --out <folder>
      (\`npm run recover -- --help\` explains every option.)
 
-The practice access ends by itself on ${readableDate(p.expiresAt)}. Keep this e-mail as a reminder of the
-steps; on the real day you will get a similar message without [PRACTICE] and with an access code to every file.
+The practice access and the practice kits end by themselves on ${readableDate(p.expiresAt)}. Keep this e-mail
+as a reminder of the steps. On the real day you will get a message without [PRACTICE], with an access code to
+every file, and you will ask the guardians for their real guardian kits.
 ${signature}`,
   }
 }
@@ -189,20 +192,26 @@ export function rehearsalGuardianMessage(p: {
   vaultId: string
   heirName: string
   heirEmail: string
+  practiceKitWords: string
   expiresAt: string
 }) {
   return {
-    subject: `[PRACTICE] ${p.heirName} will ask for your guardian kit: a practice run of ${p.ownerEmail}'s vault`,
+    subject: `[PRACTICE] ${p.heirName} will ask for your practice kit: a practice run of ${p.ownerEmail}'s vault`,
     body: `Hello ${p.guardianName},
 
 THIS IS A PRACTICE. Nothing has happened to ${p.ownerEmail}: they started a practice run of their
-digital-inheritance vault (${p.vaultId}) to check that their heir could open it one day. No release has started.
+digital-inheritance vault (${p.vaultId}) so that their heir learns the steps. No release has started.
 
-${p.heirName} <${p.heirEmail}> will ask you for your guardian kit (its words, or a photo of its QR code).
-Please give it to them the way you would on the real day, and check that the request really comes from
-${p.heirName}. The practice ends on ${readableDate(p.expiresAt)}.
+Your PRACTICE KIT for this practice (worthless for the vault; it stops working on ${readableDate(p.expiresAt)}):
 
-Keep your kit where it was: you still need it afterwards.
+${p.practiceKitWords}
+
+${p.heirName} <${p.heirEmail}> will ask you for a kit. Give them THIS PRACTICE KIT (the words above), in
+the way you would hand over your real kit on the day, and check that the request really comes from
+${p.heirName}.
+
+Do NOT give anyone your real guardian kit during a practice. Keep it where it is: it is only for the real
+day, which is never announced as a practice. The practice ends on ${readableDate(p.expiresAt)}.
 ${signature}`,
   }
 }

@@ -198,6 +198,15 @@ const MIGRATIONS: string[] = [
   ALTER TABLE assets ADD COLUMN storage_confirmed_at TEXT;
   CREATE INDEX assets_unconfirmed ON assets(storage_confirmed_at, created_at);
   `,
+  `
+  UPDATE rehearsals SET ended_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    WHERE ended_at IS NULL;
+  ALTER TABLE rehearsals DROP COLUMN asset_id;
+  ALTER TABLE rehearsals RENAME COLUMN asset_filename TO sample_filename;
+  ALTER TABLE rehearsals ADD COLUMN sample_bytes BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE rehearsals ADD COLUMN sample_owner_file BIGINT NOT NULL DEFAULT 0 CHECK (sample_owner_file IN (0, 1));
+  ALTER TABLE rehearsals ADD COLUMN sample BYTEA;
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

@@ -13,5 +13,4 @@ export interface PracticePrincipal {
   rehearsalId: string
   vaultId: string
   heirId: string
-  assetId: string
 }

@@ -1,9 +1,16 @@
-// Rehearsals: a practice release. One heir gets a practice access token (hk_..., like a real heir token)
-// that opens one sample file of an active vault for a few days; the guardians are told it is a practice.
-// Nothing of a real release happens: the vault stays active, no credits move, other files stay closed.
+// Rehearsals: a practice release with throwaway material. The owner's app makes a practice key, splits it
+// like the vault key and encrypts a practice file under it; the service mails each guardian one practice
+// kit and the heir a practice access token (hk_..., like a real heir token) that opens only that practice
+// file for a few days. The vault key is never involved: no real kit is asked for, no vault asset opens,
+// no credits move, and the practice file's content is forgotten when the practice ends.
 import { createHash } from 'node:crypto'
-import { EXTENSION_LIMITS, type Rehearsal, type RehearsalState, type RehearsalTicket } from '../shared/api'
-import { findAsset } from './assets'
+import {
+  EXTENSION_LIMITS,
+  type Rehearsal,
+  type RehearsalState,
+  type RehearsalTicket,
+  SSS_PRESET_SHAPE,
+} from '../shared/api'
 import type { ServiceContext } from './context'
 import { addDays } from './days'
 import { badRequest, conflict, notFound } from './errors'
@@ -20,8 +27,11 @@ interface RehearsalRow {
   heir_id: string
   heir_name: string
   heir_email: string
-  asset_id: string
-  asset_filename: string
+  sample_filename: string
+  sample_bytes: number
+  sample_owner_file: number
+  /** The practice file, encrypted under the practice key; NULL once the practice ended or expired. */
+  sample: Buffer | null
   challenge: string
   proof_hash: string
   token_hash: Buffer
@@ -55,7 +65,11 @@ function toView(row: RehearsalRow, now: string): Rehearsal {
     vaultId: row.vault_id,
     state: stateOf(row, now),
     heir: { id: row.heir_id, name: row.heir_name, email: row.heir_email },
-    asset: { id: row.asset_id, filename: row.asset_filename },
+    sample: {
+      filename: row.sample_filename,
+      sizeBytes: row.sample_bytes,
+      ownerFile: row.sample_owner_file === 1,
+    },
     guardiansNotified: row.guardians_notified,
     startedAt: row.started_at,
     expiresAt: row.expires_at,
@@ -68,6 +82,17 @@ function toView(row: RehearsalRow, now: string): Rehearsal {
 
 const byId = async (ctx: ServiceContext, id: string) =>
   (await ctx.db.get<RehearsalRow>('SELECT * FROM rehearsals WHERE id = ?', id))!
+
+/**
+ * Forgets the practice file of every practice that ended or expired: it was only ever for the practice.
+ * Run on each start and read, so no practice file outlives its practice by more than that.
+ */
+async function forgetEndedSamples(ctx: ServiceContext): Promise<void> {
+  await ctx.db.run(
+    'UPDATE rehearsals SET sample = NULL WHERE sample IS NOT NULL AND (ended_at IS NOT NULL OR expires_at < ?)',
+    ctx.clock().toISOString(),
+  )
+}
 
 /**
  * The practice started last. Of two started in the same millisecond (two instances at once), the later
@@ -94,7 +119,7 @@ export async function endLiveRehearsals(
   const now = ctx.clock().toISOString()
   const [column, value] = 'vaultId' in scope ? ['vault_id', scope.vaultId] : ['heir_id', scope.heirId]
   const ended = await ctx.db.run(
-    `UPDATE rehearsals SET ended_at = ? WHERE ${column} = ? AND ended_at IS NULL AND expires_at >= ?`,
+    `UPDATE rehearsals SET ended_at = ?, sample = NULL WHERE ${column} = ? AND ended_at IS NULL AND expires_at >= ?`,
     now,
     value,
     now,
@@ -105,6 +130,7 @@ export async function endLiveRehearsals(
 /**
  * One transaction: the checks, ending the previous practice and the new one with its e-mails, so two
  * practices started at once (here or on another instance) never leave two live practice tokens.
+ * Each practice kit goes to the guardian it names; the heir's e-mail lists exactly those guardians.
  */
 export async function startRehearsal(
   ctx: ServiceContext,
@@ -123,27 +149,26 @@ export async function startRehearsal(
       vaultId,
     )
     if (!heir) throw notFound(`heir ${body.heirId} does not exist on vault ${vaultId}`)
-    const asset = await findAsset(ctx, vaultId, body.assetId)
+    const guardians = await practiceGuardians(ctx, vaultId, vault.sss_preset, body.practiceKits)
     await endLiveRehearsals(ctx, { vaultId })
+    await forgetEndedSamples(ctx)
 
     const now = ctx.clock()
     const startedAt = now.toISOString()
     const expiresAt = addDays(now.toISOString(), EXTENSION_LIMITS.rehearsalDays)
-    const guardians = await ctx.db.all<{ name: string; email: string }>(
-      `SELECT name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid`,
-      vaultId,
-    )
     await ctx.db.run(
-      `INSERT INTO rehearsals (id, vault_id, heir_id, heir_name, heir_email, asset_id, asset_filename, challenge,
-         proof_hash, token_hash, guardians_notified, started_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO rehearsals (id, vault_id, heir_id, heir_name, heir_email, sample_filename, sample_bytes,
+         sample_owner_file, sample, challenge, proof_hash, token_hash, guardians_notified, started_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       id,
       vaultId,
       heir.id,
       heir.name,
       heir.email,
-      asset.id,
-      asset.filename,
+      body.sample.filename,
+      body.sample.content.length,
+      body.sample.ownerFile ? 1 : 0,
+      body.sample.content,
       body.challenge,
       body.proofHash,
       hashSecret(token),
@@ -164,7 +189,7 @@ export async function startRehearsal(
         preset: vault.sss_preset,
         baseUrl: ctx.publicUrl(),
         token,
-        sampleFilename: asset.filename,
+        sampleFilename: body.sample.filename,
         expiresAt,
         guardians,
       }),
@@ -180,6 +205,7 @@ export async function startRehearsal(
           vaultId,
           heirName: heir.name,
           heirEmail: heir.email,
+          practiceKitWords: guardian.words,
           expiresAt,
         }),
       })
@@ -189,8 +215,52 @@ export async function startRehearsal(
   return toView(await byId(ctx, id), ctx.clock().toISOString())
 }
 
+/**
+ * The guardians the practice kits name, in the vault's guardian order: each one on this vault, not
+ * declined, named once; as many kits as the vault's preset needs at least, and no more than it makes.
+ */
+async function practiceGuardians(
+  ctx: ServiceContext,
+  vaultId: string,
+  preset: keyof typeof SSS_PRESET_SHAPE,
+  kits: RehearsalBody['practiceKits'],
+): Promise<{ name: string; email: string; words: string }[]> {
+  const { threshold, shares } = SSS_PRESET_SHAPE[preset]
+  if (kits.length < threshold || kits.length > shares) {
+    throw badRequest(
+      `practiceKits holds ${kits.length} kit(s); a practice of this vault needs ${threshold} to ${shares}, one per guardian taking part (its preset is ${threshold} of ${shares})`,
+    )
+  }
+  const rows = await ctx.db.all<{ id: string; name: string; email: string; status: string }>(
+    'SELECT id, name, email, status FROM guardians WHERE vault_id = ? ORDER BY invited_at, rowid',
+    vaultId,
+  )
+  const seen = new Set<string>()
+  for (const kit of kits) {
+    const row = rows.find((g) => g.id === kit.guardianId)
+    if (!row) throw notFound(`guardian ${kit.guardianId} does not exist on vault ${vaultId}`)
+    if (row.status === 'declined') {
+      throw conflict(
+        `guardian ${kit.guardianId} declined; a practice kit can only go to a guardian who has not declined`,
+      )
+    }
+    if (seen.has(kit.guardianId)) {
+      throw badRequest(`guardian ${kit.guardianId} is named by two practice kits; give each guardian one`)
+    }
+    seen.add(kit.guardianId)
+  }
+  const words = new Map(kits.map((k) => [k.guardianId, k.words]))
+  if (new Set(words.values()).size !== kits.length) {
+    throw badRequest('two practice kits hold the same words; each guardian needs a kit of their own')
+  }
+  return rows
+    .filter((g) => words.has(g.id))
+    .map((g) => ({ name: g.name, email: g.email, words: words.get(g.id)! }))
+}
+
 /** The vault's latest rehearsal, or null (the caller has checked it may see the vault). */
 export async function latestRehearsal(ctx: ServiceContext, vaultId: string): Promise<Rehearsal | null> {
+  await forgetEndedSamples(ctx)
   const row = await latestRow(ctx, vaultId)
   return row ? toView(row, ctx.clock().toISOString()) : null
 }
@@ -212,7 +282,7 @@ export async function cancelRehearsal(
           : `vault ${vaultId} has no practice running; there is nothing to cancel`,
       )
     }
-    await ctx.db.run('UPDATE rehearsals SET ended_at = ? WHERE id = ?', now, row.id)
+    await ctx.db.run('UPDATE rehearsals SET ended_at = ?, sample = NULL WHERE id = ?', now, row.id)
     return toView(await byId(ctx, row.id), now)
   })
 }
@@ -250,7 +320,6 @@ export async function authenticatePractice(
     rehearsalId: row.id,
     vaultId: row.vault_id,
     heirId: row.heir_id,
-    assetId: row.asset_id,
   }
 }
 
@@ -263,7 +332,7 @@ export async function markOpened(ctx: ServiceContext, rehearsalId: string): Prom
   )
 }
 
-/** The heir downloaded the sample's content (which also counts as opening the practice access). */
+/** The heir downloaded the practice file (which also counts as opening the practice access). */
 export async function markDownloaded(ctx: ServiceContext, rehearsalId: string): Promise<void> {
   const now = ctx.clock().toISOString()
   await ctx.db.run(
@@ -274,14 +343,25 @@ export async function markDownloaded(ctx: ServiceContext, rehearsalId: string): 
   )
 }
 
+/** The practice file and the challenge, for a live practice token (authenticatePractice checked it). */
 export async function rehearsalTicket(ctx: ServiceContext, rehearsalId: string): Promise<RehearsalTicket> {
   const row = await byId(ctx, rehearsalId)
+  if (!row.sample) {
+    throw conflict(
+      'this practice has no practice file any more: it ended. Ask the owner to start a new practice',
+    )
+  }
+  await markDownloaded(ctx, rehearsalId)
   return {
     rehearsalId: row.id,
     vaultId: row.vault_id,
-    assetId: row.asset_id,
     challenge: row.challenge,
     expiresAt: row.expires_at,
+    sample: {
+      filename: row.sample_filename,
+      sizeBytes: row.sample_bytes,
+      content: row.sample.toString('base64'),
+    },
   }
 }
 
@@ -290,7 +370,8 @@ export const proofDigest = (proof: string) =>
   createHash('sha256').update(proof.toLowerCase(), 'utf8').digest('hex')
 
 /**
- * The heir's client reports the proof it computed with the rebuilt key; a match passes the practice.
+ * The heir's client reports the proof it computed with the practice key it rebuilt from the practice
+ * kits; a match passes the practice.
  * The proof hash never changes once stored, so each outcome is one statement, whatever reports arrive at
  * once: the first match sets passedAt (later ones keep it), each mismatch adds one to the count.
  */
@@ -312,9 +393,8 @@ export async function reportRehearsal(
   }
   if (!matched) {
     throw badRequest(
-      "the proof does not match: the guardians' kits rebuilt a different key than this vault's. " +
-        'They may be kits of an older split (made before guardians changed) or of another vault; ' +
-        'ask the owner to check which kits are current',
+      "the proof does not match: the kits rebuilt a different key than this practice's. " +
+        'Use the practice kits from the e-mails of this practice (not real guardian kits, nor those of an earlier practice)',
     )
   }
   return { passed: true }

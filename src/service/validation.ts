@@ -202,14 +202,53 @@ export const renameVaultBody = strictObject(
   'the body must be a JSON object {"name": "..."}; null or "" clears the name',
 )
 
+/** Words of a practice kit: lowercase words and digits, as the app prints them. */
+const practiceKitWords = z
+  .string({ error: 'each practice kit needs its words, as a string' })
+  .trim()
+  .regex(/^[a-z0-9]+(?: [a-z0-9]+)*$/, {
+    error: 'practice kit words must be lowercase words separated by single spaces, as the app writes them',
+  })
+  .max(2000, { error: 'practice kit words must be at most 2000 characters' })
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+const practiceSample = strictObject(
+  {
+    filename: requiredString('sample.filename', 255).superRefine((name, ctx) => {
+      const problem = nameCharProblem('sample.filename', name)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+    content: z
+      .string({ error: 'sample.content is required: the practice file, encrypted, as base64' })
+      .regex(BASE64, { error: 'sample.content must be base64 (A-Z, a-z, 0-9, +, / and = padding)' })
+      .transform((text) => Buffer.from(text, 'base64'))
+      .refine((bytes) => bytes.length > 0 && bytes.length <= EXTENSION_LIMITS.rehearsalSampleMaxBytes, {
+        error: `sample.content must hold 1 to ${EXTENSION_LIMITS.rehearsalSampleMaxBytes} bytes (the practice file, encrypted); choose a smaller practice file`,
+      }),
+    ownerFile: z.boolean({ error: 'sample.ownerFile must be true or false' }),
+  },
+  'sample must be a JSON object with filename, content (base64) and ownerFile',
+)
+
 export const rehearsalBody = strictObject(
   {
     heirId: requiredString('heirId', 100),
-    assetId: requiredString('assetId', 100),
+    practiceKits: z
+      .array(
+        strictObject(
+          { guardianId: requiredString('guardianId', 100), words: practiceKitWords },
+          'each practice kit must be a JSON object {"guardianId": "...", "words": "..."}',
+        ),
+        { error: 'practiceKits must be a list of {guardianId, words}, one per guardian' },
+      )
+      .min(1, { error: 'practiceKits must hold at least one practice kit' })
+      .max(255, { error: 'practiceKits must hold at most 255 practice kits' }),
+    sample: practiceSample,
     challenge: hexString('challenge', 32),
     proofHash: hexString('proofHash', 64),
   },
-  'the body must be a JSON object with heirId, assetId, challenge (32 hex) and proofHash (64 hex)',
+  'the body must be a JSON object with heirId, practiceKits, sample, challenge (32 hex) and proofHash (64 hex)',
 )
 export type RehearsalBody = z.infer<typeof rehearsalBody>
 

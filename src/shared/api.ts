@@ -218,8 +218,12 @@ export type ServiceExtension = (typeof SERVICE_EXTENSIONS)[number]
 
 export const EXTENSION_LIMITS = {
   vaultNameMaxChars: 80,
-  /** A practice heir access expires by itself after this many days. */
+  /** A practice heir access (and its practice file) expires by itself after this many days. */
   rehearsalDays: 7,
+  /** The practice file as uploaded (encrypted under the practice key): it travels in one JSON body. */
+  rehearsalSampleMaxBytes: 1024 * 1024,
+  /** One of the owner's own files as a practice file, before encryption (it crosses the app's bridge). */
+  rehearsalOwnFileMaxBytes: 512 * 1024,
 } as const
 
 /** GET /service: what the service is and whether it can reach people. */
@@ -255,42 +259,57 @@ export interface MailTestResult {
 export const REHEARSAL_STATES = ['running', 'passed', 'expired', 'cancelled'] as const
 export type RehearsalState = (typeof REHEARSAL_STATES)[number]
 
-/** A practice run of the release: one heir, one sample file, no release, no cost. */
+/**
+ * A practice run of the release with throwaway material: a practice key split like the vault key,
+ * one practice kit per guardian (in their practice e-mail), one heir and a practice file encrypted
+ * under the practice key. The real vault key is never assembled; no release, no cost.
+ */
 export interface Rehearsal {
   id: string
   vaultId: string
   state: RehearsalState
   heir: { id: string; name: string; email: string }
-  asset: { id: string; filename: string }
-  /** Guardians who got the practice e-mail. */
+  /** The practice file (not a vault asset; the service forgets its content when the practice ends). */
+  sample: {
+    filename: string
+    /** Its encrypted size. */
+    sizeBytes: number
+    /** The owner chose one of their own files (the service, which mails the practice kits, could read it). */
+    ownerFile: boolean
+  }
+  /** Guardians who got a practice kit in their practice e-mail. */
   guardiansNotified: number
   startedAt: string
   expiresAt: string
   /** The heir's practice access was first used (vault read). */
   openedAt: string | null
-  /** The heir downloaded the sample's encrypted content. */
+  /** The heir downloaded the practice file. */
   downloadedAt: string | null
-  /** The heir proved the vault key was rebuilt from the kits (POST /rehearsal/report). */
+  /** The heir proved the practice key was rebuilt from the practice kits (POST /rehearsal/report). */
   passedAt: string | null
-  /** Reports whose proof did not match (kits of another split or vault). */
+  /** Reports whose proof did not match (kits of another practice, or real kits). */
   failedReports: number
 }
 
-/** POST /vault/:id/rehearsal. The proof is only known to whoever holds the vault key. */
+/** POST /vault/:id/rehearsal. Everything in it is practice material: nothing opens the vault. */
 export interface RehearsalRequest {
   heirId: string
-  assetId: string
-  /** Random, hex, 32 characters: the heir's client proves knowledge of the key over it. */
+  /** One practice kit (its words) per guardian taking part; the practice e-mail carries it. */
+  practiceKits: { guardianId: string; words: string }[]
+  /** The practice file, encrypted under the practice key: base64, at most rehearsalSampleMaxBytes. */
+  sample: { filename: string; content: string; ownerFile: boolean }
+  /** Random, hex, 32 characters: the heir's client proves over it that it rebuilt the practice key. */
   challenge: string
-  /** hex SHA-256 of the expected proof (see rehearsalProof in the core). */
+  /** hex SHA-256 of the expected proof (rehearsalProof in vault-format, under the practice key). */
   proofHash: string
 }
 
-/** GET /rehearsal with a practice heir token: what the heir's client needs to report. */
+/** GET /rehearsal with a practice heir token: the practice file and what the heir's client reports. */
 export interface RehearsalTicket {
   rehearsalId: string
   vaultId: string
-  assetId: string
   challenge: string
   expiresAt: string
+  /** The practice file, encrypted under the practice key (base64). */
+  sample: { filename: string; sizeBytes: number; content: string }
 }

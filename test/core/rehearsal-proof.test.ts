@@ -1,5 +1,5 @@
 // The practice proof, checked against an independent computation with node:crypto: the heir's client
-// and the owner's app must agree byte for byte, and the service only ever sees the proof's hash.
+// and the owner's app must agree (the key is a rehearsal's practice key, never the vault key) byte for byte, and the service only ever sees the proof's hash.
 import { createHash, createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
@@ -11,12 +11,12 @@ import {
 const key = Uint8Array.from({ length: 32 }, (_, i) => i)
 const challenge = '00112233445566778899aabbccddeeff'
 
-function independentProof(vaultKey: Uint8Array, c: string): string {
-  return createHmac('sha256', vaultKey).update(`vault-desktop rehearsal v1\n${c}`, 'utf8').digest('hex')
+function independentProof(practiceKey: Uint8Array, c: string): string {
+  return createHmac('sha256', practiceKey).update(`vault-desktop rehearsal v2\n${c}`, 'utf8').digest('hex')
 }
 
 describe('rehearsal proof', () => {
-  it('is HMAC-SHA-256 of the label and challenge under the vault key, as lowercase hex', () => {
+  it('is HMAC-SHA-256 of the v2 label and challenge under the practice key, as lowercase hex', () => {
     const expected = independentProof(key, challenge)
     const proof = rehearsalProof(key, challenge)
     expect(proof).toBe(expected)

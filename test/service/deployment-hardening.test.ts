@@ -157,11 +157,20 @@ describe('data directory privacy', () => {
       json: { name: 'Hana', email: 'hana@example.com' },
     })
     expect(heir.status).toBe(201)
+    const guardians = (await call(t.url, 'GET', `/api/vault/${vaultId}/guardian`, { key: apiKey })).body.data
     const rehearsal = await call(t.url, 'POST', `/api/vault/${vaultId}/rehearsal`, {
       key: apiKey,
       json: {
         heirId: heir.body.data.id,
-        assetId: upload.body.data.id,
+        practiceKits: guardians.map((g: { id: string }, i: number) => ({
+          guardianId: g.id,
+          words: `practice kit words ${['one', 'two'][i]}`,
+        })),
+        sample: {
+          filename: 'Practice file.txt',
+          content: randomBytes(64).toString('base64'),
+          ownerFile: false,
+        },
         challenge: randomBytes(16).toString('hex'),
         proofHash: createHash('sha256').update('proof').digest('hex'),
       },

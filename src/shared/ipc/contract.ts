@@ -237,10 +237,31 @@ export const invokeChannels = {
 
   /** The vault's latest practice run, or null. */
   getRehearsal: invoke<Rehearsal | null>()('rehearsal:get', vaultRef),
-  /** A practice release: one heir gets access to one sample file; guardians are told it is practice. */
+  /**
+   * A practice release with throwaway material: practice kits for the guardians, a practice file for
+   * one heir (the app's practice letter, or a copy of one of the owner's files, as base64).
+   */
   startRehearsal: invoke<Rehearsal>()(
     'rehearsal:start',
-    z.object({ vaultId: id, heirId: id, assetId: id }).strict(),
+    z
+      .object({
+        vaultId: id,
+        heirId: id,
+        sample: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('letter') }).strict(),
+          z
+            .object({
+              kind: z.literal('file'),
+              name: z.string().min(1).max(1024),
+              contentBase64: z
+                .string()
+                .min(1)
+                .max(Math.ceil((EXTENSION_LIMITS.rehearsalOwnFileMaxBytes * 4) / 3) + 4),
+            })
+            .strict(),
+        ]),
+      })
+      .strict(),
   ),
   endRehearsal: invoke<Rehearsal>()('rehearsal:end', vaultRef),
 

@@ -316,6 +316,8 @@ export interface ShareCheck {
   vaultFingerprint?: string
   /** The vault the share belongs to (the heir screen fills in the vault id from it). */
   vaultId?: string
+  /** A practice kit of a rehearsal (worthless for the vault): the last day it works, "YYYY-MM-DD". */
+  practiceUntil?: string
 }
 
 export interface RecoveryFileResult {
@@ -345,7 +347,7 @@ export interface RecoveryReport {
   results: RecoveryFileResult[]
   /** Set when a run from the vault service had to stop early; starting again resumes it. */
   stopped?: { code: string; message: string }
-  /** A practice run (rehearsal access): whether the service accepted the proof that the kits worked. */
+  /** A practice run (practice kits, practice file): whether the service accepted the practice kits' proof. */
   rehearsal?: { passed: boolean; message: string }
   /** Kits left out because the others were enough and these did not fit, each with its reason. */
   kitsSetAside?: string[]
@@ -355,6 +357,8 @@ export interface RecoveryReport {
 export interface HeirVaultFiles {
   vaultId: string
   state: string
+  /** A practice access code: it opens only the practice file listed, never the vault's files. */
+  practice?: boolean
   files: Array<{
     assetId: string
     name: string

@@ -6,6 +6,13 @@ import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename, relative, sep } from 'node:path'
 import { listHeirFiles, recoverFromService } from '../../../recovery/heir-recovery'
+import {
+  holdsPracticeKit,
+  isPracticeAccessCode,
+  practiceFileOf,
+  REAL_KITS_IN_PRACTICE,
+  recoverPracticeFile,
+} from '../../../recovery/practice-recovery'
 import { recoverFiles } from '../../../recovery/recover-files'
 import { AppError } from '../../../shared/app-error'
 import { eventChannels } from '../../../shared/ipc/contract'
@@ -13,7 +20,7 @@ import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
 import {
   type CombinedShares,
   combineShareWords,
-  decodeShareWords,
+  decodeKitWords,
   ENCRYPTED_FILE_SUFFIX,
 } from '../../../vault-format'
 import { asAppError, type EventHub, type HandlerTable } from './handler-table'
@@ -51,7 +58,27 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
   return {
     checkShare: ({ text }) => {
       try {
-        const share = decodeShareWords(text)
+        const share = decodeKitWords(text)
+        if (share.kind === 'owner-key') {
+          return {
+            ok: false,
+            message:
+              "These words are the owner's recovery kit (the vault key itself), not a guardian's kit. Keep them safe; they are not entered here.",
+          }
+        }
+        if (share.kind === 'practice-share') {
+          return {
+            ok: true,
+            message: `Practice kit ${share.shareIndex} of ${share.shareCount}, read correctly (practice for vault ${share.vaultId}, works until ${share.expiresOn}). It opens only the practice file.`,
+            splitId: share.splitId,
+            shareIndex: share.shareIndex,
+            threshold: share.threshold,
+            shares: share.shareCount,
+            vaultFingerprint: share.fingerprint,
+            vaultId: share.vaultId,
+            practiceUntil: share.expiresOn,
+          }
+        }
         return {
           ok: true,
           message: `Kit ${share.shareIndex} of ${share.shareCount}, read correctly (vault ${share.fingerprint}, set ${share.splitId}, as printed on the kit).`,
@@ -121,6 +148,25 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
     },
 
     listHeirFiles: async ({ serviceUrl, accessToken, vaultId }) => {
+      const access = { serviceUrl: serviceUrl.trim(), accessToken: accessToken.trim() }
+      if (await isPracticeAccessCode(access)) {
+        const sample = await practiceFileOf(access)
+        const { plaintextBytes } = sample
+        return {
+          vaultId: sample.vaultId,
+          state: 'practice',
+          practice: true,
+          files: [
+            {
+              assetId: 'practice-file',
+              name: sample.filename,
+              plaintextBytes,
+              contentType: 'application/octet-stream',
+            },
+          ],
+          totalBytes: plaintextBytes,
+        }
+      }
       const { vault, files } = await listHeirFiles({
         serviceUrl: serviceUrl.trim(),
         accessToken: accessToken.trim(),
@@ -141,6 +187,36 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
     },
 
     recoverFromService: async ({ serviceUrl, accessToken, vaultId, shares, outputDir }) => {
+      const access = {
+        serviceUrl: serviceUrl.trim(),
+        accessToken: accessToken.trim(),
+        vaultId: vaultId?.trim(),
+      }
+      if (holdsPracticeKit(shares)) {
+        const [out] = checkedPaths([outputDir])
+        const practice = await recoverPracticeFile({ ...access, kits: shares, outDir: out! })
+        return {
+          runId: randomUUID(),
+          outputDir: out!,
+          results: practice.file
+            ? [
+                {
+                  input: practice.file.name,
+                  output: practice.file.output,
+                  ok: true,
+                  status: practice.file.status,
+                  message: 'Practice file recovered and checked.',
+                },
+              ]
+            : [],
+          rehearsal: { passed: practice.passed, message: practice.message },
+          ...(practice.kitsSetAside.length ? { kitsSetAside: practice.kitsSetAside } : {}),
+        }
+      }
+      // Real kits handed over during a practice are refused before they are combined.
+      if (await isPracticeAccessCode(access)) {
+        throw new AppError({ code: 'REAL_KITS_IN_PRACTICE', userMessage: REAL_KITS_IN_PRACTICE })
+      }
       const key = await combineShareWords(shares)
       if (vaultId?.trim() && vaultId.trim() !== key.vaultId) {
         throw new AppError({

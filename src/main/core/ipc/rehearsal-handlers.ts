@@ -1,9 +1,11 @@
-// Practice runs of the release: the owner picks an heir and one sample file; the service gives that
-// heir a practice access to the sample only. The owner's key sets a challenge whose answer only
-// someone who rebuilt the key from guardians' kits can give; the service keeps only its hash.
-import { AppError } from '../../../shared/app-error'
-import { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from '../../../vault-format'
+// Practice runs of the release with throwaway material: the app makes a practice key, splits it with
+// the vault's preset into practice kits and encrypts a practice file under it (practice-material.ts);
+// the service mails each guardian a practice kit and the heir a practice access to the practice file.
+// The vault key is neither needed nor touched: a practice never assembles it. The practice key is
+// forgotten as soon as the service has the request; only a hash of the expected proof stays.
+import { Buffer } from 'node:buffer'
 import type { VaultSession } from '../vault-session'
+import { makePracticeMaterial, type PracticeSample } from '../vaults/practice-material'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 
@@ -21,20 +23,24 @@ export function createRehearsalHandlers(session: () => Promise<VaultSession>): R
       return rehearsal
     },
 
-    startRehearsal: async ({ vaultId, heirId, assetId }) => {
+    startRehearsal: async ({ vaultId, heirId, sample }) => {
       const s = await session()
-      const key = await s.vaultKey(vaultId)
-      if (!key) {
-        throw new AppError({
-          code: 'NO_KEY',
-          userMessage:
-            "A practice run needs the vault key on this device, to set the question only the guardians' kits can answer. Import the owner kit here first.",
-        })
-      }
-      const challenge = newRehearsalChallenge()
-      const proofHash = rehearsalProofHash(rehearsalProof(key, challenge))
+      const [vault, guardians] = await Promise.all([s.vaults.get(vaultId), s.vaults.listGuardians(vaultId)])
+      const chosen: PracticeSample =
+        sample.kind === 'letter'
+          ? { kind: 'letter' }
+          : { kind: 'file', name: sample.name, content: Buffer.from(sample.contentBase64, 'base64') }
+      const { request } = await makePracticeMaterial({
+        vaultId,
+        vaultLabel: vault.name ?? vaultId,
+        preset: vault.sssPreset,
+        guardians,
+        heirId,
+        sample: chosen,
+        now: new Date(),
+      })
       const rehearsal = await extensionCall('run a practice release', () =>
-        s.vaults.startRehearsal(vaultId, { heirId, assetId, challenge, proofHash }),
+        s.vaults.startRehearsal(vaultId, request),
       )
       s.facts.noteRehearsal(vaultId, rehearsal)
       return rehearsal
