@@ -1,5 +1,6 @@
 // The text of every e-mail the service sends: plain messages with the links a person needs.
 import { LIMITS, SSS_PRESET_SHAPE, type SssPreset } from '../shared/api'
+import { isolateName } from '../shared/untrusted-text'
 
 const signature =
   '\n-- \nVault Desktop, the digital-inheritance vault. This message was sent by a Vault Service.\n'
@@ -16,7 +17,7 @@ export function guardianInvitation(p: {
   const link = (action: string) => `${p.baseUrl}/guardian/${p.token}/${action}`
   return {
     subject: `${p.ownerEmail} asks you to be a guardian of their digital-inheritance vault`,
-    body: `Hello ${p.guardianName},
+    body: `Hello ${isolateName(p.guardianName)},
 
 ${p.ownerEmail} would like you to be one of the guardians of their digital-inheritance vault (${p.vaultId}).
 
@@ -76,7 +77,9 @@ interface ToHeir {
 
 /** The guardians an heir asks for their kits, one line each; `none` when the owner recorded none. */
 const guardianList = (guardians: ToHeir['guardians'], none: string) =>
-  guardians.length ? guardians.map((g) => `  - ${g.name} <${g.email}>`).join('\n') : `  (${none})`
+  guardians.length
+    ? guardians.map((g) => `  - ${isolateName(g.name)} <${g.email}>`).join('\n')
+    : `  (${none})`
 
 export function heirNotification(p: ToHeir) {
   const { threshold } = SSS_PRESET_SHAPE[p.preset]
@@ -86,7 +89,7 @@ export function heirNotification(p: ToHeir) {
   )
   return {
     subject: `You have been given access to the digital-inheritance vault of ${p.ownerEmail}`,
-    body: `Hello ${p.heirName},
+    body: `Hello ${isolateName(p.heirName)},
 
 ${p.ownerEmail} named you as an heir of their digital-inheritance vault (${p.vaultId}). Its release is complete:
 you can now download its files. They are encrypted; to open them you need the vault key, which ${threshold} of the
@@ -151,7 +154,7 @@ export function rehearsalHeirMessage(p: ToHeir & { sampleFilename: string; expir
   )
   return {
     subject: `[PRACTICE] A practice run of ${p.ownerEmail}'s digital-inheritance vault (nothing has happened)`,
-    body: `Hello ${p.heirName},
+    body: `Hello ${isolateName(p.heirName)},
 
 THIS IS A PRACTICE. Nothing has happened to ${p.ownerEmail}: they asked for this practice run so that you
 know what to do one day, and so that they can see it works. No release has started.
@@ -159,7 +162,7 @@ know what to do one day, and so that they can see it works. No release has start
 ${p.ownerEmail} named you as an heir of their digital-inheritance vault (${p.vaultId}). This practice uses
 PRACTICE KITS, not the real guardian kits: each guardian below was sent one by e-mail with this practice.
 They are worthless for the vault and stop working on ${readableDate(p.expiresAt)}. With them you recover one
-practice file, "${p.sampleFilename}", made for this practice; the vault's own files stay closed.
+practice file, "${isolateName(p.sampleFilename)}", made for this practice; the vault's own files stay closed.
 
 1. Your practice access code (it opens only the practice file, until ${readableDate(p.expiresAt)}):
      ${p.token}
@@ -196,8 +199,8 @@ export function rehearsalGuardianMessage(p: {
   expiresAt: string
 }) {
   return {
-    subject: `[PRACTICE] ${p.heirName} will ask for your practice kit: a practice run of ${p.ownerEmail}'s vault`,
-    body: `Hello ${p.guardianName},
+    subject: `[PRACTICE] ${isolateName(p.heirName)} will ask for your practice kit: a practice run of ${p.ownerEmail}'s vault`,
+    body: `Hello ${isolateName(p.guardianName)},
 
 THIS IS A PRACTICE. Nothing has happened to ${p.ownerEmail}: they started a practice run of their
 digital-inheritance vault (${p.vaultId}) so that their heir learns the steps. No release has started.
@@ -206,9 +209,9 @@ Your PRACTICE KIT for this practice (worthless for the vault; it stops working o
 
 ${p.practiceKitWords}
 
-${p.heirName} <${p.heirEmail}> will ask you for a kit. Give them THIS PRACTICE KIT (the words above), in
+${isolateName(p.heirName)} <${p.heirEmail}> will ask you for a kit. Give them THIS PRACTICE KIT (the words above), in
 the way you would hand over your real kit on the day, and check that the request really comes from
-${p.heirName}.
+${isolateName(p.heirName)}.
 
 Do NOT give anyone your real guardian kit during a practice. Keep it where it is: it is only for the real
 day, which is never announced as a practice. The practice ends on ${readableDate(p.expiresAt)}.
