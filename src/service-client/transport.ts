@@ -394,13 +394,12 @@ export class Transport {
       cutOff ??= new AnswerCutOff(problem)
       request.cancel()
     }
-    request.on('response', () => {
-      timer = setTimeout(
+    // The promise's first progress event comes with the answer's head ('response' only once it is whole).
+    request.on('downloadProgress', (progress) => {
+      timer ??= setTimeout(
         () => cut(`its answer was still arriving after ${formatSeconds(this.#timeoutMs)}`),
         this.#timeoutMs,
       )
-    })
-    request.on('downloadProgress', (progress) => {
       if (progress.transferred > this.#maxResponseBytes) {
         cut(`its answer was larger than ${this.#maxResponseBytes} bytes`)
       }
