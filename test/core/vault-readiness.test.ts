@@ -23,7 +23,7 @@ function rehearsal(over: Partial<Rehearsal> = {}): Rehearsal {
     vaultId: 'vlt_1',
     state: 'passed',
     heir: { id: 'hr_1', name: 'Hana', email: 'hana@example.com' },
-    asset: { id: 'ast_1', filename: 'photo.jpg.vault' },
+    sample: { filename: 'Practice file - 2026-03-01.txt', sizeBytes: 700, ownerFile: false },
     guardiansNotified: 2,
     startedAt: '2026-03-02T00:00:00.000Z',
     expiresAt: '2026-03-09T00:00:00.000Z',
@@ -237,7 +237,8 @@ describe('kits', () => {
   it('all kits made but one not handed over: unmet, with the count', () => {
     const i = item({ kits: { total: 3, handedOver: 2, splitCreatedAt: SPLIT_AT } }, 'kits')
     expect(i.met).toBe(false)
-    expect(i.detail).toMatch(/^2 of 3 kits marked as handed over/)
+    expect(i.detail).toMatch(/^2 of 3 kits of the current split marked as handed over/)
+    expect(i.detail).toMatch(/practice run never checks real kits/)
     expect(i.fix?.action).toEqual({ kind: 'open-tab', tab: 'guardians' })
   })
 
@@ -327,7 +328,7 @@ describe('rehearsal', () => {
       'rehearsal',
     )
     expect(i.met).toBe(false)
-    expect(i.detail).toMatch(/replaced since/)
+    expect(i.detail).toMatch(/Guardians changed after the last practice passed/)
     expect(i.fix?.action).toEqual({ kind: 'start-rehearsal' })
   })
 
@@ -337,6 +338,14 @@ describe('rehearsal', () => {
       expect(i.met).toBe(false)
       expect(i.detail).toContain(state)
     }
+  })
+
+  it('a passed practice says it used practice kits, and never stands in for the real kits', () => {
+    expect(item({}, 'rehearsal').detail).toMatch(/practice file with the guardians' practice kits/)
+    // The practice never touched the real kits: only the owner's hand-over confirmations count for them.
+    const kits = item({ kits: { total: 3, handedOver: 1, splitCreatedAt: SPLIT_AT } }, 'kits')
+    expect(item({}, 'rehearsal').met).toBe(true)
+    expect(kits.met).toBe(false)
   })
 
   it('a service without rehearsals: unmet, and nothing to click', () => {

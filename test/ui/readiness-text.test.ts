@@ -15,7 +15,7 @@ const rehearsal = (patch: Partial<Rehearsal> = {}): Rehearsal => ({
   vaultId: 'v1',
   state: 'running',
   heir: { id: 'h1', name: 'Ada', email: 'ada@example.com' },
-  asset: { id: 'a1', filename: 'letter.txt' },
+  sample: { filename: 'letter.txt', sizeBytes: 500, ownerFile: false },
   guardiansNotified: 3,
   startedAt: '2026-03-01T10:00:00.000Z',
   expiresAt: '2026-03-08T10:00:00.000Z',
@@ -60,7 +60,7 @@ describe('practice runs', () => {
   it('lists the four stages in order, with dates as they happen', () => {
     const stages = rehearsalStages(rehearsal({ openedAt: '2026-03-02T10:00:00.000Z' }))
     expect(stages.map((s) => s.key)).toEqual(['invited', 'opened', 'downloaded', 'passed'])
-    expect(stages[0]?.label).toBe('Practice e-mail to Ada and 3 guardians')
+    expect(stages[0]?.label).toBe('Practice e-mail to Ada, and a practice kit to 3 guardians')
     expect(stages.map((s) => s.at !== null)).toEqual([true, true, false, false])
     expect(rehearsalStages(rehearsal(), false)[0]?.label).toBe(
       'Practice started for Ada (no e-mail was sent)',

@@ -1,6 +1,6 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react'
+import { type ChangeEvent, type FormEvent, useCallback, useEffect, useState } from 'react'
 import { EXTENSION_LIMITS, type Rehearsal, SSS_PRESET_SHAPE } from '../../shared/api'
-import type { AssetPage, VaultView } from '../../shared/ipc/vault-types'
+import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { rehearsalStages, rehearsalStateText } from '../display/readiness-text'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
@@ -14,7 +14,10 @@ const t = text.rehearsal
 
 const POLL_MS = 4000
 
-/** A practice release: one heir, one sample file, marked as practice, free, expiring by itself. */
+/**
+ * A practice release with throwaway material: practice kits for the guardians, a practice file for one
+ * heir; marked as practice, free, expiring by itself, and never the real key.
+ */
 export function RehearsalPanel({ v }: { v: VaultView }) {
   const service = useConnectionStore((s) => s.status?.service)
   const offered = service?.extensions.includes('rehearsal') ?? false
@@ -108,6 +111,10 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
       >
         {rehearsalStateText(r, Date.now())}
       </p>
+      <p className="muted small" data-testid="rehearsal-sample">
+        {t.sampleLine(r.sample.filename)}
+        {r.sample.ownerFile && <> ({t.sampleReadable})</>}
+      </p>
       <ol className="rehearsal-stages">
         {stages.map((s) => (
           <li key={s.key} className={s.at ? 'done' : 'waiting'}>
@@ -142,34 +149,69 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
   )
 }
 
+/** The owner's own file as a practice file: read here, sent as base64, refused above the limit. */
+interface OwnFile {
+  name: string
+  size: number
+  contentBase64: string
+}
+
+async function readOwnFile(file: File): Promise<OwnFile> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  }
+  return { name: file.name, size: bytes.length, contentBase64: btoa(binary) }
+}
+
 function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehearsal): void }) {
   const { canWrite, reason } = useWriteAccess()
   const setTab = useNavigationStore((s) => s.setTab)
   const heirs = usePeopleStore((s) => s.byVault[v.id]?.heirs)
+  const guardians = usePeopleStore((s) => s.byVault[v.id]?.guardians)
   const loadHeirs = usePeopleStore((s) => s.loadHeirs)
-  const [assets, setAssets] = useState<AssetPage>()
+  const loadGuardians = usePeopleStore((s) => s.loadGuardians)
   const [heirId, setHeirId] = useState('')
-  const [assetId, setAssetId] = useState('')
+  const [sampleKind, setSampleKind] = useState<'letter' | 'file'>('letter')
+  const [ownFile, setOwnFile] = useState<OwnFile>()
+  const [fileProblem, setFileProblem] = useState<string>()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's counts move
   useEffect(() => {
     void loadHeirs(v.id)
-    vault()
-      .listAssets({ vaultId: v.id, limit: 100, offset: 0 })
-      .then(setAssets, (e) => setError(e))
-  }, [v.id, v.heirCount, v.assetCount, loadHeirs])
+    void loadGuardians(v.id)
+  }, [v.id, v.heirCount, v.guardianCount, loadHeirs, loadGuardians])
 
   const chosenHeir = heirId || heirs?.[0]?.id || ''
-  const chosenAsset = assetId || assets?.assets[0]?.id || ''
+  const { threshold } = SSS_PRESET_SHAPE[v.sssPreset]
+  const taking = guardians?.filter((g) => g.status !== 'declined').length
+
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    setFileProblem(undefined)
+    if (!file) return
+    if (file.size > EXTENSION_LIMITS.rehearsalOwnFileMaxBytes) {
+      setOwnFile(undefined)
+      setFileProblem(t.ownFileTooLarge(format.bytes(EXTENSION_LIMITS.rehearsalOwnFileMaxBytes)))
+      return
+    }
+    setOwnFile(await readOwnFile(file))
+  }
 
   const start = async (event: FormEvent) => {
     event.preventDefault()
     setBusy(true)
     setError(undefined)
     try {
-      onStarted(await vault().startRehearsal({ vaultId: v.id, heirId: chosenHeir, assetId: chosenAsset }))
+      const sample =
+        sampleKind === 'file' && ownFile
+          ? { kind: 'file' as const, name: ownFile.name, contentBase64: ownFile.contentBase64 }
+          : { kind: 'letter' as const }
+      onStarted(await vault().startRehearsal({ vaultId: v.id, heirId: chosenHeir, sample }))
     } catch (e) {
       setError(e)
     } finally {
@@ -187,12 +229,12 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
       </p>
     )
   }
-  if (assets && assets.assets.length === 0) {
+  if (taking !== undefined && taking < threshold) {
     return (
       <p>
-        {t.addFileFirst}{' '}
-        <button type="button" className="link-button" onClick={() => setTab('assets')}>
-          {t.goToAssets}
+        {t.needGuardians(threshold)}{' '}
+        <button type="button" className="link-button" onClick={() => setTab('guardians')}>
+          {t.goToGuardians}
         </button>
       </p>
     )
@@ -214,26 +256,50 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
           ))}
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="rehearsal-asset">{t.sample}</label>
-        <select
-          id="rehearsal-asset"
-          value={chosenAsset}
-          onChange={(e) => setAssetId(e.target.value)}
-          disabled={!assets || !canWrite}
-        >
-          {assets?.assets.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.filename}
-            </option>
-          ))}
-        </select>
-        <span className="muted small">{t.sampleNote}</span>
-      </div>
+      <fieldset className="field">
+        <legend>{t.sample}</legend>
+        <label className="radio-line">
+          <input
+            type="radio"
+            name="rehearsal-sample"
+            value="letter"
+            checked={sampleKind === 'letter'}
+            onChange={() => setSampleKind('letter')}
+            disabled={!canWrite}
+          />{' '}
+          {t.sampleLetter} <span className="muted small">{t.sampleLetterNote}</span>
+        </label>
+        <label className="radio-line">
+          <input
+            type="radio"
+            name="rehearsal-sample"
+            value="file"
+            checked={sampleKind === 'file'}
+            onChange={() => setSampleKind('file')}
+            disabled={!canWrite}
+          />{' '}
+          {t.sampleOwn}
+        </label>
+        {sampleKind === 'file' && (
+          <div className="notice notice-warn" data-testid="rehearsal-own-file-warning">
+            <p>{t.sampleOwnWarning}</p>
+            <div className="row">
+              <label className="button secondary small file-button">
+                {t.chooseOwnFile}
+                <input type="file" className="visually-hidden" onChange={(e) => void choose(e)} />
+              </label>
+              {ownFile && (
+                <span className="small">{t.ownFileChosen(ownFile.name, format.bytes(ownFile.size))}</span>
+              )}
+            </div>
+            {fileProblem && <p className="text-danger small">{fileProblem}</p>}
+          </div>
+        )}
+      </fieldset>
       <button
         type="submit"
         className="button"
-        disabled={busy || !canWrite || !chosenHeir || !chosenAsset}
+        disabled={busy || !canWrite || !chosenHeir || (sampleKind === 'file' && !ownFile)}
         title={reason ?? undefined}
       >
         {busy ? t.starting : t.start}

@@ -33,7 +33,7 @@ export function rehearsalStages(r: Rehearsal, mailSent = true): RehearsalStage[]
       at: r.startedAt,
     },
     { key: 'opened', label: t.opened(r.heir.name), at: r.openedAt },
-    { key: 'downloaded', label: t.downloaded(r.asset.filename), at: r.downloadedAt },
+    { key: 'downloaded', label: t.downloaded(r.sample.filename), at: r.downloadedAt },
     { key: 'passed', label: t.passed, at: r.passedAt },
   ]
 }

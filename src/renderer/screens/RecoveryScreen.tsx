@@ -37,6 +37,13 @@ function KitCheck({ check }: { check: ShareCheck }) {
       </span>
     )
   }
+  if (check.practiceUntil && check.shareIndex && check.shares) {
+    return (
+      <span className="text-ok small" data-testid="kit-practice">
+        ✓ {t.kitReadPractice(check.shareIndex, check.shares, check.practiceUntil)}
+      </span>
+    )
+  }
   const parts = check.shareIndex && check.shares && check.vaultFingerprint && check.splitId
   return (
     <span className="text-ok small">
@@ -103,6 +110,8 @@ export function RecoveryScreen() {
   const mixedSets = perSet.size > 1
   // As the recovery combines them: one set with enough kits is enough; the others are left out.
   const enough = !!threshold && [...perSet.values()].some((count) => count >= threshold)
+  // Practice kits make the whole run a practice: only the practice file, never the vault.
+  const practice = source === 'service' && valid.some((s) => s.check?.practiceUntil)
 
   const update = (id: number, patch: Partial<ShareEntry>) =>
     setShares((list) => list.map((s) => (s.id === id ? { ...s, ...patch } : s)))
@@ -278,7 +287,20 @@ export function RecoveryScreen() {
             <span className="muted small">{t.showFilesNote}</span>
           </div>
           {listError !== undefined && <ErrorNotice error={listError} />}
-          {listing && (
+          {listing?.practice && (
+            <div className="panel inset" data-testid="heir-files">
+              <h3>{t.practiceFiles}</h3>
+              <ul className="plain-list file-list">
+                {listing.files.map((f) => (
+                  <li key={f.assetId}>
+                    <span className="file-name">{f.name}</span>{' '}
+                    <span className="muted small">{format.bytes(f.plaintextBytes)}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {listing && !listing.practice && (
             <div className="panel inset" data-testid="heir-files">
               <h3>
                 {t.vaultHolds(
@@ -320,6 +342,11 @@ export function RecoveryScreen() {
       <div className="panel">
         <h2>{t.kitsStep}</h2>
         <p className="muted">{t.kitsStepNote}</p>
+        {practice && (
+          <p className="notice notice-info" data-testid="practice-mode">
+            {t.practiceMode}
+          </p>
+        )}
         <p className="share-count" role="status" data-testid="share-count">
           {!threshold
             ? valid.length === 0
@@ -413,9 +440,11 @@ export function RecoveryScreen() {
               ? t.recovering
               : report?.stopped
                 ? t.continue
-                : source === 'service'
-                  ? t.recoverFromService
-                  : t.recoverFiles}
+                : practice
+                  ? t.recoverPractice
+                  : source === 'service'
+                    ? t.recoverFromService
+                    : t.recoverFiles}
           </button>
           {missingText && <span className="muted small">{missingText}</span>}
         </div>

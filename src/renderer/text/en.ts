@@ -162,9 +162,15 @@ export const english = (f: LocaleFormat) => ({
     missingOutput: 'Say where to save the files (step 3).',
     progress: 'Recovery progress',
     progressFile: (n: number, total: number) => `File ${f.number(n)} of ${f.number(total)}`,
-    practicePassed: 'Practice passed: the kits work.',
+    practicePassed: 'Practice passed: the practice kits opened the practice file.',
     practiceNotConfirmed: 'Practice not confirmed by the service.',
-    practiceNote: 'This was a practice run: nothing was released.',
+    practiceNote: 'This was a practice run: nothing was released, and the real kits were not used.',
+    practiceMode:
+      "These are practice kits: this is a practice. Only the practice file is recovered; the vault stays closed. Do not enter anyone's real guardian kit.",
+    kitReadPractice: (index: number, of: number, until: string) =>
+      `Practice kit ${f.number(index)} of ${f.number(of)}, read correctly (works until ${f.date(until)}).`,
+    recoverPractice: 'Recover the practice file',
+    practiceFiles: 'This practice access code opens one practice file:',
     kitsSetAside: (n: number) =>
       `The other kits were enough, so ${n === 1 ? 'one kit was' : 'some kits were'} left out:`,
     stopped: 'The recovery stopped before the end.',
@@ -690,16 +696,16 @@ export const english = (f: LocaleFormat) => ({
       `The test e-mail to ${to} could not be sent (${f.dateTime(at)})${error ? `: ${error}` : ''}. Check the service's mail settings, or ask whoever runs the service, then send another.`,
     invited: (heir: string, guardians: number) =>
       guardians
-        ? `Practice e-mail to ${heir} and ${f.count(guardians, { one: 'guardian', other: 'guardians' })}`
+        ? `Practice e-mail to ${heir}, and a practice kit to ${f.count(guardians, { one: 'guardian', other: 'guardians' })}`
         : `Practice e-mail to ${heir}`,
     startedNoMail: (heir: string) => `Practice started for ${heir} (no e-mail was sent)`,
     opened: (heir: string) => `${heir} opened the practice access`,
-    downloaded: (file: string) => `Downloaded the sample file (${isolateName(file)})`,
-    passed: "Opened it with the guardians' kits: passed",
+    downloaded: (file: string) => `Downloaded the practice file (${isolateName(file)})`,
+    passed: "Opened it with the guardians' practice kits: passed",
     waitingInvited: 'the practice to start',
     waitingOpened: (heir: string) => `${heir} to open the practice access`,
-    waitingDownloaded: (heir: string) => `${heir} to download the sample file`,
-    waitingPassed: (heir: string) => `${heir} to open it with the guardians' kits`,
+    waitingDownloaded: (heir: string) => `${heir} to download the practice file`,
+    waitingPassed: (heir: string) => `${heir} to open it with the guardians' practice kits`,
     running: (heir: string, waitingFor: string | null) =>
       waitingFor
         ? `Practice running with ${heir}, waiting for ${waitingFor}.`
@@ -707,7 +713,7 @@ export const english = (f: LocaleFormat) => ({
     reachedEnd: 'It has reached its end date and will close shortly.',
     endsOn: (at: string) => `It ends by itself on ${f.dateTime(at)}.`,
     passedOn: (at: string | null, heir: string) =>
-      `Passed on ${f.dateTime(at)}: ${heir} rebuilt the key from the guardians' kits and opened the sample file. On the day, it will work the same way.`,
+      `Passed on ${f.dateTime(at)}: ${heir} collected the guardians' practice kits and opened the practice file, the way they would on the day. The real kits were not used, so this says nothing about them: whether each guardian holds a working kit counts from your hand-over confirmations.`,
     expiredOn: (at: string, heir: string) =>
       `Expired on ${f.dateTime(at)} before ${heir} finished. Nothing was released. Start another practice when they have time.`,
     cancelled: (heir: string) =>
@@ -717,10 +723,10 @@ export const english = (f: LocaleFormat) => ({
     title: 'Practice the release',
     /** The intro is three parts around the emphasised word "practice". */
     introStart:
-      'A practice run shows that your heir can really open the vault — before it matters. One heir gets an e-mail marked',
+      'A practice run lets your heir learn the steps before it matters, without the real key. The app makes a throwaway practice key and one practice kit per guardian; each guardian gets theirs in an e-mail marked',
     practiceWord: 'practice',
     introEnd: (threshold: number, days: number) =>
-      `with access to one sample file; your guardians get an e-mail marked practice too. As on the day, the heir needs ${f.count(threshold, { one: "guardian's kit", other: "guardians' kits" })} to open the file. It costs nothing, touches no other file, releases nothing, and ends by itself after ${f.count(days, { one: 'day', other: 'days' })}.`,
+      `and your heir collects ${f.count(threshold, { one: 'practice kit', other: 'practice kits' })} from them, as on the day, to open a practice file. The real kits stay where they are: a practice never uses them and never opens the vault. It costs nothing, releases nothing, and ends by itself after ${f.count(days, { one: 'day', other: 'days' })}.`,
     notOffered:
       'The connected service does not offer practice runs. A service that does (such as a self-hosted Vault Service) lets you rehearse the release from here.',
     noMailTrial:
@@ -734,19 +740,30 @@ export const english = (f: LocaleFormat) => ({
     notYetLabel: 'Not yet:',
     notYet: 'not yet',
     failedReports: (n: number) =>
-      `${n === 1 ? 'One attempt' : `${f.number(n)} attempts`} to open the sample used kits that do not belong to this vault's current key (an old or another vault's kit). Check that each guardian holds the kit from the Guardians tab, and that old kits were destroyed.`,
+      `${n === 1 ? 'One attempt' : `${f.number(n)} attempts`} to open the practice file used kits that do not belong to this practice (real kits, or those of an earlier practice). Ask the guardians for the practice kit in this practice's e-mail.`,
     ending: 'Ending…',
     end: 'End practice',
-    endNote: "The heir's practice access stops working at once.",
+    endNote: "The heir's practice access and the practice kits stop working at once.",
     addHeirFirst: 'Add an heir first: the practice is for one of them.',
     goToHeirs: 'Go to Heirs',
-    addFileFirst: 'Back up at least one file first: the heir practises on one sample file.',
-    goToAssets: 'Go to Assets',
+    needGuardians: (threshold: number) =>
+      `A practice needs at least ${f.count(threshold, { one: 'guardian', other: 'guardians' })} who have not declined: each gets a practice kit.`,
+    goToGuardians: 'Go to Guardians',
     startLabel: 'Start a practice',
     heir: 'Heir who practises',
     heirOption: (name: string, email: string) => `${name} (${email})`,
-    sample: 'Sample file',
-    sampleNote: 'Choose one you do not mind the heir seeing now.',
+    sample: 'Practice file',
+    sampleLetter: 'A practice letter the app writes',
+    sampleLetterNote: 'It says what it is and holds nothing of yours. Recommended.',
+    sampleOwn: 'A copy of one of my files',
+    sampleOwnWarning:
+      'The service sends the practice kits in its e-mails, so whoever runs the service could read this copy. Choose a file you would not mind them reading.',
+    chooseOwnFile: 'Choose a file',
+    ownFileChosen: (name: string, size: string) => `${isolateName(name)} (${size})`,
+    ownFileTooLarge: (max: string) =>
+      `A practice file can be at most ${max}: choose a smaller file, or the practice letter.`,
+    sampleLine: (name: string) => `Practice file: ${isolateName(name)}`,
+    sampleReadable: 'a copy of your file; the service could read it',
     starting: 'Starting…',
     start: 'Start practice',
   },

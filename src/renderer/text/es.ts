@@ -109,9 +109,15 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     missingOutput: 'Indique dónde guardar los archivos (paso 3).',
     progress: 'Progreso de la recuperación',
     progressFile: (n: number, total: number) => `Archivo ${f.number(n)} de ${f.number(total)}`,
-    practicePassed: 'Ensayo superado: los kits funcionan.',
+    practicePassed: 'Ensayo superado: los kits de ensayo abrieron el archivo de ensayo.',
     practiceNotConfirmed: 'El servicio no ha confirmado el ensayo.',
-    practiceNote: 'Esto ha sido un ensayo: no se ha entregado nada.',
+    practiceNote: 'Esto ha sido un ensayo: no se ha entregado nada y no se usaron los kits reales.',
+    practiceMode:
+      'Estos son kits de ensayo: esto es un ensayo. Solo se recupera el archivo de ensayo; la bóveda sigue cerrada. No introduzca el kit real de ningún guardián.',
+    kitReadPractice: (index: number, of: number, until: string) =>
+      `Kit de ensayo ${f.number(index)} de ${f.number(of)}, leído correctamente (válido hasta el ${f.date(until)}).`,
+    recoverPractice: 'Recuperar el archivo de ensayo',
+    practiceFiles: 'Este código de acceso de ensayo abre un archivo de ensayo:',
     kitsSetAside: (n: number) =>
       n === 1
         ? 'Los demás kits bastaban, así que se dejó fuera un kit:'

@@ -160,11 +160,16 @@ function kits({ vault, kits, keyOnDevice }: ReadinessInput): Draft {
     return {
       met: false,
       title,
-      detail: `${kits.handedOver} of ${plural(kits.total, 'kit')} marked as handed over. Kits made before the last guardian change no longer work.`,
+      detail: `${kits.handedOver} of ${plural(kits.total, 'kit')} of the current split marked as handed over. Each guardian's real kit counts once you confirm handing it over; a practice run never checks real kits.`,
       fix,
     }
   }
-  return { met: true, title, detail: 'Each guardian has the kit of the current split.', fix: null }
+  return {
+    met: true,
+    title,
+    detail: 'You confirmed handing each guardian the kit of the current split.',
+    fix: null,
+  }
 }
 
 function ownerKit({ ownerKitConfirmed, keyOnDevice }: ReadinessInput): Draft {
@@ -237,18 +242,29 @@ function rehearsal({ rehearsal, kits }: ReadinessInput): Draft {
     return { met: false, title, detail: 'This service cannot run a practice release.', fix: null }
   }
   if (!rehearsal) {
-    return { met: false, title, detail: 'An heir has not yet practised recovering a sample file.', fix }
+    return {
+      met: false,
+      title,
+      detail: "An heir has not yet practised recovering a practice file with the guardians' practice kits.",
+      fix,
+    }
   }
   if (rehearsal.state === 'passed' && rehearsal.passedAt) {
     if (kits.splitCreatedAt && Date.parse(rehearsal.passedAt) < Date.parse(kits.splitCreatedAt)) {
       return {
         met: false,
         title,
-        detail: 'The last practice used kits that were replaced since (a guardian was added or removed).',
+        detail:
+          'Guardians changed after the last practice passed (one was added or removed): practise again with the current guardians.',
         fix,
       }
     }
-    return { met: true, title, detail: `${rehearsal.heir.name} recovered the sample file.`, fix: null }
+    return {
+      met: true,
+      title,
+      detail: `${rehearsal.heir.name} recovered the practice file with the guardians' practice kits.`,
+      fix: null,
+    }
   }
   if (rehearsal.state === 'running') {
     return {
