@@ -12,6 +12,7 @@
 //                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection)
 //   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
 //   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
+//   s.rotation      estimate() start() pause() resume() abandon() status(): rotating a vault's key
 //   s.vaultKeys, s.watcher, s.reminders, s.records, s.kits, s.activity, s.localService  (the parts)
 //   s.snapshot() view() viewOf() latestView() labelOf() tray() connectionStatus() recordActivity() ...
 //   s.start() s.onResume() s.onUnlock() s.applySettings() await s.close()
@@ -20,7 +21,7 @@
 // Errors thrown by these calls are AppErrors (VaultApiError, ConnectionError, VaultKeyError...).
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
-import { type RetryNotice, VaultApiClient, type VaultDetails } from '../../service-client'
+import { type RetryNotice, VaultApiClient, VaultApiError, type VaultDetails } from '../../service-client'
 import { RequestPacer } from '../../service-client/request-pacer'
 import { AppError } from '../../shared/app-error'
 import { runwayMonths } from '../../shared/check-in-reserve'
@@ -52,6 +53,8 @@ import { CheckInDeadlines } from './vaults/checkin-deadlines'
 import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
 import { DeviceRecords } from './vaults/device-records'
 import { GuardianKits } from './vaults/guardian-kits'
+import { KeyRotation } from './vaults/key-rotation'
+import { KeyRotationStore } from './vaults/key-rotation-store'
 import { ReadinessFacts } from './vaults/readiness-facts'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
 import { UnlockCheckInWiring } from './vaults/unlock-check-in-wiring'
@@ -119,6 +122,7 @@ interface SessionParts {
   records: DeviceRecords
   activity: ActivityLog
   localService: LocalService
+  rotations: KeyRotationStore
 }
 
 export class VaultSession {
@@ -139,6 +143,8 @@ export class VaultSession {
   /** The upload queue on the active connection, and the list the window shows. */
   readonly uploads: OwnerUploads
   readonly localService: LocalService
+  /** Rotating a vault's key: every file re-encrypted, new kits, old blobs deleted (key-rotation.ts). */
+  readonly rotation: KeyRotation
   /** Vaults whose release the owner is starting or cancelling from this device right now. */
   readonly releaseActions = new Set<string>()
 
@@ -211,6 +217,20 @@ export class VaultSession {
       serviceRead: () => {
         this.#emitNow()
         this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
+      },
+    })
+    this.rotation = new KeyRotation({
+      store: parts.rotations,
+      vaultKeys: this.vaultKeys,
+      client: (connectionId) => this.#registry.client(connectionId),
+      activeConnectionId: () => this.#registry.active()?.id,
+      durableKeys: () => this.keyStorage.durable,
+      index: () => this.#queue.index,
+      remakeKits: (vaultId, key) => this.#remakeKits(vaultId, key),
+      changed: (status) => {
+        this.#window.emit(eventChannels.keyRotation, status)
+        // The switch changes the key's fingerprint: the views ask for the new owner kit.
+        if (status.phase !== 're-encrypting') void this.#rememberKeyPresence(status.vaultId)
       },
     })
     this.uploads = new OwnerUploads({
@@ -304,6 +324,7 @@ export class VaultSession {
     }
     const records = await DeviceRecords.open(userDataDir)
     const activity = await ActivityLog.open(userDataDir, options.now)
+    const rotations = await KeyRotationStore.open(userDataDir, options.now)
     const session = new VaultSession(options, {
       events,
       window,
@@ -322,6 +343,7 @@ export class VaultSession {
       records,
       activity,
       localService,
+      rotations,
     })
     session.#wire()
     return session
@@ -485,6 +507,21 @@ export class VaultSession {
     if (!(await this.vaultKeys.info(vaultId)).present) return null
     // The store hands out the key only as the owner kit's words; they decode to the key itself.
     return decodeOwnerKitWords((await this.vaultKeys.exportOwnerKit(vaultId)).words).vaultKey
+  }
+
+  /** A new split of a rotated key for the vault's guardians (those the service lists, else those added here). */
+  async #remakeKits(vaultId: string, key: Uint8Array): Promise<number> {
+    const vault = await this.vaults.get(vaultId)
+    let guardians: Array<{ id: string; name: string }>
+    try {
+      guardians = await this.vaults.listGuardians(vaultId)
+    } catch (error) {
+      if (!(error instanceof VaultApiError) || error.status !== 404) throw error
+      guardians = this.records.get(vaultId).guardians ?? []
+    }
+    const kits = await this.kits.regenerate(vaultId, key, vault.sssPreset, guardians)
+    await this.facts.refresh(vaultId)
+    return kits.length
   }
 
   /** Whether the owner confirmed the saved owner kit of the key this device holds now. */
@@ -729,6 +766,8 @@ export class VaultSession {
     this.reminders.start()
     this.watcher.start()
     void this.facts.refreshService()
+    // A rotation the app stopped in the middle of continues where it stopped.
+    this.rotation.resumeUnfinished()
   }
 
   /** After sleep or unlock: timers may have stalled; reminders are re-evaluated and vaults polled now. */
@@ -745,6 +784,7 @@ export class VaultSession {
     for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
     this.reminders.stop()
     this.watcher.stop()
+    await this.rotation.close()
     await this.#queue.close()
     await Promise.all([
       this.watcher.flush(),

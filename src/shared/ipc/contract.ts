@@ -14,6 +14,7 @@ import {
   SSS_PRESETS,
 } from '../api'
 import { event, invoke } from './contract-kit'
+import type { KeyRotationEstimate, KeyRotationStatus } from './key-rotation'
 import { type Settings, SettingsPatchSchema } from './settings'
 import type {
   ActivityEntry,
@@ -198,6 +199,18 @@ export const invokeChannels = {
   ),
   /** A new key for a vault with no files whose key was lost (no kit was saved); kits are re-made. */
   replaceLostVaultKey: invoke<VaultView>()('kits:replace-lost-key', vaultRef),
+  /** Rotating the vault key (every file re-encrypted under a new key, new kits, old blobs deleted). */
+  estimateKeyRotation: invoke<KeyRotationEstimate>()('keys:rotation-estimate', vaultRef),
+  /** Starts at the cost shown (`credits`): refused when it changed or the balance is short. */
+  startKeyRotation: invoke<KeyRotationStatus>()(
+    'keys:rotation-start',
+    z.object({ vaultId: id, credits: z.number().int().min(0) }).strict(),
+  ),
+  getKeyRotation: invoke<KeyRotationStatus>()('keys:rotation-status', vaultRef),
+  pauseKeyRotation: invoke<KeyRotationStatus>()('keys:rotation-pause', vaultRef),
+  resumeKeyRotation: invoke<KeyRotationStatus>()('keys:rotation-resume', vaultRef),
+  /** Before the switch only: the new copies are deleted and the vault stays under its old key. */
+  abandonKeyRotation: invoke<KeyRotationStatus>()('keys:rotation-abandon', vaultRef),
   /** Puts a vault key on this device from the owner's kit words (to upload or make kits here). */
   importOwnerKit: invoke<VaultView>()(
     'kits:owner-import',
@@ -357,6 +370,8 @@ export const eventChannels = {
   retrying: event<{ text: string; waitSeconds: number }>('app:retrying'),
   /** An entry just added to a vault's activity history. */
   activityAdded: event<ActivityEntry>('activity:added'),
+  /** A key rotation moved on (phases at once, progress a few times a second). */
+  keyRotation: event<KeyRotationStatus>('keys:rotation'),
   /** Main asks the window to show a vault (notification or tray click). */
   openVault: event<{ vaultId: string }>('app:open-vault'),
 } as const

@@ -25,6 +25,12 @@ type PeopleHandlers = Pick<
   | 'confirmOwnerKit'
   | 'setKitHandedOver'
   | 'replaceLostVaultKey'
+  | 'estimateKeyRotation'
+  | 'startKeyRotation'
+  | 'getKeyRotation'
+  | 'pauseKeyRotation'
+  | 'resumeKeyRotation'
+  | 'abandonKeyRotation'
   | 'listHeirs'
   | 'addHeir'
   | 'removeHeir'
@@ -272,6 +278,13 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       await s.facts.refresh(vaultId)
       return s.viewOf(await s.vaults.get(vaultId))
     },
+
+    estimateKeyRotation: async ({ vaultId }) => (await session()).rotation.estimate(vaultId),
+    startKeyRotation: async ({ vaultId, credits }) => (await session()).rotation.start(vaultId, credits),
+    getKeyRotation: async ({ vaultId }) => (await session()).rotation.status(vaultId),
+    pauseKeyRotation: async ({ vaultId }) => (await session()).rotation.pause(vaultId),
+    resumeKeyRotation: async ({ vaultId }) => (await session()).rotation.resume(vaultId),
+    abandonKeyRotation: async ({ vaultId }) => (await session()).rotation.abandon(vaultId),
 
     listHeirs: async ({ vaultId }) => {
       const s = await session()

@@ -18,6 +18,16 @@ export function vaultKeyAccount(vaultId: string): string {
   return `vault-key:${vaultId}`
 }
 
+/** The key a rotation re-encrypts the vault under, kept until the switch (vaults/key-rotation.ts). */
+export function nextVaultKeyAccount(vaultId: string): string {
+  return `vault-key-next:${vaultId}`
+}
+
+/** The key a rotation replaced, kept until every blob under it is re-encrypted and deleted. */
+export function retiredVaultKeyAccount(vaultId: string): string {
+  return `vault-key-retired:${vaultId}`
+}
+
 export interface VaultKeyInfo {
   vaultId: string
   present: boolean
@@ -55,8 +65,11 @@ export interface OwnerKitExport {
 export interface VaultKeyRecord {
   store: SecretStoreKind
   fingerprint: string
-  /** made: with the vault, on this computer; imported: from its owner kit; found: already in the store. */
-  origin: 'made' | 'imported' | 'found'
+  /**
+   * made: with the vault, on this computer; imported: from its owner kit; found: already in the
+   * store; rotated: the new key of a key rotation, made here.
+   */
+  origin: 'made' | 'imported' | 'found' | 'rotated'
   at: string
 }
 
@@ -224,7 +237,82 @@ export class VaultKeyStore {
 
   async delete(vaultId: string): Promise<boolean> {
     await this.records.delete(vaultId)
+    await this.secrets.delete(nextVaultKeyAccount(vaultId))
+    await this.secrets.delete(retiredVaultKeyAccount(vaultId))
     return this.secrets.delete(vaultKeyAccount(vaultId))
+  }
+
+  // ---- replacing the key by a rotation: next -> current (recorded) -> retired; each step safe to repeat ----
+
+  async #readAccount(account: string, what: string): Promise<Uint8Array | null> {
+    const stored = await this.secrets.get(account)
+    if (!stored) return null
+    const key = new Uint8Array(Buffer.from(stored, 'base64'))
+    if (key.length !== 32) throw new VaultKeyError(`${what} has ${key.length} bytes`)
+    return key
+  }
+
+  /** The key a rotation under way re-encrypts under, or null when none is. */
+  nextKey(vaultId: string): Promise<Uint8Array | null> {
+    return this.#readAccount(nextVaultKeyAccount(vaultId), `the next key of vault ${vaultId}`)
+  }
+
+  /** The next key, made now when there is none; stored before any file is encrypted under it. */
+  async makeNextKey(vaultId: string): Promise<Uint8Array> {
+    if (!(await this.get(vaultId))) {
+      throw new VaultKeyError(
+        `no key for vault ${vaultId}`,
+        'This device does not hold the vault key, so it cannot re-encrypt the files. Import the owner kit first.',
+      )
+    }
+    const existing = await this.nextKey(vaultId)
+    if (existing) return existing
+    const key = generateVaultKey()
+    await this.secrets.set(nextVaultKeyAccount(vaultId), Buffer.from(key).toString('base64'))
+    return key
+  }
+
+  /** The switch began (the next key is stored as the vault's key) but its last steps did not run. */
+  async switchUnfinished(vaultId: string): Promise<boolean> {
+    const next = await this.nextKey(vaultId)
+    const current = (await this.#read(vaultId)).key
+    return !!next && !!current && Buffer.compare(Buffer.from(current), Buffer.from(next)) === 0
+  }
+
+  /**
+   * Makes the next key the vault's key (and its record), keeping the one it replaces as retired.
+   * Repeating it after a crash at any step ends in the same place: the retired key is written before
+   * the current one changes, and once the current key is the next one only the record and the next
+   * entry are left to settle.
+   */
+  async switchToNextKey(vaultId: string): Promise<void> {
+    const next = await this.nextKey(vaultId)
+    if (!next) {
+      if (await this.get(vaultId)) return // switched already
+      throw new VaultKeyError(`vault ${vaultId} has neither a key nor a next key`)
+    }
+    const current = (await this.#read(vaultId)).key
+    if (!current || Buffer.compare(Buffer.from(current), Buffer.from(next)) !== 0) {
+      if (current) {
+        await this.secrets.set(retiredVaultKeyAccount(vaultId), Buffer.from(current).toString('base64'))
+      }
+    }
+    await this.#write(vaultId, next, 'rotated')
+    await this.secrets.delete(nextVaultKeyAccount(vaultId))
+  }
+
+  /** The key the last switch replaced, while its blobs are still being dealt with. */
+  retiredKey(vaultId: string): Promise<Uint8Array | null> {
+    return this.#readAccount(retiredVaultKeyAccount(vaultId), `the retired key of vault ${vaultId}`)
+  }
+
+  async forgetRetiredKey(vaultId: string): Promise<void> {
+    await this.secrets.delete(retiredVaultKeyAccount(vaultId))
+  }
+
+  /** A rotation abandoned before its switch: the next key goes, the vault key stays as it was. */
+  async dropNextKey(vaultId: string): Promise<void> {
+    await this.secrets.delete(nextVaultKeyAccount(vaultId))
   }
 
   async #write(vaultId: string, key: Uint8Array, origin: VaultKeyRecord['origin']): Promise<VaultKeyInfo> {
