@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
+import { isolateName, revealControls, revealSentence } from '../shared/untrusted-text'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
 import { recoverFromArweave } from './arweave-recovery'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
@@ -95,13 +96,17 @@ The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobble
 
 function describe(result: FileRecoveryResult): string {
   // A file inside a bundle is named by the bundle, then its own path.
-  const input = result.entry ? `${result.input} [${result.entry}]` : result.input
-  const note = result.message ? `: ${result.message}` : ''
-  if (result.status === 'recovered')
-    return `ok       ${input} -> ${result.output} (${result.bytes} bytes)${note}`
-  if (result.status === 'kept') return `kept     ${input} -> ${result.output}${note}`
+  // Names come from the blobs and the disk: hidden characters shown, each name's direction isolated,
+  // so a name cannot disguise itself, forge a line or send the terminal an escape sequence.
+  const input = result.entry
+    ? `${isolateName(result.input)} [${isolateName(result.entry)}]`
+    : isolateName(result.input)
+  const output = result.output === undefined ? '' : isolateName(result.output)
+  const note = result.message ? `: ${revealSentence(result.message)}` : ''
+  if (result.status === 'recovered') return `ok       ${input} -> ${output} (${result.bytes} bytes)${note}`
+  if (result.status === 'kept') return `kept     ${input} -> ${output}${note}`
   if (result.status === 'superseded') return `older    ${input}${note}`
-  return `${result.status.padEnd(8)} ${input}${note}${result.detail ? ` (${result.detail})` : ''}`
+  return `${result.status.padEnd(8)} ${input}${note}${result.detail ? ` (${revealSentence(result.detail)})` : ''}`
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -188,7 +193,7 @@ async function main(argv: string[]): Promise<number> {
   const from = key.source === 'owner-kit' ? "the owner's kit" : "the guardians' shares"
   console.error(`Key rebuilt from ${from}: vault ${key.vaultId}, fingerprint ${key.fingerprint}.`)
   console.error('Compare the fingerprint with the one printed on the kits.')
-  for (const note of key.kitsSetAside ?? []) console.error(`Left out: ${note}`)
+  for (const note of key.kitsSetAside ?? []) console.error(`Left out: ${revealSentence(note)}`)
   if (values.check) return 0
 
   const showProgress = process.stderr.isTTY && !values.json
@@ -204,7 +209,9 @@ async function main(argv: string[]): Promise<number> {
       ? (p) => {
           const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
           process.stderr.write(
-            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.input}`.slice(0, 120).padEnd(120),
+            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${revealControls(p.input)}`
+              .slice(0, 120)
+              .padEnd(120),
           )
         }
       : undefined,
@@ -235,16 +242,19 @@ async function practiceRun(
     }
     throw error
   }
-  for (const note of report.kitsSetAside) console.error(`Left out: ${note}`)
+  for (const note of report.kitsSetAside) console.error(`Left out: ${revealSentence(note)}`)
   if (report.file) {
     const line = { name: report.file.name, output: report.file.output, bytes: report.file.bytes }
+    const shown = { name: isolateName(line.name), output: isolateName(line.output) }
     console.log(
       values.json
         ? JSON.stringify({ practice: true, ...line, passed: report.passed })
-        : `${report.file.status === 'kept' ? 'kept' : 'ok'}       practice file ${line.name} -> ${line.output} (${line.bytes} bytes)`,
+        : `${report.file.status === 'kept' ? 'kept' : 'ok'}       practice file ${shown.name} -> ${shown.output} (${line.bytes} bytes)`,
     )
   }
-  console.error(`${report.passed ? 'Practice passed' : 'Practice not passed'}: ${report.message}`)
+  console.error(
+    `${report.passed ? 'Practice passed' : 'Practice not passed'}: ${revealSentence(report.message)}`,
+  )
   return report.passed ? 0 : 1
 }
 
@@ -272,7 +282,12 @@ async function recoverFromTheService(
   })
   if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
   for (const result of report.results) {
-    console.log(values.json ? JSON.stringify(result) : describeHeirResult(result))
+    // The service names the files: shown like the names in describe().
+    console.log(
+      values.json
+        ? JSON.stringify(result)
+        : revealSentence(describeHeirResult({ ...result, name: isolateName(result.name) })),
+    )
   }
   const older = report.results.filter((r) => r.status === 'superseded').length
   const total = report.results.length - older
@@ -282,7 +297,7 @@ async function recoverFromTheService(
       ? ` ${older} older cop${older === 1 ? 'y' : 'ies'} of files left out (a newer copy was recovered).`
       : ''
   if (report.stopped) {
-    console.error(report.stopped.message)
+    console.error(revealSentence(report.stopped.message))
     if (report.results.length > 0) console.error(`${done} of ${total} file(s) recovered so far.`)
     return 1
   }
@@ -297,7 +312,7 @@ async function recoverFromTheService(
   )
   if (report.rehearsal) {
     console.error(
-      `${report.rehearsal.passed ? 'Practice passed' : 'Practice not passed'}: ${report.rehearsal.message}`,
+      `${report.rehearsal.passed ? 'Practice passed' : 'Practice not passed'}: ${revealSentence(report.rehearsal.message)}`,
     )
     if (!report.rehearsal.passed) return 1
   }
@@ -323,7 +338,7 @@ async function recoverFromTheNetwork(
           const line =
             p.phase === 'looking'
               ? `Looking for the vault's files on ${p.name}...`
-              : `[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${p.name}`
+              : `[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${revealControls(p.name)}`
           process.stderr.write(`\r${line}`.slice(0, 120).padEnd(120))
         }
       : undefined,
@@ -336,7 +351,7 @@ async function recoverFromTheNetwork(
     )
   }
   if (report.stopped) {
-    console.error(report.stopped.message)
+    console.error(revealSentence(report.stopped.message))
     return 1
   }
   if (report.found.length === 0) {

@@ -12,6 +12,7 @@ import { NODE_CIPHER_WORKERS } from '../../scripts/node-cipher-workers.mjs'
 import { shareQrPng } from '../../src/main/core/printable/share-qr'
 import { recoverFiles, recoverVaultKey } from '../../src/recovery/index'
 import { SSS_PRESET_SHAPE } from '../../src/shared/api'
+import { isolateName } from '../../src/shared/untrusted-text'
 import {
   collectBytes,
   encodeOwnerKitWords,
@@ -201,11 +202,12 @@ describe('recover CLI', () => {
     expect(code).toBe(0)
     const lines = stdout.trim().split('\n')
     expect(lines).toEqual([
-      `ok       ${join(folder, 'second.vault')} [notes/a.txt] -> ${join(out, 'notes/a.txt')} (5 bytes)`,
+      // Names isolated (FSI ... PDI) with their hidden characters shown: src/shared/untrusted-text.ts.
+      `ok       ${isolateName(join(folder, 'second.vault'))} [${isolateName('notes/a.txt')}] -> ${isolateName(join(out, 'notes/a.txt'))} (5 bytes)`,
       expect.stringMatching(
-        /^older {4}.*first\.vault \[notes\/a\.txt\]: A newer copy of this file \(in second\.vault, bundled 2030-01-02 00:00 UTC\)/,
+        /^older {4}.*first\.vault\u2069 \[\u2068notes\/a\.txt\u2069\]: A newer copy of this file \(in second\.vault, bundled 2030-01-02 00:00 UTC\)/,
       ),
-      `ok       ${join(folder, 'first.vault')} [b.txt] -> ${join(out, 'b.txt')} (1 bytes)`,
+      `ok       ${isolateName(join(folder, 'first.vault'))} [${isolateName('b.txt')}] -> ${isolateName(join(out, 'b.txt'))} (1 bytes)`,
     ])
     expect(stderr).toContain(`All 2 file(s) recovered into ${out}. 1 older copy of files left out`)
     expect(listFiles(out)).toEqual(['b.txt', 'notes/a.txt'])

@@ -294,7 +294,7 @@ describe('recover --from-arweave', () => {
     expect(stderr).toContain(`2 file(s) on Arweave carry this vault's label but are not files of this vault`)
     expect(stderr).toContain(strangerTx)
     expect(code).toBe(0)
-    expect(stdout).toContain(`older    arweave:${txIds['old will']}`)
+    expect(stdout).toContain(`older    \u2068arweave:${txIds['old will']}\u2069`)
     expect(readFileSync(join(out, 'letters/will.txt')).equals(newWill)).toBe(true)
     expect(readFileSync(join(out, 'photos/scan.jpg')).equals(scan)).toBe(true)
   })
