@@ -158,14 +158,14 @@ describe('bundles of small files', () => {
     expect(await client.listAllAssets(vaultId)).toHaveLength(3)
   })
 
-  it('with names hidden, sends a neutral name and not even the total size', async () => {
+  it('by default, sends a neutral name and not even the total size', async () => {
     const root = join(files, 'Medical')
     await makeFolder(root, 5)
-    const queue = await openQueue({ hideFileNames: true })
+    const queue = await openQueue()
     await queue.enqueue({ vaultId, paths: [root] })
     await queue.idle()
     const [asset] = await client.listAllAssets(vaultId)
-    expect(asset!.filename).toMatch(/^file-[0-9a-f]{16}$/)
+    expect(asset!.filename).toMatch(/^file-[0-9a-f]{16}\.vault$/)
     expect(withMetadata(asset!).metadata).toEqual({
       encryption: 'vault-desktop/bundle/v1',
       bundle: true,

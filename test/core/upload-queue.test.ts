@@ -60,11 +60,11 @@ async function decryptAsset(assetId: string): Promise<Buffer> {
 }
 
 describe('upload queue against the local service', () => {
-  it('seals each file path and size inside its blob; with names hidden the service sees neither', async () => {
+  it('seals each file path and size inside its blob; by default the service sees neither', async () => {
     const root = join(files, 'Private')
     await mkdir(join(root, 'medical'), { recursive: true })
     await writeFile(join(root, 'medical', 'diagnosis.pdf'), '%PDF-1.7\n% test pdf\n')
-    const queue = await openQueue({ hideFileNames: true })
+    const queue = await openQueue()
     await queue.enqueue({ vaultId, paths: [root] })
     await queue.idle()
     expect(queue.list()).toEqual([expect.objectContaining({ state: 'done', nameHidden: true })])
@@ -72,7 +72,7 @@ describe('upload queue against the local service', () => {
     const [asset] = await client.listAllAssets(vaultId)
     const seenByService = JSON.stringify(asset)
     expect(seenByService).not.toMatch(/diagnosis|medical|Private|pdf/i)
-    expect(asset!.filename).toMatch(/^file-[0-9a-f]{16}$/)
+    expect(asset!.filename).toMatch(/^file-[0-9a-f]{16}\.vault$/)
     const key = (await keys.get(vaultId))!
     const opened = await openEncryptedFile(await client.downloadAsset(vaultId, asset!.id), {
       vaultKey: key,
@@ -80,7 +80,7 @@ describe('upload queue against the local service', () => {
     })
     expect(opened).toMatchObject({
       kind: 'file',
-      version: 2,
+      version: 3,
       identity: { path: 'Private/medical/diagnosis.pdf', size: 20 },
     })
     if (opened.kind !== 'file') throw new Error('expected a file blob')
@@ -88,8 +88,8 @@ describe('upload queue against the local service', () => {
     for await (const c of opened.body) chunks.push(c)
     expect(Buffer.concat(chunks).toString()).toBe('%PDF-1.7\n% test pdf\n')
 
-    // Names shown again for uploads from now on.
-    queue.setHideFileNames(false)
+    // The owner opts in to real names for this vault: uploads from now on carry them.
+    queue.setRealNameVaults([vaultId])
     await writeFile(join(files, 'open.txt'), 'visible')
     await queue.enqueue({ vaultId, paths: [join(files, 'open.txt')] })
     await queue.idle()
@@ -125,7 +125,8 @@ describe('upload queue against the local service', () => {
     await symlink(join(root, 'letter.txt'), join(root, 'letter-link.txt'))
 
     // One asset per file (bundles are tested in upload-queue-bundles.test.ts).
-    const queue = await openQueue({ bundleSmallFiles: false })
+    // Real names chosen for the vault: the service is told each file's path and sniffed type.
+    const queue = await openQueue({ bundleSmallFiles: false, realNameVaults: [vaultId] })
     const seen: UploadItem[] = []
     const progress: UploadProgress[] = []
     queue.on('item', (i) => seen.push(i))
@@ -177,7 +178,7 @@ describe('upload queue against the local service', () => {
     const b = join(files, 'b.txt')
     await writeFile(a, 'first version')
     await writeFile(b, 'stays the same')
-    const queue = await openQueue()
+    const queue = await openQueue({ realNameVaults: [vaultId] })
     await queue.enqueue({ vaultId, paths: [a, b] })
     await queue.idle()
     expect(queue.list().map((i) => i.state)).toEqual(['done', 'done'])
@@ -327,7 +328,12 @@ describe('upload queue against the local service', () => {
   it('resumes the queue after a restart; the interrupted item starts over', async () => {
     const paths = ['one', 'two', 'three'].map((n) => join(files, `${n}.bin`))
     for (const p of paths) await writeFile(p, Buffer.alloc(600_000, p.length))
-    const first = await openQueue({ cipher: slowCipher(3), concurrency: 1, bundleSmallFiles: false })
+    const first = await openQueue({
+      cipher: slowCipher(3),
+      concurrency: 1,
+      bundleSmallFiles: false,
+      realNameVaults: [vaultId],
+    })
     const stopped = new Promise<void>((resolve) => {
       first.on('item', (i) => {
         if (i.state === 'done') void first.stop().then(resolve)
@@ -340,7 +346,7 @@ describe('upload queue against the local service', () => {
     expect(states.slice(1)).toEqual(['queued', 'queued'])
 
     await first.close()
-    const second = await openQueue({ concurrency: 2, bundleSmallFiles: false })
+    const second = await openQueue({ concurrency: 2, bundleSmallFiles: false, realNameVaults: [vaultId] })
     await second.idle()
     expect(second.list().map((i) => i.state)).toEqual(['done', 'done', 'done'])
     const assets = await client.listAllAssets(vaultId)

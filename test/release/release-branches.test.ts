@@ -15,6 +15,7 @@ import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
 import type { VaultSession } from '../../src/main/core/vault-session'
 import { recoverVaultKey } from '../../src/recovery'
 import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
+import type { Asset } from '../../src/shared/api'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import type { GuardianChange, GuardianKit, UploadItemView, VaultView } from '../../src/shared/ipc/vault-types'
@@ -36,6 +37,9 @@ const run = promisify(execFile)
 const RECOVER_CLI = ['--import', 'tsx', 'src/recovery/cli.ts']
 let world: ReleaseWorld
 let owner: VaultSession
+
+/** The asset whose upload metadata says it is a bundle (its name on the service is neutral). */
+const isBundle = (a: Asset) => (a as Asset & { metadata?: { bundle?: boolean } }).metadata?.bundle === true
 
 beforeAll(async () => {
   world = await startReleaseWorld('branches-owner@example.com')
@@ -272,9 +276,8 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     const key = await recoverVaultKey({ shareWords: [...newKits.values()] })
     // The three small files went up as one bundle, in the order they were queued: the bundle's last
     // bytes belong to scans/passport.png.
-    const bundle = (await owner.vaults.listAssets(vaultId)).data.find((a) =>
-      a.filename.startsWith('Bundle of'),
-    )!
+    // Names are hidden from the service: the bundle is the asset its metadata calls one.
+    const bundle = (await owner.vaults.listAssets(vaultId)).data.find(isBundle)!
     const blob = blobPathOf(world.serviceDir, bundle.storageTxId)
     const original = await readFile(blob)
     const bytes = Buffer.from(original)
@@ -319,7 +322,7 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     const token = heirToken(world.mail.to('ina@example.com')[0]!)
     const key = await recoverVaultKey({ shareWords: [...newKits.values()] })
     const assets = (await owner.vaults.listAssets(vaultId)).data
-    const bundle = assets.find((a) => a.filename.startsWith('Bundle of'))!
+    const bundle = assets.find(isBundle)!
     const outDir = await world.tempDir('vault-heir-rerun-')
     await mkdir(join(outDir, 'scans'), { recursive: true })
     await writeFile(join(outDir, 'scans', 'deed.pdf'), 'my own notes, not the deed')

@@ -115,7 +115,9 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
     // What the service stores is ciphertext: the file behind its sealed name and size (10 bytes + the
     // path), 16 bytes per 16 KiB chunk and a 56-byte header larger.
     const assets = (await owner.vaults.listAssets(vaultId)).data
-    const big = assets.find((a) => a.filename === 'home-video.mp4')!
+    // The service knows it only by a neutral name: this computer's upload list says which asset it is.
+    const bigId = items.find((i) => i.relativePath === 'home-video.mp4')!.asset!.id
+    const big = assets.find((a) => a.id === bigId)!
     const sealed = 10 + 'home-video.mp4'.length + BIG_BYTES
     expect(big.sizeBytes).toBe(56 + sealed + 16 * (Math.floor(sealed / 16384) + 1))
 

@@ -294,7 +294,7 @@ export class VaultSession {
       clientFor: (connectionId) => registry.client(connectionId),
       vaultKeys,
       concurrency: settings.uploadConcurrency,
-      hideFileNames: settings.hideFileNames,
+      realNameVaults: settings.realNameVaults,
       now,
     })
     // The local service must be up before anything asks it for vaults.
@@ -756,7 +756,7 @@ export class VaultSession {
     this.#settings = settings
     this.reminders.setConfig(reminderConfig(settings))
     if (settings.uploadConcurrency) this.#queue.setConcurrency(settings.uploadConcurrency)
-    this.#queue.setHideFileNames(settings.hideFileNames)
+    this.#queue.setRealNameVaults(settings.realNameVaults)
     this.reminders.tick()
     this.#emitNow()
   }

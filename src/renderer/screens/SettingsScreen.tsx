@@ -27,7 +27,6 @@ export function SettingsScreen() {
     concurrency: useId(),
     confirm: useId(),
     reserve: useId(),
-    hideNames: useId(),
   }
 
   if (!settings || !appInfo) return null
@@ -182,17 +181,9 @@ export function SettingsScreen() {
           {t.reserveNote}
         </p>
 
-        <label htmlFor={ids.hideNames}>{t.hideNames}</label>
-        <input
-          id={ids.hideNames}
-          type="checkbox"
-          checked={settings.hideFileNames}
-          aria-describedby={`${ids.hideNames}-note`}
-          onChange={(event) => save({ hideFileNames: event.target.checked })}
-        />
-        <p id={`${ids.hideNames}-note`} className="muted small form-note">
-          {t.hideNamesNote}
-        </p>
+        {/* Hidden by default; real names are each vault's choice (its Files tab). */}
+        <h3 className="form-note">{t.hideNames}</h3>
+        <p className="muted small form-note">{t.hideNamesNote}</p>
       </div>
 
       <div className="panel">

@@ -315,9 +315,9 @@ export const english = (f: LocaleFormat) => ({
       n === 0 ? 'None (not recommended)' : f.count(n, { one: 'month', other: 'months' }),
     reserveNote:
       "Uploads may not spend these credits unless you say so, so that a dead man's switch never starts the release just because the credits for check-ins ran out.",
-    hideNames: 'Hide file names from the service',
+    hideNames: 'File names and the service',
     hideNamesNote:
-      'New uploads reach the service under a neutral name, without their folder, type or date. The real name is sealed inside the encrypted file, so heirs still get every file under its own name; this computer keeps showing the names of files it uploaded.',
+      "Uploads reach the service under a neutral name, without their folder, type or date. The real name is sealed inside the encrypted file, so heirs still get every file under its own name; this computer keeps showing the names of files it uploaded. A vault's Files tab lets you tell the service real names for that vault.",
     about: 'About this app',
     version: 'Version',
     platform: 'Platform',
@@ -890,6 +890,14 @@ export const english = (f: LocaleFormat) => ({
     superseded: (n: number) =>
       `${f.number(n)} of them replaced since by a newer upload; recovery gives back the newer copy.`,
     showMore: (n: number) => `Show ${f.number(n)} more`,
+    nameSealed: 'Name sealed inside the file',
+    sealedNote:
+      "Files whose name is sealed inside were uploaded from another computer with their names hidden from the service. Their names come from the vault's manifest and from the files themselves once they are downloaded (Recovery).",
+    realNames: 'Tell the service the real names of files uploaded to this vault',
+    realNamesOff:
+      'Off (recommended): new files reach the service as file-….vault, with no folder, type or date. Their real names travel only inside the encrypted files; this computer shows them from its own list of uploads, and elsewhere they appear once the files are downloaded.',
+    realNamesOn:
+      'On: the service learns the name, folder path, type and modification time of every file uploaded to this vault from now on (never its contents). Files already uploaded keep the name they were sent with.',
   },
   uploadList: {
     state: {

@@ -157,4 +157,15 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     lostFingerprint: (fingerprint: string) =>
       `El kit del propietario de esta clave muestra la huella ${fingerprint}. La aplicación no crea otra clave en su lugar: los archivos y los kits de los guardianes de la bóveda solo se abren con esta.`,
   },
+  // Where a file's name comes from, and the per-vault choice of telling the service real names.
+  assets: {
+    nameSealed: 'Nombre guardado dentro del archivo',
+    sealedNote:
+      'Los archivos con el nombre guardado dentro se subieron desde otro ordenador sin mostrar sus nombres al servicio. Sus nombres salen del manifiesto de la bóveda y de los propios archivos una vez descargados (Recuperación).',
+    realNames: 'Decir al servicio los nombres reales de los archivos que se suban a esta bóveda',
+    realNamesOff:
+      'Desactivado (recomendado): los archivos nuevos llegan al servicio como file-….vault, sin carpeta, tipo ni fecha. Sus nombres reales viajan solo dentro de los archivos cifrados; este ordenador los muestra desde su propia lista de subidas y en otros aparecen al descargar los archivos.',
+    realNamesOn:
+      'Activado: el servicio conoce el nombre, la ruta de carpetas, el tipo y la fecha de modificación de cada archivo que se suba a esta bóveda a partir de ahora (nunca su contenido). Los archivos ya subidos conservan el nombre con que se enviaron.',
+  },
 })

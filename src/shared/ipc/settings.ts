@@ -17,8 +17,12 @@ export const SettingsSchema = z.object({
   confirmUploadAboveCredits: z.number().int().min(0).max(1_000_000),
   /** Months of check-ins an upload may not spend (0: no reserve). */
   checkInReserveMonths: z.number().int().min(0).max(60),
-  /** Upload with a neutral name and no path, type or date: the real name travels only inside the encrypted file. */
-  hideFileNames: z.boolean(),
+  /**
+   * Vaults whose uploads tell the service each file's real name, folder path, type and time (the
+   * owner opted in, per vault). Every other vault uploads under a neutral name with none of these:
+   * the real name travels only inside the encrypted file.
+   */
+  realNameVaults: z.array(z.string().min(1).max(200)).max(1000),
   /** Check in when the computer is unlocked (through a read-and-check-in key; see unlock-check-in.ts). */
   checkInOnUnlock: z.boolean(),
 })
@@ -36,6 +40,6 @@ export const DEFAULT_SETTINGS: Settings = {
   uploadConcurrency: 2,
   confirmUploadAboveCredits: 50,
   checkInReserveMonths: 12,
-  hideFileNames: false,
+  realNameVaults: [],
   checkInOnUnlock: false,
 }

@@ -220,6 +220,12 @@ export interface AssetView extends Asset {
   displayName: string
   /** Uploaded under a neutral name; the real one is sealed inside the encrypted file. */
   nameHidden: boolean
+  /**
+   * Where the shown name comes from: the service's record, this computer's list of its uploads, or
+   * nowhere yet (a hidden name uploaded from another computer: it is read from the vault's manifest
+   * and the file itself once downloaded).
+   */
+  nameFrom: 'service' | 'this-computer' | 'sealed'
   /** The original file's size, when the upload said it or this computer recorded it. */
   originalBytes?: number
   /**

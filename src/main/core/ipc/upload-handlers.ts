@@ -98,6 +98,7 @@ export function assetView(asset: Asset, uploadedHere: readonly UploadIndexEntry[
       ...asset,
       displayName: folder ? `${folder}: ${counted} in one bundle` : `Bundle of ${counted}`,
       nameHidden: told.hidden,
+      nameFrom: files.length > 0 ? 'this-computer' : told.hidden ? 'sealed' : 'service',
       ...(originalBytes !== undefined ? { originalBytes } : {}),
       bundle: { fileCount, files },
     }
@@ -110,6 +111,7 @@ export function assetView(asset: Asset, uploadedHere: readonly UploadIndexEntry[
       ? (here?.relativePath ?? 'Name hidden (sealed inside the file)')
       : asset.filename,
     nameHidden: told.hidden,
+    nameFrom: !told.hidden ? 'service' : here ? 'this-computer' : 'sealed',
     ...(originalBytes !== undefined ? { originalBytes } : {}),
   }
 }

@@ -122,8 +122,12 @@ export interface UploadQueueOptions {
   autoStart?: boolean
   /** Minimum interval between progress events per item. */
   progressIntervalMs?: number
-  /** Send neutral names to the service (see setHideFileNames). */
-  hideFileNames?: boolean
+  /**
+   * Vaults whose uploads tell the service each file's real name, path, type and time (the owner's
+   * choice, per vault); every other vault's uploads reach it under a neutral name (see
+   * setRealNameVaults).
+   */
+  realNameVaults?: readonly string[]
   /**
    * Pack small files queued together into bundles (default true). Benchmarks and tests turn it off to
    * compare with one upload per file, or pass smaller limits.
@@ -222,7 +226,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #now: () => number
   readonly #bundleLimits: BundleLimits | false
   #concurrency: number
-  #hideFileNames: boolean
+  #realNameVaults: ReadonlySet<string>
   #running = false
 
   /** Every listed item by id, in queue order. */
@@ -254,7 +258,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     this.#cipher = options.cipher ?? cobblestoneCipher(options.parallelEncryption ?? false)
     this.#now = options.now ?? Date.now
     this.#concurrency = Math.max(1, options.concurrency ?? 2)
-    this.#hideFileNames = options.hideFileNames ?? false
+    this.#realNameVaults = new Set(options.realNameVaults ?? [])
     const bundling = options.bundleSmallFiles ?? true
     this.#bundleLimits =
       bundling === false ? false : { ...DEFAULT_BUNDLE_LIMITS, ...(bundling === true ? {} : bundling) }
@@ -318,9 +322,16 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     this.#pump()
   }
 
-  /** Uploads that start from now on send a neutral name (the real one is sealed inside the blob). */
-  setHideFileNames(hide: boolean): void {
-    this.#hideFileNames = hide
+  /**
+   * The vaults whose uploads, from now on, tell the service real names; the others send a neutral
+   * name, no path, type or date (the real name is sealed inside the blob either way).
+   */
+  setRealNameVaults(vaultIds: readonly string[]): void {
+    this.#realNameVaults = new Set(vaultIds)
+  }
+
+  #hidesNames(vaultId: string): boolean {
+    return !this.#realNameVaults.has(vaultId)
   }
 
   /** Whether a scanned file would be uploaded, and if not why (the estimate and enqueue agree). */
@@ -1014,17 +1025,17 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     }
     const unreserve = this.#reserve(item.vaultId, estimatedCredits)
     try {
-      const hidden = this.#hideFileNames
+      const hidden = this.#hidesNames(item.vaultId)
       const contentType = hidden ? 'application/octet-stream' : await detectContentType(item.path)
       const metadata = hidden ? hiddenUploadMetadata() : uploadMetadata(item.relativePath, size, mtimeMs)
-      const serviceName = hidden ? neutralFileName() : basename(item.relativePath)
+      const names = serviceNames(hidden, basename(item.relativePath))
       const cipher = this.#cipher
       const vaultId = item.vaultId
       const onChanged = (message: string) =>
         job.controller.abort(new AbortReason('file-changed', message, item.id))
       // Known once the whole file was read (by the cipher's reader): the index needs no second pass.
       let sha256: string | undefined
-      const body = buildMultipartBodyFor(serviceName, contentType, metadata, encryptedBytes, () =>
+      const body = buildMultipartBodyFor(names, contentType, metadata, encryptedBytes, () =>
         cipher.encryptFile
           ? cipher.encryptFile(item.path, {
               vaultKey,
@@ -1121,10 +1132,10 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     }
     const unreserve = this.#reserve(vaultId, credits)
     try {
-      const hidden = this.#hideFileNames
+      const hidden = this.#hidesNames(vaultId)
       const contentBytes = files.reduce((sum, f) => sum + f.size, 0)
       // No file name reaches the service: they are all sealed inside the bundle.
-      const serviceName = hidden ? neutralFileName() : `Bundle of ${n} small files`
+      const names = serviceNames(hidden, `Bundle of ${n} small files`)
       const metadata = bundleMetadata(n, contentBytes, hidden)
       const createdAtMs = this.#now()
       const cipher = this.#cipher
@@ -1132,29 +1143,23 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       const hashes = new Map<UploadItem, string>()
       // The files are read one after the other: one pair of buffers serves them all.
       const largest = Math.max(1, ...files.map((f) => f.size))
-      const body = buildMultipartBodyFor(
-        serviceName,
-        'application/octet-stream',
-        metadata,
-        encryptedBytes,
-        () => {
-          const buffers = readBuffers(largest)
-          return cipher.encryptBundleStream(
-            files.map((f) => ({
-              identity: f.identity,
-              content: () =>
-                readUnchangedFile(
-                  f.item.path,
-                  f.size,
-                  f.mtimeMs,
-                  (message) => job.controller.abort(new AbortReason('file-changed', message, f.item.id)),
-                  { onHashed: (sha256) => hashes.set(f.item, sha256), buffers },
-                ),
-            })),
-            { vaultKey, vaultId, createdAtMs },
-          )
-        },
-      )
+      const body = buildMultipartBodyFor(names, 'application/octet-stream', metadata, encryptedBytes, () => {
+        const buffers = readBuffers(largest)
+        return cipher.encryptBundleStream(
+          files.map((f) => ({
+            identity: f.identity,
+            content: () =>
+              readUnchangedFile(
+                f.item.path,
+                f.size,
+                f.mtimeMs,
+                (message) => job.controller.abort(new AbortReason('file-changed', message, f.item.id)),
+                { onHashed: (sha256) => hashes.set(f.item, sha256), buffers },
+              ),
+          })),
+          { vaultKey, vaultId, createdAtMs },
+        )
+      })
       this.#store.write(() => {
         for (const [k, f] of files.entries()) {
           this.#set(f.item, {
@@ -1273,8 +1278,21 @@ function firstOf<T>(set: ReadonlySet<T>): T | undefined {
   return undefined
 }
 
+/** The name field the service keeps, and the file part's name. */
+interface ServiceNames {
+  field: string
+  part: string
+}
+
+/** Neutral names unless the owner chose real ones for the vault; the encrypted file ends in .c2sp. */
+function serviceNames(hidden: boolean, realName: string): ServiceNames {
+  if (!hidden) return { field: realName, part: `${realName}.c2sp` }
+  const neutral = neutralFileName()
+  return { field: neutral, part: neutral }
+}
+
 function buildMultipartBodyFor(
-  serviceName: string,
+  names: ServiceNames,
   contentType: string,
   metadata: string,
   length: number,
@@ -1282,13 +1300,13 @@ function buildMultipartBodyFor(
 ) {
   return buildMultipartBody(
     [
-      ['filename', serviceName],
+      ['filename', names.field],
       ['contentType', contentType],
       ['metadata', metadata],
     ],
     {
       fieldName: 'file',
-      filename: `${serviceName}.c2sp`,
+      filename: names.part,
       contentType: 'application/octet-stream',
       length,
       content,
@@ -1335,9 +1353,9 @@ export function bundleMetadata(fileCount: number, contentBytes: number, hidden: 
   })
 }
 
-/** A neutral, unique name for the service, telling nothing about the file. */
+/** A neutral, unique name for the service, telling nothing about the file (nor whether it is a bundle). */
 export function neutralFileName(): string {
-  return `file-${randomBytes(8).toString('hex')}`
+  return `file-${randomBytes(8).toString('hex')}.vault`
 }
 
 /** The metadata field: the relative path (for folder backups) and what is needed to restore. */

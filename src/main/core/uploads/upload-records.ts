@@ -15,7 +15,7 @@ export interface UploadItem extends UploadItemView {
   path: string
   force: boolean
   mtimeMs?: number
-  /** Sent to the service under a neutral name (Settings: hide file names from the service). */
+  /** Sent to the service under a neutral name (the default; a vault may opt in to real names). */
   nameHidden?: boolean
   /** Balance seen at the credit check. */
   balanceCredits?: number

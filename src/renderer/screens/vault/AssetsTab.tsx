@@ -9,6 +9,7 @@ import { UploadPanel } from '../../components/UploadPanel'
 import { UploadQueue } from '../../components/UploadQueue'
 import { plaintextBytes } from '../../display/units'
 import { useAssetsStore } from '../../stores/assets-store'
+import { useSettingsStore } from '../../stores/settings-store'
 import { useVault } from '../../stores/vaults-store'
 import { format, text } from '../../text'
 
@@ -19,6 +20,9 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const { page, query, loading, error, load } = useAssetsStore()
   const [copied, setCopied] = useState<string>()
+  const realNameVaults = useSettingsStore((s) => s.settings?.realNameVaults)
+  const updateSettings = useSettingsStore((s) => s.update)
+  const [namesError, setNamesError] = useState<unknown>()
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's count moves (a change made elsewhere)
   useEffect(() => {
@@ -29,6 +33,18 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
   const total = page?.total ?? 0
   const from = total === 0 ? 0 : query.offset + 1
   const to = Math.min(query.offset + query.limit, total)
+
+  const realNames = realNameVaults?.includes(vaultId) ?? false
+  const sealedHere = page?.assets.some((a) => a.nameFrom === 'sealed') ?? false
+  const setRealNames = async (on: boolean) => {
+    setNamesError(undefined)
+    const others = (realNameVaults ?? []).filter((id) => id !== vaultId)
+    try {
+      await updateSettings({ realNameVaults: on ? [...others, vaultId] : others })
+    } catch (e) {
+      setNamesError(e)
+    }
+  }
 
   const copy = async (id: string) => {
     try {
@@ -97,7 +113,11 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
                     className="filename"
                     title={a.nameHidden ? t.hiddenName(a.filename) : revealControls(a.displayName)}
                   >
-                    <UntrustedName name={a.displayName} />
+                    {a.nameFrom === 'sealed' && !a.bundle ? (
+                      <span className="muted">{t.nameSealed}</span>
+                    ) : (
+                      <UntrustedName name={a.displayName} />
+                    )}
                     {a.nameHidden && <span className="muted small">{t.nameHidden}</span>}
                     {a.bundle && <BundleFiles name={a.displayName} bundle={a.bundle} />}
                   </td>
@@ -142,6 +162,20 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
           >
             {t.next}
           </button>
+        </div>
+        {sealedHere && <p className="muted small">{t.sealedNote}</p>}
+        <div className="service-names" data-testid="service-names">
+          <label>
+            <input
+              type="checkbox"
+              checked={realNames}
+              disabled={!realNameVaults}
+              onChange={(e) => void setRealNames(e.target.checked)}
+            />{' '}
+            {t.realNames}
+          </label>
+          <p className="muted small">{realNames ? t.realNamesOn : t.realNamesOff}</p>
+          {namesError !== undefined && <ErrorNotice error={namesError} />}
         </div>
       </div>
     </div>
