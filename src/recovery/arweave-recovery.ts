@@ -3,11 +3,15 @@
 // on Arweave"), and the vault id is inside the kits. So the kits alone find the blobs through any
 // gateway's GraphQL, download them, and decrypt them exactly as local .vault files (recover-files.ts).
 // Anyone can tag a transaction with a vault's reference, so blobs that are not of this vault under this
-// key are set aside, not counted as failures. Downloads resume (byte ranges) and are kept until a run
-// completes, so a re-run after an interruption fetches only what is missing.
+// key are set aside, not counted as failures; `owner` accepts only one wallet's transactions, and the
+// report says when several wallets tagged the vault. Downloads resume (byte ranges) and are kept until a
+// run completes, so a re-run after an interruption fetches only what is missing.
+// The gateway is trusted for nothing: transaction ids and addresses must have their exact shape (a
+// gateway that sends anything else is refused by name), paging stops at a cap, a download never goes
+// past the size the transaction declares, and local names are made here (confined-write.ts).
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rename, rm, stat } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { lstat, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -15,6 +19,7 @@ import type { ReadableStream } from 'node:stream/web'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
+import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverFiles } from './recover-files'
 
 /** Folder inside the output folder holding downloads (removed once a run completes). */
@@ -44,9 +49,21 @@ export interface ArweaveBlob {
 
 export type ArweaveStopCode =
   | 'INVALID_ADDRESS'
+  | 'INVALID_OWNER'
   | 'GATEWAY_UNREACHABLE'
   | 'GATEWAY_ERROR'
+  | 'GATEWAY_UNTRUSTWORTHY'
+  | 'TOO_MANY_PAGES'
   | 'OUTPUT_UNWRITABLE'
+
+/** An Arweave transaction id or wallet address: exactly 43 base64url characters (32 bytes). */
+export const ARWEAVE_ID = /^[A-Za-z0-9_-]{43}$/
+
+/** Pages of 100 followed at most (100 000 transactions) unless told otherwise. */
+export const DEFAULT_MAX_PAGES = 1000
+
+/** The most a gateway's answer to one page may weigh: 100 transactions take well under 1 MB. */
+const MAX_PAGE_BYTES = 8 << 20
 
 /** Why a run could not go on; the message says what happened and what to do. */
 export class ArweaveRecoveryError extends AppError {
@@ -78,6 +95,10 @@ export interface ArweaveRecoveryOptions {
   backend?: AeadBackendName
   /** Per-request timeout for the GraphQL queries (default 60 s). */
   timeoutMs?: number
+  /** Accept only transactions this wallet posted (the vault service's operator address). */
+  owner?: string
+  /** Pages followed at most (DEFAULT_MAX_PAGES). */
+  maxPages?: number
   onProgress?: (progress: ArweaveRecoveryProgress) => void
 }
 
@@ -90,14 +111,19 @@ export interface ArweaveRecoveryReport {
   results: FileRecoveryResult[]
   /** Tagged transactions that are not files of this vault under this key (anyone can tag one). */
   foreign: { txId: string; owner: string }[]
+  /**
+   * Every wallet whose transactions with the vault's label were found (only `owner`'s when given), most
+   * first. More than one: someone else labelled transactions with the vault's reference.
+   */
+  owners: { address: string; count: number }[]
   /** Set when the run had to stop (gateway unreachable); a re-run continues. */
   stopped?: { code: ArweaveStopCode; message: string }
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/
 
-const QUERY = `query($tags: [TagFilter!]!, $after: String) {
-  transactions(tags: $tags, first: 100, after: $after, sort: HEIGHT_ASC) {
+const QUERY = `query($tags: [TagFilter!]!, $owners: [String!], $after: String) {
+  transactions(tags: $tags, owners: $owners, first: 100, after: $after, sort: HEIGHT_ASC) {
     pageInfo { hasNextPage }
     edges { cursor node { id owner { address } data { size } block { timestamp } tags { name value } } }
   }
@@ -150,13 +176,52 @@ function unreachable(gateway: URL, what: string, error: unknown): ArweaveRecover
   )
 }
 
-/** Every transaction tagged with this vault's reference, oldest first, through the gateway's GraphQL. */
+/** The gateway answered something no honest gateway sends: named, and another gateway advised. */
+function untrustworthy(gateway: URL, what: string): ArweaveRecoveryError {
+  return new ArweaveRecoveryError(
+    'GATEWAY_UNTRUSTWORTHY',
+    `The Arweave gateway ${gateway.origin} answered ${what}. It is faulty or not to be trusted, so the recovery stopped before downloading anything it named. Use another gateway (https://arweave.net is one) and start again.`,
+  )
+}
+
+/** At most `limit` bytes of a response body, as text; null when it is longer. */
+async function boundedText(response: Response, limit: number): Promise<string | null> {
+  if (!response.body) return ''
+  const pieces: Buffer[] = []
+  let length = 0
+  for await (const piece of Readable.fromWeb(response.body as ReadableStream)) {
+    length += (piece as Buffer).length
+    if (length > limit) return null
+    pieces.push(piece as Buffer)
+  }
+  return Buffer.concat(pieces).toString('utf8')
+}
+
+/** The "--owner" address as given, or INVALID_OWNER. */
+export function checkOwnerAddress(owner: string): string {
+  const address = owner.trim()
+  if (!ARWEAVE_ID.test(address)) {
+    throw new ArweaveRecoveryError(
+      'INVALID_OWNER',
+      `"${owner}" is not an Arweave wallet address (those are exactly 43 letters, digits, '-' and '_'). Give the address of the wallet that stored the vault (the vault service's operator), or leave the owner out.`,
+    )
+  }
+  return address
+}
+
+/**
+ * Every transaction tagged with this vault's reference (and posted by `owner`, when given), oldest
+ * first, through the gateway's GraphQL. Throws ArweaveRecoveryError when the gateway cannot be reached,
+ * answers something that is not a transaction list, or pages on beyond `maxPages`.
+ */
 export async function findVaultBlobs(
   gateway: string,
   vaultId: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; owner?: string; maxPages?: number } = {},
 ): Promise<ArweaveBlob[]> {
   const url = gatewayUrl(gateway)
+  const owner = options.owner === undefined ? undefined : checkOwnerAddress(options.owner)
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
   const vaultRef = arweaveVaultRef(vaultId)
   // op EQ is every gateway's default, but arlocal applies it only when given.
   const tags = [
@@ -164,46 +229,99 @@ export async function findVaultBlobs(
     { name: 'Vault-Ref', values: [vaultRef], op: 'EQ' },
   ]
   const blobs = new Map<string, ArweaveBlob>()
+  const cursors = new Set<string>()
   let after: string | undefined
-  for (;;) {
+  for (let page = 1; ; page++) {
+    if (page > maxPages) {
+      throw new ArweaveRecoveryError(
+        'TOO_MANY_PAGES',
+        `The Arweave gateway ${url.origin} was still listing transactions tagged with this vault after ${maxPages} pages (${maxPages * 100} transactions), so the search stopped. A gateway that pages on for ever is faulty or hostile, and anyone can tag junk with a vault's label: try another gateway, or give --owner <the wallet address that stored the vault> to list only its transactions.`,
+      )
+    }
     let response: Response
     try {
       response = await fetch(endpoint(url, 'graphql'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: QUERY, variables: { tags, after } }),
+        body: JSON.stringify({
+          query: QUERY,
+          variables: { tags, after, ...(owner ? { owners: [owner] } : {}) },
+        }),
         signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
       })
     } catch (error) {
       throw unreachable(url, "to look up the vault's files", error)
     }
-    const body = (await response.json().catch(() => ({}))) as {
-      data?: TransactionsPage
-      errors?: { message: string }[]
+    let text: string | null
+    try {
+      text = await boundedText(response, MAX_PAGE_BYTES)
+    } catch (error) {
+      throw unreachable(url, "while reading the list of the vault's files", error)
     }
-    if (!response.ok || !body.data?.transactions) {
+    if (text === null)
+      throw untrustworthy(url, `a page of more than ${MAX_PAGE_BYTES >> 20} MB to the search`)
+    let body: { data?: TransactionsPage; errors?: { message: string }[] } = {}
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = {}
+    }
+    if (!response.ok || !body?.data?.transactions) {
       throw new ArweaveRecoveryError(
         'GATEWAY_ERROR',
-        `The Arweave gateway ${url.origin} did not answer the search for the vault's files (HTTP ${response.status}${body.errors?.[0] ? `: ${body.errors[0].message}` : ''}). Use a gateway that answers GraphQL queries, such as https://arweave.net, and start again.`,
+        `The Arweave gateway ${url.origin} did not answer the search for the vault's files (HTTP ${response.status}${typeof body?.errors?.[0]?.message === 'string' ? `: ${body.errors[0].message.slice(0, 200)}` : ''}). Use a gateway that answers GraphQL queries, such as https://arweave.net, and start again.`,
       )
     }
     const { edges, pageInfo } = body.data.transactions
-    for (const { node } of edges) {
-      // Whatever the gateway's filter did, only this vault's transactions are downloaded.
-      if (!node.tags.some((t) => t.name === 'Vault-Ref' && t.value === vaultRef)) continue
-      const sha = node.tags.find((t) => t.name === 'Content-SHA256')?.value.toLowerCase()
+    if (!Array.isArray(edges)) throw untrustworthy(url, 'a search result without a list of transactions')
+    for (const edge of edges) {
+      const node = edge?.node
+      if (!node || typeof node.id !== 'string' || !ARWEAVE_ID.test(node.id)) {
+        throw untrustworthy(
+          url,
+          `${JSON.stringify(String(node?.id)).slice(0, 60)} where a transaction id must be`,
+        )
+      }
+      const address = node.owner?.address
+      if (typeof address !== 'string' || !ARWEAVE_ID.test(address)) {
+        throw untrustworthy(url, `a transaction (${node.id}) without a valid owner address`)
+      }
+      const size = Number(node.data?.size)
+      if (!Number.isSafeInteger(size) || size < 0) {
+        throw untrustworthy(url, `a transaction (${node.id}) with an impossible size`)
+      }
+      const nodeTags = Array.isArray(node.tags) ? node.tags : []
+      // Whatever the gateway's filter did, only this vault's transactions (of this owner) are downloaded.
+      if (!nodeTags.some((t) => t?.name === 'Vault-Ref' && t.value === vaultRef)) continue
+      if (owner && address !== owner) continue
+      const sha = nodeTags.find((t) => t?.name === 'Content-SHA256')?.value
+      const sha256Hex = typeof sha === 'string' ? sha.toLowerCase() : undefined
+      const timestamp = node.block?.timestamp
       blobs.set(node.id, {
         txId: node.id,
-        owner: node.owner.address,
-        size: Number(node.data.size),
-        ...(sha && SHA256_HEX.test(sha) ? { sha256Hex: sha } : {}),
-        ...(node.block ? { minedAtMs: blockTimeMs(node.block.timestamp) } : {}),
+        owner: address,
+        size,
+        ...(sha256Hex && SHA256_HEX.test(sha256Hex) ? { sha256Hex } : {}),
+        ...(Number.isFinite(timestamp) ? { minedAtMs: blockTimeMs(timestamp as number) } : {}),
       })
     }
-    if (!pageInfo.hasNextPage || edges.length === 0) break
-    after = edges[edges.length - 1]!.cursor
+    if (!pageInfo?.hasNextPage || edges.length === 0) break
+    const cursor = edges[edges.length - 1]!.cursor
+    // A cursor seen before would page in a circle.
+    if (typeof cursor !== 'string' || cursors.has(cursor)) {
+      throw untrustworthy(url, 'the same page of its search again')
+    }
+    cursors.add(cursor)
+    after = cursor
   }
   return [...blobs.values()]
+}
+
+/** Each wallet that posted transactions with the vault's label, and how many: most first. */
+function ownersOf(blobs: readonly ArweaveBlob[]): { address: string; count: number }[] {
+  const counts = new Map<string, number>()
+  for (const blob of blobs) counts.set(blob.owner, (counts.get(blob.owner) ?? 0) + 1)
+  return [...counts].map(([address, count]) => ({ address, count })).sort((a, b) => b.count - a.count)
 }
 
 function isBlobLength(size: number): boolean {
@@ -220,9 +338,11 @@ function blockTimeMs(timestamp: number): number {
   return timestamp < 1e11 ? timestamp * 1000 : timestamp
 }
 
+/** The size of a file there (never through a link: a link counts as nothing there). */
 async function sizeOf(path: string): Promise<number | undefined> {
   try {
-    return (await stat(path)).size
+    const info = await lstat(path)
+    return info.isFile() ? info.size : undefined
   } catch {
     return undefined
   }
@@ -234,17 +354,27 @@ async function sha256Of(path: string): Promise<string> {
   return hash.digest('hex')
 }
 
+/** Where a blob's download goes: a name made here, never the transaction id the gateway gave. */
+function downloadPath(downloads: string, vaultId: string, blob: ArweaveBlob): string {
+  return join(downloads, `${localDownloadName('arweave', vaultId, blob.txId)}.vault`)
+}
+
+/** A download that went past the size its transaction declares. */
+class TooLongError extends Error {
+  override readonly name = 'TooLongError'
+}
+
 /**
- * Downloads one blob to `<downloads>/<tx id>.vault`, continuing a cut-off download with a byte range.
- * Returns false (and keeps nothing) when the bytes are not what the transaction's tags say.
+ * Downloads one blob into `downloads`, continuing a cut-off download with a byte range, never past the
+ * size its transaction declares. Returns 'mismatch' (and keeps nothing) when the bytes are not what the
+ * transaction's tags say, 'too-long' when the gateway sent more than declared.
  */
 async function download(
   url: URL,
   blob: ArweaveBlob,
-  downloads: string,
+  done: string,
   onBytes: (bytes: number) => void,
-): Promise<'done' | 'mismatch'> {
-  const done = join(downloads, `${blob.txId}.vault`)
+): Promise<'done' | 'mismatch' | 'too-long'> {
   if ((await sizeOf(done)) === blob.size) {
     onBytes(blob.size)
     return 'done'
@@ -273,19 +403,27 @@ async function download(
     // A gateway that ignores the range sends the whole blob again.
     if (have > 0 && response.status !== 206) have = 0
     onBytes(have)
+    let room = blob.size - have
     const counter = new Transform({
       transform(piece: Buffer, _encoding, next) {
+        // Cut at the declared size: never read beyond it, never keep it.
+        if (piece.length > room) {
+          next(new TooLongError())
+          return
+        }
+        room -= piece.length
         onBytes(piece.length)
         next(null, piece)
       },
     })
     try {
-      await pipeline(
-        Readable.fromWeb(response.body as ReadableStream),
-        counter,
-        createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }),
-      )
+      const sink = (await openDownload(part, have > 0)).createWriteStream()
+      await pipeline(Readable.fromWeb(response.body as ReadableStream), counter, sink)
     } catch (error) {
+      if (error instanceof TooLongError) {
+        await rm(part, { force: true })
+        return 'too-long'
+      }
       if ((error as NodeJS.ErrnoException).syscall) throw error
       throw unreachable(url, `while downloading ${blob.txId} (the download was cut off)`, error)
     }
@@ -313,6 +451,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     found: [],
     results: [],
     foreign: [],
+    owners: [],
   }
   let url: URL
   try {
@@ -325,7 +464,13 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       doneBytes: 0,
       totalBytes: 0,
     })
-    report.found = await findVaultBlobs(opts.gateway, opts.vaultId, { timeoutMs: opts.timeoutMs })
+    const found = await findVaultBlobs(opts.gateway, opts.vaultId, {
+      timeoutMs: opts.timeoutMs,
+      maxPages: opts.maxPages,
+      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+    })
+    report.owners = ownersOf(found)
+    report.found = found
   } catch (error) {
     if (!(error instanceof ArweaveRecoveryError)) throw error
     report.stopped = { code: error.code, message: error.message }
@@ -333,7 +478,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
   }
   const downloads = join(opts.outDir, ARWEAVE_DOWNLOADS_FOLDER)
   try {
-    await mkdir(downloads, { recursive: true })
+    await makeConfinedFolders(await outputRoot(opts.outDir), downloads)
   } catch (error) {
     report.stopped = {
       code: 'OUTPUT_UNWRITABLE',
@@ -352,9 +497,10 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       report.foreign.push({ txId: blob.txId, owner: blob.owner })
       continue
     }
-    let outcome: 'done' | 'mismatch'
+    const path = downloadPath(downloads, opts.vaultId, blob)
+    let outcome: Awaited<ReturnType<typeof download>>
     try {
-      outcome = await download(url, blob, downloads, (bytes) => {
+      outcome = await download(url, blob, path, (bytes) => {
         doneBytes += bytes
         opts.onProgress?.({
           phase: 'downloading',
@@ -370,17 +516,20 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       report.stopped = { code: error.code, message: error.message }
       return report
     }
-    if (outcome === 'mismatch') {
+    if (outcome !== 'done') {
       report.results.push({
         input: `arweave:${blob.txId}`,
         output: '',
         status: 'failed',
         reason: 'unreadable',
-        message: `The gateway served bytes for ${blob.txId} that are not the stored file (wrong size or SHA-256). Nothing was written for it; run the recovery again, or with another gateway.`,
+        message:
+          outcome === 'too-long'
+            ? `The gateway ${url.origin} sent more bytes for ${blob.txId} than the ${blob.size} its transaction holds, so the download was cut and nothing was written for it. Run the recovery again with another gateway.`
+            : `The gateway served bytes for ${blob.txId} that are not the stored file (wrong size or SHA-256). Nothing was written for it; run the recovery again, or with another gateway.`,
       })
       continue
     }
-    inputs.push({ path: join(downloads, `${blob.txId}.vault`), blob })
+    inputs.push({ path, blob })
   }
 
   // 2. Decrypt as local files; a blob's block dates it (bundles carry their own date).

@@ -5,8 +5,7 @@
 // a file that fails is reported and the others go on; a file already recovered by an earlier run is
 // kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
-import { createWriteStream } from 'node:fs'
-import { lstat, mkdir, rm, rmdir } from 'node:fs/promises'
+import { lstat, rm, rmdir } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -18,6 +17,8 @@ import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
 import { FileCipherError } from '../vault-format/format-errors'
 import { rehearsalProof } from '../vault-format/rehearsal-proof'
+import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
+import { OutputNames } from './portable-names'
 import { type BlobSummary, describeCopy, newestFirst, RecoveredPaths, summarizeBlob } from './recovery-plan'
 import { type RecoveredBlob, RecoveryWriteError, writeRecoveredBlob } from './recovery-writer'
 
@@ -143,6 +144,8 @@ function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId
       )
     }
     if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+    // An answer the client refused (another vault, ids that are not ids...): its words say what.
+    if (error.code === 'BAD_RESPONSE') return new HeirAccessError('SERVICE_ERROR', error.userMessage)
     // The client follows no redirect; its message says which address to use instead.
     if (error.code === 'REDIRECT_REFUSED') {
       return new HeirAccessError('INVALID_ADDRESS', error.userMessage, error.status)
@@ -184,6 +187,7 @@ async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; 
   for (const prefix of ['/api', '/v1'] as const) {
     const client = clientFor({ ...access, serviceUrl: address.url }, prefix)
     try {
+      // The client refuses an answer about another vault than the one asked for (answer-checks.ts).
       return { client, vault: await client.getVault(access.vaultId) }
     } catch (error) {
       lastError = error
@@ -208,6 +212,8 @@ function safeRelativePath(candidate: string | undefined): string | undefined {
 
 function namesFor(assets: Asset[]): HeirFile[] {
   const used = new Set<string>()
+  // The client checked the listing (ids, sizes, no id twice: answer-checks.ts); the ids reach
+  // request paths only, never local names.
   return assets.map((asset) => {
     const metadata = (asset as Asset & { metadata?: { relativePath?: unknown } }).metadata
     const fromMetadata =
@@ -283,7 +289,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
   }
   const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
   try {
-    await mkdir(downloads, { recursive: true })
+    await makeConfinedFolders(await outputRoot(opts.outDir), downloads)
   } catch (error) {
     report.stopped = {
       code: 'OUTPUT_UNWRITABLE',
@@ -344,7 +350,8 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       continue
     }
 
-    const part = join(downloads, `${file.assetId}.part`)
+    // Named here, never after the asset id the service gave.
+    const part = join(downloads, `${localDownloadName('service', opts.vaultId, file.assetId)}.part`)
     let have = (await sizeOf(part)) ?? 0
     if (have > file.encryptedBytes) {
       await rm(part, { force: true })
@@ -353,11 +360,13 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     progress(file, index, 'downloading', have)
     if (have < file.encryptedBytes) {
       try {
+        // Never more than the listing declared: the client cuts a longer body (BAD_RESPONSE).
         const { stream, partial } = await client.downloadAssetFrom(
           opts.vaultId,
           file.assetId,
           have,
           opts.signal,
+          file.encryptedBytes,
         )
         if (have > 0 && !partial) {
           progress(file, index, 'downloading', -have)
@@ -369,8 +378,19 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
             done(null, chunk)
           },
         })
-        await pipeline(stream, counter, createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }))
+        const sink = (await openDownload(part, have > 0)).createWriteStream()
+        await pipeline(stream, counter, sink)
       } catch (error) {
+        if (error instanceof VaultApiError && error.code === 'BAD_RESPONSE') {
+          await rm(part, { force: true })
+          report.results.push({
+            ...base,
+            status: 'failed',
+            reason: 'wrong-size',
+            message: `${error.userMessage} Nothing was written for "${file.name}"; the other files are not affected.`,
+          })
+          continue
+        }
         if (error instanceof VaultApiError && error.status === 404) {
           report.results.push({
             ...base,
@@ -420,6 +440,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     }
   }
   const paths = new RecoveredPaths()
+  const names = new OutputNames()
   const ordered = newestFirst(readable, (item) =>
     item.summary.kind === 'bundle' ? item.summary.createdAtMs : item.file.uploadedAtMs,
   )
@@ -436,6 +457,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
         vaultId: opts.vaultId,
         backend: opts.backend,
         supersededBy: paths.supersededBy,
+        names,
         onBytes: (bytes) => progress(file, index, 'checking', bytes),
       })
     } catch (error) {
@@ -454,13 +476,19 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
         status: written.status,
         bytes: written.bytes,
         message:
-          written.message ??
-          (written.status === 'kept'
-            ? 'Already recovered by an earlier run; left as it is.'
-            : (older ??
-              (written.nameFrom === 'blob' && written.relativePath !== file.name
-                ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
-                : 'Recovered and checked.'))),
+          written.status === 'superseded'
+            ? written.message!
+            : written.status === 'kept'
+              ? 'Already recovered by an earlier run; left as it is.'
+              : [
+                  written.message,
+                  older,
+                  written.nameFrom === 'blob' && written.path !== file.name
+                    ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
+                    : 'Recovered and checked.',
+                ]
+                  .filter(Boolean)
+                  .join(' '),
       })
       continue
     }
@@ -495,7 +523,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
         message:
           entry.status === 'kept'
             ? 'Already recovered by an earlier run; left as it is.'
-            : (older ?? 'Recovered and checked.'),
+            : [entry.message, older ?? 'Recovered and checked.'].filter(Boolean).join(' '),
       })
     }
     // Kept when a file could not be written (in the way, say), so a re-run need not download it again.

@@ -8,6 +8,7 @@ import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { plaintextLength } from '../vault-format/chunked-format'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
 import { FileCipherError, type FileCipherErrorReason } from '../vault-format/format-errors'
+import { OutputNames } from './portable-names'
 import { type BlobSummary, describeCopy, newestFirst, RecoveredPaths, summarizeBlob } from './recovery-plan'
 import {
   type RecoveredBlob,
@@ -148,13 +149,24 @@ export async function recoverFiles(opts: RecoverFilesOptions): Promise<FileRecov
     job.summary?.kind === 'bundle' ? job.summary.createdAtMs : opts.uploadedAtMs?.(job.input),
   )
   const paths = new RecoveredPaths()
+  const names = new OutputNames()
   const run = { done: 0, total: ordered.reduce((sum, job) => sum + job.size, 0) }
   for (const [i, job] of ordered.entries()) {
     const before = run.done
-    results.push(...(await recoverOne(job, i + 1, ordered.length, opts, run, paths)))
+    results.push(...(await recoverOne(job, i + 1, ordered.length, opts, run, paths, names)))
     run.done = before + job.size
   }
   return results
+}
+
+/** Notes for one file (a rename, an older copy), in one message. */
+function joined(...notes: (string | undefined)[]): string | undefined {
+  const present = notes.filter((n): n is string => Boolean(n))
+  return present.length > 0 ? present.join(' ') : undefined
+}
+
+function optional(message: string | undefined): { message?: string } {
+  return message ? { message } : {}
 }
 
 /** The results of one encrypted file, and what they settle for later (older) copies. */
@@ -164,7 +176,7 @@ function resultsOf(job: Job, blob: RecoveredBlob, paths: RecoveredPaths, copy: s
     const { file } = blob
     const older = file.status === 'recovered' ? paths.olderCopyNote(file.path) : undefined
     if (file.status !== 'superseded') paths.record(file.path, 'written', copy)
-    const message = file.status === 'kept' ? kept : (file.message ?? older)
+    const message = file.status === 'kept' ? kept : joined(file.message, older)
     return [
       {
         input: job.input,
@@ -195,7 +207,7 @@ function resultsOf(job: Job, blob: RecoveredBlob, paths: RecoveredPaths, copy: s
       ...base,
       status: file.status,
       bytes: file.bytes,
-      ...(file.status === 'kept' ? { message: kept } : older ? { message: older } : {}),
+      ...(file.status === 'kept' ? { message: kept } : optional(joined(file.message, older))),
     }
   })
 }
@@ -207,6 +219,7 @@ async function recoverOne(
   opts: RecoverFilesOptions,
   run: { done: number; total: number },
   paths: RecoveredPaths,
+  names: OutputNames,
 ): Promise<FileRecoveryResult[]> {
   const fallback = join(opts.outDir, job.target)
   const fallbackPath = job.target.split(sep).join('/')
@@ -221,6 +234,7 @@ async function recoverOne(
       vaultId: opts.vaultId,
       backend: opts.backend,
       supersededBy: paths.supersededBy,
+      names,
       onBytes: (bytes) => {
         bytesDone += bytes
         run.done += bytes

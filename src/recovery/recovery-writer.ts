@@ -1,24 +1,38 @@
 // The one way recovered plaintext reaches the user's disk, for every recovery path (local .vault files
-// from the app or the command line, and heirs' downloads from the service):
+// from the app or the command line, heirs' downloads from the service, Arweave):
 // - the file's name comes from the authenticated blob (format 2 and bundles); older blobs use the
-//   caller's name;
-// - plaintext goes to a hidden temp file beside the target and gets its name only after every chunk
-//   of it authenticated, so a failure leaves nothing behind (not even folders this writer created);
+//   caller's name; never a transaction id, asset id or a service's listing (portable-names.ts), and a
+//   name that would collide with another of the run on Windows or a Mac is renamed `name (2)`;
+// - every write stays below the output folder and follows no link: folders are made one at a time,
+//   each component checked, files opened O_EXCL|O_NOFOLLOW (confined-write.ts);
+// - plaintext goes to a short, hidden temp file beside the target (so a 255-byte name still fits) and
+//   gets its name only after every chunk of it authenticated, so a failure leaves nothing behind (not
+//   even folders this writer created);
 // - an existing file is never replaced: link() refuses it, and an identical file counts as already
 //   recovered;
 // - a bundle's files are written one by one, each published once all its bytes authenticated: when
 //   the bundle fails part-way, the files before stay and the rest are reported failed.
-import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
-import { link, lstat, mkdir, open, rename, rmdir, unlink } from 'node:fs/promises'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { createReadStream, type WriteStream } from 'node:fs'
+import { type FileHandle, link, lstat, open, rename, rmdir, unlink } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
 import type { OpenedBundle } from '../vault-format/file-bundle'
 import { openEncryptedFile } from '../vault-format/file-cipher'
 import { FileCipherError, type FileCipherErrorReason } from '../vault-format/format-errors'
+import {
+  createNewFile,
+  localTempName,
+  makeConfinedFolders,
+  openExistingFile,
+  outputRoot,
+  PathInTheWayError,
+} from './confined-write'
+import { confinedPath, OutputNames, type PlacedName, renameNote } from './portable-names'
+
+export { confinedPath, windowsSafeSegment } from './portable-names'
 
 export interface RecoveryWriteOptions {
   /** The encrypted file to read. */
@@ -37,6 +51,8 @@ export interface RecoveryWriteOptions {
    * recovered in this run), or undefined to write it.
    */
   supersededBy?: (path: string) => string | undefined
+  /** The names given out so far in this run (one per run, so that no two files collide). */
+  names?: OutputNames
 }
 
 export interface RecoveryWritten {
@@ -50,7 +66,7 @@ export interface RecoveryWritten {
   /** Where the name came from: the authenticated blob, or the caller (old blobs). */
   nameFrom: 'blob' | 'caller'
   bytes: number
-  /** Why it was superseded. */
+  /** Why it was superseded, or under which name it was saved when renamed. */
   message?: string
 }
 
@@ -74,7 +90,8 @@ export type RecoveredBlob =
   | { kind: 'file'; file: RecoveryWritten }
   | { kind: 'bundle'; createdAtMs: number; files: RecoveredBundleFile[] }
 
-export type RecoveryWriteFailure = 'exists' | 'unsafe-name' | 'write-failed'
+/** exists: a different file is at its place; link: a link is in the path (never followed). */
+export type RecoveryWriteFailure = 'exists' | 'link' | 'unsafe-name' | 'write-failed'
 
 /** A failure of the writing side; decryption failures stay FileCipherError, read failures stay system errors. */
 export class RecoveryWriteError extends AppError {
@@ -88,42 +105,6 @@ export class RecoveryWriteError extends AppError {
   }
 }
 
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
-
-/**
- * A name Windows can hold (FORMAT.md 3.8: rename rather than refuse): the characters it forbids become
- * '_', trailing dots and spaces are dropped, and reserved device names (CON, NUL, COM1...) get a '_'.
- */
-export function windowsSafeSegment(segment: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-  let safe = segment.replace(/[<>:"|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '')
-  if (safe === '') safe = '_'
-  return WINDOWS_RESERVED.test(safe) ? `_${safe}` : safe
-}
-
-/**
- * outDir joined with a '/'-separated relative path, or null if the path could leave outDir. On
- * Windows, each segment is first made a name Windows can hold.
- */
-export function confinedPath(
-  outDir: string,
-  relativePath: string,
-  platform: NodeJS.Platform = process.platform,
-): string | null {
-  const segments = relativePath.split('/')
-  const unsafe = (s: string) =>
-    s === '' ||
-    s === '.' ||
-    s === '..' ||
-    s.includes('\\') ||
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    /[\u0000-\u001f\u007f]/.test(s)
-  if (segments.some(unsafe)) return null
-  const root = resolve(outDir)
-  const target = resolve(root, ...(platform === 'win32' ? segments.map(windowsSafeSegment) : segments))
-  return target.startsWith(root + sep) ? target : null
-}
-
 async function present(path: string): Promise<boolean> {
   try {
     await lstat(path)
@@ -133,19 +114,15 @@ async function present(path: string): Promise<boolean> {
   }
 }
 
-/** Creates the target's folder; returns the folders created, deepest first, to undo on failure. */
-async function makeFolders(root: string, folder: string): Promise<string[]> {
-  const created: string[] = []
-  for (let dir = folder; dir !== root && dir.startsWith(root + sep); dir = dirname(dir)) {
-    if (await present(dir)) break
-    created.push(dir)
+/** Whether the file at `existing` (never followed if it is a link) holds exactly the temp file's bytes. */
+async function sameContents(temp: string, existing: string): Promise<boolean> {
+  let right: FileHandle
+  try {
+    right = await openExistingFile(existing)
+  } catch {
+    return false
   }
-  await mkdir(folder, { recursive: true })
-  return created
-}
-
-async function sameContents(a: string, b: string): Promise<boolean> {
-  const [left, right] = await Promise.all([open(a, 'r'), open(b, 'r')])
+  const left = await open(temp, 'r')
   try {
     const [sa, sb] = await Promise.all([left.stat(), right.stat()])
     if (!sb.isFile() || sa.size !== sb.size) return false
@@ -169,6 +146,7 @@ async function sameContents(a: string, b: string): Promise<boolean> {
 /** Gives the checked temp file its name without ever replacing an existing file. */
 async function publish(temp: string, output: string): Promise<'published' | 'exists'> {
   try {
+    // link() never follows a link at its target: any entry there, a link included, gives EEXIST.
     await link(temp, output)
     await unlink(temp)
     return 'published'
@@ -183,11 +161,28 @@ async function publish(temp: string, output: string): Promise<'published' | 'exi
   return 'published'
 }
 
+function linkInTheWay(relativePath: string, component: string, output: string): RecoveryWriteError {
+  return new RecoveryWriteError(
+    'link',
+    `"${relativePath}" was not recovered: "${component}" in the output folder is a link (a symbolic link or junction), and recovery never writes through a link. Nothing was written for it. Choose an empty folder, or remove that link, then recover again.`,
+    output,
+  )
+}
+
 /** Decryption and read failures pass through; anything else happened while writing. */
-function writeSideError(error: unknown, input: string, output: string): unknown {
+function writeSideError(error: unknown, input: string, output: string, relativePath: string): unknown {
   if (error instanceof FileCipherError || error instanceof RecoveryWriteError) return error
+  if (error instanceof PathInTheWayError) {
+    if (error.kind === 'link') return linkInTheWay(relativePath, error.component, output)
+    return new RecoveryWriteError(
+      'write-failed',
+      `"${relativePath}" was not recovered: "${error.component}" in the output folder is a file where its folder must be. Nothing was written for it. Choose an empty folder, or move that file away, then recover again.`,
+      output,
+    )
+  }
   const sys = error as NodeJS.ErrnoException
   if (sys.path === input || sys.syscall === 'read') return error
+  if (sys.code === 'ELOOP') return linkInTheWay(relativePath, relativePath, output)
   return new RecoveryWriteError(
     'write-failed',
     `Could not write "${output}": ${sys.message ?? String(error)}. Check that the folder is writable and has free space, then recover again.`,
@@ -203,29 +198,41 @@ function unsafeName(outDir: string, relativePath: string): RecoveryWriteError {
   )
 }
 
+/** Where `path` goes in this run (renamed when it would collide), or unsafeName. */
+function placeOf(
+  path: string,
+  opts: RecoveryWriteOptions,
+  names: OutputNames,
+): PlacedName & { output: string; shown: string } {
+  const placed = names.place(path)
+  const output = confinedPath(opts.outDir, placed.relativePath)
+  if (!output) throw unsafeName(opts.outDir, path)
+  return { ...placed, output, shown: relative(resolve(opts.outDir), output).split(sep).join('/') }
+}
+
 /**
- * Writes one file's authenticated bytes to its path inside outDir: temp file, then link into place,
- * never over a different file. Throws FileCipherError (the body failed), RecoveryWriteError, or the
- * input's read error; leaves nothing behind then.
+ * Writes one file's authenticated bytes to its place inside outDir: temp file, then link into place,
+ * never over a different file and never through a link. Throws FileCipherError (the body failed),
+ * RecoveryWriteError, or the input's read error; leaves nothing behind then.
  */
 async function writeBody(
   body: AsyncIterable<Uint8Array>,
-  path: string,
+  place: { output: string; shown: string },
   opts: RecoveryWriteOptions,
 ): Promise<{ status: 'recovered' | 'kept'; output: string; relativePath: string; bytes: number }> {
-  const output = confinedPath(opts.outDir, path)
-  if (!output) throw unsafeName(opts.outDir, path)
-  const root = resolve(opts.outDir)
-  const relativePath = relative(root, output).split(sep).join('/')
+  const { output, shown: relativePath } = place
   let created: string[] = []
-  // Same folder as the target, so the final link is atomic and never crosses file systems.
-  const temp = join(dirname(output), `.${basename(output)}.${randomBytes(6).toString('hex')}.partial`)
+  // Same folder as the target, so the final link is atomic and never crosses file systems; a short
+  // name of its own, so a target name of 255 bytes still has a temp file.
+  const temp = join(dirname(output), localTempName())
   let bytes = 0
+  let handle: FileHandle | undefined
   let sink: WriteStream | undefined
   try {
-    await mkdir(root, { recursive: true })
-    created = await makeFolders(root, dirname(output))
-    sink = createWriteStream(temp, { flags: 'wx', mode: 0o600 })
+    const root = await outputRoot(opts.outDir)
+    created = await makeConfinedFolders(root, dirname(output))
+    handle = await createNewFile(temp)
+    sink = handle.createWriteStream()
     await pipeline(
       body,
       async function* (plain: AsyncIterable<Uint8Array>) {
@@ -237,6 +244,8 @@ async function writeBody(
       sink,
     )
     if ((await publish(temp, output)) === 'exists') {
+      const existing = await lstat(output)
+      if (existing.isSymbolicLink()) throw linkInTheWay(relativePath, relativePath, output)
       const identical = await sameContents(temp, output)
       await unlink(temp)
       if (identical) return { status: 'kept', output, relativePath, bytes }
@@ -247,12 +256,13 @@ async function writeBody(
       )
     }
   } catch (error) {
-    // A body that fails at once can reject the pipeline before the stream has even opened its file:
-    // wait until it is closed, or the temp file would appear after the unlink and keep its folder.
+    // A body that fails at once can reject the pipeline before the stream has used its file: wait
+    // until it is closed, or the temp file would stay open and keep its folder.
     if (sink && !sink.closed) await once(sink, 'close').catch(() => {})
-    await unlink(temp).catch(() => {})
+    else if (handle && !sink) await handle.close().catch(() => {})
+    if (handle) await unlink(temp).catch(() => {})
     for (const dir of created) await rmdir(dir).catch(() => {})
-    throw writeSideError(error, opts.input, output)
+    throw writeSideError(error, opts.input, output, relativePath)
   }
   return { status: 'recovered', output, relativePath, bytes }
 }
@@ -263,6 +273,7 @@ async function writeBody(
  * fail, before anything is written. Once a bundle opened, every one of its files gets a result.
  */
 export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<RecoveredBlob> {
+  const names = opts.names ?? new OutputNames()
   const source = createReadStream(opts.input, { highWaterMark: 1 << 20 })
   if (opts.onBytes) source.on('data', (piece) => opts.onBytes?.(piece.length))
   try {
@@ -271,23 +282,23 @@ export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<Re
       vaultId: opts.vaultId,
       ...cipherByName(opts.backend),
     })
-    if (opened.kind === 'bundle') return await writeBundle(opened, opts)
+    if (opened.kind === 'bundle') return await writeBundle(opened, opts, names)
 
     const nameFrom = opened.identity ? 'blob' : 'caller'
     const path = opened.identity?.path ?? opts.fallbackPath
-    const output = confinedPath(opts.outDir, path)
-    if (!output) throw unsafeName(opts.outDir, path)
     const superseded = opts.supersededBy?.(path)
     if (superseded) {
       await opened.body.return?.()
-      const relativePath = relative(resolve(opts.outDir), output).split(sep).join('/')
+      const { output, shown: relativePath } = placeOf(path, opts, names)
       return {
         kind: 'file',
         file: { status: 'superseded', output, relativePath, path, nameFrom, bytes: 0, message: superseded },
       }
     }
-    const written = await writeBody(opened.body, path, opts)
-    return { kind: 'file', file: { ...written, path, nameFrom } }
+    const place = placeOf(path, opts, names)
+    const written = await writeBody(opened.body, place, opts)
+    const note = renameNote(place)
+    return { kind: 'file', file: { ...written, path, nameFrom, ...(note ? { message: note } : {}) } }
   } finally {
     source.destroy()
   }
@@ -312,10 +323,14 @@ function bundleFailure(
   }
 }
 
-async function writeBundle(opened: OpenedBundle, opts: RecoveryWriteOptions): Promise<RecoveredBlob> {
+async function writeBundle(
+  opened: OpenedBundle,
+  opts: RecoveryWriteOptions,
+  names: OutputNames,
+): Promise<RecoveredBlob> {
   const root = resolve(opts.outDir)
   const where = (path: string) => {
-    const output = confinedPath(opts.outDir, path)
+    const output = confinedPath(opts.outDir, names.place(path).relativePath)
     return output
       ? { output, relativePath: relative(root, output).split(sep).join('/') }
       : { output: root, relativePath: path }
@@ -332,8 +347,10 @@ async function writeBundle(opened: OpenedBundle, opts: RecoveryWriteOptions): Pr
         continue
       }
       try {
-        const written = await writeBody(entry.body, path, opts)
-        results.push({ ...written, path })
+        const place = placeOf(path, opts, names)
+        const written = await writeBody(entry.body, place, opts)
+        const note = renameNote(place)
+        results.push({ ...written, path, ...(note ? { message: note } : {}) })
       } catch (error) {
         results.push({
           status: 'failed',
