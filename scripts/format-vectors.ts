@@ -11,9 +11,8 @@ import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { fromHex, toHex, utf8 } from '../src/vault-format/bytes'
 import { deriveMessageKeys } from '../src/vault-format/chunked-format'
 import { collectBytes, encryptChunked } from '../src/vault-format/chunked-stream'
-import { bundleContext, encodeBundleHeader, encryptBundleStream } from '../src/vault-format/file-bundle'
-import { encryptStream, fileContext, fileSalt } from '../src/vault-format/file-cipher'
-import { encodeIdentity } from '../src/vault-format/file-identity'
+import { bundleContext } from '../src/vault-format/file-bundle'
+import { fileContext, fileSalt } from '../src/vault-format/file-cipher'
 import { encodeEnvelope, type GuardianShare } from '../src/vault-format/share-envelope'
 import {
   bytesToWordIndices,
@@ -23,6 +22,14 @@ import {
 } from '../src/vault-format/share-words'
 import { deriveFilesKey, keyCheckValue, vaultFingerprint } from '../src/vault-format/vault-key'
 import { encryptStreamV1 } from '../test/crypto/support/legacy-v1'
+// Format 2 and bundles of version 1, as this file's vectors hold them (format 3, bundle version 2 and the
+// manifest: scripts/format-vectors-v3.ts).
+import {
+  bundleHeaderV1 as encodeBundleHeader,
+  identityRecordV2 as encodeIdentity,
+  encryptBlobV2,
+  encryptBundleV1,
+} from '../test/crypto/support/legacy-writers'
 
 const OUT = new URL('../docs/vectors/vault-desktop-v2.json', import.meta.url)
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
@@ -101,16 +108,17 @@ async function blobVector(v: {
   const keys = deriveMessageKeys(filesKey, salt, context)
   const identity = v.path === undefined ? null : { path: v.path, size: v.content.length }
   const record = identity ? encodeIdentity(identity) : new Uint8Array(0)
-  const blob = await collectBytes(
+  const blob =
     v.formatVersion === 2
-      ? encryptStream([v.content], {
+      ? await encryptBlobV2(v.content, {
           vaultKey: v.vaultKey,
           vaultId: v.vaultId,
           saltPrefix,
-          identity: identity!,
+          path: identity!.path,
         })
-      : encryptStreamV1([v.content], { vaultKey: v.vaultKey, vaultId: v.vaultId, saltPrefix }),
-  )
+      : await collectBytes(
+          encryptStreamV1([v.content], { vaultKey: v.vaultKey, vaultId: v.vaultId, saltPrefix }),
+        )
   const plaintextLength = record.length + v.content.length
   return {
     name: v.name,
@@ -169,19 +177,16 @@ async function bundleVector(v: {
   const saltPrefix = typeof v.salt === 'string' ? seeded(v.salt, 16) : v.salt
   const filesKey = deriveFilesKey(v.vaultKey)
   const salt = fileSalt(filesKey, saltPrefix)
-  const context = bundleContext(v.vaultId)
+  const context = bundleContext(v.vaultId, 1)
   const keys = deriveMessageKeys(filesKey, salt, context)
   const identities = v.files.map((f) => ({ path: f.path, size: f.content.length }))
   const header = encodeBundleHeader(v.createdAtMs, identities)
-  const entries = v.files.map((f, i) => ({ identity: identities[i]!, content: () => [f.content] }))
-  const blob = await collectBytes(
-    encryptBundleStream(entries, {
-      vaultKey: v.vaultKey,
-      vaultId: v.vaultId,
-      saltPrefix,
-      createdAtMs: v.createdAtMs,
-    }),
-  )
+  const blob = await encryptBundleV1(v.files, {
+    vaultKey: v.vaultKey,
+    vaultId: v.vaultId,
+    saltPrefix,
+    createdAtMs: v.createdAtMs,
+  })
   const plaintextLength = header.length + identities.reduce((sum, f) => sum + f.size, 0)
   return {
     name: v.name,
@@ -242,7 +247,7 @@ async function invalidBundleVector(v: {
   const filesKey = deriveFilesKey(v.vaultKey)
   const salt = fileSalt(filesKey, seeded(`vault-desktop vectors/${v.name}`, 16))
   const blob = await collectBytes(
-    encryptChunked([v.plaintext], { inputKey: filesKey, context: bundleContext(v.vaultId), salt }),
+    encryptChunked([v.plaintext], { inputKey: filesKey, context: bundleContext(v.vaultId, 1), salt }),
   )
   return {
     name: v.name,

@@ -1,4 +1,4 @@
-// Reading a file, and encrypting it as a format-2 blob, on a worker thread: the main thread only
+// Reading a file, and encrypting it as a format-3 blob, on a worker thread: the main thread only
 // forwards finished pieces to the socket. node:crypto allocates a fresh output buffer per 16 KiB
 // chunk and a cipher object per chunk; on the main thread, with the app's heap, that garbage cost
 // more CPU (full collections) than the encryption itself. On the worker it is collected in a heap of
@@ -10,7 +10,7 @@ import { concatBytes } from '../vault-format/bytes'
 import { BATCH_PLAIN, BATCH_SEALED } from '../vault-format/chunk-batch'
 import { CHUNK_SIZE, deriveMessageKeys, MAX_CHUNKS } from '../vault-format/chunked-format'
 import { type FileEncryptOptions, fileContext, fileSalt } from '../vault-format/file-context'
-import { encodeIdentity, type FileIdentity } from '../vault-format/file-identity'
+import { encodeIdentity, type FileIdentity, stampWriteTime } from '../vault-format/file-identity'
 import { FileCipherError } from '../vault-format/format-errors'
 import { deriveFilesKey } from '../vault-format/vault-key'
 import type { ReadMessage, ReadRequest } from './file-read-thread'
@@ -299,22 +299,23 @@ export function readFileInWorker(path: string, opts: FileReadOptions): AsyncIter
 }
 
 /**
- * The file as a format-2 blob, byte for byte what `encryptStream` (file-cipher.ts) writes for the
- * same identity and salt, read and encrypted on the worker thread. Exactly `identity.size` bytes
- * are read; a file that ended early fails the stream before its final chunk is sealed.
+ * The file as a format-3 blob, byte for byte what `encryptStream` (file-cipher.ts) writes for the
+ * same identity (its writtenAtMs, default now) and salt, read and encrypted on the worker thread.
+ * Exactly `identity.size` bytes are read; a file that ended early fails the stream before its final
+ * chunk is sealed.
  */
 export function encryptFileInWorker(
   path: string,
   opts: Omit<FileReadOptions, 'size'> &
     Pick<FileEncryptOptions, 'vaultKey' | 'vaultId' | 'saltPrefix'> & { identity: FileIdentity },
 ): AsyncIterableIterator<Uint8Array> {
-  const prefix = encodeIdentity(opts.identity)
+  const prefix = encodeIdentity(stampWriteTime(opts.identity, Date.now()))
   if (Math.floor((prefix.length + opts.identity.size) / CHUNK_SIZE) + 1 > MAX_CHUNKS) {
     throw new FileCipherError('invalid-input', 'The file exceeds the format limit of 2^38 chunks (4 PiB).')
   }
   const filesKey = deriveFilesKey(opts.vaultKey)
   const salt = fileSalt(filesKey, opts.saltPrefix)
-  const { key, baseNonce, commitment } = deriveMessageKeys(filesKey, salt, fileContext(opts.vaultId, 2))
+  const { key, baseNonce, commitment } = deriveMessageKeys(filesKey, salt, fileContext(opts.vaultId, 3))
   return new WorkerFileStream({
     path,
     opts: { ...opts, size: opts.identity.size },

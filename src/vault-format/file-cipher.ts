@@ -1,13 +1,14 @@
 // File encryption for a vault: Cobblestone-256 under the vault's files key, with a context that binds
 // every blob to a format version and to the vault id. No extra header: the blob is a plain Cobblestone
-// ciphertext. Format 2 (written now) starts its plaintext with the file's identity record (path and
-// size), so the blob also says which file it is; format 1 blobs (no record) still decrypt. Bundles
-// (many small files in one blob, file-bundle.ts) are opened here too. The version and kind are told
-// by which context's commitment matches (docs/FORMAT.md, 3.6).
+// ciphertext. Format 3 (written now) starts its plaintext with the file's identity record (size, the
+// owner's write time and path), so the blob also says which file it is and when it was written;
+// format 2 (no write time) and format 1 (no record) still decrypt. Bundles (many small files in one
+// blob, file-bundle.ts) and vault manifests (vault-manifest.ts) are opened here too. The version and
+// kind are told by which context's commitment matches (docs/FORMAT.md, 3.6).
 import { asBytes, type ByteSource } from './byte-queue'
 import { concatBytes, equalBytes } from './bytes'
 import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS, SALT_SIZE } from './chunked-format'
-import { decryptChunked, encryptChunked } from './chunked-stream'
+import { collectBytes, decryptChunked, encryptChunked } from './chunked-stream'
 import { type OpenedBundle, readBundle } from './file-bundle'
 import {
   bundleContext,
@@ -16,6 +17,7 @@ import {
   type FileFormatVersion,
   fileContext,
   fileSalt,
+  manifestContext,
 } from './file-context'
 import {
   checkIdentityPath,
@@ -23,21 +25,26 @@ import {
   encodeIdentity,
   type FileIdentity,
   identityCutShort,
+  identityRecordLength,
+  stampWriteTime,
 } from './file-identity'
 import { FileCipherError } from './format-errors'
 import { StickyIterator } from './sticky-iterator'
 import { deriveFilesKey, saltCheck } from './vault-key'
+import { decodeManifest, type VaultManifest } from './vault-manifest'
 
 export {
   BUNDLE_CONTEXT_PREFIX,
   ENCRYPTED_FILE_SUFFIX,
   FILE_CONTEXT_PREFIX,
   FILE_CONTEXT_PREFIX_V1,
+  FILE_CONTEXT_PREFIX_V2,
   type FileCipherOptions,
   type FileEncryptOptions,
   type FileFormatVersion,
   fileContext,
   fileSalt,
+  MANIFEST_CONTEXT_PREFIX,
   MAX_VAULT_ID_BYTES,
   vaultIdBytes,
 } from './file-context'
@@ -47,7 +54,10 @@ export { checkIdentityPath, type FileIdentity, type OpenedBundle }
 export interface OpenedFile {
   kind: 'file'
   version: FileFormatVersion
-  /** From the authenticated record (format 2); null for a format-1 blob, which carries none. */
+  /**
+   * From the authenticated record (format 3 with writtenAtMs, format 2 without); null for a format-1
+   * blob, which carries none.
+   */
   identity: FileIdentity | null
   /**
    * The file's bytes, each piece released only after its chunk authenticated; throws FileCipherError
@@ -56,12 +66,21 @@ export interface OpenedFile {
   body: AsyncIterableIterator<Uint8Array>
 }
 
+/** A vault manifest stored as a blob of its own (checked in full before it is returned). */
+export interface OpenedManifest {
+  kind: 'manifest'
+  manifest: VaultManifest
+}
+
 /** What a blob of the vault turned out to be: one file, or a bundle of files (FORMAT.md 3.6). */
 export type OpenedBlob = OpenedFile | OpenedBundle
 
-/** Exact length of the format-2 blob for this file: the record and the content, encrypted. */
+/** Any blob of the vault: a file, a bundle, or the vault manifest (FORMAT.md 3.6). */
+export type OpenedVaultBlob = OpenedBlob | OpenedManifest
+
+/** Exact length of the format-3 blob for this file: the record and the content, encrypted. */
 export function encryptedFileLength(identity: FileIdentity): number {
-  const plaintext = encodeIdentity(identity).length + identity.size
+  const plaintext = identityRecordLength(identity) + identity.size
   if (Math.floor(plaintext / CHUNK_SIZE) + 1 > MAX_CHUNKS) {
     throw new FileCipherError(
       'invalid-input',
@@ -99,16 +118,19 @@ async function* withIdentity(
   }
 }
 
-/** Encrypts one file as a format-2 blob of exactly encryptedFileLength(identity) bytes. */
+/**
+ * Encrypts one file as a format-3 blob of exactly encryptedFileLength(identity) bytes, sealing
+ * `identity.writtenAtMs` (default: now) as the owner's write time.
+ */
 export function encryptStream(
   source: ByteSource,
   opts: FileEncryptOptions & { identity: FileIdentity },
 ): AsyncIterableIterator<Uint8Array> {
-  const record = encodeIdentity(opts.identity)
+  const record = encodeIdentity(stampWriteTime(opts.identity, Date.now()))
   const filesKey = deriveFilesKey(opts.vaultKey)
   return encryptChunked(withIdentity(record, source, opts.identity), {
     inputKey: filesKey,
-    context: fileContext(opts.vaultId, 2),
+    context: fileContext(opts.vaultId, 3),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,
     batchRunner: opts.batchRunner,
@@ -152,44 +174,62 @@ async function* prepend(
   }
 }
 
+// Which context's commitment matched tells the kind, tried in this order (FORMAT.md 3.6).
+const KINDS = ['file-v3', 'bundle-v2', 'file-v2', 'bundle-v1', 'manifest', 'file-v1'] as const
+
+function contextOf(kind: (typeof KINDS)[number], vaultId: string): Uint8Array {
+  if (kind === 'bundle-v2') return bundleContext(vaultId, 2)
+  if (kind === 'bundle-v1') return bundleContext(vaultId, 1)
+  if (kind === 'manifest') return manifestContext(vaultId)
+  return fileContext(vaultId, kind === 'file-v3' ? 3 : kind === 'file-v2' ? 2 : 1)
+}
+
 /**
- * Opens a blob of the vault: a file (format 2 or 1) or a bundle of files. Resolves once the header
- * matched and the first plaintext authenticated: for a format-2 file its identity record, for a
- * bundle its header and every record (checked against the rules); rejects with FileCipherError when
- * the header, those first chunks or the records fail. Everything after that is checked while the
- * body (or a bundle's entries) is read, which throws FileCipherError on failure.
+ * Opens any blob of the vault: a file (format 3, 2 or 1), a bundle of files (version 2 or 1), or a
+ * vault manifest. Resolves once the header matched and the first plaintext authenticated: for a
+ * format-3 or -2 file its identity record, for a bundle its header, every record and its embedded
+ * manifest, for a manifest the whole of it (all checked against the rules); rejects with
+ * FileCipherError when the header, those first chunks or the records fail. Everything after that is
+ * checked while the body (or a bundle's entries) is read, which throws FileCipherError on failure.
  */
-export async function openEncryptedFile(source: ByteSource, opts: FileCipherOptions): Promise<OpenedBlob> {
+export async function openVaultBlob(source: ByteSource, opts: FileCipherOptions): Promise<OpenedVaultBlob> {
   const filesKey = deriveFilesKey(opts.vaultKey)
-  // Which context's commitment matched tells the kind: new files first, then bundles, then old files.
-  const kinds = ['file-v2', 'bundle', 'file-v1'] as const
-  let kind: (typeof kinds)[number] | undefined
+  let kind: (typeof KINDS)[number] | undefined
+  const [first, ...fallbacks] = KINDS.map((k) => contextOf(k, opts.vaultId))
   const inner = decryptChunked(source, {
     inputKey: filesKey,
-    context: fileContext(opts.vaultId, 2),
-    fallbackContexts: [bundleContext(opts.vaultId), fileContext(opts.vaultId, 1)],
+    context: first!,
+    fallbackContexts: fallbacks,
     backend: opts.backend,
     batchRunner: opts.batchRunner,
     onContextMatched: (index) => {
-      kind = kinds[index]
+      kind = KINDS[index]
     },
     onCommitmentMismatch: (header) => explainHeaderMismatch(filesKey, opts.vaultId, header),
   })
   try {
     let step = await inner.next()
-    if (kind === 'bundle') return await readBundle(prepend(step.done ? undefined : step.value, inner))
+    if (kind === 'bundle-v2' || kind === 'bundle-v1') {
+      const plaintext = prepend(step.done ? undefined : step.value, inner)
+      return await readBundle(plaintext, kind === 'bundle-v2' ? 2 : 1, opts)
+    }
+    if (kind === 'manifest') {
+      const plaintext = await collectBytes(prepend(step.done ? undefined : step.value, inner))
+      return { kind: 'manifest', manifest: decodeManifest(plaintext) }
+    }
     if (kind === 'file-v1') {
       const first = step.done ? undefined : step.value
       return { kind: 'file', version: 1, identity: null, body: new StickyIterator(prepend(first, inner)) }
     }
-    // Format 2: the record lies in chunk 0, so it is normally all in the first piece.
+    // Formats 3 and 2: the record lies in chunk 0, so it is normally all in the first piece.
+    const version = kind === 'file-v3' ? 3 : 2
     let buffered: Uint8Array = new Uint8Array(0)
     for (;;) {
       if (!step.done) buffered = buffered.length === 0 ? step.value : concatBytes(buffered, step.value)
-      const record = decodeIdentity(buffered)
+      const record = decodeIdentity(buffered, undefined, version)
       if (record) {
         const body = exactBody(buffered.subarray(record.length), inner, record.identity)
-        return { kind: 'file', version: 2, identity: record.identity, body: new StickyIterator(body) }
+        return { kind: 'file', version, identity: record.identity, body: new StickyIterator(body) }
       }
       if (step.done) throw identityCutShort(buffered.length)
       step = await inner.next()
@@ -198,6 +238,36 @@ export async function openEncryptedFile(source: ByteSource, opts: FileCipherOpti
     await inner.return?.()
     throw error
   }
+}
+
+/**
+ * Opens a blob that holds files: a file (format 3, 2 or 1) or a bundle, as openVaultBlob does. A
+ * vault manifest holds no file: it fails with FileCipherError('not-a-file'), whose message says so
+ * (open it with openVaultBlob or decryptManifest).
+ */
+export async function openEncryptedFile(source: ByteSource, opts: FileCipherOptions): Promise<OpenedBlob> {
+  const opened = await openVaultBlob(source, opts)
+  if (opened.kind !== 'manifest') return opened
+  throw new FileCipherError(
+    'not-a-file',
+    `This encrypted file is the vault's manifest (its list of ${opened.manifest.entries.length} files, number ${opened.manifest.sequence}), not a file: it holds no file content. Recovery uses it to tell which copy of each file is the newest and which files are missing.`,
+  )
+}
+
+/**
+ * The vault manifest in a blob of its own, checked in full (FORMAT.md 3.10). Throws FileCipherError:
+ * 'not-a-file' would be wrong here, so a blob that is a file or a bundle fails with 'invalid-input';
+ * a damaged or foreign blob as any blob does. A bundle's embedded manifest is OpenedBundle.manifest.
+ */
+export async function decryptManifest(source: ByteSource, opts: FileCipherOptions): Promise<VaultManifest> {
+  const opened = await openVaultBlob(source, opts)
+  if (opened.kind === 'manifest') return opened.manifest
+  if (opened.kind === 'bundle') await opened.entries.return?.()
+  else await opened.body.return?.()
+  throw new FileCipherError(
+    'invalid-input',
+    `This encrypted file is a ${opened.kind} of the vault, not its manifest. Its manifest is stored alone or inside a bundle.`,
+  )
 }
 
 /**
@@ -230,7 +300,7 @@ function differingBytes(a: Uint8Array, b: Uint8Array): number[] {
 }
 
 /**
- * The commitment matched none of the contexts (files of either format, bundles): wrong key, wrong vault id, or a damaged header.
+ * The commitment matched none of the contexts (files, bundles, manifests): wrong key, wrong vault id, or a damaged header.
  * One changed byte in the commitment or the salt is recognisable (the salt carries its own check, see
  * FORMAT.md 3.2).
  */
@@ -253,9 +323,11 @@ function explainHeaderMismatch(
   const check = header.salt.subarray(16)
   const inCheck = differingBytes(saltCheck(filesKey, prefix), check)
   if (inCheck.length === 0) {
+    // S matches R: the key is right. No context's commitment is one byte off, so either the blob is of
+    // another vault or its commitment was altered in more than one byte; nothing tells them apart.
     return new FileCipherError(
       'wrong-vault',
-      `This file was encrypted with this vault key, but for a different vault than '${vaultId}'. Check the vault id you entered (the recovery words name the right one).`,
+      `This file was encrypted with this vault key, but either for a different vault than '${vaultId}' or its header check (bytes 24 to 55) was altered. Check the vault id you entered (the recovery words name the right one); if it is right, the file is damaged: get another copy of it.`,
     )
   }
   if (inCheck.length === 1) return damaged(16 + inCheck[0]!)

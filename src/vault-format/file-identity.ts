@@ -1,8 +1,10 @@
-// The identity record that opens the plaintext of a format-2 blob (docs/FORMAT.md, 3.7), and that
-// each file of a bundle has (3.9):
-//   size: uint64 big-endian || pathLength: uint16 big-endian || path: pathLength bytes of UTF-8
-// followed by exactly `size` bytes of file content. It sits inside the authenticated stream, so a
-// service cannot swap or rename two blobs of a vault: the name comes from the blob, not from outside.
+// The identity record that opens the plaintext of a format-3 (and format-2) blob (docs/FORMAT.md,
+// 3.7), and that each file of a bundle has (3.9):
+//   format 3: size: uint64 || writtenAt: uint64 ms || pathLength: uint16 || path: pathLength bytes of UTF-8
+//   format 2: size: uint64 || pathLength: uint16 || path (no write time)
+// followed by exactly `size` bytes of file content (integers big-endian). It sits inside the
+// authenticated stream, so a service cannot swap or rename two blobs of a vault, nor pass an old copy
+// off as new: the name and the owner's write time come from the blob, not from outside.
 import { utf8 } from './bytes'
 import { FileCipherError } from './format-errors'
 
@@ -11,18 +13,69 @@ export interface FileIdentity {
   path: string
   /** The file's size in bytes. */
   size: number
+  /**
+   * When the owner's app encrypted this copy (ms since the Unix epoch), sealed in format 3 and bundle
+   * version 2. Writers default it to the time of writing; absent in what format 2 and bundle 1 held.
+   */
+  writtenAtMs?: number
 }
 
+/** The identity record's layout: 2 = size, path; 3 = size, write time, path. */
+export type IdentityRecordVersion = 2 | 3
+
 export const MAX_IDENTITY_PATH_BYTES = 4096
-/** size (8 bytes) + path length (2 bytes). */
+/** Format 2: size (8 bytes) + path length (2 bytes). */
 export const IDENTITY_FIXED_SIZE = 10
-/** JavaScript numbers are exact up to here; the format caps the size field at it. */
+/** Format 3: size (8 bytes) + write time (8 bytes) + path length (2 bytes). */
+export const IDENTITY_V3_FIXED_SIZE = 18
+/** JavaScript numbers are exact up to here; the format caps the size and time fields at it. */
 export const MAX_IDENTITY_SIZE = Number.MAX_SAFE_INTEGER
+
+export function identityFixedSize(version: IdentityRecordVersion): number {
+  return version === 3 ? IDENTITY_V3_FIXED_SIZE : IDENTITY_FIXED_SIZE
+}
+
+/** Null if `ms` can be sealed as a write time (a whole number of ms, 0 .. 2^53-1), else what is wrong. */
+export function checkWriteTime(ms: unknown): string | null {
+  return Number.isSafeInteger(ms) && (ms as number) >= 0
+    ? null
+    : `The write time ${String(ms)} is not a whole number of milliseconds since 1970 between 0 and 2^53-1; pass Date.now().`
+}
+
+/** The identity with its write time set: its own if it has one, else `now`. */
+export function stampWriteTime(identity: FileIdentity, now: number): FileIdentity {
+  return identity.writtenAtMs === undefined ? { ...identity, writtenAtMs: now } : identity
+}
+
+/**
+ * Null if these paths may be listed together (in one bundle of version 2, or one manifest), else the
+ * sentence saying why not: a path listed twice, or a path that is also a folder of another path
+ * ('a' and 'a/b'), which no file system can hold at once. Paths are compared byte for byte.
+ */
+export function checkPathSet(paths: Iterable<string>): string | null {
+  const all = new Set<string>()
+  for (const path of paths) {
+    if (all.has(path)) return `'${path}' is listed twice; a path may appear only once.`
+    all.add(path)
+  }
+  for (const path of all) {
+    for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) {
+      const folder = path.slice(0, at)
+      if (all.has(folder)) {
+        return `'${folder}' is listed as a file and also as a folder of '${path}'; a path cannot be both.`
+      }
+    }
+  }
+  return null
+}
 
 // With the u flag, only a surrogate without its pair is a code point of category Cs.
 const LONE_SURROGATE = /\p{Cs}/u
 // Category Cc: exactly the C0 controls, DEL and the C1 controls (U+0000-U+001F, U+007F-U+009F).
 const CONTROL = /\p{Cc}/u
+// Category Cn: code points this runtime's Unicode version does not assign. Writers refuse them, so that
+// a path's NFC check gives the same answer under every later Unicode version (FORMAT.md 1, NFC).
+const UNASSIGNED = /\p{Cn}/u
 // Characters that reorder or hide text (bidi embeddings, overrides, isolates and marks): they can
 // make 'evil\u202Efdp.exe' look like 'evilexe.pdf'.
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u
@@ -75,9 +128,23 @@ export function checkIdentityPath(path: string): string | null {
   return null
 }
 
-/** The record's bytes, or FileCipherError('invalid-input') saying why this identity cannot be written. */
-export function encodeIdentity(identity: FileIdentity): Uint8Array {
-  const problem = checkIdentityPath(identity?.path)
+/**
+ * The writer's rule beyond checkIdentityPath: no code point unassigned in this runtime's Unicode
+ * version. A decryptor does not apply it (its Unicode may be older than the writer's).
+ */
+export function checkPathWritable(path: string): string | null {
+  const unassigned = path.match(UNASSIGNED)
+  return unassigned
+    ? `The file's path contains ${codePoint(unassigned[0])}, which is not an assigned Unicode character; rename the file or folder.`
+    : null
+}
+
+/**
+ * The record's bytes (format 3 unless told), or FileCipherError('invalid-input') saying why this
+ * identity cannot be written. Format 3 needs `writtenAtMs` (see stampWriteTime).
+ */
+export function encodeIdentity(identity: FileIdentity, version: IdentityRecordVersion = 3): Uint8Array {
+  const problem = checkIdentityPath(identity?.path) ?? checkPathWritable(identity.path)
   if (problem) throw new FileCipherError('invalid-input', `${problem} The file was not encrypted.`)
   const { size } = identity
   if (!Number.isSafeInteger(size) || size < 0) {
@@ -86,18 +153,22 @@ export function encodeIdentity(identity: FileIdentity): Uint8Array {
       `The file size ${size} is not a whole number of bytes between 0 and 2^53-1; pass the size the file system reports.`,
     )
   }
+  const timeProblem = version === 3 ? checkWriteTime(identity.writtenAtMs) : null
+  if (timeProblem) throw new FileCipherError('invalid-input', `${timeProblem} The file was not encrypted.`)
   const path = utf8(identity.path)
-  const out = new Uint8Array(IDENTITY_FIXED_SIZE + path.length)
+  const fixed = identityFixedSize(version)
+  const out = new Uint8Array(fixed + path.length)
   const view = new DataView(out.buffer)
   view.setBigUint64(0, BigInt(size))
-  view.setUint16(8, path.length)
-  out.set(path, IDENTITY_FIXED_SIZE)
+  if (version === 3) view.setBigUint64(8, BigInt(identity.writtenAtMs!))
+  view.setUint16(fixed - 2, path.length)
+  out.set(path, fixed)
   return out
 }
 
-/** Bytes the record takes in front of the file content. */
+/** Bytes the format-3 record takes in front of the file content (the write time does not change it). */
 export function identityRecordLength(identity: FileIdentity): number {
-  return encodeIdentity(identity).length
+  return encodeIdentity({ ...identity, writtenAtMs: identity?.writtenAtMs ?? 0 }).length
 }
 
 function invalidRecord(what: string): FileCipherError {
@@ -108,39 +179,50 @@ function invalidRecord(what: string): FileCipherError {
   )
 }
 
+/** The path's UTF-8 bytes as text, or null when they are not valid UTF-8. */
+export function decodePathBytes(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    return null
+  }
+}
+
 /**
- * Reads the record at the start of authenticated plaintext. Returns null when `bytes` is too short to
- * hold it yet (the caller reads on); throws FileCipherError('damaged') when it breaks the rules
- * (`invalidError` words it for where the record sits: a file blob, or a bundle).
+ * Reads the record (format 3 unless told) at the start of authenticated plaintext. Returns null when
+ * `bytes` is too short to hold it yet (the caller reads on); throws FileCipherError('damaged') when it
+ * breaks the rules (`invalidError` words it for where the record sits: a file blob, or a bundle).
  */
 export function decodeIdentity(
   bytes: Uint8Array,
   invalidError: (what: string) => FileCipherError = invalidRecord,
+  version: IdentityRecordVersion = 3,
 ): { identity: FileIdentity; length: number } | null {
   const invalid = (what: string): never => {
     throw invalidError(what)
   }
-  if (bytes.length < IDENTITY_FIXED_SIZE) return null
+  const fixed = identityFixedSize(version)
+  if (bytes.length < fixed) return null
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const size = view.getBigUint64(0)
-  const pathLength = view.getUint16(8)
+  const writtenAt = version === 3 ? view.getBigUint64(8) : undefined
+  const pathLength = view.getUint16(fixed - 2)
   if (size > BigInt(MAX_IDENTITY_SIZE)) invalid(`its size field, ${size}, is beyond 2^53-1.`)
+  if (writtenAt !== undefined && writtenAt > BigInt(MAX_IDENTITY_SIZE)) {
+    invalid(`its write time, ${writtenAt}, is beyond 2^53-1.`)
+  }
   if (pathLength === 0 || pathLength > MAX_IDENTITY_PATH_BYTES) {
     invalid(`its path is ${pathLength} bytes long; it must be 1 to ${MAX_IDENTITY_PATH_BYTES}.`)
   }
-  const length = IDENTITY_FIXED_SIZE + pathLength
+  const length = fixed + pathLength
   if (bytes.length < length) return null
-  let path: string
-  try {
-    path = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(
-      bytes.subarray(IDENTITY_FIXED_SIZE, length),
-    )
-  } catch {
-    return invalid('its path is not valid UTF-8.')
-  }
+  const path = decodePathBytes(bytes.subarray(fixed, length))
+  if (path === null) return invalid('its path is not valid UTF-8.')
   const problem = checkIdentityPath(path)
   if (problem) invalid(problem)
-  return { identity: { path, size: Number(size) }, length }
+  const identity: FileIdentity = { path, size: Number(size) }
+  if (writtenAt !== undefined) identity.writtenAtMs = Number(writtenAt)
+  return { identity, length }
 }
 
 /** The plaintext ended before the record was complete. */

@@ -30,6 +30,8 @@ export type FileCipherErrorReason =
   | 'wrong-vault'
   /** Input the API cannot take (a string instead of bytes, a message beyond the format's limit). */
   | 'invalid-input'
+  /** An authentic blob of the vault that holds no file: the vault manifest (FORMAT.md 3.10). */
+  | 'not-a-file'
 
 /** What decryption, sealing and key handling throw. */
 export class FileCipherError extends VaultFormatError<FileCipherErrorReason> {

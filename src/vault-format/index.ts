@@ -30,16 +30,19 @@ export {
   BUNDLE_FORMAT_MAX_FILES,
   BUNDLE_MAX_CONTENT_BYTES,
   BUNDLE_MAX_FILES,
+  BUNDLE_MAX_MANIFEST_BYTES,
   type BundleEntry,
   type BundleSourceEntry,
   bundleContext,
   bundlePlaintextLength,
+  type EmbeddedManifest,
   encryptBundleStream,
   encryptedBundleLength,
   type OpenedBundle,
 } from './file-bundle'
 export {
   checkIdentityPath,
+  decryptManifest,
   decryptStream,
   ENCRYPTED_FILE_SUFFIX,
   encryptedFileLength,
@@ -51,8 +54,12 @@ export {
   fileContext,
   type OpenedBlob,
   type OpenedFile,
+  type OpenedManifest,
+  type OpenedVaultBlob,
   openEncryptedFile,
+  openVaultBlob,
 } from './file-cipher'
+export type { BundleFormatVersion } from './file-context'
 export {
   FileCipherError,
   type FileCipherErrorReason,
@@ -81,6 +88,36 @@ export {
   wordsFor,
 } from './share-words'
 export { deriveFilesKey, generateVaultKey, keyCheckValue, vaultFingerprint } from './vault-key'
+/**
+ * The vault manifest (docs/FORMAT.md 3.10): the encrypted, sequence-numbered list of the vault's
+ * current files (path, size, content SHA-256, write time) that recovery trusts over anything a service
+ * or a gateway says.
+ * - Writing: after every change that adds or removes files, build a VaultManifest with the next
+ *   sequence number (strictly increasing per vault; persist it before uploading) and every current
+ *   file. `encryptedManifestLength(paths)` gives its exact blob length before any file is hashed; embed
+ *   it in the change's bundle (encryptBundleStream's `manifest`, encryptedBundleLength's second
+ *   argument: no extra upload, no extra credit) or, when the change uploads no bundle, upload
+ *   `encryptManifest(...)` as a blob of its own. encodeManifest/encryptManifest throw
+ *   FileCipherError('invalid-input') naming what breaks a rule (identity path rules, a path listed twice
+ *   or also a folder of another, more than MANIFEST_MAX_ENTRIES files, a bad size, hash or time).
+ * - Reading: openVaultBlob gives { kind: 'manifest', manifest } for a stored manifest and
+ *   OpenedBundle.manifest for an embedded one (decryptManifest when the blob must be a manifest);
+ *   anything malformed is rejected whole (FileCipherError('damaged')), nothing of it released.
+ * - Choosing: newestManifest(found) picks the highest sequence number (then the latest write time)
+ *   and names copies, rivals (same number, different list) and older ones.
+ */
+export {
+  decodeManifest,
+  encodeManifest,
+  encryptedManifestLength,
+  encryptManifest,
+  MANIFEST_MAX_ENTRIES,
+  type ManifestChoice,
+  type ManifestEntry,
+  manifestPlaintextLength,
+  newestManifest,
+  type VaultManifest,
+} from './vault-manifest'
 export {
   type CombinedPracticeShares,
   type CombinedShares,

@@ -37,6 +37,7 @@ import {
   encryptStream,
   FileCipherError,
   generateVaultKey,
+  openEncryptedFile,
 } from '../../src/vault-format/index'
 
 const vaultKey = generateVaultKey()
@@ -52,7 +53,9 @@ function fileOf(bytes: Uint8Array): string {
   return path
 }
 
-const identityOf = (bytes: Uint8Array) => ({ path: 'Photos/holiday.jpg', size: bytes.length })
+// A fixed write time, so the blobs of both writers can be compared byte for byte.
+const writtenAtMs = Date.UTC(2026, 10, 1, 12)
+const identityOf = (bytes: Uint8Array) => ({ path: 'Photos/holiday.jpg', size: bytes.length, writtenAtMs })
 
 function reference(bytes: Uint8Array): Promise<Uint8Array> {
   return collectBytes(encryptStream([bytes], { vaultKey, vaultId, saltPrefix, identity: identityOf(bytes) }))
@@ -75,9 +78,9 @@ async function copied(source: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('encryptFileInWorker', () => {
-  // The record of 'Photos/holiday.jpg' is 28 bytes: these sizes put the plaintext's end on, just
-  // before and just after chunk and piece boundaries.
-  const record = 28
+  // The format-3 record of 'Photos/holiday.jpg' is 36 bytes: these sizes put the plaintext's end on,
+  // just before and just after chunk and piece boundaries.
+  const record = 36
   const piece = FILE_READ_PIECE_BYTES.plain
   const sizes = [
     0,
@@ -100,6 +103,27 @@ describe('encryptFileInWorker', () => {
     expect(whole.length).toBe(encryptedFileLength(identityOf(bytes)))
     expect(whole.equals(expected)).toBe(true)
     expect(Buffer.from(await copied(encryptFileInWorker(path, opts))).equals(expected)).toBe(true)
+  })
+
+  it('writes format 3: the write time given, or the time of writing, sealed in the record', async () => {
+    const bytes = randomBytes(100)
+    const path = fileOf(bytes)
+    const open = async (blob: Uint8Array) => {
+      const opened = await openEncryptedFile([blob], { vaultKey, vaultId })
+      if (opened.kind !== 'file') throw new Error('not a file')
+      expect(Buffer.from(await collectBytes(opened.body)).equals(bytes)).toBe(true)
+      return opened
+    }
+    const given = await open(
+      await copied(encryptFileInWorker(path, { vaultKey, vaultId, identity: identityOf(bytes) })),
+    )
+    expect(given.version).toBe(3)
+    expect(given.identity).toEqual(identityOf(bytes))
+    const before = Date.now()
+    const identity = { path: 'Photos/holiday.jpg', size: bytes.length }
+    const stamped = await open(await copied(encryptFileInWorker(path, { vaultKey, vaultId, identity })))
+    expect(stamped.identity?.writtenAtMs).toBeGreaterThanOrEqual(before)
+    expect(stamped.identity?.writtenAtMs).toBeLessThanOrEqual(Date.now())
   })
 
   it('decrypts to the file, with a random salt by default', async () => {

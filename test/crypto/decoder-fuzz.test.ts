@@ -33,6 +33,7 @@ import {
 } from '../../src/vault-format/index'
 import { checksumMatches, decodeEnvelope, encodeEnvelope } from '../../src/vault-format/share-envelope'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { encryptBlobV2 } from './support/legacy-writers'
 import { openFileBlob } from './support/open-file'
 
 const vaultKey = generateVaultKey()
@@ -42,11 +43,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31)
 console.info(`decoder fuzz seed ${SEED}`)
 
 interface Original {
-  version: 1 | 2
+  version: 1 | 2 | 3
   identity: FileIdentity | null
   content: Uint8Array
   blob: Uint8Array
-  /** Bytes of the plaintext before the content: the identity record (format 2) or nothing. */
+  /** Bytes of the plaintext before the content: the identity record (formats 3 and 2) or nothing. */
   recordLength: number
 }
 
@@ -68,15 +69,19 @@ const sizeArb = fc.oneof(
     .chain((d) => fc.integer({ min: 0, max: 12 }).map((k) => Math.max(0, k * CHUNK_SIZE + d))),
 )
 
-async function makeOriginal(version: 1 | 2, path: string, size: number): Promise<Original> {
+async function makeOriginal(version: 1 | 2 | 3, path: string, size: number): Promise<Original> {
   const content = randomBytes(size)
   if (version === 1) {
     const blob = await collectBytes(encryptStreamV1([content], { vaultKey, vaultId }))
     return { version, identity: null, content, blob, recordLength: 0 }
   }
-  const identity = { path, size }
+  if (version === 2) {
+    const blob = await encryptBlobV2(content, { vaultKey, vaultId, path })
+    return { version, identity: { path, size }, content, blob, recordLength: 10 + Buffer.byteLength(path) }
+  }
+  const identity = { path, size, writtenAtMs: 1_790_000_000_000 + size }
   const blob = await collectBytes(encryptStream([content], { vaultKey, vaultId, identity }))
-  return { version, identity, content, blob, recordLength: 10 + Buffer.byteLength(path) }
+  return { version, identity, content, blob, recordLength: 18 + Buffer.byteLength(path) }
 }
 
 const sealedChunks = (blob: Uint8Array) =>
@@ -219,7 +224,7 @@ describe('blob decoder fuzz', () => {
   it('mutated blobs of either version: only FileCipherError, only authenticated prefixes, never other content', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(2, 2, 2, 1) as fc.Arbitrary<1 | 2>,
+        fc.constantFrom(3, 3, 3, 2, 1) as fc.Arbitrary<1 | 2 | 3>,
         pathArb,
         sizeArb,
         fc.integer({ min: 0, max: 64 * 1024 }),
@@ -261,10 +266,10 @@ describe('blob decoder fuzz', () => {
     await fc.assert(
       fc.asyncProperty(pathArb, pathArb, fc.uint8Array({ maxLength: 3000 }), async (a, b, content) => {
         fc.pre(a !== b)
-        const identity = { path: a, size: content.length }
+        const identity = { path: a, size: content.length, writtenAtMs: 1 }
         const blobA = await collectBytes(encryptStream([content], { vaultKey, vaultId, identity }))
         const blobB = await collectBytes(
-          encryptStream([content], { vaultKey, vaultId, identity: { path: b, size: content.length } }),
+          encryptStream([content], { vaultKey, vaultId, identity: { ...identity, path: b } }),
         )
         // Same content, different names: different blobs, and each opens with its own name only.
         const openedA = await openFileBlob([blobA], { vaultKey, vaultId })

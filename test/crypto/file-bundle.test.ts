@@ -3,8 +3,10 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cipherByName, nodeCipher } from '../../src/node-cipher'
 import type { ByteSource } from '../../src/vault-format/byte-queue'
+import { utf8 } from '../../src/vault-format/bytes'
 import { encryptChunked } from '../../src/vault-format/chunked-stream'
 import { bundleContext, readBundle } from '../../src/vault-format/file-bundle'
+import { manifestContext } from '../../src/vault-format/file-context'
 import {
   BUNDLE_FORMAT_MAX_FILES,
   type BundleSourceEntry,
@@ -16,6 +18,9 @@ import {
   encryptBundleStream,
   encryptedBundleLength,
   encryptedLength,
+  encryptedManifestLength,
+  encryptManifest,
+  encryptStream,
   FileCipherError,
   type FileIdentity,
   generateVaultKey,
@@ -23,7 +28,9 @@ import {
   type OpenedBundle,
   openEncryptedFile,
   SEALED_CHUNK_SIZE,
+  type VaultManifest,
 } from '../../src/vault-format/index'
+import { encryptBundleV1 } from './support/legacy-writers'
 
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-bundle-test'
@@ -88,23 +95,37 @@ async function readAll(opened: OpenedBundle): Promise<Map<string, Uint8Array>> {
 }
 
 /** The Cobblestone plaintext sealed as a bundle, whatever it holds (to test the reader's rules). */
-async function sealBundlePlaintext(plaintext: Uint8Array): Promise<Uint8Array> {
+async function sealBundlePlaintext(plaintext: Uint8Array, version: 1 | 2 = 2): Promise<Uint8Array> {
   return collectBytes(
-    encryptChunked([plaintext], { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId) }),
+    encryptChunked([plaintext], {
+      inputKey: deriveFilesKey(vaultKey),
+      context: bundleContext(vaultId, version),
+    }),
   )
 }
 
-function header(createdAt: number, files: FileIdentity[]): Uint8Array {
+/**
+ * A bundle header written by hand from FORMAT.md 3.9, without the writer's checks: version 2
+ * (writtenAt, count, manifestLength, records with write times) unless told, or version 1.
+ */
+function header(
+  createdAt: number,
+  files: FileIdentity[],
+  version: 1 | 2 = 2,
+  manifestLength = 0,
+): Uint8Array {
   const parts: Buffer[] = []
-  const fixed = Buffer.alloc(12)
+  const fixed = Buffer.alloc(version === 2 ? 16 : 12)
   fixed.writeBigUInt64BE(BigInt(createdAt), 0)
   fixed.writeUInt32BE(files.length, 8)
+  if (version === 2) fixed.writeUInt32BE(manifestLength, 12)
   parts.push(fixed)
   for (const f of files) {
     const path = Buffer.from(f.path, 'utf8')
-    const record = Buffer.alloc(10)
+    const record = Buffer.alloc(version === 2 ? 18 : 10)
     record.writeBigUInt64BE(BigInt(f.size), 0)
-    record.writeUInt16BE(path.length, 8)
+    if (version === 2) record.writeBigUInt64BE(BigInt(f.writtenAtMs ?? createdAt), 8)
+    record.writeUInt16BE(path.length, version === 2 ? 16 : 8)
     parts.push(record, path)
   }
   return Buffer.concat(parts)
@@ -131,7 +152,12 @@ describe('encryptBundleStream', () => {
       )
       const opened = await openBundle(blob, backend)
       expect(opened.createdAtMs).toBe(1_700_000_000_123)
-      expect(opened.files).toEqual(sample.map((f) => ({ path: f.path, size: f.content.length })))
+      expect(opened.version).toBe(2)
+      expect(opened.manifest).toBeNull()
+      // Each file carries the bundle's write time, sealed in its record.
+      expect(opened.files).toEqual(
+        sample.map((f) => ({ path: f.path, size: f.content.length, writtenAtMs: 1_700_000_000_123 })),
+      )
       const back = await readAll(opened)
       expect([...back.keys()]).toEqual(sample.map((f) => f.path))
       for (const f of sample) expect(Buffer.from(back.get(f.path)!).equals(Buffer.from(f.content))).toBe(true)
@@ -234,7 +260,7 @@ describe('encryptBundleStream', () => {
         collectBytes(
           decryptChunked([out], {
             inputKey: deriveFilesKey(vaultKey),
-            context: bundleContext(vaultId),
+            context: bundleContext(vaultId, 2),
           }),
         ),
       ).rejects.toMatchObject({ reason: 'truncated' })
@@ -330,6 +356,8 @@ describe('reading a bundle', () => {
     })
     const raw = await readBundle(
       decryptChunked([blob], { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId) }),
+      2,
+      { vaultKey, vaultId },
     )
     expect(raw.files.length).toBe(5)
   })
@@ -345,6 +373,21 @@ describe('reading a bundle', () => {
         return h
       },
       /holds 65537 files/,
+    ],
+    [
+      'a path that is also the folder of another path',
+      () =>
+        header(1, [
+          { path: 'a', size: 0 },
+          { path: 'b', size: 0 },
+          { path: 'a/b', size: 0 },
+        ]),
+      /'a' is listed as a file and also as a folder of 'a\/b'/,
+    ],
+    [
+      'a write time beyond 2^53-1',
+      () => header(1, [{ path: 'a', size: 0, writtenAtMs: 2 ** 53 }]),
+      /file number 1 of 1 is invalid: its write time, 9007199254740992, is beyond 2\^53-1/,
     ],
     [
       'a repeated path',
@@ -372,7 +415,7 @@ describe('reading a bundle', () => {
     ],
     [
       'records cut short',
-      () => header(1, [{ path: 'abc', size: 0 }]).subarray(0, 20),
+      () => header(1, [{ path: 'abc', size: 0 }]).subarray(0, 30),
       /ends inside the record of its file number 1/,
     ],
     ['a header cut short', () => new Uint8Array(7), /only 7 bytes long, too short for its header/],
@@ -505,5 +548,165 @@ describe('reading a bundle', () => {
     // f2 ends in chunk 5, before the damaged chunk 6: it was authenticated whole, so it counts.
     expect(complete).toEqual(['f0.bin', 'f1.bin', 'f2.bin'])
     expect(failure).toMatchObject({ reason: 'damaged' })
+  })
+})
+
+describe('bundle versions and the embedded manifest', () => {
+  const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+  const manifestOf = (files: TestFile[], sequence = 7): VaultManifest => ({
+    sequence,
+    writtenAtMs: 1_800_000_000_000,
+    entries: files.map((f) => ({
+      path: f.path,
+      size: f.content.length,
+      sha256: sha(f.content),
+      writtenAtMs: 1_800_000_000_000,
+    })),
+  })
+
+  it('a version-1 bundle (no write times, no manifest) still opens', async () => {
+    const blob = await encryptBundleV1(sample, { vaultKey, vaultId, createdAtMs: 1_600_000_000_000 })
+    const opened = await openBundle(blob)
+    expect(opened.version).toBe(1)
+    expect(opened.createdAtMs).toBe(1_600_000_000_000)
+    expect(opened.manifest).toBeNull()
+    expect(opened.files).toEqual(sample.map((f) => ({ path: f.path, size: f.content.length })))
+    const back = await readAll(opened)
+    for (const f of sample) expect(Buffer.from(back.get(f.path)!).equals(Buffer.from(f.content))).toBe(true)
+  })
+
+  it("a version-1 bundle holding 'a' and 'a/b' is read as written (version 1 had no such rule)", async () => {
+    const files = [
+      { path: 'a', content: utf8('file a') },
+      { path: 'a/b', content: utf8('file a/b') },
+    ]
+    const opened = await openBundle(await encryptBundleV1(files, { vaultKey, vaultId, createdAtMs: 1 }))
+    expect([...(await readAll(opened)).keys()]).toEqual(['a', 'a/b'])
+  })
+
+  it("refuses to write 'a' and 'a/b' into one bundle", () => {
+    const entries = entriesFor([
+      { path: 'a/b/c.txt', content: utf8('x') },
+      { path: 'a/b', content: utf8('y') },
+    ])
+    expect(() => encryptBundleStream(entries, { vaultKey, vaultId })).toThrow(
+      /'a\/b' is listed as a file and also as a folder of 'a\/b\/c\.txt'/,
+    )
+  })
+
+  it("keeps each file's own write time and gives the others the bundle's", async () => {
+    const entries = entriesFor(sample.slice(0, 2))
+    entries[0]!.identity = { ...entries[0]!.identity, writtenAtMs: 1_234 }
+    const opened = await openBundle(
+      await collectBytes(encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: 5_000 })),
+    )
+    expect(opened.files.map((f) => f.writtenAtMs)).toEqual([1_234, 5_000])
+  })
+
+  it('embeds the manifest: exact length known from the paths, checked before anything is released', async () => {
+    const manifest = manifestOf(sample)
+    const blob = await encryptManifest(manifest, { vaultKey, vaultId })
+    expect(blob.length).toBe(encryptedManifestLength(sample.map((f) => f.path)))
+    const files = sample.map((f) => ({ path: f.path, size: f.content.length }))
+    let hashedAt = -1
+    const bundle = await collectBytes(
+      encryptBundleStream(entriesFor(sample), {
+        vaultKey,
+        vaultId,
+        // Given lazily: asked for once the stream starts, after the caller hashed the files.
+        manifest: {
+          length: blob.length,
+          blob: () => {
+            hashedAt = Date.now()
+            return blob
+          },
+        },
+      }),
+    )
+    expect(hashedAt).toBeGreaterThan(0)
+    expect(bundle.length).toBe(encryptedBundleLength(files, blob.length))
+    expect(bundle.length - encryptedBundleLength(files)).toBe(blob.length)
+    const opened = await openBundle(bundle)
+    // Entries come back in the manifest's order: ascending paths.
+    const byPath = [...manifest.entries].sort((a, b) => (a.path < b.path ? -1 : 1))
+    expect(opened.manifest).toEqual({ ...manifest, entries: byPath })
+    const back = await readAll(opened)
+    for (const f of sample) expect(Buffer.from(back.get(f.path)!).equals(Buffer.from(f.content))).toBe(true)
+  })
+
+  it('refuses to embed a manifest of the wrong length, of another vault, or that is not a manifest', async () => {
+    const blob = await encryptManifest(manifestOf(sample), { vaultKey, vaultId })
+    const attempt = (manifest: Uint8Array | { length: number; blob: () => Uint8Array }) =>
+      collectBytes(encryptBundleStream(entriesFor(sample), { vaultKey, vaultId, manifest }))
+    await expect(attempt({ length: blob.length + 1, blob: () => blob })).rejects.toMatchObject({
+      reason: 'invalid-input',
+      message: expect.stringMatching(/not the \d+ bytes announced/),
+    })
+    const foreign = await encryptManifest(manifestOf(sample), { vaultKey, vaultId: 'another vault' })
+    await expect(attempt(foreign)).rejects.toMatchObject({
+      reason: 'invalid-input',
+      message: expect.stringMatching(/not a manifest of this vault/),
+    })
+    const file = await collectBytes(
+      encryptStream([utf8('x')], { vaultKey, vaultId, identity: { path: 'x', size: 1 } }),
+    )
+    await expect(attempt(file)).rejects.toMatchObject({ reason: 'invalid-input' })
+  })
+
+  it('a bundle whose embedded manifest breaks the rules is rejected whole, releasing nothing', async () => {
+    // An authentic manifest blob whose plaintext lists 'a' twice (written by hand).
+    const entry = Buffer.alloc(52 + 1)
+    entry.writeUInt16BE(1, 50)
+    entry.write('a', 52)
+    const again = Buffer.alloc(52)
+    again.writeUInt16BE(1, 48)
+    const head = Buffer.alloc(20)
+    head.writeBigUInt64BE(1n, 0)
+    head.writeUInt32BE(2, 16)
+    const plaintext = Buffer.concat([head, entry, again])
+    const bad = await collectBytes(
+      encryptChunked([plaintext], { inputKey: deriveFilesKey(vaultKey), context: manifestContext(vaultId) }),
+    )
+    const files = [{ path: 'x', size: 1 }]
+    const blob = await sealBundlePlaintext(
+      Buffer.concat([header(1, files, 2, bad.length), bad, Buffer.from('x')]),
+    )
+    await expect(openEncryptedFile([blob], { vaultKey, vaultId })).rejects.toMatchObject({
+      reason: 'damaged',
+      message: expect.stringMatching(/embedded manifest does not open: .*manifest rules: .*suffix|shares/),
+    })
+  })
+
+  // FORMAT.md 3.9, "A file of 0 bytes": complete once every byte before it authenticated, unless it is
+  // the last file, which needs the bundle's end.
+  it('a 0-byte file exactly where a damaged bundle ends: complete if a file follows, failed if it is the last', async () => {
+    const filler = (n: number) => bytesOf(n, n)
+    for (const last of [false, true]) {
+      const files = [
+        { path: 'full.bin', size: 0 },
+        { path: 'empty.txt', size: 0 },
+      ]
+      if (!last) files.push({ path: 'after.bin', size: 10 })
+      // full.bin ends exactly at the end of chunk 0; chunk 1 (what follows) is then damaged.
+      files[0]!.size = CHUNK_SIZE - header(1, files).length
+      const contents = [filler(files[0]!.size), new Uint8Array(0), ...(last ? [] : [filler(10)])]
+      const blob = await sealBundlePlaintext(Buffer.concat([header(1, files), ...contents]))
+      expect(blob.length).toBe(HEADER_SIZE + SEALED_CHUNK_SIZE + (last ? 0 : 10) + 16)
+      const damaged = blob.slice()
+      damaged[damaged.length - 1]! ^= 1
+      const opened = await openBundle(damaged)
+      const complete: string[] = []
+      const failure = await (async () => {
+        for await (const entry of opened.entries) {
+          await collectBytes(entry.body)
+          complete.push(entry.identity.path)
+        }
+      })().then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(failure).toBeInstanceOf(FileCipherError)
+      expect(complete).toEqual(last ? ['full.bin'] : ['full.bin', 'empty.txt'])
+    }
   })
 })

@@ -1,5 +1,6 @@
-// Format 2's identity record: what the encoder refuses, what the decoder rejects even when every chunk
-// authenticates, and that a blob's name comes from the blob (FORMAT.md 3.6-3.8).
+// The identity record (format 3, with the owner's write time; format 2 without): what the encoder
+// refuses, what the decoder rejects even when every chunk authenticates, and that a blob's name and
+// date come from the blob (FORMAT.md 3.6-3.8).
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { nobleAeadBackend } from '../../src/vault-format/aead-noble'
@@ -18,6 +19,7 @@ import {
   generateVaultKey,
 } from '../../src/vault-format/index'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { encryptBlobV2 } from './support/legacy-writers'
 import { openFileBlob } from './support/open-file'
 
 const vaultKey = generateVaultKey()
@@ -33,18 +35,30 @@ async function failure(run: () => Promise<unknown>): Promise<FileCipherError> {
   throw new Error('expected a FileCipherError')
 }
 
-/** A blob only a faulty writer holding the key could make: any record bytes, any content. */
-function forged(record: { size: bigint | number; path: Uint8Array | string; pathLength?: number }, body = 0) {
+interface ForgedRecord {
+  size: bigint | number
+  path: Uint8Array | string
+  pathLength?: number
+  writtenAt?: bigint | number
+}
+
+/**
+ * A blob only a faulty writer holding the key could make: any record bytes (format 3, or format 2
+ * without the write time), any content.
+ */
+function forged(record: ForgedRecord, body = 0, version: 2 | 3 = 3) {
   const path = typeof record.path === 'string' ? utf8(record.path) : record.path
-  const head = new Uint8Array(10 + path.length)
+  const fixed = version === 3 ? 18 : 10
+  const head = new Uint8Array(fixed + path.length)
   const view = new DataView(head.buffer)
   view.setBigUint64(0, BigInt(record.size))
-  view.setUint16(8, record.pathLength ?? path.length)
-  head.set(path, 10)
+  if (version === 3) view.setBigUint64(8, BigInt(record.writtenAt ?? 1_700_000_000_000))
+  view.setUint16(fixed - 2, record.pathLength ?? path.length)
+  head.set(path, fixed)
   return collectBytes(
     encryptChunked([head, randomBytes(body)], {
       inputKey: deriveFilesKey(vaultKey),
-      context: fileContext(vaultId),
+      context: fileContext(vaultId, version),
     }),
   )
 }
@@ -103,22 +117,53 @@ describe('checkIdentityPath', () => {
   })
 })
 
-describe('writing format 2', () => {
-  it('the blob is exactly encryptedFileLength long and opens with its identity', async () => {
+describe('writing format 3', () => {
+  it('the blob is exactly encryptedFileLength long and opens with its identity and write time', async () => {
     for (const [path, size] of [
       ['a', 0],
       ['letters/to my heirs.txt', 40],
-      ['Übersicht.pdf', 16384 - 10 - 14],
+      ['Übersicht.pdf', 16384 - 18 - 14],
       ['big.bin', 70_000],
     ] as const) {
       const plain = randomBytes(size)
-      const identity = { path, size }
+      const identity = { path, size, writtenAtMs: 1_780_000_000_000 + size }
       const blob = await collectBytes(encryptStream([plain], { vaultKey, vaultId, identity }))
       expect(blob.length).toBe(encryptedFileLength(identity))
+      expect(blob.length).toBe(encryptedFileLength({ path, size }))
       const opened = await openFileBlob([blob], { vaultKey, vaultId })
-      expect([opened.version, opened.identity]).toEqual([2, identity])
+      expect([opened.version, opened.identity]).toEqual([3, identity])
       expect(Buffer.from(await collectBytes(opened.body)).equals(plain)).toBe(true)
     }
+  })
+
+  it('seals the time of writing when no write time is given', async () => {
+    const before = Date.now()
+    const blob = await collectBytes(
+      encryptStream([utf8('x')], { vaultKey, vaultId, identity: { path: 'x', size: 1 } }),
+    )
+    const opened = await openFileBlob([blob], { vaultKey, vaultId })
+    expect(opened.identity!.writtenAtMs).toBeGreaterThanOrEqual(before)
+    expect(opened.identity!.writtenAtMs).toBeLessThanOrEqual(Date.now())
+  })
+
+  it('refuses a write time the format cannot hold', () => {
+    for (const writtenAtMs of [-1, 1.5, 2 ** 53]) {
+      expect(() =>
+        encryptStream([], { vaultKey, vaultId, identity: { path: 'a', size: 0, writtenAtMs } }),
+      ).toThrow(/write time .* not a whole number of milliseconds/)
+    }
+  })
+
+  // FORMAT.md 1, NFC: writers refuse code points their Unicode does not assign, so that a path's NFC
+  // check cannot change with the Unicode version; decryptors do not apply that rule.
+  it('refuses a path with an unassigned code point, which a decryptor still accepts', async () => {
+    const path = 'x͸y'
+    expect(checkIdentityPath(path)).toBeNull()
+    expect(() => encryptedFileLength({ path, size: 0 })).toThrow(
+      /U\+0378, which is not an assigned Unicode character/,
+    )
+    const { opened } = await readAll(await forged({ size: 0, path }))
+    expect(opened?.identity?.path).toBe(path)
   })
 
   it('refuses an identity the format cannot hold, before any output', () => {
@@ -164,6 +209,14 @@ describe('writing format 2', () => {
 })
 
 describe('reading: version and identity', () => {
+  it('format-2 blobs open as version 2 with their identity and no write time', async () => {
+    const plain = randomBytes(20_000)
+    const blob = await encryptBlobV2(plain, { vaultKey, vaultId, path: 'old/letter.pdf' })
+    const opened = await openFileBlob([blob], { vaultKey, vaultId })
+    expect([opened.version, opened.identity]).toEqual([2, { path: 'old/letter.pdf', size: 20_000 }])
+    expect(Buffer.from(await collectBytes(opened.body)).equals(plain)).toBe(true)
+  })
+
   it('format-1 blobs open as version 1 without identity', async () => {
     const plain = randomBytes(20_000)
     const blob = await collectBytes(encryptStreamV1([plain], { vaultKey, vaultId }))
@@ -176,11 +229,12 @@ describe('reading: version and identity', () => {
     expect((await collectBytes(openedEmpty.body)).length).toBe(0)
   })
 
-  it('wrong vault, wrong key and a damaged header are told apart for both versions', async () => {
+  it('wrong vault, wrong key and a damaged header are told apart for every version', async () => {
     for (const blob of [
       await collectBytes(
         encryptStream([utf8('hi')], { vaultKey, vaultId, identity: { path: 'a', size: 2 } }),
       ),
+      await encryptBlobV2(utf8('hi'), { vaultKey, vaultId, path: 'a' }),
       await collectBytes(encryptStreamV1([utf8('hi')], { vaultKey, vaultId })),
     ]) {
       const open =
@@ -219,7 +273,42 @@ describe('reading: version and identity', () => {
     }
   })
 
+  // FORMAT.md 3.2: S matching R with no commitment one byte off means the key is right, and either the
+  // vault id is wrong or the commitment was altered in more than one byte; the message says both.
+  it('a commitment altered in several bytes, right key and vault id: wrong-vault that names both causes', async () => {
+    const blob = await collectBytes(
+      encryptStream([utf8('hi')], { vaultKey, vaultId, identity: { path: 'a', size: 2 } }),
+    )
+    const damaged = blob.slice()
+    damaged[30]! ^= 1
+    damaged[50]! ^= 1
+    const error = await failure(() => openFileBlob([damaged], { vaultKey, vaultId }))
+    expect(error.reason).toBe('wrong-vault')
+    expect(error.message).toMatch(/different vault than 'vault-identity' or its header check .* was altered/)
+    expect(error.message).toMatch(/get another copy/)
+  })
+
+  // FORMAT.md 3.5, step 4: a blob that ends right after a full chunk is cut short; the full chunks
+  // before it authenticated as non-final chunks and may be released, then the file fails.
+  it('a blob cut exactly after a full chunk releases the authenticated full chunks, then fails as truncated', async () => {
+    const plain = randomBytes(3 * 16384)
+    const identity = { path: 'a', size: plain.length, writtenAtMs: 1 }
+    const blob = await collectBytes(encryptStream([plain], { vaultKey, vaultId, identity }))
+    const cut = blob.subarray(0, 56 + 2 * 16400)
+    const { error, released } = await readAll(cut)
+    expect(error?.reason).toBe('truncated')
+    // Chunks 0 and 1 authenticated as non-final: their plaintext (minus the 19-byte record) came out.
+    expect(released.length).toBe(2 * 16384 - 19)
+    expect(released.equals(plain.subarray(0, 2 * 16384 - 19))).toBe(true)
+  })
+
   it.each([
+    [
+      'a write time beyond 2^53-1',
+      { size: 0, path: 'a', writtenAt: 2n ** 53n },
+      0,
+      /write time, 9007199254740992, is beyond 2\^53-1/,
+    ],
     ['a path with ..', { size: 0, path: 'a/../b' }, 0, /'\.\.' folder/],
     ['an absolute path', { size: 0, path: '/etc/passwd' }, 0, /starts with '\/'/],
     ['a bidi override', { size: 0, path: 'x\u202Egpj.exe' }, 0, /U\+202E/],
@@ -248,18 +337,20 @@ describe('reading: version and identity', () => {
     ],
     ['more content bytes than its size', { size: 100, path: 'a' }, 101, /more than 100 bytes of content/],
     ['a size of 2^53-1 and no content', { size: 2n ** 53n - 1n, path: 'a' }, 5, /holds 5 bytes/],
-  ])('rejects an authentic blob with %s, as damaged', async (_name, record, body, message) => {
-    const { error, released } = await readAll(await forged(record, body))
-    expect(error?.reason).toBe('damaged')
-    expect(error?.message).toMatch(message)
-    // A bad record is found in chunk 0, before anything is released. A size that does not match is
-    // found at the end: the authenticated content came out before, never more than the size.
-    if (body === 0) expect(released.length).toBe(0)
-    else expect(released.length).toBeLessThanOrEqual(Math.min(body, Number(record.size)))
+  ])('rejects an authentic blob with %s, as damaged', async (name, record, body, message) => {
+    for (const version of name.includes('write time') ? [3 as const] : [3 as const, 2 as const]) {
+      const { error, released } = await readAll(await forged(record, body, version))
+      expect(error?.reason).toBe('damaged')
+      expect(error?.message).toMatch(message)
+      // A bad record is found in chunk 0, before anything is released. A size that does not match is
+      // found at the end: the authenticated content came out before, never more than the size.
+      if (body === 0) expect(released.length).toBe(0)
+      else expect(released.length).toBeLessThanOrEqual(Math.min(body, Number(record.size)))
+    }
   })
 
   it('a plaintext too short to hold the fixed part of the record', async () => {
-    for (const length of [0, 1, 9]) {
+    for (const length of [0, 1, 9, 17]) {
       const blob = await collectBytes(
         encryptChunked([randomBytes(length)], {
           inputKey: deriveFilesKey(vaultKey),
