@@ -9,7 +9,7 @@ import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
 import { isolateName, revealControls, revealSentence } from '../shared/untrusted-text'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
-import { recoverFromArweave } from './arweave-recovery'
+import { ArweaveRecoveryError, checkOwnerAddress, recoverFromArweave } from './arweave-recovery'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
 import {
   holdsPracticeKit,
@@ -69,6 +69,9 @@ From Arweave, the permanent storage network (when the vault service is gone):
                                can label a file with a vault's reference) are left out and counted.
                                Run the same command again after an interruption: finished downloads
                                and recovered files are kept.
+  --owner <wallet address>     accept only the transactions this Arweave wallet posted (the vault
+                               service's wallet; 43 characters). Without it, every wallet's are read
+                               and the report warns when more than one wallet labelled the vault.
 
 From encrypted files you already have:
   --out <folder>               where recovered files are written (created if needed). Existing files
@@ -134,6 +137,19 @@ async function main(argv: string[]): Promise<number> {
       'Give one place to recover from: --from-arweave <gateway>, or --service and --token, or encrypted files and folders.\nRun with --help to see the options.',
     )
     return 2
+  }
+  if (values.owner !== undefined) {
+    if (!fromArweave) {
+      console.error('--owner goes with --from-arweave <gateway>.\nRun with --help to see the options.')
+      return 2
+    }
+    try {
+      checkOwnerAddress(values.owner)
+    } catch (error) {
+      if (!(error instanceof ArweaveRecoveryError)) throw error
+      console.error(error.message)
+      return 2
+    }
   }
   if (fromService && (values.service === undefined || values.token === undefined)) {
     console.error(
@@ -332,6 +348,7 @@ async function recoverFromTheNetwork(
     vaultKey: key.vaultKey,
     outDir: values.out!,
     backend,
+    ...(values.owner !== undefined ? { owner: values.owner } : {}),
     onProgress: showProgress
       ? (p) => {
           const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 0
@@ -348,6 +365,11 @@ async function recoverFromTheNetwork(
   if (report.foreign.length > 0) {
     console.error(
       `${report.foreign.length} file(s) on Arweave carry this vault's label but are not files of this vault (the kits' key does not open them); they were left out: ${report.foreign.map((f) => f.txId).join(', ')}.`,
+    )
+  }
+  if (report.owners.length > 1) {
+    console.error(
+      `Warning: ${report.owners.length} different Arweave wallets posted transactions with this vault's label: ${report.owners.map((o) => `${o.address} (${o.count})`).join(', ')}. Only one of them is the vault's service; anyone can label a transaction with a vault's reference, for example to post an old copy of a file again. Ask whoever ran the vault's service for its wallet address and run again with --owner <address> to read only its transactions.`,
     )
   }
   if (report.stopped) {
@@ -384,6 +406,7 @@ function parse(argv: string[]) {
       service: { type: 'string' },
       token: { type: 'string' },
       'from-arweave': { type: 'string' },
+      owner: { type: 'string' },
       backend: { type: 'string' },
       check: { type: 'boolean' },
       json: { type: 'boolean' },

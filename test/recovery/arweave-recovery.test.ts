@@ -299,6 +299,45 @@ describe('recover --from-arweave', () => {
     expect(readFileSync(join(out, 'photos/scan.jpg')).equals(scan)).toBe(true)
   })
 
+  it("--owner reads only the service wallet's transactions; without it, several wallets are a warning", async () => {
+    const words = [
+      '--share-words',
+      encodeShareWords(shares[0]!),
+      '--share-words',
+      encodeShareWords(shares[1]!),
+    ]
+    const all = await recoverCli([...words, '--from-arweave', gateway, '--out', join(temp, 'owners-all')])
+    expect(all.stderr).toMatch(
+      /Warning: 2 different Arweave wallets posted transactions with this vault's label/,
+    )
+    expect(all.stderr).toContain(`${store.address} (4)`)
+    const one = await recoverCli([
+      ...words,
+      '--from-arweave',
+      gateway,
+      '--owner',
+      store.address,
+      '--out',
+      join(temp, 'owners-one'),
+    ])
+    expect(one.code).toBe(0)
+    expect(one.stderr).not.toContain('Warning')
+    expect(one.stderr).not.toContain(strangerTx)
+    expect(one.stderr).toContain(`All ${2 + notes.size} file(s) recovered from Arweave`)
+    const report = await recoverFromArweave({
+      gateway,
+      vaultId,
+      vaultKey,
+      outDir: join(temp, 'owners-lib'),
+      owner: store.address,
+    })
+    expect(report.found.map((b) => b.owner)).toEqual(Array(4).fill(store.address))
+    expect(report.foreign).toEqual([])
+    const bad = await recoverCli([...words, '--from-arweave', gateway, '--owner', 'x', '--out', temp])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('"x" is not an Arweave wallet address')
+  })
+
   it('says when nothing of the vault is on the network, and refuses a second source', async () => {
     const otherKey = generateVaultKey()
     const otherShares = await splitVaultKey(otherKey, 'a-vault-never-stored', SSS_PRESET_SHAPE.standard)
