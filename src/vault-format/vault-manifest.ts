@@ -40,7 +40,10 @@ export interface ManifestEntry {
   size: number
   /** SHA-256 of the file's content, 64 lowercase hex digits. */
   sha256: string
-  /** The write time sealed in the copy this entry stands for (ms since the Unix epoch). */
+  /**
+   * The write time sealed in the copy this entry stands for (ms since the Unix epoch), at most the
+   * manifest's own.
+   */
   writtenAtMs: number
 }
 
@@ -140,6 +143,9 @@ export function encodeManifest(manifest: VaultManifest): Uint8Array {
     }
     const entryTime = checkWriteTime(entry.writtenAtMs)
     if (entryTime) refuse(`'${path}': ${entryTime}`)
+    if (entry.writtenAtMs > writtenAtMs) {
+      refuse(`'${path}' was written at ${entry.writtenAtMs}, after the manifest itself (${writtenAtMs}).`)
+    }
     if (typeof entry.sha256 !== 'string' || !SHA256_HEX.test(entry.sha256)) {
       refuse(`'${path}' has no SHA-256 of 64 lowercase hex digits.`)
     }
@@ -196,7 +202,11 @@ export function decodeManifest(plaintext: Uint8Array): VaultManifest {
     const suffixLength = view.getUint16(at + 50)
     at += MANIFEST_ENTRY_FIXED_SIZE
     if (size > limit) throw invalidManifest(`${which} has the size ${size}, beyond 2^53-1.`)
-    if (entryTime > limit) throw invalidManifest(`${which} has the write time ${entryTime}, beyond 2^53-1.`)
+    if (entryTime > writtenAt) {
+      throw invalidManifest(
+        `${which} has the write time ${entryTime}, after the manifest's own (${writtenAt}).`,
+      )
+    }
     if (shared > previous.length || suffixLength === 0 || shared + suffixLength > MAX_IDENTITY_PATH_BYTES) {
       throw invalidManifest(
         `${which} shares ${shared} bytes with a ${previous.length}-byte path and adds ${suffixLength}; a path is 1 to ${MAX_IDENTITY_PATH_BYTES} bytes and longer than what it shares.`,

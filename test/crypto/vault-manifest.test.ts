@@ -98,6 +98,11 @@ describe('writing a manifest', () => {
     ['a bad size', { ...listed, entries: [entry('a', -1)] }, /size -1/],
     ['a bad entry write time', { ...listed, entries: [entry('a', 1, 2 ** 53)] }, /write time/],
     [
+      'an entry written after the manifest',
+      { ...listed, entries: [entry('a', 1, listed.writtenAtMs + 1)] },
+      /after the manifest itself/,
+    ],
+    [
       'an upper-case hash',
       { ...listed, entries: [{ ...entry('a'), sha256: sha('a').toUpperCase() }] },
       /SHA-256/,
@@ -230,9 +235,9 @@ describe('reading a manifest: anything malformed is rejected whole', () => {
     ['a path with ..', () => raw({}, [{ suffix: 'a/../b' }]), /'\.\.' folder/],
     ['a size beyond 2^53-1', () => raw({}, [{ suffix: 'a', size: 2n ** 53n }]), /beyond 2\^53-1/],
     [
-      'an entry write time beyond 2^53-1',
-      () => raw({}, [{ suffix: 'a', writtenAt: 2n ** 53n }]),
-      /write time/,
+      'an entry written after the manifest',
+      () => raw({ writtenAt: 5n }, [{ suffix: 'a', writtenAt: 6n }]),
+      /write time 6, after the manifest's own \(5\)/,
     ],
   ])('rejects %s', async (_what, make, message) => {
     let error: unknown
@@ -254,7 +259,7 @@ describe('reading a manifest: anything malformed is rejected whole', () => {
 describe('newestManifest', () => {
   const at = (sequence: number, writtenAtMs: number, paths: string[], where: string) => ({
     where,
-    manifest: { sequence, writtenAtMs, entries: paths.map((p) => entry(p)) },
+    manifest: { sequence, writtenAtMs, entries: paths.map((p) => entry(p, 1, 0)) },
   })
 
   it('takes the highest sequence number whatever the order, and sorts the rest', () => {
