@@ -16,7 +16,7 @@
 //   timeoutMs after it started (a drip that keeps the socket alive), is cut off; a download ends
 //   with an error once it passes the size the caller expects. A service cannot make the app wait or
 //   buffer for ever.
-import type { IncomingHttpHeaders } from 'node:http'
+import type { ClientRequest, IncomingHttpHeaders } from 'node:http'
 import { PassThrough, type Readable } from 'node:stream'
 import got, {
   type CancelableRequest,
@@ -70,7 +70,11 @@ const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
 /** Why an answer was cut off while it arrived. */
 class AnswerCutOff extends Error {
-  constructor(readonly problem: string) {
+  constructor(
+    readonly problem: string,
+    /** The answer's HTTP status: it came, it was refused. */
+    readonly status: number,
+  ) {
     super(problem)
   }
 }
@@ -390,18 +394,24 @@ export class Transport {
   }> {
     let cutOff: AnswerCutOff | undefined
     let timer: NodeJS.Timeout | undefined
+    let status = 0
+    request.on('request', (outgoing: ClientRequest) =>
+      outgoing.once('response', (incoming) => {
+        status = incoming.statusCode ?? 0
+      }),
+    )
     const cut = (problem: string) => {
-      cutOff ??= new AnswerCutOff(problem)
+      cutOff ??= new AnswerCutOff(problem, status)
       request.cancel()
     }
     // The promise's first progress event comes with the answer's head ('response' only once it is whole).
     request.on('downloadProgress', (progress) => {
       timer ??= setTimeout(
-        () => cut(`its answer was still arriving after ${formatSeconds(this.#timeoutMs)}`),
+        () => cut(`it was still arriving after ${formatSeconds(this.#timeoutMs)}`),
         this.#timeoutMs,
       )
       if (progress.transferred > this.#maxResponseBytes) {
-        cut(`its answer was larger than ${this.#maxResponseBytes} bytes`)
+        cut(`it was larger than ${this.#maxResponseBytes} bytes`)
       }
     })
     try {
@@ -549,10 +559,10 @@ export class Transport {
     if (error instanceof AnswerCutOff) {
       return this.#error({
         code: 'BAD_RESPONSE',
-        status: 0,
+        status: error.status,
         operation,
-        message: error.problem,
-        userMessage: `The Vault Service at ${this.displayAddress} was cut off (${operation}): ${error.problem}. Nothing was used from it. Try again later; if this keeps happening, the address may not be a genuine Vault Service.`,
+        message: `answer refused: ${error.problem}`,
+        userMessage: `The answer of the Vault Service at ${this.displayAddress} was refused (${operation}): ${error.problem}. Nothing was used from it. Try again later; if this keeps happening, the address may not be a genuine Vault Service.`,
       })
     }
     if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {

@@ -91,7 +91,7 @@ describe('Arweave recovery against a lying gateway', () => {
         txs: [...txs, { id: '../../x', owner: OPERATOR, data: planted }],
         // Whatever the path normalises to, the planted bytes are served.
         lie: (request, response, url) =>
-          url.pathname.endsWith('/x') ? (serveBytes(request, response, planted), true) : false,
+          url.pathname.endsWith('/x') ? serveBytes(request, response, planted) : false,
       }
     })
     expect(run.report.stopped?.message).toContain('"../../x" where a transaction id must be')
@@ -181,12 +181,11 @@ describe('Arweave recovery against a lying gateway', () => {
         txs,
         lie: (request, response, url) =>
           url.pathname === `/${txs[1]!.id}`
-            ? (serveBytes(
+            ? serveBytes(
                 request,
                 response,
                 Buffer.concat([other, Buffer.alloc(txs[1]!.data.length - other.length)]),
-              ),
-              true)
+              )
             : false,
       }
     })

@@ -36,13 +36,14 @@ export type FakeService = RecordingListener & {
   uploads: Map<string, Buffer>
 }
 
-export function json(response: ServerResponse, status: number, body: unknown): void {
+export function json(response: ServerResponse, status: number, body: unknown): true {
   const text = JSON.stringify(body)
   response.writeHead(status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
   })
   response.end(text)
+  return true
 }
 
 function refuse(response: ServerResponse, status: number, code: string, message: string): void {
@@ -81,7 +82,7 @@ export function assetOf(asset: FakeAsset): Asset & { metadata?: Record<string, u
 }
 
 /** Serves `bytes` honouring a "bytes=N-" range, as the real service does. */
-export function serveBytes(request: IncomingMessage, response: ServerResponse, bytes: Buffer): void {
+export function serveBytes(request: IncomingMessage, response: ServerResponse, bytes: Buffer): true {
   const range = /^bytes=(\d+)-$/.exec(request.headers.range ?? '')
   const start = range ? Number(range[1]) : 0
   if (range && start < bytes.length) {
@@ -91,10 +92,11 @@ export function serveBytes(request: IncomingMessage, response: ServerResponse, b
       'content-range': `bytes ${start}-${bytes.length - 1}/${bytes.length}`,
     })
     response.end(bytes.subarray(start))
-    return
+    return true
   }
   response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length })
   response.end(bytes)
+  return true
 }
 
 async function drain(request: IncomingMessage): Promise<Buffer> {

@@ -138,7 +138,7 @@ describe('heir recovery against a lying service', () => {
       return {
         assets: [will, list],
         lie: (request, response, url) =>
-          isContent(url, list.id) ? (serveBytes(request, response, will.blob), true) : false,
+          isContent(url, list.id) ? serveBytes(request, response, will.blob) : false,
       }
     })
     expect(run.appeared).not.toContain('letters/list.txt')
@@ -274,7 +274,7 @@ describe('heir recovery against a lying service', () => {
       assets: await honestAssets(vault),
       lie: (_q, response, url) =>
         isVaultRead(url, vault.vaultId)
-          ? (json(response, 200, { data: vaultOf({ key: '', vaultId: other }) }), true)
+          ? json(response, 200, { data: vaultOf({ key: '', vaultId: other }) })
           : false,
     }))
     expect(run.report.stopped?.message).toContain(other)
@@ -291,8 +291,7 @@ describe('heir recovery against a lying service', () => {
   })
 
   it('redirect to another host: a download sent elsewhere is not followed, the code never leaves', async () => {
-    let run!: Awaited<ReturnType<typeof heirRecovery>>
-    run = await heirRecovery(async ({ vault, elsewhere }) => {
+    const run = await heirRecovery(async ({ vault, elsewhere }) => {
       const assets = await honestAssets(vault)
       return {
         assets,

@@ -102,7 +102,7 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders
 }
 
-export type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>
+export type Handler = (request: IncomingMessage, response: ServerResponse, url: URL) => unknown
 
 /** A loopback HTTP listener that records every request before `handle` answers it. */
 export class RecordingListener {
