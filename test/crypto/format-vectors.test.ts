@@ -1,5 +1,7 @@
 // docs/vectors/vault-desktop-v2.json against the code, both ways: the code makes every blob, envelope
-// and word list in the file from its inputs, and reads every one back to the recorded values.
+// and word list in the file from its inputs, and reads every one back to the recorded values. Its
+// blobs are of formats 1 and 2 and its bundles of version 1, which Vault Desktop only reads now: they
+// are written here by test/crypto/support (format 3, bundle 2, manifests: format-vectors-v3.test.ts).
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
@@ -7,9 +9,8 @@ import { describe, expect, it } from 'vitest'
 import { cipherByName } from '../../src/node-cipher'
 import { fromHex, toHex, utf8 } from '../../src/vault-format/bytes'
 import { deriveMessageKeys } from '../../src/vault-format/chunked-format'
-import { bundleContext, encodeBundleHeader } from '../../src/vault-format/file-bundle'
+import { bundleContext } from '../../src/vault-format/file-bundle'
 import { fileSalt } from '../../src/vault-format/file-cipher'
-import { encodeIdentity } from '../../src/vault-format/file-identity'
 import {
   collectBytes,
   combineShares,
@@ -19,11 +20,7 @@ import {
   deriveFilesKey,
   encodeOwnerKitWords,
   encodeShareWords,
-  encryptBundleStream,
-  encryptedBundleLength,
-  encryptedFileLength,
   encryptedLength,
-  encryptStream,
   fileContext,
   keyCheckValue,
   openEncryptedFile,
@@ -33,6 +30,7 @@ import {
 import { encodeEnvelope } from '../../src/vault-format/share-envelope'
 import { combineShareWords } from '../../src/vault-format/vault-shares'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { bundleHeaderV1, encryptBlobV2, encryptBundleV1, identityRecordV2 } from './support/legacy-writers'
 import { openFileBlob } from './support/open-file'
 
 interface BlobVector {
@@ -183,7 +181,7 @@ describe.each(vectors.bundles.map((v) => [v.name, v] as const))('bundle %s', (_n
     const filesKey = deriveFilesKey(vaultKey)
     expect(toHex(filesKey)).toBe(v.filesKey)
     expect(toHex(fileSalt(filesKey, saltPrefix))).toBe(v.salt)
-    expect(toHex(bundleContext(v.vaultId))).toBe(v.context)
+    expect(toHex(bundleContext(v.vaultId, 1))).toBe(v.context)
     const keys = deriveMessageKeys(filesKey, fromHex(v.salt), fromHex(v.context))
     expect([toHex(keys.key), toHex(keys.baseNonce), toHex(keys.commitment)]).toEqual([
       v.aeadKey,
@@ -193,32 +191,29 @@ describe.each(vectors.bundles.map((v) => [v.name, v] as const))('bundle %s', (_n
     expect(v.count).toBe(v.files.length)
     v.files.forEach((f, i) => {
       expect(toHex(utf8(f.path))).toBe(f.pathUtf8)
-      expect(toHex(encodeIdentity(identities[i]!))).toBe(f.identityRecord)
+      expect(toHex(identityRecordV2(identities[i]!))).toBe(f.identityRecord)
       expect(sha256(contents[i]!)).toBe(f.contentSha256)
     })
-    expect(toHex(encodeBundleHeader(v.createdAtMs, identities))).toBe(v.header)
+    expect(toHex(bundleHeaderV1(v.createdAtMs, identities))).toBe(v.header)
     expect(v.header).toBe(
       v.createdAtMs.toString(16).padStart(16, '0') +
         v.count.toString(16).padStart(8, '0') +
         v.files.map((f) => f.identityRecord).join(''),
     )
     expect(v.plaintextLength).toBe(v.header.length / 2 + identities.reduce((n, f) => n + f.size, 0))
-    expect(encryptedBundleLength(identities)).toBe(v.blobLength)
     expect(encryptedLength(v.plaintextLength)).toBe(v.blobLength)
     expect(v.chunks).toBe(Math.floor(v.plaintextLength / 16384) + 1)
   })
 
   it.each(['node', 'noble'] as const)('encrypts to the blob (%s)', async (backend) => {
-    const entries = identities.map((identity, i) => ({ identity, content: () => [contents[i]!] }))
-    const blob = await collectBytes(
-      encryptBundleStream(entries, {
-        vaultKey,
-        vaultId: v.vaultId,
-        saltPrefix,
-        createdAtMs: v.createdAtMs,
-        ...cipherByName(backend),
-      }),
-    )
+    const files = identities.map((identity, i) => ({ path: identity.path, content: contents[i]! }))
+    const blob = await encryptBundleV1(files, {
+      vaultKey,
+      vaultId: v.vaultId,
+      saltPrefix,
+      createdAtMs: v.createdAtMs,
+      ...cipherByName(backend),
+    })
     expect(blob.length).toBe(v.blobLength)
     expect(sha256(blob)).toBe(v.blobSha256)
     expect(toHex(blob)).toBe(v.blob)
@@ -245,7 +240,7 @@ describe.each(vectors.invalidBundles.map((v) => [v.name, v] as const))('invalid 
     const plain = await collectBytes(
       decryptChunked([fromHex(v.blob)], {
         inputKey: deriveFilesKey(vaultKey),
-        context: bundleContext(v.vaultId),
+        context: bundleContext(v.vaultId, 1),
       }),
     )
     expect(toHex(plain)).toBe(v.plaintext)
@@ -281,8 +276,7 @@ describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name,
     expect(sha256(plain)).toBe(v.contentSha256)
     if (identity) {
       expect(toHex(utf8(identity.path))).toBe(v.pathUtf8)
-      expect(toHex(encodeIdentity(identity))).toBe(v.identityRecord)
-      expect(encryptedFileLength(identity)).toBe(v.blobLength)
+      expect(toHex(identityRecordV2(identity))).toBe(v.identityRecord)
     } else {
       expect(encryptedLength(v.size)).toBe(v.blobLength)
     }
@@ -292,9 +286,9 @@ describe.each(vectors.blobs.map((v) => [v.name, v] as const))('blob %s', (_name,
 
   it.each(['node', 'noble'] as const)('encrypts to the blob (%s)', async (backend) => {
     const opts = { vaultKey, vaultId: v.vaultId, saltPrefix, ...cipherByName(backend) }
-    const blob = await collectBytes(
-      identity ? encryptStream([plain], { ...opts, identity }) : encryptStreamV1([plain], opts),
-    )
+    const blob = identity
+      ? await encryptBlobV2(plain, { ...opts, path: identity.path })
+      : await collectBytes(encryptStreamV1([plain], opts))
     expect(blob.length).toBe(v.blobLength)
     expect(sha256(blob)).toBe(v.blobSha256)
     expect(toHex(blob)).toBe(v.blob)
