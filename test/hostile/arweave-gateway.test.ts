@@ -16,7 +16,7 @@ import {
   txId,
   wallet,
 } from './fake-arweave-gateway'
-import { fileBlob, json, newVault, serveBytes } from './fake-vault-service'
+import { fileBlob, json, manifestBlob, newVault, serveBytes } from './fake-vault-service'
 import { contained, makeWorld, type RecordingListener, startElsewhere, type World } from './hostile-world'
 import { cutShort, drip, endless, hugeJson, redirect } from './lies'
 
@@ -320,6 +320,65 @@ describe('Arweave recovery against a lying gateway', () => {
       }
     })
     expect(await readFile(join(run.world.outDir, 'will.txt'), 'utf8')).toBe('the final will')
+  })
+
+  it('a withheld newest manifest: the newest manifest the gateway lists lacks a newer copy, which is reported', async () => {
+    const run = await arweaveRecovery(async ({ vault }) => {
+      const old = Date.now() - 3 * 86_400_000
+      const newer = Date.now() - 86_400_000
+      const files = [{ path: 'will.txt', text: 'a draft will', writtenAtMs: old }]
+      return {
+        txs: [
+          {
+            id: txId(),
+            owner: OPERATOR,
+            data: await fileBlob(vault, 'will.txt', 'a draft will', old),
+            blockSeconds: 1_700_000_000,
+          },
+          {
+            id: txId(),
+            owner: OPERATOR,
+            data: await manifestBlob(vault, 1, old, files),
+            blockSeconds: 1_700_000_000,
+          },
+          {
+            id: txId(),
+            owner: OPERATOR,
+            data: await fileBlob(vault, 'will.txt', 'the final will', newer),
+            blockSeconds: 1_700_000_500,
+          },
+        ],
+      }
+    })
+    expect(run.text).toMatch(/will\.txt: [^\n]*(newest list of files|manifest)/i)
+    expect(await readFile(join(run.world.outDir, 'will.txt'), 'utf8')).toBe('a draft will')
+  })
+
+  it('a manifest file withheld by the gateway: a file the manifest lists but nobody serves is named missing', async () => {
+    const run = await arweaveRecovery(async ({ vault }) => {
+      const at = Date.now() - 86_400_000
+      const files = [
+        { path: 'will.txt', text: 'the final will', writtenAtMs: at },
+        { path: 'letter.txt', text: 'dear all', writtenAtMs: at },
+      ]
+      return {
+        txs: [
+          {
+            id: txId(),
+            owner: OPERATOR,
+            data: await fileBlob(vault, 'will.txt', 'the final will', at),
+            blockSeconds: 1_700_000_000,
+          },
+          {
+            id: txId(),
+            owner: OPERATOR,
+            data: await manifestBlob(vault, 1, at, files),
+            blockSeconds: 1_700_000_000,
+          },
+        ],
+      }
+    })
+    expect(run.text).toMatch(/letter\.txt[^\n]*missing|missing[^\n]*letter\.txt/i)
   })
 
   it("a different wallet owner: with --owner, a stranger's re-posted copy is neither fetched nor used", async () => {

@@ -2,10 +2,16 @@
 // prefix, byte ranges on downloads) until a case tells it how to lie: `lie` sees every request first
 // and may answer it itself. Every request is recorded (method, path, headers), so a case can prove
 // where the key went. Files are real encrypted blobs made with the vault key of the case.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Asset, Vault } from '../../src/shared/api'
-import { collectBytes, encryptBundleStream, encryptStream, generateVaultKey } from '../../src/vault-format'
+import {
+  collectBytes,
+  encryptBundleStream,
+  encryptManifest,
+  encryptStream,
+  generateVaultKey,
+} from '../../src/vault-format'
 import { type Handler, RecordingListener } from './hostile-world'
 
 export interface FakeAsset {
@@ -199,4 +205,22 @@ export async function bundleBlob(
 
 export function assetId(): string {
   return `ast_${randomBytes(12).toString('base64url')}`
+}
+
+/** A vault manifest blob: the files the owner's app listed as current at `writtenAtMs`. */
+export async function manifestBlob(
+  vault: { vaultId: string; vaultKey: Uint8Array },
+  sequence: number,
+  writtenAtMs: number,
+  files: { path: string; text: string; writtenAtMs: number }[],
+): Promise<Buffer> {
+  const entries = files
+    .map((f) => ({
+      path: f.path,
+      size: Buffer.byteLength(f.text),
+      sha256: createHash('sha256').update(f.text).digest('hex'),
+      writtenAtMs: f.writtenAtMs,
+    }))
+    .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)))
+  return Buffer.from(await encryptManifest({ sequence, writtenAtMs, entries }, vault))
 }

@@ -16,6 +16,7 @@ import {
   type FakeServiceOptions,
   fileBlob,
   json,
+  manifestBlob,
   newVault,
   serveBytes,
   startFakeService,
@@ -119,30 +120,74 @@ describe('heir recovery against a lying service', () => {
     expect(run.appeared.filter((p) => !p.startsWith('.vault-downloads'))).toEqual([])
   })
 
-  it("swapped blobs: B's address serves A's bytes; the report names B as not recovered", async () => {
+  it("swapped blobs: B's address serves A's bytes; the manifest names B as missing", async () => {
     const run = await heirRecovery(async ({ vault }) => {
-      const day = new Date(Date.now() - DAY_MS).toISOString()
+      const at = Date.now() - DAY_MS
+      const day = new Date(at).toISOString()
+      const files = [
+        { path: 'letters/will.txt', text: 'the final will', writtenAtMs: at },
+        { path: 'letters/list.txt', text: 'list of photos', writtenAtMs: at },
+      ]
       // Same lengths, so only what is sealed inside tells them apart.
       const will = {
         id: assetId(),
-        filename: 'will.txt',
-        blob: await fileBlob(vault, 'letters/will.txt', 'the final will'),
+        filename: 'file-1.vault',
+        blob: await fileBlob(vault, files[0]!.path, files[0]!.text, at),
         createdAt: day,
       }
       const list = {
         id: assetId(),
-        filename: 'list.txt',
-        blob: await fileBlob(vault, 'letters/list.txt', 'list of photos'),
+        filename: 'file-2.vault',
+        blob: await fileBlob(vault, files[1]!.path, files[1]!.text, at),
+        createdAt: day,
+      }
+      const manifest = {
+        id: assetId(),
+        filename: 'file-3.vault',
+        blob: await manifestBlob(vault, 1, at, files),
         createdAt: day,
       }
       return {
-        assets: [will, list],
+        assets: [will, list, manifest],
         lie: (request, response, url) =>
           isContent(url, list.id) ? serveBytes(request, response, will.blob) : false,
       }
     })
     expect(run.appeared).not.toContain('letters/list.txt')
-    expect(run.text).toMatch(/list\.txt.*(missing|not recovered|listed it as)/)
+    expect(run.text).toMatch(/letters\/list\.txt[^\n]*missing|missing[^\n]*letters\/list\.txt/)
+  })
+
+  it('a withheld newest manifest: a copy newer than the newest manifest the service hands over is reported', async () => {
+    const run = await heirRecovery(async ({ vault }) => {
+      const old = Date.now() - 3 * DAY_MS
+      const newer = Date.now() - DAY_MS
+      const files = [{ path: 'will.txt', text: 'a draft will', writtenAtMs: old }]
+      return {
+        // Manifest 2 (written with the newer will) is withheld; manifest 1 and both wills are served.
+        assets: [
+          {
+            id: assetId(),
+            filename: 'file-1.vault',
+            blob: await fileBlob(vault, 'will.txt', 'a draft will', old),
+            createdAt: new Date(old).toISOString(),
+          },
+          {
+            id: assetId(),
+            filename: 'file-2.vault',
+            blob: await manifestBlob(vault, 1, old, files),
+            createdAt: new Date(old).toISOString(),
+          },
+          {
+            id: assetId(),
+            filename: 'file-3.vault',
+            blob: await fileBlob(vault, 'will.txt', 'the final will', newer),
+            createdAt: new Date(newer).toISOString(),
+          },
+        ],
+      }
+    })
+    expect(run.text).toMatch(/will\.txt: [^\n]*(newest list of files|manifest)/i)
+    expect(await readFile(join(run.world.outDir, 'will.txt'), 'utf8')).toBe('a draft will')
   })
 
   it("replayed old blob: last year's will listed as the newest upload does not replace the newer will", async () => {
