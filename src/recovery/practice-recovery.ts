@@ -173,16 +173,17 @@ export async function recoverPracticeFile(opts: PracticeRecoveryOptions): Promis
       vaultKey: key.practiceKey,
       vaultId: key.vaultId,
     })
-    if (blob.kind !== 'file' || blob.file.status === 'superseded') {
+    const written = blob.kind === 'file' ? blob.file : undefined
+    if (!written || (written.status !== 'recovered' && written.status !== 'kept')) {
       report.message =
-        'The practice file is not a single file; it was not written. Ask the owner to start a new practice.'
+        'The practice file is not a single file that could be written. Ask the owner to start a new practice.'
       return report
     }
     report.file = {
-      name: blob.file.relativePath,
-      output: blob.file.output,
-      bytes: blob.file.bytes,
-      status: blob.file.status,
+      name: written.relativePath,
+      output: written.output,
+      bytes: written.bytes,
+      status: written.status,
     }
   } catch (error) {
     if (error instanceof FileCipherError) {

@@ -223,7 +223,7 @@ export const EXTENSION_LIMITS = {
   /** The practice file as uploaded (encrypted under the practice key): it travels in one JSON body. */
   rehearsalSampleMaxBytes: 1024 * 1024,
   /** One of the owner's own files as a practice file, before encryption (it crosses the app's bridge). */
-  rehearsalOwnFileMaxBytes: 512 * 1024,
+  rehearsalOwnFileMaxBytes: 500_000,
 } as const
 
 /** GET /service: what the service is and whether it can reach people. */

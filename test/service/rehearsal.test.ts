@@ -210,7 +210,12 @@ describe('rehearsal with practice material', () => {
     const reply = await start(s, (await material(s)).request, '/v1')
     const token = tokenIn((await practiceMails(s.vaultId)).find((m) => m.to === 'hana@example.com')!.body)
     const held = async () =>
-      (await t.rows('SELECT sample IS NOT NULL AS held FROM rehearsals WHERE id = ?', reply.body.data.id))[0]
+      (
+        await t.rows<{ held: number }>(
+          'SELECT sample IS NOT NULL AS held FROM rehearsals WHERE id = ?',
+          reply.body.data.id,
+        )
+      )[0]
     expect(Number((await held())!.held)).toBe(1)
     t.advance(EXTENSION_LIMITS.rehearsalDays * DAY_MS + 1)
     expectError(

@@ -12,9 +12,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
+import { makePracticeMaterial } from '../../src/main/core/vaults/practice-material'
 import { LocalServiceHost } from '../../src/main/local-service-host'
 import { type RunningService, startService } from '../../src/service'
-import type { Asset, Heir, Rehearsal } from '../../src/shared/api'
+import { type Asset, EXTENSION_LIMITS, type Guardian, type Heir, type Rehearsal } from '../../src/shared/api'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import type {
@@ -397,8 +398,6 @@ describe('a remote service with the extensions', () => {
 
   let guardianIds: string[]
   let heir: Heir
-  let sample: Asset
-  let samplePlain: Buffer
 
   it('kits: handed over per guardian; readiness counts them', async () => {
     await ok('addGuardian', { vaultId, person: { name: 'Gina', email: 'gina@example.com' } })
@@ -446,38 +445,87 @@ describe('a remote service with the extensions', () => {
     return /(hk_[A-Za-z0-9_-]{43})/.exec(body)?.[1] ?? ''
   }
 
-  it('practice release: the heir recovers only the sample; the proof passes; getRehearsal says passed', async () => {
+  /** The practice kits the latest practice mailed to the guardians (one line of words each). */
+  const latestPracticeKits = async () => {
+    const mails = (await service.admin.outbox({ vault: vaultId })).messages.filter(
+      (m) => m.kind === 'rehearsal_guardian',
+    )
+    return mails.slice(-guardianIds.length).map((m) =>
+      m.body
+        .split('\n')
+        .find((line) => /^[a-z]+( [a-z]+){20,}$/.test(line.trim()))!
+        .trim(),
+    )
+  }
+
+  it("practice release: practice kits from the guardians' e-mails open the practice letter; real kits are refused unopened", async () => {
     heir = await ok<Heir>('addHeir', { vaultId, person: { name: 'Hana', email: 'hana@example.com' } })
-    samplePlain = Buffer.from('A sample photo, for practice.\n'.repeat(100))
-    await writeFile(join(appDir, 'sample.txt'), samplePlain)
-    await uploadAndWait(vaultId, join(appDir, 'sample.txt'))
-    const page = await ok<{ assets: Asset[] }>('listAssets', { vaultId, limit: 50, offset: 0 })
-    sample = page.assets.find((a) => a.filename.startsWith('sample.txt'))!
-    expect(sample).toBeDefined()
-    expect(page.assets.length).toBeGreaterThan(1) // the reserve test's file too: not for practice
+    const before = await ok<{ assets: Asset[] }>('listAssets', { vaultId, limit: 50, offset: 0 })
 
     expect(await ok<Rehearsal | null>('getRehearsal', { vaultId })).toBeNull()
-    const started = await ok<Rehearsal>('startRehearsal', { vaultId, heirId: heir.id, assetId: sample.id })
-    expect(started).toMatchObject({ state: 'running', heir: { id: heir.id }, asset: { id: sample.id } })
+    const started = await ok<Rehearsal>('startRehearsal', {
+      vaultId,
+      heirId: heir.id,
+      sample: { kind: 'letter' },
+    })
+    expect(started).toMatchObject({
+      state: 'running',
+      heir: { id: heir.id },
+      sample: { filename: expect.stringMatching(/^Practice file - /), ownerFile: false },
+      guardiansNotified: 2,
+    })
+    // The practice file is not a vault asset.
+    expect((await ok<{ assets: Asset[] }>('listAssets', { vaultId, limit: 50, offset: 0 })).assets).toEqual(
+      before.assets,
+    )
     const token = await latestPracticeToken('hana@example.com')
     expect(token).toMatch(/^hk_/)
+    const practiceKits = await latestPracticeKits()
+    const realKits = await kitsOf(guardianIds)
+    for (const real of realKits) expect(practiceKits).not.toContain(real)
 
+    // What the practice code shows: one practice file, never the vault's files.
+    const listing = await ok<{ practice?: boolean; files: { name: string }[] }>('listHeirFiles', {
+      serviceUrl: service.url,
+      accessToken: token,
+      vaultId,
+    })
+    expect(listing).toMatchObject({ practice: true, files: [{ name: started.sample.filename }] })
+
+    // Real kits handed over by mistake: refused before they are combined.
     const outputDir = join(appDir, 'practice-out')
-    const shares = await kitsOf(guardianIds)
+    const message = await refused(
+      'recoverFromService',
+      { serviceUrl: service.url, accessToken: token, vaultId, shares: realKits, outputDir },
+      'REAL_KITS_IN_PRACTICE',
+    )
+    expect(message).toMatch(/Give the real kits back/)
+    // One practice kit and one real kit: refused too, named.
+    await refused(
+      'recoverFromService',
+      {
+        serviceUrl: service.url,
+        accessToken: token,
+        vaultId,
+        shares: [practiceKits[0]!, realKits[1]!],
+        outputDir,
+      },
+      'SHARE_INVALID',
+    )
+
     const report = await ok<RecoveryReport>('recoverFromService', {
       serviceUrl: service.url,
       accessToken: token,
       vaultId,
-      shares,
+      shares: practiceKits,
       outputDir,
     })
     expect(report.stopped).toBeUndefined()
-    expect(report.results).toHaveLength(1)
-    expect(report.results[0]).toMatchObject({ ok: true })
-    expect(await readFile(report.results[0]!.output!)).toEqual(samplePlain)
-    expect(await readdir(outputDir)).toEqual(['sample.txt'])
+    expect(report.results).toEqual([expect.objectContaining({ ok: true, input: started.sample.filename })])
+    expect(await readFile(report.results[0]!.output!, 'utf8')).toMatch(/^Practice file for /)
+    expect(await readdir(outputDir)).toEqual([started.sample.filename])
     expect(report.rehearsal).toMatchObject({ passed: true })
-    expect(report.rehearsal!.message).toMatch(/kits opened the sample file/)
+    expect(report.rehearsal!.message).toMatch(/practice kits opened the practice file/)
 
     const after = await ok<Rehearsal>('getRehearsal', { vaultId })
     expect(after).toMatchObject({ state: 'passed', passedAt: expect.any(String), failedReports: 0 })
@@ -485,13 +533,48 @@ describe('a remote service with the extensions', () => {
     expect(view.readiness.items.find((i) => i.id === 'rehearsal')?.met).toBe(true)
   })
 
-  it('a practice whose expected proof is of another key: the sample opens but the practice does not pass', async () => {
-    // The owner's side set the question with a different key (as kits of another key would answer it).
+  it("one of the owner's files as the practice file: marked as readable by the service; too large is refused", async () => {
+    const plain = Buffer.from('A photo of the garden, for practice.\n'.repeat(50))
+    const started = await ok<Rehearsal>('startRehearsal', {
+      vaultId,
+      heirId: heir.id,
+      sample: { kind: 'file', name: 'garden.txt', contentBase64: plain.toString('base64') },
+    })
+    expect(started.sample).toMatchObject({ filename: 'garden.txt', ownerFile: true })
+    const report = await ok<RecoveryReport>('recoverFromService', {
+      serviceUrl: service.url,
+      accessToken: await latestPracticeToken('hana@example.com'),
+      vaultId,
+      shares: await latestPracticeKits(),
+      outputDir: join(appDir, 'practice-own'),
+    })
+    expect(await readFile(report.results[0]!.output!)).toEqual(plain)
+    expect(report.rehearsal).toMatchObject({ passed: true })
+    const large = Buffer.alloc(EXTENSION_LIMITS.rehearsalOwnFileMaxBytes + 1).toString('base64')
+    await refused(
+      'startRehearsal',
+      { vaultId, heirId: heir.id, sample: { kind: 'file', name: 'big', contentBase64: large } },
+      'PRACTICE_FILE_TOO_LARGE',
+    )
+  })
+
+  it('a practice whose expected proof is of another key: the practice file opens but the practice does not pass', async () => {
+    // The owner's side set the question with a different key (as kits of another practice would answer it).
+    const guardians = (await api('GET', `/vault/${vaultId}/guardian`, owner.apiKey)).body
+      .data as unknown as Guardian[]
+    const { request } = await makePracticeMaterial({
+      vaultId,
+      vaultLabel: 'x',
+      preset: 'standard',
+      guardians,
+      heirId: heir.id,
+      sample: { kind: 'letter' },
+      now: new Date(),
+    })
     const challenge = randomUUID().replace(/-/g, '')
     const proofHash = rehearsalProofHash(rehearsalProof(generateVaultKey(), challenge))
     const started = await api('POST', `/vault/${vaultId}/rehearsal`, owner.apiKey, {
-      heirId: heir.id,
-      assetId: sample.id,
+      ...request,
       challenge,
       proofHash,
     })
@@ -501,7 +584,7 @@ describe('a remote service with the extensions', () => {
       serviceUrl: service.url,
       accessToken: token,
       vaultId,
-      shares: await kitsOf(guardianIds),
+      shares: await latestPracticeKits(),
       outputDir: join(appDir, 'practice-out-2'),
     })
     expect(report.results).toEqual([expect.objectContaining({ ok: true })])
@@ -639,7 +722,11 @@ describe('a service without the extensions', () => {
     expect((await ok<VaultView>('refreshVault', { vaultId })).keyOnDevice).toBe(true)
     expect(await ok('getRehearsal', { vaultId })).toBeNull()
     const heir = await ok<Heir>('addHeir', { vaultId, person: { name: 'Hal', email: 'hal@example.com' } })
-    await refused('startRehearsal', { vaultId, heirId: heir.id, assetId: 'ast_none' }, 'EXTENSION_MISSING')
+    await refused(
+      'startRehearsal',
+      { vaultId, heirId: heir.id, sample: { kind: 'letter' } },
+      'EXTENSION_MISSING',
+    )
   })
 
   it('readiness: no practice runs on this service', async () => {

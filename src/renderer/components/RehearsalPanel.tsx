@@ -9,6 +9,7 @@ import { usePeopleStore } from '../stores/people-store'
 import { useSectionTarget } from '../stores/section-target'
 import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { RadioCards } from './RadioCards'
 
 const t = text.rehearsal
 
@@ -256,30 +257,24 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
           ))}
         </select>
       </div>
-      <fieldset className="field">
-        <legend>{t.sample}</legend>
-        <label className="radio-line">
-          <input
-            type="radio"
-            name="rehearsal-sample"
-            value="letter"
-            checked={sampleKind === 'letter'}
-            onChange={() => setSampleKind('letter')}
-            disabled={!canWrite}
-          />{' '}
-          {t.sampleLetter} <span className="muted small">{t.sampleLetterNote}</span>
-        </label>
-        <label className="radio-line">
-          <input
-            type="radio"
-            name="rehearsal-sample"
-            value="file"
-            checked={sampleKind === 'file'}
-            onChange={() => setSampleKind('file')}
-            disabled={!canWrite}
-          />{' '}
-          {t.sampleOwn}
-        </label>
+      {/* A full row: the choice, and the warning when it is one of the owner's files. */}
+      <div style={{ flexBasis: '100%' }}>
+        <RadioCards<'letter' | 'file'>
+          legend={t.sample}
+          name="rehearsal-sample"
+          options={[
+            { value: 'letter', label: t.sampleLetter, sentence: t.sampleLetterNote },
+            {
+              value: 'file',
+              label: t.sampleOwn,
+              sentence: t.sampleOwnNote(format.bytes(EXTENSION_LIMITS.rehearsalOwnFileMaxBytes)),
+            },
+          ]}
+          value={sampleKind}
+          onChange={setSampleKind}
+          compact
+          disabled={!canWrite}
+        />
         {sampleKind === 'file' && (
           <div className="notice notice-warn" data-testid="rehearsal-own-file-warning">
             <p>{t.sampleOwnWarning}</p>
@@ -295,7 +290,7 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
             {fileProblem && <p className="text-danger small">{fileProblem}</p>}
           </div>
         )}
-      </fieldset>
+      </div>
       <button
         type="submit"
         className="button"

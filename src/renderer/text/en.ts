@@ -754,8 +754,9 @@ export const english = (f: LocaleFormat) => ({
     heirOption: (name: string, email: string) => `${name} (${email})`,
     sample: 'Practice file',
     sampleLetter: 'A practice letter the app writes',
-    sampleLetterNote: 'It says what it is and holds nothing of yours. Recommended.',
+    sampleLetterNote: 'Recommended. It says what it is and holds nothing of yours.',
     sampleOwn: 'A copy of one of my files',
+    sampleOwnNote: (max: string) => `Up to ${max}; encrypted under the practice key, like the letter.`,
     sampleOwnWarning:
       'The service sends the practice kits in its e-mails, so whoever runs the service could read this copy. Choose a file you would not mind them reading.',
     chooseOwnFile: 'Choose a file',

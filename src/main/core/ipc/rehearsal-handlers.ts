@@ -4,6 +4,7 @@
 // The vault key is neither needed nor touched: a practice never assembles it. The practice key is
 // forgotten as soon as the service has the request; only a hash of the expected proof stays.
 import { Buffer } from 'node:buffer'
+import { AppError } from '../../../shared/app-error'
 import type { VaultSession } from '../vault-session'
 import { makePracticeMaterial, type PracticeSample } from '../vaults/practice-material'
 import type { HandlerTable } from './handler-table'
@@ -25,6 +26,14 @@ export function createRehearsalHandlers(session: () => Promise<VaultSession>): R
 
     startRehearsal: async ({ vaultId, heirId, sample }) => {
       const s = await session()
+      // Said before any practice material is made for a service that could not take it.
+      if (!offered(s)) {
+        throw new AppError({
+          code: 'EXTENSION_MISSING',
+          userMessage:
+            'This Vault Service cannot run a practice release from the app (it lacks that extension of the local Vault Service). Connect to a service that offers it.',
+        })
+      }
       const [vault, guardians] = await Promise.all([s.vaults.get(vaultId), s.vaults.listGuardians(vaultId)])
       const chosen: PracticeSample =
         sample.kind === 'letter'

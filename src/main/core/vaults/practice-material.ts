@@ -83,7 +83,7 @@ export async function makePracticeMaterial(input: PracticeMaterialInput): Promis
   if (input.sample.kind === 'file' && file.content.length > EXTENSION_LIMITS.rehearsalOwnFileMaxBytes) {
     throw new AppError({
       code: 'PRACTICE_FILE_TOO_LARGE',
-      userMessage: `A practice file can be at most ${Math.floor(EXTENSION_LIMITS.rehearsalOwnFileMaxBytes / 1024)} KB; this one is ${Math.ceil(file.content.length / 1024)} KB. Choose a smaller file, or use the practice letter.`,
+      userMessage: `A practice file can be at most ${EXTENSION_LIMITS.rehearsalOwnFileMaxBytes / 1000} kB; this one is ${Math.ceil(file.content.length / 1000)} kB. Choose a smaller file, or use the practice letter.`,
     })
   }
   const name = sampleName(file.name)
