@@ -2,9 +2,9 @@
 // SMTP server on loopback, a public address of its own), with the keys in a real keychain: an empty
 // account, a test e-mail that arrives, an upload refused for eating the check-in reserve, guardians
 // who accept by the links in their e-mails, kits handed over, the owner kit confirmed, an heir, and
-// a practice release the heir completes with two guardians' kits in a second, fresh app.
-import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+// a practice release the heir completes in a second, fresh app with the two guardians' PRACTICE kits
+// (read from their practice e-mails): the real kits are never asked for and never combined.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
@@ -44,10 +44,6 @@ async function reopenVault() {
   await page.getByRole('button', { name: 'Refresh' }).click()
   await page.getByTestId('vault-card').getByRole('button').first().click()
 }
-const sha256 = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex')
 
 test.beforeAll(async ({ browser }) => {
   mailbox = await startMailbox()
@@ -185,18 +181,38 @@ test('kits handed over, and the owner kit confirmed', async () => {
   await shot(page, '5-one-step-left')
 })
 
-test('a practice release: the heir recovers the sample with two kits in a fresh app; then Ready', async ({
+test('a practice release: the heir recovers the practice file with practice kits in a fresh app; then Ready', async ({
   browser,
 }) => {
   await item('rehearsal').getByRole('button', { name: 'Start a practice run' }).click()
   await page.getByLabel('Heir who practises').selectOption({ label: `${HEIR[0]} (${HEIR[1]})` })
-  await page.getByLabel('Sample file').selectOption({ label: 'where-things-are.txt' })
+  await expect(page.getByLabel('A practice letter the app writes')).toBeChecked()
+  await page.getByLabel('A copy of one of my files').check()
+  await expect(page.getByTestId('rehearsal-own-file-warning')).toContainText(
+    'whoever runs the service could read this copy',
+  )
+  await page
+    .locator('section.rehearsal-panel')
+    .screenshot({ path: 'test-results/screenshots/safe-ready-6a-practice-panel.png' })
+  await page.getByLabel('A practice letter the app writes').check()
   await page.getByRole('button', { name: 'Start practice' }).click()
   await expect(page.getByTestId('rehearsal-state')).toBeVisible()
+  await expect(page.getByTestId('rehearsal-sample')).toContainText('Practice file - ')
   await shot(page, '6-practice-started')
 
   const heirMail = await mailbox.waitFor(HEIR[1], /^\[PRACTICE\]/)
-  for (const [, email] of GUARDIANS) await mailbox.waitFor(email, /^\[PRACTICE\]/)
+  const practiceKits: string[] = []
+  for (const [, email] of GUARDIANS) {
+    const mail = await mailbox.waitFor(email, /PRACTICE/)
+    const words = mail.text.split('\n').find((line) => /^[a-z]+( [a-z]+){20,}$/.test(line.trim()))
+    expect(words, mail.text).toBeTruthy()
+    practiceKits.push(words!.trim())
+  }
+  // No practice e-mail carries a real kit, nor asks for one.
+  for (const text of [heirMail.text, ...practiceKits]) {
+    for (const real of kitWords.values()) expect(text).not.toContain(real)
+  }
+  expect(heirMail.text).toContain('PRACTICE KITS, not the real guardian kits')
   const token = /hk_[A-Za-z0-9_-]+/.exec(heirMail.text)?.[0]
   const vaultId = /Vault id:\s+(\S+)/.exec(heirMail.text)?.[1]
   expect(token && vaultId, heirMail.text).toBeTruthy()
@@ -210,8 +226,9 @@ test('a practice release: the heir recovers the sample with two kits in a fresh 
     await heir.getByLabel(/access token/).fill(token!)
     await heir.getByLabel(/Vault id/).fill(vaultId!)
     await heir.getByRole('button', { name: 'Show the files' }).click()
-    await expect(heir.getByTestId('heir-files')).toContainText('where-things-are.txt')
-    await expect(heir.getByTestId('heir-files')).toContainText(/1 file/)
+    await expect(heir.getByTestId('heir-files')).toContainText('opens one practice file')
+    await expect(heir.getByTestId('heir-files')).toContainText('Practice file - ')
+    // A real kit given by mistake: refused before anything is combined.
     await heir.getByLabel('Kit 1').fill(kitWords.get(GUARDIANS[0][0])!)
     await heir.getByRole('button', { name: 'Add another kit' }).click()
     await heir.getByLabel('Kit 2').fill(kitWords.get(GUARDIANS[1][0])!)
@@ -219,9 +236,21 @@ test('a practice release: the heir recovers the sample with two kits in a fresh 
     const outDir = join(heirApp.userDataDir, 'Practice')
     await heir.getByLabel('Folder for the recovered files').fill(outDir)
     await heir.getByRole('button', { name: 'Recover the files' }).click()
+    await expect(heir.getByRole('alert').filter({ hasText: 'never uses them' })).toBeVisible({
+      timeout: 30_000,
+    })
+    // The practice kits from the guardians' e-mails.
+    await heir.getByLabel('Kit 1').fill(practiceKits[0]!)
+    await heir.getByLabel('Kit 1').blur()
+    await heir.getByLabel('Kit 2').fill(practiceKits[1]!)
+    await heir.getByLabel('Kit 2').blur()
+    await expect(heir.getByTestId('practice-mode')).toBeVisible()
+    await heir.getByRole('button', { name: 'Recover the practice file' }).click()
     await expect(heir.getByTestId('rehearsal-result')).toContainText(/passed/i, { timeout: 30_000 })
     await shot(heir, '7-heir-practice-passed')
-    expect(await sha256(join(outDir, 'where-things-are.txt'))).toBe(await sha256(sample))
+    const recovered = (await readdir(outDir)).filter((name) => name.startsWith('Practice file - '))
+    expect(recovered).toHaveLength(1)
+    expect(await readFile(join(outDir, recovered[0]!), 'utf8')).toContain('Practice file for')
   } finally {
     await heir.close()
     await heirApp.stop()
