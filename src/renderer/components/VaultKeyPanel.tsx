@@ -6,6 +6,7 @@ import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
+import { KeyRotationPanel } from './KeyRotationPanel'
 import { useConfirmedAction } from './use-confirmed-action'
 
 /** Where the vault key is: save and confirm the owner kit when it is here, import it when it is not. */
@@ -67,6 +68,7 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
               </button>
             )}
           </div>
+          <KeyRotationPanel v={v} />
         </>
       ) : (
         <>

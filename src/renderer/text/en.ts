@@ -271,15 +271,74 @@ export const english = (f: LocaleFormat) => ({
     kitsRemade: (n: number) =>
       `The key was split again: ${f.count(n, { one: 'new kit', other: 'new kits' })}.`,
     earlierNotHandedOver:
-      'The kits made before this change no longer work; none had been handed over, so print only the new ones.',
+      'None of the kits made before this change had been handed over: print only the new ones and destroy any old printout. A new kit does not combine with an old one, but two old kits together still open the vault.',
     earlierHandedOver: (n: number) =>
       n === 1
-        ? 'The kit handed over before this change no longer works: give every guardian their new kit and ask for the old one back or destroyed.'
-        : `The ${f.number(n)} kits handed over before this change no longer work: give every guardian their new kit and ask for the old ones back or destroyed.`,
+        ? 'A kit of the previous split was handed over. It still opens the vault together with any other kit of that split until they are destroyed: give every guardian their new kit and ask for the old one back or destroyed.'
+        : `${f.number(n)} kits of the previous split were handed over. Any two of them still open the vault until they are destroyed: give every guardian their new kit and ask for the old ones back or destroyed.`,
+    /** After a removal: what the new split does not do, and the way to make old kits worthless. */
+    removedStillOpens:
+      "The removed guardian's kit still opens the vault together with any other old kit until they are destroyed: splitting the same key again cannot change that. To make every old kit worthless, rotate the vault key.",
     addAllFirst: (added: number, total: number) =>
-      `${f.number(added)} of ${f.number(total)} guardians added. Add all ${f.number(total)} before printing or handing over kits: each guardian you add splits the key again, and the kits made before stop working.`,
+      `${f.number(added)} of ${f.number(total)} guardians added. Add all ${f.number(total)} before printing or handing over kits: each guardian you add splits the key again, and a kit of one split does not combine with a kit of another.`,
     kitChangesLater: (total: number) =>
-      `Not all ${f.number(total)} guardians are added yet: this kit stops working when you add the next one. Add them all first, then print the kits.`,
+      `Not all ${f.number(total)} guardians are added yet: this kit is replaced when you add the next one (kits of different splits do not combine). Add them all first, then print the kits.`,
+  },
+  keyRotation: {
+    title: 'Rotate the vault key',
+    why: 'A new vault key makes every kit handed out so far worthless: every file is re-encrypted under the new key, the old copies are deleted, and every guardian gets a new kit. Do it after removing a guardian, or when a kit may have reached the wrong hands.',
+    afterRemoval: "Rotate the vault key now so that the removed guardian's kit opens nothing.",
+    check: 'See what it costs',
+    checking: 'Reading the vault…',
+    cost: (files: number, bytes: number, credits: number) =>
+      `Re-encrypting ${f.count(files, { one: 'stored file', other: 'stored files' })} (${f.bytes(bytes)}) costs ${f.credits(credits)}: each is uploaded again.`,
+    balance: (credits: number) => `Balance: ${f.credits(credits)}.`,
+    short: (credits: number) =>
+      `The balance is ${f.count(credits, { one: 'credit', other: 'credits' })} short. Add credits first; nothing is started or charged.`,
+    empty: 'The vault holds no files: the rotation only makes a new key and new kits, at no cost.',
+    deletes: 'Once every file is re-encrypted, the old copies are deleted from the service.',
+    permanent:
+      'This service keeps files on Arweave, a permanent store: nothing stored there can be deleted. After the rotation the old copies stay readable for ever by anyone holding two old kits or the old owner kit; the rotation protects the copies the service serves from now on.',
+    noDelete:
+      'This service cannot delete files: the old copies stay on it, readable with the old kits, until its operator removes them.',
+    unknownStorage:
+      'This service does not say where it keeps files or whether deleting removes them: old copies may stay readable with the old kits.',
+    safe: 'Until every file is re-encrypted the old key stays the vault key, so stopping half-way loses nothing; the rotation continues where it stopped, also after a restart.',
+    after: 'Afterwards every guardian needs their new kit and you must save the new owner kit.',
+    start: (credits: number) => `Rotate the key for ${f.credits(credits)}`,
+    starting: 'Starting…',
+    phase: {
+      none: '',
+      're-encrypting': 'Re-encrypting the files under the new key',
+      switched: 'The new key is in use; deleting the old copies',
+      done: 'The vault key was rotated',
+    },
+    progress: (done: number, total: number, bytesDone: number, bytesTotal: number) =>
+      `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })}, ${f.bytes(bytesDone)} of ${f.bytes(bytesTotal)}`,
+    rate: (bytesPerSecond: number) => `${f.bytes(bytesPerSecond)}/s`,
+    charged: (credits: number, of: number) => `${f.credits(credits)} of ${f.credits(of)} spent.`,
+    paused:
+      'Paused. The old key is still the vault key and every file opens as before; resume to continue where it stopped.',
+    pause: 'Pause',
+    resume: 'Resume',
+    abandon: 'Abandon the rotation',
+    abandonNote:
+      'Abandoning deletes the copies already made under the new key; the vault stays under its old key. Credits already spent are not returned.',
+    done: (files: number, credits: number) =>
+      `${f.count(files, { one: 'file', other: 'files' })} re-encrypted under the new key for ${f.credits(credits)}. No old kit opens anything this service holds.`,
+    doneKept: (files: number, credits: number) =>
+      `${f.count(files, { one: 'file', other: 'files' })} re-encrypted under the new key for ${f.credits(credits)}. The copies the service serves open only with the new kits.`,
+    oldCopiesKept: (n: number) =>
+      `${f.count(n, { one: 'old copy stays', other: 'old copies stay' })} on the service's permanent store, readable with the old kits for ever.`,
+    unreadable: (n: number) =>
+      `${f.count(n, { one: 'stored file does', other: 'stored files do' })} not open with the vault key (damaged, or not of this vault) and ${n === 1 ? 'was' : 'were'} left as ${n === 1 ? 'it was' : 'they were'}.`,
+    kitsMade: (n: number) =>
+      n === 0
+        ? 'The vault has no guardians, so no guardian kit was made.'
+        : `${f.count(n, { one: 'new guardian kit was', other: 'new guardian kits were' })} made (Guardians tab): give each guardian theirs and ask for the old one back or destroyed.`,
+    saveOwnerKit:
+      'Save the new owner kit now (Overview, Vault key and owner kit): the old one opens nothing any more.',
+    rotateAgain: 'Rotate again',
   },
   windowTitle: {
     /** "Family documents — Guardians — Vault Desktop". */
@@ -1068,13 +1127,13 @@ export const english = (f: LocaleFormat) => ({
       'No e-mail leaves this computer (the service has no e-mail set up): the guardian is not told anything. Give them their printed kit and tell them in person what it is for.',
     invitation: 'They get an invitation e-mail.',
     addAllBeforePrinting:
-      'Add all your guardians before printing kits: adding a guardian splits the key again and makes a new kit for every guardian, so kits printed earlier stop working.',
+      'Add all your guardians before printing kits: adding a guardian splits the key again and makes a new kit for every guardian, which does not combine with kits printed earlier.',
     who: 'guardian',
     add: 'Add guardian',
     removeTitle: (name: string) => `Remove ${name}?`,
     removeConfirm: 'Remove guardian',
     removeNote:
-      'The vault key is split again for the remaining guardians. Every kit handed out so far stops working: print the new kits and give one to each remaining guardian, and ask them to destroy the old ones.',
+      'The vault key is split again for the remaining guardians: print the new kits and give one to each. This alone does not lock the removed guardian out: their kit, together with any other kit handed out so far, still opens the vault until those kits are destroyed. To make every old kit worthless, rotate the vault key afterwards (every file is re-encrypted, at a cost shown before it starts).',
   },
 })
 

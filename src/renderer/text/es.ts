@@ -143,6 +143,86 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       'not-reached': 'todavía no recuperado',
     },
   },
+  // What a guardian change means for the kits, and rotating the vault key so that old kits open nothing.
+  guardianKits: {
+    invited: (name: string) => `${name} recibió la invitación.`,
+    addedNoMail: (name: string) => `${name} se añadió; no se envió ningún correo, así que avísele usted.`,
+    removed: 'El guardián se eliminó.',
+    kitsMade: (n: number) =>
+      `La clave se dividió en ${f.count(n, { one: 'kit', other: 'kits' })}, uno por guardián.`,
+    kitsRemade: (n: number) =>
+      `La clave se dividió de nuevo: ${f.count(n, { one: 'kit nuevo', other: 'kits nuevos' })}.`,
+    earlierNotHandedOver:
+      'Ninguno de los kits anteriores a este cambio se había entregado: imprima solo los nuevos y destruya las copias viejas. Un kit nuevo no se combina con uno viejo, pero dos kits viejos juntos siguen abriendo la bóveda.',
+    earlierHandedOver: (n: number) =>
+      n === 1
+        ? 'Se entregó un kit de la división anterior. Sigue abriendo la bóveda junto con cualquier otro kit de esa división hasta que se destruyan: dé a cada guardián su kit nuevo y pida que le devuelvan o destruyan el viejo.'
+        : `Se entregaron ${f.number(n)} kits de la división anterior. Dos cualesquiera de ellos siguen abriendo la bóveda hasta que se destruyan: dé a cada guardián su kit nuevo y pida que le devuelvan o destruyan los viejos.`,
+    removedStillOpens:
+      'El kit del guardián eliminado sigue abriendo la bóveda junto con cualquier otro kit viejo hasta que se destruyan: dividir otra vez la misma clave no puede cambiarlo. Para que ningún kit viejo sirva, rote la clave de la bóveda.',
+    addAllFirst: (added: number, total: number) =>
+      `${f.number(added)} de ${f.number(total)} guardianes añadidos. Añada los ${f.number(total)} antes de imprimir o entregar kits: cada guardián que añade divide la clave otra vez, y un kit de una división no se combina con uno de otra.`,
+    kitChangesLater: (total: number) =>
+      `Aún no están los ${f.number(total)} guardianes: este kit se sustituye cuando añada el siguiente (los kits de divisiones distintas no se combinan). Añádalos todos y luego imprima los kits.`,
+  },
+  keyRotation: {
+    title: 'Rotar la clave de la bóveda',
+    why: 'Una clave nueva deja sin valor todos los kits entregados hasta ahora: cada archivo se cifra de nuevo con la clave nueva, las copias viejas se borran y cada guardián recibe un kit nuevo. Hágalo después de eliminar a un guardián o si un kit pudo llegar a malas manos.',
+    afterRemoval: 'Rote ahora la clave de la bóveda para que el kit del guardián eliminado no abra nada.',
+    check: 'Ver lo que cuesta',
+    checking: 'Leyendo la bóveda…',
+    cost: (files: number, bytes: number, credits: number) =>
+      `Cifrar de nuevo ${f.count(files, { one: 'archivo guardado', other: 'archivos guardados' })} (${f.bytes(bytes)}) cuesta ${f.credits(credits, { one: 'crédito', other: 'créditos' })}: cada uno se sube otra vez.`,
+    balance: (credits: number) => `Saldo: ${f.credits(credits, { one: 'crédito', other: 'créditos' })}.`,
+    short: (credits: number) =>
+      `Faltan ${f.count(credits, { one: 'crédito', other: 'créditos' })} en el saldo. Añada créditos primero; no se inicia ni se cobra nada.`,
+    empty: 'La bóveda no tiene archivos: la rotación solo crea una clave y kits nuevos, sin coste.',
+    deletes: 'Cuando todos los archivos estén cifrados de nuevo, las copias viejas se borran del servicio.',
+    permanent:
+      'Este servicio guarda los archivos en Arweave, un almacén permanente: nada de lo guardado allí se puede borrar. Tras la rotación, las copias viejas siguen legibles para siempre para quien tenga dos kits viejos o el kit viejo del propietario; la rotación protege las copias que el servicio entrega desde ahora.',
+    noDelete:
+      'Este servicio no puede borrar archivos: las copias viejas se quedan en él, legibles con los kits viejos, hasta que su operador las quite.',
+    unknownStorage:
+      'Este servicio no dice dónde guarda los archivos ni si borrar los elimina: las copias viejas pueden seguir legibles con los kits viejos.',
+    safe: 'Hasta que todos los archivos estén cifrados de nuevo, la clave vieja sigue siendo la de la bóveda, así que detenerse a mitad no pierde nada; la rotación sigue donde se quedó, también tras reiniciar.',
+    after: 'Después, cada guardián necesita su kit nuevo y usted debe guardar el kit nuevo del propietario.',
+    start: (credits: number) =>
+      `Rotar la clave por ${f.credits(credits, { one: 'crédito', other: 'créditos' })}`,
+    starting: 'Iniciando…',
+    phase: {
+      none: '',
+      're-encrypting': 'Cifrando de nuevo los archivos con la clave nueva',
+      switched: 'La clave nueva está en uso; borrando las copias viejas',
+      done: 'La clave de la bóveda se rotó',
+    },
+    progress: (done: number, total: number, bytesDone: number, bytesTotal: number) =>
+      `${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}, ${f.bytes(bytesDone)} de ${f.bytes(bytesTotal)}`,
+    rate: (bytesPerSecond: number) => `${f.bytes(bytesPerSecond)}/s`,
+    charged: (credits: number, of: number) =>
+      `Gastados ${f.credits(credits, { one: 'crédito', other: 'créditos' })} de ${f.credits(of, { one: 'crédito', other: 'créditos' })}.`,
+    paused:
+      'En pausa. La clave vieja sigue siendo la de la bóveda y todos los archivos se abren como antes; reanude para seguir donde se quedó.',
+    pause: 'Pausar',
+    resume: 'Reanudar',
+    abandon: 'Abandonar la rotación',
+    abandonNote:
+      'Abandonar borra las copias ya hechas con la clave nueva; la bóveda sigue con su clave vieja. Los créditos ya gastados no se devuelven.',
+    done: (files: number, credits: number) =>
+      `${f.count(files, { one: 'archivo cifrado', other: 'archivos cifrados' })} de nuevo con la clave nueva por ${f.credits(credits, { one: 'crédito', other: 'créditos' })}. Ningún kit viejo abre nada de lo que guarda este servicio.`,
+    doneKept: (files: number, credits: number) =>
+      `${f.count(files, { one: 'archivo cifrado', other: 'archivos cifrados' })} de nuevo con la clave nueva por ${f.credits(credits, { one: 'crédito', other: 'créditos' })}. Las copias que entrega el servicio solo se abren con los kits nuevos.`,
+    oldCopiesKept: (n: number) =>
+      `${f.count(n, { one: 'copia vieja queda', other: 'copias viejas quedan' })} en el almacén permanente del servicio, legibles con los kits viejos para siempre.`,
+    unreadable: (n: number) =>
+      `${f.count(n, { one: 'archivo guardado no se abre', other: 'archivos guardados no se abren' })} con la clave de la bóveda (dañados o de otra bóveda) y se dejaron como estaban.`,
+    kitsMade: (n: number) =>
+      n === 0
+        ? 'La bóveda no tiene guardianes, así que no se hizo ningún kit de guardián.'
+        : `Se hicieron ${f.count(n, { one: 'kit de guardián nuevo', other: 'kits de guardián nuevos' })} (pestaña Guardianes): dé a cada guardián el suyo y pida que le devuelvan o destruyan el viejo.`,
+    saveOwnerKit:
+      'Guarde ahora el kit nuevo del propietario (Resumen, Clave de la bóveda y kit del propietario): el viejo ya no abre nada.',
+    rotateAgain: 'Rotar de nuevo',
+  },
   // What a vault says when the key it was made with is gone from this computer.
   vaultKey: {
     lost: 'La clave de esta bóveda ya no está en este ordenador: importe el kit del propietario.',

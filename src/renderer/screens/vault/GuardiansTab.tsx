@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { type Guardian, SSS_PRESET_SHAPE } from '../../../shared/api'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
+import { KeyRotationPanel } from '../../components/KeyRotationPanel'
 import { GuardianKitViewer } from '../../components/KitViewer'
 import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
@@ -24,6 +25,8 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   /** The kits there were before the change: earlier kits only matter when some were made. */
   const [before, setBefore] = useState<{ made: number; handedOver: number }>({ made: 0, handedOver: 0 })
   const [kitFor, setKitFor] = useState<string>()
+  /** After a removal the rotation is offered here, and stays while it runs. */
+  const [offerRotation, setOfferRotation] = useState(false)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's count moves (a change made elsewhere)
   useEffect(() => {
@@ -52,6 +55,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   const remove = async (guardianId: string) => {
     setBefore(kitsNow())
     setChange(await vault().removeGuardian({ vaultId, guardianId }))
+    setOfferRotation(true)
     await load(vaultId)
   }
 
@@ -149,7 +153,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                     ? noMail
                       ? tk.addedNoMail(change.guardian.name)
                       : tk.invited(change.guardian.name)
-                    : tk.removed}{' '}
+                    : `${tk.removed} ${tk.removedStillOpens}`}{' '}
                   {before.made > 0 ? tk.kitsRemade(change.kits.length) : tk.kitsMade(change.kits.length)}{' '}
                   {before.handedOver > 0
                     ? tk.earlierHandedOver(before.handedOver)
@@ -160,6 +164,8 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
               )}
             </div>
           )}
+          {/* A removal is honest only with the way to make the removed guardian's kit worthless. */}
+          {offerRotation && <KeyRotationPanel v={v} afterRemoval onRotated={() => setChange(undefined)} />}
         </>
       }
       fullNote={<p>{t.full(shape.shares)}</p>}

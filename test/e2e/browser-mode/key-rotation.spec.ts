@@ -1,0 +1,152 @@
+// Removing a guardian, then rotating the vault key in the window. The removal says what holds (the
+// removed guardian's kit still opens the vault with another old kit) and offers the rotation; the
+// rotation shows its cost first, re-encrypts every file and makes new kits. Then, with the recovery
+// library on every blob the local service keeps on disk: two old kits (the removed guardian's among
+// them) rebuild the old key, which opens none of them, and two new kits recover every file.
+// Screenshots: test-results/screenshots/key-rotation-*.png.
+import { createHash } from 'node:crypto'
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { recoverFiles } from '../../../src/recovery/recover-files'
+import { combineShareWords } from '../../../src/vault-format'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors, startLocally } from '../support/page-steps'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+let dir: string
+const consoleErrors: string[] = []
+const files = new Map<string, Buffer>([
+  ['Family/deeds.bin', createHash('sha512').update('deeds').digest().subarray(0, 16)],
+  ['Family/letter.txt', Buffer.from('To whoever reads this: the boat is yours.\n'.repeat(50))],
+  ['Family/video.bin', Buffer.alloc(5 * 1024 * 1024 + 17, 9)],
+])
+
+test.beforeAll(async ({ browser }) => {
+  // The rotation keeps its new key across restarts, so it needs the keychain (npm test runs a private one).
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-rotation-'))
+  for (const [path, bytes] of files) {
+    await mkdir(join(dir, 'Family'), { recursive: true })
+    await writeFile(join(dir, path), bytes)
+  }
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+  collectPageErrors(page, consoleErrors)
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function kitWords(guardian: string): Promise<string> {
+  await page
+    .getByRole('row')
+    .filter({ hasText: guardian })
+    .getByRole('button', { name: /View kit/ })
+    .click()
+  const kit = page.frameLocator('iframe.kit-frame')
+  await expect(kit.locator('ol.words .w').first()).toBeVisible()
+  const words = (await kit.locator('ol.words .w').allTextContents()).join(' ')
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+  return words
+}
+
+/** Every blob the local service keeps on disk, copied out as encrypted files for the recovery library. */
+async function blobsOnDisk(): Promise<string> {
+  const out = join(dir, `blobs-${Date.now()}`)
+  await mkdir(out)
+  const root = join(app.userDataDir, 'local-service', 'blobs')
+  for (const shard of await readdir(root)) {
+    for (const name of await readdir(join(root, shard))) {
+      await copyFile(join(root, shard, name), join(out, `${name}.vault`))
+    }
+  }
+  return out
+}
+
+test('remove a guardian, rotate the key: two old kits open nothing the service holds, the new kits recover every file', async () => {
+  test.setTimeout(180_000)
+  await page.goto(app.url)
+  await startLocally(page, 'rotation-owner@example.com')
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(dir, 'Family'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  // Small enough to go without a confirmation (its cost is well inside the balance).
+  await expect(page.getByTestId('upload-summary')).toContainText('3 stored', { timeout: 60_000 })
+
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  for (const [name, email] of [
+    ['Alice Martin', 'alice@example.com'],
+    ['Bob Okafor', 'bob@example.com'],
+    ['Chloe Park', 'chloe@example.com'],
+  ] as const) {
+    await form.getByLabel('Name').fill(name)
+    await form.getByLabel('E-mail').fill(email)
+    await form.getByRole('button', { name: 'Add guardian' }).click()
+    await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+  }
+  const oldAlice = await kitWords('Alice Martin')
+  const oldChloe = await kitWords('Chloe Park')
+
+  // The removal says what holds, and does not claim the old kits stop working.
+  await page.getByRole('button', { name: 'Remove guardian Chloe Park' }).click()
+  const confirm = page.getByRole('dialog')
+  await expect(confirm).toContainText('This alone does not lock the removed guardian out')
+  await expect(confirm).not.toContainText('stops working')
+  await confirm.getByRole('button', { name: 'Remove guardian' }).click()
+  await expect(page.getByTestId('guardian-change')).toContainText(
+    "The removed guardian's kit still opens the vault together with any other old kit until they are destroyed",
+  )
+  const panel = page.getByTestId('key-rotation')
+  await expect(panel).toContainText('Rotate the vault key now so that the removed guardian')
+
+  // The cost before anything starts: one upload per stored blob (5 MB file + one bundle).
+  await panel.getByRole('button', { name: 'See what it costs' }).click()
+  const estimate = panel.getByTestId('key-rotation-estimate')
+  await expect(estimate).toContainText('Re-encrypting 2 stored files')
+  await expect(estimate).toContainText(
+    'Once every file is re-encrypted, the old copies are deleted from the service.',
+  )
+  await panel.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/screenshots/key-rotation-cost.png', fullPage: true })
+  await panel.getByTestId('key-rotation-start').click()
+  await expect(panel.getByTestId('key-rotation-done')).toBeVisible({ timeout: 120_000 })
+  await expect(panel.getByTestId('key-rotation-done')).toContainText('2 files re-encrypted under the new key')
+  await expect(panel.getByTestId('key-rotation-done')).toContainText('2 new guardian kits were made')
+  await expect(panel.getByTestId('key-rotation-save-owner-kit')).toBeVisible()
+  await page.screenshot({ path: 'test-results/screenshots/key-rotation-done.png', fullPage: true })
+
+  const newAlice = await kitWords('Alice Martin')
+  const newBob = await kitWords('Bob Okafor')
+  expect(newAlice).not.toBe(oldAlice)
+
+  // Two old kits, the removed guardian's among them, still rebuild the old key...
+  const old = await combineShareWords([oldAlice, oldChloe])
+  const fresh = await combineShareWords([newAlice, newBob])
+  expect(old.vaultId).toBe(fresh.vaultId)
+  expect(Buffer.from(old.vaultKey).equals(Buffer.from(fresh.vaultKey))).toBe(false)
+  // ...which opens nothing the service holds.
+  const blobs = await blobsOnDisk()
+  expect((await readdir(blobs)).length).toBe(2)
+  const withOld = await recoverFiles({ ...old, inputs: [blobs], outDir: join(dir, 'with-old-kits') })
+  expect(withOld.length).toBeGreaterThan(0)
+  for (const result of withOld) expect(result).toMatchObject({ status: 'failed', reason: 'wrong-key' })
+
+  // The new kits recover every file, byte for byte.
+  const withNew = await recoverFiles({ ...fresh, inputs: [blobs], outDir: join(dir, 'with-new-kits') })
+  expect(withNew.filter((r) => r.status === 'recovered')).toHaveLength(files.size)
+  for (const [path, bytes] of files) {
+    expect((await readFile(join(dir, 'with-new-kits', path))).equals(bytes), path).toBe(true)
+  }
+  expect(consoleErrors).toEqual([])
+})
