@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react'
+import { revealSentence } from '../../shared/untrusted-text'
 import { errorView } from '../display/error-text'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { coreLang, langOf, text } from '../text'
+import { UntrustedSentence } from './UntrustedName'
 
 const t = text.errors
 
@@ -35,7 +37,10 @@ export function ErrorNotice({
 
   return (
     <div className="notice notice-error" role="alert" data-code={view.code} lang={langOf('errors')}>
-      <p lang={view.lang}>{view.message}</p>
+      <p lang={view.lang}>
+        {/* The sentence may name a file or a service's answer: hidden characters shown. */}
+        <UntrustedSentence text={view.message} />
+      </p>
       {view.credits && (view.credits.needed !== undefined || view.credits.balance !== undefined) && (
         <p className="notice-detail">
           {view.credits.needed !== undefined && <>{t.creditsNeeded(view.credits.needed)} </>}
@@ -72,7 +77,7 @@ export function ErrorNotice({
       {view.detail && (
         <details className="notice-technical">
           <summary>{t.technicalDetails}</summary>
-          <code lang={coreLang}>{view.detail}</code>
+          <code lang={coreLang}>{revealSentence(view.detail)}</code>
         </details>
       )}
     </div>
