@@ -1,0 +1,117 @@
+// The heir's command-line tool (src/recovery/cli.ts, as `npm run recover` runs it) against a lying
+// service and a lying gateway: it exits non-zero, its output names the lie and never prints the
+// access code, nothing lands outside the output folder, and the code goes to the service only.
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { promisify } from 'node:util'
+import { afterEach, describe, expect, it } from 'vitest'
+import { encodeOwnerKitWords } from '../../src/vault-format'
+import { startFakeGateway, txId, wallet } from './fake-arweave-gateway'
+import { assetId, fileBlob, newVault, startFakeService } from './fake-vault-service'
+import {
+  contained,
+  expectNeverSent,
+  makeWorld,
+  type RecordingListener,
+  startElsewhere,
+  type World,
+} from './hostile-world'
+import { redirect } from './lies'
+
+const run = promisify(execFile)
+const CLI = ['--import', 'tsx', 'src/recovery/cli.ts']
+
+const cleanup: (World | RecordingListener)[] = []
+afterEach(async () => {
+  for (const item of cleanup.splice(0)) await ('remove' in item ? item.remove() : item.stop())
+})
+
+/** Runs the tool; resolves with its exit status and everything it printed. */
+async function recover(args: string[]): Promise<{ status: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], { timeout: 30_000 })
+    return { status: 0, output: stdout + stderr }
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string }
+    return { status: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` }
+  }
+}
+
+describe('the recovery tool against lying sources', () => {
+  it('a service listing asset "../../x" and redirecting a download elsewhere: exit 1, both named, the code never leaves', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const elsewhere = await startElsewhere()
+    const now = new Date().toISOString()
+    const will = {
+      id: assetId(),
+      filename: 'w',
+      blob: await fileBlob(vault, 'will.txt', 'the will'),
+      createdAt: now,
+    }
+    const service = await startFakeService({
+      key: vault.heirCode,
+      vaultId: vault.vaultId,
+      assets: [will],
+      lie: (_q, response, url) =>
+        url.pathname.endsWith(`/asset/${will.id}/content`)
+          ? redirect(response, `${elsewhere.origin}/x`, 302)
+          : false,
+    })
+    cleanup.push(world, elsewhere, service)
+    const args = [
+      '--owner-kit',
+      encodeOwnerKitWords(vault),
+      '--service',
+      service.origin,
+      '--token',
+      vault.heirCode,
+      '--out',
+      world.outDir,
+    ]
+    const { result } = await contained(world, async () => {
+      const redirected = await recover(args)
+      service.options.assets = [{ ...will, id: '../../x' }]
+      return { redirected, traversal: await recover(args) }
+    })
+    expect(result.redirected.status).toBe(1)
+    expect(result.redirected.output).toContain(elsewhere.origin)
+    expect(result.traversal.status).toBe(1)
+    expect(result.traversal.output).toContain('asset id "../../x" that is not an id')
+    for (const { output } of [result.redirected, result.traversal])
+      expect(output).not.toContain(vault.heirCode)
+    expect(elsewhere.requests).toEqual([])
+    expectNeverSent(vault.heirCode, elsewhere)
+  })
+
+  it('a gateway whose vault label several wallets used: the tool names each wallet; --owner keeps one', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const operator = wallet()
+    const stranger = wallet()
+    const will = await fileBlob(vault, 'will.txt', 'the will')
+    const gateway = await startFakeGateway({
+      vaultId: vault.vaultId,
+      txs: [
+        { id: txId(), owner: operator, data: will },
+        { id: txId(), owner: stranger, data: randomBytes(will.length) },
+      ],
+    })
+    cleanup.push(world, gateway)
+    const args = [
+      '--owner-kit',
+      encodeOwnerKitWords(vault),
+      '--from-arweave',
+      gateway.origin,
+      '--out',
+      world.outDir,
+    ]
+    const { result } = await contained(world, async () => ({
+      all: await recover(args),
+      one: await recover([...args, '--owner', operator]),
+    }))
+    expect(result.all.output).toContain(operator)
+    expect(result.all.output).toContain(stranger)
+    expect(result.one.output).not.toContain(stranger)
+  })
+})
