@@ -5,6 +5,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { Toast } from '../../src/renderer/stores/notices-store'
 import { text } from '../../src/renderer/text'
+import { AppError } from '../../src/shared/app-error'
 import type { UploadItemView, UploadProgressView } from '../../src/shared/ipc/vault-types'
 import {
   FSI,
@@ -25,6 +26,9 @@ const { UploadRow } = (await import(`${components}/UploadQueue.tsx`)) as {
     progress: UploadProgressView | undefined
     bundleFiles: number | undefined
   }>
+}
+const { ErrorNotice } = (await import(`${components}/ErrorNotice.tsx`)) as {
+  ErrorNotice: FunctionComponent<{ error: unknown }>
 }
 const { ToastText } = (await import(`${components}/Toasts.tsx`)) as {
   ToastText: FunctionComponent<{ toast: Toast }>
@@ -179,6 +183,20 @@ describe('the notice (toast)', () => {
       lines: [`${DISGUISED}: 1 file stored`, 'Papers: 2 files stored'],
     })
     expect(html).toContain(`${SHOWN}: 1 file stored`)
+    expect(html).not.toMatch(RAW_REORDERING)
+  })
+})
+
+describe('an error notice', () => {
+  it('shows the hidden characters of its sentence and its technical detail', () => {
+    const error = new AppError({
+      code: 'NOTHING_TO_UPLOAD',
+      userMessage: `Nothing to upload there: ${DISGUISED} is not a file.`,
+      detail: `ENOENT ${DISGUISED}`,
+    })
+    const html = renderToStaticMarkup(createElement(ErrorNotice, { error }))
+    expect(html).toContain(`Nothing to upload there: ${SHOWN} is not a file.`)
+    expect(html).toContain(`ENOENT ${SHOWN}`)
     expect(html).not.toMatch(RAW_REORDERING)
   })
 })
