@@ -39,15 +39,9 @@ export async function listAssets(
   ctx: ServiceContext,
   vaultId: string,
   query: { category?: AssetCategory | undefined; limit: number; offset: number },
-  /** Only this asset (a practice access sees just its sample file). */
-  onlyAssetId?: string,
 ): Promise<{ assets: AssetView[]; total: number }> {
-  let where = query.category ? 'vault_id = ? AND category = ?' : 'vault_id = ?'
+  const where = query.category ? 'vault_id = ? AND category = ?' : 'vault_id = ?'
   const args: string[] = query.category ? [vaultId, query.category] : [vaultId]
-  if (onlyAssetId !== undefined) {
-    where += ' AND id = ?'
-    args.push(onlyAssetId)
-  }
   const counted = await ctx.db.get<{ total: number }>(
     `SELECT COUNT(*) AS total FROM assets WHERE ${where}`,
     ...args,
