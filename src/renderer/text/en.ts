@@ -1,7 +1,7 @@
 // Every string the window shows, in English. Sections follow the screens; a translation (es.ts)
 // overrides what it covers. Keep messages whole sentences: word order differs between languages.
 import type { LocaleFormat } from '../../shared/locale-format'
-import { isolateName } from '../../shared/untrusted-text'
+import { isolateName, revealControls } from '../../shared/untrusted-text'
 
 export const english = (f: LocaleFormat) => ({
   app: {
@@ -179,7 +179,7 @@ export const english = (f: LocaleFormat) => ({
       `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered.`,
     someRecoveredSoFar: (done: number, total: number) =>
       `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered so far.`,
-    savedIn: (folder: string) => `They are in ${isolateName(folder)}.`,
+    savedIn: (folder: string) => `They are in ${revealControls(folder)}.`,
     finishedAt: (at: number) => `Finished ${f.dateTime(at)}.`,
     openNote:
       "They open like any other files. Keep the guardians' kits until you are sure you have everything.",
@@ -934,7 +934,7 @@ export const english = (f: LocaleFormat) => ({
     hiddenName: (name: string) => `The service knows this file only as ${isolateName(name)}`,
     nameHidden: ' · name hidden from the service',
     stored: (size: string) => `${size} stored, encrypted`,
-    copyLabel: (name: string) => `Copy storage id of ${isolateName(name)}`,
+    copyLabel: (name: string) => `Copy storage id of ${revealControls(name)}`,
     copied: 'Copied',
     copy: 'Copy',
     range: (from: number, to: number, total: number) =>
@@ -943,7 +943,7 @@ export const english = (f: LocaleFormat) => ({
     next: 'Next',
     bundleUnlisted: (n: number) =>
       `${f.count(n, { one: 'file', other: 'files' })} inside, not listed here: uploaded from another computer, or each replaced since by a newer upload. Recovery unpacks them.`,
-    filesIn: (name: string) => `Files in ${isolateName(name)}`,
+    filesIn: (name: string) => `Files in ${revealControls(name)}`,
     showInside: (n: number) => `Show the ${f.count(n, { one: 'file', other: 'files' })} inside`,
     hideInside: (n: number) => `Hide the ${f.count(n, { one: 'file', other: 'files' })} inside`,
     nameRange: (first: string, last: string) => ` · ${isolateName(first)} to ${isolateName(last)}`,
@@ -992,7 +992,7 @@ export const english = (f: LocaleFormat) => ({
   kitViewer: {
     downloaded: (file: string) =>
       `Downloaded ${isolateName(file)}. Open it and print it (Ctrl+P / Cmd+P, or "Save as PDF").`,
-    saved: (path: string) => `Saved ${isolateName(path)}`,
+    saved: (path: string) => `Saved ${revealControls(path)}`,
     printed: 'Sent to the printer.',
     notSaved: 'Not saved.',
     browserMode:
@@ -1044,7 +1044,7 @@ export const english = (f: LocaleFormat) => ({
     list: 'Upload queue',
     files: 'Files',
     added: (at: string) => `added ${f.dateTime(at)} —`,
-    progress: (name: string, percent: number) => `${isolateName(name)}: ${f.number(percent)}%`,
+    progress: (name: string, percent: number) => `${revealControls(name)}: ${f.number(percent)}%`,
     bundleTitle: 'Small files are packed together and stored as one encrypted upload',
     inBundle: (others: number) =>
       `in a bundle with ${f.count(others, { one: 'other file', other: 'other files' })}`,

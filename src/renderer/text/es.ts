@@ -2,7 +2,7 @@
 // its section, checked by test/ui/catalogue.test.ts), and the messages it shows from shared parts.
 // Sections not listed here stay in English.
 import type { LocaleFormat } from '../../shared/locale-format'
-import { isolateName } from '../../shared/untrusted-text'
+import { isolateName, revealControls } from '../../shared/untrusted-text'
 import type { Translation } from './catalogue'
 import type { Catalogue } from './en'
 
@@ -131,7 +131,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       `${f.plural(done, { one: 'Se ha', other: 'Se han' })} recuperado ${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}.`,
     someRecoveredSoFar: (done: number, total: number) =>
       `Por ahora ${f.plural(done, { one: 'se ha', other: 'se han' })} recuperado ${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}.`,
-    savedIn: (folder: string) => `Están en ${isolateName(folder)}.`,
+    savedIn: (folder: string) => `Están en ${revealControls(folder)}.`,
     finishedAt: (at: number) => `Terminada el ${f.dateTime(at)}.`,
     openNote:
       'Se abren como cualquier otro archivo. Guarde los kits de los guardianes hasta estar seguro de que lo tiene todo.',
