@@ -152,8 +152,8 @@ describe('the upload queue row', () => {
     expect(html).not.toMatch(RAW_REORDERING)
   })
 
-  it('names the file in the progress bar label with the marker, isolated', () => {
-    expect(text.uploadQueue.progress(DISGUISED, 40)).toBe(`${FSI}${SHOWN}${PDI}: 40%`)
+  it('names the file in the progress bar label with the marker (read aloud, not drawn: no isolate)', () => {
+    expect(text.uploadQueue.progress(DISGUISED, 40)).toBe(`${SHOWN}: 40%`)
   })
 })
 
