@@ -2,7 +2,7 @@
 // Python, on the committed vectors and on output of the TypeScript code: evidence that the page is
 // enough to rebuild the tool.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -19,14 +19,19 @@ import {
   encodeOwnerKitWords,
   encodeShareWords,
   encryptBundleStream,
+  encryptManifest,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
 } from '../../src/vault-format/index'
 import { encryptStreamV1 } from './support/legacy-v1'
+import { encryptBlobV2 } from './support/legacy-writers'
+
+const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 const script = new URL('./independent_decryptor.py', import.meta.url).pathname
 const vectors = new URL('../../docs/vectors/vault-desktop-v2.json', import.meta.url).pathname
+const vectorsV3 = new URL('../../docs/vectors/vault-desktop-v3.json', import.meta.url).pathname
 const python = spawnSync('python3', ['-c', 'import cryptography'], { stdio: 'ignore' })
 const available = python.status === 0
 if (!available) console.warn('SKIPPED: independent decryptor needs python3 with the cryptography package')
@@ -53,18 +58,71 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
   it('agrees with every committed vector', () => {
     const out = execFileSync('python3', [script, '--wordlist', wordlistFile, '--vectors', vectors])
     expect(out.toString()).toMatch(/^ok: 6 blobs, 3 bundles, 5 invalidBundles, 2 splits, 7 combinations/)
+    const v3 = execFileSync('python3', [script, '--wordlist', wordlistFile, '--vectors', vectorsV3])
+    expect(v3.toString()).toMatch(
+      /^ok: 4 blobs, 4 bundles, 3 manifests, 3 invalidBundles, 7 invalidManifests, 2 manifestChoices/,
+    )
   })
 
   it.each([0, 40, 16363, 16384, 16385, 100_000])('%i-byte file with the owner kit', async (size) => {
     const vaultKey = generateVaultKey()
     const vaultId = `vault-${size}`
     const plain = randomBytes(size)
-    const identity = { path: `Ordner ${size}/Brief an die Erben – ${size}.txt`, size }
+    const identity = {
+      path: `Ordner ${size}/Brief an die Erben – ${size}.txt`,
+      size,
+      writtenAtMs: 1_790_000_000_000 + size,
+    }
     const blob = await writeBlob(`${size}.vault`, encryptStream([plain], { vaultKey, vaultId, identity }))
     const { status, out, info } = run(['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId }), blob])
     expect(status).toBe(0)
     expect(out.equals(plain)).toBe(true)
-    expect(info).toMatchObject({ version: 2, path: identity.path, size, vaultId })
+    expect(info).toMatchObject({
+      version: 3,
+      path: identity.path,
+      writtenAt: identity.writtenAtMs,
+      size,
+      vaultId,
+    })
+  })
+
+  it('a format-2 blob', async () => {
+    const vaultKey = generateVaultKey()
+    const vaultId = 'older-vault'
+    const plain = randomBytes(40_000)
+    const blob = join(dir, 'v2.vault')
+    writeFileSync(blob, await encryptBlobV2(plain, { vaultKey, vaultId, path: 'alt/brief.txt' }))
+    const { out, info } = run(['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId }), blob])
+    expect(out.equals(plain)).toBe(true)
+    expect(info).toMatchObject({ version: 2, path: 'alt/brief.txt', writtenAt: null, size: 40_000 })
+  })
+
+  it('a manifest stored alone', async () => {
+    const vaultKey = generateVaultKey()
+    const vaultId = 'manifest-vault'
+    const entries = ['b/z.txt', 'b/y.txt', 'a.txt'].map((path, i) => ({
+      path,
+      size: i,
+      sha256: sha256Hex(path),
+      writtenAtMs: 1_000 + i,
+    }))
+    const blob = join(dir, 'manifest.vault')
+    writeFileSync(
+      blob,
+      await encryptManifest({ sequence: 12, writtenAtMs: 5_000, entries }, { vaultKey, vaultId }),
+    )
+    const { status, out, info } = run(['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId }), blob])
+    expect(status).toBe(0)
+    expect(out.length).toBe(0)
+    expect(info).toMatchObject({ kind: 'manifest', sequence: 12, writtenAt: 5_000 })
+    expect(info.entries).toEqual(
+      [entries[2]!, entries[1]!, entries[0]!].map((e) => ({
+        path: e.path,
+        size: e.size,
+        sha256: e.sha256,
+        writtenAt: e.writtenAtMs,
+      })),
+    )
   })
 
   it('a format-1 blob', async () => {
@@ -84,16 +142,16 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
     const older = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.enhanced)
     const other = await splitVaultKey(generateVaultKey(), 'another-vault', SSS_PRESET_SHAPE.standard)
     const plain = randomBytes(50_000)
-    const identity = { path: 'taxes/2025/return.pdf', size: plain.length }
+    const identity = { path: 'taxes/2025/return.pdf', size: plain.length, writtenAtMs: 7 }
     const blob = await writeBlob('shares.vault', encryptStream([plain], { vaultKey, vaultId, identity }))
     const kits = [other[0]!, shares[4]!, older[1]!, shares[0]!, shares[0]!, shares[2]!]
     const args = kits.flatMap((s) => ['--share-words', encodeShareWords(s)])
     const { out, info } = run([...args, blob])
     expect(out.equals(plain)).toBe(true)
-    expect(info).toMatchObject({ version: 2, path: identity.path, used: [1, 3, 5], ignored: [0, 2, 4] })
+    expect(info).toMatchObject({ version: 3, path: identity.path, used: [1, 3, 5], ignored: [0, 2, 4] })
   })
 
-  it('a bundle: every file written at its recorded path, and a bundle is no single file', async () => {
+  it('a bundle with its manifest: every file written at its recorded path, and a bundle is no single file', async () => {
     const vaultKey = generateVaultKey()
     const vaultId = 'bundle-vault'
     const files = [
@@ -105,23 +163,41 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
       identity: { path: f.path, size: f.content.length },
       content: () => [f.content],
     }))
+    const manifest = {
+      sequence: 3,
+      writtenAtMs: 1234,
+      entries: files.map((f) => ({
+        path: f.path,
+        size: f.content.length,
+        sha256: sha256Hex(f.content),
+        writtenAtMs: 1234,
+      })),
+    }
+    const manifestBlob = await encryptManifest(manifest, { vaultKey, vaultId })
     const blob = await writeBlob(
       'bundle.vault',
-      encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: 1234 }),
+      encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: 1234, manifest: manifestBlob }),
     )
     const owner = ['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId })]
     const out = join(dir, 'bundle-out')
     const { status, info } = run([...owner, '--out', out, blob])
     expect(status).toBe(0)
-    expect(info).toMatchObject({ kind: 'bundle', createdAt: 1234, vaultId })
-    expect(info.files.map((f: { path: string }) => f.path)).toEqual(files.map((f) => f.path))
+    expect(info).toMatchObject({ kind: 'bundle', version: 2, createdAt: 1234, vaultId })
+    expect(info.manifest).toMatchObject({ sequence: 3, writtenAt: 1234 })
+    expect(info.manifest.entries.map((e: { sha256: string }) => e.sha256).sort()).toEqual(
+      manifest.entries.map((e) => e.sha256).sort(),
+    )
+    expect(info.files.map((f: { path: string; writtenAt: number }) => [f.path, f.writtenAt])).toEqual(
+      files.map((f) => [f.path, 1234]),
+    )
     for (const f of files) expect(readFileSync(join(out, f.path)).equals(f.content)).toBe(true)
     const asFile = run([...owner, blob])
     expect(asFile.status).toBe(1)
     expect(asFile.stderr).toMatch(/^invalid: .*bundle/)
   })
 
-  // Bundles a faulty writer with the key could make: every chunk authenticates, a rule is broken.
+  // Bundles (version 1) a faulty writer with the key could make: every chunk authenticates, a rule is
+  // broken. Version-2 rules: the invalidBundles of vault-desktop-v3.json.
   it.each([
     [
       'a repeated path',
@@ -158,7 +234,7 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
     parts.push(randomBytes(contentLength))
     const blob = await writeBlob(
       'bad-bundle.vault',
-      encryptChunked(parts, { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId) }),
+      encryptChunked(parts, { inputKey: deriveFilesKey(vaultKey), context: bundleContext(vaultId, 1) }),
     )
     const out = join(dir, `bad-bundle-out-${_name.length}`)
     const { status, stderr } = run([
@@ -180,22 +256,31 @@ describe.skipIf(!available)('independent Python decryptor (from FORMAT.md)', () 
     ['an NFD path', { path: 'Mu\u0308ller.txt', size: 3 }, 3],
     ['fewer bytes than its size', { path: 'short.txt', size: 4 }, 3],
     ['more bytes than its size', { path: 'long.txt', size: 2 }, 3],
-  ])('rejects a blob with %s', async (_name, identity, contentLength) => {
+    ['a write time beyond 2^53-1', { path: 'late.txt', size: 3, writtenAt: 2n ** 53n }, 3],
+  ])('rejects a blob with %s', async (name, identity, contentLength) => {
     const vaultKey = generateVaultKey()
     const vaultId = 'v'
     const path = utf8(identity.path)
-    const record = new Uint8Array(10 + path.length)
-    new DataView(record.buffer).setBigUint64(0, BigInt(identity.size))
-    new DataView(record.buffer).setUint16(8, path.length)
-    record.set(path, 10)
-    const plaintext = [record, randomBytes(contentLength)]
-    const blob = await writeBlob(
-      'bad.vault',
-      encryptChunked(plaintext, { inputKey: deriveFilesKey(vaultKey), context: fileContext(vaultId) }),
-    )
-    const { status, out, stderr } = run(['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId }), blob])
-    expect(status).toBe(1)
-    expect(out.length).toBe(0)
-    expect(stderr).toMatch(/^invalid: /)
+    for (const version of name.includes('write time') ? [3 as const] : [3 as const, 2 as const]) {
+      const fixed = version === 3 ? 18 : 10
+      const record = new Uint8Array(fixed + path.length)
+      const view = new DataView(record.buffer)
+      view.setBigUint64(0, BigInt(identity.size))
+      if (version === 3) view.setBigUint64(8, 'writtenAt' in identity ? identity.writtenAt : 1n)
+      view.setUint16(fixed - 2, path.length)
+      record.set(path, fixed)
+      const plaintext = [record, randomBytes(contentLength)]
+      const blob = await writeBlob(
+        'bad.vault',
+        encryptChunked(plaintext, {
+          inputKey: deriveFilesKey(vaultKey),
+          context: fileContext(vaultId, version),
+        }),
+      )
+      const { status, out, stderr } = run(['--owner-words', encodeOwnerKitWords({ vaultKey, vaultId }), blob])
+      expect(status).toBe(1)
+      expect(out.length).toBe(0)
+      expect(stderr).toMatch(/^invalid: /)
+    }
   })
 })

@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""An independent decryptor written from docs/FORMAT.md (version 2) alone, in Python with the
+"""An independent decryptor written from docs/FORMAT.md (version 3) alone, in Python with the
 `cryptography` package. Section numbers below refer to that page.
 
 It exists to prove the page is complete: test/crypto/independent-decryptor.test.ts runs it on blobs,
-owner kits and guardian shares made by the TypeScript code, and on docs/vectors/vault-desktop-v2.json.
+bundles, manifests, owner kits and guardian shares made by the TypeScript code, and on
+docs/vectors/vault-desktop-v2.json and vault-desktop-v3.json.
 
 usage:
   independent_decryptor.py --wordlist english.txt (--owner-words W | --share-words W ...) BLOB > FILE
       a file blob: writes the file's bytes to stdout and one JSON line to stderr:
-      {"version": 2, "path": "...", "size": N, "vaultId": "...", "used": [...], "ignored": [...]}
+      {"version": 3, "path": "...", "writtenAt": ms, "size": N, "vaultId": "...", "used": [...], ...}
+      a manifest blob (section 3.10): writes nothing to stdout, and one JSON line to stderr:
+      {"kind": "manifest", "sequence": N, "writtenAt": ms, "entries": [{"path", "size", "sha256", "writtenAt"}]}
   independent_decryptor.py --wordlist english.txt (--owner-words W | ...) --out DIR BLOB
       a bundle (section 3.9): writes each file under DIR at its recorded path, and one JSON line:
-      {"kind": "bundle", "createdAt": ms, "files": [{"path": ..., "size": N, "sha256": ...}], ...}
-  independent_decryptor.py --wordlist english.txt --vectors vault-desktop-v2.json
+      {"kind": "bundle", "version": 2, "createdAt": ms, "files": [{"path", "size", "sha256", "writtenAt"}],
+       "manifest": {...} or null, ...}
+  independent_decryptor.py --wordlist english.txt --vectors vault-desktop-v2.json (or -v3.json)
       checks every vector in the file; prints "ok" and the counts.
 """
 import argparse
@@ -239,10 +243,25 @@ def check_path(raw: bytes) -> str:  # section 3.7, path rules
 
 
 CONTEXTS = {  # section 3.6: the context whose commitment matches tells the kind
+    "file-v3": b"vault-desktop/file/v3",
+    "bundle-v2": b"vault-desktop/bundle/v2",
     "file-v2": b"vault-desktop/file/v2",
-    "bundle": b"vault-desktop/bundle/v1",
+    "bundle-v1": b"vault-desktop/bundle/v1",
+    "manifest": b"vault-desktop/manifest/v1",
     "file-v1": b"vault-desktop/file/v1",
 }
+MAX_TIME = 2**53 - 1  # section 1: times and sizes
+
+
+def folder_clash(paths: list[str]) -> str | None:
+    """Sections 3.8-3.10: a path that is also a folder of another path ('a' and 'a/b')."""
+    listed = set(paths)
+    for path in paths:
+        parts = path.split("/")
+        for i in range(1, len(parts)):
+            if "/".join(parts[:i]) in listed:
+                return "/".join(parts[:i])
+    return None
 
 
 def open_blob(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[str, bytes]:
@@ -277,77 +296,148 @@ def open_blob(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[str, bytes]
     return kind, bytes(out)
 
 
-def read_record(out: bytes, at: int) -> tuple[str, int, int]:
-    """Section 3.7: the identity record at `at`; returns (path, size, offset after it)."""
-    if len(out) < at + 10:
+def read_record(out: bytes, at: int, version: int = 3) -> tuple[str, int, int | None, int]:
+    """Section 3.7: the identity record (format 3 or 2) at `at`; returns (path, size, writtenAt, end)."""
+    fixed = 18 if version == 3 else 10
+    if len(out) < at + fixed:
         raise Invalid("plaintext too short for an identity record")
-    size, path_length = int.from_bytes(out[at : at + 8], "big"), int.from_bytes(out[at + 8 : at + 10], "big")
-    if size > 2**53 - 1:
-        raise Invalid("size beyond 2^53 - 1")
-    if len(out) < at + 10 + path_length:
+    size = int.from_bytes(out[at : at + 8], "big")
+    written_at = int.from_bytes(out[at + 8 : at + 16], "big") if version == 3 else None
+    path_length = int.from_bytes(out[at + fixed - 2 : at + fixed], "big")
+    if size > MAX_TIME or (written_at is not None and written_at > MAX_TIME):
+        raise Invalid("size or write time beyond 2^53 - 1")
+    if len(out) < at + fixed + path_length:
         raise Invalid("identity record cut short")
-    return check_path(out[at + 10 : at + 10 + path_length]), size, at + 10 + path_length
+    return check_path(out[at + fixed : at + fixed + path_length]), size, written_at, at + fixed + path_length
 
 
-def decrypt(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, str | None, bytes]:
-    """A file blob: returns (format version, path or None, file content); raises on anything invalid."""
+def decrypt(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, str | None, int | None, bytes]:
+    """A file blob: returns (format version, path, writtenAt, file content); raises on anything invalid."""
     kind, out = open_blob(vault_key, vault_id, blob)
-    if kind == "bundle":
-        raise Invalid("this blob is a bundle of files (section 3.9), not a single file")
+    if not kind.startswith("file-"):
+        raise Invalid(f"this blob is a {kind} (section 3.6), not a single file")
     if kind == "file-v1":
-        return 1, None, out
-    path, size, at = read_record(out, 0)
+        return 1, None, None, out
+    version = 3 if kind == "file-v3" else 2
+    path, size, written_at, at = read_record(out, 0, version)
     content = out[at:]
     if len(content) != size:
         raise Invalid(f"{len(content)} bytes of content, the record says {size}")
-    return 2, path, content
+    return version, path, written_at, content
 
 
-def decrypt_bundle(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, list[tuple[str, bytes]]]:
-    """Section 3.9: returns (createdAt, [(path, content), ...]); raises on anything invalid."""
+def parse_manifest(out: bytes) -> dict:
+    """Section 3.10: the manifest's plaintext, checked in full; raises on anything invalid."""
+    if len(out) < 20:
+        raise Invalid("manifest shorter than its header")
+    sequence, written_at = int.from_bytes(out[0:8], "big"), int.from_bytes(out[8:16], "big")
+    count = int.from_bytes(out[16:20], "big")
+    if not 1 <= sequence <= MAX_TIME or written_at > MAX_TIME or count > 1_000_000:
+        raise Invalid("manifest header out of range")
+    entries, previous, at = [], b"", 20
+    for i in range(count):
+        if len(out) < at + 52:
+            raise Invalid("manifest cut short")
+        size, entry_time = int.from_bytes(out[at : at + 8], "big"), int.from_bytes(out[at + 8 : at + 16], "big")
+        digest = out[at + 16 : at + 48].hex()
+        shared, suffix_length = int.from_bytes(out[at + 48 : at + 50], "big"), int.from_bytes(out[at + 50 : at + 52], "big")
+        suffix = out[at + 52 : at + 52 + suffix_length]
+        at += 52 + suffix_length
+        if len(suffix) != suffix_length or suffix_length == 0 or shared > len(previous):
+            raise Invalid("manifest entry cut short or impossible")
+        raw = previous[:shared] + suffix
+        common = 0
+        while common < min(len(previous), len(raw)) and previous[common] == raw[common]:
+            common += 1
+        if common != shared:
+            raise Invalid("shared is not the common prefix")
+        if i > 0 and not previous < raw:  # bytes compare byte for byte
+            raise Invalid("paths not in ascending order")
+        if size > MAX_TIME or entry_time > written_at:
+            raise Invalid("entry size beyond 2^53 - 1 or written after the manifest")
+        entries.append({"path": check_path(raw), "size": size, "sha256": digest, "writtenAt": entry_time})
+        previous = raw
+    if at != len(out):
+        raise Invalid("bytes after the last manifest entry")
+    if folder_clash([e["path"] for e in entries]):
+        raise Invalid("a path is also a folder of another path")
+    return {"sequence": sequence, "writtenAt": written_at, "entries": entries}
+
+
+def decrypt_manifest(vault_key: bytes, vault_id: str, blob: bytes) -> dict:
     kind, out = open_blob(vault_key, vault_id, blob)
-    if kind != "bundle":
-        raise Invalid("this blob is a single file, not a bundle")
-    if len(out) < 12:
+    if kind != "manifest":
+        raise Invalid(f"this blob is a {kind}, not a manifest")
+    return parse_manifest(out)
+
+
+def decrypt_bundle(vault_key: bytes, vault_id: str, blob: bytes) -> tuple[int, int, list[tuple[str, int | None, bytes]], dict | None]:
+    """Section 3.9: returns (version, createdAt, [(path, writtenAt, content), ...], manifest or None)."""
+    kind, out = open_blob(vault_key, vault_id, blob)
+    if kind not in ("bundle-v1", "bundle-v2"):
+        raise Invalid(f"this blob is a {kind}, not a bundle")
+    version = 2 if kind == "bundle-v2" else 1
+    fixed = 16 if version == 2 else 12
+    if len(out) < fixed:
         raise Invalid("plaintext too short for the bundle header")
     created_at, count = int.from_bytes(out[0:8], "big"), int.from_bytes(out[8:12], "big")
-    if created_at > 2**53 - 1:
-        raise Invalid("createdAt beyond 2^53 - 1")
+    manifest_length = int.from_bytes(out[12:16], "big") if version == 2 else 0
+    if created_at > MAX_TIME:
+        raise Invalid("writtenAt beyond 2^53 - 1")
     if not 1 <= count <= 65536:
         raise Invalid(f"count {count} is not 1 to 65536")
-    records, at = [], 12
+    records, at = [], fixed
     for _ in range(count):
-        path, size, at = read_record(out, at)
-        records.append((path, size))
-    paths = [p for p, _ in records]
+        path, size, written_at, at = read_record(out, at, 3 if version == 2 else 2)
+        records.append((path, size, written_at))
+    paths = [p for p, _, _ in records]
     if len(set(paths)) != len(paths):
         raise Invalid("a path appears twice")
-    total = sum(size for _, size in records)
-    if total > 2**53 - 1:
+    if version == 2 and folder_clash(paths):
+        raise Invalid("a path is also a folder of another path")
+    manifest = None
+    if manifest_length:
+        if len(out) < at + manifest_length:
+            raise Invalid("bundle ends inside its manifest")
+        manifest = decrypt_manifest(vault_key, vault_id, out[at : at + manifest_length])
+        at += manifest_length
+    total = sum(size for _, size, _ in records)
+    if total > MAX_TIME:
         raise Invalid("sizes add up beyond 2^53 - 1")
     if len(out) - at != total:
         raise Invalid(f"{len(out) - at} bytes of contents, the records say {total}")
     files = []
-    for path, size in records:
-        files.append((path, out[at : at + size]))
+    for path, size, written_at in records:
+        files.append((path, written_at, out[at : at + size]))
         at += size
-    return created_at, files
+    return version, created_at, files, manifest
 
 
-# --- docs/vectors/vault-desktop-v2.json (section 7) -----------------------------------------------
+def choose_manifest(found: list[dict]) -> dict | None:
+    """Section 3.11: the highest sequence number, then the later writtenAt, then the first found."""
+    chosen = None
+    for m in found:
+        if chosen is None or (m["sequence"], m["writtenAt"]) > (chosen["sequence"], chosen["writtenAt"]):
+            chosen = m
+    return chosen
+
+
+# --- docs/vectors/vault-desktop-v2.json and -v3.json (section 7) ------------------------------------
 def check_vectors(path: str, wordlist: list[str]) -> str:
     vectors = json.load(open(path))
+    if "manifests" in vectors:
+        return check_vectors_v3(vectors)
     assert vectors["wordList"]["sha256"] == WORDLIST_SHA256
     for v in vectors["blobs"]:
-        version, got_path, content = decrypt(bytes.fromhex(v["vaultKey"]), v["vaultId"], bytes.fromhex(v["blob"]))
+        version, got_path, _, content = decrypt(bytes.fromhex(v["vaultKey"]), v["vaultId"], bytes.fromhex(v["blob"]))
         assert version == v["formatVersion"], v["name"]
         assert got_path == v.get("path"), v["name"]
         assert len(content) == v["size"] and hashlib.sha256(content).hexdigest() == v["contentSha256"], v["name"]
     for b in vectors["bundles"]:
-        created_at, files = decrypt_bundle(bytes.fromhex(b["vaultKey"]), b["vaultId"], bytes.fromhex(b["blob"]))
-        assert created_at == b["createdAtMs"], b["name"]
-        assert [p for p, _ in files] == [f["path"] for f in b["files"]], b["name"]
-        for (_, content), f in zip(files, b["files"]):
+        version, created_at, files, _ = decrypt_bundle(bytes.fromhex(b["vaultKey"]), b["vaultId"], bytes.fromhex(b["blob"]))
+        assert (version, created_at) == (1, b["createdAtMs"]), b["name"]
+        assert [p for p, _, _ in files] == [f["path"] for f in b["files"]], b["name"]
+        for (_, _, content), f in zip(files, b["files"]):
             assert len(content) == f["size"] and hashlib.sha256(content).hexdigest() == f["contentSha256"], b["name"]
     for b in vectors["invalidBundles"]:
         try:
@@ -367,6 +457,40 @@ def check_vectors(path: str, wordlist: list[str]) -> str:
         assert (key.hex(), vault_id, used, ignored) == (c["vaultKey"], c["vaultId"], c["used"], c["ignored"]), c["name"]
     counts = [f"{len(vectors[k])} {k}" for k in ("blobs", "bundles", "invalidBundles", "splits", "combinations")]
     return "ok: " + ", ".join(counts)
+
+
+def check_vectors_v3(vectors: dict) -> str:
+    for v in vectors["blobs"]:
+        got = decrypt(bytes.fromhex(v["vaultKey"]), v["vaultId"], bytes.fromhex(v["blob"]))
+        assert got[:3] == (3, v["path"], v["writtenAtMs"]), v["name"]
+        assert len(got[3]) == v["size"] and hashlib.sha256(got[3]).hexdigest() == v["contentSha256"], v["name"]
+    manifests = {}
+    for m in vectors["manifests"]:
+        got = decrypt_manifest(bytes.fromhex(m["vaultKey"]), m["vaultId"], bytes.fromhex(m["blob"]))
+        assert (got["sequence"], got["writtenAt"]) == (m["sequence"], m["writtenAtMs"]), m["name"]
+        assert [(e["path"], e["size"], e["sha256"], e["writtenAt"]) for e in got["entries"]] == [
+            (e["path"], e["size"], e["sha256"], e["writtenAtMs"]) for e in m["entries"]
+        ], m["name"]
+        manifests[m["name"]] = got
+    for b in vectors["bundles"]:
+        version, written_at, files, manifest = decrypt_bundle(bytes.fromhex(b["vaultKey"]), b["vaultId"], bytes.fromhex(b["blob"]))
+        assert (version, written_at) == (2, b["writtenAtMs"]), b["name"]
+        assert [(p, w) for p, w, _ in files] == [(f["path"], f["writtenAtMs"]) for f in b["files"]], b["name"]
+        for (_, _, content), f in zip(files, b["files"]):
+            assert len(content) == f["size"] and hashlib.sha256(content).hexdigest() == f["contentSha256"], b["name"]
+        assert (manifest or {}).get("sequence") == b.get("manifestSequence"), b["name"]
+    for kind, opener in (("invalidBundles", decrypt_bundle), ("invalidManifests", decrypt_manifest)):
+        for b in vectors[kind]:
+            try:
+                opener(bytes.fromhex(b["vaultKey"]), b["vaultId"], bytes.fromhex(b["blob"]))
+            except Invalid:
+                continue
+            raise AssertionError(f"{b['name']} was accepted")
+    for c in vectors["manifestChoices"]:
+        chosen = choose_manifest([manifests[name] for name in c["found"]])
+        assert chosen is manifests[c["chosen"]], c["description"]
+    keys = ("blobs", "bundles", "manifests", "invalidBundles", "invalidManifests", "manifestChoices")
+    return "ok: " + ", ".join(f"{len(vectors[k])} {k}" for k in keys)
 
 
 def main() -> None:
@@ -389,18 +513,22 @@ def main() -> None:
         key, vault_id, used, ignored = combine_kits(a.share_words, wordlist)
     blob = open(a.blob, "rb").read()
     if a.out:
-        created_at, files = decrypt_bundle(key, vault_id, blob)
-        for path, content in files:  # the path rules keep every file inside DIR
+        version, created_at, files, manifest = decrypt_bundle(key, vault_id, blob)
+        for path, _, content in files:  # the path rules keep every file inside DIR
             target = os.path.join(a.out, *path.split("/"))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "xb") as f:
                 f.write(content)
-        listed = [{"path": p, "size": len(c), "sha256": hashlib.sha256(c).hexdigest()} for p, c in files]
-        info = {"kind": "bundle", "createdAt": created_at, "files": listed, "vaultId": vault_id}
+        listed = [{"path": p, "size": len(c), "sha256": hashlib.sha256(c).hexdigest(), "writtenAt": w} for p, w, c in files]
+        info = {"kind": "bundle", "version": version, "createdAt": created_at, "files": listed, "manifest": manifest, "vaultId": vault_id}
         sys.stderr.write(json.dumps(info) + "\n")
         return
-    version, path, content = decrypt(key, vault_id, blob)
-    info = {"version": version, "path": path, "size": len(content), "vaultId": vault_id, "used": used, "ignored": ignored}
+    if open_blob(key, vault_id, blob)[0] == "manifest":
+        info = {"kind": "manifest", **decrypt_manifest(key, vault_id, blob), "vaultId": vault_id}
+        sys.stderr.write(json.dumps(info) + "\n")
+        return
+    version, path, written_at, content = decrypt(key, vault_id, blob)
+    info = {"version": version, "path": path, "writtenAt": written_at, "size": len(content), "vaultId": vault_id, "used": used, "ignored": ignored}
     sys.stderr.write(json.dumps(info) + "\n")
     sys.stdout.buffer.write(content)
 
