@@ -22,10 +22,12 @@ import {
   combineShareWords,
   encodeShareWords,
   FileCipherError,
-  openEncryptedFile,
+  type OpenedVaultBlob,
+  openVaultBlob,
   splitVaultKey,
 } from '../../src/vault-format'
 import { encryptStreamV1 } from '../crypto/support/legacy-v1'
+import { encryptBlobV2, encryptBundleV1 } from '../crypto/support/legacy-writers'
 import { type ServiceFixture, startServiceFixture, tempDir } from './service-fixture'
 
 let svc: ServiceFixture
@@ -102,13 +104,33 @@ async function uploadFiles(): Promise<Map<string, Buffer>> {
   await queue.enqueue({ vaultId, paths: [folder] })
   await queue.idle()
   expect(queue.list().every((i) => i.state === 'done')).toBe(true)
-  // A format-1 blob (no record inside), as an early version uploaded it.
-  const legacy = randomBytes(40_000)
+  // Blobs as earlier versions wrote them: format 1 (no record inside), format 2, a version-1 bundle.
   const key = (await keys.get(vaultId))!
-  const blob = await collectBytes(encryptStreamV1([legacy], { vaultKey: key, vaultId }))
-  const body = buildMultipartBody([['filename', 'legacy.pdf']], {
+  const legacy = randomBytes(40_000)
+  await uploadBlob('legacy.pdf', await collectBytes(encryptStreamV1([legacy], { vaultKey: key, vaultId })))
+  contents.set('v1:legacy.pdf', legacy)
+  const older = randomBytes(30_000)
+  await uploadBlob('older.bin', await encryptBlobV2(older, { vaultKey: key, vaultId, path: 'old/older.bin' }))
+  contents.set('old/older.bin', older)
+  const bundled = [
+    { path: 'old/a.txt', content: Buffer.from('first') },
+    { path: 'old/b.txt', content: randomBytes(9000) },
+  ]
+  await uploadBlob(
+    'Bundle of 2 small files',
+    await encryptBundleV1(bundled, { vaultKey: key, vaultId, createdAtMs: 1_600_000_000_000 }),
+  )
+  for (const f of bundled) contents.set(f.path, f.content)
+  return contents
+}
+
+/** The number of blobs uploadFiles leaves: big.bin, a bundle of the small files, and the three old ones. */
+const BLOBS = 5
+
+async function uploadBlob(filename: string, blob: Uint8Array): Promise<void> {
+  const body = buildMultipartBody([['filename', filename]], {
     fieldName: 'file',
-    filename: 'legacy.pdf.c2sp',
+    filename: `${filename}.c2sp`,
     contentType: 'application/octet-stream',
     length: blob.length,
     content: async function* () {
@@ -121,18 +143,31 @@ async function uploadFiles(): Promise<Map<string, Buffer>> {
     contentType: body.contentType,
     contentLength: body.contentLength,
   })
-  contents.set('v1:legacy.pdf', legacy)
-  return contents
 }
 
-/** Every file the service holds, opened with `key` (FileCipherError when a blob does not open). */
-async function filesUnder(key: Uint8Array): Promise<Map<string, Buffer>> {
+/** What a blob is, as its authenticated plaintext says: kind, version, paths and dates. */
+function shapeOf(opened: OpenedVaultBlob, filename: string): string {
+  if (opened.kind === 'manifest')
+    return `manifest #${opened.manifest.sequence} at ${opened.manifest.writtenAtMs}`
+  if (opened.kind === 'bundle') {
+    const files = opened.files.map((f) => `${f.path}@${f.writtenAtMs ?? '-'}`).join(',')
+    const manifest = opened.manifest ? ` + manifest #${opened.manifest.sequence}` : ''
+    return `bundle v${opened.version} at ${opened.createdAtMs}: ${files}${manifest}`
+  }
+  const identity = opened.identity
+  return `file v${opened.version} ${identity ? `${identity.path}@${identity.writtenAtMs ?? '-'}` : filename}`
+}
+
+/** Every file the service holds, opened with `key` (FileCipherError when a blob does not open); `shapes` gets each blob's. */
+async function filesUnder(key: Uint8Array, shapes: string[] = []): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>()
   for (const asset of await client.listAllAssets(vaultId)) {
-    const opened = await openEncryptedFile(await client.downloadAsset(vaultId, asset.id), {
+    const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), {
       vaultKey: key,
       vaultId,
     })
+    shapes.push(shapeOf(opened, asset.filename))
+    if (opened.kind === 'manifest') continue
     if (opened.kind === 'bundle') {
       for await (const entry of opened.entries) {
         out.set(entry.identity.path, await bytesOf(entry.body))
@@ -156,12 +191,12 @@ async function blobsOpeningWith(key: Uint8Array): Promise<number> {
   let opening = 0
   for (const asset of await client.listAllAssets(vaultId)) {
     try {
-      const opened = await openEncryptedFile(await client.downloadAsset(vaultId, asset.id), {
+      const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), {
         vaultKey: key,
         vaultId,
       })
       if (opened.kind === 'bundle') await opened.entries.return?.()
-      else await opened.body.return?.()
+      else if (opened.kind === 'file') await opened.body.return?.()
       opening++
     } catch (error) {
       expect(error).toBeInstanceOf(FileCipherError)
@@ -181,11 +216,13 @@ describe('rotating the vault key', () => {
     const oldKey = (await keys.get(vaultId))!
     const oldKits = (await splitVaultKey(oldKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
     const before = await client.listAllAssets(vaultId)
-    expect(before).toHaveLength(3) // big.bin, one bundle of the small files, the format-1 blob
+    expect(before).toHaveLength(BLOBS)
+    const shapesBefore: string[] = []
+    await filesUnder((await keys.get(vaultId))!, shapesBefore)
 
     const rotation = await openRotation()
     const estimate = await rotation.estimate(vaultId)
-    expect(estimate).toMatchObject({ files: 3, shortBy: 0, canDelete: true, underWay: false })
+    expect(estimate).toMatchObject({ files: BLOBS, shortBy: 0, canDelete: true, underWay: false })
     expect(estimate.storage).toEqual({ kind: 'folder', permanent: false })
     expect(estimate.credits).toBe(before.reduce((sum, a) => sum + uploadCostCredits(a.sizeBytes), 0))
     const balanceBefore = await balance()
@@ -196,7 +233,7 @@ describe('rotating the vault key', () => {
     expect(status).toMatchObject({
       phase: 'done',
       problem: null,
-      files: { total: 3, reencrypted: 3, oldDeleted: 3, unreadable: 0 },
+      files: { total: BLOBS, reencrypted: BLOBS, oldDeleted: BLOBS, unreadable: 0 },
       oldCopiesKept: 0,
       kitsMade: 3,
       estimatedCredits: estimate.credits,
@@ -212,11 +249,18 @@ describe('rotating the vault key', () => {
 
     // Every file comes back, byte for byte, under the new key; same number of blobs, all new.
     const after = await client.listAllAssets(vaultId)
-    expect(after).toHaveLength(3)
+    expect(after).toHaveLength(BLOBS)
     expect(after.map((a) => a.id).filter((id) => before.some((b) => b.id === id))).toEqual([])
     expect(after.map((a) => a.filename).sort()).toEqual(before.map((a) => a.filename).sort())
-    const recovered = await filesUnder(newKey)
+    const shapesAfter: string[] = []
+    const recovered = await filesUnder(newKey, shapesAfter)
     expect([...recovered.keys()].sort()).toEqual([...contents.keys()].sort())
+    // Each blob is what it was, format, version, authenticated dates and all: only the key changed.
+    expect(shapesAfter.sort()).toEqual(shapesBefore.sort())
+    expect(shapesAfter.some((shape) => shape.startsWith('file v3 '))).toBe(true)
+    expect(shapesAfter).toContain('bundle v1 at 1600000000000: old/a.txt@-,old/b.txt@-')
+    expect(shapesAfter).toContain('file v2 old/older.bin@-')
+    expect(shapesAfter).toContain('file v1 legacy.pdf')
     for (const [path, bytes] of contents) expect(recovered.get(path)?.equals(bytes), path).toBe(true)
 
     // Two kits of the old split still rebuild the old key, and it opens nothing the service holds.
@@ -226,7 +270,7 @@ describe('rotating the vault key', () => {
     // Two kits of the new split rebuild the new key, which opens all of them.
     const fromNewKits = await combineShareWords(newKits.slice(1, 3))
     expect(Buffer.from(fromNewKits.vaultKey).equals(Buffer.from(newKey))).toBe(true)
-    expect(await blobsOpeningWith(fromNewKits.vaultKey)).toBe(3)
+    expect(await blobsOpeningWith(fromNewKits.vaultKey)).toBe(BLOBS)
 
     // The local index follows the files to their new blobs (the unchanged-file check still works).
     const entry = queue.index.find(vaultId, join(work.path, 'files', 'big.bin'))
@@ -272,11 +316,11 @@ describe('rotating the vault key', () => {
     expect(second.status(vaultId)).toMatchObject({
       phase: 'done',
       problem: null,
-      files: { total: 3, reencrypted: 3, oldDeleted: 3 },
+      files: { total: BLOBS, reencrypted: BLOBS, oldDeleted: BLOBS },
     })
     const newKey = (await keys.get(vaultId))!
-    // The copy whose answer was lost was found and deleted: three blobs, all under the new key.
-    expect(await client.listAllAssets(vaultId)).toHaveLength(3)
+    // The copy whose answer was lost was found and deleted: as many blobs as before, all under the new key.
+    expect(await client.listAllAssets(vaultId)).toHaveLength(BLOBS)
     expect(await blobsOpeningWith(oldKey)).toBe(0)
     const recovered = await filesUnder(newKey)
     for (const [path, bytes] of contents) expect(recovered.get(path)?.equals(bytes), path).toBe(true)
@@ -321,7 +365,8 @@ describe('rotating the vault key', () => {
 
     const rotation = await openRotation(poorClient)
     const estimate = await rotation.estimate(vaultId)
-    expect(estimate.credits).toBe(uploadCostCredits(estimate.encryptedBytes))
+    const listed = await poorClient.listAllAssets(vaultId)
+    expect(estimate.credits).toBe(listed.reduce((sum, a) => sum + uploadCostCredits(a.sizeBytes), 0))
     expect(estimate.shortBy).toBe(estimate.credits - estimate.balance)
     expect(estimate.shortBy).toBeGreaterThan(0)
     const refusal = await rotation.start(vaultId, estimate.credits).catch((e: unknown) => e)
@@ -352,7 +397,7 @@ describe('rotating the vault key', () => {
     expect(rotation.status(vaultId).phase).toBe('none')
     expect(await keys.nextKey(vaultId)).toBeNull()
     expect(Buffer.from((await keys.get(vaultId))!).equals(Buffer.from(oldKey))).toBe(true)
-    expect(await client.listAllAssets(vaultId)).toHaveLength(3)
-    expect(await blobsOpeningWith(oldKey)).toBe(3)
+    expect(await client.listAllAssets(vaultId)).toHaveLength(BLOBS)
+    expect(await blobsOpeningWith(oldKey)).toBe(BLOBS)
   })
 })

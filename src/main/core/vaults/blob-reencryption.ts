@@ -1,29 +1,30 @@
-// One blob of the vault moved from the old key to the new one, as a stream: download -> open and
-// authenticate under the old key (node-cipher) -> encrypt under the new key in the same shape (a file
-// as a file of the same format, a bundle as a bundle with its authenticated date) -> the upload
-// queue's multipart body with its exact length -> upload. Nothing is held whole in memory: at most a
-// few chunks of each side are in flight. A blob that fails authentication half-way aborts the upload,
-// which the service discards without charging.
+// One blob of the vault moved from the old key to the new one, as a stream: download -> the
+// Cobblestone layer opens it under the old key (node-cipher), releasing each chunk's plaintext only
+// once it authenticated -> the very same plaintext sealed again under the new key with the same
+// context -> the upload queue's multipart body -> upload. A file of format 1, 2 or 3, a version-1
+// bundle and a stored manifest carry their plaintext over byte for byte (identity records,
+// authenticated write times, dates, the manifest's sequence), so recovery sees the same copy, as old
+// as it was. A version-2 bundle is opened and written again with the same files and dates, because
+// the manifest it may embed is itself sealed under the vault key and must be sealed under the new
+// one. Either way the new blob has exactly the old one's length. Nothing is held whole in memory: a few chunks of each side are in flight. A blob that fails
+// authentication part-way aborts the upload, which the service discards without charging.
 import type { Readable } from 'node:stream'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
 import type { Asset, UploadedAsset } from '../../../shared/api'
 import {
+  type BundleEntry,
+  bundleContext,
   type CipherImplementation,
+  decryptChunked,
   deriveFilesKey,
   encryptBundleStream,
   encryptChunked,
-  encryptedBundleLength,
-  encryptedFileLength,
-  encryptedLength,
-  encryptStream,
+  encryptManifest,
   FileCipherError,
   fileContext,
-  type OpenedBlob,
-  openEncryptedFile,
-  plaintextLength,
+  openVaultBlob,
 } from '../../../vault-format'
-import type { BundleEntry } from '../../../vault-format/file-bundle'
-import { fileSalt } from '../../../vault-format/file-context'
+import { fileSalt, manifestContext } from '../../../vault-format/file-context'
 import { buildMultipartBody, type MultipartBody } from '../uploads/multipart-body'
 
 /** An asset as listed, with the metadata object the service keeps beside it. */
@@ -34,11 +35,20 @@ export interface BlobKeys {
   cipher: CipherImplementation
 }
 
-/** What opening a blob under a key gave: the new blob's exact length and its bytes, or why not. */
-interface Reencrypted {
-  length: number
-  content: AsyncIterable<Uint8Array>
-  close: () => void
+/**
+ * Every context a blob of the vault is sealed in (docs/FORMAT.md 3): the commitment in the header says
+ * which, so the re-sealed blob takes the same one. A blob in none of them opens under no key here and
+ * is reported, never guessed at.
+ */
+function contextsOf(vaultId: string): Uint8Array[] {
+  return [
+    fileContext(vaultId, 3),
+    bundleContext(vaultId, 2),
+    manifestContext(vaultId),
+    fileContext(vaultId, 2),
+    bundleContext(vaultId, 1),
+    fileContext(vaultId, 1),
+  ]
 }
 
 /** Counts the blob's bytes as they are read (progress), without copying them. */
@@ -47,6 +57,26 @@ async function* counted(stream: Readable, onBytes: (n: number) => void): AsyncIt
     onBytes(piece.length)
     yield piece
   }
+}
+
+/** The blob's authenticated plaintext under `key`, and (once its header was read) the context it matched. */
+function openedUnder(
+  source: AsyncIterable<Uint8Array>,
+  key: Uint8Array,
+  { vaultId, cipher }: BlobKeys,
+): { plaintext: AsyncIterableIterator<Uint8Array>; context: () => Uint8Array | undefined } {
+  const [first, ...fallbacks] = contextsOf(vaultId)
+  let matched: number | undefined
+  const plaintext = decryptChunked(source, {
+    inputKey: deriveFilesKey(key),
+    context: first!,
+    fallbackContexts: fallbacks,
+    onContextMatched: (index) => {
+      matched = index
+    },
+    ...cipher,
+  })
+  return { plaintext, context: () => (matched === undefined ? undefined : contextsOf(vaultId)[matched]) }
 }
 
 /** The next entry's body: the bundle hands them out in order, each after the previous one was read. */
@@ -60,72 +90,47 @@ function bodyOfNext(entries: AsyncIterator<BundleEntry>): AsyncIterable<Uint8Arr
   })()
 }
 
-/** The same content under the new key, in the shape it had. */
-function reencrypt(
-  opened: OpenedBlob,
-  blobBytes: number,
-  newKey: Uint8Array,
-  { vaultId, cipher }: BlobKeys,
-): { length: number; content: AsyncIterable<Uint8Array> } {
-  if (opened.kind === 'bundle') {
-    const entries = opened.entries
-    return {
-      length: encryptedBundleLength(opened.files),
-      content: encryptBundleStream(
-        opened.files.map((identity) => ({ identity, content: () => bodyOfNext(entries) })),
-        { vaultKey: newKey, vaultId, createdAtMs: opened.createdAtMs, ...cipher },
-      ),
-    }
-  }
-  if (opened.identity === null) {
-    // Format 1 carries no record (no path, no size inside): it stays format 1, the same bytes' length.
-    const filesKey = deriveFilesKey(newKey)
-    return {
-      length: encryptedLength(plaintextLength(blobBytes)),
-      content: encryptChunked(opened.body, {
-        inputKey: filesKey,
-        context: fileContext(vaultId, 1),
-        salt: fileSalt(filesKey),
-        ...cipher,
-      }),
-    }
-  }
-  return {
-    length: encryptedFileLength(opened.identity),
-    content: encryptStream(opened.body, { vaultKey: newKey, vaultId, identity: opened.identity, ...cipher }),
-  }
-}
-
-/** Downloads the blob and opens it under `key`; rejects with FileCipherError when it does not open. */
-async function openBlob(
+/** A version-2 bundle written again under the new key: its files and dates, its manifest sealed anew. */
+async function* rebundled(
   client: VaultApiClient,
   asset: ListedAsset,
-  key: Uint8Array,
-  keys: BlobKeys,
+  oldKey: Uint8Array,
+  newKey: Uint8Array,
+  { vaultId, cipher }: BlobKeys,
   signal: AbortSignal,
   onBytes: (n: number) => void,
-): Promise<{ opened: OpenedBlob; stream: Readable }> {
-  const stream = await client.downloadAsset(keys.vaultId, asset.id, signal)
+): AsyncGenerator<Uint8Array> {
+  const stream = await client.downloadAsset(vaultId, asset.id, signal)
   try {
-    const opened = await openEncryptedFile(counted(stream, onBytes), {
-      vaultKey: key,
-      vaultId: keys.vaultId,
-      ...keys.cipher,
-    })
-    return { opened, stream }
-  } catch (error) {
+    const opened = await openVaultBlob(counted(stream, onBytes), { vaultKey: oldKey, vaultId, ...cipher })
+    if (opened.kind !== 'bundle') {
+      throw new FileCipherError('damaged', 'The blob changed on the service while it was re-encrypted.')
+    }
+    const manifest = opened.manifest
+      ? await encryptManifest(opened.manifest, { vaultKey: newKey, vaultId, ...cipher })
+      : undefined
+    const entries = opened.entries
+    yield* encryptBundleStream(
+      opened.files.map((identity) => ({ identity, content: () => bodyOfNext(entries) })),
+      {
+        vaultKey: newKey,
+        vaultId,
+        createdAtMs: opened.createdAtMs,
+        ...(manifest ? { manifest } : {}),
+        ...cipher,
+      },
+    )
+  } finally {
     stream.destroy()
-    throw error
   }
 }
 
-function closeOpened(opened: OpenedBlob, stream: Readable): void {
-  if (opened.kind === 'bundle') void opened.entries.return?.()
-  else void opened.body.return?.()
-  stream.destroy()
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i])
 }
 
-async function openForReencryption(
+/** The old blob's plaintext sealed again under the new key, in the context the old blob was in. */
+async function* resealed(
   client: VaultApiClient,
   asset: ListedAsset,
   oldKey: Uint8Array,
@@ -133,10 +138,31 @@ async function openForReencryption(
   keys: BlobKeys,
   signal: AbortSignal,
   onBytes: (n: number) => void,
-): Promise<Reencrypted> {
-  const { opened, stream } = await openBlob(client, asset, oldKey, keys, signal, onBytes)
-  const { length, content } = reencrypt(opened, asset.sizeBytes, newKey, keys)
-  return { length, content, close: () => closeOpened(opened, stream) }
+): AsyncGenerator<Uint8Array> {
+  const stream = await client.downloadAsset(keys.vaultId, asset.id, signal)
+  try {
+    const opened = openedUnder(counted(stream, onBytes), oldKey, keys)
+    // The first piece comes once the header's commitment matched (and the first chunk authenticated).
+    const head = await opened.plaintext.next()
+    const context = opened.context()
+    if (!context) throw new FileCipherError('wrong-key', 'The blob matched no context of this vault.')
+    if (sameBytes(context, bundleContext(keys.vaultId, 2))) {
+      await opened.plaintext.return?.()
+      stream.destroy()
+      yield* rebundled(client, asset, oldKey, newKey, keys, signal, onBytes)
+      return
+    }
+    const filesKey = deriveFilesKey(newKey)
+    yield* encryptChunked(
+      (async function* () {
+        if (!head.done) yield head.value
+        yield* opened.plaintext
+      })(),
+      { inputKey: filesKey, context, salt: fileSalt(filesKey), ...keys.cipher },
+    )
+  } finally {
+    stream.destroy()
+  }
 }
 
 /** Which of the two keys opens a blob: 'old', 'new', or the reason neither does. */
@@ -151,24 +177,28 @@ export async function keyOfBlob(
   for (const which of ['new', 'old'] as const) {
     const key = candidates[which]
     if (!key) continue
+    const stream = await client.downloadAsset(keys.vaultId, asset.id, signal)
     try {
-      const { opened, stream } = await openBlob(client, asset, key, keys, signal, () => undefined)
-      closeOpened(opened, stream)
+      const opened = openedUnder(
+        counted(stream, () => undefined),
+        key,
+        keys,
+      )
+      await opened.plaintext.next()
+      await opened.plaintext.return?.()
       return which
     } catch (error) {
       if (!(error instanceof FileCipherError)) throw error
       if (error.reason !== 'wrong-key') reason = error.message
+    } finally {
+      stream.destroy()
     }
   }
   return { unreadable: reason }
 }
 
 /** The upload's form: the same name, type and metadata the service recorded for the old blob. */
-function bodyFor(
-  asset: ListedAsset,
-  length: number,
-  content: () => AsyncIterable<Uint8Array>,
-): MultipartBody {
+function bodyFor(asset: ListedAsset, content: () => AsyncIterable<Uint8Array>): MultipartBody {
   const fields: Array<[string, string]> = [
     ['filename', asset.filename],
     ['contentType', asset.contentType],
@@ -178,7 +208,8 @@ function bodyFor(
     fieldName: 'file',
     filename: 'blob.c2sp',
     contentType: 'application/octet-stream',
-    length,
+    // Same plaintext, same chunking: the new blob is exactly as long as the old one.
+    length: asset.sizeBytes,
     content,
   })
 }
@@ -203,51 +234,41 @@ export interface BlobReencryption {
  */
 export async function reencryptBlob(request: BlobReencryption): Promise<UploadedAsset> {
   const { client, asset, oldKey, newKey, keys, signal, onBytes } = request
-  // Opened once before the upload to learn the new blob's exact length; a retry opens it again.
-  let first: Reencrypted | undefined = await openForReencryption(
-    client,
-    asset,
-    oldKey,
-    newKey,
-    keys,
-    signal,
-    onBytes,
-  )
-  const length = first.length
-  const body = bodyFor(asset, length, () => {
-    const ready = first
-    first = undefined
-    if (ready) return ready.content
-    return (async function* () {
-      const again = await openForReencryption(client, asset, oldKey, newKey, keys, signal, onBytes)
-      if (again.length !== length) {
-        again.close()
-        throw new Error(`the blob of asset ${asset.id} changed on the service while it was re-encrypted`)
-      }
-      yield* again.content
-    })()
-  })
+  // Each attempt (a retry starts over) downloads and opens the blob again.
+  const body = bodyFor(asset, () => resealed(client, asset, oldKey, newKey, keys, signal, onBytes))
+  let failure: unknown
+  let uploaded: UploadedAsset
   try {
-    const uploaded = await client.uploadAsset({
+    uploaded = await client.uploadAsset({
       vaultId: keys.vaultId,
-      body: body.stream,
+      body: () => {
+        const stream = body.stream()
+        // The cipher's own error (wrong key, damaged blob) is what the owner needs, not "request failed".
+        stream.once('error', (error) => {
+          failure = error
+        })
+        return stream
+      },
       contentType: body.contentType,
       contentLength: body.contentLength,
       signal,
+      // A blob that does not open fails the same way every time: no point sending it again.
+      retry: false,
       ...(request.credits
         ? { creditsNeeded: request.credits.needed, creditsBalance: request.credits.balance }
         : {}),
     })
-    if (uploaded.sizeBytes !== length) {
-      throw new VaultApiError({
-        code: 'BAD_RESPONSE',
-        status: 0,
-        operation: 'upload asset',
-        message: `the service recorded ${uploaded.sizeBytes} bytes for a re-encrypted blob of ${length}`,
-      })
-    }
-    return uploaded
-  } finally {
-    first?.close()
+  } catch (error) {
+    if (failure instanceof FileCipherError) throw failure
+    throw error
   }
+  if (uploaded.sizeBytes !== asset.sizeBytes) {
+    throw new VaultApiError({
+      code: 'BAD_RESPONSE',
+      status: 0,
+      operation: 'upload asset',
+      message: `the service recorded ${uploaded.sizeBytes} bytes for a re-encrypted blob of ${asset.sizeBytes}`,
+    })
+  }
+  return uploaded
 }

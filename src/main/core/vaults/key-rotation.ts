@@ -18,7 +18,7 @@
 import { nodeCipher } from '../../../node-cipher/cipher-choice'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
 import { isMissingExtension } from '../../../service-client/errors'
-import { creditsToDollars, uploadCostCredits } from '../../../shared/api'
+import { creditsToDollars, type UploadedAsset, uploadCostCredits } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import type {
   BlobStorageInfo,
@@ -59,6 +59,14 @@ interface Run {
 }
 
 const ROTATION_BUSY = 'A key rotation is already running for this vault.'
+/** Tries per blob when the connection or the service fails in passing (then the rotation pauses). */
+const MOVE_ATTEMPTS = 3
+
+/** A failure that may pass: the network, a timeout, the service's own error or a 503. */
+function isPassing(error: unknown): boolean {
+  if (!(error instanceof VaultApiError)) return false
+  return error.code === 'NETWORK_ERROR' || error.code === 'TIMEOUT' || error.status >= 500
+}
 
 function problemOf(error: unknown): string {
   if (error instanceof AppError) return error.userMessage
@@ -451,8 +459,8 @@ export class KeyRotation {
     const { store } = this.#deps
     run.inFlight = 0
     const credits = uploadCostCredits(asset.sizeBytes)
-    try {
-      const uploaded = await reencryptBlob({
+    const attempt = async () =>
+      reencryptBlob({
         client,
         asset,
         oldKey,
@@ -466,6 +474,18 @@ export class KeyRotation {
         },
         credits: { needed: credits, balance: (await client.getVault(vaultId)).creditsBalance },
       })
+    try {
+      let uploaded: UploadedAsset | undefined
+      for (let tries = 1; !uploaded; tries++) {
+        try {
+          uploaded = await attempt()
+        } catch (error) {
+          // A dropped connection or a service hiccup: the blob is read again from the start, a few times.
+          if (tries >= MOVE_ATTEMPTS || !isPassing(error) || run.controller.signal.aborted) throw error
+          run.inFlight = 0
+          await new Promise((resolve) => setTimeout(resolve, 1000 * tries))
+        }
+      }
       store.reencrypted(vaultId, blob.oldAssetId, uploaded)
       this.#remap(this.#deps.index(), vaultId, blob.oldAssetId, uploaded.id)
     } catch (error) {
