@@ -1010,7 +1010,7 @@ export const english = (f: LocaleFormat) => ({
       set: string,
       made: string,
     ) =>
-      `${isolateName(name)}: share ${f.number(index)} of ${f.number(shares)}; any ${f.number(threshold)} kits together recover the vault key. Share set ${set}, made ${f.dateTime(made)}.`,
+      `${revealControls(name)}: share ${f.number(index)} of ${f.number(shares)}; any ${f.number(threshold)} kits together recover the vault key. Share set ${set}, made ${f.dateTime(made)}.`,
     ownerTitle: 'Owner recovery kit',
     ownerDetail: (fingerprint: string) =>
       `The vault key itself (fingerprint ${fingerprint}): whoever holds these words can open the vault. Keep it where you keep your will.`,
