@@ -303,6 +303,8 @@ export async function authenticatePractice(
   const vaultState = (
     await ctx.db.get<{ state: string }>('SELECT state FROM vaults WHERE id = ?', row.vault_id)
   )?.state
+  // A practice file outlives its practice only until someone next asks for it.
+  if (row.sample && (row.ended_at || now > row.expires_at)) await forgetEndedSamples(ctx)
   if (row.ended_at) {
     return { ended: `this practice access has ended: the practice was cancelled on ${row.ended_at}` }
   }

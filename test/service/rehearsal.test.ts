@@ -224,6 +224,8 @@ describe('rehearsal with practice material', () => {
       'UNAUTHORIZED',
       /practice access has ended.*expired/,
     )
+    // Forgotten as soon as anyone asks for it after the end.
+    expect(Number((await held())!.held)).toBe(0)
     const latest = await call(t.url, 'GET', `/api/vault/${s.vaultId}/rehearsal`, { key: human() })
     expect(latest.body.data).toMatchObject({ state: 'expired' })
     expect(Number((await held())!.held)).toBe(0)
