@@ -6,7 +6,7 @@
 // started and those the service charged, and this process's peak RSS (the client side: nothing is
 // held whole in memory). `--size=N` (bytes, default 1e9) scales the vault for a quick run.
 // Last line: {"vaultBytes", "blobs", "seconds", "MBps", "creditsShown", "creditsCharged", "dollars",
-// "peakRssMB", "cpuSeconds"}.
+// "peakRssMB", "rssAtStartMB" (after the upload, before the rotation), "cpuSeconds", "uploadMBps"}.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
@@ -95,7 +95,8 @@ try {
   })
   const estimate = await rotation.estimate(vaultId)
   const balanceBefore = (await client.getVault(vaultId)).creditsBalance
-  let peakRss = process.memoryUsage().rss
+  const rssAtStart = process.memoryUsage().rss
+  let peakRss = rssAtStart
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss)
   }, 100)
@@ -122,6 +123,7 @@ try {
       creditsCharged: charged,
       dollars: creditsToDollars(charged),
       peakRssMB: Math.round(peakRss / 1e6),
+      rssAtStartMB: Math.round(rssAtStart / 1e6),
       cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(1)),
       uploadMBps: Number((TOTAL / 1e6 / uploadSeconds).toFixed(1)),
     }),
