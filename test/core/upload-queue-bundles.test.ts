@@ -13,6 +13,7 @@ import {
   encryptBundleStream,
   encryptedBundleLength,
   encryptedFileLength,
+  encryptedManifestLength,
   encryptStream,
   openEncryptedFile,
 } from '../../src/vault-format'
@@ -77,7 +78,7 @@ async function openBundle(assetId: string) {
     for await (const piece of entry.body) pieces.push(Buffer.from(piece))
     out.set(entry.identity.path, Buffer.concat(pieces))
   }
-  return { createdAtMs: blob.createdAtMs, files: out }
+  return { createdAtMs: blob.createdAtMs, files: out, manifest: blob.manifest }
 }
 
 async function balance(): Promise<number> {
@@ -123,12 +124,25 @@ describe('bundles of small files', () => {
       fileCount: 30,
     })
     expect(JSON.stringify(bundleAsset)).not.toMatch(/Letters|nested|file \d/)
+    // The vault manifest rode inside it (no extra upload): it lists the bundle's files and big.bin,
+    // which went up first while the bundle waited for it.
+    const listed = [...originals.keys(), 'big.bin']
     expect(bundleAsset.sizeBytes).toBe(
-      encryptedBundleLength([...originals].map(([path, c]) => ({ path, size: c.length }))),
+      encryptedBundleLength(
+        [...originals].map(([path, c]) => ({ path, size: c.length })),
+        encryptedManifestLength(listed),
+      ),
     )
 
     const opened = await openBundle(bundleAssetId)
     expect(opened.files).toEqual(originals)
+    expect(opened.manifest?.sequence).toBe(1)
+    expect(opened.manifest?.entries.map((e) => e.path).sort()).toEqual(listed.sort())
+    expect(opened.manifest?.entries.find((e) => e.path === 'big.bin')?.sha256).toBe(
+      createHash('sha256')
+        .update(await readFile(big))
+        .digest('hex'),
+    )
 
     // The asset list shows what is inside, from this computer's index.
     const view = assetView(bundleAsset, queue.index.filesOfAsset(vaultId, bundleAssetId))
@@ -171,6 +185,7 @@ describe('bundles of small files', () => {
       bundle: true,
       fileCount: 5,
       nameSealedInside: true,
+      manifest: true,
     })
     expect(queue.list().every((i) => i.nameHidden)).toBe(true)
     const view = assetView(asset!, queue.index.filesOfAsset(vaultId, asset!.id))
@@ -423,16 +438,17 @@ describe('bundles of small files', () => {
     await makeFolder(root, 4)
     const queue = await openQueue({ bundleSmallFiles: false })
     const estimate = await queue.estimate(vaultId, [root])
+    // And the vault manifest after them, as a blob of its own.
     expect(estimate).toMatchObject({
       files: 4,
       bundles: 0,
       bundledFiles: 0,
-      credits: 4,
+      credits: 5,
       creditsWithoutBundles: 4,
     })
     await queue.enqueue({ vaultId, paths: [root] })
     await queue.idle()
     expect(queue.list().every((i) => i.state === 'done' && !i.bundleId)).toBe(true)
-    expect(await client.listAllAssets(vaultId)).toHaveLength(4)
+    expect(await client.listAllAssets(vaultId)).toHaveLength(5)
   })
 })

@@ -8,6 +8,7 @@ import {
   UploadQueue,
 } from '../../src/main/core/uploads/upload-queue'
 import type { UploadItem } from '../../src/main/core/uploads/upload-records'
+import type { Asset } from '../../src/shared/api'
 import {
   decryptStream,
   encryptBundleStream,
@@ -17,6 +18,10 @@ import {
   openEncryptedFile,
 } from '../../src/vault-format'
 import { client, files, keys, startUploadQueueWorld, userData, vaultId } from './upload-queue-fixture'
+
+/** A vault manifest stored as a blob of its own (not a file the owner uploaded). */
+const manifestAlone = (a: Asset) =>
+  (a as Asset & { metadata?: { encryption?: string } }).metadata?.encryption === 'vault-desktop/manifest/v1'
 
 const PNG_HEADER = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
 
@@ -134,7 +139,8 @@ describe('upload queue against the local service', () => {
     const estimate = await queue.estimate(vaultId, [root])
     expect(estimate.files).toBe(4)
     expect(estimate.enough).toBe(true)
-    expect(estimate).toMatchObject({ credits: 4, bundles: 0, bundledFiles: 0, creditsWithoutBundles: 4 })
+    // Four files alone, and the vault manifest after them as a blob of its own (no bundle to ride in).
+    expect(estimate).toMatchObject({ credits: 5, bundles: 0, bundledFiles: 0, creditsWithoutBundles: 4 })
     const { items, skipped } = await queue.enqueue({ vaultId, paths: [root] })
     expect(items.map((i) => i.relativePath).sort()).toEqual([
       'Documents/letter-link.txt',
@@ -155,7 +161,7 @@ describe('upload queue against the local service', () => {
     expect(progress.length).toBeGreaterThan(0)
     expect(progress.at(-1)!.sentBytes).toBe(progress.at(-1)!.totalBytes)
 
-    const assets = await client.listAllAssets(vaultId)
+    const assets = (await client.listAllAssets(vaultId)).filter((a) => !manifestAlone(a))
     expect(assets).toHaveLength(4)
     const byPath = new Map(
       assets.map((a) => [(a as unknown as { metadata: { relativePath: string } }).metadata.relativePath, a]),
@@ -170,7 +176,8 @@ describe('upload queue against the local service', () => {
     expect((await decryptAsset(letter.id)).toString()).toBe('Dear heirs,\n')
     const used = done.reduce((n, i) => n + (i.creditsConsumed ?? 0), 0)
     expect(used).toBe(4)
-    expect((await client.getVault(vaultId)).assetCount).toBe(4)
+    // The four files and the manifest that lists them.
+    expect((await client.getVault(vaultId)).assetCount).toBe(5)
   })
 
   it('skips files already uploaded unchanged, unless forced (a skipped file drops out of its bundle)', async () => {
@@ -207,8 +214,10 @@ describe('upload queue against the local service', () => {
     await queue.enqueue({ vaultId, paths: [b], force: true })
     await queue.idle()
     expect(queue.list()[0]!.state).toBe('done')
-    // The first bundle (a and b), a again, b forced.
-    expect((await client.getVault(vaultId)).assetCount).toBe(3)
+    // The first bundle (a and b), a again, b forced; each later change with its manifest.
+    const stored = await client.listAllAssets(vaultId)
+    expect(stored.filter((a) => !manifestAlone(a))).toHaveLength(3)
+    expect(stored.filter(manifestAlone)).toHaveLength(2)
   })
 
   it('refuses before sending when the balance cannot cover the estimate', async () => {
@@ -349,7 +358,7 @@ describe('upload queue against the local service', () => {
     const second = await openQueue({ concurrency: 2, bundleSmallFiles: false, realNameVaults: [vaultId] })
     await second.idle()
     expect(second.list().map((i) => i.state)).toEqual(['done', 'done', 'done'])
-    const assets = await client.listAllAssets(vaultId)
+    const assets = (await client.listAllAssets(vaultId)).filter((a) => !manifestAlone(a))
     expect(assets.map((a) => a.filename).sort()).toEqual(['one.bin', 'three.bin', 'two.bin'])
   })
 

@@ -112,13 +112,13 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
       ['photos/2019/birthday cake.jpg', 'done'],
       ['photos/beach.jpg', 'done'],
     ])
-    // What the service stores is ciphertext: the file behind its sealed name and size (10 bytes + the
+    // What the service stores is ciphertext: the file behind its sealed size, write time and name (18 bytes + the
     // path), 16 bytes per 16 KiB chunk and a 56-byte header larger.
     const assets = (await owner.vaults.listAssets(vaultId)).data
     // The service knows it only by a neutral name: this computer's upload list says which asset it is.
     const bigId = items.find((i) => i.relativePath === 'home-video.mp4')!.asset!.id
     const big = assets.find((a) => a.id === bigId)!
-    const sealed = 10 + 'home-video.mp4'.length + BIG_BYTES
+    const sealed = 18 + 'home-video.mp4'.length + BIG_BYTES
     expect(big.sizeBytes).toBe(56 + sealed + 16 * (Math.floor(sealed / 16384) + 1))
 
     // The guardians' kits: the key split 2-of-3, as words.

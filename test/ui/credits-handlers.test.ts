@@ -42,9 +42,10 @@ it('an upload that would leave 1 credit is refused for the reserve; spent anyway
     await call('configureRelease', { vaultId, trigger: 'dead_man_switch', checkInFrequency: 'weekly' }),
   ).toMatchObject({ ok: true })
 
-  // 99 credits of storage: ciphertext just under 99 * 10^9 / 4650 bytes.
-  const plaintext = 21_200_000
-  expect(uploadCostCredits(encryptedLength(plaintext))).toBe(99)
+  // 98 credits of storage (ciphertext just under 98 * 10^9 / 4650 bytes), and 1 for the vault
+  // manifest that goes up after it.
+  const plaintext = 21_000_000
+  expect(uploadCostCredits(encryptedLength(plaintext))).toBe(98)
   const file = join(dirs[1]!, 'big.bin')
   await writeFile(file, Buffer.alloc(plaintext, 7))
   const estimate = await call('estimateUpload', { vaultId, paths: [file] })
@@ -71,6 +72,16 @@ it('an upload that would leave 1 credit is refused for the reserve; spent anyway
       { timeout: 30_000 },
     )
     .toBe('done')
+  // The manifest follows the file: 1 credit left.
+  await expect
+    .poll(
+      async () => {
+        const vault = await call('refreshVault', { vaultId })
+        return vault.ok ? (vault.value as { creditsBalance: number }).creditsBalance : 'error'
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1)
 
   const refused = await call('checkIn', { vaultId })
   expect(refused).toMatchObject({

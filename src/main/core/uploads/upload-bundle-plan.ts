@@ -74,7 +74,7 @@ export function planBundles(
 }
 
 export interface PlanCost {
-  /** Encrypted bytes sent: each single file's blob plus each bundle's. */
+  /** Encrypted bytes sent: each single file's blob plus each bundle's (and the manifest's). */
   encryptedBytes: number
   credits: number
   bundles: number
@@ -85,13 +85,21 @@ export interface PlanCost {
   cheapestUploadCredits: number
 }
 
+/**
+ * What the plan costs. `manifestBytes`: the vault manifest written with the upload (0: none); it
+ * rides inside the plan's last bundle, or without a bundle goes up as a blob of its own.
+ */
 export function planCost(
   files: readonly FileIdentity[],
   plan: UploadPlan,
-  lengths: { file: (file: FileIdentity) => number; bundle: (files: readonly FileIdentity[]) => number } = {
+  lengths: {
+    file: (file: FileIdentity) => number
+    bundle: (files: readonly FileIdentity[], manifestBytes: number) => number
+  } = {
     file: encryptedFileLength,
     bundle: encryptedBundleLength,
   },
+  manifestBytes = 0,
 ): PlanCost {
   let encryptedBytes = 0
   let credits = 0
@@ -105,12 +113,20 @@ export function planCost(
     cheapest = Math.min(cheapest, uploadCostCredits(length))
   }
   let bundledFiles = 0
-  for (const group of plan.bundles) {
-    const length = lengths.bundle(group.map((i) => files[i]!))
+  for (const [g, group] of plan.bundles.entries()) {
+    const last = g === plan.bundles.length - 1
+    const length = lengths.bundle(
+      group.map((i) => files[i]!),
+      last ? manifestBytes : 0,
+    )
     encryptedBytes += length
     credits += uploadCostCredits(length)
     cheapest = Math.min(cheapest, uploadCostCredits(length))
     bundledFiles += group.length
+  }
+  if (plan.bundles.length === 0 && manifestBytes > 0) {
+    encryptedBytes += manifestBytes
+    credits += uploadCostCredits(manifestBytes)
   }
   return {
     encryptedBytes,

@@ -127,6 +127,11 @@ export class UploadIndex {
     }
   }
 
+  /** The asset was taken out of the vault: its files are no longer there. */
+  forgetAsset(vaultId: string, assetId: string): void {
+    this.#store.forgetAsset(vaultId, assetId)
+  }
+
   async forgetVault(vaultId: string): Promise<void> {
     this.#store.forgetVault(vaultId)
   }

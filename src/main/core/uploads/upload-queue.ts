@@ -9,7 +9,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { open, stat } from 'node:fs/promises'
-import { basename, sep } from 'node:path'
+import { basename } from 'node:path'
 import { nodeCipher } from '../../../node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../../../node-cipher/file-read-worker'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
@@ -24,7 +24,10 @@ import {
   encryptBundleStream,
   encryptedBundleLength,
   encryptedFileLength,
+  encryptedManifestLength,
+  encryptManifest,
   type FileIdentity,
+  type ManifestEntry,
 } from '../../../vault-format'
 import { detectContentType } from './content-type'
 import { type ScannedFile, type SkippedEntry, scanForUpload } from './folder-scan'
@@ -38,9 +41,16 @@ import {
   planCost,
   splitByWeight,
 } from './upload-bundle-plan'
-import { UploadIndex } from './upload-index'
+import { sha256OfFile, UploadIndex } from './upload-index'
 import type { UploadIndexEntry, UploadItem, UploadItemError } from './upload-records'
 import { UploadStore } from './upload-store'
+import {
+  MANIFEST_METADATA_FLAG,
+  type ManifestListing,
+  pathsOfAsset,
+  sealedPath,
+  VaultManifests,
+} from './vault-manifests'
 
 export type { UploadState }
 
@@ -91,12 +101,12 @@ export interface UploadCipher {
       afterRead: (end: { bytesRead: number; sha256?: string }) => Promise<void>
     },
   ): AsyncIterable<Uint8Array>
-  /** Exact blob length of a bundle of these files (FORMAT.md 3.9). */
-  encryptedBundleLength(files: readonly FileIdentity[]): number
+  /** Exact blob length of a bundle of these files, with an embedded manifest of that many bytes (FORMAT.md 3.9). */
+  encryptedBundleLength(files: readonly FileIdentity[], manifestLength?: number): number
   /** A bundle: each entry's content is opened in turn, when the bundle reaches it. */
   encryptBundleStream(
     entries: readonly BundleSourceEntry[],
-    options: { vaultKey: Uint8Array; vaultId: string; createdAtMs: number },
+    options: { vaultKey: Uint8Array; vaultId: string; createdAtMs: number; manifest?: Uint8Array },
   ): AsyncIterable<Uint8Array>
 }
 
@@ -221,6 +231,7 @@ type FileVerdict =
 export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #store: UploadStore
   readonly #index: UploadIndex
+  readonly #manifests: VaultManifests
   readonly #options: UploadQueueOptions
   readonly #cipher: UploadCipher
   readonly #now: () => number
@@ -247,6 +258,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #reserved = new Map<string, number>()
   #idleWaiters: Array<() => void> = []
   #pumpScheduled = false
+  /** Carrier bundles waiting for the rest of their batch: batch id -> their places in the queue. */
+  readonly #heldBack = new Map<string, number[]>()
+  /** Manifests being written after a change (the queue is idle only once they are done). */
+  readonly #manifestWrites = new Set<Promise<void>>()
+  readonly #manifestChain = new Map<string, Promise<void>>()
   /** Hashing of uploaded files for the unchanged-file index; runs only while nothing uploads. */
   #hashing: { controller: AbortController; done: Promise<void> } | undefined
 
@@ -255,6 +271,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     this.#options = options
     this.#store = store
     this.#index = new UploadIndex(store)
+    this.#manifests = new VaultManifests(store)
     this.#cipher = options.cipher ?? cobblestoneCipher(options.parallelEncryption ?? false)
     this.#now = options.now ?? Date.now
     this.#concurrency = Math.max(1, options.concurrency ?? 2)
@@ -385,10 +402,25 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         plaintextBytes += f.size
       }
     }
-    const cost = planCost(identities, this.#plan(identities), {
-      file: (f) => this.#cipher.encryptedLength(f),
-      bundle: (fs) => this.#cipher.encryptedBundleLength(fs),
-    })
+    // The vault manifest goes with the upload: inside its last bundle, else as a small blob of its own.
+    const manifestBytes =
+      identities.length > 0
+        ? encryptedManifestLength(
+            this.#manifests.paths(
+              vaultId,
+              identities.map((i) => i.path),
+            ),
+          )
+        : 0
+    const cost = planCost(
+      identities,
+      this.#plan(identities),
+      {
+        file: (f) => this.#cipher.encryptedLength(f),
+        bundle: (fs, manifest) => this.#cipher.encryptedBundleLength(fs, manifest),
+      },
+      manifestBytes,
+    )
     const credits = cost.credits
     return {
       vaultId,
@@ -433,7 +465,10 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       identities.push(verdict.identity)
     }
     const bundleOf: Array<string | undefined> = []
-    for (const group of this.#plan(identities).bundles) {
+    const groups = this.#plan(identities).bundles
+    // The batch's last bundle carries the vault manifest (as the estimate counted): it waits for the rest.
+    const carrier = new Set(groups.at(-1)?.map((k) => planned[k]!))
+    for (const group of groups) {
       const bundleId = randomUUID()
       for (const k of group) bundleOf[planned[k]!] = bundleId
     }
@@ -451,6 +486,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         mtimeMs: f.mtimeMs,
         sentBytes: 0,
         ...(bundleOf[i] ? { bundleId: bundleOf[i] } : {}),
+        ...(carrier.has(i) ? { carriesManifest: true } : {}),
         createdAt: stamp,
         updatedAt: stamp,
       }),
@@ -481,6 +517,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     const jobs = [...this.#jobs]
     for (const job of jobs) job.controller.abort(new AbortReason('stop', 'the app is closing'))
     await Promise.all(jobs.map((j) => j.done))
+    // A manifest on its way is small: it finishes (or fails) before the database closes.
+    await Promise.all(this.#manifestWrites)
     await this.#index.flush()
   }
 
@@ -601,7 +639,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   #isIdle(): boolean {
-    return this.#uploadsIdle() && !this.#hashing
+    return this.#uploadsIdle() && !this.#hashing && this.#manifestWrites.size === 0
   }
 
   // ---- bookkeeping: maps and counters kept in step with every change ----
@@ -681,6 +719,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     if (item.state === 'queued' && !wasQueued) this.#order.push(this.#seqOf.get(item.id)!)
     this.#store.saveItem(item)
     this.emit('item', { ...item })
+    // A held carrier bundle may go now (a file of its batch was cancelled before it started, say).
+    if (this.#heldBack.size > 0 && FINAL_STATES.has(item.state)) this.#schedulePump()
   }
 
   // ---- scheduling ----
@@ -706,9 +746,17 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   #pump(): void {
+    this.#releaseHeld()
     while (this.#running && this.#jobs.size < this.#concurrency) {
       const next = this.#takeNext()
       if (!next) break
+      if (next.carriesManifest && next.bundleId && this.#busyOutside(next)) {
+        // The manifest it carries lists the batch's files: it goes up once the others are done.
+        const held = this.#heldBack.get(next.batchId) ?? []
+        held.push(this.#seqOf.get(next.id)!)
+        this.#heldBack.set(next.batchId, held)
+        continue
+      }
       // An upload has priority over background hashing.
       this.#hashing?.controller.abort()
       this.#startJob(next.bundleId, next.bundleId ? this.#queuedMembers(next.bundleId) : [next])
@@ -757,8 +805,32 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         this.#jobs.delete(job)
         for (const item of items)
           if (this.#activeItems.get(item.id) === job) this.#activeItems.delete(item.id)
+        // Before the next job starts, so that the queue is never idle between a batch and its manifest.
+        for (const item of new Map(items.map((i) => [i.batchId, i])).values()) this.#batchMayHaveEnded(item)
         this.#pump()
       })
+  }
+
+  /** Whether items of the batch outside this item's bundle are still waiting or going up. */
+  #busyOutside(item: UploadItem): boolean {
+    const batch = this.#batches.get(item.batchId)
+    if (!batch) return false
+    let busy = batch.counts.queued + batch.counts.checking + batch.counts.uploading
+    for (const id of this.#bundles.get(item.bundleId!) ?? []) {
+      const state = this.#items.get(id)?.state
+      if (state === 'queued' || state === 'checking' || state === 'uploading') busy--
+    }
+    return busy > 0
+  }
+
+  /** Carrier bundles whose batch has nothing else left go back in the queue. */
+  #releaseHeld(): void {
+    for (const [batchId, seqs] of this.#heldBack) {
+      const first = seqs.map((seq) => this.#bySeq.get(seq)).find((i) => i?.state === 'queued')
+      if (first && this.#busyOutside(first)) continue
+      this.#heldBack.delete(batchId)
+      for (const seq of seqs) this.#order.push(seq)
+    }
   }
 
   #notifyIdle(): void {
@@ -986,7 +1058,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       this.#store.write(() => {
         for (const { item, size, mtimeMs } of over) {
           this.#release(job, item)
-          this.#set(item, { state: 'queued', sizeBytes: size, mtimeMs, bundleId })
+          // Only one bundle of a batch waits for the rest; the manifest lists these files after them.
+          this.#set(item, { state: 'queued', sizeBytes: size, mtimeMs, bundleId, carriesManifest: undefined })
         }
       })
     }
@@ -1000,7 +1073,9 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   async #uploadFile(job: Job, file: CheckedFile, vaultKey: Uint8Array): Promise<void> {
-    const { item, identity, size, mtimeMs } = file
+    const { item, size, mtimeMs } = file
+    // The owner's write time, sealed in the blob and listed in the manifest.
+    const identity: FileIdentity = { ...file.identity, writtenAtMs: this.#now() }
     const signal = job.controller.signal
     const encryptedBytes = this.#cipher.encryptedLength(identity)
     const client = await this.#options.clientFor(item.connectionId)
@@ -1046,11 +1121,14 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
                 sha256 = end.sha256
               },
             })
-          : cipher.encryptStream(readUnchangedFile(item.path, size, mtimeMs, onChanged), {
-              vaultKey,
-              vaultId,
-              identity,
-            }),
+          : cipher.encryptStream(
+              readUnchangedFile(item.path, size, mtimeMs, onChanged, {
+                onHashed: (hash) => {
+                  sha256 = hash
+                },
+              }),
+              { vaultKey, vaultId, identity },
+            ),
       )
       this.#set(item, {
         state: 'uploading',
@@ -1088,6 +1166,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
             mtimeMs,
             assetId: asset.id,
             uploadedAt: asset.createdAt ?? new Date(this.#now()).toISOString(),
+            writtenAtMs: identity.writtenAtMs!,
             ...(sha256 ? { sha256 } : {}),
           },
         ])
@@ -1102,12 +1181,18 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     const first = files[0]!.item
     const vaultId = first.vaultId
     const identities = files.map((f) => f.identity)
-    const encryptedBytes = this.#cipher.encryptedBundleLength(identities)
+    const createdAtMs = this.#now()
+    const client = await this.#options.clientFor(first.connectionId)
+    // The batch's last bundle carries the vault manifest: the files of this bundle are hashed first,
+    // as the manifest (which lists them) comes before their contents.
+    const manifest = files.some((f) => f.item.carriesManifest)
+      ? await this.#manifestFor(client, vaultId, vaultKey, files, createdAtMs)
+      : undefined
+    const encryptedBytes = this.#cipher.encryptedBundleLength(identities, manifest?.blob.length ?? 0)
     const credits = uploadCostCredits(encryptedBytes)
     const weights = identities.map(bundleWeight)
     const creditShares = splitByWeight(credits, weights)
     const byteShares = splitByWeight(encryptedBytes, weights)
-    const client = await this.#options.clientFor(first.connectionId)
     const balance = await this.#balance(client, vaultId, signal)
     const reservedByOthers = this.#reserved.get(vaultId) ?? 0
     const n = files.length
@@ -1136,8 +1221,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       const contentBytes = files.reduce((sum, f) => sum + f.size, 0)
       // No file name reaches the service: they are all sealed inside the bundle.
       const names = serviceNames(hidden, `Bundle of ${n} small files`)
-      const metadata = bundleMetadata(n, contentBytes, hidden)
-      const createdAtMs = this.#now()
+      const metadata = bundleMetadata(n, contentBytes, hidden, manifest !== undefined)
       const cipher = this.#cipher
       // Each file's SHA-256 as it is read, so the index needs no second pass over small files.
       const hashes = new Map<UploadItem, string>()
@@ -1154,10 +1238,22 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
                 f.size,
                 f.mtimeMs,
                 (message) => job.controller.abort(new AbortReason('file-changed', message, f.item.id)),
-                { onHashed: (sha256) => hashes.set(f.item, sha256), buffers },
+                {
+                  onHashed: (sha256) => {
+                    const listed = manifest?.hashes.get(f.item)
+                    if (listed && listed !== sha256) {
+                      // Same size and time, other bytes: the manifest would list what was not sent.
+                      const message = `${basename(f.item.path)} changed while it was being uploaded, so nothing was stored. Wait until it is no longer being written (or close the program using it), then retry.`
+                      job.controller.abort(new AbortReason('file-changed', message, f.item.id))
+                      throw new Error(message)
+                    }
+                    hashes.set(f.item, sha256)
+                  },
+                  buffers,
+                },
               ),
           })),
-          { vaultKey, vaultId, createdAtMs },
+          { vaultKey, vaultId, createdAtMs, ...(manifest ? { manifest: manifest.blob } : {}) },
         )
       })
       this.#store.write(() => {
@@ -1195,13 +1291,142 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
               ...(hashes.has(f.item) ? { sha256: hashes.get(f.item)! } : {}),
               assetId: asset.id,
               uploadedAt,
+              writtenAtMs: createdAtMs,
             }),
           ),
         )
+        if (manifest) {
+          this.#manifests.stored(vaultId, manifest.sequence, manifest.listing, {
+            id: asset.id,
+            createdAt: uploadedAt,
+          })
+        }
       })
     } finally {
       unreserve()
     }
+  }
+
+  /** The manifest a carrier bundle embeds: the vault's files once this bundle is stored, encrypted. */
+  async #manifestFor(
+    client: VaultApiClient,
+    vaultId: string,
+    vaultKey: Uint8Array,
+    files: readonly CheckedFile[],
+    createdAtMs: number,
+  ): Promise<{
+    blob: Uint8Array
+    sequence: number
+    listing: ManifestListing
+    hashes: Map<UploadItem, string>
+  }> {
+    const hashes = new Map<UploadItem, string>()
+    const adding: ManifestEntry[] = []
+    for (const f of files) {
+      const sha256 = await sha256OfFile(f.item.path)
+      hashes.set(f.item, sha256)
+      adding.push({ path: f.identity.path, size: f.size, sha256, writtenAtMs: createdAtMs })
+    }
+    await this.#manifests.sync(client, vaultId, vaultKey)
+    const listing = await this.#manifests.listing(vaultId, adding)
+    const sequence = this.#manifests.takeSequence(vaultId)
+    const blob = await encryptManifest(this.#manifests.manifest(sequence, listing, this.#now()), {
+      vaultKey,
+      vaultId,
+    })
+    return { blob, sequence, listing, hashes }
+  }
+
+  /** Once nothing of a batch waits or goes up, the vault manifest follows what changed. */
+  #batchMayHaveEnded(item: UploadItem): void {
+    const counts = this.#batches.get(item.batchId)?.counts
+    if (counts && counts.queued + counts.checking + counts.uploading > 0) return
+    void this.#writeManifest(item.vaultId, item.connectionId)
+  }
+
+  /**
+   * Writes the vault's manifest as a blob of its own, unless the newest one stored already lists
+   * exactly the vault's files (it rode in the batch's bundle). One at a time per vault; the queue is
+   * idle only once it is done. A failure is logged and tried again after the next change.
+   */
+  #writeManifest(vaultId: string, connectionId: string | undefined): Promise<void> {
+    const previous = this.#manifestChain.get(vaultId) ?? Promise.resolve()
+    const write = previous.then(async () => {
+      try {
+        await this.#writeManifestNow(vaultId, connectionId)
+      } catch (error) {
+        console.warn(
+          `[vault-desktop] the manifest of vault ${vaultId} could not be written: ${error instanceof Error ? error.message : String(error)}`,
+        )
+      }
+    })
+    this.#manifestChain.set(vaultId, write)
+    this.#manifestWrites.add(write)
+    void write.finally(() => {
+      this.#manifestWrites.delete(write)
+      if (this.#manifestChain.get(vaultId) === write) this.#manifestChain.delete(vaultId)
+      this.#notifyIdle()
+    })
+    return write
+  }
+
+  async #writeManifestNow(vaultId: string, connectionId: string | undefined): Promise<void> {
+    const vaultKey = await this.#options.vaultKeys.get(vaultId)
+    if (!vaultKey) return
+    const client = await this.#options.clientFor(connectionId)
+    await this.#manifests.sync(client, vaultId, vaultKey)
+    const listing = await this.#manifests.listing(vaultId)
+    if (this.#manifests.isStored(vaultId, listing)) return
+    const sequence = this.#manifests.takeSequence(vaultId)
+    const blob = await encryptManifest(this.#manifests.manifest(sequence, listing, this.#now()), {
+      vaultKey,
+      vaultId,
+    })
+    const body = buildMultipartBodyFor(
+      serviceNames(true, ''),
+      'application/octet-stream',
+      manifestMetadata(),
+      blob.length,
+      async function* () {
+        yield blob
+      },
+    )
+    const asset = await client.uploadAsset({
+      vaultId,
+      body: body.stream,
+      contentType: body.contentType,
+      contentLength: body.contentLength,
+      creditsNeeded: uploadCostCredits(blob.length),
+    })
+    const cached = this.#balances.get(vaultId)
+    if (cached) cached.credits -= asset.creditsConsumed
+    this.#manifests.stored(vaultId, sequence, listing, {
+      id: asset.id,
+      createdAt: asset.createdAt ?? new Date(this.#now()).toISOString(),
+    })
+  }
+
+  /**
+   * Takes a file (or a bundle of files) out of the vault on the service, forgets it here, and
+   * writes the manifest without it. Resolves once the manifest was written (or its failure logged).
+   */
+  async deleteAsset(
+    vaultId: string,
+    assetId: string,
+    connectionId?: string,
+  ): Promise<{ contentRemoved: boolean }> {
+    const client = await this.#options.clientFor(connectionId)
+    // Uploaded from another computer: its authenticated records say which files leave with it.
+    const vaultKey = await this.#options.vaultKeys.get(vaultId)
+    const elsewhere =
+      vaultKey && this.#index.filesOfAsset(vaultId, assetId).length === 0
+        ? await pathsOfAsset(client, vaultId, vaultKey, assetId)
+        : new Set<string>()
+    const answer = await client.deleteAsset(vaultId, assetId)
+    this.#index.forgetAsset(vaultId, assetId)
+    this.#manifests.dropCarried(vaultId, elsewhere)
+    await this.#writeManifest(vaultId, connectionId)
+    return { contentRemoved: answer.contentRemoved }
   }
 
   async #balance(client: VaultApiClient, vaultId: string, signal: AbortSignal): Promise<number> {
@@ -1330,11 +1555,6 @@ export function largestUploadableFile(encryptedLength: (plaintext: number) => nu
   return low
 }
 
-/** The path sealed in the blob: '/'-separated, NFC, as FORMAT.md requires. */
-export function sealedPath(relativePath: string): string {
-  return relativePath.split(sep).join('/').normalize('NFC')
-}
-
 /** What the service sees of a file when names are hidden: no name, path, type or date. */
 export function hiddenUploadMetadata(): string {
   return JSON.stringify({ encryption: 'vault-desktop/file/v2', nameSealedInside: true })
@@ -1344,13 +1564,24 @@ export function hiddenUploadMetadata(): string {
  * What the service sees of a bundle: that it is one, and how many files it holds; never their names
  * (with names hidden, not their total size either).
  */
-export function bundleMetadata(fileCount: number, contentBytes: number, hidden: boolean): string {
+export function bundleMetadata(
+  fileCount: number,
+  contentBytes: number,
+  hidden: boolean,
+  carriesManifest = false,
+): string {
   return JSON.stringify({
     encryption: 'vault-desktop/bundle/v1',
     bundle: true,
     fileCount,
     ...(hidden ? { nameSealedInside: true } : { plaintextBytes: contentBytes }),
+    ...(carriesManifest ? { [MANIFEST_METADATA_FLAG]: true } : {}),
   })
+}
+
+/** What the service sees of a manifest stored alone: that it is one (so a new computer finds it), nothing else. */
+export function manifestMetadata(): string {
+  return JSON.stringify({ encryption: 'vault-desktop/manifest/v1', [MANIFEST_METADATA_FLAG]: true })
 }
 
 /** A neutral, unique name for the service, telling nothing about the file (nor whether it is a bundle). */

@@ -17,6 +17,8 @@ export interface UploadItem extends UploadItemView {
   mtimeMs?: number
   /** Sent to the service under a neutral name (the default; a vault may opt in to real names). */
   nameHidden?: boolean
+  /** Set on the files of the batch's last bundle: it carries the vault manifest, so it waits for the rest. */
+  carriesManifest?: boolean
   /** Balance seen at the credit check. */
   balanceCredits?: number
   contentType?: string
@@ -33,4 +35,6 @@ export interface UploadIndexEntry {
   sha256?: string
   assetId: string
   uploadedAt: string
+  /** The write time sealed in the uploaded copy (format 3); absent for copies of earlier versions. */
+  writtenAtMs?: number
 }

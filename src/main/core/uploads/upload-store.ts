@@ -51,6 +51,20 @@ const MIGRATIONS: string[] = [
   CREATE INDEX upload_index_asset ON upload_index (vault_id, asset_id);
   CREATE INDEX upload_index_unhashed ON upload_index (vault_id, path) WHERE sha256 IS NULL AND unhashable = 0;
   `,
+  // The write time sealed in each copy (format 3), listed in the vault manifest; and per vault the
+  // manifest sequence last taken and what the newest stored manifest lists (vault-manifests.ts).
+  `
+  ALTER TABLE upload_index ADD COLUMN written_at_ms INTEGER;
+  CREATE TABLE vault_manifests (
+    vault_id TEXT PRIMARY KEY,
+    sequence INTEGER NOT NULL,
+    stored_sequence INTEGER,
+    stored_listing TEXT,
+    stored_asset_id TEXT,
+    stored_at TEXT,
+    carried TEXT
+  ) WITHOUT ROWID;
+  `,
 ]
 
 interface IndexRow {
@@ -62,6 +76,21 @@ interface IndexRow {
   sha256: string | null
   asset_id: string
   uploaded_at: string
+  written_at_ms: number | null
+}
+
+/**
+ * Per vault: the last manifest sequence taken; the newest manifest stored (its sequence, listing
+ * digest, asset and when the service took it); the files of the newest manifest another computer
+ * wrote that this computer's index does not know (JSON of ManifestEntry[]).
+ */
+export interface ManifestState {
+  sequence: number
+  storedSequence: number | null
+  storedListing: string | null
+  storedAssetId: string | null
+  storedAt: string | null
+  carried: string | null
 }
 
 function toEntry(row: IndexRow): UploadIndexEntry {
@@ -74,6 +103,9 @@ function toEntry(row: IndexRow): UploadIndexEntry {
     ...(row.sha256 ? { sha256: row.sha256 } : {}),
     assetId: row.asset_id,
     uploadedAt: row.uploaded_at,
+    ...(row.written_at_ms !== null && row.written_at_ms !== undefined
+      ? { writtenAtMs: row.written_at_ms }
+      : {}),
   }
 }
 
@@ -277,12 +309,22 @@ export class UploadStore {
   putEntry(e: UploadIndexEntry): void {
     this.write(() => {
       this.#statement(
-        `INSERT INTO upload_index (vault_id, path, relative_path, size, mtime_ms, sha256, asset_id, uploaded_at, unhashable)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+        `INSERT INTO upload_index (vault_id, path, relative_path, size, mtime_ms, sha256, asset_id, uploaded_at, unhashable, written_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
          ON CONFLICT (vault_id, path) DO UPDATE SET relative_path = excluded.relative_path, size = excluded.size,
            mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, asset_id = excluded.asset_id,
-           uploaded_at = excluded.uploaded_at, unhashable = 0`,
-      ).run(e.vaultId, e.path, e.relativePath, e.size, e.mtimeMs, e.sha256 ?? null, e.assetId, e.uploadedAt)
+           uploaded_at = excluded.uploaded_at, unhashable = 0, written_at_ms = excluded.written_at_ms`,
+      ).run(
+        e.vaultId,
+        e.path,
+        e.relativePath,
+        e.size,
+        e.mtimeMs,
+        e.sha256 ?? null,
+        e.assetId,
+        e.uploadedAt,
+        e.writtenAtMs ?? null,
+      )
     })
   }
 
@@ -325,9 +367,123 @@ export class UploadStore {
     })
   }
 
+  /** Every file of a vault this computer uploaded and still points at an asset. */
+  entriesOfVault(vaultId: string): UploadIndexEntry[] {
+    return this.#read(
+      () =>
+        (
+          this.#statement('SELECT * FROM upload_index WHERE vault_id = ? ORDER BY relative_path').all(
+            vaultId,
+          ) as IndexRow[]
+        ).map(toEntry),
+      [],
+    )
+  }
+
+  /** The asset left the vault: its files are no longer there. */
+  forgetAsset(vaultId: string, assetId: string): void {
+    this.write(() => {
+      this.#statement('DELETE FROM upload_index WHERE vault_id = ? AND asset_id = ?').run(vaultId, assetId)
+    })
+  }
+
   forgetVault(vaultId: string): void {
     this.write(() => {
       this.#statement('DELETE FROM upload_index WHERE vault_id = ?').run(vaultId)
+      this.#statement('DELETE FROM vault_manifests WHERE vault_id = ?').run(vaultId)
+    })
+  }
+
+  // ---- vault manifests ----
+
+  manifestState(vaultId: string): ManifestState | undefined {
+    return this.#read(() => {
+      const row = this.#statement(
+        'SELECT sequence, stored_sequence, stored_listing, stored_asset_id, stored_at, carried FROM vault_manifests WHERE vault_id = ?',
+      ).get(vaultId) as
+        | {
+            sequence: number
+            stored_sequence: number | null
+            stored_listing: string | null
+            stored_asset_id: string | null
+            stored_at: string | null
+            carried: string | null
+          }
+        | undefined
+      return row
+        ? {
+            sequence: row.sequence,
+            storedSequence: row.stored_sequence,
+            storedListing: row.stored_listing,
+            storedAssetId: row.stored_asset_id,
+            storedAt: row.stored_at,
+            carried: row.carried,
+          }
+        : undefined
+    }, undefined)
+  }
+
+  /** Takes `sequence` for a manifest about to be written (never given out twice). */
+  takeManifestSequence(vaultId: string, sequence: number): void {
+    this.write(() => {
+      this.#statement(
+        `INSERT INTO vault_manifests (vault_id, sequence) VALUES (?, ?)
+         ON CONFLICT (vault_id) DO UPDATE SET sequence = MAX(sequence, excluded.sequence)`,
+      ).run(vaultId, sequence)
+    })
+  }
+
+  /** A manifest reached the service: remembered when it is the newest stored. */
+  manifestStored(
+    vaultId: string,
+    stored: { sequence: number; listing: string; assetId: string; at: string },
+  ): void {
+    this.write(() => {
+      this.#statement(
+        `UPDATE vault_manifests SET stored_sequence = ?, stored_listing = ?, stored_asset_id = ?, stored_at = ?
+         WHERE vault_id = ? AND (stored_sequence IS NULL OR stored_sequence < ?)`,
+      ).run(stored.sequence, stored.listing, stored.assetId, stored.at, vaultId, stored.sequence)
+    })
+  }
+
+  /**
+   * The newest manifest another computer stored: its sequence is taken, its files carried into the
+   * next manifest from here, and what it lists counts as stored.
+   */
+  manifestAdopted(
+    vaultId: string,
+    adopted: { sequence: number; listing: string; assetId: string; at: string; carried: string },
+  ): void {
+    this.write(() => {
+      this.#statement(
+        `INSERT INTO vault_manifests (vault_id, sequence, stored_sequence, stored_listing, stored_asset_id, stored_at, carried)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (vault_id) DO UPDATE SET sequence = MAX(sequence, excluded.sequence),
+           stored_sequence = excluded.stored_sequence, stored_listing = excluded.stored_listing,
+           stored_asset_id = excluded.stored_asset_id, stored_at = excluded.stored_at, carried = excluded.carried`,
+      ).run(
+        vaultId,
+        adopted.sequence,
+        adopted.sequence,
+        adopted.listing,
+        adopted.assetId,
+        adopted.at,
+        adopted.carried,
+      )
+    })
+  }
+
+  /** The files carried from another computer's manifest, after some of them left the vault. */
+  setCarried(vaultId: string, carried: string): void {
+    this.write(() => {
+      this.#statement('UPDATE vault_manifests SET carried = ? WHERE vault_id = ?').run(carried, vaultId)
+    })
+  }
+
+  /** Forgets this computer's upload of a file (deleted from the vault elsewhere). */
+  forgetEntry(vaultId: string, path: string): void {
+    this.write(() => {
+      this.#statement('DELETE FROM upload_index WHERE vault_id = ? AND path = ?').run(vaultId, path)
     })
   }
 
