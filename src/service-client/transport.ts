@@ -65,6 +65,12 @@ export interface ApiClientOptions {
   maxResponseBytes?: number
 }
 
+/**
+ * A download must move at least this many bytes in each timeoutMs: a service dripping a byte at a
+ * time keeps every socket timeout at bay and would hold a recovery for days (30 s: 136 bytes/s).
+ */
+const MIN_DOWNLOAD_BYTES_PER_TIMEOUT = 4096
+
 /** Answers are small JSON: the largest is a page of 100 assets. */
 const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
@@ -451,8 +457,33 @@ export class Transport {
         }
       })
     }
+    let moved = 0
+    source.on('data', (piece: Buffer) => {
+      moved += piece.length
+    })
+    const drip = setInterval(() => {
+      if (moved >= MIN_DOWNLOAD_BYTES_PER_TIMEOUT) {
+        moved = 0
+        return
+      }
+      source.destroy()
+      out.destroy(
+        this.#error({
+          code: 'TIMEOUT',
+          status: 0,
+          operation,
+          message: `timed out: fewer than ${MIN_DOWNLOAD_BYTES_PER_TIMEOUT} bytes came in ${formatSeconds(this.#timeoutMs)}`,
+          userMessage: `The Vault Service at ${this.displayAddress} sent this download too slowly (fewer than ${MIN_DOWNLOAD_BYTES_PER_TIMEOUT} bytes in ${formatSeconds(this.#timeoutMs)}), so it was stopped. Check the connection and try again later; what already arrived is kept.`,
+        }),
+      )
+    }, this.#timeoutMs)
     // A caller that stops reading ends the download instead of leaving the socket open.
-    out.on('close', () => source.destroy())
+    out.on('close', () => {
+      clearInterval(drip)
+      source.destroy()
+    })
+    source.on('end', () => clearInterval(drip))
+    source.on('error', () => clearInterval(drip))
     source.pipe(out)
     return out
   }

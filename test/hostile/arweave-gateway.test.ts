@@ -290,6 +290,25 @@ describe('Arweave recovery against a lying gateway', () => {
     expect(run.report.stopped?.message).toMatch(/search|reached|time/)
   })
 
+  it('a stall: transaction data that starts and then never moves again ends the run in time, named', async () => {
+    const run = await arweaveRecovery(async ({ vault }) => {
+      const txs = await honestTxs(vault)
+      return {
+        txs,
+        lie: (_q, response, url) => {
+          if (url.pathname !== `/${txs[0]!.id}`) return false
+          response.writeHead(200, {
+            'content-type': 'application/octet-stream',
+            'content-length': txs[0]!.data.length,
+          })
+          response.write(txs[0]!.data.subarray(0, 10))
+          return true
+        },
+      }
+    })
+    expect(run.report.stopped?.message).toMatch(/no data|stalled|in time|slow|stopped sending/i)
+  })
+
   it('duplicate ids: one transaction listed on two pages is fetched and reported once', async () => {
     const run = await arweaveRecovery(async ({ vault }) => {
       const txs = await honestTxs(vault)

@@ -374,6 +374,31 @@ describe('heir recovery against a lying service', () => {
     expect(run.report.stopped?.message).toMatch(/still arriving|in time/)
   })
 
+  it('slow drip: a download that keeps the socket alive with a byte at a time is stopped, named as too slow', async () => {
+    const started = Date.now()
+    const run = await heirRecovery(async ({ vault }) => {
+      const big = {
+        id: assetId(),
+        filename: 'scan',
+        blob: await fileBlob(vault, 'scan.bin', randomBytes(64 * 1024)),
+        createdAt: new Date().toISOString(),
+      }
+      return {
+        assets: [big],
+        lie: (_q, response, url) =>
+          isContent(url, big.id)
+            ? endless(response, {
+                piece: () => big.blob.subarray(0, 1),
+                everyMs: 50,
+                safetyBytes: big.blob.length,
+              })
+            : false,
+      }
+    })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(run.report.stopped?.message).toMatch(/slow|too little|in time/)
+  })
+
   it('200 with an error body, and a web page with 200: refused as answers that are not understood', async () => {
     for (const [body, type] of [
       [JSON.stringify({ error: { code: 'FORBIDDEN', message: 'go away' } }), 'application/json'],
