@@ -3,7 +3,7 @@
 // that was there changes, the heir's access code goes to the service's address only (never along a
 // redirect), and the report names what was wrong.
 import { randomBytes } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { readFile, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type HeirRecoveryReport, recoverFromService } from '../../src/recovery/heir-recovery'
@@ -471,5 +471,39 @@ describe('heir recovery against a lying service', () => {
       'letters',
       'letters/will.txt',
     ])
+  })
+
+  it('a name aimed at the heir\'s own files: a blob sealed as "existing.txt" or through a link in the folder changes nothing', async () => {
+    const run = await heirRecovery(async ({ vault, world }) => {
+      // The heir's folder already holds a link to a folder outside it (made by the heir, or an earlier tool).
+      await symlink(join(world.root, 'home'), join(world.outDir, 'linked'))
+      const now = new Date().toISOString()
+      return {
+        assets: [
+          {
+            id: assetId(),
+            filename: 'a',
+            blob: await fileBlob(vault, 'existing.txt', 'overwritten!'),
+            createdAt: now,
+          },
+          {
+            id: assetId(),
+            filename: 'b',
+            blob: await fileBlob(vault, 'linked/sentinel.txt', 'overwritten!'),
+            createdAt: now,
+          },
+          {
+            id: assetId(),
+            filename: 'c',
+            blob: await fileBlob(vault, 'linked/planted.txt', 'planted'),
+            createdAt: now,
+          },
+        ],
+      }
+    })
+    expect(await readFile(run.world.existing, 'utf8')).toBe('already in the output folder before the run\n')
+    expect(run.report.results.filter((r) => r.status === 'recovered')).toEqual([])
+    expect(run.text).toMatch(/existing\.txt/)
+    expect(run.text).toMatch(/linked/)
   })
 })
