@@ -75,6 +75,7 @@ async function openRotation(apiClient: VaultApiClient = client): Promise<KeyRota
     activeConnectionId: () => undefined,
     durableKeys: () => true,
     index: () => queue.index,
+    uploadsSettled: () => queue.idle(),
     remakeKits: async (id, key) => {
       newKits = (await splitVaultKey(key, id, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
       return newKits.length
@@ -330,18 +331,42 @@ describe('rotating the vault key', () => {
     expect(charged).toBeLessThan(2 * estimate.credits)
   })
 
-  it('loses no file uploaded while it runs', async () => {
+  it('moves a file uploaded under the old key while it runs, before the switch', async () => {
     await uploadFiles()
-    const rotation = await openRotation()
-    const estimate = await rotation.estimate(vaultId)
-    await rotation.start(vaultId, estimate.credits)
-    // Uploaded through the queue while the rotation runs: the queue still encrypts under the old key.
+    const oldKey = (await keys.get(vaultId))!
+    // Right after the rotation's first copy, the owner backs up one more file: the queue still
+    // encrypts under the old key, which is the vault's until the switch.
     const late = join(work.path, 'late.txt')
     await writeFile(late, 'written during the rotation')
-    await queue.enqueue({ vaultId, paths: [late] })
-    await queue.idle()
+    let lateUploaded = false
+    const meanwhile = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property === 'uploadAsset') {
+          return async (request: Parameters<VaultApiClient['uploadAsset']>[0]) => {
+            const asset = await target.uploadAsset(request)
+            if (!lateUploaded) {
+              lateUploaded = true
+              await queue.enqueue({ vaultId, paths: [late] })
+              await queue.idle()
+            }
+            return asset
+          }
+        }
+        const value = Reflect.get(target, property, receiver)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const rotation = await openRotation(meanwhile)
+    const estimate = await rotation.estimate(vaultId)
+    await rotation.start(vaultId, estimate.credits)
     await rotation.idle(vaultId)
-    expect(rotation.status(vaultId).phase).toBe('done')
+    expect(lateUploaded).toBe(true)
+    // The late file's blob (and the manifest the queue wrote with it) joined the rotation.
+    const { phase, files: moved } = rotation.status(vaultId)
+    expect(phase).toBe('done')
+    expect(moved.total).toBeGreaterThan(BLOBS)
+    expect(moved.reencrypted).toBe(moved.total)
+    expect(await blobsOpeningWith(oldKey)).toBe(0)
     const recovered = await filesUnder((await keys.get(vaultId))!)
     expect(recovered.get('late.txt')?.toString()).toBe('written during the rotation')
   })

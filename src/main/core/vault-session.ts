@@ -226,6 +226,7 @@ export class VaultSession {
       activeConnectionId: () => this.#registry.active()?.id,
       durableKeys: () => this.keyStorage.durable,
       index: () => this.#queue.index,
+      uploadsSettled: () => this.#queue.idle(),
       remakeKits: (vaultId, key) => this.#remakeKits(vaultId, key),
       changed: (status) => {
         this.#window.emit(eventChannels.keyRotation, status)

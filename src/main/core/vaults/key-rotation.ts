@@ -43,6 +43,11 @@ export interface KeyRotationDeps {
   index: () => UploadIndex
   /** Makes the guardians' kits of the new key (a new split) once it is the vault's key; how many. */
   remakeKits: (vaultId: string, key: Uint8Array) => Promise<number>
+  /**
+   * Resolves once uploads running now have ended: one that read the old key just before the switch
+   * lands under it, and must be there when the vault is listed for the last time.
+   */
+  uploadsSettled?: () => Promise<void>
   /** Told of every change (phases at once, progress at most every `progressIntervalMs`). */
   changed?: (status: KeyRotationStatus) => void
   cipher?: CipherImplementation
@@ -377,6 +382,7 @@ export class KeyRotation {
       this.#emit(vaultId, true)
     }
     // Uploads that read the old key just before the switch may have landed since: moved too.
+    await this.#deps.uploadsSettled?.()
     const oldKey = await vaultKeys.retiredKey(vaultId)
     await this.#reencryptAll(client, vaultId, { old: oldKey, new: newKey }, keys, run, 'after-switch')
     await this.#deleteOld(client, vaultId, signal)
