@@ -91,7 +91,7 @@ function checkAsset(t: Transport, operation: ApiOperation, value: unknown): Asse
   return value as unknown as Asset
 }
 
-/** One page of assets; `seen` collects ids across pages so that a repeated id is caught. */
+/** One page of assets; `seen` collects its ids so that one listed twice is caught. */
 export function checkAssetPage(t: Transport, value: unknown, total: unknown, seen: Set<string>): Asset[] {
   if (!Array.isArray(value)) throw badAnswer(t, 'list assets', 'an asset list that is not a list')
   if (total !== undefined && !isCount(total)) {

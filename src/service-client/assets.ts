@@ -21,7 +21,8 @@ export interface UploadAssetRequest extends UploadBody {
   retry?: boolean
 }
 
-export function listAssets(
+/** One page of assets, checked (ids, sizes, no id twice) before the owner's file list or a recovery uses it. */
+export async function listAssets(
   t: Transport,
   vaultId: string,
   query: AssetListQuery = {},
@@ -30,10 +31,11 @@ export function listAssets(
   if (query.category) searchParams.category = query.category
   if (query.limit !== undefined) searchParams.limit = query.limit
   if (query.offset !== undefined) searchParams.offset = query.offset
-  return t.call<Asset[], AssetListMeta>('list assets', 'GET', vaultPath(vaultId, 'asset'), {
+  const page = await t.call<unknown, AssetListMeta>('list assets', 'GET', vaultPath(vaultId, 'asset'), {
     searchParams,
     idempotent: true,
   })
+  return { data: checkAssetPage(t, page.data, page.meta.total, new Set()), meta: page.meta }
 }
 
 /**
@@ -45,7 +47,11 @@ export async function listAllAssets(t: Transport, vaultId: string): Promise<Asse
   const seen = new Set<string>()
   for (let offset = 0; ; ) {
     const page = await listAssets(t, vaultId, { limit: LIMITS.assetPageMax, offset })
-    all.push(...checkAssetPage(t, page.data, page.meta.total, seen))
+    for (const asset of page.data) {
+      if (seen.has(asset.id)) throw badAnswer(t, 'list assets', `asset ${asset.id} listed twice`)
+      seen.add(asset.id)
+    }
+    all.push(...page.data)
     if (all.length > MAX_LISTED_ASSETS) {
       throw badAnswer(t, 'list assets', `a vault listing that goes on past ${MAX_LISTED_ASSETS} files`)
     }

@@ -126,6 +126,32 @@ describe('vault views against a lying service', () => {
     }
   })
 
+  it('the owner\'s file list: a page with asset "../../x", a negative size or one id twice is refused', async () => {
+    for (const lie of [{ id: '../../x' }, { sizeBytes: -1 }, { twice: true }]) {
+      const app = await ownerApp((_q, response, url) => {
+        if (url.pathname !== `/api/vault/${app.vault.vaultId}/asset`) return false
+        const asset = {
+          id: 'ast_000000000000000000000001',
+          filename: 'file-1.vault',
+          contentType: 'application/octet-stream',
+          sizeBytes: 1000,
+          category: 'document',
+          storageTxId: 'local:1',
+          createdAt: new Date().toISOString(),
+          ...lie,
+        }
+        json(response, 200, { data: 'twice' in lie ? [asset, asset] : [asset], meta: { total: 2 } })
+        return true
+      })
+      const { result } = await contained(app.world, () =>
+        refusal(app.operations.listAssets(app.vault.vaultId)),
+      )
+      expect(result.code).toBe('BAD_RESPONSE')
+      expect(result.userMessage).toMatch(/"\.\.\/\.\.\/x" that is not an id|a size of "-1"|listed twice/)
+      app.keyStayedHome()
+    }
+  })
+
   it('a state that is not: a vault "released" in a state the service cannot have is refused', async () => {
     const app = await ownerApp((_q, response, url) => {
       if (!isVaultDetail(url, app.vault.vaultId)) return false
