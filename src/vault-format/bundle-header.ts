@@ -80,7 +80,7 @@ export function encodeBundleHeader(
     length += record.length
   }
   const clash = checkPathSet(files.map((file) => file.path))
-  if (clash) refuse(`${clash} In one bundle`)
+  if (clash) refuse(`For one bundle: ${clash}`)
   const out = new Uint8Array(length)
   const view = new DataView(out.buffer)
   view.setBigUint64(0, BigInt(writtenAtMs))

@@ -48,25 +48,51 @@ export function stampWriteTime(identity: FileIdentity, now: number): FileIdentit
 }
 
 /**
+ * Orders strings as their UTF-8 bytes (that is, by code point), without encoding them: UTF-16 order
+ * differs only where a surrogate (U+D800-DFFF, half of a code point above U+FFFF) meets U+E000-FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i)
+    let y = b.charCodeAt(i)
+    if (x === y) continue
+    if (x >= 0xd800 && y >= 0xd800) {
+      x += x < 0xe000 ? 0x2000 : -0x800
+      y += y < 0xe000 ? 0x2000 : -0x800
+    }
+    return x - y
+  }
+  return a.length - b.length
+}
+
+/**
+ * Null if these paths, already in ascending code-point order (compareCodePoints), may be listed
+ * together, else why not: a path listed twice, or a path that is also a folder of another path ('a'
+ * and 'a/b'). The paths that start with a given path follow it in one run, so a stack of the paths
+ * the current one starts with finds a folder in one pass.
+ */
+export function checkSortedPathSet(sorted: readonly string[]): string | null {
+  const within: string[] = []
+  for (const path of sorted) {
+    while (within.length > 0 && !path.startsWith(within[within.length - 1]!)) within.pop()
+    const top = within[within.length - 1]
+    if (top === path) return `'${path}' is listed twice; a path may appear only once.`
+    if (top !== undefined && path.charCodeAt(top.length) === 0x2f) {
+      return `'${top}' is listed as a file and also as a folder of '${path}'; a path cannot be both.`
+    }
+    within.push(path)
+  }
+  return null
+}
+
+/**
  * Null if these paths may be listed together (in one bundle of version 2, or one manifest), else the
  * sentence saying why not: a path listed twice, or a path that is also a folder of another path
  * ('a' and 'a/b'), which no file system can hold at once. Paths are compared byte for byte.
  */
 export function checkPathSet(paths: Iterable<string>): string | null {
-  const all = new Set<string>()
-  for (const path of paths) {
-    if (all.has(path)) return `'${path}' is listed twice; a path may appear only once.`
-    all.add(path)
-  }
-  for (const path of all) {
-    for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) {
-      const folder = path.slice(0, at)
-      if (all.has(folder)) {
-        return `'${folder}' is listed as a file and also as a folder of '${path}'; a path cannot be both.`
-      }
-    }
-  }
-  return null
+  return checkSortedPathSet([...paths].sort(compareCodePoints))
 }
 
 // With the u flag, only a surrogate without its pair is a code point of category Cs.
@@ -179,10 +205,12 @@ function invalidRecord(what: string): FileCipherError {
   )
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
 /** The path's UTF-8 bytes as text, or null when they are not valid UTF-8. */
 export function decodePathBytes(bytes: Uint8Array): string | null {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+    return STRICT_UTF8.decode(bytes)
   } catch {
     return null
   }

@@ -9,18 +9,17 @@
 // where a path is the previous path's first `shared` bytes (their longest common prefix) then the suffix.
 
 import type { ByteSource } from './byte-queue'
-import { toHex, utf8 } from './bytes'
 import { encryptedLength } from './chunked-format'
 import { collectBytes, decryptChunked, encryptChunked } from './chunked-stream'
 import { type FileCipherOptions, type FileEncryptOptions, fileSalt, manifestContext } from './file-context'
 import {
   checkIdentityPath,
-  checkPathSet,
   checkPathWritable,
+  checkSortedPathSet,
   checkWriteTime,
+  compareCodePoints,
   decodePathBytes,
   MAX_IDENTITY_PATH_BYTES,
-  MAX_IDENTITY_SIZE,
 } from './file-identity'
 import { FileCipherError } from './format-errors'
 import { deriveFilesKey } from './vault-key'
@@ -58,15 +57,34 @@ export interface VaultManifest {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/
+const ENCODER = new TextEncoder()
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!
-  return a.length - b.length
+/** The 32 bytes at `at` as 64 lowercase hex digits. */
+function hexAt(bytes: Uint8Array, at: number): string {
+  let out = ''
+  for (let i = at; i < at + 32; i++) out += HEX[bytes[i]!]
+  return out
 }
 
-function commonPrefix(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length)
+// uint64 fields without a BigInt per field (a manifest may hold a million entries).
+/** The uint64 at `at` as a number, or -1 when it is beyond 2^53-1 (the format's limit). */
+function readU64(view: DataView, at: number): number {
+  const high = view.getUint32(at)
+  return high >= 0x20_0000 ? -1 : high * 2 ** 32 + view.getUint32(at + 4)
+}
+
+function writeU64(view: DataView, at: number, value: number): void {
+  view.setUint32(at, Math.floor(value / 2 ** 32))
+  view.setUint32(at + 4, value >>> 0)
+}
+
+function hexDigit(code: number): number {
+  return code <= 0x39 ? code - 0x30 : code - 0x57
+}
+
+function commonPrefix(a: Uint8Array, b: Uint8Array, aLength = a.length, bLength = b.length): number {
+  const n = Math.min(aLength, bLength)
   let i = 0
   while (i < n && a[i] === b[i]) i++
   return i
@@ -81,14 +99,14 @@ function sortedPaths(paths: readonly string[]): { path: string; bytes: Uint8Arra
   if (paths.length > MANIFEST_MAX_ENTRIES) {
     refuse(`A manifest lists at most ${MANIFEST_MAX_ENTRIES} files, not ${paths.length}.`)
   }
-  const problem = checkPathSet(paths)
-  if (problem) refuse(problem)
-  const out = paths.map((path, at) => {
+  for (const path of paths) {
     const wrong = checkIdentityPath(path) ?? checkPathWritable(path)
     if (wrong) refuse(`'${String(path)}': ${wrong}`)
-    return { path, bytes: utf8(path), at }
-  })
-  return out.sort((a, b) => compareBytes(a.bytes, b.bytes))
+  }
+  const order = paths.map((path, at) => ({ path, at })).sort((a, b) => compareCodePoints(a.path, b.path))
+  const problem = checkSortedPathSet(order.map((o) => o.path))
+  if (problem) refuse(problem)
+  return order.map(({ path, at }) => ({ path, bytes: ENCODER.encode(path), at }))
 }
 
 function lengthOf(sorted: readonly { bytes: Uint8Array }[]): number {
@@ -131,8 +149,8 @@ export function encodeManifest(manifest: VaultManifest): Uint8Array {
   const sorted = sortedPaths(entries.map((entry) => entry.path))
   const out = new Uint8Array(lengthOf(sorted))
   const view = new DataView(out.buffer)
-  view.setBigUint64(0, BigInt(sequence))
-  view.setBigUint64(8, BigInt(writtenAtMs))
+  writeU64(view, 0, sequence)
+  writeU64(view, 8, writtenAtMs)
   view.setUint32(16, sorted.length)
   let at = MANIFEST_HEADER_SIZE
   let previous: Uint8Array = new Uint8Array(0)
@@ -150,9 +168,12 @@ export function encodeManifest(manifest: VaultManifest): Uint8Array {
       refuse(`'${path}' has no SHA-256 of 64 lowercase hex digits.`)
     }
     const shared = commonPrefix(previous, bytes)
-    view.setBigUint64(at, BigInt(entry.size))
-    view.setBigUint64(at + 8, BigInt(entry.writtenAtMs))
-    for (let i = 0; i < 32; i++) out[at + 16 + i] = Number.parseInt(entry.sha256.slice(2 * i, 2 * i + 2), 16)
+    writeU64(view, at, entry.size)
+    writeU64(view, at + 8, entry.writtenAtMs)
+    const hex = entry.sha256
+    for (let i = 0; i < 32; i++) {
+      out[at + 16 + i] = (hexDigit(hex.charCodeAt(2 * i)) << 4) | hexDigit(hex.charCodeAt(2 * i + 1))
+    }
     view.setUint16(at + 48, shared)
     view.setUint16(at + 50, bytes.length - shared)
     out.set(bytes.subarray(shared), at + MANIFEST_ENTRY_FIXED_SIZE)
@@ -179,63 +200,68 @@ export function decodeManifest(plaintext: Uint8Array): VaultManifest {
     throw invalidManifest(`it is ${plaintext.length} bytes long, too short for its header.`)
   }
   const view = new DataView(plaintext.buffer, plaintext.byteOffset, plaintext.byteLength)
-  const sequence = view.getBigUint64(0)
-  const writtenAt = view.getBigUint64(8)
+  const sequence = readU64(view, 0)
+  const writtenAt = readU64(view, 8)
   const count = view.getUint32(16)
-  const limit = BigInt(MAX_IDENTITY_SIZE)
-  if (sequence === 0n || sequence > limit)
-    throw invalidManifest(`its sequence number ${sequence} is not 1 to 2^53-1.`)
-  if (writtenAt > limit) throw invalidManifest(`its write time ${writtenAt} is beyond 2^53-1.`)
+  if (sequence < 1) throw invalidManifest(`its sequence number ${view.getBigUint64(0)} is not 1 to 2^53-1.`)
+  if (writtenAt < 0) throw invalidManifest(`its write time ${view.getBigUint64(8)} is beyond 2^53-1.`)
   if (count > MANIFEST_MAX_ENTRIES) {
     throw invalidManifest(`it says it lists ${count} files; the limit is ${MANIFEST_MAX_ENTRIES}.`)
   }
   const entries: ManifestEntry[] = []
   let at = MANIFEST_HEADER_SIZE
-  let previous: Uint8Array = new Uint8Array(0)
+  // The previous and the current path's bytes, in two buffers that trade places (no garbage per entry).
+  let previous = new Uint8Array(MAX_IDENTITY_PATH_BYTES)
+  let current = new Uint8Array(MAX_IDENTITY_PATH_BYTES)
+  let previousLength = 0
   for (let i = 0; i < count; i++) {
-    const which = `entry ${i + 1} of ${count}`
-    if (plaintext.length - at < MANIFEST_ENTRY_FIXED_SIZE) throw invalidManifest(`it ends inside ${which}.`)
-    const size = view.getBigUint64(at)
-    const entryTime = view.getBigUint64(at + 8)
-    const sha256 = toHex(plaintext.subarray(at + 16, at + 48))
+    // Worded only when something is wrong: no string per entry otherwise.
+    const which = () => `entry ${i + 1} of ${count}`
+    if (plaintext.length - at < MANIFEST_ENTRY_FIXED_SIZE) throw invalidManifest(`it ends inside ${which()}.`)
+    const size = readU64(view, at)
+    const entryTime = readU64(view, at + 8)
+    if (size < 0) throw invalidManifest(`${which()} has the size ${view.getBigUint64(at)}, beyond 2^53-1.`)
+    if (entryTime < 0 || entryTime > writtenAt) {
+      throw invalidManifest(
+        `${which()} has the write time ${view.getBigUint64(at + 8)}, after the manifest's own (${writtenAt}).`,
+      )
+    }
+    const sha256 = hexAt(plaintext, at + 16)
     const shared = view.getUint16(at + 48)
     const suffixLength = view.getUint16(at + 50)
     at += MANIFEST_ENTRY_FIXED_SIZE
-    if (size > limit) throw invalidManifest(`${which} has the size ${size}, beyond 2^53-1.`)
-    if (entryTime > writtenAt) {
+    if (shared > previousLength || suffixLength === 0 || shared + suffixLength > MAX_IDENTITY_PATH_BYTES) {
       throw invalidManifest(
-        `${which} has the write time ${entryTime}, after the manifest's own (${writtenAt}).`,
+        `${which()} shares ${shared} bytes with a ${previousLength}-byte path and adds ${suffixLength}; a path is 1 to ${MAX_IDENTITY_PATH_BYTES} bytes and longer than what it shares.`,
       )
     }
-    if (shared > previous.length || suffixLength === 0 || shared + suffixLength > MAX_IDENTITY_PATH_BYTES) {
-      throw invalidManifest(
-        `${which} shares ${shared} bytes with a ${previous.length}-byte path and adds ${suffixLength}; a path is 1 to ${MAX_IDENTITY_PATH_BYTES} bytes and longer than what it shares.`,
-      )
-    }
-    if (plaintext.length - at < suffixLength) throw invalidManifest(`it ends inside ${which}.`)
-    const bytes = new Uint8Array(shared + suffixLength)
-    bytes.set(previous.subarray(0, shared))
-    bytes.set(plaintext.subarray(at, at + suffixLength), shared)
+    if (plaintext.length - at < suffixLength) throw invalidManifest(`it ends inside ${which()}.`)
+    const length = shared + suffixLength
+    for (let k = 0; k < shared; k++) current[k] = previous[k]!
+    for (let k = 0; k < suffixLength; k++) current[shared + k] = plaintext[at + k]!
     at += suffixLength
-    if (commonPrefix(previous, bytes) !== shared) {
+    const common = commonPrefix(previous, current, previousLength, length)
+    if (common !== shared) {
       throw invalidManifest(
-        `${which} says it shares ${shared} bytes with the path before it, which is not their common prefix.`,
+        `${which()} says it shares ${shared} bytes with the path before it, which is not their common prefix.`,
       )
     }
-    if (i > 0 && compareBytes(previous, bytes) >= 0) {
-      throw invalidManifest(`${which} is not in ascending order of paths.`)
+    // Past the common prefix, the next byte decides; a path equal to or a prefix of the previous one is out of order.
+    if (i > 0 && (common === length || (common < previousLength && current[common]! < previous[common]!))) {
+      throw invalidManifest(`${which()} is not in ascending order of paths.`)
     }
-    const path = decodePathBytes(bytes)
-    if (path === null) throw invalidManifest(`the path of ${which} is not valid UTF-8.`)
+    const path = decodePathBytes(current.subarray(0, length))
+    if (path === null) throw invalidManifest(`the path of ${which()} is not valid UTF-8.`)
     const problem = checkIdentityPath(path)
-    if (problem) throw invalidManifest(`the path of ${which} is invalid: ${problem}`)
+    if (problem) throw invalidManifest(`the path of ${which()} is invalid: ${problem}`)
     entries.push({ path, size: Number(size), sha256, writtenAtMs: Number(entryTime) })
-    previous = bytes
+    ;[previous, current] = [current, previous]
+    previousLength = length
   }
   if (at !== plaintext.length) {
     throw invalidManifest(`${plaintext.length - at} bytes follow its last entry.`)
   }
-  const folders = checkPathSet(entries.map((entry) => entry.path))
+  const folders = checkSortedPathSet(entries.map((entry) => entry.path))
   if (folders) throw invalidManifest(folders)
   return { sequence: Number(sequence), writtenAtMs: Number(writtenAt), entries }
 }
