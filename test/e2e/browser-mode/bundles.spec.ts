@@ -50,12 +50,13 @@ test('2,000 small files cost what their bytes cost, and the confirmation says so
   await page.getByRole('button', { name: 'Back up' }).click()
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('2,000 files', { timeout: 20_000 })
-  await expect(dialog).toContainText('Estimated cost: 94 credits ($0.94)')
+  // 94 credits of files, and 1 for the vault manifest (115 kB) that rides inside the bundle.
+  await expect(dialog).toContainText('Estimated cost: 95 credits ($0.95)')
   await expect(dialog.getByTestId('upload-bundles')).toContainText(
-    '2,000 small files go in 1 bundle: this upload costs 94 credits ($0.94) instead of 2,000 credits ($20.00) one by one.',
+    '2,000 small files go in 1 bundle: this upload costs 95 credits ($0.95) instead of 2,000 credits ($20.00) one by one.',
   )
   await shot('bundles-confirm')
-  await dialog.getByRole('button', { name: 'Encrypt and upload (94 credits)' }).click()
+  await dialog.getByRole('button', { name: 'Encrypt and upload (95 credits)' }).click()
 })
 
 test('the queue of 2,000 files shows a summary, renders only what is in view, and finishes', async () => {
@@ -85,9 +86,9 @@ test('the assets tab shows one bundle and, on request, the files inside', async 
   await inside.getByRole('button', { name: 'Show 200 more' }).click()
   await expect(inside.getByRole('listitem')).toHaveCount(401)
   await shot('bundles-assets')
-  // Charged 94 of the 100 trial credits: one upload, not 2,000.
+  // Charged 95 of the 100 trial credits: one upload, not 2,000.
   await page.getByRole('tab', { name: 'Overview' }).click()
-  await expect(page.getByTestId('overview-credits')).toHaveText('6 credits ($0.06)')
+  await expect(page.getByTestId('overview-credits')).toHaveText('5 credits ($0.05)')
 })
 
 test('a second folder gets its own line in the queue, with its own counts', async () => {
@@ -103,7 +104,7 @@ test('a second folder gets its own line in the queue, with its own counts', asyn
   const scroller = page.locator('.upload-scroller')
   await scroller.evaluate((el) => el.scrollTo(0, 0))
   const photos = page.getByTestId('upload-batch').filter({ hasText: 'Photos' })
-  await expect(photos).toContainText('2,000 files (1 bundle of small files): 2,000 stored · 94 credits spent')
+  await expect(photos).toContainText('2,000 files (1 bundle of small files): 2,000 stored · 95 credits spent')
   await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight))
   const letters = page.getByTestId('upload-batch').filter({ hasText: 'Letters' })
   await expect(letters).toContainText('3 files (1 bundle of small files): 3 stored · 1 credit spent')

@@ -23,6 +23,8 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
   const realNameVaults = useSettingsStore((s) => s.settings?.realNameVaults)
   const updateSettings = useSettingsStore((s) => s.update)
   const [namesError, setNamesError] = useState<unknown>()
+  // The owner's choice shows at once; the saved settings follow.
+  const [namesChoice, setNamesChoice] = useState<boolean>()
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's count moves (a change made elsewhere)
   useEffect(() => {
@@ -34,15 +36,18 @@ export function AssetsTab({ vaultId }: { vaultId: string }) {
   const from = total === 0 ? 0 : query.offset + 1
   const to = Math.min(query.offset + query.limit, total)
 
-  const realNames = realNameVaults?.includes(vaultId) ?? false
+  const realNames = namesChoice ?? realNameVaults?.includes(vaultId) ?? false
   const sealedHere = page?.assets.some((a) => a.nameFrom === 'sealed') ?? false
   const setRealNames = async (on: boolean) => {
     setNamesError(undefined)
+    setNamesChoice(on)
     const others = (realNameVaults ?? []).filter((id) => id !== vaultId)
     try {
       await updateSettings({ realNameVaults: on ? [...others, vaultId] : others })
     } catch (e) {
       setNamesError(e)
+    } finally {
+      setNamesChoice(undefined)
     }
   }
 

@@ -1,0 +1,80 @@
+// Issue 26, points 8 and 9 as the owner sees them: file names are hidden from the service unless the
+// owner opts the vault in (the Files tab says what the service then learns); after a restart on a
+// computer without a keychain the vault says its key is gone and asks for the owner kit, and no
+// new key takes its place.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+let ownerWords: string[] = []
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/key-once-${name}.png`, fullPage: true })
+
+async function openApp(browser: Browser, userDataDir?: string) {
+  app = await startBrowserModeApp({ secretStore: 'memory', ...(userDataDir ? { userDataDir } : {}) })
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await page.goto(app.url)
+}
+
+test.beforeAll(async ({ browser }) => {
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-key-once-'))
+  await writeFile(join(filesDir, 'will.txt'), 'The will is in the blue folder.\n')
+  await openApp(browser)
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('names are hidden from the service by default; the Files tab says what opting in tells it', async () => {
+  await page.getByLabel('Your e-mail address').fill('owner@example.com')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  const kit = page.frameLocator('iframe.kit-frame')
+  await expect(kit.locator('ol.words .w').first()).toBeVisible()
+  ownerWords = await kit.locator('ol.words .w').allTextContents()
+  await page.keyboard.press('Escape')
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  const names = page.getByTestId('service-names')
+  const optIn = names.getByRole('checkbox', { name: /real names of files uploaded to this vault/ })
+  await expect(optIn).not.toBeChecked()
+  await expect(names).toContainText('Off (recommended)')
+  await optIn.check()
+  await expect(names).toContainText('the service learns the name, folder path, type and modification time')
+  await shot('1-real-names-on')
+  await optIn.uncheck()
+  await expect(names).toContainText('Off (recommended)')
+  await shot('2-names-hidden')
+})
+
+test('after a restart without a keychain the vault asks for its owner kit; the kit brings the same key back', async ({
+  browser,
+}) => {
+  const dataDir = app.userDataDir
+  await page.close()
+  await app.stop({ keepData: true })
+  await openApp(browser, dataDir)
+  await expect(page.getByTestId('vault-card')).toHaveCount(1, { timeout: 20_000 })
+  await page.getByTestId('vault-card').getByRole('button').first().click()
+  const lost = page.getByTestId('key-lost')
+  await expect(lost).toContainText(
+    'The key of this vault is not on this computer any more: import the owner kit.',
+  )
+  await expect(lost).toContainText('went when the app closed')
+  await shot('3-key-lost')
+  await page.getByLabel('Words from the owner recovery kit').fill(ownerWords.join(' '))
+  await page.getByRole('button', { name: 'Import the key' }).click()
+  await expect(page.getByTestId('owner-kit-status')).toContainText('saved and checked')
+  await expect(page.getByTestId('key-lost')).toHaveCount(0)
+})
