@@ -148,5 +148,15 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
   for (const [path, bytes] of files) {
     expect((await readFile(join(dir, 'with-new-kits', path))).equals(bytes), path).toBe(true)
   }
+
+  // The vault key panel: the new key's owner kit is not saved yet, and the rotation can be run again.
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  const keyPanel = page.getByTestId('vault-key-panel')
+  await expect(keyPanel.getByTestId('owner-kit-status')).toContainText('Owner kit not confirmed yet')
+  await expect(keyPanel.getByTestId('key-rotation-done')).toBeVisible()
+  await keyPanel.getByRole('button', { name: 'Rotate again' }).click()
+  await expect(keyPanel.getByTestId('key-rotation-estimate')).toContainText('Re-encrypting 2 stored files')
+  await keyPanel.scrollIntoViewIfNeeded()
+  await keyPanel.screenshot({ path: 'test-results/screenshots/key-rotation-key-panel.png' })
   expect(consoleErrors).toEqual([])
 })
