@@ -109,7 +109,8 @@ describe('the vault format in Chromium', () => {
     const vaultKey = generateVaultKey()
     const vaultId = 'browser-check'
     const content = Uint8Array.from({ length: 3 * 16384 + 123 }, (_, i) => (i * 7) % 251)
-    const identity = { path: 'Documents/letter.txt', size: content.length }
+    // A fixed write time (format 3 seals it), so the browser's blob can equal Node's byte for byte.
+    const identity = { path: 'Documents/letter.txt', size: content.length, writtenAtMs: 1_700_000_000_000 }
     const saltPrefix = Uint8Array.from({ length: 16 }, (_, i) => i)
     const blob = await collectBytes(
       encryptStream([content], { vaultKey, vaultId, identity, saltPrefix, ...nodeCipher(false) }),
