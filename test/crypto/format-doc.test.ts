@@ -71,6 +71,25 @@ describe('FORMAT.md', () => {
     expect(page).toContain('vectors/vault-desktop-v3.json')
   })
 
+  it("names every field of both vector files in section 7's table", () => {
+    const section7 = page.slice(page.indexOf('## 7. Test vectors'), page.indexOf('## 8. Changes'))
+    const names = new Set<string>()
+    const collect = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(collect)
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          names.add(key)
+          collect(inner)
+        }
+      }
+    }
+    for (const file of ['vault-desktop-v2.json', 'vault-desktop-v3.json']) {
+      collect(JSON.parse(readFileSync(new URL(`../../docs/vectors/${file}`, import.meta.url), 'utf8')))
+    }
+    const missing = [...names].filter((name) => !section7.includes(`\`${name}\``))
+    expect(missing).toEqual([])
+  })
+
   it("prints the SHA-256 of the code's word list: each word followed by a line feed", () => {
     const bytes = `${wordlist.join('\n')}\n`
     expect(wordlist).toHaveLength(2048)
