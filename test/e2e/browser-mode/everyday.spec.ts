@@ -166,11 +166,11 @@ test.describe('the owner everyday journey', () => {
     await expect(change).toContainText('The key was split into 1 kit, one per guardian.')
     await expect(change).not.toContainText('no longer work')
     await expect(page.getByTestId('add-all-first')).toHaveText(
-      '1 of 3 guardians added. Add all 3 before printing or handing over kits: each guardian you add splits the key again, and the kits made before stop working.',
+      '1 of 3 guardians added. Add all 3 before printing or handing over kits: each guardian you add splits the key again, and a kit of one split does not combine with a kit of another.',
     )
     await page.getByRole('button', { name: 'View kit 1' }).click()
     await expect(page.getByTestId('kit-not-final')).toContainText(
-      'this kit stops working when you add the next one',
+      'this kit is replaced when you add the next one',
     )
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
     await shot('guardians-first')
@@ -181,11 +181,11 @@ test.describe('the owner everyday journey', () => {
     await form.getByRole('button', { name: 'Add guardian' }).click()
     await expect(change).toContainText('Bob Okafor was')
     await expect(change).toContainText(
-      'The kits made before this change no longer work; none had been handed over, so print only the new ones.',
+      'None of the kits made before this change had been handed over: print only the new ones and destroy any old printout.',
     )
     await expect(page.getByTestId('add-all-first')).toContainText('2 of 3 guardians added.')
 
-    // Alice holds her kit now; adding the third guardian makes it stop working, and that is said.
+    // Alice holds her kit now; adding the third guardian replaces it, and what the old kit still does is said.
     // Ticked once the app has recorded it (a controlled checkbox): click, then wait for the tick.
     await page.getByLabel('Kit 1 handed over to Alice Martin').click()
     await expect(page.getByLabel('Kit 1 handed over to Alice Martin')).toBeChecked()
@@ -193,7 +193,7 @@ test.describe('the owner everyday journey', () => {
     await form.getByLabel('E-mail').fill('chloe.dubois-lefevre@example.com')
     await form.getByRole('button', { name: 'Add guardian' }).click()
     await expect(change).toContainText(
-      'The kit handed over before this change no longer works: give every guardian their new kit',
+      'A kit of the previous split was handed over. It still opens the vault together with any other kit of that split until they are destroyed: give every guardian their new kit',
     )
     await expect(page.getByTestId('add-all-first')).toHaveCount(0)
     await shot('guardians-all')
