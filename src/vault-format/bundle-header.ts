@@ -116,7 +116,7 @@ export interface BundleHeader {
 export async function readBundleHeader(
   reader: PlaintextReader,
   version: BundleFormatVersion,
-  openManifest: (blob: Uint8Array) => Promise<VaultManifest>,
+  openManifest: (blob: readonly Uint8Array[]) => Promise<VaultManifest>,
 ): Promise<BundleHeader> {
   const fixedSize = version === 2 ? BUNDLE_V2_HEADER_FIXED_SIZE : BUNDLE_HEADER_FIXED_SIZE
   const fixed = await reader.readExact(fixedSize)
@@ -164,8 +164,14 @@ export async function readBundleHeader(
   if (clash) throw invalidBundle(clash)
   let manifest: VaultManifest | null = null
   if (manifestLength > 0) {
-    const blob = await reader.readExact(manifestLength)
-    if (blob.length < manifestLength) throw invalidBundle('its content ends inside its embedded manifest.')
+    // Taken as it comes, not allocated up front: a length field alone never reserves memory.
+    const blob: Uint8Array[] = []
+    for (let got = 0; got < manifestLength; ) {
+      const piece = await reader.read(manifestLength - got)
+      if (piece.length === 0) throw invalidBundle('its content ends inside its embedded manifest.')
+      blob.push(piece.slice())
+      got += piece.length
+    }
     try {
       manifest = await openManifest(blob)
     } catch (error) {

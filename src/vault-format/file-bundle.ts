@@ -266,7 +266,7 @@ export async function readBundle(
 ): Promise<OpenedBundle> {
   const reader = new PlaintextReader(plaintext)
   const { createdAtMs, files, manifest } = await readBundleHeader(reader, version, (blob) =>
-    decryptManifestBlob([blob], opts),
+    decryptManifestBlob(blob, opts),
   )
   return {
     kind: 'bundle',

@@ -710,3 +710,13 @@ describe('bundle versions and the embedded manifest', () => {
     }
   })
 })
+
+it('an authentic bundle that ends inside its embedded manifest (4 GiB announced) is rejected whole', async () => {
+  const blob = await sealBundlePlaintext(
+    Buffer.concat([header(1, [{ path: 'a', size: 0 }], 2, 0xffff_ffff), Buffer.alloc(100)]),
+  )
+  await expect(openEncryptedFile([blob], { vaultKey, vaultId })).rejects.toMatchObject({
+    reason: 'damaged',
+    message: expect.stringMatching(/ends inside its embedded manifest/),
+  })
+})
