@@ -7,7 +7,13 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { UploadQueue } from '../../src/main/core/uploads/upload-queue'
 import type { Asset } from '../../src/shared/api'
-import { encryptedManifestLength, openVaultBlob, type VaultManifest } from '../../src/vault-format'
+import {
+  encryptedManifestLength,
+  FileCipherError,
+  generateVaultKey,
+  openVaultBlob,
+  type VaultManifest,
+} from '../../src/vault-format'
 import {
   client,
   files,
@@ -26,12 +32,22 @@ interface Stored {
   manifest: VaultManifest
 }
 
-/** Every manifest the service holds for the vault (stored alone or embedded in a bundle), by sequence. */
+/**
+ * Every manifest the service holds for the vault under its current key (stored alone or embedded in
+ * a bundle), by sequence; blobs under another key are passed over.
+ */
 async function storedManifests(): Promise<Stored[]> {
   const vaultKey = (await keys.get(vaultId))!
   const out: Stored[] = []
   for (const asset of await client.listAllAssets(vaultId)) {
-    const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), { vaultKey, vaultId })
+    const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), {
+      vaultKey,
+      vaultId,
+    }).catch((error: unknown) => {
+      if (error instanceof FileCipherError && error.reason === 'wrong-key') return null
+      throw error
+    })
+    if (!opened) continue
     if (opened.kind === 'manifest') out.push({ asset, kind: 'manifest', manifest: opened.manifest })
     if (opened.kind === 'bundle') {
       for await (const entry of opened.entries) for await (const _ of entry.body);
@@ -180,5 +196,53 @@ describe('the vault manifest', () => {
       'note.txt',
       'video.bin',
     ])
+  })
+
+  it('a manifest that cannot be stored is told to the owner, and written after the next change', async () => {
+    const { video } = await twoBatches()
+    let refuseManifests = true
+    const flaky = new Proxy(client, {
+      get: (target, property) => {
+        if (property === 'uploadAsset') {
+          return (request: Parameters<typeof client.uploadAsset>[0]) =>
+            refuseManifests && (request.contentLength ?? 0) < 10_000
+              ? Promise.reject(new Error('the connection was reset'))
+              : client.uploadAsset(request)
+        }
+        const value = Reflect.get(target, property)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const queue = await openQueue({ clientFor: async () => flaky })
+    const problems: string[] = []
+    queue.on('manifest-problem', (p) => problems.push(p.message))
+    await queue.enqueue({ vaultId, paths: [video] })
+    await queue.idle()
+    expect(queue.list()[0]!.state).toBe('done')
+    expect(await storedManifests()).toEqual([])
+    expect(problems).toEqual([
+      expect.stringMatching(/manifest\) could not be stored: the connection was reset/),
+    ])
+
+    refuseManifests = false
+    await queue.refreshManifest(vaultId)
+    expect(paths((await storedManifests()).at(-1)!.manifest)).toEqual(['video.bin'])
+  })
+
+  it('after the vault key changed, the same list is written again under the new key', async () => {
+    const { video } = await twoBatches()
+    const queue = await openQueue()
+    await queue.enqueue({ vaultId, paths: [video] })
+    await queue.idle()
+    expect(await storedManifests()).toHaveLength(1)
+    await queue.refreshManifest(vaultId)
+    expect(await storedManifests()).toHaveLength(1)
+
+    // As a rotation leaves it: the vault's files under a new key (here: the key replaced in place).
+    await keys.put(vaultId, generateVaultKey(), { replace: true })
+    await queue.refreshManifest(vaultId)
+    const underNewKey = await storedManifests()
+    expect(underNewKey.map((s) => s.manifest.sequence)).toEqual([2])
+    expect(paths(underNewKey[0]!.manifest)).toEqual(['video.bin'])
   })
 })

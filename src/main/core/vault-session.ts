@@ -398,6 +398,14 @@ export class VaultSession {
       this.events.emit('reminder', due)
       this.#notice(reminderNotice(due, this.labelOf(due.vaultId)))
     })
+    this.#queue.on('manifest-problem', ({ vaultId, message }) =>
+      this.#notice({
+        kind: 'upload-failed',
+        title: `${this.labelOf(vaultId)}: the list of files needs attention`,
+        body: message,
+        vaultId,
+      }),
+    )
     this.#queue.on('item', (item) => {
       this.events.emit('upload-item', item)
       // One read of the vault for its new asset count and balance once uploads land.

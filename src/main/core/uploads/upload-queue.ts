@@ -117,6 +117,8 @@ export interface VaultKeySource {
 export interface UploadQueueEvents {
   item: [UploadItem]
   progress: [UploadProgress]
+  /** The vault manifest could not be stored, or leaves files out: a sentence for the owner. */
+  'manifest-problem': [{ vaultId: string; message: string }]
 }
 
 export interface UploadQueueOptions {
@@ -263,6 +265,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   /** Manifests being written after a change (the queue is idle only once they are done). */
   readonly #manifestWrites = new Set<Promise<void>>()
   readonly #manifestChain = new Map<string, Promise<void>>()
+  /** The files the owner was last told the manifest leaves out, per vault. */
+  readonly #toldUnlisted = new Map<string, string>()
   /** Hashing of uploaded files for the unchanged-file index; runs only while nothing uploads. */
   #hashing: { controller: AbortController; done: Promise<void> } | undefined
 
@@ -1296,9 +1300,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           ),
         )
         if (manifest) {
-          this.#manifests.stored(vaultId, manifest.sequence, manifest.listing, {
-            id: asset.id,
-            createdAt: uploadedAt,
+          this.#manifests.stored(vaultId, {
+            sequence: manifest.sequence,
+            listing: manifest.listing,
+            asset: { id: asset.id, createdAt: uploadedAt },
+            vaultKey,
           })
         }
       })
@@ -1329,6 +1335,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     }
     await this.#manifests.sync(client, vaultId, vaultKey)
     const listing = await this.#manifests.listing(vaultId, adding)
+    this.#tellUnlisted(vaultId, listing)
     const sequence = this.#manifests.takeSequence(vaultId)
     const blob = await encryptManifest(this.#manifests.manifest(sequence, listing, this.#now()), {
       vaultKey,
@@ -1355,9 +1362,16 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       try {
         await this.#writeManifestNow(vaultId, connectionId)
       } catch (error) {
-        console.warn(
-          `[vault-desktop] the manifest of vault ${vaultId} could not be written: ${error instanceof Error ? error.message : String(error)}`,
-        )
+        const why =
+          error instanceof AppError
+            ? error.userMessage
+            : error instanceof Error
+              ? error.message
+              : String(error)
+        this.emit('manifest-problem', {
+          vaultId,
+          message: `The vault's list of its files (its manifest) could not be stored: ${why} Your files are stored, and recovery finds them, but cannot yet tell that they are the newest copies. It is tried again after your next upload.`,
+        })
       }
     })
     this.#manifestChain.set(vaultId, write)
@@ -1376,7 +1390,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     const client = await this.#options.clientFor(connectionId)
     await this.#manifests.sync(client, vaultId, vaultKey)
     const listing = await this.#manifests.listing(vaultId)
-    if (this.#manifests.isStored(vaultId, listing)) return
+    this.#tellUnlisted(vaultId, listing)
+    if (this.#manifests.isStored(vaultId, listing, vaultKey)) return
     const sequence = this.#manifests.takeSequence(vaultId)
     const blob = await encryptManifest(this.#manifests.manifest(sequence, listing, this.#now()), {
       vaultKey,
@@ -1400,10 +1415,33 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     })
     const cached = this.#balances.get(vaultId)
     if (cached) cached.credits -= asset.creditsConsumed
-    this.#manifests.stored(vaultId, sequence, listing, {
-      id: asset.id,
-      createdAt: asset.createdAt ?? new Date(this.#now()).toISOString(),
+    this.#manifests.stored(vaultId, {
+      sequence,
+      listing,
+      asset: { id: asset.id, createdAt: asset.createdAt ?? new Date(this.#now()).toISOString() },
+      vaultKey,
     })
+  }
+
+  /** Files the manifest cannot list (their content unknown here): the owner hears once per set. */
+  #tellUnlisted(vaultId: string, listing: ManifestListing): void {
+    const key = listing.unlisted.join('\n')
+    if (!key || this.#toldUnlisted.get(vaultId) === key) return
+    this.#toldUnlisted.set(vaultId, key)
+    const n = listing.unlisted.length
+    const named = listing.unlisted.slice(0, 3).map(isolateName).join(', ')
+    this.emit('manifest-problem', {
+      vaultId,
+      message: `${n === 1 ? '1 file' : `${n} files`} uploaded by an earlier version changed on this computer since, so ${n === 1 ? 'its' : 'their'} stored content is not known here and the vault's list of files (its manifest) leaves ${n === 1 ? 'it' : 'them'} out: ${named}${n > 3 ? ', …' : ''}. Back ${n === 1 ? 'it' : 'them'} up again so that recovery counts ${n === 1 ? 'it' : 'them'}.`,
+    })
+  }
+
+  /**
+   * Writes the vault's manifest now if the newest stored one does not list its files under its
+   * current key (after a key rotation, say). Resolves once written, or its failure told.
+   */
+  refreshManifest(vaultId: string, connectionId?: string): Promise<void> {
+    return this.#writeManifest(vaultId, connectionId)
   }
 
   /**

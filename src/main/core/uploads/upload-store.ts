@@ -62,6 +62,7 @@ const MIGRATIONS: string[] = [
     stored_listing TEXT,
     stored_asset_id TEXT,
     stored_at TEXT,
+    stored_key TEXT,
     carried TEXT
   ) WITHOUT ROWID;
   `,
@@ -90,6 +91,8 @@ export interface ManifestState {
   storedListing: string | null
   storedAssetId: string | null
   storedAt: string | null
+  /** The fingerprint of the vault key the stored manifest is encrypted under. */
+  storedKey: string | null
   carried: string | null
 }
 
@@ -399,7 +402,7 @@ export class UploadStore {
   manifestState(vaultId: string): ManifestState | undefined {
     return this.#read(() => {
       const row = this.#statement(
-        'SELECT sequence, stored_sequence, stored_listing, stored_asset_id, stored_at, carried FROM vault_manifests WHERE vault_id = ?',
+        'SELECT sequence, stored_sequence, stored_listing, stored_asset_id, stored_at, stored_key, carried FROM vault_manifests WHERE vault_id = ?',
       ).get(vaultId) as
         | {
             sequence: number
@@ -407,6 +410,7 @@ export class UploadStore {
             stored_listing: string | null
             stored_asset_id: string | null
             stored_at: string | null
+            stored_key: string | null
             carried: string | null
           }
         | undefined
@@ -417,6 +421,7 @@ export class UploadStore {
             storedListing: row.stored_listing,
             storedAssetId: row.stored_asset_id,
             storedAt: row.stored_at,
+            storedKey: row.stored_key,
             carried: row.carried,
           }
         : undefined
@@ -436,13 +441,13 @@ export class UploadStore {
   /** A manifest reached the service: remembered when it is the newest stored. */
   manifestStored(
     vaultId: string,
-    stored: { sequence: number; listing: string; assetId: string; at: string },
+    stored: { sequence: number; listing: string; assetId: string; at: string; key: string },
   ): void {
     this.write(() => {
       this.#statement(
-        `UPDATE vault_manifests SET stored_sequence = ?, stored_listing = ?, stored_asset_id = ?, stored_at = ?
+        `UPDATE vault_manifests SET stored_sequence = ?, stored_listing = ?, stored_asset_id = ?, stored_at = ?, stored_key = ?
          WHERE vault_id = ? AND (stored_sequence IS NULL OR stored_sequence < ?)`,
-      ).run(stored.sequence, stored.listing, stored.assetId, stored.at, vaultId, stored.sequence)
+      ).run(stored.sequence, stored.listing, stored.assetId, stored.at, stored.key, vaultId, stored.sequence)
     })
   }
 
@@ -452,15 +457,16 @@ export class UploadStore {
    */
   manifestAdopted(
     vaultId: string,
-    adopted: { sequence: number; listing: string; assetId: string; at: string; carried: string },
+    adopted: { sequence: number; listing: string; assetId: string; at: string; key: string; carried: string },
   ): void {
     this.write(() => {
       this.#statement(
-        `INSERT INTO vault_manifests (vault_id, sequence, stored_sequence, stored_listing, stored_asset_id, stored_at, carried)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO vault_manifests (vault_id, sequence, stored_sequence, stored_listing, stored_asset_id, stored_at, stored_key, carried)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (vault_id) DO UPDATE SET sequence = MAX(sequence, excluded.sequence),
            stored_sequence = excluded.stored_sequence, stored_listing = excluded.stored_listing,
-           stored_asset_id = excluded.stored_asset_id, stored_at = excluded.stored_at, carried = excluded.carried`,
+           stored_asset_id = excluded.stored_asset_id, stored_at = excluded.stored_at,
+           stored_key = excluded.stored_key, carried = excluded.carried`,
       ).run(
         vaultId,
         adopted.sequence,
@@ -468,6 +474,7 @@ export class UploadStore {
         adopted.listing,
         adopted.assetId,
         adopted.at,
+        adopted.key,
         adopted.carried,
       )
     })

@@ -11,7 +11,13 @@ import { stat } from 'node:fs/promises'
 import { sep } from 'node:path'
 import type { VaultApiClient } from '../../../service-client'
 import type { Asset } from '../../../shared/api'
-import { type ManifestEntry, newestManifest, openVaultBlob, type VaultManifest } from '../../../vault-format'
+import {
+  type ManifestEntry,
+  newestManifest,
+  openVaultBlob,
+  type VaultManifest,
+  vaultFingerprint,
+} from '../../../vault-format'
 import { sha256OfFile } from './upload-index'
 import type { UploadIndexEntry } from './upload-records'
 import type { UploadStore } from './upload-store'
@@ -99,12 +105,14 @@ export class VaultManifests {
   }
 
   /**
-   * Whether the newest manifest stored lists exactly this. With nothing stored yet, an empty list
-   * needs no manifest (nothing changed that one would record).
+   * Whether the newest manifest stored lists exactly this, under this vault key (after a key
+   * rotation the old one opens with old kits only, so a new one is written). With nothing stored
+   * yet, an empty list needs no manifest (nothing changed that one would record).
    */
-  isStored(vaultId: string, listing: ManifestListing): boolean {
-    const stored = this.store.manifestState(vaultId)?.storedListing ?? null
-    return stored === null ? listing.entries.length === 0 : stored === listing.digest
+  isStored(vaultId: string, listing: ManifestListing, vaultKey: Uint8Array): boolean {
+    const state = this.store.manifestState(vaultId)
+    if (!state?.storedListing) return listing.entries.length === 0
+    return state.storedListing === listing.digest && state.storedKey === vaultFingerprint(vaultKey)
   }
 
   /**
@@ -141,6 +149,7 @@ export class VaultManifests {
       listing: digestOf([...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))),
       assetId: chosen.asset.id,
       at: chosen.asset.createdAt,
+      key: vaultFingerprint(vaultKey),
       carried: JSON.stringify(entries),
     })
   }
@@ -152,18 +161,22 @@ export class VaultManifests {
     return next
   }
 
-  /** The manifest with this sequence reached the service as this asset. */
+  /** The manifest with this sequence, encrypted under this key, reached the service as this asset. */
   stored(
     vaultId: string,
-    sequence: number,
-    listing: ManifestListing,
-    asset: Pick<Asset, 'id' | 'createdAt'>,
+    stored: {
+      sequence: number
+      listing: ManifestListing
+      asset: Pick<Asset, 'id' | 'createdAt'>
+      vaultKey: Uint8Array
+    },
   ): void {
     this.store.manifestStored(vaultId, {
-      sequence,
-      listing: listing.digest,
-      assetId: asset.id,
-      at: asset.createdAt,
+      sequence: stored.sequence,
+      listing: stored.listing.digest,
+      assetId: stored.asset.id,
+      at: stored.asset.createdAt,
+      key: vaultFingerprint(stored.vaultKey),
     })
   }
 
