@@ -62,9 +62,12 @@ const MIGRATIONS: string[] = [
     stored_listing TEXT,
     stored_asset_id TEXT,
     stored_at TEXT,
-    stored_key TEXT,
     carried TEXT
   ) WITHOUT ROWID;
+  `,
+  // The fingerprint of the key the stored manifest is under: after a key change it is written again.
+  `
+  ALTER TABLE vault_manifests ADD COLUMN stored_key TEXT;
   `,
 ]
 
