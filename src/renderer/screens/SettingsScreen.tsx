@@ -182,8 +182,9 @@ export function SettingsScreen() {
         </p>
 
         {/* Hidden by default; real names are each vault's choice (its Files tab). */}
-        <h3 className="form-note">{t.hideNames}</h3>
-        <p className="muted small form-note">{t.hideNamesNote}</p>
+        <p className="small form-note">
+          <strong>{t.hideNames}.</strong> <span className="muted">{t.hideNamesNote}</span>
+        </p>
       </div>
 
       <div className="panel">
