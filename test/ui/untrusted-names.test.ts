@@ -3,7 +3,7 @@
 import { createElement, type FunctionComponent } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { Toast } from '../../src/renderer/stores/notices-store'
+import type { Toast } from '../../src/renderer/stores/notice-queue'
 import { text } from '../../src/renderer/text'
 import { AppError } from '../../src/shared/app-error'
 import type { UploadItemView, UploadProgressView } from '../../src/shared/ipc/vault-types'
