@@ -20,7 +20,8 @@ import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
-import { type FileRecoveryResult, recoverFiles } from './recover-files'
+import { type FileRecoveryResult, recoverRun } from './recover-files'
+import type { ManifestUsed } from './recovery-plan'
 
 /** Folder inside the output folder holding downloads (removed once a run completes). */
 export const ARWEAVE_DOWNLOADS_FOLDER = '.vault-arweave-downloads'
@@ -43,7 +44,10 @@ export interface ArweaveBlob {
   size: number
   /** The Content-SHA256 tag, when present and well formed. */
   sha256Hex?: string
-  /** When its block was mined (ms); undefined while it waits for a block. */
+  /**
+   * When its block was mined (ms); undefined while it waits for a block. For information only: anyone
+   * can post an old blob again later, so it never decides which copy is the newest.
+   */
   minedAtMs?: number
 }
 
@@ -116,6 +120,10 @@ export interface ArweaveRecoveryReport {
    * first. More than one: someone else labelled transactions with the vault's reference.
    */
   owners: { address: string; count: number }[]
+  /** The vault manifest the run went by; null when none was found (or the run stopped before). */
+  manifest: ManifestUsed | null
+  /** No manifest was found where the files say there must be one (FORMAT.md 3.11). */
+  manifestExpected: boolean
   /** Set when the run had to stop (gateway unreachable); a re-run continues. */
   stopped?: { code: ArweaveStopCode; message: string }
 }
@@ -359,9 +367,15 @@ function downloadPath(downloads: string, vaultId: string, blob: ArweaveBlob): st
   return join(downloads, `${localDownloadName('arweave', vaultId, blob.txId)}.vault`)
 }
 
-/** A download that went past the size its transaction declares. */
-class TooLongError extends Error {
+/** A download that went past the size its transaction declares (turned into 'too-long' below). */
+class TooLongError extends AppError {
   override readonly name = 'TooLongError'
+  constructor() {
+    super({
+      code: 'DOWNLOAD_TOO_LONG',
+      userMessage: 'The gateway sent more bytes than the transaction holds.',
+    })
+  }
 }
 
 /**
@@ -440,8 +454,8 @@ async function download(
 
 /**
  * Finds the vault's blobs on Arweave, downloads them into a folder inside `outDir`, and decrypts them
- * there as recover-files.ts does local files (newest copy of a file wins; a single-file blob is dated by
- * its block).
+ * there as recover-files.ts does local files: the vault's newest manifest decides which files and
+ * copies are recovered, else each file's sealed write time (recovery-plan.ts).
  */
 export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<ArweaveRecoveryReport> {
   const vaultRef = arweaveVaultRef(opts.vaultId)
@@ -452,6 +466,8 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     results: [],
     foreign: [],
     owners: [],
+    manifest: null,
+    manifestExpected: false,
   }
   let url: URL
   try {
@@ -532,16 +548,21 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     inputs.push({ path, blob })
   }
 
-  // 2. Decrypt as local files; a blob's block dates it (bundles carry their own date).
+  // 2. Decrypt as local files. Which copy wins is what the blobs authenticate (the manifest, write
+  // times): never the block time or the order the gateway listed them in.
   const byPath = new Map(inputs.map((i) => [i.path, i.blob]))
-  const ordered = [...inputs].reverse() // newest block first, for blobs no date tells apart
-  const results = await recoverFiles({
+  const run = await recoverRun({
     vaultKey: opts.vaultKey,
     vaultId: opts.vaultId,
-    inputs: ordered.map((i) => i.path),
+    inputs: inputs.map((i) => i.path),
     outDir: opts.outDir,
     backend: opts.backend,
-    uploadedAtMs: (input) => byPath.get(input)?.minedAtMs,
+    describeInput: (input) => {
+      const blob = byPath.get(input)
+      return blob ? `arweave:${blob.txId}` : input
+    },
+    // Only for a file of format 1 or 2, and never above a copy dated inside (FORMAT.md 3.11, 9.3).
+    sourceDateMs: (input) => byPath.get(input)?.minedAtMs,
     onProgress: (p) =>
       opts.onProgress?.({
         phase: 'checking',
@@ -552,7 +573,18 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
         totalBytes: p.allBytesTotal,
       }),
   })
-  for (const result of results) {
+  // Named as the heir knows them (transactions), not by the local download names.
+  const named = (input: string) => {
+    const blob = byPath.get(input)
+    return blob ? `arweave:${blob.txId}` : input
+  }
+  report.manifestExpected = run.manifestExpected
+  report.manifest = run.manifest && {
+    ...run.manifest,
+    inputs: run.manifest.inputs.map(named),
+    rivals: run.manifest.rivals.map(named),
+  }
+  for (const result of run.results) {
     const blob = byPath.get(result.input)
     const input = blob ? `arweave:${blob.txId}` : result.input
     if (blob && (result.reason === 'wrong-key' || result.reason === 'wrong-vault')) {

@@ -17,7 +17,7 @@ import {
   REAL_KITS_IN_PRACTICE,
   recoverPracticeFile,
 } from './practice-recovery'
-import { type FileRecoveryResult, recoverFiles } from './recover-files'
+import { type FileRecoveryResult, manifestNote, recoverRun, runProblems } from './recover-files'
 import { RecoveryInputError, recoverVaultKey } from './recovery-key'
 
 // How the heir starts the tool: from the package, whose build sets this, or in a copy of the project.
@@ -109,6 +109,10 @@ function describe(result: FileRecoveryResult): string {
   if (result.status === 'recovered') return `ok       ${input} -> ${output} (${result.bytes} bytes)${note}`
   if (result.status === 'kept') return `kept     ${input} -> ${output}${note}`
   if (result.status === 'superseded') return `older    ${input}${note}`
+  if (result.status === 'newer') return `newer    ${input}${note}`
+  if (result.status === 'missing') {
+    return `${result.reason === 'damaged' ? 'DAMAGED' : 'MISSING'}  ${isolateName(result.entry ?? '')}${note}`
+  }
   return `${result.status.padEnd(8)} ${input}${note}${result.detail ? ` (${revealSentence(result.detail)})` : ''}`
 }
 
@@ -215,7 +219,7 @@ async function main(argv: string[]): Promise<number> {
   const showProgress = process.stderr.isTTY && !values.json
   if (fromService) return recoverFromTheService(values, key, backend, showProgress)
   if (fromArweave) return recoverFromTheNetwork(values, key, backend, showProgress)
-  const results = await recoverFiles({
+  const run = await recoverRun({
     vaultKey: key.vaultKey,
     vaultId: key.vaultId,
     inputs: positionals,
@@ -233,12 +237,14 @@ async function main(argv: string[]): Promise<number> {
       : undefined,
   })
   if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  const { results } = run
   for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
   if (results.length === 0) {
     console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
     return 1
   }
-  return summarize(results, `into ${values.out}`, 'Files that failed were not written.')
+  console.error(revealSentence(manifestNote(run)))
+  return summarize(results, `into ${values.out}`, 'Files that failed were not written.', runProblems(run))
 }
 
 /** A practice release from the heir's side: the practice file from the practice kits, then the proof. */
@@ -317,6 +323,9 @@ async function recoverFromTheService(
     if (report.results.length > 0) console.error(`${done} of ${total} file(s) recovered so far.`)
     return 1
   }
+  if (report.results.length > 0) {
+    console.error(revealSentence(manifestNote(report)))
+  }
   if (report.results.length === 0) {
     console.error('The vault holds no files.')
     return 0
@@ -332,7 +341,7 @@ async function recoverFromTheService(
     )
     if (!report.rehearsal.passed) return 1
   }
-  return done === total ? 0 : 1
+  return problemsExit(runProblems(report), done === total ? 0 : 1)
 }
 
 async function recoverFromTheNetwork(
@@ -376,6 +385,9 @@ async function recoverFromTheNetwork(
     console.error(revealSentence(report.stopped.message))
     return 1
   }
+  if (report.results.length > 0) {
+    console.error(revealSentence(manifestNote(report)))
+  }
   if (report.found.length === 0) {
     console.error(
       `No files of vault ${key.vaultId} were found on Arweave through ${gateway} (searched for the tag Vault-Ref = ${report.vaultRef}). The vault's service may not have stored it on Arweave, or its newest uploads are not indexed yet: try again later or with another gateway.`,
@@ -386,6 +398,7 @@ async function recoverFromTheNetwork(
     report.results,
     `from Arweave into ${values.out}`,
     'Files that failed were not written; run the command again to retry them.',
+    runProblems(report),
   )
 }
 
@@ -426,7 +439,12 @@ main(process.argv.slice(2)).then(
 )
 
 /** The closing line of a run on stderr, and its exit code (1 when any file failed). */
-function summarize(results: readonly { status: string }[], where: string, afterFailure: string): number {
+function summarize(
+  results: readonly { status: string }[],
+  where: string,
+  afterFailure: string,
+  problems: readonly string[],
+): number {
   // Older copies of files whose newer copy was recovered are neither files to count nor failures.
   const older = results.filter((r) => r.status === 'superseded').length
   const files = results.length - older
@@ -440,5 +458,11 @@ function summarize(results: readonly { status: string }[], where: string, afterF
       ? `All ${files} file(s) recovered ${where}.${olderNote}`
       : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). ${afterFailure}${olderNote}`,
   )
-  return failed === 0 ? 0 : 1
+  return problemsExit(problems, failed === 0 ? 0 : 1)
+}
+
+/** The exit status with the run's other problems (FORMAT.md 3.11): said on stderr, and 1 if any. */
+function problemsExit(problems: readonly string[], code: number): number {
+  if (problems.length > 0) console.error(`Exit status 1: ${problems.join('; ')} (see above).`)
+  return problems.length > 0 ? 1 : code
 }

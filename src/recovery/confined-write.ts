@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { type FileHandle, lstat, mkdir, open, realpath } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import { AppError } from '../shared/app-error'
 
 /** The longest file name (one path segment) the common file systems hold, in bytes. */
 export const NAME_MAX_BYTES = 255
@@ -16,14 +17,17 @@ export const NAME_MAX_BYTES = 255
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
 
 /** A component of the path below the output folder is a link, or a file where a folder must be. */
-export class PathInTheWayError extends Error {
+export class PathInTheWayError extends AppError {
   override readonly name = 'PathInTheWayError'
   constructor(
     readonly kind: 'link' | 'not-a-folder',
     /** The component, relative to the output folder, '/'-separated. */
     readonly component: string,
   ) {
-    super(`${component} is ${kind === 'link' ? 'a link' : 'not a folder'}`)
+    super({
+      code: 'PATH_IN_THE_WAY',
+      userMessage: `"${component}" in the output folder is ${kind === 'link' ? 'a link, and recovery never writes through a link' : 'a file where a folder must be'}. Choose an empty folder, or move it away, then recover again.`,
+    })
   }
 }
 

@@ -6,7 +6,7 @@
 // kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
 import { lstat, rm, rmdir } from 'node:fs/promises'
-import { extname, join } from 'node:path'
+import { extname, join, relative, resolve, sep } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
@@ -15,12 +15,10 @@ import { checkServiceAddress } from '../service-client/service-address'
 import type { ApiPrefix, Asset } from '../shared/api'
 import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
-import { FileCipherError } from '../vault-format/format-errors'
 import { rehearsalProof } from '../vault-format/rehearsal-proof'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
-import { OutputNames } from './portable-names'
-import { type BlobSummary, describeCopy, newestFirst, RecoveredPaths, summarizeBlob } from './recovery-plan'
-import { type RecoveredBlob, RecoveryWriteError, writeRecoveredBlob } from './recovery-writer'
+import { type FileRecoveryResult, recoverRun } from './recover-files'
+import type { ManifestUsed } from './recovery-plan'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -79,15 +77,19 @@ export interface HeirFileResult {
   /** Full path of the original file (written, kept, or where it would have gone). */
   output: string
   /**
-   * recovered: written now; kept: already recovered by an earlier run; superseded: an older copy of a
-   * file whose newer copy was recovered (not a failure); failed: nothing written.
+   * recovered: written now; kept: already recovered by an earlier run; superseded: a copy not to be
+   * recovered (older, or not in the vault's list; not a failure); newer: a copy written after the
+   * vault's newest list, not recovered; missing: a file the list names that could not be written;
+   * failed: nothing written.
    */
-  status: 'recovered' | 'kept' | 'superseded' | 'failed' | 'not-reached'
+  status: 'recovered' | 'kept' | 'superseded' | 'newer' | 'missing' | 'failed' | 'not-reached'
   bytes?: number
   reason?: string
   message: string
   /** Technical detail (where a file was damaged), for the command-line report. */
   detail?: string
+  /** Written from an older copy because the newest copy is damaged. */
+  olderCopy?: boolean
 }
 
 export interface HeirRecoveryProgress {
@@ -114,6 +116,10 @@ export interface HeirRecoveryReport {
   results: HeirFileResult[]
   /** Set when the run stopped early (service unreachable, access refused); a re-run resumes. */
   stopped?: { code: HeirStopCode; message: string }
+  /** The vault manifest the run went by; null when none was found (or the run stopped first). */
+  manifest: ManifestUsed | null
+  /** No manifest was found where the files say there must be one (FORMAT.md 3.11). */
+  manifestExpected: boolean
   /** With a practice access: whether the service accepted the proof that the kits rebuilt the key. */
   rehearsal?: { passed: boolean; message: string }
 }
@@ -275,7 +281,13 @@ async function sizeOf(path: string): Promise<number | undefined> {
 }
 
 export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {
-  const report: HeirRecoveryReport = { vaultId: opts.vaultId, outDir: opts.outDir, results: [] }
+  const report: HeirRecoveryReport = {
+    vaultId: opts.vaultId,
+    outDir: opts.outDir,
+    results: [],
+    manifest: null,
+    manifestExpected: false,
+  }
   let client: VaultApiClient
   let files: HeirFile[]
   try {
@@ -299,6 +311,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
   }
   const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
   let doneBytes = 0
+  let checked = 0
   const progress = (file: HeirFile, index: number, phase: HeirRecoveryProgress['phase'], add: number) => {
     doneBytes += add
     opts.onProgress?.({
@@ -327,19 +340,8 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       continue
     }
 
-    // An earlier run finished this file: keep it without downloading again (files appear only once
-    // complete and checked). Anything else there is for the writer, which never replaces a file.
-    const existing = await sizeOf(base.output)
-    if (existing !== undefined && existing === file.plaintextBytes) {
-      progress(file, index, 'checking', 2 * file.encryptedBytes)
-      report.results.push({
-        ...base,
-        status: 'kept',
-        bytes: existing,
-        message: 'Already recovered by an earlier run; left as it is.',
-      })
-      continue
-    }
+    // Every file is downloaded, also when a run before recovered it: the service's name and size are
+    // no proof, and the manifest may be in any blob. The writer counts an identical file as kept.
     if (file.plaintextBytes < 0) {
       report.results.push({
         ...base,
@@ -430,150 +432,97 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     return report
   }
 
-  // 2. Check and decrypt, newest copies first; name each file from the authenticated blob.
-  const readable: { file: HeirFile; index: number; part: string; summary: BlobSummary }[] = []
-  for (const item of downloaded) {
-    try {
-      readable.push({ ...item, summary: await summarizeBlob(item.part, opts) })
-    } catch (error) {
-      report.results.push(await blobFailure(item.file, item.part, error, baseOf(item.file), downloads))
+  // 2. Check and decrypt as local files: the vault's manifest and the write times sealed in the blobs
+  // decide which copy of each file is written, never the service's dates (recovery-plan.ts).
+  const byPart = new Map(downloaded.map((item) => [item.part, item]))
+  // Named as the heir knows them (the service's names), not by the local download names.
+  const named = (part: string) => `"${byPart.get(part)?.file.name ?? part}" on the service`
+  const run = await recoverRun({
+    vaultKey: opts.vaultKey,
+    vaultId: opts.vaultId,
+    inputs: downloaded.map((item) => item.part),
+    outDir: opts.outDir,
+    backend: opts.backend,
+    describeInput: (part) => named(part),
+    // Only for a file of format 1 or 2, and never above a copy dated inside (FORMAT.md 3.11).
+    sourceDateMs: (part) => byPart.get(part)?.file.uploadedAtMs,
+    onProgress: (p) => {
+      const item = byPart.get(p.input)
+      if (item) progress(item.file, item.index, 'checking', p.allBytesDone - checked)
+      checked = p.allBytesDone
+    },
+  })
+  report.manifestExpected = run.manifestExpected
+  report.manifest = run.manifest && {
+    ...run.manifest,
+    inputs: run.manifest.inputs.map(named),
+    rivals: run.manifest.rivals.map(named),
+  }
+  const keepPart = new Set<string>()
+  for (const result of run.results) {
+    const item = byPart.get(result.input)
+    report.results.push(heirResultOf(result, item?.file, opts.outDir))
+    // A file that could not be written (in the way, say): its download is kept for the next run.
+    if (item && (result.status === 'skipped' || (result.status === 'failed' && isWriteSide(result.reason)))) {
+      keepPart.add(item.part)
     }
   }
-  const paths = new RecoveredPaths()
-  const names = new OutputNames()
-  const ordered = newestFirst(readable, (item) =>
-    item.summary.kind === 'bundle' ? item.summary.createdAtMs : item.file.uploadedAtMs,
-  )
-  for (const { file, index, part, summary } of ordered) {
-    const base = baseOf(file)
-    const copy = describeCopy(`"${file.name}"`, summary.createdAtMs)
-    let blob: RecoveredBlob
-    try {
-      blob = await writeRecoveredBlob({
-        input: part,
-        outDir: opts.outDir,
-        fallbackPath: file.name,
-        vaultKey: opts.vaultKey,
-        vaultId: opts.vaultId,
-        backend: opts.backend,
-        supersededBy: paths.supersededBy,
-        names,
-        onBytes: (bytes) => progress(file, index, 'checking', bytes),
-      })
-    } catch (error) {
-      report.results.push(await blobFailure(file, part, error, base, downloads))
-      continue
-    }
-    if (blob.kind === 'file') {
-      const written = blob.file
-      const older = written.status === 'recovered' ? paths.olderCopyNote(written.path) : undefined
-      if (written.status !== 'superseded') paths.record(written.path, 'written', copy)
-      await rm(part, { force: true })
-      report.results.push({
-        ...base,
-        ...(written.nameFrom === 'blob' ? { name: written.relativePath } : {}),
-        output: written.output,
-        status: written.status,
-        bytes: written.bytes,
-        message:
-          written.status === 'superseded'
-            ? written.message!
-            : written.status === 'kept'
-              ? 'Already recovered by an earlier run; left as it is.'
-              : [
-                  written.message,
-                  older,
-                  written.nameFrom === 'blob' && written.path !== file.name
-                    ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
-                    : 'Recovered and checked.',
-                ]
-                  .filter(Boolean)
-                  .join(' '),
-      })
-      continue
-    }
-    // A bundle: one result per file inside it.
-    let writeSideFailure = false
-    for (const entry of blob.files) {
-      const entryBase = { assetId: file.assetId, name: entry.relativePath, output: entry.output }
-      if (entry.status === 'failed') {
-        paths.record(entry.path, entry.reason === 'exists' ? 'blocked' : 'failed', copy)
-        if (!entry.detail) writeSideFailure = true
-        report.results.push({
-          ...entryBase,
-          status: 'failed',
-          reason: entry.reason,
-          message: entry.detail
-            ? `The bundle holding this file ("${file.name}" on the service) was changed or damaged at or before this file, so it was refused and nothing was written for it; the bundle's files before that point were recovered. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.`
-            : entry.message!,
-          ...(entry.detail ? { detail: entry.detail } : {}),
-        })
-        continue
-      }
-      if (entry.status === 'superseded') {
-        report.results.push({ ...entryBase, status: 'superseded', bytes: 0, message: entry.message! })
-        continue
-      }
-      const older = entry.status === 'recovered' ? paths.olderCopyNote(entry.path) : undefined
-      paths.record(entry.path, 'written', copy)
-      report.results.push({
-        ...entryBase,
-        status: entry.status,
-        bytes: entry.bytes,
-        message:
-          entry.status === 'kept'
-            ? 'Already recovered by an earlier run; left as it is.'
-            : [entry.message, older ?? 'Recovered and checked.'].filter(Boolean).join(' '),
-      })
-    }
-    // Kept when a file could not be written (in the way, say), so a re-run need not download it again.
-    if (!writeSideFailure) await rm(part, { force: true })
-  }
-
-  if (!report.stopped) await rmdir(downloads).catch(() => {})
+  for (const { part } of downloaded) if (!keepPart.has(part)) await rm(part, { force: true })
+  await rmdir(downloads).catch(() => {})
   // Older copies left out are not failures.
   const settled = report.results.filter((r) => ['recovered', 'kept', 'superseded'].includes(r.status))
-  if (!report.stopped && settled.length === report.results.length && settled.length > 0) {
+  if (settled.length === report.results.length && settled.length > 0) {
     const rehearsal = await reportRehearsal(client, opts.vaultKey)
     if (rehearsal) report.rehearsal = rehearsal
   }
   return report
 }
 
-/** The result of an encrypted file that could not be opened or written (a bundle's header included). */
-async function blobFailure(
-  file: HeirFile,
-  part: string,
-  error: unknown,
-  base: { assetId: string; name: string; output: string },
-  downloads: string,
-): Promise<HeirFileResult> {
-  if (error instanceof FileCipherError) {
-    // Downloaded again next time, in case the service's copy gets repaired.
-    await rm(part, { force: true })
+function isWriteSide(reason: string | undefined): boolean {
+  return reason === 'exists' || reason === 'link' || reason === 'unsafe-name' || reason === 'write-failed'
+}
+
+/** One file's line for the heir, from the run's result for it (file: the service's asset it came from). */
+function heirResultOf(
+  result: FileRecoveryResult,
+  file: HeirFile | undefined,
+  outDir: string,
+): HeirFileResult {
+  // The name the file was written under (from the blob), else the one it has in the vault.
+  const name = result.output?.startsWith(resolve(outDir))
+    ? relative(resolve(outDir), result.output).split(sep).join('/')
+    : (result.entry ?? file?.name ?? '')
+  const base = { assetId: file?.assetId ?? '', name, output: result.output }
+  const damaged = result.status === 'failed' && !isWriteSide(result.reason) && result.reason !== 'unreadable'
+  if (damaged) {
     return {
       ...base,
       status: 'failed',
-      reason: error.reason,
-      message:
-        "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
-      detail: error.message,
+      ...(result.reason ? { reason: result.reason } : {}),
+      message: result.entry
+        ? `The bundle holding this file ("${file?.name}" on the service) was changed or damaged at or before this file, so it was refused and nothing was written for it; the bundle's files before that point were recovered. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.`
+        : "This file was changed or damaged on the service, so it was refused and nothing was written for it. The other files are not affected. If there is another copy of it (a backup of the owner's .vault files, for example), recover that copy instead.",
+      ...(result.message ? { detail: result.detail ?? result.message } : {}),
     }
   }
-  if (error instanceof RecoveryWriteError) {
-    return {
-      ...base,
-      output: error.output,
-      status: 'failed',
-      reason: error.reason,
-      message: error.userMessage,
-    }
-  }
+  const status = result.status === 'skipped' ? 'failed' : result.status
+  const renamedByService =
+    result.status === 'recovered' && !result.entry && file && name !== file.name && !result.message
+      ? `Recovered and checked, under the name sealed inside the file (the service listed it as "${file.name}").`
+      : undefined
   return {
     ...base,
-    status: 'failed',
-    reason: 'write-failed',
-    message: `"${file.name}" could not be read back from ${downloads}: ${(error as Error).message}. Check the disk, then start again.`,
+    status,
+    ...(result.bytes !== undefined ? { bytes: result.bytes } : {}),
+    ...(result.reason ? { reason: result.reason } : {}),
+    message:
+      result.status === 'kept'
+        ? 'Already recovered by an earlier run; left as it is.'
+        : result.status === 'recovered'
+          ? (renamedByService ?? [result.message, 'Recovered and checked.'].filter(Boolean).join(' '))
+          : (result.message ?? status),
+    ...(result.detail ? { detail: result.detail } : {}),
+    ...(result.olderCopy ? { olderCopy: true } : {}),
   }
 }
 
@@ -618,8 +567,11 @@ export function describeHeirResult(result: HeirFileResult): string {
     recovered: 'ok',
     kept: 'kept',
     superseded: 'older',
+    newer: 'NEWER',
+    missing: 'MISSING',
+    damaged: 'DAMAGED',
     failed: 'FAILED',
     'not-reached': 'waiting',
-  }[result.status]
+  }[result.status === 'missing' && result.reason === 'damaged' ? 'damaged' : result.status]
   return `${label.padEnd(8)} ${result.name}${result.status === 'recovered' ? ` (${result.bytes} bytes)` : ''}: ${result.message}${result.detail ? ` (${result.detail})` : ''}`
 }

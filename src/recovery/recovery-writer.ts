@@ -12,6 +12,7 @@
 //   recovered;
 // - a bundle's files are written one by one, each published once all its bytes authenticated: when
 //   the bundle fails part-way, the files before stay and the rest are reported failed.
+import { createHash } from 'node:crypto'
 import { once } from 'node:events'
 import { createReadStream, type WriteStream } from 'node:fs'
 import { type FileHandle, link, lstat, open, rename, rmdir, unlink } from 'node:fs/promises'
@@ -46,18 +47,20 @@ export interface RecoveryWriteOptions {
   /** Encrypted bytes read so far, for progress. */
   onBytes?: (bytes: number) => void
   /**
-   * Asked before each file is written (a blob's one file, or each file of a bundle) with its path
-   * ('/'-separated, as in the blob): a message to leave it out as superseded (a newer copy of it was
-   * recovered in this run), or undefined to write it.
+   * Asked before each file is written (a blob's one file at index 0, or each file of a bundle at its
+   * position) with its path ('/'-separated, as in the blob): null leaves it out (another copy is the
+   * one to write, recovery-plan.ts), else it is written (a blob without its own name at `path`, when
+   * given), and with `expectSha256` only if its content has that SHA-256. Without it, every file is
+   * written.
    */
-  supersededBy?: (path: string) => string | undefined
+  select?: (path: string, index: number) => { path?: string; expectSha256?: string } | null
   /** The names given out so far in this run (one per run, so that no two files collide). */
   names?: OutputNames
 }
 
 export interface RecoveryWritten {
-  /** 'kept': an identical file was already there (an earlier run); 'superseded': left out, see message. */
-  status: 'recovered' | 'kept' | 'superseded'
+  /** 'kept': an identical file was already there (an earlier run). */
+  status: 'recovered' | 'kept'
   output: string
   /** The path inside outDir, '/'-separated. */
   relativePath: string
@@ -66,32 +69,38 @@ export interface RecoveryWritten {
   /** Where the name came from: the authenticated blob, or the caller (old blobs). */
   nameFrom: 'blob' | 'caller'
   bytes: number
-  /** Why it was superseded, or under which name it was saved when renamed. */
+  /** Under which name it was saved, when renamed. */
   message?: string
 }
 
-/** One file of a bundle: written, kept, superseded, or failed (with why). */
+/** One file of a bundle that was to be written: written, kept, or failed (with why). */
 export interface RecoveredBundleFile {
-  status: 'recovered' | 'kept' | 'superseded' | 'failed'
+  status: 'recovered' | 'kept' | 'failed'
   /** The file's path as recorded in the bundle. */
   path: string
+  /** Its position in the bundle. */
+  index: number
   /** Where it was (or would have been) written. */
   output: string
   relativePath: string
   bytes: number
   reason?: FileCipherErrorReason | RecoveryWriteFailure | 'unreadable'
-  /** For a person: why it was superseded or failed. */
+  /** For a person: why it failed, or the name it was saved under. */
   message?: string
   /** The decryption error's own words (where the bundle was damaged), when it failed on that. */
   detail?: string
 }
 
+/** A file blob's file (none when it was not selected), or the bundle's files that were selected. */
 export type RecoveredBlob =
-  | { kind: 'file'; file: RecoveryWritten }
+  | { kind: 'file'; file?: RecoveryWritten }
   | { kind: 'bundle'; createdAtMs: number; files: RecoveredBundleFile[] }
 
-/** exists: a different file is at its place; link: a link is in the path (never followed). */
-export type RecoveryWriteFailure = 'exists' | 'link' | 'unsafe-name' | 'write-failed'
+/**
+ * exists: a different file is at its place; link: a link is in the path (never followed);
+ * other-content: not the content asked for (expectSha256), so not written.
+ */
+export type RecoveryWriteFailure = 'exists' | 'link' | 'unsafe-name' | 'write-failed' | 'other-content'
 
 /** A failure of the writing side; decryption failures stay FileCipherError, read failures stay system errors. */
 export class RecoveryWriteError extends AppError {
@@ -219,6 +228,7 @@ async function writeBody(
   body: AsyncIterable<Uint8Array>,
   place: { output: string; shown: string },
   opts: RecoveryWriteOptions,
+  expectSha256?: string,
 ): Promise<{ status: 'recovered' | 'kept'; output: string; relativePath: string; bytes: number }> {
   const { output, shown: relativePath } = place
   let created: string[] = []
@@ -233,16 +243,25 @@ async function writeBody(
     created = await makeConfinedFolders(root, dirname(output))
     handle = await createNewFile(temp)
     sink = handle.createWriteStream()
+    const hash = expectSha256 ? createHash('sha256') : undefined
     await pipeline(
       body,
       async function* (plain: AsyncIterable<Uint8Array>) {
         for await (const piece of plain) {
           bytes += piece.length
+          hash?.update(piece)
           yield piece
         }
       },
       sink,
     )
+    if (hash && hash.digest('hex') !== expectSha256) {
+      throw new RecoveryWriteError(
+        'other-content',
+        `This copy of "${relativePath}" is authentic but not the version the vault's newest list of files names (its content differs), so it was not written.`,
+        output,
+      )
+    }
     if ((await publish(temp, output)) === 'exists') {
       const existing = await lstat(output)
       if (existing.isSymbolicLink()) throw linkInTheWay(relativePath, relativePath, output)
@@ -285,18 +304,15 @@ export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<Re
     if (opened.kind === 'bundle') return await writeBundle(opened, opts, names)
 
     const nameFrom = opened.identity ? 'blob' : 'caller'
-    const path = opened.identity?.path ?? opts.fallbackPath
-    const superseded = opts.supersededBy?.(path)
-    if (superseded) {
+    const selected = opts.select ? opts.select(opened.identity?.path ?? opts.fallbackPath, 0) : {}
+    if (!selected) {
       await opened.body.return?.()
-      const { output, shown: relativePath } = placeOf(path, opts, names)
-      return {
-        kind: 'file',
-        file: { status: 'superseded', output, relativePath, path, nameFrom, bytes: 0, message: superseded },
-      }
+      return { kind: 'file' }
     }
+    // Only a blob without its own name takes one from the caller.
+    const path = opened.identity?.path ?? selected.path ?? opts.fallbackPath
     const place = placeOf(path, opts, names)
-    const written = await writeBody(opened.body, place, opts)
+    const written = await writeBody(opened.body, place, opts, selected.expectSha256)
     const note = renameNote(place)
     return { kind: 'file', file: { ...written, path, nameFrom, ...(note ? { message: note } : {}) } }
   } finally {
@@ -337,24 +353,24 @@ async function writeBundle(
   }
   const results: RecoveredBundleFile[] = []
   let broken: unknown
+  let seen = 0
   try {
     // Reading on to the next entry authenticates what a skipped entry left unread.
     for await (const entry of opened.entries) {
       const { path } = entry.identity
-      const superseded = opts.supersededBy?.(path)
-      if (superseded) {
-        results.push({ status: 'superseded', path, ...where(path), bytes: 0, message: superseded })
-        continue
-      }
+      const index = seen++
+      const selected = opts.select ? opts.select(path, index) : {}
+      if (!selected) continue
       try {
         const place = placeOf(path, opts, names)
-        const written = await writeBody(entry.body, place, opts)
+        const written = await writeBody(entry.body, place, opts, selected.expectSha256)
         const note = renameNote(place)
-        results.push({ ...written, path, ...(note ? { message: note } : {}) })
+        results.push({ ...written, path, index, ...(note ? { message: note } : {}) })
       } catch (error) {
         results.push({
           status: 'failed',
           path,
+          index,
           ...where(path),
           bytes: 0,
           ...bundleFailure(error, opts.input),
@@ -371,10 +387,13 @@ async function writeBundle(
   } finally {
     await opened.entries.return?.()
   }
-  for (const identity of opened.files.slice(results.length)) {
+  // The files after the damage that were to be written fail too.
+  for (const [index, identity] of opened.files.entries()) {
+    if (index < seen || (opts.select && !opts.select(identity.path, index))) continue
     results.push({
       status: 'failed',
       path: identity.path,
+      index,
       ...where(identity.path),
       bytes: 0,
       ...bundleFailure(broken, opts.input),

@@ -1,6 +1,6 @@
 // An heir's recovery from the vault service when the vault holds bundles (many small files in one
 // encrypted file): every file inside is recovered and listed on its own, the newest copy of a file
-// wins (a bundle's date is sealed inside it; a single-file blob is dated by its upload), older copies
+// wins (by the write time sealed in each copy, never the service's dates), older copies
 // are listed as superseded, and a bundle damaged on the service keeps the files before the damage.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -33,7 +33,13 @@ async function bundle(createdAtMs: number, files: Record<string, string | Buffer
 async function single(path: string, text: string): Promise<Buffer> {
   const bytes = Buffer.from(text)
   return Buffer.from(
-    await collectBytes(encryptStream([bytes], { vaultKey, vaultId, identity: { path, size: bytes.length } })),
+    await collectBytes(
+      encryptStream([bytes], {
+        vaultKey,
+        vaultId,
+        identity: { path, size: bytes.length, writtenAtMs: t.now().getTime() },
+      }),
+    ),
   )
 }
 
@@ -70,7 +76,8 @@ beforeAll(async () => {
       'notes.txt': 'old notes, replaced by a single blob since',
     }),
   )
-  // A single-file blob has no date inside: its upload time (now) makes it newer than both bundles.
+  // A single-file blob seals its write time (now), which makes it newer than both bundles; the
+  // service's upload times and listing order play no part.
   await upload('notes.txt.vault', await single('notes.txt', 'the newest notes'))
   // A bundle damaged on the service: the byte lies in its third chunk, in b.bin.
   const damaged = await bundle(now - 2 * DAY_MS, {
@@ -109,14 +116,15 @@ describe('heir recovery of bundles', () => {
     })
     expect(report.stopped).toBeUndefined()
     const rows = report.results.map((r) => [r.name, r.status])
+    // Files written as they are met (the service's order), then the copies left out.
     expect(rows).toEqual([
-      ['notes.txt', 'recovered'],
       ['letters/will.txt', 'recovered'],
+      ['photos/cat.jpg', 'recovered'],
+      ['notes.txt', 'recovered'],
       ['damaged/a.bin', 'recovered'],
       ['damaged/b.bin', 'failed'],
       ['damaged/c.bin', 'failed'],
       ['letters/will.txt', 'superseded'],
-      ['photos/cat.jpg', 'recovered'],
       ['notes.txt', 'superseded'],
     ])
     const byRow = (name: string, status: string) =>
@@ -156,10 +164,10 @@ describe('heir recovery of bundles', () => {
       'kept',
       'kept',
       'kept',
+      'kept',
       'failed',
       'failed',
       'superseded',
-      'kept',
       'superseded',
     ])
     expect(await filesUnder(outDir)).toEqual([

@@ -28,6 +28,7 @@ import {
 } from '../../src/vault-format'
 import { HEADER_SIZE, SEALED_CHUNK_SIZE } from '../../src/vault-format/chunked-format'
 import { encryptStreamV1 } from '../crypto/support/legacy-v1'
+import { encryptBlobV2 } from '../crypto/support/legacy-writers'
 
 const vaultId = 'vault-writer-test'
 const vaultKey = generateVaultKey()
@@ -441,19 +442,22 @@ describe('bundles', () => {
     await writeFile(join(inDir, 'c-middle.vault'), await bundled({ 'doc.txt': 'version 2' }, t0 + day))
     await writeFile(
       join(inDir, '0-single.vault'),
-      await sealed('doc.txt', Buffer.from('a single blob, no date')),
+      Buffer.from(
+        await encryptBlobV2(Buffer.from('a single blob, no date'), { vaultKey, vaultId, path: 'doc.txt' }),
+      ),
     )
     const results = await recoverFiles({ vaultKey, vaultId, inputs: [inDir], outDir })
     const summary = results.map((r) => [r.input.slice(inDir.length + 1), r.entry ?? '', r.status])
+    // Written as met, then the copies left out, in the order found.
     expect(summary).toEqual([
       ['b-newest.vault', 'doc.txt', 'recovered'],
-      ['c-middle.vault', 'doc.txt', 'superseded'],
-      ['a-oldest.vault', 'doc.txt', 'superseded'],
       ['a-oldest.vault', 'only-old.txt', 'recovered'],
       ['0-single.vault', '', 'superseded'],
+      ['a-oldest.vault', 'doc.txt', 'superseded'],
+      ['c-middle.vault', 'doc.txt', 'superseded'],
     ])
-    expect(results[1]!.message).toMatch(
-      /A newer copy of this file \(in b-newest\.vault, bundled 2030-03-03 12:00 UTC\) was recovered/,
+    expect(results[2]!.message).toMatch(
+      /A newer copy of this file \(in b-newest\.vault, written 2030-03-03 12:00 UTC\) was recovered/,
     )
     expect(await readFile(join(outDir, 'doc.txt'), 'utf8')).toBe('version 3')
     expect(await tree(outDir)).toEqual(['doc.txt', 'only-old.txt'])
@@ -471,7 +475,7 @@ describe('bundles', () => {
       ['old.vault', 'recovered'],
     ])
     expect(results[1]!.message).toMatch(
-      /older copy: the newest copy \(in new\.vault, bundled .*\) could not be recovered/,
+      /older copy: the newest copy \(in new\.vault, written .*\) could not be recovered/,
     )
     expect(await readFile(join(outDir, 'doc.txt'), 'utf8')).toBe('version 1')
   })

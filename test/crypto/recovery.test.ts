@@ -1,7 +1,7 @@
 // Heir recovery: the library (per-file results, no overwrite, nothing written for failures) and the
 // CLI run as a child process from an esbuild bundle made the same way as scripts/build-cli.mjs.
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
@@ -18,6 +18,7 @@ import {
   encodeOwnerKitWords,
   encodeShareWords,
   encryptBundleStream,
+  encryptManifest,
   encryptStream,
   type GuardianShare,
   generateVaultKey,
@@ -56,6 +57,18 @@ beforeAll(async () => {
   originals.set('photos/holiday.jpg', randomBytes(70_000))
   originals.set('empty', Buffer.alloc(0))
   for (const [name, plain] of originals) await encryptTo(join(good, `${name}.vault`), plain, name)
+  // The vault's list of these files, as the owner's app writes it (FORMAT.md 3.10).
+  const listedAt = Date.now()
+  const entries = [...originals].map(([path, plain]) => ({
+    path,
+    size: plain.length,
+    sha256: createHash('sha256').update(plain).digest('hex'),
+    writtenAtMs: listedAt,
+  }))
+  writeFileSync(
+    join(good, 'manifest.vault'),
+    await encryptManifest({ sequence: 1, writtenAtMs: listedAt, entries }, { vaultKey, vaultId }),
+  )
   writeFileSync(join(good, 'README.txt'), 'not encrypted, not a .vault file: ignored')
 
   await encryptTo(join(mixed, 'fine.txt.vault'), Buffer.from('fine'))
@@ -176,7 +189,7 @@ describe('recover CLI', () => {
     }
   })
 
-  it('unpacks bundles: one line per file inside, an older copy listed as older, exit 0', async () => {
+  it('unpacks bundles: one line per file inside, an older copy listed as older; no manifest: exit 1', async () => {
     const folder = join(work, 'bundles')
     mkdirSync(folder)
     const bundle = async (name: string, createdAtMs: number, files: Record<string, string>) => {
@@ -199,16 +212,20 @@ describe('recover CLI', () => {
       out,
       folder,
     ])
-    expect(code).toBe(0)
+    // Bundles of version 2 without the vault's list: it was lost or withheld (FORMAT.md 3.11).
+    expect(code).toBe(1)
+    expect(stderr).toContain("Exit status 1: the vault's list of files is missing")
     const lines = stdout.trim().split('\n')
     expect(lines).toEqual([
       // Names isolated (FSI ... PDI) with their hidden characters shown: src/shared/untrusted-text.ts.
       `ok       ${isolateName(join(folder, 'second.vault'))} [${isolateName('notes/a.txt')}] -> ${isolateName(join(out, 'notes/a.txt'))} (5 bytes)`,
-      expect.stringMatching(
-        /^older {4}.*first\.vault\u2069 \[\u2068notes\/a\.txt\u2069\]: A newer copy of this file \(in second\.vault, bundled 2030-01-02 00:00 UTC\)/,
-      ),
       `ok       ${isolateName(join(folder, 'first.vault'))} [${isolateName('b.txt')}] -> ${isolateName(join(out, 'b.txt'))} (1 bytes)`,
+      // The copies left out come after those written.
+      expect.stringMatching(
+        /^older {4}.*first\.vault\u2069 \[\u2068notes\/a\.txt\u2069\]: A newer copy of this file \(in second\.vault, written 2030-01-02 00:00 UTC\)/,
+      ),
     ])
+    expect(stderr).toContain("No list of the vault's files (manifest) was found")
     expect(stderr).toContain(`All 2 file(s) recovered into ${out}. 1 older copy of files left out`)
     expect(listFiles(out)).toEqual(['b.txt', 'notes/a.txt'])
     expect(readFileSync(join(out, 'notes/a.txt'), 'utf8')).toBe('new a')
@@ -228,6 +245,7 @@ describe('recover CLI', () => {
       join(work, 'good'),
     ])
     expect(stderr).toContain(`vault ${vaultId}`)
+    expect(stderr).toMatch(/Recovered by the vault's newest list of files: number 1, .* naming 3 file\(s\)/)
     expect(code).toBe(0)
     expect(stdout.split('\n').filter((l) => l.startsWith('ok')).length).toBe(3)
     for (const [name, plain] of originals) expect(readFileSync(join(out, name)).equals(plain)).toBe(true)

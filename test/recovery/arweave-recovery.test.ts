@@ -25,6 +25,7 @@ import {
   collectBytes,
   encodeShareWords,
   encryptBundleStream,
+  encryptManifest,
   encryptStream,
   type GuardianShare,
   generateVaultKey,
@@ -45,6 +46,8 @@ let cli: string
 const txIds: Record<string, string> = {}
 let strangerTx: string
 let tinyTx: string
+let stranger: Awaited<ReturnType<Arweave['wallets']['generate']>>
+let oldWillBlob: Uint8Array
 
 const scan = randomBytes(3 * 1024 * 1024 + 777)
 const notes = new Map(
@@ -86,7 +89,8 @@ beforeAll(async () => {
   })
 
   shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
-  await putBlob('old will', await fileBlob('letters/will.txt', oldWill))
+  oldWillBlob = await fileBlob('letters/will.txt', oldWill)
+  await putBlob('old will', oldWillBlob)
   await mine()
   await new Promise((resolve) => setTimeout(resolve, 20))
   await putBlob('new will', await fileBlob('letters/will.txt', newWill))
@@ -110,7 +114,7 @@ beforeAll(async () => {
   )
 
   // A stranger labels a transaction with this vault's tags (the network lets anyone do so).
-  const stranger = await arweave.wallets.generate()
+  stranger = await arweave.wallets.generate()
   await fetch(`${gateway}/mint/${await arweave.wallets.jwkToAddress(stranger)}/1000000000000000`)
   const junk = await arweave.createTransaction({ data: randomBytes(5000) }, stranger)
   junk.addTag('App-Name', 'Vault-Desktop')
@@ -293,7 +297,9 @@ describe('recover --from-arweave', () => {
     expect(stderr).toContain(`All ${2 + notes.size} file(s) recovered from Arweave`)
     expect(stderr).toContain(`2 file(s) on Arweave carry this vault's label but are not files of this vault`)
     expect(stderr).toContain(strangerTx)
-    expect(code).toBe(0)
+    // These blobs are of format 3 but no manifest was stored with them: said, and exit status 1.
+    expect(stderr).toMatch(/No list of the vault's files \(manifest\) was found.* lost or withheld/)
+    expect(code).toBe(1)
     expect(stdout).toContain(`older    \u2068arweave:${txIds['old will']}\u2069`)
     expect(readFileSync(join(out, 'letters/will.txt')).equals(newWill)).toBe(true)
     expect(readFileSync(join(out, 'photos/scan.jpg')).equals(scan)).toBe(true)
@@ -320,7 +326,7 @@ describe('recover --from-arweave', () => {
       '--out',
       join(temp, 'owners-one'),
     ])
-    expect(one.code).toBe(0)
+    expect(one.stderr).toContain("Exit status 1: the vault's list of files is missing")
     expect(one.stderr).not.toContain('Warning')
     expect(one.stderr).not.toContain(strangerTx)
     expect(one.stderr).toContain(`All ${2 + notes.size} file(s) recovered from Arweave`)
@@ -369,5 +375,98 @@ describe('recover --from-arweave', () => {
     ])
     expect(both.code).toBe(2)
     expect(both.stderr).toContain('Give one place to recover from')
+  })
+})
+
+/** A transaction with the vault's tags posted by someone else's wallet (anyone can), then mined. */
+async function postAsStranger(data: Uint8Array, forVault = vaultId): Promise<string> {
+  const tx = await arweave.createTransaction({ data }, stranger)
+  tx.addTag('App-Name', 'Vault-Desktop')
+  tx.addTag('Vault-Ref', arweaveVaultRef(forVault))
+  tx.addTag('Content-SHA256', createHash('sha256').update(data).digest('hex'))
+  await arweave.transactions.sign(tx, stranger)
+  expect((await arweave.transactions.post(tx)).status).toBe(200)
+  await mine()
+  return tx.id
+}
+
+describe('the newest copy is what the blobs authenticate, not what the network says', () => {
+  it('recovers the newest will although the old one was re-posted in a later block', async () => {
+    // The attack of the review: last year's will posted again, so that its block is the newest.
+    const reposted = await postAsStranger(oldWillBlob)
+    const found = await findVaultBlobs(gateway, vaultId)
+    const newest = found.reduce((a, b) => ((b.minedAtMs ?? 0) >= (a.minedAtMs ?? 0) ? b : a))
+    expect(newest.txId).toBe(reposted)
+    const out = join(temp, 'reposted-out')
+    const report = await recoverFromArweave({ gateway, vaultId, vaultKey, outDir: out })
+    expect(report.stopped).toBeUndefined()
+    expect(readFileSync(join(out, 'letters/will.txt')).equals(newWill)).toBe(true)
+    expect(report.results.find((r) => r.input === `arweave:${reposted}`)).toMatchObject({
+      status: 'superseded',
+    })
+  })
+
+  it('names a file the newest manifest lists whose blob is withheld, and exits 1', async () => {
+    const listedVault = '0b6e2d4c-8a1f-4e3b-9c5d-7f6a5b4c3d2e'
+    const listedShares = await splitVaultKey(vaultKey, listedVault, SSS_PRESET_SHAPE.standard)
+    const kept = Buffer.from('kept on the network\n')
+    const withheld = Buffer.from('the letter to Ana, never handed over\n')
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
+    const t = Date.now()
+    const listing = (sequence: number, withLetter: boolean) =>
+      encryptManifest(
+        {
+          sequence,
+          writtenAtMs: t + sequence,
+          entries: [
+            { path: 'kept.txt', size: kept.length, sha256: sha(kept), writtenAtMs: t },
+            ...(withLetter
+              ? [{ path: 'letters/ana.txt', size: withheld.length, sha256: sha(withheld), writtenAtMs: t }]
+              : []),
+          ],
+        },
+        { vaultKey, vaultId: listedVault },
+      )
+    await putBlob(
+      'listed kept',
+      await collectBytes(
+        encryptStream([kept], {
+          vaultKey,
+          vaultId: listedVault,
+          identity: { path: 'kept.txt', size: kept.length, writtenAtMs: t },
+        }),
+      ),
+      listedVault,
+    )
+    // An older list without the letter, and the newest one with it; the letter's blob never goes up.
+    await putBlob('listed manifest 1', await listing(1, false), listedVault)
+    await putBlob('listed manifest 2', await listing(2, true), listedVault)
+    await mine()
+    const report = await recoverFromArweave({
+      gateway,
+      vaultId: listedVault,
+      vaultKey,
+      outDir: join(temp, 'withheld-lib'),
+    })
+    expect(report.manifest).toMatchObject({ sequence: 2, listed: 2, older: 1 })
+    expect(report.results.filter((r) => r.status === 'missing').map((r) => r.entry)).toEqual([
+      'letters/ana.txt',
+    ])
+    const { code, stdout, stderr } = await recoverCli([
+      '--share-words',
+      encodeShareWords(listedShares[0]!),
+      '--share-words',
+      encodeShareWords(listedShares[1]!),
+      '--from-arweave',
+      gateway,
+      '--out',
+      join(temp, 'withheld-cli'),
+    ])
+    expect(code).toBe(1)
+    expect(stdout).toMatch(
+      /^MISSING .*letters\/ana\.txt.*: Missing: the vault's newest list of files \(number 2\)/m,
+    )
+    expect(stderr).toMatch(/Recovered by the vault's newest list of files: number 2/)
+    expect(readFileSync(join(temp, 'withheld-cli', 'kept.txt')).equals(kept)).toBe(true)
   })
 })

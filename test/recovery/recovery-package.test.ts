@@ -3,7 +3,7 @@
 // with nothing of the project in reach. A file or a package left out of the tarball fails here.
 
 import { execFile } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   copyFileSync,
   mkdirSync,
@@ -24,6 +24,7 @@ import {
   encodeOwnerKitWords,
   encodeShareWords,
   encryptBundleStream,
+  encryptManifest,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
@@ -168,8 +169,10 @@ describe('the recovery package', () => {
       ['photos/holiday.jpg', randomBytes(3 * 1024 * 1024 + 4321)],
       ['empty', Buffer.alloc(0)],
     ])
+    const filesAt = Date.UTC(2029, 11, 31)
+    const bundledAt = Date.UTC(2030, 0, 1)
     for (const [path, plain] of originals) {
-      const identity = { path, size: plain.length }
+      const identity = { path, size: plain.length, writtenAtMs: filesAt }
       const blob = await collectBytes(encryptStream([plain], { vaultKey, vaultId, identity }))
       writeFileSync(join(encrypted, `${path}.vault`), blob)
     }
@@ -180,10 +183,26 @@ describe('the recovery package', () => {
       identity: { path, size: plain.length },
       content: () => [plain],
     }))
+    // The vault's list of every file rides in the bundle, as the owner's app sends it (FORMAT.md 3.10).
+    const listed = (files: Map<string, Buffer>, writtenAtMs: number) =>
+      [...files].map(([path, plain]) => ({
+        path,
+        size: plain.length,
+        sha256: createHash('sha256').update(plain).digest('hex'),
+        writtenAtMs,
+      }))
+    const manifest = await encryptManifest(
+      {
+        sequence: 1,
+        writtenAtMs: bundledAt,
+        entries: [...listed(originals, filesAt), ...listed(small, bundledAt)],
+      },
+      { vaultKey, vaultId },
+    )
     writeFileSync(
       join(encrypted, 'bundle-1.vault'),
       await collectBytes(
-        encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: Date.UTC(2030, 0, 1) }),
+        encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: bundledAt, manifest }),
       ),
     )
     const qr = join(heir, 'guardian-3.png')

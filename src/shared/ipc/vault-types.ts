@@ -357,6 +357,8 @@ export interface RecoveryReport {
   rehearsal?: { passed: boolean; message: string }
   /** Kits left out because the others were enough and these did not fit, each with its reason. */
   kitsSetAside?: string[]
+  /** Which list of the vault's files (manifest) the run went by, or that none was found. */
+  manifestNote?: string
 }
 
 /** What an heir's access code opens: the released vault's files, before anything is downloaded. */

@@ -13,7 +13,7 @@ import {
   REAL_KITS_IN_PRACTICE,
   recoverPracticeFile,
 } from '../../../recovery/practice-recovery'
-import { recoverFiles } from '../../../recovery/recover-files'
+import { manifestNote, recoverRun } from '../../../recovery/recover-files'
 import { AppError } from '../../../shared/app-error'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
@@ -104,7 +104,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
       await checkInputsExist(roots)
       const runId = randomUUID()
       // The same recovery as the command line: names from the authenticated files, never an overwrite.
-      const results = await recoverFiles({
+      const run = await recoverRun({
         vaultKey: key.vaultKey,
         vaultId: key.vaultId,
         inputs: roots,
@@ -119,6 +119,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
             filesTotal: p.fileCount,
           }),
       })
+      const { results } = run
       if (results.length === 0) {
         throw new AppError({
           code: 'NOTHING_TO_RECOVER',
@@ -130,19 +131,25 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         outputDir: out!,
         results: results.map((r): RecoveryFileResult => {
           const ok = r.status === 'recovered' || r.status === 'kept'
-          const input = displayName(roots, r.input)
+          // A listed file with no copy has no encrypted file to name.
+          const input = r.input ? displayName(roots, r.input) : ''
           return {
             // A file inside a bundle: the bundle, then the file's own path.
-            input: r.entry ? `${input} › ${r.entry}` : input,
+            input: r.entry ? (input ? `${input} › ${r.entry}` : r.entry) : input,
             ...(ok ? { output: r.output } : {}),
             ok,
-            status: r.status === 'skipped' ? 'failed' : r.status,
+            // Missing, newer-than-the-list and in-the-way are not recovered: shown as failures, with why.
+            status:
+              r.status === 'recovered' || r.status === 'kept' || r.status === 'superseded'
+                ? r.status
+                : 'failed',
             message:
               r.status === 'recovered'
                 ? (r.message ?? 'decrypted and verified')
                 : `${r.message ?? r.status}${r.detail ? ` (${r.detail})` : ''}`,
           }
         }),
+        manifestNote: manifestNote(run, (input) => displayName(roots, input)),
         ...kitsSetAside(key),
       }
     },
@@ -250,8 +257,9 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           ...(r.status === 'recovered' || r.status === 'kept' ? { output: r.output } : {}),
           ok: r.status === 'recovered' || r.status === 'kept',
           message: r.message,
-          status: r.status,
+          status: r.status === 'newer' || r.status === 'missing' ? 'failed' : r.status,
         })),
+        ...(report.stopped ? {} : { manifestNote: manifestNote(report) }),
         ...(report.stopped ? { stopped: report.stopped } : {}),
         ...(report.rehearsal ? { rehearsal: report.rehearsal } : {}),
         ...kitsSetAside(key),
