@@ -100,6 +100,10 @@ async function heirRecovery(
   return { vault, world, elsewhere, service, report, text, appeared }
 }
 
+/** What the run left in the output folder, its downloads folder aside. */
+const recoveredFiles = (appeared: string[]) =>
+  appeared.filter((p) => !p.startsWith('.vault-downloads')).sort()
+
 const isContent = (url: URL, id: string) => url.pathname.endsWith(`/asset/${id}/content`)
 const isListing = (url: URL) => /\/api\/vault\/[^/]+\/asset$/.test(url.pathname)
 const isVaultRead = (url: URL, vaultId: string) => url.pathname === `/api/vault/${vaultId}`
@@ -417,33 +421,32 @@ describe('heir recovery against a lying service', () => {
     }
   })
 
-  it("junk and a stranger's blob: random bytes and a blob of another vault are refused by name; the rest recovered", async () => {
+  it("junk and a stranger's blob: random bytes and a blob of another vault are refused, each by its asset; the rest recovered", async () => {
+    const junk = assetId()
+    const other = assetId()
     const run = await heirRecovery(async ({ vault }) => {
       const assets = await honestAssets(vault)
       const stranger = { ...newVault(), vaultKey: vault.vaultKey }
+      const now = new Date().toISOString()
       return {
         assets: [
           ...assets,
+          { id: junk, filename: 'junk.bin', blob: randomBytes(assets[0]!.blob.length), createdAt: now },
           {
-            id: assetId(),
-            filename: 'junk.bin',
-            blob: randomBytes(assets[0]!.blob.length),
-            createdAt: new Date().toISOString(),
-          },
-          {
-            id: assetId(),
+            id: other,
             filename: 'other.txt',
             blob: await fileBlob(stranger, 'other.txt', 'not yours'),
-            createdAt: new Date().toISOString(),
+            createdAt: now,
           },
         ],
       }
     })
-    const rows = Object.fromEntries(run.report.results.map((r) => [r.name, r]))
-    expect(rows['junk.bin']?.status).toBe('failed')
-    expect(rows['junk.bin']?.message).toMatch(/changed or damaged/)
-    expect(rows['other.txt']?.status).toBe('failed')
-    expect(rows['letters/will.txt']?.status).toBe('recovered')
+    const byAsset = (id: string) => run.report.results.find((r) => r.assetId === id)
+    expect(byAsset(junk)?.status).toBe('failed')
+    expect(byAsset(junk)?.message).toMatch(/changed or damaged/)
+    expect(byAsset(other)?.status).toBe('failed')
+    expect(run.report.results.find((r) => r.name === 'letters/will.txt')?.status).toBe('recovered')
+    expect(recoveredFiles(run.appeared)).toEqual(['letters', 'letters/will.txt', 'photos.txt'])
   })
 
   it('names never from the source: a listed file name "../../../../evil.txt" lands under the name sealed in the blob', async () => {
