@@ -97,7 +97,7 @@ export interface ArweaveRecoveryOptions {
   vaultKey: Uint8Array
   outDir: string
   backend?: AeadBackendName
-  /** Per-request timeout for the GraphQL queries (default 60 s). */
+  /** Per-request timeout for the GraphQL queries, and the longest a download may stall (default 60 s). */
   timeoutMs?: number
   /** Accept only transactions this wallet posted (the vault service's operator address). */
   owner?: string
@@ -383,10 +383,38 @@ class TooLongError extends AppError {
  * size its transaction declares. Returns 'mismatch' (and keeps nothing) when the bytes are not what the
  * transaction's tags say, 'too-long' when the gateway sent more than declared.
  */
+/**
+ * GET with redirects followed by hand: at most 5, and only to http(s) addresses (arweave.net sends data
+ * requests on to its own hosts; a redirect to file: or anything else is the gateway lying).
+ */
+async function fetchData(
+  gateway: URL,
+  txId: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Response> {
+  let target = endpoint(gateway, txId)
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(target, { headers, redirect: 'manual', signal })
+    if (response.status < 300 || response.status >= 400 || !response.headers.get('location')) return response
+    await response.body?.cancel()
+    const next = new URL(response.headers.get('location')!, target)
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      throw untrustworthy(
+        gateway,
+        `a redirect of ${txId} to ${JSON.stringify(next.href.slice(0, 80))}, which is not an HTTP(S) address`,
+      )
+    }
+    if (hop === 5) throw untrustworthy(gateway, `more than 5 redirects for ${txId}`)
+    target = next.href
+  }
+}
+
 async function download(
   url: URL,
   blob: ArweaveBlob,
   done: string,
+  stallMs: number,
   onBytes: (bytes: number) => void,
 ): Promise<'done' | 'mismatch' | 'too-long'> {
   if ((await sizeOf(done)) === blob.size) {
@@ -400,12 +428,25 @@ async function download(
     have = 0
   }
   if (have < blob.size) {
+    // A download that stops moving for stallMs is ended (a gateway could hold it open for ever).
+    const stall = new AbortController()
+    let timer = setTimeout(() => stall.abort(), stallMs)
+    const moved = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => stall.abort(), stallMs)
+    }
+    const stalled = () =>
+      new ArweaveRecoveryError(
+        'GATEWAY_UNREACHABLE',
+        `The Arweave gateway ${url.origin} stopped sending ${blob.txId}: nothing came for ${Math.round(stallMs / 1000)} s, so the download was stopped. Start the recovery again (it continues where it stopped), or use another gateway.`,
+      )
     let response: Response
     try {
-      response = await fetch(endpoint(url, blob.txId), {
-        headers: have > 0 ? { range: `bytes=${have}-` } : {},
-      })
+      response = await fetchData(url, blob.txId, have > 0 ? { range: `bytes=${have}-` } : {}, stall.signal)
     } catch (error) {
+      clearTimeout(timer)
+      if (error instanceof ArweaveRecoveryError) throw error
+      if (stall.signal.aborted) throw stalled()
       throw unreachable(url, `to download ${blob.txId}`, error)
     }
     if (!response.ok || !response.body) {
@@ -426,6 +467,7 @@ async function download(
           return
         }
         room -= piece.length
+        moved()
         onBytes(piece.length)
         next(null, piece)
       },
@@ -439,7 +481,10 @@ async function download(
         return 'too-long'
       }
       if ((error as NodeJS.ErrnoException).syscall) throw error
+      if (stall.signal.aborted) throw stalled()
       throw unreachable(url, `while downloading ${blob.txId} (the download was cut off)`, error)
+    } finally {
+      clearTimeout(timer)
     }
   } else {
     onBytes(blob.size)
@@ -514,9 +559,11 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       continue
     }
     const path = downloadPath(downloads, opts.vaultId, blob)
+    // Per-request timeout of the searches, and the longest a download may stand still.
+    const stallMs = opts.timeoutMs ?? 60_000
     let outcome: Awaited<ReturnType<typeof download>>
     try {
-      outcome = await download(url, blob, path, (bytes) => {
+      outcome = await download(url, blob, path, stallMs, (bytes) => {
         doneBytes += bytes
         opts.onProgress?.({
           phase: 'downloading',

@@ -149,9 +149,16 @@ function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId
         404,
       )
     }
-    if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
-    // An answer the client refused (another vault, ids that are not ids...): its words say what.
+    // An answer the client refused (another vault, ids that are not ids, one still arriving after its
+    // time, a download dripping too slowly): its own words say what.
     if (error.code === 'BAD_RESPONSE') return new HeirAccessError('SERVICE_ERROR', error.userMessage)
+    if (error.code === 'TIMEOUT') {
+      return new HeirAccessError(
+        'SERVICE_UNREACHABLE',
+        `${error.userMessage} Start the recovery again later: files already recovered are kept, and a download that was cut off continues where it stopped.`,
+      )
+    }
+    if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
     // The client follows no redirect; its message says which address to use instead.
     if (error.code === 'REDIRECT_REFUSED') {
       return new HeirAccessError('INVALID_ADDRESS', error.userMessage, error.status)
@@ -194,7 +201,15 @@ async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; 
     const client = clientFor({ ...access, serviceUrl: address.url }, prefix)
     try {
       // The client refuses an answer about another vault than the one asked for (answer-checks.ts).
-      return { client, vault: await client.getVault(access.vaultId) }
+      const vault = await client.getVault(access.vaultId)
+      // An heir's code opens a released vault only: a service that says otherwise is not to be believed.
+      if (vault.state !== 'released') {
+        throw new HeirAccessError(
+          'ACCESS_REFUSED',
+          `The vault service says vault ${access.vaultId} has not been released (its state is "${vault.state}"), yet it let this access code read it. Nothing was downloaded. Check that the e-mail is genuine, and ask the service or the owner's guardians what is going on.`,
+        )
+      }
+      return { client, vault }
     } catch (error) {
       lastError = error
       if (!(error instanceof VaultApiError && error.status === 404)) break
@@ -362,20 +377,30 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     progress(file, index, 'downloading', have)
     if (have < file.encryptedBytes) {
       try {
-        // Never more than the listing declared: the client cuts a longer body (BAD_RESPONSE).
+        // Not the client's expectedBytes: its guard can fail the stream before this code has it (an
+        // unhandled error); the counter below cuts a longer body instead, in the same words.
         const { stream, partial } = await client.downloadAssetFrom(
           opts.vaultId,
           file.assetId,
           have,
           opts.signal,
-          file.encryptedBytes,
         )
+        // A drip the client stops may fail the stream before the pipeline below takes it up; the
+        // pipeline still gets that error, this keeps it from being thrown unhandled meanwhile.
+        stream.on('error', () => {})
         if (have > 0 && !partial) {
           progress(file, index, 'downloading', -have)
           have = 0
         }
+        // Never more than the listing declared: a longer body is cut and the file refused.
+        let room = file.encryptedBytes - have
         const counter = new Transform({
           transform(chunk: Buffer, _encoding, done) {
+            if (chunk.length > room) {
+              done(new TooLongError(opts.serviceUrl, file.encryptedBytes))
+              return
+            }
+            room -= chunk.length
             progress(file, index, 'downloading', chunk.length)
             done(null, chunk)
           },
@@ -383,7 +408,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
         const sink = (await openDownload(part, have > 0)).createWriteStream()
         await pipeline(stream, counter, sink)
       } catch (error) {
-        if (error instanceof VaultApiError && error.code === 'BAD_RESPONSE') {
+        if (error instanceof TooLongError) {
           await rm(part, { force: true })
           report.results.push({
             ...base,
@@ -523,6 +548,17 @@ function heirResultOf(
           : (result.message ?? status),
     ...(result.detail ? { detail: result.detail } : {}),
     ...(result.olderCopy ? { olderCopy: true } : {}),
+  }
+}
+
+/** A download that went past the size the listing declared (the file is refused, the run goes on). */
+class TooLongError extends AppError {
+  override readonly name = 'TooLongError'
+  constructor(serviceUrl: string, listed: number) {
+    super({
+      code: 'DOWNLOAD_TOO_LONG',
+      userMessage: `The Vault Service at ${serviceUrl} sent more than the ${listed} bytes it listed for this file, so the download was stopped. If this keeps happening, the address may not be a genuine Vault Service.`,
+    })
   }
 }
 
