@@ -87,13 +87,18 @@ Other options:
   --json                       print one JSON object per file instead of text
   -h, --help                   this help
 
-Bundles (many small files in one encrypted file) are unpacked: one line per file inside. When a file
-comes in several copies (it changed and was backed up again), the newest copy is recovered and the
-older ones are listed as "older", which is not a failure.
+Bundles (many small files in one encrypted file) are unpacked: one line per file inside. Which files
+and which copy of each are recovered is decided by the vault's newest list of files (its manifest,
+sealed like the files), else by the write time sealed in each copy; never by a service's or a
+gateway's dates. Lines: "older" (an older copy, or a file the list no longer names: not a failure),
+"newer" (written after the newest list), "MISSING" / "DAMAGED" (a listed file with no copy, or none
+intact: nothing written for it).
 
-Exit status: 0 when every file was recovered (or kept from an earlier run); 1 when any file failed
-or was skipped, or a run from the service stopped early (run it again to continue); 2 when the
-command line or the key material is wrong (nothing was decrypted).
+Exit status: 0 when every file was recovered (or kept from an earlier run); 1 when any file failed,
+was skipped, is missing or damaged, a copy is newer than the list, two lists share a number, an older
+copy was written for a damaged newest one, no list was found where the files show there is one, or a
+run stopped early (run it again to continue); 2 when the command line or the key material is wrong
+(nothing was decrypted).
 
 The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobblestone-256).`
 
