@@ -17,6 +17,7 @@ import {
   generateVaultKey,
   type ManifestEntry,
 } from '../../src/vault-format'
+import { encryptStreamV1 } from '../crypto/support/legacy-v1'
 import { encryptBlobV2 } from '../crypto/support/legacy-writers'
 
 const vaultId = 'manifest-recovery-test'
@@ -206,6 +207,24 @@ describe('with a manifest', () => {
       /An older copy: the version the vault's newest list of files names \(in 2\.vault\) was recovered/,
     )
     expect(await readdir(outDir)).toEqual(['doc.txt'])
+  })
+
+  it('a format-1 copy (no name inside) fulfils an entry by size and SHA-256, and is written at its path', async () => {
+    await put(
+      'scan-from-2019.vault',
+      await collectBytes(encryptStreamV1([Buffer.from('the old scan')], { vaultKey, vaultId })),
+    )
+    await put(
+      'manifest.vault',
+      await encryptManifest(
+        { sequence: 1, writtenAtMs: t0, entries: [entry('photos/scan.jpg', 'the old scan', t0 - day)] },
+        { vaultKey, vaultId },
+      ),
+    )
+    const run = await recoverRun({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(await read('photos/scan.jpg')).toBe('the old scan')
+    expect(rows(run.results)).toEqual([['scan-from-2019.vault', '', 'recovered']])
+    expect(await readdir(outDir)).toEqual(['photos'])
   })
 
   it('when the listed copy is damaged, names it damaged and writes no older copy in its place', async () => {
