@@ -239,12 +239,15 @@ export async function recoverRun(opts: RecoverFilesOptions): Promise<RecoveryRun
   const run = { done: 0, total: [...jobs.values()].reduce((sum, job) => sum + job.size, 0) }
   let fileNumber = 0
   for (let pending = plan.pendingInputs(); pending.length > 0; pending = plan.pendingInputs()) {
+    const attempts = plan.attempts
     for (const input of pending) {
       const job = jobs.get(input)!
       const before = run.done
       results.push(...(await recoverOne(job, ++fileNumber, jobs.size, opts, run, plan, names)))
       run.done = before + job.size
     }
+    // Every round settles or moves on at least one copy; one that did not would come round for ever.
+    if (plan.attempts === attempts) break
   }
 
   // 3. What was not written, and why; the listed files that are missing.

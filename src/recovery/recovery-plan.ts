@@ -240,6 +240,11 @@ export class RecoveryPlan {
     return { path: current.path, ...(current.sha256 ? { expectSha256: current.sha256 } : {}) }
   }
 
+  /** How many copies were tried so far (each at most once per path). */
+  get attempts(): number {
+    return this.tried.size
+  }
+
   /** The inputs holding a copy to try now. */
   pendingInputs(): string[] {
     return [...new Set(this.#currents().map((c) => c.copy.input))]
