@@ -3,7 +3,7 @@
 // the chosen folder and tell the owner's service (a proof over its challenge, computed from the
 // practice key). Real guardian kits are refused before anything is combined: a practice never
 // assembles the vault key. Shared by the app's Recovery screen and the command-line recovery tool.
-import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises'
+import { rm, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { VaultApiClient, VaultApiError } from '../service-client'
 import { checkServiceAddress } from '../service-client/service-address'
@@ -13,6 +13,7 @@ import { decodeKitWords, plaintextLength } from '../vault-format'
 import { FileCipherError } from '../vault-format/format-errors'
 import { rehearsalProof } from '../vault-format/rehearsal-proof'
 import { combinePracticeWords } from '../vault-format/vault-shares'
+import { createNewFile, makeConfinedFolders, outputRoot } from './confined-write'
 import { DOWNLOADS_FOLDER } from './heir-recovery'
 import { writeRecoveredBlob } from './recovery-writer'
 
@@ -157,8 +158,15 @@ export async function recoverPracticeFile(opts: PracticeRecoveryOptions): Promis
   const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
   const part = join(downloads, 'practice-file.part')
   try {
-    await mkdir(downloads, { recursive: true })
-    await writeFile(part, Buffer.from(ticket.sample.content, 'base64'))
+    // Below the output folder without following a link (confined-write.ts), like every recovery write.
+    await makeConfinedFolders(await outputRoot(opts.outDir), downloads)
+    await rm(part, { force: true })
+    const handle = await createNewFile(part)
+    try {
+      await handle.writeFile(Buffer.from(ticket.sample.content, 'base64'))
+    } finally {
+      await handle.close()
+    }
   } catch (error) {
     throw practiceError(
       'OUTPUT_UNWRITABLE',
