@@ -1,6 +1,7 @@
 // The one recovery writer, through each path that uses it: the app's recovery from .vault files (IPC),
 // the command-line library, and the writer itself. Names come from the authenticated blob, nothing is
 // ever replaced, and a failure leaves nothing behind.
+import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +23,7 @@ import {
   collectBytes,
   encodeShareWords,
   encryptBundleStream,
+  encryptManifest,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
@@ -132,6 +134,40 @@ describe('recovery in the app (IPC)', () => {
     expect(await readFile(join(outDir, 'docs', 'a.txt'), 'utf8')).toBe('content of A')
     expect(await readFile(join(outDir, 'docs', 'b.txt'), 'utf8')).toBe('content of B')
     expect(await tree(outDir)).toEqual(['docs', 'docs/a.txt', 'docs/b.txt'])
+  })
+
+  it("names a file the vault's list holds but no copy does, and says which list it went by", async () => {
+    const will = Buffer.from('the will')
+    await writeFile(join(inDir, 'will.vault'), await sealed('will.txt', will))
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
+    const now = Date.now()
+    await writeFile(
+      join(inDir, 'list.vault'),
+      await encryptManifest(
+        {
+          sequence: 4,
+          writtenAtMs: now,
+          entries: [
+            { path: 'will.txt', size: will.length, sha256: sha(will), writtenAtMs: now },
+            { path: 'letters/ana.txt', size: 3, sha256: sha(Buffer.from('ana')), writtenAtMs: now },
+          ],
+        },
+        { vaultKey, vaultId },
+      ),
+    )
+    const report = await recover([inDir])
+    expect(report.results).toEqual([
+      expect.objectContaining({ input: 'will.vault', ok: true, status: 'recovered' }),
+      expect.objectContaining({
+        input: 'letters/ana.txt',
+        ok: false,
+        status: 'failed',
+        message: expect.stringMatching(/^Missing: the vault's newest list of files \(number 4\)/),
+      }),
+    ])
+    expect(report.manifestNote).toMatch(
+      /newest list of files: number 4, .* naming 2 file\(s\) \(list\.vault\)/,
+    )
   })
 })
 
