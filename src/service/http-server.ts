@@ -119,7 +119,7 @@ const HEIR_DENIED =
   'an heir access token can only read the released vault it was issued for: GET the vault, list its assets and download their content'
 const PRACTICE_DENIED =
   'a practice access token (from a rehearsal e-mail) can only read the vault it was issued for, ' +
-  'GET /rehearsal (its practice file) and POST /rehearsal/report; it opens none of the vault\'s files'
+  "GET /rehearsal (its practice file) and POST /rehearsal/report; it opens none of the vault's files"
 const PRACTICE_ONLY =
   'only a practice access token (hk_..., from a rehearsal e-mail) can call this; owners see the practice at GET /vault/:id/rehearsal'
 
