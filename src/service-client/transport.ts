@@ -438,6 +438,9 @@ export class Transport {
     limit: number | undefined,
   ): Readable {
     const out = new PassThrough()
+    // The guards below may fail the stream before the caller has attached to it: the caller still gets
+    // the error (a destroyed stream keeps it for pipeline and for-await), and the process does not crash.
+    out.on('error', () => {})
     source.on('error', (error: unknown) => out.destroy(this.#failure(operation, error, signal, 'download')))
     if (limit !== undefined) {
       let received = 0
