@@ -136,7 +136,7 @@ export class VaultApiClient {
     signal?: AbortSignal,
     expectedBytes?: number,
   ): Promise<{ stream: Readable; partial: boolean }> {
-    return assets.downloadAssetFrom(this.#t, vaultId, assetId, start, signal)
+    return assets.downloadAssetFrom(this.#t, vaultId, assetId, start, signal, expectedBytes)
   }
 
   /** Takes a file out of the vault (extension 'asset-delete'); a permanent store keeps the blob. */
