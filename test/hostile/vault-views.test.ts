@@ -179,7 +179,9 @@ describe('vault views against a lying service', () => {
         })
         return true
       })
-      const error = await refusal(app.operations.get(app.vault.vaultId))
+      const { result: error } = await contained(app.world, () =>
+        refusal(app.operations.get(app.vault.vaultId)),
+      )
       expect(error.userMessage).toContain(
         `creditsBalance "${typeof creditsBalance === 'string' ? creditsBalance : JSON.stringify(creditsBalance)}"`,
       )
@@ -258,7 +260,7 @@ describe('vault views against a lying service', () => {
         response.end(body)
         return true
       })
-      const error = await refusal(app.operations.list())
+      const { result: error } = await contained(app.world, () => refusal(app.operations.list()))
       expect(error.code).toBe('BAD_RESPONSE')
       expect(error.userMessage).toContain('does not understand')
       app.keyStayedHome()
