@@ -119,7 +119,7 @@ describe('bundles of small files', () => {
     const bundleAsset = assets.find((a) => a.id === bundleAssetId)!
     // The service learns that it is a bundle and how many files it holds; no name of any of them.
     expect(withMetadata(bundleAsset).metadata).toMatchObject({
-      encryption: 'vault-desktop/bundle/v1',
+      encryption: 'vault-desktop/bundle/v2',
       bundle: true,
       fileCount: 30,
     })
@@ -181,7 +181,7 @@ describe('bundles of small files', () => {
     const [asset] = await client.listAllAssets(vaultId)
     expect(asset!.filename).toMatch(/^file-[0-9a-f]{16}\.vault$/)
     expect(withMetadata(asset!).metadata).toEqual({
-      encryption: 'vault-desktop/bundle/v1',
+      encryption: 'vault-desktop/bundle/v2',
       bundle: true,
       fileCount: 5,
       nameSealedInside: true,

@@ -69,7 +69,8 @@ describe('upload queue against the local service', () => {
     const root = join(files, 'Private')
     await mkdir(join(root, 'medical'), { recursive: true })
     await writeFile(join(root, 'medical', 'diagnosis.pdf'), '%PDF-1.7\n% test pdf\n')
-    const queue = await openQueue()
+    // Not bundled: a lone small file would travel as a bundle of one carrying the manifest.
+    const queue = await openQueue({ bundleSmallFiles: false })
     await queue.enqueue({ vaultId, paths: [root] })
     await queue.idle()
     expect(queue.list()).toEqual([expect.objectContaining({ state: 'done', nameHidden: true })])
@@ -205,19 +206,19 @@ describe('upload queue against the local service', () => {
     ])
     expect(second[1]!.note).toMatch(/already uploaded unchanged/)
 
-    // a went up alone: b, planned in its bundle, was found unchanged (by the hash taken when the
-    // bundle read it) and dropped out.
-    expect(second[0]!.bundleId).toBeUndefined()
-    expect(second[0]!.asset!.filename).toBe('a.txt')
+    // b, planned in a's bundle, was found unchanged (by the hash taken when the bundle read it) and
+    // dropped out; a went up as a bundle of one, as it carries the vault manifest.
+    expect(second[0]!.bundleId).toEqual(expect.any(String))
+    expect(second[1]!.asset).toBeUndefined()
 
     await queue.clearFinished()
     await queue.enqueue({ vaultId, paths: [b], force: true })
     await queue.idle()
     expect(queue.list()[0]!.state).toBe('done')
-    // The first bundle (a and b), a again, b forced; each later change with its manifest.
+    // The first bundle (a and b), a again, b forced: each a bundle carrying its manifest, none alone.
     const stored = await client.listAllAssets(vaultId)
     expect(stored.filter((a) => !manifestAlone(a))).toHaveLength(3)
-    expect(stored.filter(manifestAlone)).toHaveLength(2)
+    expect(stored.filter(manifestAlone)).toHaveLength(0)
   })
 
   it('refuses before sending when the balance cannot cover the estimate', async () => {
@@ -311,7 +312,7 @@ describe('upload queue against the local service', () => {
     const original = Buffer.alloc(3 * 1024 * 1024 + 12_345)
     for (let i = 0; i + 4 <= original.length; i += 4) original.writeUInt32LE(i, i)
     await writeFile(file, original)
-    const queue = await openQueue()
+    const queue = await openQueue({ bundleSmallFiles: false })
     await queue.enqueue({ vaultId, paths: [file] })
     await queue.idle()
     const [item] = queue.list()

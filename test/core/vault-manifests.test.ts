@@ -213,7 +213,8 @@ describe('the vault manifest', () => {
         return typeof value === 'function' ? value.bind(target) : value
       },
     })
-    const queue = await openQueue({ clientFor: async () => flaky })
+    // Not bundled, so that the manifest goes up alone (and is refused).
+    const queue = await openQueue({ clientFor: async () => flaky, bundleSmallFiles: false })
     const problems: string[] = []
     queue.on('manifest-problem', (p) => problems.push(p.message))
     await queue.enqueue({ vaultId, paths: [video] })

@@ -72,7 +72,7 @@ describe('start locally', () => {
       guardianId: change.kits[1]!.guardianId,
     })
     expect(kit.guardianName).toBe('Bo')
-    expect(kit.html).toContain('Share for Bo')
+    expect(kit.html).toContain('Share for <bdi>Bo</bdi>')
     expect(kit.fileName).toMatch(/guardian kit - Bo\.html$/)
     const print = await call('printGuardianKit', {
       vaultId,

@@ -25,7 +25,7 @@ export const DEFAULT_BUNDLE_LIMITS: BundleLimits = {
 }
 
 export interface UploadPlan {
-  /** Groups of indices into the planned files, in order; every group has at least two files. */
+  /** Groups of indices into the planned files, in order; a group of one only when it is the plan's only bundle. */
   bundles: number[][]
   /** Indices of the files uploaded one by one. */
   singles: number[]
@@ -34,7 +34,9 @@ export interface UploadPlan {
 /**
  * Groups the small files, in the order given, into bundles within the limits; a path appears at
  * most once per bundle (a repeated one starts the next bundle). A group that would hold a single
- * file is no bundle: that file goes alone, as it would cost the same.
+ * file is no bundle: that file goes alone, as it would cost the same. But the vault manifest rides in
+ * the last bundle, and without one it is a blob of its own that costs a credit more: so when no
+ * bundle formed, one small file travels as a bundle of one and carries it.
  */
 export function planBundles(
   files: readonly FileIdentity[],
@@ -45,9 +47,12 @@ export function planBundles(
   let current: number[] = []
   let content = 0
   let paths = new Set<string>()
+  let loneSmall: number | undefined
   const close = () => {
-    if (current.length === 1) singles.push(current[0]!)
-    else if (current.length > 1) bundles.push(current)
+    if (current.length === 1) {
+      singles.push(current[0]!)
+      loneSmall ??= current[0]!
+    } else if (current.length > 1) bundles.push(current)
     current = []
     content = 0
     paths = new Set()
@@ -69,6 +74,10 @@ export function planBundles(
     paths.add(file.path)
   }
   close()
+  if (bundles.length === 0 && loneSmall !== undefined) {
+    bundles.push([loneSmall])
+    singles.splice(singles.indexOf(loneSmall), 1)
+  }
   singles.sort((a, b) => a - b)
   return { bundles, singles }
 }

@@ -889,7 +889,9 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
           },
         }))
       }
-      if (fitting.length === 1) await this.#uploadFile(job, fitting[0]!, vaultKey)
+      // A lone file that carries the manifest stays a bundle (of one): alone it would need a manifest blob of its own.
+      if (fitting.length === 1 && !fitting[0]!.item.carriesManifest)
+        await this.#uploadFile(job, fitting[0]!, vaultKey)
       else await this.#uploadBundle(job, fitting, vaultKey)
     } catch (error) {
       const reason = signal.reason
@@ -1595,7 +1597,7 @@ export function largestUploadableFile(encryptedLength: (plaintext: number) => nu
 
 /** What the service sees of a file when names are hidden: no name, path, type or date. */
 export function hiddenUploadMetadata(): string {
-  return JSON.stringify({ encryption: 'vault-desktop/file/v2', nameSealedInside: true })
+  return JSON.stringify({ encryption: 'vault-desktop/file/v3', nameSealedInside: true })
 }
 
 /**
@@ -1609,7 +1611,7 @@ export function bundleMetadata(
   carriesManifest = false,
 ): string {
   return JSON.stringify({
-    encryption: 'vault-desktop/bundle/v1',
+    encryption: 'vault-desktop/bundle/v2',
     bundle: true,
     fileCount,
     ...(hidden ? { nameSealedInside: true } : { plaintextBytes: contentBytes }),
@@ -1635,7 +1637,7 @@ export function uploadMetadata(relativePath: string, size: number, mtimeMs: numb
       relativePath: path,
       plaintextBytes: size,
       modifiedAt: new Date(mtimeMs).toISOString(),
-      encryption: 'vault-desktop/file/v2',
+      encryption: 'vault-desktop/file/v3',
     })
     if (Buffer.byteLength(json) <= LIMITS.metadataMaxBytes) return json
     // Keep the end of an extremely long path; the file name matters most.
