@@ -262,7 +262,11 @@ export async function recoverRun(opts: RecoverFilesOptions): Promise<RecoveryRun
       message: left.message,
     })
   }
+  // A listed file whose copies all failed already has its failure above, which says why: one line each.
+  const failedAt = new Set(results.filter((r) => r.status === 'failed').flatMap((r) => [r.entry, r.output]))
   for (const { entry, damaged, message } of plan.missing()) {
+    if (damaged && (failedAt.has(entry.path) || failedAt.has(confinedPath(opts.outDir, entry.path) ?? '')))
+      continue
     results.push({
       input: '',
       entry: entry.path,

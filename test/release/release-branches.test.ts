@@ -302,13 +302,13 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     expect(byName.get('letter.txt')?.status).toBe('recovered')
     expect(byName.get('scans/deed.pdf')?.status).toBe('recovered')
     // No plaintext of the altered file, not even a temp file; the downloads folder is gone.
-    // The climbing path stays inside the chosen folder.
+    // The file with the climbing path was stored past the app (no manifest lists it): reported as
+    // newer than the vault's list, not written, and its path would stay inside the chosen folder.
     expect(byName.get('escape.txt')).toMatchObject({
-      status: 'recovered',
+      status: 'newer',
       output: join(outDir, 'escape.txt'),
     })
     expect((await readdir(outDir, { recursive: true })).sort()).toEqual([
-      'escape.txt',
       'letter.txt',
       'scans',
       'scans/deed.pdf',
