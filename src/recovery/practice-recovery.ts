@@ -10,6 +10,7 @@ import { checkServiceAddress } from '../service-client/service-address'
 import type { RehearsalTicket } from '../shared/api'
 import { AppError } from '../shared/app-error'
 import { decodeKitWords, plaintextLength } from '../vault-format'
+import { identityRecordLength } from '../vault-format/file-identity'
 import { FileCipherError } from '../vault-format/format-errors'
 import { rehearsalProof } from '../vault-format/rehearsal-proof'
 import { combinePracticeWords } from '../vault-format/vault-shares'
@@ -232,8 +233,8 @@ export async function practiceFileOf(
   access: PracticeAccess,
 ): Promise<{ vaultId: string; filename: string; plaintextBytes: number }> {
   const ticket = await readTicket(clientFor(access), access)
-  // The blob holds the file's identity record (10 bytes and its name) before its content.
-  const record = 10 + new TextEncoder().encode(ticket.sample.filename).length
+  // The blob holds the file's identity record (format 3: 18 bytes and its name) before its content.
+  const record = identityRecordLength({ path: ticket.sample.filename, size: 0 })
   let plaintextBytes = 0
   try {
     plaintextBytes = Math.max(0, plaintextLength(ticket.sample.sizeBytes) - record)

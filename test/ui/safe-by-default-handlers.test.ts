@@ -4,7 +4,7 @@
 // the check-in reserve; names on the service or on the device; delete; manual release on a service
 // without the extension; the mail test and local credits; and a practice release end to end.
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -485,11 +485,14 @@ describe('a remote service with the extensions', () => {
     for (const real of realKits) expect(practiceKits).not.toContain(real)
 
     // What the practice code shows: one practice file, never the vault's files.
-    const listing = await ok<{ practice?: boolean; files: { name: string }[] }>('listHeirFiles', {
-      serviceUrl: service.url,
-      accessToken: token,
-      vaultId,
-    })
+    const listing = await ok<{ practice?: boolean; files: { name: string; plaintextBytes: number }[] }>(
+      'listHeirFiles',
+      {
+        serviceUrl: service.url,
+        accessToken: token,
+        vaultId,
+      },
+    )
     expect(listing).toMatchObject({ practice: true, files: [{ name: started.sample.filename }] })
 
     // Real kits handed over by mistake: refused before they are combined.
@@ -523,6 +526,8 @@ describe('a remote service with the extensions', () => {
     expect(report.stopped).toBeUndefined()
     expect(report.results).toEqual([expect.objectContaining({ ok: true, input: started.sample.filename })])
     expect(await readFile(report.results[0]!.output!, 'utf8')).toMatch(/^Practice file for /)
+    // The size shown before the download is the file's (the format-3 record is not counted in).
+    expect((await stat(report.results[0]!.output!)).size).toBe(listing.files[0]!.plaintextBytes)
     expect(await readdir(outputDir)).toEqual([started.sample.filename])
     expect(report.rehearsal).toMatchObject({ passed: true })
     expect(report.rehearsal!.message).toMatch(/practice kits opened the practice file/)
