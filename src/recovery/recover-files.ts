@@ -119,6 +119,11 @@ export function runProblems(
   return problems
 }
 
+/** Whether the run's manifest note warns: no list was found, or rival lists were set aside. */
+export function manifestWarns(run: ManifestFindings): boolean {
+  return !run.manifest || run.manifest.rivals.length > 0
+}
+
 /** The report's sentence about the manifest: which one the run went by, or that there was none. */
 export function manifestNote(
   run: ManifestFindings,

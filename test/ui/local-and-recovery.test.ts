@@ -112,7 +112,11 @@ describe('recovery', () => {
     })
     expect(tooFew).toMatchObject({ ok: false, error: { code: 'SHARE_INVALID' } })
 
-    const report = await ok<{ results: Array<{ ok: boolean; output: string }> }>('recoverFiles', {
+    const report = await ok<{
+      results: Array<{ ok: boolean; output: string }>
+      manifestNote?: string
+      manifestWarning?: boolean
+    }>('recoverFiles', {
       shares: [shares[2], shares[0]],
       inputs: [join(dir, 'letter.txt.vault')],
       outputDir: join(dir, 'out'),
@@ -120,6 +124,8 @@ describe('recovery', () => {
     expect(report.results).toEqual([
       expect.objectContaining({ ok: true, output: join(dir, 'out', 'letter.txt') }),
     ])
+    // One file and no list of the vault's files: the screen warns that a missing file cannot be noticed.
+    expect(report).toMatchObject({ manifestWarning: true, manifestNote: expect.stringMatching(/No list/) })
     expect(await readFile(join(dir, 'out', 'letter.txt'))).toEqual(original)
   })
 })

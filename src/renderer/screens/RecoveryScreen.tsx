@@ -496,6 +496,19 @@ export function RecoveryScreen() {
                 </p>
               </div>
             )}
+            {report.manifestNote && (
+              <div
+                className={`notice ${report.manifestWarning ? 'notice-warn' : 'notice-ok'}`}
+                data-testid="manifest-note"
+              >
+                <p>
+                  <strong>{report.manifestWarning ? t.manifestMissing : t.manifestUsed}</strong>{' '}
+                  <span lang={coreLang}>
+                    <UntrustedSentence text={report.manifestNote} />
+                  </span>
+                </p>
+              </div>
+            )}
             {counted.length > 0 && (
               <h3>
                 {recovered === counted.length

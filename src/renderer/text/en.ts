@@ -163,6 +163,8 @@ export const english = (f: LocaleFormat) => ({
     progress: 'Recovery progress',
     progressFile: (n: number, total: number) => `File ${f.number(n)} of ${f.number(total)}`,
     practicePassed: 'Practice passed: the practice kits opened the practice file.',
+    manifestUsed: "The vault's own list of its files was found and checked:",
+    manifestMissing: 'Check this before you rely on the files:',
     practiceNotConfirmed: 'Practice not confirmed by the service.',
     practiceNote: 'This was a practice run: nothing was released, and the real kits were not used.',
     practiceMode:

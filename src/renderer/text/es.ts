@@ -110,6 +110,8 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     progress: 'Progreso de la recuperación',
     progressFile: (n: number, total: number) => `Archivo ${f.number(n)} de ${f.number(total)}`,
     practicePassed: 'Ensayo superado: los kits de ensayo abrieron el archivo de ensayo.',
+    manifestUsed: 'Se encontró y comprobó la lista de archivos de la bóveda:',
+    manifestMissing: 'Compruebe esto antes de fiarse de los archivos:',
     practiceNotConfirmed: 'El servicio no ha confirmado el ensayo.',
     practiceNote: 'Esto ha sido un ensayo: no se ha entregado nada y no se usaron los kits reales.',
     practiceMode:

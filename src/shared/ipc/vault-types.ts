@@ -359,6 +359,8 @@ export interface RecoveryReport {
   kitsSetAside?: string[]
   /** Which list of the vault's files (manifest) the run went by, or that none was found. */
   manifestNote?: string
+  /** The note is a warning: no list was found, or rival lists were set aside. */
+  manifestWarning?: boolean
 }
 
 /** What an heir's access code opens: the released vault's files, before anything is downloaded. */

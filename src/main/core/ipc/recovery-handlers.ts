@@ -13,7 +13,7 @@ import {
   REAL_KITS_IN_PRACTICE,
   recoverPracticeFile,
 } from '../../../recovery/practice-recovery'
-import { manifestNote, recoverRun } from '../../../recovery/recover-files'
+import { manifestNote, manifestWarns, recoverRun } from '../../../recovery/recover-files'
 import { AppError } from '../../../shared/app-error'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
@@ -150,6 +150,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           }
         }),
         manifestNote: manifestNote(run, (input) => displayName(roots, input)),
+        manifestWarning: manifestWarns(run),
         ...kitsSetAside(key),
       }
     },
@@ -259,7 +260,9 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           message: r.message,
           status: r.status === 'newer' || r.status === 'missing' ? 'failed' : r.status,
         })),
-        ...(report.stopped ? {} : { manifestNote: manifestNote(report) }),
+        ...(report.stopped
+          ? {}
+          : { manifestNote: manifestNote(report), manifestWarning: manifestWarns(report) }),
         ...(report.stopped ? { stopped: report.stopped } : {}),
         ...(report.rehearsal ? { rehearsal: report.rehearsal } : {}),
         ...kitsSetAside(key),
