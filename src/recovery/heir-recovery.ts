@@ -49,6 +49,11 @@ export interface HeirFile {
   uploadedAtMs?: number
   /** A bundle of small files: how many files its upload said it holds (unknown when names were hidden). */
   fileCount?: number
+  /**
+   * Its upload said it is only the vault's list of files (a manifest stored alone): not a file to show
+   * the heir. Unauthenticated, so it only hides it from the list; recovery still downloads and checks it.
+   */
+  listOnly?: boolean
 }
 
 export type HeirStopCode =
@@ -260,7 +265,7 @@ function namesFor(assets: Asset[]): HeirFile[] {
       plaintextBytes = -1
     }
     const uploadedAtMs = Date.parse(asset.createdAt)
-    const told = metadata as { bundle?: unknown; fileCount?: unknown } | undefined
+    const told = metadata as { bundle?: unknown; fileCount?: unknown; manifest?: unknown } | undefined
     const fileCount =
       told?.bundle === true && Number.isSafeInteger(told.fileCount) && (told.fileCount as number) > 0
         ? (told.fileCount as number)
@@ -273,6 +278,7 @@ function namesFor(assets: Asset[]): HeirFile[] {
       contentType: asset.contentType,
       ...(Number.isFinite(uploadedAtMs) ? { uploadedAtMs } : {}),
       ...(fileCount !== undefined ? { fileCount } : {}),
+      ...(told?.manifest === true && told.bundle !== true ? { listOnly: true } : {}),
     }
   })
 }

@@ -192,6 +192,21 @@ describe('bundles of small files', () => {
     expect(view).toMatchObject({ nameHidden: true, displayName: 'Medical: 5 files in one bundle' })
   })
 
+  it('a lone small file goes up as a bundle of one carrying the manifest, and is listed as that file', async () => {
+    const file = join(files, 'lone note.txt')
+    await writeFile(file, 'just one small file')
+    const queue = await openQueue()
+    await queue.enqueue({ vaultId, paths: [file] })
+    await queue.idle()
+    const assets = await client.listAllAssets(vaultId)
+    // One upload, one credit: no manifest blob of its own.
+    expect(assets).toHaveLength(1)
+    expect(withMetadata(assets[0]!).metadata).toMatchObject({ bundle: true, fileCount: 1, manifest: true })
+    const view = assetView(assets[0]!, queue.index.filesOfAsset(vaultId, assets[0]!.id))
+    expect(view).toMatchObject({ displayName: 'lone note.txt', nameHidden: true, originalBytes: 19 })
+    expect(view.bundle).toBeUndefined()
+  })
+
   it('a file changed while the bundle is read fails alone; the others go up in a new bundle', async () => {
     const root = join(files, 'Busy')
     const originals = await makeFolder(root, 20, () => 20_000)

@@ -236,10 +236,11 @@ test.describe('the owner everyday journey', () => {
       dialog.getByRole('heading', { name: 'Not enough credits for any of these files' }),
     ).toBeVisible()
     await expect(dialog.getByRole('button', { name: /Upload what fits/ })).toHaveCount(0)
-    // 25 MB cost 117 credits; the trial's 100 pay for none of it.
-    await expect(dialog).toContainText('Estimated cost: 117 credits ($1.17). Balance: 100 credits ($1.00).')
+    // 25 MB cost 117 credits, and the vault's list of its files (manifest) going up beside it 1 more;
+    // the trial's 100 pay for none of it.
+    await expect(dialog).toContainText('Estimated cost: 118 credits ($1.18). Balance: 100 credits ($1.00).')
     await expect(dialog.getByTestId('nothing-fits')).toHaveText(
-      'None of these files fits the balance of 100 credits ($1.00), so nothing would be uploaded. Add at least 17 credits ($0.17) in Settings, then back them up again.',
+      'None of these files fits the balance of 100 credits ($1.00), so nothing would be uploaded. Add at least 18 credits ($0.18) in Settings, then back them up again.',
     )
     await expect(dialog.getByRole('button', { name: 'Add credits in Settings' })).toBeVisible()
     await shot('nothing-fits')

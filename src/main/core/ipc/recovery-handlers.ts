@@ -175,11 +175,13 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           totalBytes: plaintextBytes,
         }
       }
-      const { vault, files } = await listHeirFiles({
+      const { vault, files: listed } = await listHeirFiles({
         serviceUrl: serviceUrl.trim(),
         accessToken: accessToken.trim(),
         vaultId: vaultId.trim(),
       })
+      // The vault's list of its files is no file of the owner's: the heir sees only files.
+      const files = listed.filter((f) => !f.listOnly)
       return {
         vaultId: vault.id,
         state: vault.state,

@@ -92,6 +92,16 @@ export function assetView(asset: Asset, uploadedHere: readonly UploadIndexEntry[
     const files = uploadedHere.map((e) => ({ relativePath: e.relativePath, sizeBytes: e.size }))
     const known = files.length === fileCount ? files.reduce((sum, f) => sum + f.sizeBytes, 0) : undefined
     const originalBytes = told.plaintextBytes ?? known
+    // A lone file that carried the vault manifest went up as a bundle of one: to the owner, one file.
+    if (fileCount === 1 && files.length === 1) {
+      return {
+        ...asset,
+        displayName: files[0]!.relativePath,
+        nameHidden: told.hidden,
+        nameFrom: 'this-computer',
+        originalBytes: told.plaintextBytes ?? files[0]!.sizeBytes,
+      }
+    }
     const folder = commonFolder(files.map((f) => f.relativePath))
     const counted = `${fileCount.toLocaleString('en-US')} file${fileCount === 1 ? '' : 's'}`
     return {
