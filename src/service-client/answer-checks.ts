@@ -2,11 +2,30 @@
 // reach URLs, local records and logs, sizes and credits reach arithmetic, states reach the owner's
 // screen and the heir's report. An answer that breaks one of these rules is refused whole, with a
 // message that says what was wrong, instead of being half used.
-import { type Asset, type UploadedAsset, VAULT_STATES } from '../shared/api'
+import {
+  type Asset,
+  type CheckInFrequency,
+  type UploadedAsset,
+  VAULT_STATES,
+  type Vault,
+} from '../shared/api'
 import type { ApiOperation } from './errors'
 import { VaultApiError } from './errors'
 import type { Transport } from './transport'
-import type { VaultDetails } from './vaults'
+
+/**
+ * A vault as the local service reports it: the spec's fields plus release timing. Other services
+ * may omit the extra fields; the app then keeps the deadline from check-in and configuration answers.
+ */
+export interface VaultDetails extends Vault {
+  checkInFrequency?: CheckInFrequency | null
+  nextCheckInDue?: string | null
+  releaseStartedAt?: string | null
+  contestationEndsAt?: string | null
+  releasedAt?: string | null
+  /** The owner's name for the vault (local service extension). */
+  name?: string | null
+}
 
 /** An id a service may give (vault, asset): letters, digits, '_' and '-', as UUIDs and the local service's ids are. */
 export const SERVICE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/

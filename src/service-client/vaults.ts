@@ -1,21 +1,9 @@
 // Vaults: the spec's list and read, and the local service's create, rename and delete.
-import type { CheckInFrequency, SssPreset, Vault } from '../shared/api'
-import { checkVault, checkVaultList } from './answer-checks'
+import type { SssPreset } from '../shared/api'
+import { checkVault, checkVaultList, type VaultDetails } from './answer-checks'
 import type { Transport } from './transport'
 
-/**
- * A vault as the local service reports it: the spec's fields plus release timing. Other services
- * may omit the extra fields; the app then keeps the deadline from check-in and configuration answers.
- */
-export interface VaultDetails extends Vault {
-  checkInFrequency?: CheckInFrequency | null
-  nextCheckInDue?: string | null
-  releaseStartedAt?: string | null
-  contestationEndsAt?: string | null
-  releasedAt?: string | null
-  /** The owner's name for the vault (local service extension). */
-  name?: string | null
-}
+export type { VaultDetails } from './answer-checks'
 
 /** Local service extension: POST /vault with an optional preset (default standard) and name. */
 export interface CreateVaultRequest {

@@ -223,6 +223,8 @@ const appSide = (path: string) => !path.startsWith('src/service/')
  */
 const PLAIN_ERROR_CLASSES: Record<string, string> = {
   'src/main/core/uploads/upload-queue.ts: AbortReason': 'why a job was aborted; settled by the queue itself',
+  'src/service-client/transport.ts: AnswerCutOff':
+    'why an answer was cut off while it arrived; the transport turns it into a VaultApiError (BAD_RESPONSE)',
 }
 
 describe('one error convention, and only one', () => {
