@@ -6,7 +6,7 @@
 // kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
 import { lstat, rm, rmdir } from 'node:fs/promises'
-import { extname, join, relative, resolve, sep } from 'node:path'
+import { basename, extname, join, relative, resolve, sep } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
@@ -492,7 +492,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
   const keepPart = new Set<string>()
   for (const result of run.results) {
     const item = byPart.get(result.input)
-    report.results.push(heirResultOf(result, item?.file, opts.outDir))
+    report.results.push(heirResultOf(result, item, opts.outDir))
     // A file that could not be written (in the way, say): its download is kept for the next run.
     if (item && (result.status === 'skipped' || (result.status === 'failed' && isWriteSide(result.reason)))) {
       keepPart.add(item.part)
@@ -516,13 +516,17 @@ function isWriteSide(reason: string | undefined): boolean {
 /** One file's line for the heir, from the run's result for it (file: the service's asset it came from). */
 function heirResultOf(
   result: FileRecoveryResult,
-  file: HeirFile | undefined,
+  downloaded: { file: HeirFile; part: string } | undefined,
   outDir: string,
 ): HeirFileResult {
-  // The name the file was written under (from the blob), else the one it has in the vault.
-  const name = result.output?.startsWith(resolve(outDir))
-    ? relative(resolve(outDir), result.output).split(sep).join('/')
-    : (result.entry ?? file?.name ?? '')
+  const file = downloaded?.file
+  // The name the file was written under (from the blob), else the one it has in the vault: never the
+  // local download's name, which a blob refused before its name was read falls back to.
+  const fallback = downloaded ? `${basename(downloaded.part)}.decrypted` : undefined
+  const name =
+    result.output?.startsWith(resolve(outDir)) && basename(result.output) !== fallback
+      ? relative(resolve(outDir), result.output).split(sep).join('/')
+      : (result.entry ?? file?.name ?? '')
   const base = { assetId: file?.assetId ?? '', name, output: result.output }
   const damaged = result.status === 'failed' && !isWriteSide(result.reason) && result.reason !== 'unreadable'
   if (damaged) {

@@ -444,7 +444,10 @@ describe('heir recovery against a lying service', () => {
     const byAsset = (id: string) => run.report.results.find((r) => r.assetId === id)
     expect(byAsset(junk)?.status).toBe('failed')
     expect(byAsset(junk)?.message).toMatch(/changed or damaged/)
+    // Named as the service listed it (display only), never by its local download name.
+    expect(byAsset(junk)?.name).toBe('junk.bin')
     expect(byAsset(other)?.status).toBe('failed')
+    expect(byAsset(other)?.name).toBe('other.txt')
     expect(run.report.results.find((r) => r.name === 'letters/will.txt')?.status).toBe('recovered')
     expect(recoveredFiles(run.appeared)).toEqual(['letters', 'letters/will.txt', 'photos.txt'])
   })
