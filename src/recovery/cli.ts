@@ -340,12 +340,6 @@ async function recoverFromTheService(
       ? `All ${done} file(s) recovered into ${values.out}.${olderNote}`
       : `${done} of ${total} file(s) recovered into ${values.out}; the others were not (see above). Nothing was written for a file that failed.${olderNote}`,
   )
-  if (report.rehearsal) {
-    console.error(
-      `${report.rehearsal.passed ? 'Practice passed' : 'Practice not passed'}: ${revealSentence(report.rehearsal.message)}`,
-    )
-    if (!report.rehearsal.passed) return 1
-  }
   return problemsExit(runProblems(report), done === total ? 0 : 1)
 }
 

@@ -15,7 +15,6 @@ import { checkServiceAddress } from '../service-client/service-address'
 import type { ApiPrefix, Asset } from '../shared/api'
 import { AppError } from '../shared/app-error'
 import { plaintextLength } from '../vault-format/chunked-format'
-import { rehearsalProof } from '../vault-format/rehearsal-proof'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
@@ -125,8 +124,6 @@ export interface HeirRecoveryReport {
   manifest: ManifestUsed | null
   /** No manifest was found where the files say there must be one (FORMAT.md 3.11). */
   manifestExpected: boolean
-  /** With a practice access: whether the service accepted the proof that the kits rebuilt the key. */
-  rehearsal?: { passed: boolean; message: string }
 }
 
 const ACCESS_REFUSED =
@@ -500,12 +497,8 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
   }
   for (const { part } of downloaded) if (!keepPart.has(part)) await rm(part, { force: true })
   await rmdir(downloads).catch(() => {})
-  // Older copies left out are not failures.
-  const settled = report.results.filter((r) => ['recovered', 'kept', 'superseded'].includes(r.status))
-  if (settled.length === report.results.length && settled.length > 0) {
-    const rehearsal = await reportRehearsal(client, opts.vaultKey)
-    if (rehearsal) report.rehearsal = rehearsal
-  }
+  // No rehearsal is reported from here: a practice is recovered with practice kits only
+  // (practice-recovery.ts), and nothing is ever computed from the real key for a practice.
   return report
 }
 
@@ -569,41 +562,6 @@ class TooLongError extends AppError {
       code: 'DOWNLOAD_TOO_LONG',
       userMessage: `The Vault Service at ${serviceUrl} sent more than the ${listed} bytes it listed for this file, so the download was stopped. If this keeps happening, the address may not be a genuine Vault Service.`,
     })
-  }
-}
-
-/**
- * A practice access (rehearsal) asks the heir's client to prove that the guardians' kits rebuilt the
- * vault key; any other access has no ticket (403/404) and nothing is reported.
- */
-async function reportRehearsal(
-  client: VaultApiClient,
-  vaultKey: Uint8Array,
-): Promise<HeirRecoveryReport['rehearsal'] | undefined> {
-  let challenge: string
-  try {
-    challenge = (await client.getRehearsalTicket()).challenge
-  } catch (error) {
-    if (error instanceof VaultApiError && [403, 404].includes(error.status)) return undefined
-    return {
-      passed: false,
-      message: `The practice file was recovered, but the service could not be told (${error instanceof AppError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
-    }
-  }
-  try {
-    await client.reportRehearsal(rehearsalProof(vaultKey, challenge))
-    return {
-      passed: true,
-      message: "The guardians' kits opened the sample file, and the owner has been told.",
-    }
-  } catch (error) {
-    return {
-      passed: false,
-      message:
-        error instanceof VaultApiError && error.status === 400
-          ? "The service says these kits rebuilt a different key than the owner's: they may be from before a guardian change. Ask the guardians for their newest kits."
-          : `The practice file was recovered, but the service could not be told (${error instanceof AppError ? error.userMessage : String(error)}). Run the recovery again to report it.`,
-    }
   }
 }
 

@@ -266,7 +266,6 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           ? {}
           : { manifestNote: manifestNote(report), manifestWarning: manifestWarns(report) }),
         ...(report.stopped ? { stopped: report.stopped } : {}),
-        ...(report.rehearsal ? { rehearsal: report.rehearsal } : {}),
         ...kitsSetAside(key),
       }
     },
