@@ -66,6 +66,8 @@ test('a disguised name dropped alone is refused with its marker showing', async 
   await expect(refusal).toContainText(
     `${isolated(SHOWN)}: The file's path contains an invisible text-direction character`,
   )
+  // One full stop between the reason and what to do.
+  await expect(refusal).not.toContainText('..')
 })
 
 test('in a dropped folder, the queue row and the notice show the marker, the name isolated', async () => {

@@ -147,7 +147,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       if (e.files === 0 && e.tooLarge.length === 0) {
         throw new AppError({
           code: 'NOTHING_TO_UPLOAD',
-          userMessage: `Nothing to upload there: ${e.skipped[0]?.detail ?? 'no files were found'}. Check the path and try again.`,
+          userMessage: `Nothing to upload there: ${(e.skipped[0]?.detail ?? 'no files were found').replace(/\.$/, '')}. Check the path and try again.`,
         })
       }
       return { ...e, skipped: e.skipped.map((k) => ({ path: k.path, detail: k.detail })) }
