@@ -62,6 +62,16 @@ describe('the Spanish catalogue covers the Recovery screen', () => {
     }
   })
 
+  it('says one recovered file in the singular', () => {
+    const r = uiTextFor('en-US').text.recovery
+    expect(`${r.allRecovered(1)} ${r.savedIn(1, '/x')}`).toBe(
+      'The file was recovered and checked. It is in /x.',
+    )
+    expect(`${r.allRecovered(3)} ${r.savedIn(3, '/x')}`).toBe(
+      'All 3 files recovered and checked. They are in /x.',
+    )
+  })
+
   it('uses Spanish plural forms, number grouping and dates', () => {
     const r = uiTextFor('es-ES').text.recovery
     expect(r.kitsEntered(1)).toBe('1 kit introducido.')
@@ -71,6 +81,8 @@ describe('the Spanish catalogue covers the Recovery screen', () => {
     expect(r.vaultHolds(1, '12 kB')).toBe('La bóveda contiene 1 archivo (12 kB en total)')
     expect(r.vaultHolds(12_345, '1,23 GB')).toBe('La bóveda contiene 12.345 archivos (1,23 GB en total)')
     expect(r.allRecovered(1)).toBe('El archivo se ha recuperado y comprobado.')
+    expect(r.savedIn(1, '/x')).toBe('Está en /x.')
+    expect(r.savedIn(2, '/x')).toBe('Están en /x.')
     expect(r.someRecovered(1, 4)).toBe('Se ha recuperado 1 de 4 archivos.')
     expect(r.finishedAt(NOW)).toMatch(/^Terminada el 23 nov 2026, \d\d:\d\d\.$/)
     const f = uiTextFor('es-ES').format

@@ -516,7 +516,7 @@ export function RecoveryScreen() {
                   : report.stopped
                     ? t.someRecoveredSoFar(recovered, counted.length)
                     : t.someRecovered(recovered, counted.length)}
-                {recovered > 0 && ` ${t.savedIn(report.outputDir)}`}
+                {recovered > 0 && ` ${t.savedIn(recovered, report.outputDir)}`}
               </h3>
             )}
             {finishedAt !== undefined && (

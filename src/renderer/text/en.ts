@@ -176,12 +176,15 @@ export const english = (f: LocaleFormat) => ({
     kitsSetAside: (n: number) =>
       `The other kits were enough, so ${n === 1 ? 'one kit was' : 'some kits were'} left out:`,
     stopped: 'The recovery stopped before the end.',
-    allRecovered: (n: number) => `All ${f.count(n, { one: 'file', other: 'files' })} recovered and checked.`,
+    allRecovered: (n: number) =>
+      n === 1
+        ? 'The file was recovered and checked.'
+        : `All ${f.count(n, { one: 'file', other: 'files' })} recovered and checked.`,
     someRecovered: (done: number, total: number) =>
       `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered.`,
     someRecoveredSoFar: (done: number, total: number) =>
       `${f.number(done)} of ${f.count(total, { one: 'file', other: 'files' })} recovered so far.`,
-    savedIn: (folder: string) => `They are in ${revealControls(folder)}.`,
+    savedIn: (n: number, folder: string) => `${n === 1 ? 'It is' : 'They are'} in ${revealControls(folder)}.`,
     finishedAt: (at: number) => `Finished ${f.dateTime(at)}.`,
     openNote:
       "They open like any other files. Keep the guardians' kits until you are sure you have everything.",

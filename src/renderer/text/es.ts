@@ -133,7 +133,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       `${f.plural(done, { one: 'Se ha', other: 'Se han' })} recuperado ${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}.`,
     someRecoveredSoFar: (done: number, total: number) =>
       `Por ahora ${f.plural(done, { one: 'se ha', other: 'se han' })} recuperado ${f.number(done)} de ${f.count(total, { one: 'archivo', other: 'archivos' })}.`,
-    savedIn: (folder: string) => `Están en ${revealControls(folder)}.`,
+    savedIn: (n: number, folder: string) => `${n === 1 ? 'Está' : 'Están'} en ${revealControls(folder)}.`,
     finishedAt: (at: number) => `Terminada el ${f.dateTime(at)}.`,
     openNote:
       'Se abren como cualquier otro archivo. Guarde los kits de los guardianes hasta estar seguro de que lo tiene todo.',

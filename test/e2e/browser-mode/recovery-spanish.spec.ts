@@ -135,7 +135,7 @@ test.describe('an heir on a Spanish system', () => {
     await page.getByRole('button', { name: 'Recuperar los archivos' }).click()
     const report = page.getByTestId('recovery-report')
     await expect(report.getByRole('heading', { level: 3 })).toHaveText(
-      `El archivo se ha recuperado y comprobado. Están en ${outDir}.`,
+      `El archivo se ha recuperado y comprobado. Está en ${outDir}.`,
       { timeout: 30_000 },
     )
     await expect(report.getByRole('listitem').filter({ hasText: 'carta.pdf' })).toContainText(
