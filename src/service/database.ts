@@ -28,7 +28,7 @@ export function prepared(db: Db, sql: string): Database.Statement {
 
 // Each entry moves the schema one version forward; PRAGMA user_version records how far a file has come.
 // Never edit a released migration: append a new one.
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
