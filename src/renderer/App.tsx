@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import iconUrl from '../../resources/icon.svg'
+import { revealControls } from '../shared/untrusted-text'
 import { DropTarget } from './components/DropTarget'
 import { ErrorBoundary } from './components/ErrorBoundary'
 import { OwnerKitFlow } from './components/OwnerKitFlow'
@@ -32,7 +33,7 @@ export function App() {
   useEffect(() => {
     const where =
       screen === 'vaults' && vaultId && vaultLabel
-        ? [vaultLabel, text.vault.tabs[tab]]
+        ? [revealControls(vaultLabel), text.vault.tabs[tab]]
         : [text.screens[screen]]
     document.title = text.windowTitle.join([...where, text.app.name])
   }, [screen, vaultId, vaultLabel, tab])

@@ -200,3 +200,31 @@ describe('an error notice', () => {
     expect(html).not.toMatch(RAW_REORDERING)
   })
 })
+
+describe('names the service holds: guardians and heirs', () => {
+  it("a guardian's or heir's name and e-mail show the marker and keep their direction to themselves", async () => {
+    const { PeopleTab } = (await import('../../src/renderer/screens/vault/PeopleTab.tsx')) as {
+      PeopleTab: FunctionComponent<Record<string, unknown>>
+    }
+    const html = renderToStaticMarkup(
+      createElement(PeopleTab, {
+        t: text.heirs,
+        countTestId: 'heir-count',
+        max: 5,
+        note: '',
+        people: [{ id: 'hr_1', name: DISGUISED, email: `x${DISGUISED}@example.com` }],
+        listed: { fromService: true },
+        onReload: () => {},
+        columns: [],
+        writable: true,
+        setError: () => {},
+        onAdd: async () => true,
+        onRemove: async () => {},
+        removeNote: () => '',
+      }),
+    )
+    expect(html).not.toContain(DISGUISED)
+    expect(html).toContain(`<bdi dir="auto" data-untrusted="">${SHOWN}</bdi>`)
+    expect(html).toContain(`x${SHOWN}@example.com`)
+  })
+})

@@ -7,6 +7,7 @@ import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { ReadinessChip } from './Readiness'
 import { StateBadge } from './StateBadge'
+import { UntrustedName } from './UntrustedName'
 
 /** The vault's name as the page title, renamed in place; its state and readiness beside it. */
 export function VaultTitle({ v }: { v: VaultView }) {
@@ -48,7 +49,7 @@ export function VaultTitle({ v }: { v: VaultView }) {
             }}
           >
             <h1 id="vault-title" className="visually-hidden">
-              {v.label}
+              <UntrustedName name={v.label} />
             </h1>
             <label htmlFor="vault-name" className="visually-hidden">
               {text.vaultTitle.name}
@@ -76,7 +77,9 @@ export function VaultTitle({ v }: { v: VaultView }) {
           </form>
         ) : (
           <>
-            <h1 id="vault-title">{v.label}</h1>
+            <h1 id="vault-title">
+              <UntrustedName name={v.label} />
+            </h1>
             <button
               type="button"
               className="link-button small"

@@ -7,6 +7,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { ReadinessChip, TrialNote } from '../components/Readiness'
 import { ReadOnlyNote } from '../components/ReadOnlyNote'
 import { StateBadge } from '../components/StateBadge'
+import { UntrustedName } from '../components/UntrustedName'
 import { TRIGGER_TEXT } from '../display/release-text'
 import { daysLeftToCancel, describeDeadline } from '../display/units'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
@@ -155,7 +156,7 @@ function VaultCard({ v }: { v: VaultView }) {
         <h2>
           {/* The button's ::after covers the whole card, so the card is one click target. */}
           <button type="button" className="vault-card-open" onClick={() => openVault(v.id)}>
-            {v.label}
+            <UntrustedName name={v.label} />
           </button>
         </h2>
         <StateBadge state={v.state} />

@@ -2,10 +2,12 @@
 // add form. Each tab brings its own columns, notices and calls.
 import { type ReactNode, useState } from 'react'
 import type { PersonRequest } from '../../../shared/api'
+import { isolateName, revealControls } from '../../../shared/untrusted-text'
 import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
+import { UntrustedName } from '../../components/UntrustedName'
 import { useWriteAccess } from '../../stores/connection-store'
 
 /** The words both tabs say in the same places (text.guardians, text.heirs). */
@@ -136,8 +138,12 @@ export function PeopleTab<P extends Person>({
       <tbody>
         {people.map((p) => (
           <tr key={p.id}>
-            <td>{p.name}</td>
-            <td className={stacksWhenNarrow ? 'email-cell' : undefined}>{p.email}</td>
+            <td>
+              <UntrustedName name={p.name} />
+            </td>
+            <td className={stacksWhenNarrow ? 'email-cell' : undefined}>
+              <UntrustedName name={p.email} />
+            </td>
             {columns.map((c) => (
               <td key={c.header}>{c.cell(p)}</td>
             ))}
@@ -148,7 +154,7 @@ export function PeopleTab<P extends Person>({
                 disabled={!writable}
                 title={reason ?? undefined}
                 onClick={() => setRemoving({ id: p.id, name: p.name })}
-                aria-label={t.removeLabel(p.name)}
+                aria-label={t.removeLabel(revealControls(p.name))}
               >
                 {t.remove}
               </button>
@@ -204,14 +210,14 @@ export function PeopleTab<P extends Person>({
 
       {removing && (
         <ConfirmDialog
-          title={t.removeTitle(removing.name)}
+          title={t.removeTitle(isolateName(removing.name))}
           confirmLabel={t.removeConfirm}
           danger
           busy={busy}
           onConfirm={remove}
           onCancel={() => setRemoving(undefined)}
         >
-          <p>{removeNote(removing.name)}</p>
+          <p>{removeNote(isolateName(removing.name))}</p>
         </ConfirmDialog>
       )}
       {children}
