@@ -203,7 +203,8 @@ describe('an error notice', () => {
 
 describe('names the service holds: guardians and heirs', () => {
   it("a guardian's or heir's name and e-mail show the marker and keep their direction to themselves", async () => {
-    const { PeopleTab } = (await import('../../src/renderer/screens/vault/PeopleTab.tsx')) as {
+    const screens = '../../src/renderer/screens'
+    const { PeopleTab } = (await import(`${screens}/vault/PeopleTab.tsx`)) as {
       PeopleTab: FunctionComponent<Record<string, unknown>>
     }
     const html = renderToStaticMarkup(
@@ -226,5 +227,31 @@ describe('names the service holds: guardians and heirs', () => {
     expect(html).not.toContain(DISGUISED)
     expect(html).toContain(`<bdi dir="auto" data-untrusted="">${SHOWN}</bdi>`)
     expect(html).toContain(`x${SHOWN}@example.com`)
+  })
+})
+
+describe("a vault's label in what the desktop draws itself: notifications and the tray", () => {
+  it('shows its hidden characters as markers', async () => {
+    const { releasingNotice, creditsLowNotice } = await import('../../src/main/core/vaults/vault-notices')
+    const { deriveTrayState } = await import('../../src/main/core/vaults/tray-state')
+    const notice = releasingNotice(DISGUISED, { vaultId: 'vlt_1', daysLeftToCancel: 30 } as never)
+    expect(notice.title).toBe(`${SHOWN} is releasing`)
+    expect(creditsLowNotice({ id: 'vlt_1', label: DISGUISED, creditsBalance: 2 }, 1, null).title).toContain(
+      SHOWN,
+    )
+    const now = Date.parse('2026-11-26T12:00:00Z')
+    const tray = deriveTrayState(
+      [
+        {
+          vaultId: 'vlt_1',
+          label: DISGUISED,
+          state: 'active',
+          nextCheckInDue: new Date(now + 86_400_000).toISOString(),
+        },
+      ],
+      now,
+    )
+    expect(JSON.stringify(tray)).not.toContain(DISGUISED)
+    expect(tray.nextCheckIn?.text).toContain(SHOWN)
   })
 })

@@ -1,6 +1,7 @@
 // What the tray shows: the worst state across all vaults and the next check-in, as a pure function
 // of the vaults and the time.
 import type { VaultState } from '../../../shared/api'
+import { revealControls } from '../../../shared/untrusted-text'
 import { DAY_MS, describeDue } from './checkin-schedule'
 import { daysLeftToCancel } from './release-countdown'
 
@@ -40,7 +41,12 @@ export function deriveTrayState(
   for (const v of vaults) {
     if (v.state === 'releasing') {
       raise('releasing')
-      releasing.push({ vaultId: v.vaultId, label: v.label, daysLeftToCancel: daysLeftToCancel(v, now) })
+      // The tray's menu and tooltip draw the service's label raw: its hidden characters show.
+      releasing.push({
+        vaultId: v.vaultId,
+        label: revealControls(v.label),
+        daysLeftToCancel: daysLeftToCancel(v, now),
+      })
       continue
     }
     if (v.state !== 'active' || !v.nextCheckInDue) continue
@@ -54,12 +60,12 @@ export function deriveTrayState(
   const nextCheckIn = next
     ? {
         vaultId: next.vault.vaultId,
-        label: next.vault.label,
+        label: revealControls(next.vault.label),
         dueAt: next.vault.nextCheckInDue!,
         text:
           next.dueAt <= now
-            ? `Check-in for ${next.vault.label} overdue (due ${describeDue(next.dueAt, now)})`
-            : `Next check-in: ${next.vault.label} ${describeDue(next.dueAt, now)}`,
+            ? `Check-in for ${revealControls(next.vault.label)} overdue (due ${describeDue(next.dueAt, now)})`
+            : `Next check-in: ${revealControls(next.vault.label)} ${describeDue(next.dueAt, now)}`,
       }
     : null
   let text: string

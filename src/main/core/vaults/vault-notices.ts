@@ -2,6 +2,7 @@
 // notification when the owner allows them): a release started, credits running short, a batch of
 // uploads ended, a check-in on unlock that failed, files this device cannot keep.
 import type { AppNotice, ServiceSummary } from '../../../shared/ipc/vault-types'
+import { revealControls } from '../../../shared/untrusted-text'
 import type { BatchCounts } from '../uploads/upload-queue'
 import type { ReminderDue } from './checkin-schedule'
 import type { ReleaseAlarm } from './vault-watcher'
@@ -9,12 +10,14 @@ import type { ReleaseAlarm } from './vault-watcher'
 /** "2,000", as the window writes counts. */
 const grouped = (count: number) => count.toLocaleString('en-US')
 const plural = (count: number, word: string) => `${grouped(count)} ${word}${count === 1 ? '' : 's'}`
+/** A vault's label comes from the service: desktop notifications draw it raw, so its hidden characters show. */
+const shown = revealControls
 
 export function releasingNotice(label: string, alarm: ReleaseAlarm): AppNotice {
   const days = alarm.daysLeftToCancel
   return {
     kind: 'releasing',
-    title: `${label} is releasing`,
+    title: `${shown(label)} is releasing`,
     body: `Its release to your heirs has started. You have ${days} day${days === 1 ? '' : 's'} left to cancel if this was not intended: open the vault and choose "Cancel release".`,
     vaultId: alarm.vaultId,
   }
@@ -25,7 +28,7 @@ export function reminderNotice(due: ReminderDue, label: string): AppNotice {
   return {
     kind: 'reminder',
     title: due.title,
-    body: due.body.replace(due.label, label),
+    body: due.body.replace(due.label, shown(label)),
     vaultId: due.vaultId,
   }
 }
@@ -40,7 +43,7 @@ export function creditsLowNotice(
     : `Buy credits from your Vault Service${service?.credits.buyAt ? ` (${service.credits.buyAt})` : ''}`
   return {
     kind: 'credits-low',
-    title: `${vault.label}: credits for check-ins run short`,
+    title: `${shown(vault.label)}: credits for check-ins run short`,
     body: `The balance of ${vault.creditsBalance} credits pays check-ins for about ${Math.floor(months * 30)} more days. A check-in that cannot be paid lets the vault release by accident. ${where}.`,
     vaultId: vault.id,
   }
@@ -53,14 +56,14 @@ export function batchEndNotice(label: string, vaultId: string, counts: BatchCoun
     return {
       kind: 'upload-failed',
       title: `${plural(failed, 'upload')} failed`,
-      body: `${label}: ${counts.firstError?.message ?? 'see the upload list for the reason.'}`,
+      body: `${shown(label)}: ${counts.firstError?.message ?? 'see the upload list for the reason.'}`,
       vaultId,
     }
   }
   return {
     kind: 'upload-done',
     title: `Backup finished: ${plural(done, 'file')}`,
-    body: `${label}: ${plural(done, 'file')} encrypted and stored for ${plural(counts.creditsConsumed, 'credit')}.`,
+    body: `${shown(label)}: ${plural(done, 'file')} encrypted and stored for ${plural(counts.creditsConsumed, 'credit')}.`,
     vaultId,
   }
 }
@@ -68,7 +71,7 @@ export function batchEndNotice(label: string, vaultId: string, counts: BatchCoun
 export function unlockCheckInFailedNotice(label: string, vaultId: string, message: string): AppNotice {
   return {
     kind: 'reminder',
-    title: `${label}: the check-in on unlock did not go through`,
+    title: `${shown(label)}: the check-in on unlock did not go through`,
     body: message,
     vaultId,
   }
