@@ -47,6 +47,7 @@ const postgresInstalled =
 const SERVICE_SUITES_ON_POSTGRES = [
   'conformance',
   'extensions',
+  'rehearsal',
   'scheduler',
   'check-in-reminder',
   'concurrency',
