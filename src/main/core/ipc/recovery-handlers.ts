@@ -66,28 +66,25 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
               "These words are the owner's recovery kit (the vault key itself), not a guardian's kit. Keep them safe; they are not entered here.",
           }
         }
-        if (share.kind === 'practice-share') {
-          return {
-            ok: true,
-            message: `Practice kit ${share.shareIndex} of ${share.shareCount}, read correctly (practice for vault ${share.vaultId}, works until ${share.expiresOn}). It opens only the practice file.`,
-            splitId: share.splitId,
-            shareIndex: share.shareIndex,
-            threshold: share.threshold,
-            shares: share.shareCount,
-            vaultFingerprint: share.fingerprint,
-            vaultId: share.vaultId,
-            practiceUntil: share.expiresOn,
-          }
-        }
-        return {
+        const read = {
           ok: true,
-          message: `Kit ${share.shareIndex} of ${share.shareCount}, read correctly (vault ${share.fingerprint}, set ${share.splitId}, as printed on the kit).`,
           splitId: share.splitId,
           shareIndex: share.shareIndex,
           threshold: share.threshold,
           shares: share.shareCount,
           vaultFingerprint: share.fingerprint,
           vaultId: share.vaultId,
+        }
+        if (share.kind === 'practice-share') {
+          return {
+            ...read,
+            message: `Practice kit ${share.shareIndex} of ${share.shareCount}, read correctly (practice for vault ${share.vaultId}, works until ${share.expiresOn}). It opens only the practice file.`,
+            practiceUntil: share.expiresOn,
+          }
+        }
+        return {
+          ...read,
+          message: `Kit ${share.shareIndex} of ${share.shareCount}, read correctly (vault ${share.fingerprint}, set ${share.splitId}, as printed on the kit).`,
         }
       } catch (error) {
         // A kit that does not read is this check's answer, not a failure of the call.
