@@ -23,6 +23,7 @@ import { ApiError, badRequest, errorEnvelope, forbidden, notFound, unauthorized 
 import { registerGuardianPages } from './guardian-pages'
 import { healthReport } from './health'
 import { answerClientError, handleExpectations, settleUnreadBody } from './http-framing'
+import { vaultApiDocumentJson } from './openapi/vault-api-document'
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
 import type { Principal } from './principal'
@@ -523,6 +524,13 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         }
         return reply.header('content-length', size).send(content)
       },
+    )
+  }
+
+  // The interface's description (OpenAPI 3.1): public like the spec it describes, so tools fetch it without a key.
+  for (const prefix of API_PREFIXES) {
+    app.get(`${prefix}/openapi.json`, (_request, reply) =>
+      reply.type('application/json; charset=utf-8').send(vaultApiDocumentJson()),
     )
   }
 
