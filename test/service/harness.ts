@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { afterAll } from 'vitest'
+import { afterAll, afterEach } from 'vitest'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
+import { answerProblems } from './openapi-response-check'
 import { startTestPostgres, type TestPostgres } from './postgres-server'
 
 export const DAY_MS = 86_400_000
@@ -47,12 +48,80 @@ async function storeOptions(): Promise<Partial<ServiceOptions>> {
   return { postgresUrl: await (await postgres).newDatabase() }
 }
 
+// ---- Every answer a Vault Service gives these tests is checked against its OpenAPI document ----
+// fetch() (and so call()) is wrapped: an answer from a service started here, or carrying the service's
+// x-request-id (one started by startService directly), is read from a copy and checked; what is wrong
+// fails the test that received it, in afterEach. Requests over raw sockets or node:http are not seen.
+
+/** Origins of the services startTestService started. */
+const serviceOrigins = new Set<string>()
+const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const pendingChecks = new Set<Promise<void>>()
+let answerFailures: string[] = []
+let answersChecked = 0
+/** How many answers were checked so far in this test file. */
+export const checkedAnswerCount = () => answersChecked
+/** How long afterEach waits for an answer's body to end (one the test left unread, cut or held open). */
+const BODY_WAIT_MS = 10_000
+
+const unchecked = globalThis.fetch
+globalThis.fetch = async (input, init) => {
+  const response = await unchecked(input, init)
+  const url = response.url || (input instanceof Request ? input.url : String(input))
+  const fromService =
+    serviceOrigins.has(new URL(url).origin) || REQUEST_ID.test(response.headers.get('x-request-id') ?? '')
+  if (!fromService) return response
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET')
+  const copy = response.clone()
+  const check = copy
+    .arrayBuffer()
+    .then((body) => {
+      const status = response.status
+      const contentType = response.headers.get('content-type')
+      answersChecked++
+      answerFailures.push(...answerProblems({ method, url, status, contentType, body: new Uint8Array(body) }))
+    })
+    // A body cut short (the test aborted, the service closed): nothing whole to check.
+    .catch(() => undefined)
+    .finally(() => pendingChecks.delete(check))
+  pendingChecks.add(check)
+  return response
+}
+
+/** Waits for the answers received so far to be checked (at most BODY_WAIT_MS for unfinished bodies). */
+export async function settleAnswerChecks(): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, BODY_WAIT_MS)
+  })
+  await Promise.race([Promise.all(pendingChecks), waited])
+  clearTimeout(timer)
+}
+
+/** The problems found since the last call, which are then forgotten (afterEach fails the test on them). */
+export async function takeAnswerProblems(): Promise<string[]> {
+  await settleAnswerChecks()
+  const found = answerFailures
+  answerFailures = []
+  return found
+}
+
+afterEach(async () => {
+  const found = await takeAnswerProblems()
+  if (found.length > 0) {
+    throw new Error(
+      `the service answered outside its OpenAPI document (src/service/openapi); document the answer or fix it:\n${found.join('\n')}`,
+    )
+  }
+})
+
 export async function startTestService(extra: Partial<ServiceOptions> = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vault-service-test-'))
   let now = Date.parse('2030-01-01T00:00:00.000Z')
   const clock = () => new Date(now)
   const options: ServiceOptions = { dataDir, clock, rateLimits: false, ...(await storeOptions()), ...extra }
   let service = await startService(options)
+  serviceOrigins.add(new URL(service.url).origin)
   const { accountId, apiKey } = await service.admin.createAccount({ email: 'owner@example.com' })
   const { vaultId } = await service.admin.createVault({ account: accountId, preset: 'standard' })
   const t: TestService = {
@@ -67,6 +136,7 @@ export async function startTestService(extra: Partial<ServiceOptions> = {}): Pro
     async restart(more = {}) {
       await service.close()
       service = await startService({ ...options, ...more })
+      serviceOrigins.add(new URL(service.url).origin)
       t.service = service
       t.url = service.url
     },

@@ -260,6 +260,7 @@ const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'dele
                 type: 'object',
                 properties: { openapi: { type: 'string' }, paths: { type: 'object' } },
                 required: ['openapi', 'paths'],
+                additionalProperties: true,
               },
             },
           },
