@@ -77,6 +77,8 @@ const steps = [
     'tsconfig.e2e.json',
   ]),
   command('lint and format', 'npx', ['biome', 'check', '.']),
+  // The service's interface description, as it serves it at /api/openapi.json (rules: redocly.yaml).
+  command('OpenAPI document lint (Redocly)', node, ['scripts/lint-openapi.mjs']),
   command('build (electron-vite)', node, ['node_modules/electron-vite/bin/electron-vite.js', 'build']),
   command('build (command-line tools)', node, ['scripts/build-cli.mjs']),
   // `npm start` may have left them built for Electron.
