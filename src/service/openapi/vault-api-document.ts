@@ -849,7 +849,7 @@ export function buildVaultApiDocument(): JsonSchema {
         'Request schemas say what the service checks that JSON Schema can say; the rest (EIP-55 checksums, trimmed lengths, e-mail syntax) is in the 400 message, which names the field.',
         'Answers may gain fields in later versions: clients should ignore fields they do not know.',
       ].join('\n\n'),
-      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+      license: { name: packageJson.license, identifier: packageJson.license },
     },
     servers: [
       { url: '/api', description: 'the prefix the spec writes' },
