@@ -86,6 +86,8 @@ export const ERROR_CODES = {
   431: 'HEADERS_TOO_LARGE',
   // The service's file storage (e.g. the Arweave network) cannot be reached just now.
   503: 'SERVICE_UNAVAILABLE',
+  // A v1.0 endpoint that v2.0 removed (the spec's Versioning table); the message names its replacement.
+  410: 'GONE',
 } as const
 export type ErrorStatus = keyof typeof ERROR_CODES
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus]

@@ -137,6 +137,7 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   417: 'An Expect header other than 100-continue.',
   431: 'The request headers are too large.',
   503: 'The file storage (e.g. the Arweave network) cannot be reached just now; nothing was changed.',
+  410: 'A v1.0 endpoint that v2.0 removed; the message names its replacement (or says there is none).',
 }
 
 /** Statuses whose answer carries Retry-After (seconds). */
@@ -718,7 +719,7 @@ function removedOperations(): Record<string, JsonSchema> {
           caller: null,
           pathParams,
           success: {},
-          errors: [400, 410 as ErrorStatus, 414, 500],
+          errors: [400, 410, 414, 500],
         }),
         deprecated: true,
       }
