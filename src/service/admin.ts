@@ -7,6 +7,15 @@ import { listOutbox, type OutboxMessage } from './outbox'
 import { runSchedulerPass, startRelease, type TickReport } from './release'
 import { createVault, findVault, type VaultView, vaultView } from './vaults'
 
+/** One line of the operator's view of accounts (`admin accounts`). */
+export interface AccountSummary {
+  accountId: string
+  email: string
+  creditsBalance: number
+  vaults: number
+  createdAt: string
+}
+
 export interface AdminOperations {
   createAccount(args: { email: string }): Promise<{ accountId: string; apiKey: string }>
   createKey(args: { account: string; kind: KeyKind }): Promise<{ apiKey: string }>
@@ -16,6 +25,8 @@ export interface AdminOperations {
   startRelease(args: { vault: string }): Promise<VaultView>
   tick(args?: { now?: Date }): Promise<TickReport>
   outbox(args?: { vault?: string }): Promise<{ messages: OutboxMessage[] }>
+  /** Every account with its balance and vault count, oldest first. */
+  accounts(): Promise<{ accounts: AccountSummary[] }>
 }
 
 /** Runs fn; service errors (ApiError) become AdminError so the CLI reports them as plain messages. */
@@ -47,5 +58,27 @@ export function adminOperations(ctx: ServiceContext): AdminOperations {
       }),
     tick: ({ now } = {}) => runSchedulerPass(now ? { ...ctx, clock: () => now } : ctx),
     outbox: async ({ vault } = {}) => ({ messages: await listOutbox(ctx, vault) }),
+    accounts: async () => ({
+      accounts: (
+        await ctx.db.all<{
+          id: string
+          email: string
+          balance: number | string
+          vaults: number | string
+          created_at: string
+        }>(
+          `SELECT a.id, a.email, a.credits_balance AS balance, a.created_at,
+                  (SELECT count(*) FROM vaults v WHERE v.account_id = a.id) AS vaults
+           FROM accounts a ORDER BY a.created_at, a.id`,
+        )
+      ).map((row) => ({
+        accountId: row.id,
+        email: row.email,
+        // PostgreSQL's BIGINT and count(*) arrive as text.
+        creditsBalance: Number(row.balance),
+        vaults: Number(row.vaults),
+        createdAt: row.created_at,
+      })),
+    }),
   }
 }

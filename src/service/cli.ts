@@ -7,12 +7,22 @@ import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
 import { AdminError } from './accounts'
 import { adminOperations } from './admin'
-import { BackupError, backupDataDir, restoreDataDir } from './backup'
+import {
+  BACKUP_KEY_ENV,
+  BackupError,
+  type BackupKey,
+  backupDataDir,
+  createBackupKeyFile,
+  parseBackupKey,
+  readBackupKeyFile,
+  restoreDataDir,
+} from './backup'
 import { DataDirInUseError } from './data-dir-lock'
 import {
   configServiceOptions,
   configStorage,
   findServeConfig,
+  type ServiceConfig,
   ServiceConfigError,
   transportNote,
 } from './service-config'
@@ -29,8 +39,13 @@ const USAGE = `Usage:
     revoke-key --key K                  create-vault --account A --preset standard|enhanced
     add-credits --account A --credits N start-release --vault V
     tick [--now ISO]                    outbox [--vault V]
-    backup --to <new folder>            (while serve runs: a consistent snapshot of database and blobs)
-    restore --from <backup folder>      (into an empty --data-dir, with no service running on it)
+    accounts                            (every account: id, e-mail, credits balance, vaults, created)
+    backup --to <new folder>            (while serve runs: a consistent snapshot of database and blobs,
+                                         signed with the backup key: the config's, or --backup-key-file)
+    restore --from <backup folder>      (into an empty --data-dir, with no service running on it; checks the
+            [--backup-key-file F]        signature with the key from --backup-key-file, ${BACKUP_KEY_ENV} or
+            [--skip-tamper-check]        --config; --skip-tamper-check restores an unsigned backup unchecked)
+    create-backup-key --backup-key-file <new file>   (a backup key for a service set up without init)
   npm run service -- init [--yes] --public-url URL --data-dir <dir> [--config <file>]
                 --smtp smtps://user:password@host:465 | --smtp-host H [--smtp-port 587] [--smtp-user U]
                 [--smtp-password P (or VAULT_SMTP_PASSWORD)] [--smtp-secure] --mail-from ADDR
@@ -78,6 +93,8 @@ const OPTIONS = {
   vault: { type: 'string' },
   now: { type: 'string' },
   to: { type: 'string' },
+  'backup-key-file': { type: 'string' },
+  'skip-tamper-check': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -90,8 +107,10 @@ const ADMIN_COMMANDS = [
   'start-release',
   'tick',
   'outbox',
+  'accounts',
   'backup',
   'restore',
+  'create-backup-key',
 ] as const
 
 /** The command line itself is wrong: told in plain words, with the usage, exit code 2. */
@@ -206,24 +225,47 @@ function storageFlags(values: Record<string, string | undefined>): StorageChoice
   }
 }
 
-/** Where an admin command finds the state: the flags, else the config file serve uses, else the data folder. */
-function adminStorage(values: Record<string, string | undefined>, dataDir: string): StorageChoice {
-  let fromConfig: StorageChoice = {}
+/** The config file an admin command runs with (--config, else the data folder's), or null. */
+function adminConfig(values: Record<string, string | undefined>, dataDir: string): ServiceConfig | null {
   try {
-    const config = findServeConfig(values.config, dataDir)
-    if (config) fromConfig = configStorage(config)
+    return findServeConfig(values.config, dataDir)
   } catch (error) {
     if (error instanceof ServiceConfigError) throw new AdminError(error.message)
     throw error
   }
-  return { ...fromConfig, ...storageFlags(values) }
 }
 
-async function admin(command: AdminCommand, values: Record<string, string | undefined>): Promise<unknown> {
+/** Where an admin command finds the state: the flags, else the config file serve uses, else the data folder. */
+function adminStorage(
+  values: Record<string, string | undefined>,
+  config: ServiceConfig | null,
+): StorageChoice {
+  return { ...(config ? configStorage(config) : {}), ...storageFlags(values) }
+}
+
+/** The backup key: --backup-key-file, else VAULT_BACKUP_KEY, else the config's backupKeyFile; null if none. */
+function backupKey(
+  values: Record<string, string | undefined>,
+  config: ServiceConfig | null,
+): BackupKey | null {
+  if (values['backup-key-file']) return readBackupKeyFile(values['backup-key-file'])
+  const typed = process.env[BACKUP_KEY_ENV]
+  if (typed) return { key: parseBackupKey(typed, BACKUP_KEY_ENV) }
+  if (config?.backupKeyFile) return readBackupKeyFile(config.backupKeyFile)
+  return null
+}
+
+async function admin(
+  command: AdminCommand,
+  values: Record<string, string | undefined>,
+  skipTamperCheck: boolean,
+): Promise<unknown> {
   // Checked before the data directory is opened (and perhaps created) for a command that cannot run.
   const need = (name: string) => required(values, name)
   const dataDir = need('data-dir')
-  const storage = adminStorage(values, dataDir)
+  if (command === 'create-backup-key') return createBackupKeyFile(need('backup-key-file'))
+  const config = adminConfig(values, dataDir)
+  const storage = adminStorage(values, config)
   if ((command === 'backup' || command === 'restore') && (storage.postgresUrl || storage.blobs)) {
     throw new AdminError(
       `${command} copies a data folder's own SQLite database and blobs; this service keeps its state in ` +
@@ -232,10 +274,28 @@ async function admin(command: AdminCommand, values: Record<string, string | unde
     )
   }
   // Backup and restore work on the files themselves, beside a running service or before one exists.
-  if (command === 'backup') return backupDataDir(dataDir, need('to'))
-  if (command === 'restore') return restoreDataDir(need('from'), dataDir)
+  if (command === 'backup') {
+    const to = need('to')
+    const key = backupKey(values, config)
+    if (!key) {
+      throw new AdminError(
+        'admin backup signs every backup with the backup key, and none is set: init makes one and names it in the config ' +
+          '(backupKeyFile); for a service set up without init, make one with `admin create-backup-key --backup-key-file <file>` ' +
+          'outside the data folder and the backup folder, then pass --backup-key-file <file>.',
+      )
+    }
+    return backupDataDir(dataDir, to, key)
+  }
+  if (command === 'restore') {
+    const from = need('from')
+    const key = backupKey(values, config)
+    return restoreDataDir(from, dataDir, {
+      ...(key ? { key: key.key } : {}),
+      skipTamperCheck,
+    })
+  }
   const run: Record<
-    Exclude<AdminCommand, 'backup' | 'restore'>,
+    Exclude<AdminCommand, 'backup' | 'restore' | 'create-backup-key'>,
     () => (ops: ReturnType<typeof adminOperations>) => unknown
   > = {
     'create-account': () => {
@@ -278,6 +338,7 @@ async function admin(command: AdminCommand, values: Record<string, string | unde
       const vault = values.vault
       return (ops) => ops.outbox(vault ? { vault } : {})
     },
+    accounts: () => (ops) => ops.accounts(),
   }
   const operation = run[command]()
   const { ctx, db } = await openServiceContext(dataDir, undefined, storage)
@@ -351,7 +412,7 @@ async function main(argv: string[]): Promise<void> {
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}.`)
     let result: unknown
     try {
-      result = await admin(command as AdminCommand, values)
+      result = await admin(command as AdminCommand, values, parsed.values['skip-tamper-check'] === true)
     } catch (error) {
       if (error instanceof UsageError) throw error
       const message =

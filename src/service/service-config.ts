@@ -79,6 +79,8 @@ export const serviceConfigSchema = z.strictObject({
   /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-* headers are believed. */
   trustProxy: z.array(z.string().min(1)).optional(),
   storage: storageSettings.optional(),
+  /** The key admin backup signs backups with and admin restore checks them with; kept apart from the backups. */
+  backupKeyFile: z.string().min(1).optional(),
 })
 
 export type ServiceConfig = z.infer<typeof serviceConfigSchema>
