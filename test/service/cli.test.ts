@@ -50,6 +50,30 @@ describe('service admin CLI', () => {
     expect((await admin('add-credits', '--account', accountId, '--credits', '50')).json).toEqual({
       creditsBalance: 150,
     })
+    // The operator's view of accounts: one line each, balances as the service keeps them.
+    const other = await admin('create-account', '--email', 'second@example.com')
+    const accounts = await admin('accounts')
+    expect(accounts).toEqual({
+      code: 0,
+      json: {
+        accounts: [
+          {
+            accountId,
+            email: 'cli@example.com',
+            creditsBalance: 150,
+            vaults: 1,
+            createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          },
+          {
+            accountId: other.json.accountId,
+            email: 'second@example.com',
+            creditsBalance: 100,
+            vaults: 0,
+            createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          },
+        ],
+      },
+    })
     const started = await admin('start-release', '--vault', vault.json.vaultId)
     expect(started.json).toMatchObject({ id: vault.json.vaultId, state: 'releasing', sssPreset: 'enhanced' })
     const tick = await admin('tick', '--now', new Date(Date.now() + 31 * 86_400_000).toISOString())
