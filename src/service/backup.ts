@@ -30,6 +30,7 @@ import { z } from 'zod'
 import { lockDataDir } from './data-dir-lock'
 import { DATABASE_FILE, openDatabase } from './database'
 import { makePrivateDir, PRIVATE_FILE_MODE, setMode } from './private-files'
+import { CONFIG_FILE_NAME } from './service-config'
 
 export const MANIFEST_FILE = 'manifest.json'
 const BACKUP_FORMAT = 'vault-service-backup'
@@ -48,6 +49,9 @@ export const SKIP_TAMPER_CHECK_FLAG = '--skip-tamper-check'
 const SNAPSHOT_ATTEMPTS = 3
 /** Restore copies into this folder inside the data folder and moves a file out only once its hash matched. */
 const RESTORE_STAGING = 'restore.partial'
+
+/** What init may have put into a new data folder before a restore: kept, and no reason to refuse it. */
+const SET_UP_FILES = new Set([CONFIG_FILE_NAME, BACKUP_KEY_FILE_NAME])
 
 /** A backup or restore that cannot go on; the message says what happened and what to do. */
 export class BackupError extends Error {}
@@ -464,7 +468,8 @@ export interface RestoreOptions {
 }
 
 /**
- * Restores the backup in `from` into dataDir, which must be empty or missing. Everything about the manifest
+ * Restores the backup in `from` into dataDir, which must be empty or missing (init's config file and backup
+ * key may be there already: a new machine is often set up before its data comes back). Everything about the manifest
  * (names, checksum, MAC) is checked before anything is written. The data directory is then locked, so a
  * service started on it at the same moment is refused; each file is copied into a staging folder inside it and
  * moved into place only once its hash and size match the manifest. On any failure dataDir is left as it was
@@ -480,11 +485,11 @@ export async function restoreDataDir(
   }
   const { manifest, raw } = readManifest(from)
   const tamperCheck = checkAuthenticity(from, manifest, raw, options)
-  if (!isEmptyOrMissing(dataDir)) {
+  if (existsSync(dataDir) && readdirSync(dataDir).some((name) => !SET_UP_FILES.has(name))) {
     const running = existsSync(join(dataDir, 'service.lock'))
     throw new BackupError(
       `The data folder ${dataDir} is not empty${running ? ' (a Vault Service may be running on it)' : ''}: ` +
-        'restore into a new or empty folder, so no existing data is overwritten.',
+        'restore into a new or empty folder (a config file and backup key from init may be in it), so no existing data is overwritten.',
     )
   }
   requireFile(from, join(from, DATABASE_FILE), DATABASE_FILE)
@@ -523,8 +528,11 @@ export async function restoreDataDir(
   } catch (error) {
     unlock()
     if (created) rmSync(dataDir, { recursive: true, force: true })
-    else
-      for (const name of readdirSync(dataDir)) rmSync(join(dataDir, name), { recursive: true, force: true })
+    else {
+      for (const name of readdirSync(dataDir)) {
+        if (!SET_UP_FILES.has(name)) rmSync(join(dataDir, name), { recursive: true, force: true })
+      }
+    }
     if (error instanceof BackupError) throw error
     throw new BackupError(
       `Restoring ${from} into ${dataDir} failed: ${(error as Error).message ?? error}; the data folder was left as it was before.`,

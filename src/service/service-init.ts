@@ -1,11 +1,19 @@
 // `npm run service -- init`: sets up a self-hosted Vault Service on an always-on machine. It takes the public
 // address, SMTP settings and data folder from flags or asks for them on a terminal, proves the SMTP server
-// accepts mail by sending a test message, writes the config file `serve` reads, and prints a systemd unit.
+// accepts mail by sending a test message, makes the backup key, writes the config file `serve` reads, and
+// prints a systemd unit.
 import { existsSync, mkdirSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline/promises'
 import { PassThrough, type Readable, type Writable } from 'node:stream'
 import nodemailer from 'nodemailer'
+import {
+  BACKUP_KEY_ENV,
+  BACKUP_KEY_FILE_NAME,
+  BackupError,
+  createBackupKeyFile,
+  readBackupKeyFile,
+} from './backup'
 import { openPostgresStore, redactedUrl } from './postgres-store'
 import {
   defaultConfigPath,
@@ -159,6 +167,21 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     )
   }
   const publicHost = new URL(publicUrl).hostname
+  // Every e-mailed link carries an access code and the app sends the owner's key: never in clear over a network.
+  if (new URL(publicUrl).protocol === 'http:' && !isLoopback(publicHost)) {
+    const https = `https://${new URL(publicUrl).host}`
+    throw new InitUsageError(
+      `the public URL ${publicUrl} is plain http to another computer: every link e-mailed to guardians and heirs ` +
+        "carries an access code, and the app sends the owner's API key, readable by anyone on the way. " +
+        (flags['behind-proxy'] || flags['trust-proxy'] !== undefined
+          ? `A reverse proxy that handles https makes the address people open ${https}: give that as --public-url.`
+          : flags['tls-cert']
+            ? `With --tls-cert/--tls-key this service speaks https: give --public-url ${https}.`
+            : `Give --public-url ${https} with --tls-cert/--tls-key (this service speaks https) or --behind-proxy ` +
+              '(a reverse proxy such as Caddy or nginx speaks https and forwards plain http here); ' +
+              'for a trial on this computer only, use http://127.0.0.1:<port>.'),
+    )
+  }
   const dataDir = resolve(
     await need('data-dir', 'Data folder (database and files)', '/var/lib/vault-service'),
   )
@@ -249,8 +272,9 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     )
   }
 
-  // Listen: loopback behind a proxy; otherwise every interface, on the public URL's port when TLS is served here.
-  const host = flags.host ?? (proxied ? '127.0.0.1' : '0.0.0.0')
+  // Listen: loopback behind a proxy or for a loopback public URL; otherwise every interface, on the public
+  // URL's port when TLS is served here.
+  const host = flags.host ?? (proxied || isLoopback(publicHost) ? '127.0.0.1' : '0.0.0.0')
   const urlPort = new URL(publicUrl).port
   const port = flags.port
     ? portNumber(flags.port, '--port', 0)
@@ -273,6 +297,8 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     ...(flags['blobs-dir'] ? { blobs: { kind: 'folder' as const, path: resolve(flags['blobs-dir']) } } : {}),
   }
   const configFile = resolve(flags.config ?? defaultConfigPath(dataDir))
+  // Next to the config file, never in a backup: admin backup signs with it, admin restore checks with it.
+  const backupKeyFile = join(dirname(configFile), BACKUP_KEY_FILE_NAME)
   const config: ServiceConfig = {
     version: 1,
     dataDir,
@@ -284,6 +310,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     ...(tls ? { tls } : {}),
     ...(trustProxy ? { trustProxy } : {}),
     ...(Object.keys(storage).length ? { storage } : {}),
+    backupKeyFile,
   }
   return { config, configFile, testTo }
 }
@@ -436,6 +463,31 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
           'create it yourself for the service user (mode 700), or choose another --data-dir.',
       )
     }
+    const backupKeyFile = config.backupKeyFile!
+    try {
+      if (existsSync(backupKeyFile)) {
+        readBackupKeyFile(backupKeyFile)
+        say(
+          `\nKept the backup key ${backupKeyFile} made by an earlier init (its key was shown then): backups made with it stay restorable.`,
+        )
+      } else {
+        const made = createBackupKeyFile(backupKeyFile)
+        // Shown this once: the copy the operator keeps elsewhere is what restores after this machine is lost.
+        say(`\nMade the backup key ${made.keyFile} (mode 600). admin backup signs every backup with it and`)
+        say(
+          'admin restore refuses a backup it did not sign, so a changed backup cannot be restored unnoticed.',
+        )
+        say(`  Backup key (id ${made.keyId}), shown only now: ${made.key}`)
+        say(
+          '  Keep a copy apart from the backups (a password manager, or paper): whoever can write to the backups must not ' +
+            `have it. To restore on another machine, give it back as ${BACKUP_KEY_ENV}=<key> or --backup-key-file <file>.`,
+        )
+      }
+    } catch (error) {
+      if (error instanceof BackupError)
+        throw new InitError(`${error.message}\nThe config file was not written.`)
+      throw error
+    }
     let written: string
     try {
       written = writeServiceConfig(configFile, config)
@@ -452,15 +504,6 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
         : `It serves plain http on ${config.listen.host}:${config.listen.port}.`
     say(`\nWrote the config file ${written} (mode 600: it holds the SMTP password).`)
     say(mode)
-    if (
-      !config.tls &&
-      !isLoopback(new URL(config.publicUrl).hostname) &&
-      config.publicUrl.startsWith('http:')
-    ) {
-      say(
-        `Warning: ${config.publicUrl} is plain http, so access codes in e-mailed links travel unencrypted; use https (--tls-cert/--tls-key or a reverse proxy).`,
-      )
-    }
     if (config.storage) {
       say(
         'More instances: give each machine this config with its own dataDir (and the same storage); ' +

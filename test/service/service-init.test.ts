@@ -1,8 +1,9 @@
 // Self-hosting set-up: `init` (flags and prompts) sends a test e-mail through a real SMTP server on loopback,
 // writes a private config file and prints a systemd unit; `serve --config` (or the data folder's config) runs
-// from it; every failure an operator can meet says what happened and what to do.
+// from it; every failure an operator can meet says what happened and what to do. It makes the backup key once,
+// shows it once, and refuses a plain-http public URL to another computer.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -215,7 +216,14 @@ describe('init', () => {
       smtp: { host: '127.0.0.1', port: smtpPort, secure: false, user: 'mailer', password },
       mailFrom: 'Vault <vault@example.org>',
       trustProxy: ['127.0.0.1', '::1'],
+      backupKeyFile: join(dir, 'backup.key'),
     })
+    // The backup key: 0600 beside the config, shown once in full.
+    const key = readFileSync(join(dir, 'backup.key'), 'utf8').trim()
+    expect(key).toMatch(/^[0-9a-f]{64}$/)
+    expect(statSync(join(dir, 'backup.key')).mode & 0o777).toBe(0o600)
+    expect(result.text).toContain(`shown only now: ${key}`)
+    expect(result.text).toMatch(/Keep a copy apart from the backups .*VAULT_BACKUP_KEY=<key>/)
     expect(result.text).toContain('expects a reverse proxy')
     expect(result.text).toContain(
       `ExecStart=/usr/bin/node /opt/vault/out/cli/service.js serve --config ${file}`,
@@ -229,6 +237,57 @@ describe('init', () => {
     const again = await init({ ...flagsOf(dir), yes: false })
     expect(again.error).toBeInstanceOf(InitError)
     expect((again.error as Error).message).toMatch(/exists already and was left as it is: pass --yes/)
+    // Replacing the config keeps the key (older backups need it) and does not show it again.
+    const replaced = await init(flagsOf(dir))
+    expect(replaced.code).toBe(0)
+    expect(replaced.text).toContain(`Kept the backup key ${join(dir, 'backup.key')} made by an earlier init`)
+    expect(replaced.text).not.toContain(key)
+    expect(readFileSync(join(dir, 'backup.key'), 'utf8').trim()).toBe(key)
+  })
+
+  it('refuses a plain-http public URL to another computer, whatever the flags, and says what to give', async () => {
+    const dir = join(folder(), 'plain-http')
+    const cases: [InitFlags, RegExp][] = [
+      [
+        { ...flagsOf(dir), 'public-url': 'http://vault.example.org', 'behind-proxy': false },
+        /plain http to another computer: .*access code.*Give --public-url https:\/\/vault\.example\.org with --tls-cert\/--tls-key .* or --behind-proxy/,
+      ],
+      [
+        { ...flagsOf(dir), 'public-url': 'http://192.168.1.20:8787', 'behind-proxy': false },
+        /Give --public-url https:\/\/192\.168\.1\.20:8787 with/,
+      ],
+      [
+        { ...flagsOf(dir), 'public-url': 'http://vault.example.org' },
+        /A reverse proxy that handles https makes the address people open https:\/\/vault\.example\.org: give that as --public-url/,
+      ],
+      [
+        {
+          ...flagsOf(dir),
+          'public-url': 'http://vault.example.org',
+          'behind-proxy': false,
+          'trust-proxy': '10.0.0.2',
+        },
+        /A reverse proxy that handles https/,
+      ],
+    ]
+    for (const [flags, message] of cases) {
+      const result = await init(flags)
+      expect(result.error, String(message)).toBeInstanceOf(InitUsageError)
+      expect((result.error as Error).message).toMatch(message)
+    }
+    expect(() => statSync(dir)).toThrow()
+    // Asked on a terminal: refused right after the address, before anything else is asked.
+    const asked = await init({}, ['http://vault.example.org'])
+    expect(asked.error).toBeInstanceOf(InitUsageError)
+    expect(asked.text).not.toContain('Data folder')
+    // Loopback is this computer only: accepted, and served on loopback rather than on every interface.
+    const local = await init({
+      ...flagsOf(dir),
+      'public-url': 'http://127.0.0.1:8787',
+      'behind-proxy': false,
+    })
+    expect(local.error).toBeUndefined()
+    expect(readServiceConfig(join(dir, CONFIG_FILE_NAME)).listen).toEqual({ host: '127.0.0.1', port: 8787 })
   })
 
   it('asks on a terminal for what the flags leave out, the password unshown', async () => {
@@ -375,6 +434,38 @@ describe('npm run service -- init, then serve --config', () => {
         expect((await served.exit).code).toBe(0)
       }
     }
+
+    // admin backup signs with the key the config names; restore checks with it, into a new machine's data
+    // folder that holds only init's config file.
+    const admin = async (...args: string[]) => {
+      try {
+        return JSON.parse((await run(process.execPath, [cli, 'admin', ...args], { cwd: root })).stdout)
+      } catch (error) {
+        return JSON.parse((error as { stdout: string }).stdout)
+      }
+    }
+    const keyFile = join(file, '..', 'backup.key')
+    expect(readServiceConfig(file).backupKeyFile).toBe(keyFile)
+    const intoKeyFolder = await admin(
+      'backup',
+      '--config',
+      file,
+      '--data-dir',
+      dir,
+      '--to',
+      join(keyFile, '..'),
+    )
+    expect(intoKeyFolder.error).toMatch(/The backup key file .* is inside the backup folder/)
+    const copy = join(folder(), 'backup')
+    const backup = await admin('backup', '--config', file, '--data-dir', dir, '--to', copy)
+    expect(backup.keyId).toMatch(/^[0-9a-f]{16}$/)
+    expect(stdout).toContain(`Backup key (id ${backup.keyId}), shown only now:`)
+    const newMachine = join(folder(), 'new-machine')
+    mkdirSync(newMachine)
+    writeFileSync(join(newMachine, CONFIG_FILE_NAME), readFileSync(file), { mode: 0o600 })
+    const restored = await admin('restore', '--config', file, '--from', copy, '--data-dir', newMachine)
+    expect(restored).toMatchObject({ dataDir: newMachine, tamperCheck: 'verified' })
+    expect(readFileSync(join(newMachine, CONFIG_FILE_NAME), 'utf8')).toBe(readFileSync(file, 'utf8'))
   })
 
   it('explains a broken config file and a wrong init flag', async () => {
