@@ -60,13 +60,7 @@ export function adminOperations(ctx: ServiceContext): AdminOperations {
     outbox: async ({ vault } = {}) => ({ messages: await listOutbox(ctx, vault) }),
     accounts: async () => ({
       accounts: (
-        await ctx.db.all<{
-          id: string
-          email: string
-          balance: number | string
-          vaults: number | string
-          created_at: string
-        }>(
+        await ctx.db.all<{ id: string; email: string; balance: number; vaults: number; created_at: string }>(
           `SELECT a.id, a.email, a.credits_balance AS balance, a.created_at,
                   (SELECT count(*) FROM vaults v WHERE v.account_id = a.id) AS vaults
            FROM accounts a ORDER BY a.created_at, a.id`,
@@ -74,9 +68,8 @@ export function adminOperations(ctx: ServiceContext): AdminOperations {
       ).map((row) => ({
         accountId: row.id,
         email: row.email,
-        // PostgreSQL's BIGINT and count(*) arrive as text.
-        creditsBalance: Number(row.balance),
-        vaults: Number(row.vaults),
+        creditsBalance: row.balance,
+        vaults: row.vaults,
         createdAt: row.created_at,
       })),
     }),

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServiceCli, type ServeChild, serveChild as serveFromCli } from './harness'
+import { buildServiceCli, type ServeChild, serveChild as serveFromCli, startTestService } from './harness'
 
 const run = promisify(execFile)
 const root = join(import.meta.dirname, '../..')
@@ -90,6 +90,39 @@ describe('service admin CLI', () => {
     expect(noAccount.json.error).toContain('no account')
     const badEmail = await admin('create-account', '--email', 'nope')
     expect(badEmail.json.error).toContain('e-mail')
+  })
+})
+
+describe('the operator view of accounts (admin.accounts, on either store)', () => {
+  it('lists every account with its balance as a number, its vault count and when it was created', async () => {
+    const t = await startTestService()
+    try {
+      t.advance(1000)
+      const { accountId } = await t.service.admin.createAccount({ email: 'rich@example.com' })
+      await t.service.admin.addCredits({ account: accountId, credits: 5_000_000_000 })
+      await t.service.admin.createVault({ account: accountId, preset: 'standard' })
+      await t.service.admin.createVault({ account: accountId, preset: 'enhanced' })
+      expect(await t.service.admin.accounts()).toEqual({
+        accounts: [
+          {
+            accountId: t.owner.accountId,
+            email: 'owner@example.com',
+            creditsBalance: 100,
+            vaults: 1,
+            createdAt: '2030-01-01T00:00:00.000Z',
+          },
+          {
+            accountId,
+            email: 'rich@example.com',
+            creditsBalance: 5_000_000_100,
+            vaults: 2,
+            createdAt: '2030-01-01T00:00:01.000Z',
+          },
+        ],
+      })
+    } finally {
+      await t.stop()
+    }
   })
 })
 
