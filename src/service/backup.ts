@@ -12,7 +12,7 @@ import {
   createReadStream,
   createWriteStream,
   existsSync,
-  type lstatSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -153,7 +153,8 @@ export function readBackupKeyFile(file: string): BackupKey {
 export function createBackupKeyFile(file: string): { keyFile: string; key: string; keyId: string } {
   const path = resolve(file)
   const key = randomBytes(BACKUP_KEY_BYTES)
-  makePrivateDir(dirname(path))
+  // Missing folders are made private; an existing one (say /etc) keeps its mode: the file itself is 0600.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   let fd: number
   try {
     fd = openSync(path, 'wx', PRIVATE_FILE_MODE)
@@ -451,7 +452,7 @@ function checkAuthenticity(
 
 /** A file restore reads must be a plain file in the backup (not a device, a FIFO or a folder). */
 function requireFile(from: string, path: string, what: string): void {
-  let stat: ReturnType<typeof lstatSync>
+  let stat: ReturnType<typeof statSync>
   try {
     stat = statSync(path)
   } catch {

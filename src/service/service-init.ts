@@ -516,6 +516,9 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
     say(`  sudo useradd --system --home-dir ${config.dataDir} --shell /usr/sbin/nologin vault-service`)
     say(`  sudo chown -R vault-service:vault-service ${config.dataDir}`)
     if (!written.startsWith(`${config.dataDir}/`)) say(`  sudo chown vault-service:vault-service ${written}`)
+    if (!backupKeyFile.startsWith(`${config.dataDir}/`)) {
+      say(`  sudo chown vault-service:vault-service ${backupKeyFile}`)
+    }
     say('  save the unit below as /etc/systemd/system/vault-service.service, then:')
     say('  sudo systemctl daemon-reload && sudo systemctl enable --now vault-service')
     say(
