@@ -92,6 +92,8 @@ try {
     durableKeys: () => true,
     index: () => queue.index,
     remakeKits: async () => 0,
+    // Throughput only: the owner confirms the new owner kit at once, so the old blobs go in the same run.
+    ownerKitSaved: () => true,
   })
   const estimate = await rotation.estimate(vaultId)
   const balanceBefore = (await client.getVault(vaultId)).creditsBalance

@@ -84,6 +84,8 @@ describe('rotating the key on a permanent store', () => {
       durableKeys: () => true,
       index: () => queue.index,
       remakeKits: async () => 0,
+      // The owner has confirmed the new owner kit: the old blobs may go (key-rotation.test.ts holds the wait).
+      ownerKitSaved: () => true,
     })
     try {
       const estimate = await rotation.estimate(vaultId)

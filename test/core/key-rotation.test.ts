@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
 import { VaultKeyStore } from '../../src/main/core/storage/vault-key-store'
@@ -25,6 +26,7 @@ import {
   type OpenedVaultBlob,
   openVaultBlob,
   splitVaultKey,
+  vaultFingerprint,
 } from '../../src/vault-format'
 import { encryptStreamV1 } from '../crypto/support/legacy-v1'
 import { encryptBlobV2, encryptBundleV1 } from '../crypto/support/legacy-writers'
@@ -52,6 +54,7 @@ beforeEach(async () => {
   work = await tempDir('key-rotation-')
   userData = join(work.path, 'user-data')
   await mkdir(userData)
+  savedOwnerKits = new Set()
   secrets = new MemorySecretStore()
   keys = new VaultKeyStore(secrets)
   vaultId = (await client.createVault()).id
@@ -66,6 +69,8 @@ afterEach(async () => {
 
 /** Kits of the split the rotation makes, as words (what the guardians would be handed). */
 let newKits: string[] = []
+/** Fingerprints of the keys whose owner kit the owner confirmed as saved. */
+let savedOwnerKits = new Set<string>()
 
 async function openRotation(apiClient: VaultApiClient = client): Promise<KeyRotation> {
   const rotation = new KeyRotation({
@@ -80,10 +85,18 @@ async function openRotation(apiClient: VaultApiClient = client): Promise<KeyRota
       newKits = (await splitVaultKey(key, id, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
       return newKits.length
     },
+    ownerKitSaved: (_id, fingerprint) => savedOwnerKits.has(fingerprint),
     progressIntervalMs: 0,
   })
   rotations.push(rotation)
   return rotation
+}
+
+/** The owner saves the owner kit of the vault's key now and confirms it ("I have saved it"). */
+async function confirmOwnerKit(rotation: KeyRotation): Promise<void> {
+  savedOwnerKits.add(vaultFingerprint((await keys.get(vaultId))!))
+  rotation.ownerKitConfirmed(vaultId)
+  await rotation.idle(vaultId)
 }
 
 async function closeRotation(rotation: KeyRotation): Promise<void> {
@@ -159,14 +172,22 @@ function shapeOf(opened: OpenedVaultBlob, filename: string): string {
   return `file v${opened.version} ${identity ? `${identity.path}@${identity.writtenAtMs ?? '-'}` : filename}`
 }
 
-/** Every file the service holds, opened with `key` (FileCipherError when a blob does not open); `shapes` gets each blob's. */
-async function filesUnder(key: Uint8Array, shapes: string[] = []): Promise<Map<string, Buffer>> {
+/** Every file the service holds, opened with `key` (FileCipherError when a blob does not open, unless `skipOtherKeys`); `shapes` gets each blob's. */
+async function filesUnder(
+  key: Uint8Array,
+  shapes: string[] = [],
+  { skipOtherKeys = false } = {},
+): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>()
   for (const asset of await client.listAllAssets(vaultId)) {
     const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), {
       vaultKey: key,
       vaultId,
+    }).catch((error: unknown) => {
+      if (skipOtherKeys && error instanceof FileCipherError && error.reason === 'wrong-key') return undefined
+      throw error
     })
+    if (!opened) continue
     shapes.push(shapeOf(opened, asset.filename))
     if (opened.kind === 'manifest') continue
     if (opened.kind === 'bundle') {
@@ -230,6 +251,8 @@ describe('rotating the vault key', () => {
 
     await rotation.start(vaultId, estimate.credits)
     await rotation.idle(vaultId)
+    expect(rotation.status(vaultId).phase).toBe('awaiting-owner-kit')
+    await confirmOwnerKit(rotation)
     const status = rotation.status(vaultId)
     expect(status).toMatchObject({
       phase: 'done',
@@ -314,6 +337,7 @@ describe('rotating the vault key', () => {
     expect(second.status(vaultId)).toMatchObject({ phase: 're-encrypting', running: false })
     second.resumeUnfinished()
     await second.idle(vaultId)
+    await confirmOwnerKit(second)
     expect(second.status(vaultId)).toMatchObject({
       phase: 'done',
       problem: null,
@@ -361,6 +385,7 @@ describe('rotating the vault key', () => {
     await rotation.start(vaultId, estimate.credits)
     await rotation.idle(vaultId)
     expect(lateUploaded).toBe(true)
+    await confirmOwnerKit(rotation)
     // The late file's blob (and the manifest the queue wrote with it) joined the rotation.
     const { phase, files: moved } = rotation.status(vaultId)
     expect(phase).toBe('done')
@@ -424,5 +449,114 @@ describe('rotating the vault key', () => {
     expect(Buffer.from((await keys.get(vaultId))!).equals(Buffer.from(oldKey))).toBe(true)
     expect(await client.listAllAssets(vaultId)).toHaveLength(BLOBS)
     expect(await blobsOpeningWith(oldKey)).toBe(BLOBS)
+  })
+
+  it('keeps the old blobs until the new owner kit is confirmed, also across a restart, then deletes them', async () => {
+    const contents = await uploadFiles()
+    const oldKey = (await keys.get(vaultId))!
+    const first = await openRotation()
+    await first.start(vaultId, (await first.estimate(vaultId)).credits)
+    await first.idle(vaultId)
+    const newKey = (await keys.get(vaultId))!
+    expect(Buffer.from(newKey).equals(Buffer.from(oldKey))).toBe(false)
+    // Every file is under the new key (and was read back), kits are made, but only this computer holds
+    // the new key: the old copies stay, and the status says how many.
+    expect(first.status(vaultId)).toMatchObject({
+      phase: 'awaiting-owner-kit',
+      running: false,
+      problem: null,
+      files: { total: BLOBS, reencrypted: BLOBS, oldDeleted: 0 },
+      oldCopiesLeft: BLOBS,
+      kitsMade: 3,
+    })
+    expect(await client.listAllAssets(vaultId)).toHaveLength(2 * BLOBS)
+    expect(await blobsOpeningWith(oldKey)).toBe(BLOBS)
+    expect(await blobsOpeningWith(newKey)).toBe(BLOBS)
+    // Confirming a kit of another key (the old one) changes nothing.
+    savedOwnerKits.add(vaultFingerprint(oldKey))
+    first.ownerKitConfirmed(vaultId)
+    await first.idle(vaultId)
+    expect(first.status(vaultId).phase).toBe('awaiting-owner-kit')
+    await closeRotation(first)
+
+    // The computer restarts before the owner saved the kit: the rotation resumes at the wait and deletes nothing.
+    const second = await openRotation()
+    second.resumeUnfinished()
+    await second.idle(vaultId)
+    expect(second.status(vaultId)).toMatchObject({ phase: 'awaiting-owner-kit', oldCopiesLeft: BLOBS })
+    expect(await blobsOpeningWith(oldKey)).toBe(BLOBS)
+    // Had this computer died now, two old kits would still rebuild a key that opens every file.
+    const oldKits = (await splitVaultKey(oldKey, vaultId, SSS_PRESET_SHAPE.standard)).map(encodeShareWords)
+    const rebuilt = (await combineShareWords(oldKits.slice(0, 2))).vaultKey
+    const fromOld = await filesUnder(rebuilt, [], { skipOtherKeys: true })
+    for (const [path, bytes] of contents) expect(fromOld.get(path)?.equals(bytes), path).toBe(true)
+    expect(await keys.retiredKey(vaultId)).not.toBeNull()
+
+    // The owner confirms the new kit, and the app stops before the rotation hears of it: the next
+    // start finds the confirmation and deletes the old copies.
+    savedOwnerKits.add(vaultFingerprint(newKey))
+    await closeRotation(second)
+    const third = await openRotation()
+    third.resumeUnfinished()
+    await third.idle(vaultId)
+    expect(third.status(vaultId)).toMatchObject({
+      phase: 'done',
+      problem: null,
+      files: { total: BLOBS, reencrypted: BLOBS, oldDeleted: BLOBS },
+      oldCopiesLeft: 0,
+      oldCopiesKept: 0,
+    })
+    expect(await client.listAllAssets(vaultId)).toHaveLength(BLOBS)
+    expect(await blobsOpeningWith(oldKey)).toBe(0)
+    expect(await keys.retiredKey(vaultId)).toBeNull()
+    const recovered = await filesUnder(newKey)
+    for (const [path, bytes] of contents) expect(recovered.get(path)?.equals(bytes), path).toBe(true)
+  })
+
+  it('a new copy that does not read back whole is made again before the old one may go', async () => {
+    await uploadFiles()
+    const oldKey = (await keys.get(vaultId))!
+    // The service answers the first read-back of a new copy with its last 100 bytes missing.
+    const newCopies = new Set<string>()
+    const cut: string[] = []
+    const lossy = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property === 'uploadAsset') {
+          return async (request: Parameters<VaultApiClient['uploadAsset']>[0]) => {
+            const asset = await target.uploadAsset(request)
+            newCopies.add(asset.id)
+            return asset
+          }
+        }
+        if (property === 'downloadAsset') {
+          return async (id: string, assetId: string, signal?: AbortSignal) => {
+            const stream = await target.downloadAsset(id, assetId, signal)
+            if (!newCopies.has(assetId) || cut.length > 0) return stream
+            cut.push(assetId)
+            const whole = await bytesOf(stream)
+            return Readable.from([whole.subarray(0, whole.length - 100)])
+          }
+        }
+        const value = Reflect.get(target, property, receiver)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const rotation = await openRotation(lossy)
+    const estimate = await rotation.estimate(vaultId)
+    await rotation.start(vaultId, estimate.credits)
+    await rotation.idle(vaultId)
+    expect(cut).toHaveLength(1)
+    const status = rotation.status(vaultId)
+    expect(status).toMatchObject({ phase: 'awaiting-owner-kit', problem: null, oldCopiesLeft: BLOBS })
+    // The cut copy was deleted and made again: one copy per blob under each key, and the one moved
+    // twice was paid twice.
+    const newKey = (await keys.get(vaultId))!
+    expect(await client.listAllAssets(vaultId)).toHaveLength(2 * BLOBS)
+    expect(await blobsOpeningWith(newKey)).toBe(BLOBS)
+    expect(await blobsOpeningWith(oldKey)).toBe(BLOBS)
+    expect(status.creditsConsumed).toBeGreaterThan(estimate.credits)
+    await confirmOwnerKit(rotation)
+    expect(rotation.status(vaultId).phase).toBe('done')
+    expect(await blobsOpeningWith(oldKey)).toBe(0)
   })
 })

@@ -228,6 +228,8 @@ export class VaultSession {
       index: () => this.#queue.index,
       uploadsSettled: () => this.#queue.idle(),
       remakeKits: (vaultId, key) => this.#remakeKits(vaultId, key),
+      ownerKitSaved: (vaultId, fingerprint) =>
+        this.records.get(vaultId).ownerKit?.fingerprint === fingerprint,
       changed: (status) => {
         this.#window.emit(eventChannels.keyRotation, status)
         // The switch changes the key's fingerprint: the views ask for the new owner kit.

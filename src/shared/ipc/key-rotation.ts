@@ -3,10 +3,13 @@
 
 /**
  * 're-encrypting': every file is re-encrypted under the new key while the old key stays the vault's;
- * 'switched': the new key is the vault's and its kits are made, the old blobs are being deleted;
- * 'done': no blob the service holds opens with the old key.
+ * 'switched': the new key is the vault's and its kits are made; files uploaded just before the switch
+ * are moved and every new copy is read back whole under the new key;
+ * 'awaiting-owner-kit': every file is under the new key, but the old copies are kept until the owner
+ * confirms the new owner kit (until then only this computer holds the new key);
+ * 'done': the old blobs are deleted where the service can delete.
  */
-export type KeyRotationPhase = 're-encrypting' | 'switched' | 'done'
+export type KeyRotationPhase = 're-encrypting' | 'switched' | 'awaiting-owner-kit' | 'done'
 
 /** Where the service keeps the blobs, from GET /service (null: the service does not say). */
 export interface BlobStorageInfo {
@@ -51,4 +54,9 @@ export interface KeyRotationStatus {
   problem: string | null
   /** New guardian kits made at the switch. */
   kitsMade: number
+  /**
+   * Old blobs still on the service, kept (after the switch) until the owner confirms the new owner kit:
+   * the old kits still open these.
+   */
+  oldCopiesLeft: number
 }

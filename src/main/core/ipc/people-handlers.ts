@@ -201,6 +201,8 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
           ...r,
           ownerKit: { confirmedAt: new Date().toISOString(), fingerprint },
         }))
+        // A key rotation waiting for this kit may now delete the old copies.
+        s.rotation.ownerKitConfirmed(vaultId)
       }
       return s.viewOf(await s.vaults.get(vaultId))
     },
@@ -236,6 +238,8 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
         ...r,
         ownerKit: { confirmedAt: new Date().toISOString(), fingerprint: kit.fingerprint },
       }))
+      // A key rotation waiting for this kit may now delete the old copies.
+      s.rotation.ownerKitConfirmed(vaultId)
       return s.latestView(vaultId)
     },
 

@@ -272,3 +272,39 @@ export async function reencryptBlob(request: BlobReencryption): Promise<Uploaded
   }
   return uploaded
 }
+
+/**
+ * Reads a new copy back whole from the service and authenticates every chunk under the new key (the
+ * plaintext is dropped as it comes). Only a copy that passed may replace its old one: the service's
+ * answer to the upload says it stored the bytes, this says they are all there and open. Rejects with
+ * FileCipherError when it does not open or is cut short, VaultApiError when the service fails.
+ */
+export async function verifyReencrypted(
+  client: VaultApiClient,
+  assetId: string,
+  sizeBytes: number,
+  newKey: Uint8Array,
+  keys: BlobKeys,
+  signal: AbortSignal,
+): Promise<void> {
+  const stream = await client.downloadAsset(keys.vaultId, assetId, signal)
+  let read = 0
+  try {
+    const opened = openedUnder(
+      counted(stream, (n) => {
+        read += n
+      }),
+      newKey,
+      keys,
+    )
+    for await (const _ of opened.plaintext) signal.throwIfAborted()
+  } finally {
+    stream.destroy()
+  }
+  if (read !== sizeBytes) {
+    throw new FileCipherError(
+      'damaged',
+      `The service gave back ${read} bytes of a re-encrypted copy of ${sizeBytes} bytes.`,
+    )
+  }
+}

@@ -39,6 +39,10 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX rotation_blobs_new ON rotation_blobs (vault_id, new_asset_id);
   `,
+  // A new copy is read back whole under the new key before its old copy may go.
+  `
+  ALTER TABLE rotation_blobs ADD COLUMN new_verified INTEGER NOT NULL DEFAULT 0;
+  `,
 ]
 
 export interface RotationRecord {
@@ -64,6 +68,8 @@ export interface RotationBlob {
   newAssetId: string | null
   newSizeBytes: number | null
   creditsConsumed: number | null
+  /** The new copy was downloaded and authenticated whole under the new key. */
+  newVerified: boolean
   oldDeleted: boolean
   /** The service removed the old blob's bytes (false: a permanent store kept them). */
   contentRemoved: boolean | null
@@ -92,12 +98,13 @@ interface BlobRow {
   new_asset_id: string | null
   new_size_bytes: number | null
   credits_consumed: number | null
+  new_verified: number
   old_deleted: number
   content_removed: number | null
   unreadable: string | null
 }
 
-const PHASES: readonly KeyRotationPhase[] = ['re-encrypting', 'switched', 'done']
+const PHASES: readonly KeyRotationPhase[] = ['re-encrypting', 'switched', 'awaiting-owner-kit', 'done']
 
 function toRecord(row: RotationRow): RotationRecord {
   return {
@@ -123,6 +130,7 @@ function toBlob(row: BlobRow): RotationBlob {
     newAssetId: row.new_asset_id,
     newSizeBytes: row.new_size_bytes,
     creditsConsumed: row.credits_consumed,
+    newVerified: row.new_verified === 1,
     oldDeleted: row.old_deleted === 1,
     contentRemoved: row.content_removed === null ? null : row.content_removed === 1,
     unreadable: row.unreadable,
@@ -230,9 +238,28 @@ export class KeyRotationStore {
     asset: { id: string; sizeBytes: number; creditsConsumed: number },
   ): void {
     this.#sql(
-      `UPDATE rotation_blobs SET new_asset_id = ?, new_size_bytes = ?, credits_consumed = ?
+      `UPDATE rotation_blobs SET new_asset_id = ?, new_size_bytes = ?,
+         credits_consumed = COALESCE(credits_consumed, 0) + ?, new_verified = 0
        WHERE vault_id = ? AND old_asset_id = ?`,
     ).run(asset.id, asset.sizeBytes, asset.creditsConsumed, vaultId, oldAssetId)
+  }
+
+  newVerified(vaultId: string, oldAssetId: string): void {
+    this.#sql('UPDATE rotation_blobs SET new_verified = 1 WHERE vault_id = ? AND old_asset_id = ?').run(
+      vaultId,
+      oldAssetId,
+    )
+  }
+
+  /**
+   * A new copy that did not read back (deleted from the service by the caller): the blob is moved
+   * again. Its credits stay counted, they were spent.
+   */
+  newCopyFailed(vaultId: string, oldAssetId: string): void {
+    this.#sql(
+      `UPDATE rotation_blobs SET new_asset_id = NULL, new_size_bytes = NULL, new_verified = 0
+       WHERE vault_id = ? AND old_asset_id = ?`,
+    ).run(vaultId, oldAssetId)
   }
 
   markUnreadable(vaultId: string, oldAssetId: string, reason: string): void {

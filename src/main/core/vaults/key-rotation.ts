@@ -10,10 +10,24 @@
 //      listing again and re-encrypted too;
 //   3. only when every blob is re-encrypted does the new key become the vault's key; the guardians'
 //      kits are made of it (a new split) and the owner is asked to save the new owner kit;
-//   4. the old blobs are deleted, where the service can delete. On a permanent store (Arweave) the old
-//      copies stay readable with the old kits for ever, and the status says so.
+//   4. every new copy is read back whole from the service and authenticated under the new key;
+//   5. the rotation waits ('awaiting-owner-kit') until the owner confirms the saved new owner kit;
+//   6. only then are the old blobs deleted, where the service can delete. On a permanent store
+//      (Arweave) the old copies stay readable with the old kits for ever, and the status says so.
 //
 // Until step 3 nothing the heirs can recover changes: a half-done rotation loses nothing.
+//
+// Why the old blobs wait for the owner kit (steps 5-6), the lesser of two risks: between the switch
+// and the confirmation the new key exists only on this computer (the new guardian kits are made here
+// and not handed over yet, the new owner kit not saved). Deleting the old blobs at once would make a
+// dead disk in that window lose every file for the heirs and the owner alike, silently. Keeping them
+// means the old split still opens those old copies: the removed guardian together with as many other
+// old kits as the old preset needs minus one (or the old owner kit) can rebuild the old key and read
+// the files as they were at the switch (not later ones, which exist only under the new key), and only
+// with the blobs in hand (after a release, or from the service's disk). That is exactly the exposure
+// that existed before the rotation began, for as long as the owner takes to save one kit, and the
+// window says so and asks for the kit until it is confirmed. A loss cannot be undone; this can be
+// ended by one confirmation.
 
 import { nodeCipher } from '../../../node-cipher/cipher-choice'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
@@ -28,7 +42,13 @@ import type {
 import { type CipherImplementation, FileCipherError, vaultFingerprint } from '../../../vault-format'
 import type { VaultKeyStore } from '../storage/vault-key-store'
 import type { UploadIndex } from '../uploads/upload-index'
-import { type BlobKeys, keyOfBlob, type ListedAsset, reencryptBlob } from './blob-reencryption'
+import {
+  type BlobKeys,
+  keyOfBlob,
+  type ListedAsset,
+  reencryptBlob,
+  verifyReencrypted,
+} from './blob-reencryption'
 import type { KeyRotationStore, RotationBlob, RotationRecord } from './key-rotation-store'
 
 export interface KeyRotationDeps {
@@ -43,6 +63,11 @@ export interface KeyRotationDeps {
   index: () => UploadIndex
   /** Makes the guardians' kits of the new key (a new split) once it is the vault's key; how many. */
   remakeKits: (vaultId: string, key: Uint8Array) => Promise<number>
+  /**
+   * Whether the owner confirmed a saved owner kit of the key with this fingerprint (the "I have saved
+   * it" check, or the kit typed in whole). The old blobs are deleted only once this holds for the new key.
+   */
+  ownerKitSaved: (vaultId: string, fingerprint: string) => boolean
   /**
    * Resolves once uploads running now have ended: one that read the old key just before the switch
    * lands under it, and must be there when the vault is listed for the last time.
@@ -66,6 +91,8 @@ interface Run {
 const ROTATION_BUSY = 'A key rotation is already running for this vault.'
 /** Tries per blob when the connection or the service fails in passing (then the rotation pauses). */
 const MOVE_ATTEMPTS = 3
+/** Rounds of moving again the copies that did not read back, before the rotation stops and says so. */
+const VERIFY_ROUNDS = 3
 
 /** A failure that may pass: the network, a timeout, the service's own error or a 503. */
 function isPassing(error: unknown): boolean {
@@ -199,6 +226,17 @@ export class KeyRotation {
     return this.status(vaultId)
   }
 
+  /**
+   * Told when the owner confirmed an owner kit: a rotation waiting for the new one goes on to delete
+   * the old blobs (a rotation not waiting, or a kit of another key, changes nothing).
+   */
+  ownerKitConfirmed(vaultId: string): void {
+    const record = this.#deps.store.rotation(vaultId)
+    if (record?.phase !== 'awaiting-owner-kit' || this.#runs.has(vaultId)) return
+    if (!this.#deps.ownerKitSaved(vaultId, record.newFingerprint)) return
+    this.#launch(vaultId)
+  }
+
   /** Stops after the blob in flight is abandoned (the service discards it, uncharged); resume later. */
   async pause(vaultId: string): Promise<KeyRotationStatus> {
     const run = this.#runs.get(vaultId)
@@ -259,6 +297,7 @@ export class KeyRotation {
         oldCopiesKept: 0,
         problem: this.#deps.store.problem ?? null,
         kitsMade: 0,
+        oldCopiesLeft: 0,
       }
     }
     const blobs = this.#deps.store.blobs(vaultId)
@@ -292,6 +331,7 @@ export class KeyRotation {
         (record.phase === 'done' ? blobs.filter((b) => b.newAssetId && !b.oldDeleted).length : 0),
       problem: record.problem,
       kitsMade: record.kitsMade ?? 0,
+      oldCopiesLeft: record.phase === 'done' ? 0 : blobs.filter((b) => b.newAssetId && !b.oldDeleted).length,
     }
   }
 
@@ -374,20 +414,74 @@ export class KeyRotation {
     }
 
     const switched = store.rotation(vaultId)
-    if (switched?.phase !== 'switched') return
+    if (switched?.phase !== 'switched' && switched?.phase !== 'awaiting-owner-kit') return
     const newKey = await vaultKeys.get(vaultId)
     if (!newKey || vaultFingerprint(newKey) !== switched.newFingerprint) throw this.#keyGone(vaultId)
-    if (switched.kitsMade === null) {
-      store.kitsMade(vaultId, await this.#deps.remakeKits(vaultId, newKey))
+    if (switched.phase === 'switched') {
+      if (switched.kitsMade === null) {
+        store.kitsMade(vaultId, await this.#deps.remakeKits(vaultId, newKey))
+        this.#emit(vaultId, true)
+      }
+      // Uploads that read the old key just before the switch may have landed since: moved too.
+      await this.#deps.uploadsSettled?.()
+      const oldKey = await vaultKeys.retiredKey(vaultId)
+      for (let round = 1; ; round++) {
+        await this.#reencryptAll(client, vaultId, { old: oldKey, new: newKey }, keys, run, 'after-switch')
+        if (await this.#verifyNew(client, vaultId, newKey, keys, signal)) break
+        if (round >= VERIFY_ROUNDS) {
+          throw new AppError({
+            code: 'ROTATION_COPY_UNREADABLE',
+            userMessage: `Copies re-encrypted under the new key did not read back whole from the service ${VERIFY_ROUNDS} times in a row, so the old copies were kept and nothing was deleted. Check the service (its disk, its operator), then resume.`,
+          })
+        }
+      }
+      store.setPhase(vaultId, 'awaiting-owner-kit')
       this.#emit(vaultId, true)
     }
-    // Uploads that read the old key just before the switch may have landed since: moved too.
-    await this.#deps.uploadsSettled?.()
-    const oldKey = await vaultKeys.retiredKey(vaultId)
-    await this.#reencryptAll(client, vaultId, { old: oldKey, new: newKey }, keys, run, 'after-switch')
+    // The old blobs are the only copies a lost computer cannot take with it until the new owner kit is
+    // saved: see the top of this file.
+    if (!this.#deps.ownerKitSaved(vaultId, switched.newFingerprint)) return
     await this.#deleteOld(client, vaultId, signal)
     await vaultKeys.forgetRetiredKey(vaultId)
     store.setPhase(vaultId, 'done', new Date(this.#now()).toISOString())
+  }
+
+  /**
+   * Reads back every new copy not yet checked. One that does not open whole under the new key is
+   * deleted and its blob marked to be moved again; false when any was.
+   */
+  async #verifyNew(
+    client: VaultApiClient,
+    vaultId: string,
+    newKey: Uint8Array,
+    keys: BlobKeys,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const { store } = this.#deps
+    let allGood = true
+    for (const blob of store.blobs(vaultId)) {
+      if (!blob.newAssetId || blob.newVerified || blob.oldDeleted) continue
+      signal.throwIfAborted()
+      try {
+        await verifyReencrypted(
+          client,
+          blob.newAssetId,
+          blob.newSizeBytes ?? blob.sizeBytes,
+          newKey,
+          keys,
+          signal,
+        )
+        store.newVerified(vaultId, blob.oldAssetId)
+      } catch (error) {
+        if (!(error instanceof FileCipherError)) throw error
+        allGood = false
+        await this.#deleteAsset(client, vaultId, blob.newAssetId)
+        this.#remap(this.#deps.index(), vaultId, blob.newAssetId, blob.oldAssetId)
+        store.newCopyFailed(vaultId, blob.oldAssetId)
+      }
+      this.#emit(vaultId, false)
+    }
+    return allGood
   }
 
   #keyGone(vaultId: string): AppError {
