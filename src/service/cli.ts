@@ -30,7 +30,7 @@ import { openServiceContext, type StorageChoice } from './service-context'
 import type { InitFlags } from './service-init'
 
 const USAGE = `Usage:
-  npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port] [--from addr]
+  npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port [--smtp-insecure-plaintext]] [--from addr]
                 [--public-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
                 [--postgres-url postgres://user:password@host/db] [--blobs-dir <folder all instances share>]
   npm run service -- serve --config <file> [same flags, which win over the file]
@@ -72,6 +72,7 @@ const OPTIONS = {
   'smtp-user': { type: 'string' },
   'smtp-password': { type: 'string' },
   'smtp-secure': { type: 'boolean' },
+  'smtp-insecure-plaintext': { type: 'boolean' },
   'mail-from': { type: 'string' },
   'test-to': { type: 'string' },
   'skip-mail-test': { type: 'boolean' },
@@ -179,6 +180,7 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
       port,
       host,
       ...(values.smtp ? { smtp: values.smtp } : {}),
+      ...(values['smtp-insecure-plaintext'] ? { smtpInsecurePlaintext: true } : {}),
       ...(values.from ? { from: values.from } : {}),
       ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
       ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),

@@ -8,6 +8,8 @@ export interface ServiceContext {
   /** Injectable so tests can move time forward; everything time-based reads it. */
   clock: () => Date
   dataDir: string
+  /** The key outbox bodies are sealed with (secrets.ts); <dataDir>/mail.key when unset. */
+  mailKeyFile?: string
   blobs: BlobStore
   /** Base URL put into e-mailed links (accept/decline/claim pages, heir instructions). */
   publicUrl: () => string

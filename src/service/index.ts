@@ -6,7 +6,7 @@ import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { isBlobReferenced } from './assets'
 import { lockDataDir } from './data-dir-lock'
 import { buildHttpServer } from './http-server'
-import { MailDelivery } from './outbox'
+import { adoptMailKey, MailDelivery, smtpSecurityNote } from './outbox'
 import { tightenTree } from './private-files'
 import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
@@ -33,6 +33,11 @@ export interface ServiceOptions {
   postgresUrl?: string
   /** Blobs in a folder all instances share, or on Arweave; by default in <data-dir>/blobs. */
   blobs?: BlobChoice
+  /**
+   * The key outbox e-mails are sealed with at rest; by default <dataDir>/mail.key. Instances sharing a
+   * PostgreSQL database must use the same key (a copy on each machine).
+   */
+  mailKeyFile?: string
   /** 0 (the default) picks a free port. */
   port?: number
   host?: string
@@ -40,6 +45,11 @@ export interface ServiceOptions {
   clock?: () => Date
   /** smtp://host:port (or smtps://user:pass@host); without it mail is only recorded in the outbox. */
   smtp?: string
+  /**
+   * Send over SMTP without required TLS to a server beyond this computer (the password and every link may
+   * travel in clear). Off: TLS is required (smtps://, or STARTTLS that a server must accept).
+   */
+  smtpInsecurePlaintext?: boolean
   /** Sender address of outgoing mail. */
   from?: string
   /**
@@ -87,6 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     opened = await openServiceContext(options.dataDir, clock, {
       ...(options.postgresUrl ? { postgresUrl: options.postgresUrl } : {}),
       ...(options.blobs ? { blobs: options.blobs } : {}),
+      ...(options.mailKeyFile ? { mailKeyFile: options.mailKeyFile } : {}),
     })
   } catch (error) {
     unlock()
@@ -112,7 +123,24 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw error
   }
 
-  const mail = new MailDelivery(ctx, options.smtp, options.from ?? 'Vault Service <vault-service@localhost>')
+  try {
+    await adoptMailKey(ctx)
+  } catch (error) {
+    await db.close()
+    unlock()
+    throw error
+  }
+  const mail = new MailDelivery(
+    ctx,
+    options.smtp,
+    options.from ?? 'Vault Service <vault-service@localhost>',
+    {
+      insecurePlaintext: options.smtpInsecurePlaintext === true,
+    },
+  )
+  if (mail.security === 'insecure-plaintext') {
+    console.error(`[vault-service] sending e-mail ${smtpSecurityNote(mail.security)}`)
+  }
   ctx.outboxChanged = () => {
     void mail.deliverPending()
   }

@@ -2,10 +2,25 @@
 // change that caused it), then delivered over SMTP when one is configured, with retries. Once delivered,
 // the stored copy loses its tokens (links and access codes): the recipient has them, and a copy of the
 // data directory must not. Instances sharing one database each claim a message before sending it, so
-// none is sent twice.
+// none is sent twice. Until then the stored body is sealed under the data folder's mail key (secrets.ts), so
+// the database never holds a usable token. SMTP runs over TLS, required, unless the server is on this
+// machine or the operator opted out by name (smtp.insecurePlaintext).
+import { existsSync } from 'node:fs'
+import { isIP } from 'node:net'
+import { join } from 'node:path'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { ServiceContext } from './context'
-import { newId, redactSecrets } from './secrets'
+import {
+  MAIL_KEY_FILE_NAME,
+  type MailKey,
+  mailKeyOf,
+  newId,
+  openMailBody,
+  redactSecrets,
+  sealedKeyId,
+  sealMailBody,
+} from './secrets'
+import { readSetting, writeSetting } from './sql-store'
 
 export interface OutgoingMail {
   vaultId: string | null
@@ -28,8 +43,58 @@ export interface OutboxMessage {
   lastError: string | null
 }
 
-/** Records a message; call inside the transaction of the change it reports. */
+/** The id of the mail key the database's bodies are sealed under (a hash, useless without the key). */
+export const MAIL_KEY_SETTING = 'mail_key_id'
+
+const mailKeyFileOf = (ctx: ServiceContext) => ctx.mailKeyFile ?? join(ctx.dataDir, MAIL_KEY_FILE_NAME)
+const mailKeyOfContext = (ctx: ServiceContext) => mailKeyOf(mailKeyFileOf(ctx))
+
+/**
+ * At start: the mail key this instance seals with must be the database's. On PostgreSQL another instance
+ * may be running with the recorded key, so a missing or different key refuses to start (a new key would
+ * split the outbox: each instance unable to send the other's mail). On SQLite (one instance) a lost key is
+ * replaced, and the log says which unsent mail it strands.
+ */
+export async function adoptMailKey(ctx: ServiceContext): Promise<void> {
+  const file = mailKeyFileOf(ctx)
+  let recorded = await readSetting(ctx.db, MAIL_KEY_SETTING)
+  const lostKey = (id: string) =>
+    `the database's outbox is sealed with the mail key ${id}, which ${file} ${existsSync(file) ? 'is not' : 'does not hold (the file is missing)'}: ` +
+    'every instance sharing this database needs the same key. Copy the mail key file from an instance that uses this ' +
+    `database to ${file} (or point storage.mailKeyFile in the config at a copy). If that key is lost for good, ` +
+    `run \`DELETE FROM settings WHERE key = '${MAIL_KEY_SETTING}'\` on the database: the unsent mail sealed under it is then never sent.`
+  if (recorded !== undefined && ctx.db.kind === 'postgres' && !existsSync(file))
+    throw new Error(lostKey(recorded))
+  const mailKey = mailKeyOf(file)
+  if (recorded === undefined) {
+    // Instances starting together: the first key recorded wins, the others see it below.
+    await ctx.db.run(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING',
+      MAIL_KEY_SETTING,
+      mailKey.id,
+    )
+    recorded = await readSetting(ctx.db, MAIL_KEY_SETTING)
+  }
+  if (recorded === mailKey.id || recorded === undefined) return
+  if (ctx.db.kind === 'postgres') throw new Error(lostKey(recorded))
+  const stranded = await ctx.db.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND body LIKE ?',
+    `sealed-1.${recorded}.%`,
+  )
+  console.error(
+    `[vault-service] the mail key ${file} is new (the database's outbox was sealed with ${recorded}): ` +
+      `${stranded?.n ?? 0} unsent e-mail(s) sealed with the old key cannot be sent; put back the old key file to send them`,
+  )
+  await writeSetting(ctx.db, MAIL_KEY_SETTING, mailKey.id)
+}
+
+/** What a sealed body is bound to: moved to another row, or re-addressed in the database, it no longer opens. */
+const bindingOf = (mail: { kind: string; to: string; vaultId: string | null }) =>
+  `${mail.kind}\0${mail.to}\0${mail.vaultId ?? ''}`
+
+/** Records a message (its body sealed); call inside the transaction of the change it reports. */
 export async function queueMail(ctx: ServiceContext, mail: OutgoingMail): Promise<void> {
+  const body = sealMailBody(mailKeyOfContext(ctx), mail.body, bindingOf(mail))
   await ctx.db.run(
     `INSERT INTO outbox (vault_id, kind, to_address, subject, body, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -37,7 +102,7 @@ export async function queueMail(ctx: ServiceContext, mail: OutgoingMail): Promis
     mail.kind,
     mail.to,
     mail.subject,
-    mail.body,
+    body,
     ctx.clock().toISOString(),
     ctx.clock().toISOString(),
   )
@@ -56,13 +121,25 @@ interface OutboxRow {
   last_error: string | null
 }
 
-const toMessage = (row: OutboxRow): OutboxMessage => ({
+const rowBinding = (row: OutboxRow) =>
+  bindingOf({ kind: row.kind, to: row.to_address, vaultId: row.vault_id })
+
+/** A stored row's body in clear, or why it cannot be opened. */
+function readableBody(mailKey: MailKey, row: OutboxRow): string {
+  try {
+    return openMailBody(mailKey, row.body, rowBinding(row))
+  } catch (error) {
+    return `[cannot be read: ${(error as Error).message}]`
+  }
+}
+
+const toMessage = (mailKey: MailKey, row: OutboxRow): OutboxMessage => ({
   id: row.id,
   vaultId: row.vault_id,
   kind: row.kind,
   to: row.to_address,
   subject: row.subject,
-  body: row.body,
+  body: readableBody(mailKey, row),
   createdAt: row.created_at,
   sentAt: row.sent_at,
   attempts: row.attempts,
@@ -73,7 +150,8 @@ export async function listOutbox(ctx: ServiceContext, vaultId?: string): Promise
   const rows = vaultId
     ? await ctx.db.all<OutboxRow>('SELECT * FROM outbox WHERE vault_id = ? ORDER BY id', vaultId)
     : await ctx.db.all<OutboxRow>('SELECT * FROM outbox ORDER BY id')
-  return rows.map(toMessage)
+  const mailKey = mailKeyOfContext(ctx)
+  return rows.map((row) => toMessage(mailKey, row))
 }
 
 /** Delivery attempts before a message is no longer retried. */
@@ -86,9 +164,74 @@ export const MAX_ATTEMPTS = 8
  */
 export const CLAIM_LEASE_MS = 10 * 60_000
 
+/**
+ * How mail reaches the SMTP server. tls: TLS from the first byte (smtps://) or STARTTLS, required (a server
+ * that does not offer it gets no password and no message: a stripped STARTTLS cannot downgrade it);
+ * loopback: a server on this machine, reached without a network, STARTTLS used when offered; insecure-plaintext:
+ * the operator opted out by name, so the password and every link may travel in clear.
+ */
+export type SmtpSecurity = 'tls' | 'loopback' | 'insecure-plaintext'
+
+const isLoopbackHost = (host: string) => {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true
+  if (isIP(bare) === 4) return bare.startsWith('127.')
+  return bare === '::1'
+}
+
+export function smtpSecurityOf(smtpUrl: string, insecurePlaintext = false): SmtpSecurity {
+  const url = new URL(smtpUrl)
+  if (url.protocol === 'smtps:') return 'tls'
+  if (isLoopbackHost(url.hostname)) return 'loopback'
+  return insecurePlaintext ? 'insecure-plaintext' : 'tls'
+}
+
+/** One sentence for the log, init and the mail test: how this SMTP connection is protected. */
+export function smtpSecurityNote(security: SmtpSecurity): string {
+  switch (security) {
+    case 'tls':
+      return 'over TLS (required: a server that does not offer it gets no password and no message)'
+    case 'loopback':
+      return 'to a server on this machine (loopback: no network in between; STARTTLS used when offered)'
+    case 'insecure-plaintext':
+      return 'WITHOUT required TLS (smtp.insecurePlaintext): the SMTP password and every link may travel in clear'
+  }
+}
+
+/** nodemailer's options for the URL under the security chosen, with bounded timeouts. */
+export function smtpTransportOptions(
+  smtpUrl: string,
+  security: SmtpSecurity,
+  timeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+) {
+  return {
+    url: smtpUrl,
+    // STARTTLS even when the server does not announce it (a stripped announcement), and no send without it.
+    ...(security === 'tls' ? { requireTLS: true } : {}),
+    ...timeouts,
+  } as Parameters<typeof nodemailer.createTransport>[0]
+}
+
+/** A send refused for want of TLS says so, and what to do; other errors pass unchanged. */
+export function explainTlsRefusal(error: unknown, smtpUrl: string): unknown {
+  const failure = error as { code?: string; message?: string }
+  if (failure?.code !== 'ETLS' && !/STARTTLS/i.test(failure?.message ?? '')) return error
+  const url = new URL(smtpUrl)
+  return Object.assign(
+    new Error(
+      `the SMTP server at ${url.hostname}:${url.port || 587} did not take STARTTLS (${failure.message}), and TLS is required: ` +
+        'nothing was sent, no password and no message. Use a server that offers TLS (smtps:// on port 465, or STARTTLS), ' +
+        'or, to send in clear on purpose, set "insecurePlaintext": true in the config\'s smtp settings (serve --smtp-insecure-plaintext)',
+    ),
+    { code: 'ETLS' },
+  )
+}
+
 /** Sends one message right away, outside the outbox (the mail test). */
 export interface MailSender {
   readonly enabled: boolean
+  /** How the SMTP connection is protected; null without SMTP. */
+  readonly security: SmtpSecurity | null
   /** Resolves once the SMTP server accepted the message; rejects with its answer or after timeoutMs. */
   sendNow(mail: { to: string; subject: string; text: string }, timeoutMs?: number): Promise<void>
 }
@@ -96,6 +239,10 @@ export interface MailSender {
 /** Delivers queued messages over SMTP; one pass at a time, failed messages retried with backoff. */
 export class MailDelivery implements MailSender {
   private readonly transport: Transporter | null
+  readonly security: SmtpSecurity | null
+  private readonly mailKey: MailKey
+  /** Messages sealed under another mail key were already reported in the log. */
+  private foreignKeyReported = false
   /** Whose claim a message carries: one random id per MailDelivery, so per service instance. */
   private readonly instanceId = newId('mail')
   private running: Promise<number> | null = null
@@ -104,18 +251,17 @@ export class MailDelivery implements MailSender {
 
   constructor(
     private readonly ctx: ServiceContext,
-    smtpUrl: string | undefined,
+    private readonly smtpUrl: string | undefined,
     private readonly from: string,
+    options: { insecurePlaintext?: boolean } = {},
   ) {
+    this.mailKey = mailKeyOfContext(ctx)
+    this.security = smtpUrl ? smtpSecurityOf(smtpUrl, options.insecurePlaintext) : null
     // Bounded timeouts: a silent server must not keep a delivery pass (or shutdown) waiting for minutes.
-    this.transport = smtpUrl
-      ? nodemailer.createTransport({
-          url: smtpUrl,
-          connectionTimeout: 10_000,
-          greetingTimeout: 10_000,
-          socketTimeout: 30_000,
-        } as Parameters<typeof nodemailer.createTransport>[0])
-      : null
+    this.transport =
+      smtpUrl && this.security
+        ? nodemailer.createTransport(smtpTransportOptions(smtpUrl, this.security))
+        : null
   }
 
   get enabled(): boolean {
@@ -158,6 +304,8 @@ export class MailDelivery implements MailSender {
     })
     try {
       await Promise.race([this.transport.sendMail({ from: this.from, ...mail }), timeout])
+    } catch (error) {
+      throw explainTlsRefusal(error, this.smtpUrl!)
     } finally {
       clearTimeout(timer)
     }
@@ -180,16 +328,30 @@ export class MailDelivery implements MailSender {
       now,
     )
     let delivered = 0
+    let foreign = 0
     for (const row of due) {
       if (this.closed) break
+      // Sealed under another instance's mail key: left for an instance that has it.
+      const keyId = sealedKeyId(row.body)
+      if (keyId !== null && keyId !== this.mailKey.id) {
+        foreign++
+        continue
+      }
       // Another instance may have taken the message since it was read: only a claimed one is sent.
       if (!(await this.claim(row))) continue
+      let text: string
+      try {
+        text = openMailBody(this.mailKey, row.body, rowBinding(row))
+      } catch (error) {
+        await this.recordFailure(row, error)
+        continue
+      }
       try {
         await transport.sendMail({
           from: this.from,
           to: row.to_address,
           subject: row.subject,
-          text: row.body,
+          text,
         })
       } catch (error) {
         if (this.closed) {
@@ -198,7 +360,7 @@ export class MailDelivery implements MailSender {
           await this.unclaim(row.id).catch(() => undefined)
           break
         }
-        await this.recordFailure(row, error)
+        await this.recordFailure(row, explainTlsRefusal(error, this.smtpUrl!))
         continue
       }
       await this.ctx.db.run(
@@ -206,10 +368,18 @@ export class MailDelivery implements MailSender {
            claimed_by = NULL, claimed_until = NULL
            WHERE id = ?`,
         this.ctx.clock().toISOString(),
-        redactSecrets(row.body),
+        redactSecrets(text),
         row.id,
       )
       delivered++
+    }
+    if (foreign > 0 && !this.foreignKeyReported) {
+      this.foreignKeyReported = true
+      console.error(
+        `[vault-service] ${foreign} unsent e-mail(s) are sealed under another mail key than ${this.mailKey.file} ` +
+          '(this instance leaves them to one that has it): instances sharing a database need the same mail key; ' +
+          'copy that file from the instance that queued them. Without that key they are never sent.',
+      )
     }
     if (delivered > 0 && !this.closed) await this.dropOldPageVersions()
     return delivered

@@ -37,6 +37,11 @@ const smtpSettings = z.strictObject({
   secure: z.boolean(),
   user: z.string().min(1).optional(),
   password: z.string().optional(),
+  /**
+   * true: send without required TLS to a server beyond this computer, so the password and every link may
+   * travel in clear. Unset: TLS is required (STARTTLS a server must accept, or secure).
+   */
+  insecurePlaintext: z.boolean().optional(),
 })
 
 const postgresUrl = z
@@ -49,6 +54,11 @@ const postgresUrl = z
 const storageSettings = z.strictObject({
   /** Several instances, each with its own dataDir, share the vaults through this database. */
   postgresUrl: postgresUrl.optional(),
+  /**
+   * The key e-mails waiting in the outbox are sealed with (0600; by default <dataDir>/mail.key). Every
+   * instance sharing postgresUrl needs the same key: give each a copy. Never beside the database's backups.
+   */
+  mailKeyFile: z.string().min(1).optional(),
   blobs: z
     .discriminatedUnion('kind', [
       /** A folder every instance mounts at the same path (one file system: NFS, a shared disk). */
@@ -219,6 +229,7 @@ export function configServiceOptions(config: ServiceConfig) {
     port: config.listen.port,
     publicUrl: config.publicUrl,
     ...(config.smtp ? { smtp: smtpUrl(config.smtp) } : {}),
+    ...(config.smtp?.insecurePlaintext ? { smtpInsecurePlaintext: true } : {}),
     ...(config.mailFrom ? { from: config.mailFrom } : {}),
     ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     ...(config.trustProxy?.length ? { trustProxy: config.trustProxy } : {}),
@@ -232,6 +243,7 @@ export function configStorage(config: ServiceConfig): StorageChoice {
   return {
     ...(config.storage?.postgresUrl ? { postgresUrl: config.storage.postgresUrl } : {}),
     ...(config.storage?.blobs ? { blobs: config.storage.blobs } : {}),
+    ...(config.storage?.mailKeyFile ? { mailKeyFile: config.storage.mailKeyFile } : {}),
   }
 }
 

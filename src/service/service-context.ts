@@ -19,6 +19,8 @@ export interface StorageChoice {
   /** postgres://… to share state with other instances (see postgres-store.ts). */
   postgresUrl?: string
   blobs?: BlobChoice
+  /** The mail key every instance sharing the database uses (see outbox.ts); by default <data-dir>/mail.key. */
+  mailKeyFile?: string
 }
 
 /** Opens a data directory for use without HTTP (the admin CLI), sharing the running service's settings. */
@@ -41,6 +43,7 @@ export async function openServiceContext(
     db,
     clock,
     dataDir,
+    ...(storage.mailKeyFile ? { mailKeyFile: storage.mailKeyFile } : {}),
     blobs,
     publicUrl: () => publicUrl,
     maxFileBytes: LIMITS.maxFileBytes,

@@ -14,7 +14,9 @@ import {
   createBackupKeyFile,
   readBackupKeyFile,
 } from './backup'
+import { explainTlsRefusal, smtpSecurityNote, smtpSecurityOf, smtpTransportOptions } from './outbox'
 import { openPostgresStore, redactedUrl } from './postgres-store'
+import { MAIL_KEY_FILE_NAME, mailKeyOf } from './secrets'
 import {
   defaultConfigPath,
   loadTls,
@@ -39,6 +41,8 @@ export interface InitFlags {
   'smtp-user'?: string
   'smtp-password'?: string
   'smtp-secure'?: boolean
+  /** Send without required TLS to a server beyond this computer (named so nobody picks it by accident). */
+  'smtp-insecure-plaintext'?: boolean
   'mail-from'?: string
   from?: string
   'test-to'?: string
@@ -214,6 +218,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
       ...(user && password ? { password } : {}),
     }
   }
+  if (flags['smtp-insecure-plaintext']) smtp = { ...smtp, insecurePlaintext: true }
   const mailFrom = await need(
     flags.from && !flags['mail-from'] ? 'from' : 'mail-from',
     'Sender address of the e-mails',
@@ -297,6 +302,8 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     ...(flags['blobs-dir'] ? { blobs: { kind: 'folder' as const, path: resolve(flags['blobs-dir']) } } : {}),
   }
   const configFile = resolve(flags.config ?? defaultConfigPath(dataDir))
+  // Instances sharing the database seal their outbox with one mail key: beside the config that each gets.
+  if (postgresUrl) Object.assign(storage, { mailKeyFile: join(dirname(configFile), MAIL_KEY_FILE_NAME) })
   // Next to the config file, never in a backup: admin backup signs with it, admin restore checks with it.
   const backupKeyFile = join(dirname(configFile), BACKUP_KEY_FILE_NAME)
   const config: ServiceConfig = {
@@ -322,6 +329,10 @@ export function explainSmtpFailure(error: unknown, smtp: SmtpSettings): string {
   const answer = failure.response ? ` (it answered: ${failure.response.trim().slice(0, 300)})` : ''
   // nodemailer reports a refused connection as ESOCKET or ECONNECTION with the system's code in the message.
   const code = /\bECONNREFUSED\b/.test(failure.message ?? '') ? 'ECONNREFUSED' : failure.code
+  // Refused for want of TLS (outbox.ts explainTlsRefusal): its sentence already says what to do.
+  if (code === 'ETLS' && /TLS is required/.test(failure.message ?? '')) {
+    return `${failure.message!.charAt(0).toUpperCase()}${failure.message!.slice(1)} (for init: --smtp-insecure-plaintext).`
+  }
   switch (code) {
     case 'ECONNREFUSED':
       return `Nothing accepts connections at ${where}: check --smtp-host and --smtp-port (usually 587, or 465 with TLS).`
@@ -349,21 +360,29 @@ export function explainSmtpFailure(error: unknown, smtp: SmtpSettings): string {
 
 /** Sends the test message; resolves with the server's answer once it accepted it. */
 async function sendTestMail(config: ServiceConfig, to: string): Promise<string> {
-  const transport = nodemailer.createTransport({
-    url: smtpUrl(config.smtp!),
-    connectionTimeout: MAIL_TIMEOUT_MS,
-    greetingTimeout: MAIL_TIMEOUT_MS,
-    socketTimeout: MAIL_TIMEOUT_MS,
-  } as Parameters<typeof nodemailer.createTransport>[0])
+  const url = smtpUrl(config.smtp!)
+  const security = smtpSecurityOf(url, config.smtp!.insecurePlaintext)
+  const transport = nodemailer.createTransport(
+    smtpTransportOptions(url, security, {
+      connectionTimeout: MAIL_TIMEOUT_MS,
+      greetingTimeout: MAIL_TIMEOUT_MS,
+      socketTimeout: MAIL_TIMEOUT_MS,
+    }),
+  )
   try {
-    const info = await transport.sendMail({
-      from: config.mailFrom,
-      to,
-      subject: 'Vault Service: test e-mail from the set-up',
-      text:
-        `This message comes from \`npm run service -- init\` on the Vault Service at ${config.publicUrl}.\n\n` +
-        'If you read it, the service can reach guardians and heirs by e-mail. Nothing else happened.\n',
-    })
+    const info = await transport
+      .sendMail({
+        from: config.mailFrom,
+        to,
+        subject: 'Vault Service: test e-mail from the set-up',
+        text:
+          `This message comes from \`npm run service -- init\` on the Vault Service at ${config.publicUrl}.\n\n` +
+          'If you read it, the service can reach guardians and heirs by e-mail. Nothing else happened.\n\n' +
+          `It was sent ${smtpSecurityNote(security)}.\n`,
+      })
+      .catch((error: unknown) => {
+        throw explainTlsRefusal(error, url)
+      })
     if (info.rejected.length > 0) {
       throw Object.assign(new Error(`the recipient ${to} was refused`), { code: 'EENVELOPE' })
     }
@@ -429,8 +448,9 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
       say(`Sending a test e-mail to ${testTo} through ${config.smtp!.host}:${config.smtp!.port} ...`)
       try {
         const answer = await sendTestMail(config, testTo)
+        const security = smtpSecurityOf(smtpUrl(config.smtp!), config.smtp!.insecurePlaintext)
         say(
-          `The SMTP server accepted the test e-mail${answer ? ` (${answer.trim()})` : ''}. ` +
+          `The SMTP server accepted the test e-mail${answer ? ` (${answer.trim()})` : ''}, sent ${smtpSecurityNote(security)}. ` +
             `Check the inbox of ${testTo} (and its spam folder): accepted is not yet delivered.`,
         )
       } catch (error) {
@@ -488,6 +508,8 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
         throw new InitError(`${error.message}\nThe config file was not written.`)
       throw error
     }
+    // Made now, so it can be copied with the config to the other instances before any of them starts.
+    if (config.storage?.mailKeyFile) mailKeyOf(config.storage.mailKeyFile)
     let written: string
     try {
       written = writeServiceConfig(configFile, config)
@@ -506,7 +528,8 @@ export async function runInit(flags: InitFlags, io: InitIo): Promise<number> {
     say(mode)
     if (config.storage) {
       say(
-        'More instances: give each machine this config with its own dataDir (and the same storage); ' +
+        'More instances: give each machine this config with its own dataDir (and the same storage)' +
+          `${config.storage.mailKeyFile ? `, and a copy of the mail key ${config.storage.mailKeyFile} (mode 600; it opens the e-mails waiting in the database)` : ''}; ` +
           `they share ${[config.storage.postgresUrl ? 'the PostgreSQL database' : '', config.storage.blobs ? `the blob folder ${config.storage.blobs.kind === 'folder' ? config.storage.blobs.path : ''}` : ''].filter(Boolean).join(' and ')}.`,
       )
     }

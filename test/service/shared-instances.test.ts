@@ -3,7 +3,7 @@
 // other, credits are spent once, rate limits count across both, and each due release fires once.
 
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -48,11 +48,14 @@ interface Pair {
 async function startPair(extra: Partial<ServiceOptions> = {}): Promise<Pair> {
   const postgresUrl = await server!.newDatabase()
   const blobs = tempDir('vault-shared-blobs-')
+  // Instances sharing a database share its mail key (outbox bodies are sealed with it).
+  const mailKeyFile = join(tempDir('vault-shared-mail-key-'), 'mail.key')
   let now = Date.parse('2030-01-01T00:00:00.000Z')
   const options = (): ServiceOptions => ({
     dataDir: tempDir('vault-instance-'),
     postgresUrl,
     blobs: { kind: 'folder', path: blobs },
+    mailKeyFile,
     clock: () => new Date(now),
     rateLimits: false,
     // Ticks only when the test says so.
@@ -209,6 +212,7 @@ describe.skipIf(noPostgres)('the command line with shared storage', () => {
   it('admin and serve take the storage from the config file; two served instances share it', async () => {
     const postgresUrl = await server!.newDatabase()
     const blobs = tempDir('vault-cli-blobs-')
+    const mailKeyFile = join(tempDir('vault-cli-mail-key-'), 'mail.key')
     const config = (dataDir: string) => {
       const file = join(tempDir('vault-cli-config-'), 'service-config.json')
       writeServiceConfig(file, {
@@ -216,7 +220,7 @@ describe.skipIf(noPostgres)('the command line with shared storage', () => {
         dataDir,
         listen: { host: '127.0.0.1', port: 0 },
         publicUrl: 'http://127.0.0.1',
-        storage: { postgresUrl, blobs: { kind: 'folder', path: blobs } },
+        storage: { postgresUrl, blobs: { kind: 'folder', path: blobs }, mailKeyFile },
       })
       return file
     }
@@ -348,7 +352,11 @@ describe.skipIf(noPostgres)('init with shared storage', () => {
     expect(readServiceConfig(join(dataDir, 'service-config.json')).storage).toEqual({
       postgresUrl,
       blobs: { kind: 'folder', path: blobs },
+      mailKeyFile: join(dataDir, 'mail.key'),
     })
+    // Made at init, private, so it can be copied with the config before any instance starts.
+    expect(statSync(join(dataDir, 'mail.key')).mode & 0o777).toBe(0o600)
+    expect(done.text).toContain(`a copy of the mail key ${join(dataDir, 'mail.key')}`)
     const { db } = await openServiceContext(dataDir, undefined, { postgresUrl })
     try {
       expect(await db.get('SELECT version FROM schema_version')).toEqual({ version: SCHEMA_VERSION })

@@ -75,8 +75,10 @@ async function sqlitePair(): Promise<Pair> {
 async function postgresPair(): Promise<Pair> {
   const { clock, advance } = movableClock()
   const postgresUrl = await postgres!.newDatabase()
-  const a = await openServiceContext(tempDir(), clock, { postgresUrl })
-  const b = await openServiceContext(tempDir(), clock, { postgresUrl })
+  // Instances sharing a database share its mail key (outbox bodies are sealed with it).
+  const mailKeyFile = join(tempDir(), 'mail.key')
+  const a = await openServiceContext(tempDir(), clock, { postgresUrl, mailKeyFile })
+  const b = await openServiceContext(tempDir(), clock, { postgresUrl, mailKeyFile })
   return {
     a: a.ctx,
     b: b.ctx,
