@@ -3,13 +3,15 @@ import type { KeyRotationEstimate, KeyRotationStatus } from '../../shared/ipc/ke
 import type { VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
+import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 
 /**
  * "Rotate the vault key": the cost first (and what the service's store means for the old copies),
- * then the progress of a rotation under way, then what the owner must do with the new kits. Shown in
- * the vault key panel, and in the Guardians tab right after a guardian is removed.
+ * then the progress of a rotation under way, then the wait for the new owner kit (the old copies stay
+ * until it is confirmed, and the panel says what that leaves open), then what the owner must do with
+ * the new kits. Shown in the vault key panel, and in the Guardians tab right after a guardian is removed.
  */
 export function KeyRotationPanel({
   v,
@@ -81,13 +83,14 @@ export function KeyRotationPanel({
 
   const writable = canWrite && v.state === 'active' && v.keyOnDevice
   const underWay = status && (status.phase === 're-encrypting' || status.phase === 'switched')
+  const awaiting = status?.phase === 'awaiting-owner-kit'
   const done = status?.phase === 'done'
 
   return (
     <section className="key-rotation" data-testid="key-rotation" aria-labelledby={`key-rotation-${v.id}`}>
       <h3 id={`key-rotation-${v.id}`}>{t.title}</h3>
       {afterRemoval && !underWay && !done && <p className="notice notice-warn">{t.afterRemoval}</p>}
-      {!underWay && <p className="muted small">{t.why}</p>}
+      {!underWay && !awaiting && <p className="muted small">{t.why}</p>}
 
       {underWay && status && <RotationProgress status={status} />}
 
@@ -130,9 +133,11 @@ export function KeyRotationPanel({
         <p className="muted small">{t.abandonNote}</p>
       )}
 
+      {awaiting && status && <AwaitingOwnerKit v={v} status={status} />}
+
       {done && status && <RotationDone status={status} ownerKitSaved={!!v.ownerKitConfirmedAt} />}
 
-      {!underWay && !estimate && (
+      {!underWay && !awaiting && !estimate && (
         <div className="row">
           <button
             type="button"
@@ -147,7 +152,7 @@ export function KeyRotationPanel({
         </div>
       )}
 
-      {!underWay && estimate && (
+      {!underWay && !awaiting && estimate && (
         <div className="rotation-cost" data-testid="key-rotation-estimate">
           <p>
             <strong>
@@ -222,6 +227,34 @@ function RotationProgress({ status }: { status: KeyRotationStatus }) {
       ) : (
         !status.running && <p className="notice notice-info">{t.paused}</p>
       )}
+    </div>
+  )
+}
+
+/** Every file is under the new key; the old copies wait for the owner kit, and the panel asks for it. */
+function AwaitingOwnerKit({ v, status }: { v: VaultView; status: KeyRotationStatus }) {
+  const t = text.keyRotation
+  const openFlow = useOwnerKitFlow((s) => s.open)
+  return (
+    <div className="notice notice-warn" role="alert" data-testid="key-rotation-awaiting-owner-kit">
+      <p>
+        <strong>{t.awaitingTitle}</strong>
+      </p>
+      <p>{t.awaiting(status.files.reencrypted, status.oldCopiesLeft)}</p>
+      <p>{t.awaitingRisk}</p>
+      <p>{t.kitsMade(status.kitsMade)}</p>
+      {status.problem && <p className="text-warn">{status.problem}</p>}
+      <p>{t.awaitingNext}</p>
+      <div className="row">
+        <button
+          type="button"
+          className="button"
+          onClick={() => openFlow(v.id)}
+          data-testid="key-rotation-save-new-owner-kit"
+        >
+          {t.saveNewOwnerKit}
+        </button>
+      </div>
     </div>
   )
 }

@@ -301,7 +301,8 @@ export const english = (f: LocaleFormat) => ({
     short: (credits: number) =>
       `The balance is ${f.count(credits, { one: 'credit', other: 'credits' })} short. Add credits first; nothing is started or charged.`,
     empty: 'The vault holds no files: the rotation only makes a new key and new kits, at no cost.',
-    deletes: 'Once every file is re-encrypted, the old copies are deleted from the service.',
+    deletes:
+      'Once every file is re-encrypted and read back, and you have saved and confirmed the new owner kit, the old copies are deleted from the service.',
     permanent:
       'This service keeps files on Arweave, a permanent store: nothing stored there can be deleted. After the rotation the old copies stay readable for ever by anyone holding two old kits or the old owner kit; the rotation protects the copies the service serves from now on.',
     noDelete:
@@ -309,13 +310,15 @@ export const english = (f: LocaleFormat) => ({
     unknownStorage:
       'This service does not say where it keeps files or whether deleting removes them: old copies may stay readable with the old kits.',
     safe: 'Until every file is re-encrypted the old key stays the vault key, so stopping half-way loses nothing; the rotation continues where it stopped, also after a restart.',
-    after: 'Afterwards every guardian needs their new kit and you must save the new owner kit.',
+    after:
+      'Afterwards you must save the new owner kit: the old copies are deleted only once you confirm it, and until then the old kits still open them. Every guardian needs their new kit.',
     start: (credits: number) => `Rotate the key for ${f.credits(credits)}`,
     starting: 'Starting…',
     phase: {
       none: '',
       're-encrypting': 'Re-encrypting the files under the new key',
-      switched: 'The new key is in use; deleting the old copies',
+      switched: 'The new key is in use; reading the new copies back',
+      'awaiting-owner-kit': 'Waiting for you to save the new owner kit',
       done: 'The vault key was rotated',
     },
     progress: (done: number, total: number, bytesDone: number, bytesTotal: number) =>
@@ -344,6 +347,13 @@ export const english = (f: LocaleFormat) => ({
     saveOwnerKit:
       'Save the new owner kit now (Overview, Vault key and owner kit): the old one opens nothing any more.',
     rotateAgain: 'Rotate again',
+    awaitingTitle: 'Save the new owner kit: the old copies are kept until you do',
+    awaiting: (files: number, oldCopies: number) =>
+      `${f.count(files, { one: 'file is', other: 'files are' })} re-encrypted under the new key and read back. Right now only this computer holds the new key, so ${f.count(oldCopies, { one: 'old copy stays', other: 'old copies stay' })} on the service: if this computer were lost before you save the new owner kit, the old copies and the old kits are what you and your heirs would recover from.`,
+    awaitingRisk:
+      "Until the old copies are deleted, the old kits still open them: the removed guardian's old kit, together with other old kits (as many as the vault needs, less one) or the old owner kit, could read the files as they were before the rotation. Files added since are under the new key only.",
+    awaitingNext: 'Save the new owner kit and confirm it; the old copies are deleted right after.',
+    saveNewOwnerKit: 'Save the new owner kit',
   },
   windowTitle: {
     /** "Family documents — Guardians — Vault Desktop". */

@@ -179,7 +179,8 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     short: (credits: number) =>
       `Faltan ${f.count(credits, { one: 'crédito', other: 'créditos' })} en el saldo. Añada créditos primero; no se inicia ni se cobra nada.`,
     empty: 'La bóveda no tiene archivos: la rotación solo crea una clave y kits nuevos, sin coste.',
-    deletes: 'Cuando todos los archivos estén cifrados de nuevo, las copias viejas se borran del servicio.',
+    deletes:
+      'Cuando todos los archivos estén cifrados de nuevo y comprobados, y usted haya guardado y confirmado el kit nuevo del propietario, las copias viejas se borran del servicio.',
     permanent:
       'Este servicio guarda los archivos en Arweave, un almacén permanente: nada de lo guardado allí se puede borrar. Tras la rotación, las copias viejas siguen legibles para siempre para quien tenga dos kits viejos o el kit viejo del propietario; la rotación protege las copias que el servicio entrega desde ahora.',
     noDelete:
@@ -187,14 +188,16 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     unknownStorage:
       'Este servicio no dice dónde guarda los archivos ni si borrar los elimina: las copias viejas pueden seguir legibles con los kits viejos.',
     safe: 'Hasta que todos los archivos estén cifrados de nuevo, la clave vieja sigue siendo la de la bóveda, así que detenerse a mitad no pierde nada; la rotación sigue donde se quedó, también tras reiniciar.',
-    after: 'Después, cada guardián necesita su kit nuevo y usted debe guardar el kit nuevo del propietario.',
+    after:
+      'Después usted debe guardar el kit nuevo del propietario: las copias viejas se borran solo cuando lo confirme y, hasta entonces, los kits viejos todavía las abren. Cada guardián necesita su kit nuevo.',
     start: (credits: number) =>
       `Rotar la clave por ${f.credits(credits, { one: 'crédito', other: 'créditos' })}`,
     starting: 'Iniciando…',
     phase: {
       none: '',
       're-encrypting': 'Cifrando de nuevo los archivos con la clave nueva',
-      switched: 'La clave nueva está en uso; borrando las copias viejas',
+      switched: 'La clave nueva está en uso; comprobando las copias nuevas',
+      'awaiting-owner-kit': 'Esperando a que guarde el kit nuevo del propietario',
       done: 'La clave de la bóveda se rotó',
     },
     progress: (done: number, total: number, bytesDone: number, bytesTotal: number) =>
@@ -224,6 +227,14 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     saveOwnerKit:
       'Guarde ahora el kit nuevo del propietario (Resumen, Clave de la bóveda y kit del propietario): el viejo ya no abre nada.',
     rotateAgain: 'Rotar de nuevo',
+    awaitingTitle: 'Guarde el kit nuevo del propietario: las copias viejas se conservan hasta entonces',
+    awaiting: (files: number, oldCopies: number) =>
+      `${f.count(files, { one: 'archivo está cifrado', other: 'archivos están cifrados' })} de nuevo con la clave nueva y comprobados. Ahora mismo solo este ordenador tiene la clave nueva, así que ${f.count(oldCopies, { one: 'copia vieja se queda', other: 'copias viejas se quedan' })} en el servicio: si este ordenador se perdiera antes de que guarde el kit nuevo del propietario, las copias viejas y los kits viejos son lo que usted y sus herederos podrían recuperar.`,
+    awaitingRisk:
+      'Mientras no se borren las copias viejas, los kits viejos todavía las abren: el kit viejo del guardián eliminado, junto con otros kits viejos (tantos como pide la bóveda, menos uno) o el kit viejo del propietario, podría leer los archivos tal como estaban antes de la rotación. Los archivos añadidos después solo están con la clave nueva.',
+    awaitingNext:
+      'Guarde el kit nuevo del propietario y confírmelo; las copias viejas se borran justo después.',
+    saveNewOwnerKit: 'Guardar el kit nuevo del propietario',
   },
   // What a vault says when the key it was made with is gone from this computer.
   vaultKey: {
