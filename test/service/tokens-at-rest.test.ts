@@ -70,11 +70,12 @@ async function inviteBoth(t: TestService): Promise<{ delivered: string; waiting:
     call(t.url, 'POST', `/api/vault/${vaultId}/guardian`, { key: apiKey, json: { name, email } })
   expect((await invite('Greta', 'greta@example.com')).status).toBe(201)
   const deadline = Date.now() + 10_000
-  let mail: string | undefined
-  while (!(mail = received.find((m) => m.includes('greta@example.com')))) {
+  const arrived = () => received.find((m) => m.includes('greta@example.com'))
+  while (!arrived()) {
     if (Date.now() > deadline) throw new Error('the invitation did not arrive')
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
+  const mail = arrived()!
   await t.service.tick()
   const delivered = TOKEN.exec(mail)![0]
   // The second waits: the SMTP server is gone, so it stays in the outbox, unsent.
