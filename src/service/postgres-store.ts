@@ -294,7 +294,45 @@ export class PostgresStore implements SqlStore {
   }
 }
 
+/**
+ * Why the connection to `url` is not protected as it should be, or null when it is: a database on this
+ * machine (loopback or a Unix socket) needs no TLS; any other needs TLS that checks the server's certificate
+ * and name. pg (8.x) reads sslmode from the URL: verify-full checks both (against the system's CAs, or
+ * sslrootcert=<file> for a private CA); prefer, require and verify-ca are, for now, treated by pg as
+ * verify-full (libpq would check less, and pg means to follow libpq); no-verify encrypts without checking
+ * who answers; disable, or no sslmode, is plaintext.
+ */
+export function postgresTransportProblem(url: string): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return null
+  }
+  const params = parsed.searchParams
+  const host = (params.get('host') ?? parsed.hostname).replace(/^\[(.*)\]$/, '$1').toLowerCase()
+  const local =
+    host === '' || host.startsWith('/') || host === 'localhost' || host === '::1' || /^127\./.test(host)
+  if (local) return null
+  const sslmode = params.get('sslmode')
+  const ssl = params.get('ssl')
+  const where = `the PostgreSQL database at ${host}`
+  const fix =
+    "add ?sslmode=verify-full to postgres:// (and &sslrootcert=<CA file> when the server's certificate comes from a private CA)"
+  if (sslmode === 'verify-full') return null
+  if (sslmode === 'no-verify') {
+    return `${where} is reached over TLS that does not check the server's certificate (sslmode=no-verify): whoever sits between can read the password and every token hash and e-mail; ${fix}`
+  }
+  if (sslmode === 'prefer' || sslmode === 'require' || sslmode === 'verify-ca') {
+    return `${where} is reached with sslmode=${sslmode}, which the pg driver now treats as verify-full but libpq (and a future pg) checks less: say sslmode=verify-full`
+  }
+  if (sslmode === null && (ssl === 'true' || ssl === '1')) return null
+  return `${where} is reached WITHOUT TLS${sslmode ? ` (sslmode=${sslmode})` : ''}: the database password, the vaults' records and every e-mail address travel in clear over the network; ${fix}`
+}
+
 export async function openPostgresStore(url: string, poolSize = 10): Promise<PostgresStore> {
+  const problem = postgresTransportProblem(url)
+  if (problem) console.error(`[vault-service] ${problem}`)
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: TYPES })
   // An idle connection dropped by the server must not crash the service: the next query opens another.
   pool.on('error', (error) => console.error('[vault-service] PostgreSQL connection lost:', error.message))
