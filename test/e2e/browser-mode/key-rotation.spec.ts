@@ -1,6 +1,7 @@
 // Removing a guardian, then rotating the vault key in the window. The removal says what holds (the
 // removed guardian's kit still opens the vault with another old kit) and offers the rotation; the
-// rotation shows its cost first, re-encrypts every file and makes new kits. Then, with the recovery
+// rotation shows its cost first, re-encrypts every file and makes new kits, keeps the old copies (and
+// says so) until the owner saves and confirms the new owner kit, then deletes them. Then, with the recovery
 // library on every blob the local service keeps on disk: two old kits (the removed guardian's among
 // them) rebuild the old key, which opens none of them, and two new kits recover every file.
 // Screenshots: test-results/screenshots/key-rotation-*.png.
@@ -115,15 +116,42 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
   const estimate = panel.getByTestId('key-rotation-estimate')
   await expect(estimate).toContainText('Re-encrypting 2 stored files')
   await expect(estimate).toContainText(
-    'Once every file is re-encrypted, the old copies are deleted from the service.',
+    'and you have saved and confirmed the new owner kit, the old copies are deleted from the service.',
   )
   await panel.scrollIntoViewIfNeeded()
   await page.screenshot({ path: 'test-results/screenshots/key-rotation-cost.png', fullPage: true })
   await panel.getByTestId('key-rotation-start').click()
-  await expect(panel.getByTestId('key-rotation-done')).toBeVisible({ timeout: 120_000 })
+
+  // Every file is under the new key, but only this computer holds it: the old copies stay, and the
+  // panel says so and asks for the new owner kit.
+  const awaiting = panel.getByTestId('key-rotation-awaiting-owner-kit')
+  await expect(awaiting).toBeVisible({ timeout: 120_000 })
+  await expect(awaiting).toContainText('2 files are re-encrypted under the new key and read back')
+  await expect(awaiting).toContainText('2 old copies stay on the service')
+  await expect(awaiting).toContainText("the removed guardian's old kit, together with other old kits")
+  await expect(awaiting).toContainText('2 new guardian kits were made')
+  expect((await readdir(await blobsOnDisk())).length).toBe(4)
+  await panel.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/screenshots/key-rotation-awaiting.png', fullPage: true })
+
+  // The owner saves the new owner kit and confirms it: the old copies go.
+  await awaiting.getByRole('button', { name: 'Save the new owner kit' }).click()
+  const kit = page.frameLocator('iframe.kit-frame')
+  await expect(kit.locator('ol.words .w').first()).toBeVisible()
+  const ownerWords = await kit.locator('ol.words .w').allTextContents()
+  await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
+  const check = page.getByRole('dialog')
+  await expect(check.getByText(/^Word \d+ of \d+$/).first()).toBeVisible()
+  for (const label of await check.getByText(/^Word \d+ of \d+$/).allTextContents()) {
+    await check.getByLabel(label).fill(ownerWords[Number(/Word (\d+)/.exec(label)?.[1]) - 1]!)
+  }
+  await check.getByRole('button', { name: 'Confirm' }).click()
+  await check.getByRole('button', { name: 'Done' }).click()
+
+  await expect(panel.getByTestId('key-rotation-done')).toBeVisible({ timeout: 60_000 })
   await expect(panel.getByTestId('key-rotation-done')).toContainText('2 files re-encrypted under the new key')
   await expect(panel.getByTestId('key-rotation-done')).toContainText('2 new guardian kits were made')
-  await expect(panel.getByTestId('key-rotation-save-owner-kit')).toBeVisible()
+  await expect(panel.getByTestId('key-rotation-save-owner-kit')).toHaveCount(0)
   await page.screenshot({ path: 'test-results/screenshots/key-rotation-done.png', fullPage: true })
 
   const newAlice = await kitWords('Alice Martin')
@@ -149,10 +177,10 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
     expect((await readFile(join(dir, 'with-new-kits', path))).equals(bytes), path).toBe(true)
   }
 
-  // The vault key panel: the new key's owner kit is not saved yet, and the rotation can be run again.
+  // The vault key panel: the new key's owner kit is confirmed, and the rotation can be run again.
   await page.getByRole('tab', { name: 'Overview' }).click()
   const keyPanel = page.getByTestId('vault-key-panel')
-  await expect(keyPanel.getByTestId('owner-kit-status')).toContainText('Owner kit not confirmed yet')
+  await expect(keyPanel.getByTestId('owner-kit-status')).not.toContainText('not confirmed')
   await expect(keyPanel.getByTestId('key-rotation-done')).toBeVisible()
   await keyPanel.getByRole('button', { name: 'Rotate again' }).click()
   await expect(keyPanel.getByTestId('key-rotation-estimate')).toContainText('Re-encrypting 2 stored files')
