@@ -89,7 +89,9 @@ export function KeyRotationPanel({
   return (
     <section className="key-rotation" data-testid="key-rotation" aria-labelledby={`key-rotation-${v.id}`}>
       <h3 id={`key-rotation-${v.id}`}>{t.title}</h3>
-      {afterRemoval && !underWay && !done && <p className="notice notice-warn">{t.afterRemoval}</p>}
+      {afterRemoval && !underWay && !awaiting && !done && (
+        <p className="notice notice-warn">{t.afterRemoval}</p>
+      )}
       {!underWay && !awaiting && <p className="muted small">{t.why}</p>}
 
       {underWay && status && <RotationProgress status={status} />}
