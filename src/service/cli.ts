@@ -31,7 +31,7 @@ import type { InitFlags } from './service-init'
 
 const USAGE = `Usage:
   npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port [--smtp-insecure-plaintext]] [--from addr]
-                [--public-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
+                [--public-url URL] [--credits-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
                 [--postgres-url postgres://user:password@host/db] [--blobs-dir <folder all instances share>]
   npm run service -- serve --config <file> [same flags, which win over the file]
   npm run service -- admin <command> --data-dir <dir> [--config <file> | --postgres-url URL --blobs-dir <folder>] ...
@@ -66,6 +66,7 @@ const OPTIONS = {
   smtp: { type: 'string' },
   from: { type: 'string' },
   'public-url': { type: 'string' },
+  'credits-url': { type: 'string' },
   config: { type: 'string' },
   'smtp-host': { type: 'string' },
   'smtp-port': { type: 'string' },
@@ -183,6 +184,7 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
       ...(values['smtp-insecure-plaintext'] ? { smtpInsecurePlaintext: true } : {}),
       ...(values.from ? { from: values.from } : {}),
       ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+      ...(values['credits-url'] ? { creditsUrl: values['credits-url'] } : {}),
       ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),
       ...(trustProxy ? { trustProxy } : {}),
       ...storageFlags(values),

@@ -15,6 +15,8 @@ export interface ServiceContext {
   publicUrl: () => string
   /** Largest file an upload may carry (the spec's 5 GB; lowered only by tests). */
   maxFileBytes: number
+  /** The operator's page where owners buy credits (--credits-url), told to the app by GET /service. */
+  creditsUrl?: string
   /** Called after messages were queued, so delivery can start without waiting for the next tick. */
   outboxChanged: () => void
 }

@@ -11,6 +11,7 @@ import { tightenTree } from './private-files'
 import type { RateLimitSettings } from './rate-limit'
 import { runSchedulerPass, type TickReport } from './release'
 import { type BlobChoice, openServiceContext, PUBLIC_URL_SETTING } from './service-context'
+import { checkCreditsUrl } from './service-info'
 import { writeSetting } from './sql-store'
 import { confirmStoredBlobs } from './storage-confirmation'
 
@@ -72,6 +73,8 @@ export interface ServiceOptions {
   publicUrl?: string
   /** How often the scheduler runs (default 60 s); it also runs once at start. */
   tickIntervalMs?: number
+  /** The operator's page where owners buy credits; GET /service tells the app (null without it). */
+  creditsUrl?: string
   /** Largest upload in bytes; defaults to the spec's 5 GB (tests lower it to exercise the limit). */
   maxFileBytes?: number
   /** How long close() lets in-flight requests finish before cutting them (default 5 s). */
@@ -89,6 +92,7 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   // Checked before anything is opened, so a typo fails at once and leaves nothing locked.
   const allowedHosts = options.allowedHosts ? parseAllowedHosts(options.allowedHosts) : null
+  const creditsUrl = options.creditsUrl !== undefined ? checkCreditsUrl(options.creditsUrl) : undefined
   const clock = options.clock ?? (() => new Date())
   // The lock comes first: a second service must not even migrate a database another one is using.
   const unlock = lockDataDir(options.dataDir)
@@ -114,6 +118,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   }
   // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
   if (options.maxFileBytes !== undefined) ctx.maxFileBytes = options.maxFileBytes
+  if (creditsUrl) ctx.creditsUrl = creditsUrl
   try {
     await ctx.blobs.clearTemp()
     await ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))

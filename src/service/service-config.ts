@@ -79,6 +79,8 @@ export const serviceConfigSchema = z.strictObject({
   }),
   /** The address guardians and heirs open; links in e-mails start with it. */
   publicUrl: httpUrl,
+  /** The operator's page where owners buy credits; the app's "Buy credits" opens it. */
+  creditsUrl: httpUrl.optional(),
   /** Host names the service answers to (see allowed-hosts.ts). */
   allowedHosts: z.array(z.string().min(1)).optional(),
   smtp: smtpSettings.optional(),
@@ -228,6 +230,7 @@ export function configServiceOptions(config: ServiceConfig) {
     host: config.listen.host,
     port: config.listen.port,
     publicUrl: config.publicUrl,
+    ...(config.creditsUrl ? { creditsUrl: config.creditsUrl } : {}),
     ...(config.smtp ? { smtp: smtpUrl(config.smtp) } : {}),
     ...(config.smtp?.insecurePlaintext ? { smtpInsecurePlaintext: true } : {}),
     ...(config.mailFrom ? { from: config.mailFrom } : {}),

@@ -35,7 +35,22 @@ export async function serviceInfo(
     publicUrl: ctx.publicUrl(),
     mail: { configured: mail?.enabled ?? false, lastTest: await lastMailTest(ctx, accountId) },
     storage: { kind: ctx.blobs.kind, permanent: storageIsPermanent(ctx.blobs) },
+    operator: { creditsUrl: ctx.creditsUrl ?? null },
   }
+}
+
+/**
+ * The operator's credits page as given (--credits-url, creditsUrl in the config): an absolute http(s)
+ * address, since the app shows it as a link to open. Anything else stops the start with what to give.
+ */
+export function checkCreditsUrl(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new Error(
+      `--credits-url must be the full address of the page where owners buy credits, starting with https:// (got "${value}"); the service did not start`,
+    )
+  }
+  return url.href
 }
 
 /** Sends a test message to the account's address now, waits for the SMTP answer and records the outcome. */

@@ -247,6 +247,12 @@ export interface ServiceInfo {
    * Absent from services older than this field: nothing is known, and the app says so.
    */
   storage?: { kind: 'folder' | 'arweave'; permanent: boolean }
+  /**
+   * Who runs the service. `creditsUrl`: the operator's page where owners buy credits (the service's
+   * --credits-url), or null when the operator gave none: then owners ask the operator. Absent from
+   * services older than this field.
+   */
+  operator?: { creditsUrl: string | null }
 }
 
 /** POST /service/mail-test: a test message to the account's e-mail address, sent right away. */

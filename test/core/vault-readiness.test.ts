@@ -12,7 +12,8 @@ const PUBLIC: ServiceSummary = {
   mailConfigured: true,
   lastMailTest: { to: 'me@example.com', at: '2026-01-01T00:00:00.000Z', delivered: true, error: null },
   extensions: ['rehearsal', 'vault-name'],
-  credits: { addHere: false, buyAt: 'https://vault.example.com' },
+  credits: { addHere: false, buyAt: 'https://vault.example.com/credits' },
+  storage: { kind: 'folder', permanent: false },
 }
 
 const SPLIT_AT = '2026-03-01T00:00:00.000Z'

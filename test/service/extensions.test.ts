@@ -39,6 +39,7 @@ describe.each(API_PREFIXES)('GET /service and the mail test without SMTP, under 
         publicUrl: t.url,
         mail: { configured: false, lastTest: null },
         storage: { kind: 'folder', permanent: false },
+        operator: { creditsUrl: null },
       })
       expect(r.body.meta.requestId).toBe(r.headers.get('x-request-id'))
     }

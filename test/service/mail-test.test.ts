@@ -74,6 +74,7 @@ describe('mail test with a working SMTP server', () => {
         publicUrl: 'https://vault.example.org',
         mail: { configured: true, lastTest: null },
         storage: { kind: 'folder', permanent: false },
+        operator: { creditsUrl: null },
       })
     }
   })

@@ -357,11 +357,15 @@ describe('a remote service with the extensions', () => {
       // 127.0.0.1: the service's own public URL only works on this computer.
       reachableByOthers: false,
       mailConfigured: false,
-      credits: { addHere: false, buyAt: new URL(service.url).origin },
+      // The service names no credits page (no --credits-url): the owner is sent to its operator, never
+      // to the service's own root (an API that answers a raw JSON 404 to a browser).
+      credits: { addHere: false, buyAt: null },
+      storage: { kind: 'folder', permanent: false },
     })
     expect(summary.extensions).toEqual(expect.arrayContaining(['vault-name', 'rehearsal', 'release-start']))
     const message = await refused('addLocalCredits', { credits: 10 }, 'NOT_LOCAL')
-    expect(message).toContain(new URL(service.url).origin)
+    expect(message).toContain('ask the operator of this service')
+    expect(message).not.toContain(new URL(service.url).origin)
   })
 
   it('renames on the service, and clears the name with an empty one', async () => {

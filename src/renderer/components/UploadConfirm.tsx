@@ -1,4 +1,5 @@
 import { LIMITS } from '../../shared/api'
+import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { creditsToAdd, uploadFit } from '../stores/upload-cost'
 import { spendsReserve, useUploadFlowStore } from '../stores/upload-flow-store'
@@ -27,6 +28,16 @@ function Summary({
   )
 }
 
+/** On a store that never deletes (Arweave): what goes up stays public and open to the kits, for ever. */
+export function PermanentStoreNotice({ first }: { first: boolean }) {
+  return (
+    <div className="notice notice-warn" data-testid="upload-permanent">
+      <p>{t.permanentStore}</p>
+      {first && <p>{t.permanentFirst}</p>}
+    </div>
+  )
+}
+
 /**
  * The estimated cost, confirmed before a large upload, one that would not fit the balance, or one
  * that would spend the credits kept for check-ins (then the owner must choose it explicitly).
@@ -34,6 +45,7 @@ function Summary({
 export function UploadConfirm() {
   const { pending, busy, confirm, cancel } = useUploadFlowStore()
   const go = useNavigationStore((s) => s.go)
+  const permanent = useConnectionStore((s) => s.status?.service?.storage?.permanent === true)
   if (!pending) return null
   const e = pending.estimate
   const reserve = spendsReserve(pending)
@@ -89,6 +101,7 @@ export function UploadConfirm() {
       onCancel={cancel}
     >
       <Summary e={e} />
+      {permanent && <PermanentStoreNotice first={pending.permanentFirst === true} />}
       {e.bundles > 0 && e.creditsWithoutBundles > e.credits && (
         // The totals are the whole upload's: large files in it cost the same either way.
         <p data-testid="upload-bundles">

@@ -208,6 +208,15 @@ export function SettingsScreen() {
  * Check-in when the computer is unlocked: off by default; turning it on stores a read-and-check-in
  * (sk_agent_) key, made by the app for the service on this computer or pasted for another service.
  */
+/** What turning the check-in on unlock off did to its key: revoked on the service, or still valid there. */
+export function turnedOffText(result: UnlockCheckInStatus): string {
+  const u = text.unlockCheckIn
+  const removed = result.removedKey
+  if (!removed) return u.turnedOff
+  if (removed.revokedOnService) return u.turnedOffRevoked
+  return u.turnedOffStillValid(removed.last4, result.connectionLabel ?? '')
+}
+
 function UnlockCheckInPanel() {
   const u = text.unlockCheckIn
   const enabled = useSettingsStore((s) => s.settings?.checkInOnUnlock ?? false)
@@ -228,16 +237,21 @@ function UnlockCheckInPanel() {
     void vault().getUnlockCheckIn().then(setStatus, setError)
   }, [enabled])
 
-  const run = async (work: () => Promise<UnlockCheckInStatus>, after: string, wanted: boolean) => {
+  const run = async (
+    work: () => Promise<UnlockCheckInStatus>,
+    after: string | ((result: UnlockCheckInStatus) => string),
+    wanted: boolean,
+  ) => {
     setBusy(true)
     setPending(wanted)
     setError(undefined)
     setDone(undefined)
     try {
-      setStatus(await work())
+      const result = await work()
+      setStatus(result)
       setAsking(false)
       setPasted('')
-      setDone(after)
+      setDone(typeof after === 'string' ? after : after(result))
     } catch (e) {
       setError(e)
     } finally {
@@ -250,7 +264,7 @@ function UnlockCheckInPanel() {
   const toggle = (on: boolean) => {
     if (!on) {
       setAsking(false)
-      if (enabled) void run(() => vault().disableUnlockCheckIn(), u.turnedOff, false)
+      if (enabled) void run(() => vault().disableUnlockCheckIn(), turnedOffText, false)
       return
     }
     // The service on this computer: the app makes the key. Another service: the owner pastes one.
@@ -278,6 +292,9 @@ function UnlockCheckInPanel() {
       <div id={`${ids.toggle}-note`} className="muted small form-note">
         <p>{u.note}</p>
         <p>{u.keyNote}</p>
+        <p data-testid="agent-key-can">
+          {u.keyCan} {u.keyCannot}
+        </p>
         {status && !status.connectionLabel && <p>{u.noConnection}</p>}
         {mode === 'browser' && <p>{u.noDesktop}</p>}
       </div>

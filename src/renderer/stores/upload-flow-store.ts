@@ -6,6 +6,7 @@ import { AppError } from '../../shared/app-error'
 import type { UploadEstimateView, UploadItemView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { currentOpener, type FocusReturn } from '../components/use-return-focus'
+import { useConnectionStore } from './connection-store'
 import { useSettingsStore } from './settings-store'
 import { needsConfirmation, retryEstimate } from './upload-cost'
 import { useVaultsStore } from './vaults-store'
@@ -20,6 +21,11 @@ export interface PendingUpload {
   retryItemIds?: string[]
   /** Where focus goes back when the question closes (the button that started it). */
   opener?: FocusReturn | null
+  /**
+   * The vault's first upload to a service whose store keeps everything for ever (Arweave): asked
+   * whatever the cost, so the owner reads that before anything goes up.
+   */
+  permanentFirst?: boolean
 }
 
 /** The upload needs the owner's explicit choice to spend the credits kept for check-ins. */
@@ -44,6 +50,10 @@ interface UploadFlowState {
 
 const isCode = (error: unknown, code: string) => error instanceof AppError && error.code === code
 const threshold = () => useSettingsStore.getState().settings?.confirmUploadAboveCredits ?? 50
+/** Nothing is stored in the vault yet, and the service's store never deletes (see PendingUpload). */
+export const firstOnPermanentStore = (vaultId: string) =>
+  useConnectionStore.getState().status?.service?.storage?.permanent === true &&
+  useVaultsStore.getState().snapshot?.vaults.find((v) => v.id === vaultId)?.assetCount === 0
 
 export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
   const queue = async (vaultId: string, paths: string[], spendReserve: boolean) => {
@@ -66,8 +76,9 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
       set({ busy: true, error: undefined, errorVaultId: null, lastQueued: null })
       try {
         const estimate = await vault().estimateUpload({ vaultId, paths })
-        if (needsConfirmation(estimate, threshold())) {
-          set({ pending: { vaultId, paths, estimate, reserveRefused: false, opener } })
+        const permanentFirst = firstOnPermanentStore(vaultId)
+        if (permanentFirst || needsConfirmation(estimate, threshold())) {
+          set({ pending: { vaultId, paths, estimate, reserveRefused: false, opener, permanentFirst } })
         } else {
           try {
             await queue(vaultId, paths, false)

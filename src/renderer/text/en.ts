@@ -228,6 +228,9 @@ export const english = (f: LocaleFormat) => ({
     settingsWhileActive: 'Check-ins and release settings apply while the vault is active.',
   },
   uploadCost: {
+    permanentStore:
+      "This service keeps files on a permanent store (Arweave): nothing sent to it can ever be deleted, not even by deleting the file or the vault. The encrypted files are public, and anyone who holds enough of the guardians' kits, or your owner kit, can open them, now or decades from now.",
+    permanentFirst: 'Upload only what you are content to have readable for ever by whoever holds those kits.',
     nothingFitsTitle: 'Not enough credits for any of these files',
     nothingFits: (balance: number, needed: number) =>
       `None of these files fits the balance of ${f.credits(balance)}, so nothing would be uploaded. Add at least ${f.credits(needed)} in Settings, then back them up again.`,
@@ -500,7 +503,11 @@ export const english = (f: LocaleFormat) => ({
     toggle: 'Check in when I unlock this computer',
     note: "Unlocking the computer counts as a sign of life: the app checks in for you, at most once per check-in period and only once more than half of it has passed, so check-ins do not cost credits on every unlock. Never while a vault is releasing, and only for vaults with a dead man's switch.",
     keyNote:
-      "It uses a key that can only read and check in (sk_agent_), kept in this computer's key store, never your full-access key.",
+      "It uses a read-and-check-in key (sk_agent_), kept in this computer's key store, never your full-access key.",
+    keyCan:
+      'Whoever holds that key can read, on the service: your vaults and their settings, the names of your files as the service stores them, the names and e-mail addresses of your guardians and heirs, and your encrypted files (they download them, but cannot open them without the vault key or enough kits). They can also check in, which spends credits and keeps putting the release off.',
+    keyCannot:
+      'They cannot open your files, upload, delete, add or remove guardians or heirs, change the release, or start or cancel one.',
     keyCreated: (last4: string, where: string) =>
       `A read-and-check-in key ending in ${last4} was made by the app for the service on this computer and is kept in ${where}.`,
     keyPasted: (last4: string, where: string) =>
@@ -515,6 +522,10 @@ export const english = (f: LocaleFormat) => ({
     turnOn: 'Turn on',
     turnedOn: 'Turned on.',
     turnedOff: 'Turned off; the read-and-check-in key was removed from this computer.',
+    turnedOffRevoked:
+      'Turned off. The read-and-check-in key was revoked on the service and removed from this computer: it no longer works anywhere.',
+    turnedOffStillValid: (last4: string, service: string) =>
+      `Turned off, and the key was removed from this computer. It still works on ${service}, though: this service offers the app no way to revoke keys. Revoke the key ending in ${last4} in the dashboard settings of ${service}, or ask its operator to (admin revoke-key).`,
     noConnection: 'Connect to a Vault Service first (Settings → Connections).',
     noDesktop:
       'Browser mode never sees the computer being unlocked; the desktop app does. The setting and its key are kept for it.',
@@ -598,9 +609,11 @@ export const english = (f: LocaleFormat) => ({
     adding: 'Adding…',
     add: 'Add credits',
     addHereNote: 'The vault service on this computer keeps its own balance; credits added here cost nothing.',
-    buy: 'Buy credits from your service',
-    opens: (url: string) => `Opens ${url} in your browser.`,
-    nowhereToBuy: 'This service does not say where to buy credits. Ask whoever runs it.',
+    buy: "Buy credits from the service's operator",
+    opens: (url: string) =>
+      `Opens ${url} in your browser: the page the operator of this service gives for credits.`,
+    nowhereToBuy:
+      'This service does not say where to buy credits: ask the operator of this service (whoever runs it) to add credits to your account.',
     added: (balance: number) => `Added. The balance is now ${f.credits(balance)}.`,
   },
   mail: {
@@ -751,6 +764,16 @@ export const english = (f: LocaleFormat) => ({
       ]),
     nobody: 'Nobody will receive anything from this vault: there is nothing left to release.',
     kits: "The guardians' kits and your owner kit stop mattering: there is nothing left for them to open. They can be destroyed.",
+    forgets: (losses: string) =>
+      `The service forgets ${losses}: it stops listing them and nobody is sent anything.`,
+    notePermanent:
+      'Takes the vault off the service: it stops listing it, and nobody will be sent anything from it. This service keeps files on a permanent store, so the files themselves are not erased (see below).',
+    permanentStore:
+      "This service keeps files on a permanent store (Arweave): deleting the vault does not erase them. The encrypted files stay public for ever, and anyone who holds enough of the guardians' kits, or your owner kit, can still open them.",
+    permanentKits:
+      "So the guardians' kits and your owner kit keep mattering for as long as any of them exists: nothing the service or this app does can close those files.",
+    unknownStore:
+      "This service does not say whether deleting erases its stored copies of the encrypted files. Until its operator confirms that it does, treat the guardians' kits and your owner kit as still able to open them.",
     localFiles: 'The files on this computer are not touched.',
   },
   personForm: {

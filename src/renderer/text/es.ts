@@ -261,4 +261,39 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     realNamesOn:
       'Activado: el servicio conoce el nombre, la ruta de carpetas, el tipo y la fecha de modificación de cada archivo que se suba a esta bóveda a partir de ahora (nunca su contenido). Los archivos ya subidos conservan el nombre con que se enviaron.',
   },
+  // What the service's store does with files (point 7 of issue 27), credits and the agent key.
+  uploadCost: {
+    permanentStore:
+      'Este servicio guarda los archivos en un almacén permanente (Arweave): nada de lo que se le envía puede borrarse nunca, ni borrando el archivo ni la bóveda. Los archivos cifrados son públicos, y quien tenga suficientes kits de los guardianes, o su kit de propietario, podrá abrirlos, ahora o dentro de décadas.',
+    permanentFirst: 'Suba solo lo que acepte que pueda leer para siempre quien tenga esos kits.',
+  },
+  deleteVault: {
+    forgets: (losses: string) =>
+      `El servicio olvida ${losses}: deja de listarlos y no se envía nada a nadie.`,
+    notePermanent:
+      'Quita la bóveda del servicio: deja de listarla y nadie recibirá nada de ella. Este servicio guarda los archivos en un almacén permanente, así que los archivos no se borran (vea abajo).',
+    permanentStore:
+      'Este servicio guarda los archivos en un almacén permanente (Arweave): borrar la bóveda no los borra. Los archivos cifrados siguen públicos para siempre, y quien tenga suficientes kits de los guardianes, o su kit de propietario, puede seguir abriéndolos.',
+    permanentKits:
+      'Por eso los kits de los guardianes y su kit de propietario siguen importando mientras exista alguno: nada de lo que hagan el servicio o esta aplicación puede cerrar esos archivos.',
+    unknownStore:
+      'Este servicio no dice si al borrar se eliminan sus copias de los archivos cifrados. Hasta que quien lo gestiona confirme que sí, cuente con que los kits de los guardianes y su kit de propietario aún pueden abrirlas.',
+  },
+  credits: {
+    buy: 'Comprar créditos al operador del servicio',
+    opens: (url: string) =>
+      `Abre ${url} en su navegador: la página que el operador de este servicio indica para comprar créditos.`,
+    nowhereToBuy:
+      'Este servicio no dice dónde comprar créditos: pida al operador de este servicio (quien lo gestiona) que añada créditos a su cuenta.',
+  },
+  unlockCheckIn: {
+    keyCan:
+      'Quien tenga esa clave puede leer en el servicio: sus bóvedas y su configuración, los nombres de sus archivos tal como los guarda el servicio, los nombres y direcciones de correo de sus guardianes y herederos, y sus archivos cifrados (puede descargarlos, pero no abrirlos sin la clave de la bóveda o suficientes kits). También puede registrar su señal de vida, lo que gasta créditos y sigue aplazando la entrega.',
+    keyCannot:
+      'No puede abrir sus archivos, subir, borrar, añadir ni quitar guardianes o herederos, cambiar la entrega, ni iniciarla o cancelarla.',
+    turnedOffRevoked:
+      'Desactivado. La clave de lectura y señal de vida se revocó en el servicio y se quitó de este ordenador: ya no funciona en ningún sitio.',
+    turnedOffStillValid: (last4: string, service: string) =>
+      `Desactivado, y la clave se quitó de este ordenador. Pero sigue funcionando en ${service}: este servicio no ofrece a la aplicación ninguna forma de revocar claves. Revoque la clave que termina en ${last4} en los ajustes del panel de ${service}, o pida a su operador que lo haga (admin revoke-key).`,
+  },
 })

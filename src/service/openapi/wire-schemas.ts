@@ -245,8 +245,19 @@ const serviceInfo = objectOf<ServiceInfo>(
       'Where the encrypted files are kept. permanent: the store keeps every blob for ever (Arweave), so deleting a file removes only its record. Absent from older services.',
       { kind: oneOfValues(['folder', 'arweave']), permanent: flag() },
     ),
+    operator: objectOf<NonNullable<ServiceInfo['operator']>>(
+      'Who runs the service. Absent from older services.',
+      {
+        creditsUrl: orNull({
+          type: 'string',
+          format: 'uri',
+          description:
+            "the operator's page where owners buy credits (--credits-url); null: none given, owners ask the operator",
+        }),
+      },
+    ),
   },
-  ['storage'],
+  ['storage', 'operator'],
 )
 
 const rehearsal = objectOf<Rehearsal>(

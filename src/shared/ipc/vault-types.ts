@@ -73,8 +73,16 @@ export interface ServiceSummary {
   mailConfigured: boolean | null
   lastMailTest: MailTestResult | null
   extensions: ServiceExtension[]
-  /** How credits are added: here in Settings (local service), or where to buy them. */
+  /**
+   * How credits are added: here in Settings (local service), or on the operator's page the service
+   * names (GET /service operator.creditsUrl); buyAt null: the service names none, ask its operator.
+   */
   credits: { addHere: boolean; buyAt: string | null }
+  /**
+   * The service's blob store (GET /service storage). permanent: nothing uploaded is ever deleted
+   * (Arweave), so a delete removes only the record. null: the service does not say.
+   */
+  storage: { kind: 'folder' | 'arweave'; permanent: boolean } | null
 }
 
 export const READINESS_ITEM_IDS = [
@@ -487,4 +495,9 @@ export interface UnlockCheckInStatus {
     /** False when the store forgets it at restart (no keychain). */
     durable: boolean
   } | null
+  /**
+   * Set by turning it off: the key taken off this device, and whether the service revoked it too (the
+   * service on this computer does; the spec gives a remote one no way, so its key stays valid there).
+   */
+  removedKey?: { last4: string; revokedOnService: boolean }
 }

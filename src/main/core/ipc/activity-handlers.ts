@@ -124,16 +124,30 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
       const s = await session()
       const settings = await deps.updateSettings({ checkInOnUnlock: false })
       const active = s.connections.active()
+      let removedKey: UnlockCheckInStatus['removedKey']
       if (active) {
         const keys = await s.unlockCheckIn.agentKeys()
         const key = await keys.get(active.id)
-        // A key the app made on its own service is revoked as well; a pasted one is the owner's to revoke.
-        if (key && s.localService.isLocal(active.serviceUrl) && keys.info(active.id)?.origin === 'created') {
-          await s.localService.revokeKey(key).catch(() => undefined)
+        const info = keys.info(active.id)
+        // Revoked where the app can: the service on this computer, through its admin path. The spec
+        // gives remote services no way to revoke a key over the API, so there the owner is told the
+        // key still works and where to revoke it; the window says which happened, never guesses.
+        let revokedOnService = false
+        if (key && s.localService.isLocal(active.serviceUrl)) {
+          revokedOnService = await s.localService.revokeKey(key).then(
+            () => true,
+            (error: unknown) => {
+              console.warn('[vault-desktop] the local service did not revoke the agent key:', error)
+              return false
+            },
+          )
         }
-        if (keys.info(active.id)) await keys.remove(active.id)
+        if (info) {
+          await keys.remove(active.id)
+          removedKey = { last4: info.last4, revokedOnService }
+        }
       }
-      return unlockStatus(s, settings)
+      return { ...(await unlockStatus(s, settings)), ...(removedKey ? { removedKey } : {}) }
     },
   }
 }

@@ -5,6 +5,7 @@ import { VaultApiError } from '../../../service-client'
 import type { SssPreset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import type { VaultSession } from '../vault-session'
+import { buyCreditsText } from '../vaults/vault-notices'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 
@@ -108,7 +109,7 @@ export function createConnectionHandlers(session: () => Promise<VaultSession>): 
       if (!active || !s.localService.isLocal(active.serviceUrl)) {
         throw new AppError({
           code: 'NOT_LOCAL',
-          userMessage: `Credits are added here only for the Vault Service on this computer. Buy credits from your service${active ? ` at ${new URL(active.serviceUrl).origin}` : ''}.`,
+          userMessage: `Credits are added here only for the Vault Service on this computer. ${buyCreditsText(s.facts.service)}`,
         })
       }
       const creditsBalance = await s.localService.addCredits(credits)

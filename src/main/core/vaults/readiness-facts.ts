@@ -31,6 +31,18 @@ export interface ReadinessFactsDeps {
   serviceRead: () => void
 }
 
+/**
+ * Where the owner buys credits: the operator's page the service names, if it is an http(s) address (the
+ * window opens it as a link, so a javascript: or file: address from a service is never shown). Never
+ * the service's own address: its root is an API that answers 404 to a browser.
+ */
+function creditsPage(info: ServiceInfo | null): string | null {
+  const named = info?.operator?.creditsUrl
+  if (typeof named !== 'string' || !URL.canParse(named)) return null
+  const url = new URL(named)
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null
+}
+
 /** Facts are read again at most this often from polling (actions refresh them at once). */
 const FACTS_MAX_AGE_MS = 20_000
 
@@ -94,7 +106,8 @@ export class ReadinessFacts {
       mailConfigured: info ? info.mail.configured : null,
       lastMailTest: info?.mail.lastTest ?? null,
       extensions: info?.extensions ?? [],
-      credits: { addHere: trial, buyAt: trial ? null : new URL(active.serviceUrl).origin },
+      credits: { addHere: trial, buyAt: trial ? null : creditsPage(info) },
+      storage: info?.storage ? { kind: info.storage.kind, permanent: info.storage.permanent === true } : null,
     }
     for (const vaultId of this.#facts.keys()) void this.refresh(vaultId, true)
     this.#deps.serviceRead()

@@ -33,18 +33,26 @@ export function reminderNotice(due: ReminderDue, label: string): AppNotice {
   }
 }
 
+/**
+ * Where a remote service's credits come from: the operator's page it names, or its operator when it
+ * names none (never the service's own address, an API that answers 404 to a browser).
+ */
+export function buyCreditsText(service: ServiceSummary | null): string {
+  return service?.credits.buyAt
+    ? `Buy credits on the page of your Vault Service's operator: ${service.credits.buyAt}`
+    : 'Your Vault Service does not say where to buy credits: ask the operator of this service to add credits to your account.'
+}
+
 export function creditsLowNotice(
   vault: { id: string; label: string; creditsBalance: number },
   months: number,
   service: ServiceSummary | null,
 ): AppNotice {
-  const where = service?.credits.addHere
-    ? 'Add credits in Settings → Credits'
-    : `Buy credits from your Vault Service${service?.credits.buyAt ? ` (${service.credits.buyAt})` : ''}`
+  const where = service?.credits.addHere ? 'Add credits in Settings → Credits.' : buyCreditsText(service)
   return {
     kind: 'credits-low',
     title: `${shown(vault.label)}: credits for check-ins run short`,
-    body: `The balance of ${vault.creditsBalance} credits pays check-ins for about ${Math.floor(months * 30)} more days. A check-in that cannot be paid lets the vault release by accident. ${where}.`,
+    body: `The balance of ${vault.creditsBalance} credits pays check-ins for about ${Math.floor(months * 30)} more days. A check-in that cannot be paid lets the vault release by accident. ${where}`,
     vaultId: vault.id,
   }
 }
