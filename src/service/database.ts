@@ -231,6 +231,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE rehearsals ADD COLUMN sample_owner_file INTEGER NOT NULL DEFAULT 0 CHECK (sample_owner_file IN (0, 1));
   ALTER TABLE rehearsals ADD COLUMN sample BLOB;
   `,
+  // 7: how each account's last mail test travelled (tls, loopback, insecure-plaintext); NULL before.
+  `
+  ALTER TABLE mail_tests ADD COLUMN security TEXT;
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

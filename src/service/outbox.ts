@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 import nodemailer, { type Transporter } from 'nodemailer'
+import type { SmtpSecurity } from '../shared/api'
 import type { ServiceContext } from './context'
 import {
   MAIL_KEY_FILE_NAME,
@@ -170,7 +171,7 @@ export const CLAIM_LEASE_MS = 10 * 60_000
  * loopback: a server on this machine, reached without a network, STARTTLS used when offered; insecure-plaintext:
  * the operator opted out by name, so the password and every link may travel in clear.
  */
-export type SmtpSecurity = 'tls' | 'loopback' | 'insecure-plaintext'
+export type { SmtpSecurity }
 
 const isLoopbackHost = (host: string) => {
   const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()

@@ -207,6 +207,9 @@ const MIGRATIONS: string[] = [
   ALTER TABLE rehearsals ADD COLUMN sample_owner_file BIGINT NOT NULL DEFAULT 0 CHECK (sample_owner_file IN (0, 1));
   ALTER TABLE rehearsals ADD COLUMN sample BYTEA;
   `,
+  `
+  ALTER TABLE mail_tests ADD COLUMN security TEXT;
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

@@ -1,5 +1,5 @@
 // GET /service (what this service is, whether it can send e-mail) and the mail test that proves it can.
-import { type MailTestResult, SERVICE_EXTENSIONS, type ServiceInfo } from '../shared/api'
+import { type MailTestResult, SERVICE_EXTENSIONS, type ServiceInfo, SMTP_SECURITY } from '../shared/api'
 import { storageIsPermanent } from './assets'
 import type { ServiceContext } from './context'
 import { conflict, notFound } from './errors'
@@ -14,14 +14,23 @@ interface MailTestRow {
   at: string
   delivered: number
   error: string | null
+  security: string | null
 }
 
 export async function lastMailTest(ctx: ServiceContext, accountId: string): Promise<MailTestResult | null> {
   const row = await ctx.db.get<MailTestRow>(
-    'SELECT to_address, at, delivered, error FROM mail_tests WHERE account_id = ?',
+    'SELECT to_address, at, delivered, error, security FROM mail_tests WHERE account_id = ?',
     accountId,
   )
-  return row ? { to: row.to_address, at: row.at, delivered: row.delivered === 1, error: row.error } : null
+  if (!row) return null
+  const security = SMTP_SECURITY.find((known) => known === row.security)
+  return {
+    to: row.to_address,
+    at: row.at,
+    delivered: row.delivered === 1,
+    error: row.error,
+    ...(security ? { security } : {}),
+  }
 }
 
 export async function serviceInfo(
@@ -75,16 +84,24 @@ export async function runMailTest(
   } catch (failure) {
     error = String((failure as Error).message ?? failure).slice(0, 500)
   }
-  const result: MailTestResult = { to, at: ctx.clock().toISOString(), delivered: error === null, error }
+  const result: MailTestResult = {
+    to,
+    at: ctx.clock().toISOString(),
+    delivered: error === null,
+    error,
+    ...(mail.security ? { security: mail.security } : {}),
+  }
   await ctx.db.run(
-    `INSERT INTO mail_tests (account_id, to_address, at, delivered, error) VALUES (?, ?, ?, ?, ?)
+    `INSERT INTO mail_tests (account_id, to_address, at, delivered, error, security) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(account_id) DO UPDATE SET
-         to_address = excluded.to_address, at = excluded.at, delivered = excluded.delivered, error = excluded.error`,
+         to_address = excluded.to_address, at = excluded.at, delivered = excluded.delivered, error = excluded.error,
+         security = excluded.security`,
     accountId,
     result.to,
     result.at,
     result.delivered ? 1 : 0,
     result.error,
+    result.security ?? null,
   )
   return result
 }

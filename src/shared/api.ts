@@ -262,7 +262,17 @@ export interface MailTestResult {
   delivered: boolean
   /** Why delivery failed, when it did. */
   error: string | null
+  /**
+   * How it travelled to the SMTP server: `tls` (required: a server without it got nothing), `loopback` (a
+   * server on the service's own machine), `insecure-plaintext` (the operator opted out of required TLS, so
+   * the password and links may have crossed the network in clear). Absent from older services and tests.
+   */
+  security?: SmtpSecurity
 }
+
+/** How a Vault Service reaches its SMTP server (see MailTestResult.security). */
+export const SMTP_SECURITY = ['tls', 'loopback', 'insecure-plaintext'] as const
+export type SmtpSecurity = (typeof SMTP_SECURITY)[number]
 
 export const REHEARSAL_STATES = ['running', 'passed', 'expired', 'cancelled'] as const
 export type RehearsalState = (typeof REHEARSAL_STATES)[number]

@@ -98,6 +98,7 @@ describe.skipIf(!external)('SMTP without STARTTLS on another address', () => {
       const r = await call(t.url, 'POST', '/api/service/mail-test', { key: t.owner.apiKey })
       expect(r.status).toBe(200)
       expect(r.body.data.delivered).toBe(false)
+      expect(r.body.data.security).toBe('tls')
       expect(r.body.data.error).toMatch(/TLS is required: nothing was sent, no password and no message/)
       expect(seen.auth).toBe(0)
       expect(seen.messages).toEqual([])
@@ -125,6 +126,13 @@ describe.skipIf(!external)('SMTP without STARTTLS on another address', () => {
       expect(message.sentAt).not.toBeNull()
       expect(seen.auth).toBe(1)
       expect(seen.messages.join('\n')).toMatch(/\/guardian\/gt_[A-Za-z0-9_-]{43}\/accept/)
+    })
+
+    it('the mail test is delivered and says it went without required TLS, also in GET /service', async () => {
+      const r = await call(t.url, 'POST', '/api/service/mail-test', { key: t.owner.apiKey })
+      expect(r.body.data).toMatchObject({ delivered: true, error: null, security: 'insecure-plaintext' })
+      const info = await call(t.url, 'GET', '/api/service', { key: t.owner.apiKey })
+      expect(info.body.data.mail.lastTest).toEqual(r.body.data)
     })
   })
 })

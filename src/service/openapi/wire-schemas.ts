@@ -21,6 +21,7 @@ import {
   type ResponseMeta,
   SERVICE_EXTENSIONS,
   type ServiceInfo,
+  SMTP_SECURITY,
   SSS_PRESETS,
   VAULT_STATES,
 } from '../../shared/api'
@@ -216,12 +217,20 @@ const cancelResult = objectOf<CancelResult>('A release cancelled during the cont
   cancelledAt: timestamp(),
 })
 
-const mailTestResult = objectOf<MailTestResult>('The last test message sent for this account.', {
-  to: text('the account e-mail address it was sent to'),
-  at: timestamp(),
-  delivered: flag(),
-  error: orNull(text('why delivery failed, when it did')),
-})
+const mailTestResult = objectOf<MailTestResult>(
+  'The last test message sent for this account.',
+  {
+    to: text('the account e-mail address it was sent to'),
+    at: timestamp(),
+    delivered: flag(),
+    error: orNull(text('why delivery failed, when it did')),
+    security: oneOfValues(
+      SMTP_SECURITY,
+      'how it travelled to the SMTP server: tls (required), loopback (a server on the same machine), insecure-plaintext (the operator opted out of required TLS); absent from older services',
+    ),
+  },
+  ['security'],
+)
 
 const serviceInfo = objectOf<ServiceInfo>(
   'What the service is, which extensions it offers, and whether it can reach people.',
