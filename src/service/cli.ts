@@ -48,7 +48,7 @@ const USAGE = `Usage:
     create-backup-key --backup-key-file <new file>   (a backup key for a service set up without init)
   npm run service -- init [--yes] --public-url URL --data-dir <dir> [--config <file>]
                 --smtp smtps://user:password@host:465 | --smtp-host H [--smtp-port 587] [--smtp-user U]
-                [--smtp-password P (or VAULT_SMTP_PASSWORD)] [--smtp-secure] --mail-from ADDR
+                [--smtp-password P (or VAULT_SMTP_PASSWORD)] [--smtp-secure] [--smtp-insecure-plaintext] --mail-from ADDR
                 --test-to ADDR | --skip-mail-test   [--tls-cert PEM --tls-key PEM | --behind-proxy [--trust-proxy addr]]
                 [--host H] [--port N] [--postgres-url URL] [--blobs-dir <shared folder>]
       sets up a self-hosted service: asks on a terminal for what is missing, sends a test e-mail, writes the

@@ -429,8 +429,8 @@ export class MailDelivery implements MailSender {
   }
 
   /**
-   * The bodies just redacted still exist as older page versions in SQLite's write-ahead log: copy the
-   * newest versions into the database file and empty the log. When a reader (an admin command) holds the
+   * The bodies just replaced (sealed, so holding no usable token) still exist as older page versions in
+   * SQLite's write-ahead log: copy the newest versions into the database file and empty the log. When a reader (an admin command) holds the
    * log, SQLite checkpoints what it can; the rest goes at a later pass. (PostgreSQL's vacuum removes old
    * row versions by itself.)
    */

@@ -65,13 +65,10 @@ export interface MailKey {
   readonly file: string
 }
 
-const mailKeys = new Map<string, MailKey>()
-
 /** The mail key in `keyFile`, made (32 random bytes, 0600) the first time it is needed. */
 export function mailKeyOf(keyFile: string): MailKey {
+  // Read at each use (mail is rare): a key file put back or replaced counts at once.
   const file = resolve(keyFile)
-  const known = mailKeys.get(file)
-  if (known) return known
   let text: string
   try {
     text = readFileSync(file, 'utf8')
@@ -96,9 +93,7 @@ export function mailKeyOf(keyFile: string): MailKey {
       `the mail key ${file} is not 32 bytes of base64: put back the file from a backup of the data folder, or (losing the unsent mail) delete it`,
     )
   }
-  const made: MailKey = { id: mailKeyId(key), key, file }
-  mailKeys.set(file, made)
-  return made
+  return { id: mailKeyId(key), key, file }
 }
 
 function mailKeyId(key: Buffer): string {

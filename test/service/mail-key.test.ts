@@ -1,0 +1,150 @@
+// The outbox's mail key: bodies are stored sealed and bound to their row, the key stays outside the
+// database, a lost key strands only what it sealed, and PostgreSQL instances must share one key.
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { startService } from '../../src/service/index'
+import { call, startTestService, type TestService } from './harness'
+import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
+
+let smtp: SMTPServer
+let smtpPort: number
+const received: { to: string[]; raw: string }[] = []
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = ''
+      stream.setEncoding('utf8')
+      stream.on('data', (chunk) => {
+        raw += chunk
+      })
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  smtpPort = (smtp.server.address() as AddressInfo).port
+})
+afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())))
+
+const invite = (t: TestService, name: string, email: string) =>
+  call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/guardian`, {
+    key: t.owner.apiKey,
+    json: { name, email },
+  })
+
+interface Row {
+  id: number
+  to_address: string
+  body: string
+  sent_at: string | null
+  last_error: string | null
+}
+
+describe('the mail key on SQLite', () => {
+  let t: TestService
+  beforeAll(async () => {
+    // No SMTP at first: the messages wait in the outbox.
+    t = await startTestService()
+  })
+  afterAll(() => t.stop())
+
+  it('stores a waiting body sealed, keeps the key 0600 in the data folder, and admin outbox opens it', async () => {
+    expect((await invite(t, 'Greta', 'greta@example.com')).status).toBe(201)
+    const [row] = await t.rows<Row>("SELECT * FROM outbox WHERE to_address = 'greta@example.com'")
+    expect(row!.body).toMatch(/^sealed-1\.[0-9a-f]{16}\.[A-Za-z0-9_-]+$/)
+    expect(row!.body).not.toContain('gt_')
+    expect(statSync(join(t.dataDir, 'mail.key')).mode & 0o777).toBe(0o600)
+    const shown = (await t.service.admin.outbox({ vault: t.owner.vaultId })).messages[0]!
+    expect(shown.body).toMatch(/\/guardian\/gt_[A-Za-z0-9_-]{43}\/accept/)
+  })
+
+  it('a row re-addressed in the database is not sent to the new address', async () => {
+    expect((await invite(t, 'Hana', 'hana@example.com')).status).toBe(201)
+    await t.rows("UPDATE outbox SET to_address = 'mallory@example.com' WHERE to_address = 'hana@example.com'")
+    await t.restart({ smtp: `smtp://127.0.0.1:${smtpPort}` })
+    await t.service.tick()
+    const [moved] = await t.rows<Row>("SELECT * FROM outbox WHERE to_address = 'mallory@example.com'")
+    expect(moved!.sent_at).toBeNull()
+    expect(moved!.last_error).toMatch(/the row was changed in the database/)
+    expect(received.some((m) => m.to.includes('mallory@example.com'))).toBe(false)
+    // The untouched one went out, and its stored copy is the redacted text.
+    const [greta] = await t.rows<Row>("SELECT * FROM outbox WHERE to_address = 'greta@example.com'")
+    expect(greta!.sent_at).not.toBeNull()
+    expect(greta!.body).toContain('[removed after delivery]')
+    expect(greta!.body).not.toMatch(/gt_[A-Za-z0-9_-]{43}/)
+  })
+
+  it('with the key lost, the start says what is stranded and new mail is sealed under a new key', async () => {
+    await t.restart({ smtp: 'smtp://127.0.0.1:1' })
+    expect((await invite(t, 'Ida', 'ida@example.com')).status).toBe(201)
+    const oldKey = readFileSync(join(t.dataDir, 'mail.key'))
+    await t.service.close()
+    unlinkSync(join(t.dataDir, 'mail.key'))
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      await t.restart({ smtp: 'smtp://127.0.0.1:1' })
+      expect(logged.mock.calls.flat().join('\n')).toMatch(
+        /mail key .*mail\.key is new .*: \d+ unsent e-mail\(s\) sealed with the old key cannot be sent; put back the old key file/,
+      )
+    } finally {
+      logged.mockRestore()
+    }
+    expect(readFileSync(join(t.dataDir, 'mail.key')).equals(oldKey)).toBe(false)
+    const ida = (await t.service.admin.outbox()).messages.find((m) => m.to === 'ida@example.com')!
+    expect(ida.body).toMatch(/^\[cannot be read: sealed with another mail key/)
+    // Putting the old key back makes it readable again.
+    await t.service.close()
+    writeFileSync(join(t.dataDir, 'mail.key'), oldKey, { mode: 0o600 })
+    await t.restart({ smtp: 'smtp://127.0.0.1:1' })
+    const again = (await t.service.admin.outbox()).messages.find((m) => m.to === 'ida@example.com')!
+    expect(again.body).toMatch(/\/guardian\/gt_[A-Za-z0-9_-]{43}\/accept/)
+  })
+})
+
+const skip = postgresUnavailableReason() !== null
+describe.skipIf(skip)('the mail key on PostgreSQL', () => {
+  let server: TestPostgres
+  const dirs: string[] = []
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vault-mail-key-'))
+    dirs.push(dir)
+    return dir
+  }
+  beforeAll(async () => {
+    server = await startTestPostgres()
+  })
+  afterAll(async () => {
+    await server?.stop()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('an instance without the database’s key refuses to start and makes no key of its own', async () => {
+    const postgresUrl = await server.newDatabase()
+    const first = await startService({ dataDir: tempDir(), postgresUrl, rateLimits: false })
+    try {
+      const lonely = tempDir()
+      await expect(startService({ dataDir: lonely, postgresUrl, rateLimits: false })).rejects.toThrow(
+        /sealed with the mail key [0-9a-f]{16}, which .*mail\.key does not hold \(the file is missing\).*Copy the mail key file/,
+      )
+      expect(existsSync(join(lonely, 'mail.key'))).toBe(false)
+      // A key of its own is no better: refused too.
+      const other = tempDir()
+      writeFileSync(join(other, 'mail.key'), `${Buffer.alloc(32, 7).toString('base64')}\n`, { mode: 0o600 })
+      await expect(startService({ dataDir: other, postgresUrl, rateLimits: false })).rejects.toThrow(
+        /which .*mail\.key is not: every instance sharing this database needs the same key/,
+      )
+    } finally {
+      await first.close()
+    }
+  })
+})
