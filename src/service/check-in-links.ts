@@ -1,6 +1,8 @@
-// Check-in reminders with a one-step check-in: a few days before a dead man's switch deadline the owner gets an
-// e-mail with a personal link. The link's token is random, single-use, bound to the vault and to that deadline
-// (the period), and stored only as a hash; using it checks in exactly as the API does.
+// Check-in reminders: a few days before a dead man's switch deadline the owner gets an e-mail. Only a vault
+// whose owner opted in (extension 'check-in-links', off by default) gets a one-step link in it: a link makes
+// "proof of life" mean "access to the owner's mailbox". The link's token is random, single-use, bound to the
+// vault and to that deadline (the period), and stored only as a hash; using it checks in as the API does.
+// Turned off, the links already sent stop working at once.
 import { CHECK_IN_FREQUENCY_DAYS, type CheckInResult, LIMITS } from '../shared/api'
 import { creditsBalance } from './accounts'
 import { checkIn } from './check-in'
@@ -33,6 +35,7 @@ export type CheckInLinkState =
   | { state: 'used'; usedAt: string; nextDue: string | null }
   | { state: 'checked-in-since'; nextDue: string }
   | { state: 'no-switch' }
+  | { state: 'links-off' }
   | { state: 'releasing'; label: string; vaultState: string }
 
 const labelOf = (vault: VaultRow) => (vault.name ? `"${vault.name}" (${vault.id})` : vault.id)
@@ -47,6 +50,8 @@ async function stateOf(ctx: ServiceContext, link: LinkRow | undefined): Promise<
   if (!link || !vault) return { state: 'unknown' }
   if (vault.state !== 'active') return { state: 'releasing', label: labelOf(vault), vaultState: vault.state }
   if (link.used_at) return { state: 'used', usedAt: link.used_at, nextDue: vault.next_check_in_due }
+  // The owner turned one-step links off (or never turned them on, for a link sent before the choice).
+  if (vault.check_in_links !== 1) return { state: 'links-off' }
   if (vault.release_trigger !== 'dead_man_switch' || !vault.check_in_frequency) return { state: 'no-switch' }
   // Another check-in (app, API, a later link) or a new configuration moved the deadline this link was for.
   if (vault.next_check_in_due !== link.due_at) {
@@ -105,8 +110,9 @@ export async function useCheckInLink(ctx: ServiceContext, token: string): Promis
 }
 
 /**
- * Scheduler step: a reminder with a fresh link for every active dead man's switch whose deadline is at most
- * CHECK_IN_REMINDER_DAYS away and has none yet. A deadline already passed gets none: the release starts instead.
+ * Scheduler step: a reminder for every active dead man's switch whose deadline is at most
+ * CHECK_IN_REMINDER_DAYS away and has none yet, with a fresh one-step link only when the vault opted in.
+ * A deadline already passed gets none: the release starts instead.
  */
 export async function sendCheckInReminders(
   ctx: ServiceContext,
@@ -130,8 +136,10 @@ export async function sendCheckInReminders(
       const vault = await findVault(ctx, vaultId)
       const dueAt = vault?.next_check_in_due
       if (vault?.state !== 'active' || vault.release_trigger !== 'dead_man_switch' || !dueAt) return null
-      // One link per vault and deadline, however many instances run this step at once: the insert that
-      // finds one there already changes nothing, and then no reminder is queued.
+      // One row per vault and deadline, however many instances run this step at once: the insert that
+      // finds one there already changes nothing, and then no reminder is queued. Without the opt-in the
+      // row only records the reminder: its token is never sent, and the link would be refused anyway.
+      const withLink = vault.check_in_links === 1
       const inserted = await ctx.db.run(
         `INSERT INTO check_in_links (id, vault_id, due_at, token_hash, created_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (vault_id, due_at) DO NOTHING`,
@@ -153,7 +161,7 @@ export async function sendCheckInReminders(
         ...checkInReminder({
           vault: labelOf(vault),
           dueAt,
-          link: `${ctx.publicUrl()}/check-in/${token}`,
+          link: withLink ? `${ctx.publicUrl()}/check-in/${token}` : null,
           cost: LIMITS.checkInCostCredits,
           periodDays: CHECK_IN_FREQUENCY_DAYS[vault.check_in_frequency!],
         }),

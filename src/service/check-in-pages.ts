@@ -29,6 +29,8 @@ async function refusal(
       return sendPage(reply, text, 410, c.expiredTitle, [c.checkedInSince(format.date(why.nextDue))])
     case 'no-switch':
       return sendPage(reply, text, 410, c.expiredTitle, [c.noSwitchAnyMore])
+    case 'links-off':
+      return sendPage(reply, text, 410, c.expiredTitle, [c.linksOff])
     case 'releasing':
       return sendPage(reply, text, 409, c.releasingTitle, [
         c.releasing(isolateName(why.label), why.vaultState),

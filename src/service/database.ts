@@ -235,6 +235,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE mail_tests ADD COLUMN security TEXT;
   `,
+  // 8: one-step check-in links in reminders are the owner's choice per vault, off by default (a link
+  // makes "proof of life" mean "access to the owner's mailbox"); existing vaults stop getting them too.
+  `
+  ALTER TABLE vaults ADD COLUMN check_in_links INTEGER NOT NULL DEFAULT 0 CHECK (check_in_links IN (0, 1));
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

@@ -57,14 +57,14 @@ import {
   rehearsalBody,
   rehearsalReportBody,
   releaseConfigBody,
-  renameVaultBody,
+  vaultSettingsBody,
 } from './validation'
 import {
+  changeVaultSettings,
   createVault,
   deleteVault,
   listVaultViews,
   ownedVault,
-  renameVault,
   vaultView,
   vaultViewWithOwner,
 } from './vaults'
@@ -364,8 +364,8 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       return okSerialized(request, reply, found.json)
     })
     route<{ id: string }>('PATCH', '/vault/:id', write('otherPost'), async (request, reply) => {
-      const body = parseOrThrow(renameVaultBody, jsonBody(request))
-      return ok(request, reply, await renameVault(ctx, accountOf(request), request.params.id, body.name))
+      const body = parseOrThrow(vaultSettingsBody, jsonBody(request))
+      return ok(request, reply, await changeVaultSettings(ctx, accountOf(request), request.params.id, body))
     })
     route<{ id: string }>('DELETE', '/vault/:id', write('otherPost'), async (request, reply) =>
       ok(request, reply, await deleteVault(ctx, accountOf(request), request.params.id)),

@@ -219,13 +219,24 @@ ${signature}`,
   }
 }
 
+/** `link`: the one-step check-in link, only for a vault whose owner opted in; null: the app only. */
 export function checkInReminder(p: {
   vault: string
   dueAt: string
-  link: string
+  link: string | null
   cost: number
   periodDays: number
 }) {
+  const how = p.link
+    ? `Check in with one click. The page asks you to confirm; checking in there is the same as in the app:
+it costs ${p.cost} credits and moves your next deadline to ${p.periodDays} days from then.
+  ${p.link}
+
+The link is personal, works once, and only for this deadline. You can also check in in the Vault Desktop
+app (its tray icon has "Check in"). If you checked in already, ignore this message.`
+    : `Check in in the Vault Desktop app (its tray icon has "Check in"): it costs ${p.cost} credits and moves
+your next deadline to ${p.periodDays} days from then. This message carries no check-in link, as you chose:
+reading your e-mail is not enough to check in for you. If you checked in already, ignore this message.`
   return {
     subject: `Check in by ${readableDate(p.dueAt)}: your vault ${p.vault} is waiting`,
     body: `Hello,
@@ -233,12 +244,7 @@ export function checkInReminder(p: {
 your vault ${p.vault} has a dead man's switch: unless you check in by ${readableDate(p.dueAt)},
 a release to your heirs starts (you would still have ${LIMITS.contestationDays} days to cancel it).
 
-Check in with one click. The page asks you to confirm; checking in there is the same as in the app:
-it costs ${p.cost} credits and moves your next deadline to ${p.periodDays} days from then.
-  ${p.link}
-
-The link is personal, works once, and only for this deadline. You can also check in in the Vault Desktop
-app (its tray icon has "Check in"). If you checked in already, ignore this message.
+${how}
 ${signature}`,
   }
 }

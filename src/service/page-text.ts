@@ -55,6 +55,7 @@ export interface PageText {
     expiredTitle: string
     checkedInSince(nextDue: string): string
     noSwitchAnyMore: string
+    linksOff: string
     releasingTitle: string
     releasing(vault: string, vaultState: string): string
     notEnoughCreditsTitle: string
@@ -141,6 +142,8 @@ function english(f: LocaleFormat): PageText {
         `This link was for an earlier deadline, and you have checked in since. Your next check-in is due by ${nextDue}; nothing to do now.`,
       noSwitchAnyMore:
         "This vault no longer releases on a dead man's switch, so there is nothing to check in to. Nothing was charged.",
+      linksOff:
+        'One-step check-in links are turned off for this vault, so this link no longer works. Check in in the Vault Desktop app. Nothing was charged.',
       releasingTitle: 'A release is under way',
       releasing: (vault, vaultState) =>
         `Your vault ${vault} is ${vaultState}, so a check-in is no longer possible. If you did not want this, open the Vault Desktop app and cancel the release while the contestation period lasts.`,
@@ -249,6 +252,8 @@ function spanish(f: LocaleFormat): PageText {
         `Este enlace era para un plazo anterior y ya has confirmado desde entonces. Tu próxima confirmación vence el ${nextDue}; no hace falta hacer nada ahora.`,
       noSwitchAnyMore:
         'Esta bóveda ya no se libera por un interruptor de hombre muerto, así que no hay nada que confirmar. No se cobró nada.',
+      linksOff:
+        'Los enlaces de confirmación en un paso están desactivados para esta bóveda, así que este enlace ya no funciona. Confirma en la aplicación Vault Desktop. No se cobró nada.',
       releasingTitle: 'Hay una liberación en curso',
       releasing: (vault, vaultState) =>
         `Tu bóveda ${vault} está ${state(vaultState)}, así que ya no es posible confirmar. Si no lo querías, abre la aplicación Vault Desktop y cancela la liberación mientras dure el periodo de impugnación.`,

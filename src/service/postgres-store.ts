@@ -210,6 +210,9 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE mail_tests ADD COLUMN security TEXT;
   `,
+  `
+  ALTER TABLE vaults ADD COLUMN check_in_links BIGINT NOT NULL DEFAULT 0 CHECK (check_in_links IN (0, 1));
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

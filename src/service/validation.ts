@@ -197,10 +197,16 @@ export const createVaultBody = z
   )
   .nullish()
 
-export const renameVaultBody = strictObject(
-  { name: vaultName },
-  'the body must be a JSON object {"name": "..."}; null or "" clears the name',
-)
+/** PATCH /vault/:id: the vault's name (extension 'vault-name') and its one-step check-in links ('check-in-links'). */
+export const vaultSettingsBody = strictObject(
+  {
+    name: vaultName.optional(),
+    checkInLinks: z.boolean({ error: 'checkInLinks must be true or false' }).optional(),
+  },
+  'the body must be a JSON object with "name" (null or "" clears it) and/or "checkInLinks" (true or false)',
+).refine((body) => body.name !== undefined || body.checkInLinks !== undefined, {
+  error: 'the body must set "name" (null or "" clears it), "checkInLinks" (true or false), or both',
+})
 
 /** Words of a practice kit: lowercase words and digits, as the app prints them. */
 const practiceKitWords = z

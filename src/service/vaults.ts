@@ -25,12 +25,16 @@ export interface VaultRow {
   created_at: string
   updated_at: string
   name: string | null
+  /** 1: reminders carry a one-step check-in link (extension 'check-in-links'); 0, the default: they do not. */
+  check_in_links: number
 }
 
 /** The local service's extra vault fields (the spec's Vault plus release timing the app shows). */
 export interface VaultView extends Vault {
   /** The owner's name for the vault (extension 'vault-name'), or null. */
   name: string | null
+  /** Reminder e-mails carry a one-step check-in link (extension 'check-in-links'); off by default. */
+  checkInLinks: boolean
   checkInFrequency: CheckInFrequency | null
   nextCheckInDue: string | null
   releaseStartedAt: string | null
@@ -64,6 +68,7 @@ function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
   const view: VaultView = {
     id: row.id,
     name: row.name ?? null,
+    checkInLinks: row.check_in_links === 1,
     state: row.state,
     createdAt: row.created_at,
     creditsBalance: row.credits_balance,
@@ -157,18 +162,22 @@ export async function createVault(
   return vaultView(ctx, id)
 }
 
-/** Sets (or, with null, clears) the vault's name; allowed in every state. */
-export async function renameVault(
+/**
+ * PATCH /vault/:id: sets (or, with null, clears) the vault's name and turns one-step check-in links in
+ * reminders on or off; allowed in every state. Fields left out keep their value.
+ */
+export async function changeVaultSettings(
   ctx: ServiceContext,
   accountId: string,
   vaultId: string,
-  name: string | null,
+  change: { name?: string | null; checkInLinks?: boolean },
 ): Promise<VaultView> {
   await ctx.db.transaction(async () => {
-    await ownedVault(ctx, accountId, vaultId)
+    const row = await ownedVault(ctx, accountId, vaultId)
     await ctx.db.run(
-      'UPDATE vaults SET name = ?, updated_at = ? WHERE id = ?',
-      name,
+      'UPDATE vaults SET name = ?, check_in_links = ?, updated_at = ? WHERE id = ?',
+      change.name !== undefined ? change.name : row.name,
+      change.checkInLinks !== undefined ? (change.checkInLinks ? 1 : 0) : row.check_in_links,
       ctx.clock().toISOString(),
       vaultId,
     )

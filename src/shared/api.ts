@@ -215,6 +215,8 @@ export const SERVICE_EXTENSIONS = [
   'mail-test',
   'rehearsal',
   'asset-delete',
+  /** PATCH /vault/:id {checkInLinks}: reminder e-mails carry a one-step check-in link (off by default). */
+  'check-in-links',
 ] as const
 export type ServiceExtension = (typeof SERVICE_EXTENSIONS)[number]
 

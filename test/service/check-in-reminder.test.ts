@@ -46,7 +46,19 @@ async function records() {
   }
 }
 
-async function weeklySwitch(): Promise<string> {
+/** The owner's choice of one-step links in reminders (PATCH /vault/:id, extension 'check-in-links'). */
+async function checkInLinks(on: boolean) {
+  const patched = await call(t.url, 'PATCH', `/api/vault/${t.owner.vaultId}`, {
+    key: t.owner.apiKey,
+    json: { checkInLinks: on },
+  })
+  expect(patched.status).toBe(200)
+  expect(patched.body.data.checkInLinks).toBe(on)
+}
+
+/** A weekly dead man's switch; with links (the default here) the owner has opted in to one-step links. */
+async function weeklySwitch(links = true): Promise<string> {
+  if (links) await checkInLinks(true)
   const configured = await call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/release/config`, {
     key: t.owner.apiKey,
     json: { trigger: 'dead_man_switch', config: { checkInFrequency: 'weekly' } },
@@ -278,5 +290,62 @@ describe('pages in the browser language', () => {
     const unknown = await page(`${t.url}/guardian/gt_${'B'.repeat(43)}/accept`, { headers: es })
     expect(unknown.status).toBe(404)
     expect(unknown.html).toContain('Este enlace de guardián ya no es válido')
+  })
+})
+
+describe("one-step links are the owner's choice per vault, off by default", () => {
+  it('a new vault says checkInLinks false, and its reminders carry no link: only the app checks in', async () => {
+    t = await startTestService()
+    expect((await vault()).checkInLinks).toBe(false)
+    const due = await weeklySwitch(false)
+    t.advance(Date.parse(due) - 2 * DAY_MS - t.now().getTime())
+    expect((await t.service.tick()).remindersSent).toEqual([{ vaultId: t.owner.vaultId, dueAt: due }])
+    const [mail] = await reminders()
+    expect(mail!.subject).toContain('Check in by')
+    expect(mail!.body).not.toMatch(/\/check-in\/|ck_/)
+    expect(mail!.body).toContain('Check in in the Vault Desktop app')
+    expect(mail!.body).toContain('reading your e-mail is not enough to check in for you')
+    // One reminder per deadline all the same.
+    expect((await t.service.tick()).remindersSent).toEqual([])
+  })
+
+  it('turned off after a link was sent: that link stops working at once and charges nothing', async () => {
+    t = await startTestService()
+    const due = await weeklySwitch(true)
+    t.advance(Date.parse(due) - 2 * DAY_MS - t.now().getTime())
+    await t.service.tick()
+    const link = linkIn((await reminders())[0]!)
+    expect((await page(link)).status).toBe(200)
+    await checkInLinks(false)
+    const shown = await page(link)
+    expect(shown.status).toBe(410)
+    expect(shown.html).toContain('One-step check-in links are turned off for this vault')
+    const posted = await page(link, { method: 'POST', headers: { origin: t.url } })
+    expect(posted.status).toBe(410)
+    expect(await vault()).toMatchObject({ nextCheckInDue: due, creditsBalance: 100 })
+    expect((await records()).pulses).toEqual([])
+  })
+
+  it('PATCH takes checkInLinks beside or without name, refuses anything but a boolean, and agent keys', async () => {
+    t = await startTestService()
+    const patch = (json: unknown, key = t.owner.apiKey) =>
+      call(t.url, 'PATCH', `/api/vault/${t.owner.vaultId}`, { key, json })
+    const both = await patch({ name: 'Papers', checkInLinks: true })
+    expect(both.body.data).toMatchObject({ name: 'Papers', checkInLinks: true })
+    // A name change alone keeps the links as they are, and the other way round.
+    expect((await patch({ name: 'Family' })).body.data).toMatchObject({ name: 'Family', checkInLinks: true })
+    expect((await patch({ checkInLinks: false })).body.data).toMatchObject({
+      name: 'Family',
+      checkInLinks: false,
+    })
+    for (const bad of [{ checkInLinks: 'yes' }, { checkInLinks: 1 }, {}]) {
+      const refused = await patch(bad)
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.message).toMatch(/checkInLinks/)
+    }
+    expect((await vault()).checkInLinks).toBe(false)
+    const agent = (await t.service.admin.createKey({ account: t.owner.accountId, kind: 'agent' })).apiKey
+    expect((await patch({ checkInLinks: true }, agent)).status).toBe(403)
+    expect((await vault()).checkInLinks).toBe(false)
   })
 })

@@ -109,7 +109,7 @@ describe.each(API_PREFIXES)('vault names under %s', (prefix) => {
       [{ name: 'line\nbreak' }, /control characters/],
       [{ name: 'bell\u0007' }, /control characters/],
       [{ name: 'ok', colour: 'red' }, /unknown field.*colour/],
-      [{}, /name is required/],
+      [{}, /must set "name".*"checkInLinks"/],
       [{ name: 42 }, /name must be a string/],
       [[], /JSON object/],
     ]

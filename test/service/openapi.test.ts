@@ -67,6 +67,7 @@ const meta = { timestamp: '2030-01-01T00:00:00.000Z', requestId: '6f1c2d3e-0000-
 const vault = {
   id: 'vlt_1',
   name: null,
+  checkInLinks: false,
   state: 'active',
   createdAt: '2030-01-01T00:00:00.000Z',
   creditsBalance: 100,

@@ -23,7 +23,7 @@ import {
   rehearsalBody,
   rehearsalReportBody,
   releaseConfigBody,
-  renameVaultBody,
+  vaultSettingsBody,
 } from '../validation'
 import { type JsonSchema, ref, WIRE_SCHEMAS, type WireSchemaName } from './wire-schemas'
 
@@ -42,7 +42,7 @@ const REQUEST_SCHEMAS = {
   ReleaseConfigRequest: releaseConfigBody,
   CheckInRequest: checkInBody,
   CreateVaultRequest: createVaultBody,
-  RenameVaultRequest: renameVaultBody,
+  VaultSettingsRequest: vaultSettingsBody,
   RehearsalRequest: rehearsalBody,
   RehearsalReportRequest: rehearsalReportBody,
 } as const
@@ -331,13 +331,14 @@ const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'dele
     },
     patch: {
       operationId: 'renameVault',
-      summary: "Set or clear the owner's name for a vault",
+      summary:
+        "Set or clear the owner's name for a vault; turn one-step check-in links in reminders on or off",
       tag: 'Vaults',
       caller: 'owner',
       rateLimit: 'otherPost',
       extension: 'vault-name',
       pathParams: ['id'],
-      body: { schema: 'RenameVaultRequest', required: true },
+      body: { schema: 'VaultSettingsRequest', required: true },
       success: { 200: ok('The vault.', ref('Vault')) },
       errors: [...ON_VAULT, 409],
     },

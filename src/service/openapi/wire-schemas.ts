@@ -114,6 +114,9 @@ const vault = objectOf<VaultView>(
   {
     id: text('vault identifier'),
     name: orNull(text("the owner's name for the vault (extension vault-name), or null")),
+    checkInLinks: flag(
+      'reminder e-mails carry a one-step check-in link (extension check-in-links); false by default, set with PATCH',
+    ),
     state: oneOfValues(VAULT_STATES),
     createdAt: timestamp(),
     updatedAt: timestamp('ISO 8601 timestamp; the list response omits it'),
