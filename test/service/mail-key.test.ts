@@ -54,7 +54,8 @@ describe('the mail key on SQLite', () => {
   let t: TestService
   beforeAll(async () => {
     // No SMTP at first: the messages wait in the outbox.
-    t = await startTestService()
+    // SQLite even when the suite runs on PostgreSQL (VAULT_TEST_STORE=postgres).
+    t = await startTestService({ postgresUrl: undefined })
   })
   afterAll(() => t.stop())
 
