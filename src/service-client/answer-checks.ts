@@ -25,6 +25,8 @@ export interface VaultDetails extends Vault {
   releasedAt?: string | null
   /** The owner's name for the vault (local service extension). */
   name?: string | null
+  /** Reminder e-mails carry a one-step check-in link (local service extension 'check-in-links'). */
+  checkInLinks?: boolean
 }
 
 /** An id a service may give (vault, asset): letters, digits, '_' and '-', as UUIDs and the local service's ids are. */

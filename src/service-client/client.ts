@@ -74,6 +74,11 @@ export class VaultApiClient {
     return vaults.renameVault(this.#t, vaultId, name)
   }
 
+  /** One-step check-in links in reminder e-mails, on or off (extension 'check-in-links'). */
+  setCheckInLinks(vaultId: string, on: boolean): Promise<vaults.VaultDetails> {
+    return vaults.setCheckInLinks(this.#t, vaultId, on)
+  }
+
   deleteVault(vaultId: string): Promise<{ deleted: string }> {
     return vaults.deleteVault(this.#t, vaultId)
   }

@@ -28,6 +28,7 @@ export type ApiOperation =
   | 'read service info'
   | 'send a test e-mail'
   | 'rename vault'
+  | 'set check-in links'
   | 'start a rehearsal'
   | 'read the rehearsal'
   | 'end the rehearsal'
@@ -110,6 +111,7 @@ const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
   'read service info',
   'send a test e-mail',
   'rename vault',
+  'set check-in links',
   'start a rehearsal',
   'read the rehearsal',
   'end the rehearsal',

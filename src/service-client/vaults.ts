@@ -42,6 +42,14 @@ export function renameVault(t: Transport, vaultId: string, name: string | null):
   })
 }
 
+/** Turns one-step check-in links in reminder e-mails on or off (extension 'check-in-links'). */
+export function setCheckInLinks(t: Transport, vaultId: string, on: boolean): Promise<VaultDetails> {
+  return t.data('set check-in links', 'PATCH', vaultPath(vaultId), {
+    json: { checkInLinks: on },
+    idempotent: true,
+  })
+}
+
 export function deleteVault(t: Transport, vaultId: string): Promise<{ deleted: string }> {
   return t.data('delete vault', 'DELETE', vaultPath(vaultId), { idempotent: false })
 }

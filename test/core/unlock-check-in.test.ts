@@ -397,6 +397,65 @@ describe('unlock check-in through the app backend and its own local service', ()
     expect(await backend.onUnlock()).toEqual([])
   })
 
+  it('turned off on the service on this computer: the agent key is revoked there, and the status says so', async () => {
+    await ok('startLocally', { email: 'me@example.com' })
+    const on = await ok<UnlockCheckInStatus>('enableUnlockCheckIn', {})
+    const last4 = on.agentKey!.last4
+    const agentKeys = () => {
+      const db = new Database(join(dir.path, 'local-service', 'vault.sqlite3'), { readonly: true })
+      try {
+        return db.prepare("SELECT revoked_at FROM api_keys WHERE kind = 'agent'").all() as Array<{
+          revoked_at: string | null
+        }>
+      } finally {
+        db.close()
+      }
+    }
+    expect(agentKeys().filter((k) => k.revoked_at === null)).toHaveLength(1)
+    const off = await ok<UnlockCheckInStatus>('disableUnlockCheckIn')
+    expect(off).toMatchObject({
+      enabled: false,
+      agentKey: null,
+      removedKey: { last4, revokedOnService: true },
+    })
+    expect(agentKeys().filter((k) => k.revoked_at === null)).toEqual([])
+  })
+
+  it('turned off for another service: the key leaves this computer, still works there, and the status says so', async () => {
+    const svc = await startServiceFixture()
+    try {
+      await ok('connectService', { serviceUrl: svc.url, apiKey: svc.humanKey })
+      await ok('enableUnlockCheckIn', { agentKey: svc.agentKey })
+      const off = await ok<UnlockCheckInStatus>('disableUnlockCheckIn')
+      expect(off).toMatchObject({
+        enabled: false,
+        agentKey: null,
+        removedKey: { last4: svc.agentKey.slice(-4), revokedOnService: false },
+      })
+      // The spec gives no revocation over the API: the key does still work there, as the app then says.
+      const still = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.agentKey })
+      await expect(still.listVaults()).resolves.toEqual(expect.any(Array))
+    } finally {
+      await svc.close()
+    }
+  })
+
+  it('one-step check-in links: off by default, turned on and off through the app, on the service', async () => {
+    const { vault } = await ok<{ vault: { id: string; checkInLinks: boolean | null } }>('startLocally', {
+      email: 'me@example.com',
+    })
+    expect(vault.checkInLinks).toBe(false)
+    const on = await ok<{ checkInLinks: boolean | null }>('setCheckInLinks', { vaultId: vault.id, on: true })
+    expect(on.checkInLinks).toBe(true)
+    const listed = await ok<{ vaults: Array<{ id: string; checkInLinks: boolean | null }> }>('refreshVaults')
+    expect(listed.vaults.find((v) => v.id === vault.id)?.checkInLinks).toBe(true)
+    const off = await ok<{ checkInLinks: boolean | null }>('setCheckInLinks', {
+      vaultId: vault.id,
+      on: false,
+    })
+    expect(off.checkInLinks).toBe(false)
+  })
+
   it('a human key is refused as the agent key of another service', async () => {
     const svc = await startServiceFixture()
     try {

@@ -33,6 +33,9 @@ const { DeleteVaultConsequences } = (await import(`${renderer}/components/Delete
 const { PermanentStoreNotice } = (await import(`${renderer}/components/UploadConfirm.tsx`)) as {
   PermanentStoreNotice: FunctionComponent<{ first: boolean }>
 }
+const { CheckInLinksPanel } = (await import(`${renderer}/components/CheckInLinksPanel.tsx`)) as {
+  CheckInLinksPanel: FunctionComponent<{ v: Partial<VaultView> }>
+}
 const { turnedOffText } = (await import(`${renderer}/screens/SettingsScreen.tsx`)) as {
   turnedOffText: (result: UnlockCheckInStatus) => string
 }
@@ -114,6 +117,36 @@ describe('the first upload to a vault on a permanent store', () => {
     expect(first).toMatch(/public.*enough of the guardians' kits.*decades/)
     const later = visible(renderToStaticMarkup(createElement(PermanentStoreNotice, { first: false })))
     expect(later).not.toContain(text.uploadCost.permanentFirst)
+  })
+})
+
+describe('the one-step check-in link in reminders (Release tab)', () => {
+  const render = (over: Partial<VaultView>) =>
+    visible(
+      renderToStaticMarkup(
+        createElement(CheckInLinksPanel, {
+          v: {
+            id: 'vlt_1',
+            state: 'active',
+            releaseTrigger: 'dead_man_switch',
+            checkInLinks: false,
+            ...over,
+          },
+        }),
+      ),
+    )
+  it('off by default says reading the mail is not enough; on says anyone who reads it can check in', () => {
+    const off = render({ checkInLinks: false })
+    expect(off).toContain(text.checkInLinks.off)
+    expect(off).toContain(text.checkInLinks.turnOn)
+    const on = render({ checkInLinks: true })
+    expect(on).toContain('Anyone who can read your mail can check in for you')
+    expect(on).toContain(text.checkInLinks.turnOff)
+    expect(text.checkInLinks.tradeOff).toMatch(/^Anyone who can read your mail can check in for you\./)
+  })
+  it('not shown when the service offers no choice, or the vault has no dead man switch', () => {
+    expect(render({ checkInLinks: null })).toBe('')
+    expect(render({ releaseTrigger: 'manual' })).toBe('')
   })
 })
 

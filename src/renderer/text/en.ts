@@ -498,6 +498,21 @@ export const english = (f: LocaleFormat) => ({
       guardian_claim: 'Guardians claim',
     },
   },
+  checkInLinks: {
+    title: 'Check-in link in reminder e-mails',
+    off: 'Off (safer): reminder e-mails tell you to check in in the app and carry no link, so reading your e-mail is not enough to check in for you.',
+    on: 'On: each reminder e-mail carries a one-step check-in link. Anyone who can read your mail can check in for you.',
+    turnOn: 'Put a check-in link in reminders…',
+    confirmTitle: 'Put a one-step check-in link in reminders?',
+    confirm: 'Put the link in reminders',
+    tradeOff:
+      'Anyone who can read your mail can check in for you. Someone with access to your mailbox (a shared or stolen password, your e-mail provider) could keep putting the release off, and your heirs would receive nothing while your credits last.',
+    convenience:
+      'In exchange you can check in from the e-mail without opening this app: one click, then a confirmation page. Each link works once, for one deadline; turning this off makes links already sent stop working.',
+    turnOff: 'Take the link out of reminders',
+    turnedOn: 'Reminder e-mails now carry a one-step check-in link.',
+    turnedOff: 'Reminder e-mails no longer carry a check-in link, and links already sent stop working.',
+  },
   unlockCheckIn: {
     title: 'Check-in on unlock',
     toggle: 'Check in when I unlock this computer',

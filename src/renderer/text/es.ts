@@ -286,6 +286,21 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     nowhereToBuy:
       'Este servicio no dice dónde comprar créditos: pida al operador de este servicio (quien lo gestiona) que añada créditos a su cuenta.',
   },
+  checkInLinks: {
+    title: 'Enlace de señal de vida en los correos de recordatorio',
+    off: 'Desactivado (más seguro): los recordatorios le piden registrar su señal de vida en la aplicación y no llevan enlace, así que leer su correo no basta para hacerlo por usted.',
+    on: 'Activado: cada recordatorio lleva un enlace para registrar su señal de vida en un paso. Cualquiera que pueda leer su correo puede hacerlo por usted.',
+    turnOn: 'Poner un enlace en los recordatorios…',
+    confirmTitle: '¿Poner un enlace de un paso en los recordatorios?',
+    confirm: 'Poner el enlace',
+    tradeOff:
+      'Cualquiera que pueda leer su correo puede registrar su señal de vida por usted. Alguien con acceso a su buzón (una contraseña compartida o robada, su proveedor de correo) podría seguir aplazando la entrega, y sus herederos no recibirían nada mientras le queden créditos.',
+    convenience:
+      'A cambio puede hacerlo desde el correo sin abrir esta aplicación: un clic y una página de confirmación. Cada enlace sirve una vez, para un plazo; al desactivarlo, los enlaces ya enviados dejan de funcionar.',
+    turnOff: 'Quitar el enlace de los recordatorios',
+    turnedOn: 'Los recordatorios llevan ahora un enlace de un paso.',
+    turnedOff: 'Los recordatorios ya no llevan enlace, y los enlaces ya enviados dejan de funcionar.',
+  },
   unlockCheckIn: {
     keyCan:
       'Quien tenga esa clave puede leer en el servicio: sus bóvedas y su configuración, los nombres de sus archivos tal como los guarda el servicio, los nombres y direcciones de correo de sus guardianes y herederos, y sus archivos cifrados (puede descargarlos, pero no abrirlos sin la clave de la bóveda o suficientes kits). También puede registrar su señal de vida, lo que gasta créditos y sigue aplazando la entrega.',

@@ -128,6 +128,14 @@ export const invokeChannels = {
   ),
   /** On the service when it offers names, else kept on this device. An empty name clears it. */
   renameVault: invoke<VaultView>()('vault:rename', z.object({ vaultId: id, name: vaultName }).strict()),
+  /**
+   * One-step check-in links in the vault's reminder e-mails (off by default): anyone who can read the
+   * owner's mail can then check in. Only on a service with the extension 'check-in-links'.
+   */
+  setCheckInLinks: invoke<VaultView>()(
+    'vault:check-in-links',
+    z.object({ vaultId: id, on: z.boolean() }).strict(),
+  ),
   /** Only while active; removes its files, guardians and heirs from the service. */
   deleteVault: invoke<{ deleted: string }>()('vault:delete', vaultRef),
   /** Manual trigger: starts the release (30 days to cancel) where the service offers it. */

@@ -149,6 +149,8 @@ export interface VaultView extends Vault {
   keyLost: LostVaultKey | null
   /** When the owner confirmed that the owner kit is saved (typing words back from it). */
   ownerKitConfirmedAt: string | null
+  /** Reminder e-mails carry a one-step check-in link; null: the service does not say (no such choice). */
+  checkInLinks: boolean | null
   readiness: VaultReadiness
 }
 

@@ -17,6 +17,7 @@ type VaultHandlers = Pick<
   | 'checkIn'
   | 'cancelRelease'
   | 'renameVault'
+  | 'setCheckInLinks'
   | 'deleteVault'
   | 'startRelease'
 >
@@ -64,6 +65,18 @@ export function createVaultHandlers(session: () => Promise<VaultSession>): Vault
       const created = await s.vaults.create({ preset, ...(named && offersNames ? { name: named } : {}) })
       if (named && !offersNames) await s.records.update(created.id, (r) => ({ ...r, name: named }))
       return s.viewOf(created)
+    },
+
+    setCheckInLinks: async ({ vaultId, on }) => {
+      const s = await session()
+      if (!s.facts.service?.extensions.includes('check-in-links')) {
+        throw new AppError({
+          code: 'NOT_OFFERED',
+          userMessage:
+            'The connected service does not let the app choose whether reminder e-mails carry a check-in link. Ask whoever runs it what its reminders contain; nothing was changed.',
+        })
+      }
+      return s.viewOf(await s.vaults.setCheckInLinks(vaultId, on))
     },
 
     renameVault: async ({ vaultId, name }) => {

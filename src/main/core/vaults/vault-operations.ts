@@ -83,6 +83,11 @@ export function vaultOperations({ client, watcher, deadlines, vaultKeys, uploadI
       watcher.observe(vault)
       return vault
     },
+    async setCheckInLinks(vaultId: string, on: boolean): Promise<VaultDetails> {
+      const vault = await (await client()).setCheckInLinks(vaultId, on)
+      watcher.observe(vault)
+      return vault
+    },
     getRehearsal: async (vaultId: string) => (await client()).getRehearsal(vaultId),
     startRehearsal: async (vaultId: string, request: RehearsalRequest) =>
       (await client()).startRehearsal(vaultId, request),

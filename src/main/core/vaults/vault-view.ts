@@ -69,6 +69,7 @@ export function vaultView(input: VaultViewInput): VaultView {
     keyStorage,
     keyLost: input.keyLost ?? null,
     ownerKitConfirmedAt: ownerKitConfirmed ? (record.ownerKit?.confirmedAt ?? null) : null,
+    checkInLinks: typeof vault.checkInLinks === 'boolean' ? vault.checkInLinks : null,
     readiness,
   }
 }

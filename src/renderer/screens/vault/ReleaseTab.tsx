@@ -8,6 +8,7 @@ import {
 } from '../../../shared/api'
 import type { ReleaseSettings } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
+import { CheckInLinksPanel } from '../../components/CheckInLinksPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { RadioCards } from '../../components/RadioCards'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
@@ -132,6 +133,7 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
         )}
         {error !== undefined && <ErrorNotice error={error} />}
       </form>
+      <CheckInLinksPanel v={v} />
       <StartReleasePanel v={v} />
       <RehearsalPanel v={v} />
     </div>
