@@ -330,9 +330,11 @@ const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'dele
       errors: ON_VAULT,
     },
     patch: {
-      operationId: 'renameVault',
+      operationId: 'updateVaultSettings',
       summary:
         "Set or clear the owner's name for a vault; turn one-step check-in links in reminders on or off",
+      description:
+        "checkInLinks is extension `check-in-links`: with it on, whoever can read the owner's mailbox can check in, so proof of life becomes access to that mailbox. Off by default.",
       tag: 'Vaults',
       caller: 'owner',
       rateLimit: 'otherPost',
