@@ -782,7 +782,7 @@ export const english = (f: LocaleFormat) => ({
     forgets: (losses: string) =>
       `The service forgets ${losses}: it stops listing them and nobody is sent anything.`,
     notePermanent:
-      'Takes the vault off the service: it stops listing it, and nobody will be sent anything from it. This service keeps files on a permanent store, so the files themselves are not erased (see below).',
+      "Takes the vault off the service: it stops listing it, and nobody will be sent anything from it. This service keeps files on a permanent store (Arweave): the encrypted files themselves are never erased, and the guardians' kits and your owner kit keep opening them.",
     permanentStore:
       "This service keeps files on a permanent store (Arweave): deleting the vault does not erase them. The encrypted files stay public for ever, and anyone who holds enough of the guardians' kits, or your owner kit, can still open them.",
     permanentKits:

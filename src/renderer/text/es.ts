@@ -271,7 +271,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     forgets: (losses: string) =>
       `El servicio olvida ${losses}: deja de listarlos y no se envía nada a nadie.`,
     notePermanent:
-      'Quita la bóveda del servicio: deja de listarla y nadie recibirá nada de ella. Este servicio guarda los archivos en un almacén permanente, así que los archivos no se borran (vea abajo).',
+      'Quita la bóveda del servicio: deja de listarla y nadie recibirá nada de ella. Este servicio guarda los archivos en un almacén permanente (Arweave): los archivos cifrados no se borran nunca, y los kits de los guardianes y su kit de propietario siguen abriéndolos.',
     permanentStore:
       'Este servicio guarda los archivos en un almacén permanente (Arweave): borrar la bóveda no los borra. Los archivos cifrados siguen públicos para siempre, y quien tenga suficientes kits de los guardianes, o su kit de propietario, puede seguir abriéndolos.',
     permanentKits:
