@@ -106,7 +106,7 @@ export class LocalServiceHost implements LocalService {
 
   /**
    * A read-and-check-in (sk_agent_) key for the local account, for the check-in on unlock: a key that
-   * can do no harm if read from this device's keychain.
+   * cannot change or delete anything if read from this device's keychain (it still reads and checks in).
    */
   async issueAgentKey(): Promise<string> {
     const accountId = this.#state.accountId

@@ -533,7 +533,7 @@ export const english = (f: LocaleFormat) => ({
       'This computer no longer holds the read-and-check-in key for this service, so unlocking does not check in. Paste the key again.',
     pasteLabel: 'Read-and-check-in key (sk_agent_…)',
     pasteHelp: (service: string) =>
-      `Create a key of the kind "agent" (read and check in only) in the dashboard settings of ${service} and paste it here. A full-access key (sk_human_) is refused: the point is a key that cannot do harm.`,
+      `Create a key of the kind "agent" (read and check in only) in the dashboard settings of ${service} and paste it here. A full-access key (sk_human_) is refused: kept here, it could change or delete the vault. An agent key can still read what the note above lists, so keep it as private as your e-mail.`,
     turnOn: 'Turn on',
     turnedOn: 'Turned on.',
     turnedOff: 'Turned off; the read-and-check-in key was removed from this computer.',

@@ -113,7 +113,7 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
       } else if (!(await keys.get(active.id))) {
         throw new AppError({
           code: 'AGENT_KEY_NEEDED',
-          userMessage: `Paste a read-and-check-in key (it starts with sk_agent_), created in the dashboard settings of ${active.label}. It can only read and check in, so keeping it on this computer can do no harm.`,
+          userMessage: `Paste a read-and-check-in key (it starts with sk_agent_), created in the dashboard settings of ${active.label}. It cannot change or delete anything, but it reads your file names, your guardians' and heirs' e-mail addresses and your encrypted files, and it can check in: keep it as private as your e-mail.`,
         })
       }
       const settings = await deps.updateSettings({ checkInOnUnlock: true })

@@ -1,6 +1,7 @@
 // Check-in when the owner unlocks the computer (optional, off by default). It goes through an
-// sk_agent_ key, which the service lets read and check in only, so the key kept for it on this device
-// can do no harm: never the owner's full key. Credits are not spent on every unlock: a vault is
+// sk_agent_ key, which the service lets read and check in only: never the owner's full key. Read still
+// means file names, guardians' and heirs' e-mail addresses and the encrypted files, and a check-in puts the
+// release off, so the key is kept in the secret store and revoked where the app can when this is turned off. Credits are not spent on every unlock: a vault is
 // checked in at most once per check-in period, and only once more than half of the period has passed
 // since its last check-in; never a vault that is releasing or released, nor one without a dead man's
 // switch. Decisions are pure functions of the time; the runner reads each vault fresh with the agent key.
