@@ -70,9 +70,15 @@ export class LocalServiceHost implements LocalService {
   async #start(): Promise<RunningService> {
     // Loaded on demand: a remote-only user never opens the service's database.
     const { startService } = await import('../service')
+    const { LOOPBACK_HOST_NAMES } = await import('../service/allowed-hosts')
     const remembered = this.#state.serviceUrl ? Number(new URL(this.#state.serviceUrl).port) : 0
     try {
-      this.#service = await startService({ dataDir: this.dataDir, port: remembered })
+      // Only its own loopback names: a web page the owner visits could otherwise reach it by DNS rebinding.
+      this.#service = await startService({
+        dataDir: this.dataDir,
+        port: remembered,
+        allowedHosts: [...LOOPBACK_HOST_NAMES],
+      })
       return this.#service
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error

@@ -3,6 +3,12 @@
 // visitor's browser; the browser then sends that name as Host. Answering only the names the service is
 // really reached by stops such pages.
 
+/**
+ * The names a service listening on loopback is reached by. The app's embedded service answers only these:
+ * a page that rebinds its own name to 127.0.0.1 reaches the port, but its requests carry its own name.
+ */
+export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost', '::1']
+
 /** A host name as compared: lower case, without the brackets of an IPv6 literal. */
 function normalizeHost(name: string): string {
   const lower = name.trim().toLowerCase()

@@ -9,7 +9,13 @@ import Fastify, {
   type FastifyRequest,
   type onRequestHookHandler,
 } from 'fastify'
-import { API_PREFIXES, type ErrorStatus, EXTENSION_LIMITS, type RateLimitPattern } from '../shared/api'
+import {
+  API_PREFIXES,
+  type ErrorStatus,
+  EXTENSION_LIMITS,
+  type RateLimitPattern,
+  REMOVED_V1_ENDPOINTS,
+} from '../shared/api'
 import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
 import { authenticate } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
@@ -215,8 +221,6 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
           'the x-api-key header is missing; send your API key (sk_human_... or sk_agent_...)',
         )
       }
-      const refusal = await authFailures.refusal(request.ip)
-      if (refusal) throw new ApiError(429, AuthFailureLimiter.message(refusal), refusal.retryAfterSeconds)
       reads.sync()
       // Practice tokens expire with time, so only keys and heir tokens are kept between requests.
       const found =
@@ -224,8 +228,11 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         (await authenticatePractice(ctx, presented))
       if (found && 'ended' in found) throw unauthorized(found.ended)
       const principal = found
+      // Looked up before the failure count is consulted: a valid key is never refused for other clients'
+      // failures (on loopback every local program shares the address); wrong ones past the limit get 429.
       if (!principal) {
-        await authFailures.recordFailure(request.ip)
+        const refusal = await authFailures.recordFailure(request.ip)
+        if (refusal) throw new ApiError(429, AuthFailureLimiter.message(refusal), refusal.retryAfterSeconds)
         throw unauthorized('the API key is not valid or has been revoked; use an active key')
       }
       const decision = await limiter.check(principal.keyId, access.pattern)
@@ -525,6 +532,20 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         return reply.header('content-length', size).send(content)
       },
     )
+  }
+
+  // v1.0 endpoints v2.0 removed: 410 naming the spec's replacement, so an old client learns what to call
+  // instead of meeting a bare 404. No key is needed to learn that an endpoint is gone.
+  for (const prefix of API_PREFIXES) {
+    for (const removed of REMOVED_V1_ENDPOINTS) {
+      const urls = [`${prefix}${removed.path}`, ...(removed.below ? [`${prefix}${removed.path}/*`] : [])]
+      for (const url of urls) {
+        for (const method of removed.methods) {
+          const message = `${method} ${prefix}${removed.path}${removed.below ? '/*' : ''} was removed in version 2.0 of the Vault API; replacement: ${removed.replacement.replaceAll('{prefix}', prefix)}. Update the client to v2.0 (described at ${prefix}/openapi.json)`
+          app.route({ method, url, handler: (request, reply) => sendError(request, reply, 410, message) })
+        }
+      }
+    }
   }
 
   // The interface's description (OpenAPI 3.1): public like the spec it describes, so tools fetch it without a key.

@@ -1,5 +1,6 @@
 // Per-key, per-pattern fixed one-minute windows, as in the spec's rate-limit table; and the same windows
-// per client address for failed authentication (wrong API keys, heir, practice or guardian tokens).
+// per client address for failed authentication (wrong API keys, heir, practice or guardian tokens), which
+// refuse further wrong credentials but never a valid key (AuthFailureLimiter).
 // The windows are counted in this process's memory (one instance, the SQLite default) or in the
 // database's rate_windows table, so that instances sharing one PostgreSQL share one limit.
 import { RATE_LIMITS_PER_MINUTE, type RateLimitPattern } from '../shared/api'
@@ -17,9 +18,9 @@ export type RateCounterKind = 'memory' | 'database'
 const WINDOW_MS = 60_000
 
 /**
- * A client that sends this many unknown credentials in a minute is refused until the minute is over. Above
- * the app's own polling budget (30 requests a minute), so an app left with a revoked key does not get the
- * other users of its address refused; far below what guessing would need (tokens carry 256 bits).
+ * A client that sends this many unknown credentials in a minute has further unknown ones refused until the
+ * minute is over. Above the app's own polling budget (30 requests a minute), so an app left with a revoked
+ * key is told 401, not made to wait; far below what guessing would need (tokens carry 256 bits).
  */
 export const AUTH_FAILURES_PER_MINUTE = 60
 
@@ -169,10 +170,13 @@ export class RateLimiter {
 }
 
 /**
- * Slows down guessing of credentials: after `limit` failed authentications from one client address in a
- * minute, every request from that address that presents a credential is refused (429) until the minute
- * ends, a correct one included (otherwise the refusal itself would tell a guess apart from a hit).
- * Clients at other addresses are not affected.
+ * Slows down guessing of credentials. Failed authentications are counted per client address; once an
+ * address has `limit` of them in a minute, each further unknown credential it presents is answered 429
+ * (Retry-After: the rest of the minute) instead of 401, and the guardian and check-in pages refuse it before
+ * looking its token up. The API looks a presented key up first, so a valid key is never refused for
+ * failures: on loopback every local program shares one address, and a stray or hostile process sending
+ * wrong keys must not lock the owner's own app (and its check-ins) out. That a valid key still passes tells
+ * a guesser nothing usable: keys and tokens carry 256 random bits, so no number of guesses finds one.
  */
 export class AuthFailureLimiter {
   private readonly limit: number | null
@@ -184,7 +188,7 @@ export class AuthFailureLimiter {
     this.limit = settings === false ? null : (settings?.authFailures ?? AUTH_FAILURES_PER_MINUTE)
   }
 
-  /** Null while the address may try; else how long it must wait. */
+  /** Null while the address may try; else how long it must wait (used before a token is looked up). */
   async refusal(address: string): Promise<{ limit: number; retryAfterSeconds: number } | null> {
     if (this.limit === null) return null
     const window = await this.counter.peek(address)
@@ -193,16 +197,19 @@ export class AuthFailureLimiter {
   }
 
   /**
-   * Counts a credential that matched nothing (unknown, mistyped or revoked). Never rejects: the caller is
-   * already answering the failed authentication, and a counter that could not be written must not turn
-   * that answer into an error (it is logged instead).
+   * Counts a credential that matched nothing (unknown, mistyped or revoked) and returns the refusal when
+   * this failure is past the address's limit (null: answer it as a plain failed authentication). Never
+   * rejects: the caller is already answering the failed authentication, and a counter that could not be
+   * written must not turn that answer into an error (it is logged instead).
    */
-  async recordFailure(address: string): Promise<void> {
-    if (this.limit === null) return
+  async recordFailure(address: string): Promise<{ limit: number; retryAfterSeconds: number } | null> {
+    if (this.limit === null) return null
     try {
-      await this.counter.add(address)
+      const window = await this.counter.add(address)
+      return window.count > this.limit ? { limit: this.limit, retryAfterSeconds: window.secondsLeft } : null
     } catch (error) {
       console.error('[vault-service] could not count a failed authentication:', error)
+      return null
     }
   }
 

@@ -92,6 +92,47 @@ export const ERROR_CODES = {
 export type ErrorStatus = keyof typeof ERROR_CODES
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus]
 
+/** Methods a removed "any" endpoint is answered 410 for. */
+const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/**
+ * The v1.0 endpoints v2.0 removed (the spec's Versioning table) and the replacement it names for each. The
+ * service answers each 410 GONE in the error envelope under every prefix, the message naming the
+ * replacement; `path` is below the prefix, `below` covers every path under it too (the spec's
+ * "protection/*"), and `{prefix}` in a replacement stands for the prefix the client called.
+ */
+export const REMOVED_V1_ENDPOINTS: readonly {
+  methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]
+  path: string
+  below?: true
+  replacement: string
+}[] = [
+  { methods: ['POST'], path: '/vault/:id/lock', replacement: 'none: states simplified' },
+  { methods: ['POST'], path: '/vault/:id/unlock', replacement: 'none: states simplified' },
+  {
+    methods: ANY_METHOD,
+    path: '/vault/:id/protection',
+    below: true,
+    replacement:
+      'merged into the guardian and heir endpoints ({prefix}/vault/:id/guardian, {prefix}/vault/:id/heir)',
+  },
+  {
+    methods: ANY_METHOD,
+    path: '/vault/:id/succession',
+    below: true,
+    replacement:
+      'merged into the guardian and heir endpoints ({prefix}/vault/:id/guardian, {prefix}/vault/:id/heir)',
+  },
+  {
+    methods: ['POST'],
+    path: '/vault/:id/release/contest',
+    replacement: 'POST {prefix}/vault/:id/release/cancel',
+  },
+  { methods: ANY_METHOD, path: '/vault/:id/verification', replacement: 'none: verification is automatic' },
+  { methods: ANY_METHOD, path: '/vault/:id/certificate', replacement: 'none: removed' },
+  { methods: ['GET'], path: '/verify/:hash', replacement: 'none: removed' },
+]
+
 export interface Vault {
   id: string
   state: VaultState

@@ -598,10 +598,10 @@ describe('failed authentication limit', () => {
         })
         expect(page.status).toBe(404)
       }
-      // Now refused, even with the right key (or the refusal would confirm a lucky guess).
+      // Now a further wrong key is refused (429, not looked at as a 401)...
       const refused = await rawRequest(t.url, {
         path: vaultPath,
-        headers: { 'x-api-key': apiKey },
+        headers: { 'x-api-key': wrongKey() },
         localAddress: attacker,
       })
       expectEnvelopeError(refused, 429, 'RATE_LIMITED')
@@ -612,6 +612,14 @@ describe('failed authentication limit', () => {
       const pageRefused = await rawRequest(t.url, { path: guardianPage, localAddress: attacker })
       expect(pageRefused.status).toBe(429)
       expect(Number(pageRefused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      // ...but a valid key is never refused for failures, from that address either (on loopback every
+      // local program shares it).
+      const ownerThere = await rawRequest(t.url, {
+        path: vaultPath,
+        headers: { 'x-api-key': apiKey },
+        localAddress: attacker,
+      })
+      expect(ownerThere.status, ownerThere.text).toBe(200)
 
       // Another client address is not affected: right credentials work, a wrong one is a plain 401.
       const owner = await rawRequest(t.url, { path: vaultPath, headers: { 'x-api-key': apiKey } })
@@ -623,17 +631,17 @@ describe('failed authentication limit', () => {
         'UNAUTHORIZED',
       )
 
-      // After the minute, the address may try again.
+      // After the minute, the address may try again: a wrong key is a plain 401 once more.
       t.advance(61_000)
-      expect(
-        (
-          await rawRequest(t.url, {
-            path: vaultPath,
-            headers: { 'x-api-key': apiKey },
-            localAddress: attacker,
-          })
-        ).status,
-      ).toBe(200)
+      expectEnvelopeError(
+        await rawRequest(t.url, {
+          path: vaultPath,
+          headers: { 'x-api-key': wrongKey() },
+          localAddress: attacker,
+        }),
+        401,
+        'UNAUTHORIZED',
+      )
     } finally {
       await t.stop()
     }
@@ -655,15 +663,16 @@ describe('failed authentication limit', () => {
     }
   })
 
-  it('refuses after 60 failures a minute by default; rateLimits: false (--no-rate-limits) lifts it', async () => {
+  it('refuses wrong keys after 60 failures a minute by default; rateLimits: false (--no-rate-limits) lifts it', async () => {
     const t = await startTestService({ rateLimits: undefined })
     try {
       const path = `/api/vault/${t.owner.vaultId}`
       for (let i = 0; i < 60; i++) {
         expect((await rawRequest(t.url, { path, headers: { 'x-api-key': wrongKey() } })).status).toBe(401)
       }
-      const refused = await rawRequest(t.url, { path, headers: { 'x-api-key': t.owner.apiKey } })
+      const refused = await rawRequest(t.url, { path, headers: { 'x-api-key': wrongKey() } })
       expectEnvelopeError(refused, 429, 'RATE_LIMITED')
+      expect((await rawRequest(t.url, { path, headers: { 'x-api-key': t.owner.apiKey } })).status).toBe(200)
       await t.restart({ rateLimits: false })
       for (let i = 0; i < 70; i++) {
         expect((await rawRequest(t.url, { path, headers: { 'x-api-key': wrongKey() } })).status).toBe(401)
@@ -688,15 +697,23 @@ describe('failed authentication limit', () => {
       }
       const refused = await rawRequest(t.url, {
         path,
-        headers: { 'x-api-key': apiKey, 'x-forwarded-for': '203.0.113.7' },
+        headers: { 'x-api-key': wrongKey(), 'x-forwarded-for': '203.0.113.7' },
       })
       expectEnvelopeError(refused, 429, 'RATE_LIMITED')
-      // Another client behind the same proxy is not refused.
+      // Another client behind the same proxy is not refused: its wrong key is a plain 401.
       const other = await rawRequest(t.url, {
         path,
-        headers: { 'x-api-key': apiKey, 'x-forwarded-for': '198.51.100.2' },
+        headers: { 'x-api-key': wrongKey(), 'x-forwarded-for': '198.51.100.2' },
       })
-      expect(other.status).toBe(200)
+      expectEnvelopeError(other, 401, 'UNAUTHORIZED')
+      expect(
+        (
+          await rawRequest(t.url, {
+            path,
+            headers: { 'x-api-key': apiKey, 'x-forwarded-for': '203.0.113.7' },
+          })
+        ).status,
+      ).toBe(200)
     } finally {
       await t.stop()
     }

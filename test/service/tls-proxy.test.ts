@@ -180,7 +180,7 @@ describe('X-Forwarded-* without a trusted proxy', () => {
       }
       // Each guess claimed another address, yet all counted against this connection's own address.
       const refused = await call(t.url, 'GET', path, {
-        key: t.owner.apiKey,
+        key: wrong(),
         headers: { 'x-forwarded-for': '198.51.100.9' },
       })
       expect(refused.status).toBe(429)
