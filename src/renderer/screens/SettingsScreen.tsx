@@ -339,7 +339,12 @@ function UnlockCheckInPanel() {
         </div>
       )}
       {done && (
-        <p className="status-line form-note" role="status">
+        // A key that still works on the service is a warning, not a plain confirmation.
+        <p
+          className={`${status?.removedKey?.revokedOnService === false ? 'notice notice-warn' : 'status-line'} form-note`}
+          role="status"
+          data-testid="unlock-check-in-done"
+        >
           {done}
         </p>
       )}
