@@ -92,8 +92,8 @@ export const ERROR_CODES = {
 export type ErrorStatus = keyof typeof ERROR_CODES
 export type ErrorCode = (typeof ERROR_CODES)[ErrorStatus]
 
-/** Methods a removed "any" endpoint is answered 410 for. */
-const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+/** Methods a removed "any" endpoint is answered 410 for (the methods the interface uses). */
+const ANY_METHOD = ['GET', 'POST', 'PATCH', 'DELETE'] as const
 
 /**
  * The v1.0 endpoints v2.0 removed (the spec's Versioning table) and the replacement it names for each. The
@@ -102,7 +102,7 @@ const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
  * "protection/*"), and `{prefix}` in a replacement stands for the prefix the client called.
  */
 export const REMOVED_V1_ENDPOINTS: readonly {
-  methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[]
+  methods: readonly ('GET' | 'POST' | 'PATCH' | 'DELETE')[]
   path: string
   below?: true
   replacement: string

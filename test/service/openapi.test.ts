@@ -50,9 +50,10 @@ async function registeredRoutes(): Promise<string[]> {
       stack.length = depth
       const full = (stack[depth - 1] ?? '') + match[2]!
       stack.push(full)
+      // fastify prints a wildcard below a registered path as a bare "*" child (protection/* as protection*).
       for (const method of match[3]!.split(', ')) {
         if (method === 'HEAD' || method === 'OPTIONS') continue
-        found.push(`${method} ${full.replace(/:[A-Za-z]+/g, '{}').replace(/\/\*$/, '/{}')}`)
+        found.push(`${method} ${full.replace(/:[A-Za-z]+/g, '{}').replace(/\/?\*$/, '/{}')}`)
       }
     }
     return found.sort()

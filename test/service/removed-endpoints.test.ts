@@ -1,6 +1,5 @@
 // The v1.0 endpoints v2.0 removed answer 410 GONE in the error envelope, naming the spec's replacement
 // (vault-api-v2, Versioning), under both prefixes; a v1.0 client learns what to call instead.
-import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIXES } from '../../src/shared/api'
 import { call, startTestService, type TestService } from './harness'
@@ -80,23 +79,6 @@ describe('v1.0 endpoints removed in v2.0', () => {
         status: 410,
       },
     })
-  })
-
-  it('covers any method of the "any" endpoints (PUT too)', async () => {
-    // Over node:http: the OpenAPI check wraps fetch(), and the document lists GET, POST, PATCH and DELETE.
-    const { hostname, port } = new URL(t.url)
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest(
-        { host: hostname, port, method: 'PUT', path: `/v1/vault/${t.owner.vaultId}/certificate` },
-        (res) => {
-          res.resume()
-          resolve(res.statusCode ?? 0)
-        },
-      )
-      req.on('error', reject)
-      req.end()
-    })
-    expect(status).toBe(410)
   })
 
   it('leaves the v2.0 endpoints next to them as they were', async () => {
