@@ -1,6 +1,6 @@
 // Streaming asset upload: multipart parts in any order, the file streamed to a temp file while hashing,
-// then, once the file is complete and on disk: a balance check, the blob stored, and the credit debit and
-// asset row in one transaction.
+// then, once the file is complete and on disk: the credits reserved (debited), the blob stored, the asset
+// row recorded, and the reservation refunded if storing or recording fails.
 import { rm } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -211,9 +211,11 @@ const notPaidFor = (staged: StagedFile, cost: number, balance: number) =>
   )
 
 /**
- * Stores the staged file and records its asset. Storing may cost money and cannot always be undone
- * (Arweave), so it happens only after a check that the upload will very likely be accepted; the debit
- * then re-checks, because a parallel upload (on any instance) may have spent the balance meanwhile.
+ * Reserves the credits, stores the staged file, records its asset. Storing may cost money and cannot
+ * always be undone (Arweave), so the credits are taken first, in one conditional debit: of N parallel
+ * uploads (on any instance) that one balance pays for, one is debited and stored, the others are refused
+ * with 402 before the store is touched. When storing or recording fails, the reservation is refunded: the
+ * ledger then shows the debit and its refund ('upload' and 'upload-refund', both referencing the asset id).
  */
 async function commitUpload(
   ctx: ServiceContext,
@@ -226,30 +228,48 @@ async function commitUpload(
   const id = newId('ast')
   await ctx.db.transaction(async () => {
     requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
-    const balance = await creditsBalance(ctx, accountId)
-    if (balance < cost) throw notPaidFor(staged, cost, balance)
-  })
-  const sha256Hex = staged.sha256
-  const row = await inBlobTurn(ctx, sha256Hex, async () => {
-    const storageTxId = await ctx.blobs.put(staged.path, {
-      sha256Hex,
-      size: staged.size,
-      labels: { vaultId, assetId: id },
-    })
-    try {
-      return await recordAsset(ctx, accountId, vaultId, { id, cost, storageTxId, staged, fields })
-    } catch (error) {
-      await removeUnreferencedBlob(ctx, { sha256Hex, storageTxId }).catch(() => {
-        // The refusal is what the caller needs to hear; a blob left behind is removed by the garbage
-        // collection at the next start.
-      })
-      throw error
+    if (!(await changeCredits(ctx, accountId, -cost, 'upload', id))) {
+      throw notPaidFor(staged, cost, await creditsBalance(ctx, accountId))
     }
   })
-  return { ...assetView(row), creditsConsumed: cost }
+  const sha256Hex = staged.sha256
+  try {
+    const row = await inBlobTurn(ctx, sha256Hex, async () => {
+      const storageTxId = await ctx.blobs.put(staged.path, {
+        sha256Hex,
+        size: staged.size,
+        labels: { vaultId, assetId: id },
+      })
+      try {
+        return await recordAsset(ctx, accountId, vaultId, { id, cost, storageTxId, staged, fields })
+      } catch (error) {
+        await removeUnreferencedBlob(ctx, { sha256Hex, storageTxId }).catch(() => {
+          // The refusal is what the caller needs to hear; a blob left behind is removed by the garbage
+          // collection at the next start.
+        })
+        throw error
+      }
+    })
+    return { ...assetView(row), creditsConsumed: cost }
+  } catch (error) {
+    await refundReservation(ctx, accountId, cost, id)
+    throw error
+  }
 }
 
-/** The debit and the asset row, in one transaction that re-checks what the first check saw. */
+/** Gives back the credits an upload reserved and did not use; a failure here is the operator's to see. */
+async function refundReservation(ctx: ServiceContext, accountId: string, cost: number, assetId: string) {
+  try {
+    await ctx.db.transaction(() => changeCredits(ctx, accountId, cost, 'upload-refund', assetId))
+  } catch (error) {
+    console.error(
+      `[vault-service] could not refund the ${cost} credits reserved for upload ${assetId} of account ${accountId}; add them back with: admin add-credits --account ${accountId} --credits ${cost}`,
+      error instanceof Error ? error.message : error,
+    )
+  }
+}
+
+/** The asset row (its credits already reserved), if the vault still takes uploads. */
 function recordAsset(
   ctx: ServiceContext,
   accountId: string,
@@ -265,9 +285,6 @@ function recordAsset(
   const { id, cost, staged, fields } = asset
   return ctx.db.transaction(async () => {
     requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
-    if (!(await changeCredits(ctx, accountId, -cost, 'upload', id))) {
-      throw notPaidFor(staged, cost, await creditsBalance(ctx, accountId))
-    }
     const now = ctx.clock().toISOString()
     const next = await ctx.db.get<{ seq: number }>(
       'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM assets WHERE vault_id = ?',

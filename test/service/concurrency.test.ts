@@ -1,7 +1,8 @@
 // Races: the last credits, and the same guardian added twice at once.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { BlobStoreError, FolderBlobStore } from '../../src/service/blob-store'
 import { uploadCostCredits } from '../../src/shared/api'
 import { call, startTestService, type TestService, uploadForm } from './harness'
 
@@ -38,6 +39,101 @@ describe('concurrency', () => {
     const after = (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
     expect(after.creditsBalance).toBe(before - 56)
     expect(after.assetCount).toBe(2)
+    expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([])
+  })
+
+  it('six uploads at once against a balance that pays one: one paid store, five 402s that never touch the store', async () => {
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email: 'six@example.com' })
+    const vaultId = (await t.service.admin.createVault({ account: accountId, preset: 'standard' })).vaultId
+    const size = 12_000_000
+    const cost = uploadCostCredits(size)
+    // 100 trial credits: one 12 MB file (56), not two.
+    expect(cost * 2).toBeGreaterThan(100)
+    // A store that takes a while, as Arweave does: every racer reaches its commit while one is storing.
+    const original = FolderBlobStore.prototype.put
+    const put = vi.spyOn(FolderBlobStore.prototype, 'put').mockImplementation(async function (
+      this: FolderBlobStore,
+      ...args
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      return original.apply(this, args)
+    })
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          call(t.url, 'POST', `/api/vault/${vaultId}/asset`, {
+            key: apiKey,
+            body: uploadForm(new Uint8Array(size).fill(i + 10), { filename: `six-${i}.bin` }),
+          }),
+        ),
+      )
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 402, 402, 402, 402, 402])
+      expect(put).toHaveBeenCalledTimes(1)
+      for (const refused of replies.filter((r) => r.status === 402)) {
+        expect(refused.body).toEqual({
+          error: {
+            code: 'INSUFFICIENT_CREDITS',
+            status: 402,
+            message: expect.stringMatching(/costs 56 credits and the balance is 44; nothing was stored/),
+          },
+        })
+      }
+    } finally {
+      put.mockRestore()
+    }
+    const vault = (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
+    expect(vault.creditsBalance).toBe(100 - cost)
+    expect(vault.assetCount).toBe(1)
+    // One debit in the ledger, nothing reserved and given back.
+    const ledger = await t.rows<{ delta: number; reason: string }>(
+      'SELECT delta, reason FROM credit_ledger WHERE account_id = ? ORDER BY id',
+      accountId,
+    )
+    expect(ledger.map((e) => [Number(e.delta), e.reason])).toEqual([
+      [100, 'trial'],
+      [-cost, 'upload'],
+    ])
+    expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([])
+  })
+
+  it('an upload whose store fails gives its reserved credits back: 503, balance unchanged, debit and refund in the ledger', async () => {
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email: 'refund@example.com' })
+    const vaultId = (await t.service.admin.createVault({ account: accountId, preset: 'standard' })).vaultId
+    const put = vi
+      .spyOn(FolderBlobStore.prototype, 'put')
+      .mockRejectedValueOnce(new BlobStoreError('the store is out of reach'))
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    let failed: Awaited<ReturnType<typeof call>>
+    try {
+      failed = await call(t.url, 'POST', `/api/vault/${vaultId}/asset`, {
+        key: apiKey,
+        body: uploadForm(new Uint8Array(5_000).fill(3), { filename: 'lost.bin' }),
+      })
+    } finally {
+      put.mockRestore()
+      errors.mockRestore()
+    }
+    expect(failed.status).toBe(503)
+    const vault = (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
+    expect(vault.creditsBalance).toBe(100)
+    expect(vault.assetCount).toBe(0)
+    const cost = uploadCostCredits(5_000)
+    const ledger = await t.rows<{ delta: number; reason: string; reference: string | null }>(
+      'SELECT delta, reason, reference FROM credit_ledger WHERE account_id = ? ORDER BY id',
+      accountId,
+    )
+    expect(ledger.map((e) => [Number(e.delta), e.reason])).toEqual([
+      [100, 'trial'],
+      [-cost, 'upload'],
+      [cost, 'upload-refund'],
+    ])
+    expect(ledger[1]!.reference).toBe(ledger[2]!.reference)
+    // The credits are really back: the same file goes up now.
+    const again = await call(t.url, 'POST', `/api/vault/${vaultId}/asset`, {
+      key: apiKey,
+      body: uploadForm(new Uint8Array(5_000).fill(3), { filename: 'lost.bin' }),
+    })
+    expect(again.status).toBe(201)
     expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([])
   })
 
