@@ -94,8 +94,8 @@ export interface ArweaveBlobStoreOptions {
   /** Blocks on top of a blob's block before confirm() calls it permanent (default 10, past the usual forks). */
   minConfirmations?: number
   /**
-   * How long after it was stored a transaction the gateway does not know is taken as dropped and sent
-   * again (default 1 hour: longer than a gateway takes to show a transaction it accepted).
+   * How long after it was sent a transaction a healthy gateway definitely does not know is taken as
+   * dropped (default 1 hour: longer than a gateway takes to show a transaction it accepted).
    */
   resendAfterMs?: number
 }
@@ -117,7 +117,11 @@ interface UploadRecord {
   header?: object
 }
 
-/** Transaction status as the gateway reports it. */
+/**
+ * Transaction status as the gateway reports it. `unknown` only for a definite "not found" (404) from a
+ * gateway whose /info answers healthily; a busy or failing gateway (429, 5xx, anything else, no answer)
+ * makes status() throw GATEWAY_UNREACHABLE instead, since it says nothing about the transaction.
+ */
 export interface ArweaveTxStatus {
   state: 'pending' | 'confirmed' | 'unknown'
   confirmations: number
@@ -205,8 +209,6 @@ export class ArweaveBlobStore implements BlobStore {
   readonly #timeoutMs: number
   readonly #minConfirmations: number
   readonly #resendAfterMs: number
-  /** When (by the caller's clock) this instance sent a blob again, by new id: its grace starts then. */
-  readonly #resentAt = new Map<string, number>()
   /** Read-through downloads in progress, so one blob is fetched once however many read it at a time. */
   readonly #fetching = new Map<string, Promise<void>>()
 
@@ -324,8 +326,15 @@ export class ArweaveBlobStore implements BlobStore {
     record: UploadRecord,
   ): Promise<string> {
     const header = record.header as { data_root: string } | undefined
-    // The header again only if the gateway lost it (a transaction is paid once whatever happens).
-    if (header && (await this.status(record.txId)).state === 'unknown') await this.#postHeader(header)
+    // The header again unless the gateway shows it (a transaction is paid once whatever happens: the same
+    // signed header posted twice is one transaction).
+    if (header) {
+      const shown = await this.status(record.txId).then(
+        (status) => status.state !== 'unknown',
+        () => false,
+      )
+      if (!shown) await this.#postHeader(header)
+    }
     const chunks = await chunksOf(copy, blob)
     const dataRoot = Arweave.utils.bufferTob64Url(chunks.dataRoot)
     const file = await open(copy, 'r')
@@ -344,7 +353,12 @@ export class ArweaveBlobStore implements BlobStore {
   /** A gateway may take a moment to show a transaction it just accepted. */
   async #awaitKnown(txId: string): Promise<void> {
     for (let attempt = 0; attempt < 6; attempt++) {
-      if ((await this.status(txId)).state !== 'unknown') return
+      // A busy gateway (429, 5xx) is asked again, like one that does not show the transaction yet.
+      const status = await this.status(txId).catch((error: unknown) => {
+        if (error instanceof ArweaveStoreError && error.code === 'GATEWAY_UNREACHABLE') return null
+        throw error
+      })
+      if (status && status.state !== 'unknown') return
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt))
     }
     throw new ArweaveStoreError(
@@ -368,7 +382,16 @@ export class ArweaveBlobStore implements BlobStore {
       this.#arweave.api.get(`tx/${txId}/status`),
     )
     if (response.status === 202) return { state: 'pending', confirmations: 0 }
-    if (response.status !== 200) return { state: 'unknown', confirmations: 0 }
+    if (response.status === 404) {
+      await this.#requireHealthy(`it answered 404 (not found) for transaction ${txId}`)
+      return { state: 'unknown', confirmations: 0 }
+    }
+    if (response.status !== 200) {
+      throw new ArweaveStoreError(
+        'GATEWAY_UNREACHABLE',
+        `The Arweave gateway ${this.#gateway.origin} answered HTTP ${response.status} (${describeBody(response.data)}) when asked about transaction ${txId}: it is busy or failing, which says nothing about the transaction. Nothing is sent again or paid for on such an answer; it is asked again at the next pass.`,
+      )
+    }
     const data = response.data as { number_of_confirmations?: unknown } | string
     // arlocal answers 200 "Pending" for a posted transaction not mined yet.
     if (typeof data !== 'object' || typeof data.number_of_confirmations !== 'number') {
@@ -378,47 +401,79 @@ export class ArweaveBlobStore implements BlobStore {
   }
 
   /**
-   * Whether a stored blob is mined deep enough to stay. A transaction the gateway does not know once the
-   * grace period has passed was dropped before mining: it is sent again from the local copy as a new
-   * transaction (new anchor, same tags), whose id the asset must then record.
+   * A "not found" counts only from a gateway that otherwise answers as a node should: /info with the
+   * network's height. A gateway that 404s everything (misrouted, a proxy's error page) is unreachable.
+   */
+  async #requireHealthy(what: string): Promise<void> {
+    const info = await this.#call('to check that it answers healthily', () => this.#arweave.api.get('info'))
+    const height = (info.data as { height?: unknown } | null)?.height
+    if (info.status !== 200 || typeof height !== 'number') {
+      throw new ArweaveStoreError(
+        'GATEWAY_UNREACHABLE',
+        `The Arweave gateway ${this.#gateway.origin} is not answering healthily: ${what}, but its /info answered HTTP ${info.status} without the network's height. A "not found" from it is not trusted; nothing is sent again or paid for until it answers. Check the gateway address in the service's configuration.`,
+      )
+    }
+  }
+
+  /**
+   * Whether a stored blob is mined deep enough to stay. `dropped` only on a definite "not found" from a
+   * healthy gateway once the grace period since the transaction was sent has passed; whether to pay for
+   * a re-send is the confirmation pass's decision (it counts and caps them). A transaction paid for whose
+   * data did not all go up is finished here, without paying again.
    */
   async confirm(blob: BlobToConfirm, now: Date): Promise<BlobConfirmation> {
     const status = await this.status(blob.storageTxId)
     if (status.state === 'confirmed' && status.confirmations >= this.#minConfirmations) {
-      this.#resentAt.delete(blob.storageTxId)
       return { state: 'confirmed' }
     }
-    if (status.state !== 'unknown') return { state: 'pending' }
-    const since = Math.max(blob.storedAt.getTime(), this.#resentAt.get(blob.storageTxId) ?? 0)
-    if (now.getTime() - since < this.#resendAfterMs) return { state: 'pending' }
     const copy = this.copyPathOf(blob.sha256Hex)
+    if (status.state !== 'unknown') {
+      const record = await this.#uploadRecord(blob.sha256Hex)
+      if (record && !record.complete && record.txId === blob.storageTxId && (await exists(copy))) {
+        await this.#sendData(copy, blob, record)
+      }
+      return { state: 'pending' }
+    }
+    if (now.getTime() - blob.sentAt.getTime() < this.#resendAfterMs) return { state: 'pending' }
+    const what = `Blob ${blob.storageTxId} of asset ${blob.labels.assetId} (vault ${blob.labels.vaultId}) is unknown to the Arweave gateway ${this.#gateway.origin} ${describeAge(now.getTime() - blob.sentAt.getTime())} after it was sent (the gateway answers 404 and its /info answers healthily): the network dropped the transaction before mining it`
     if (!(await exists(copy))) {
       return {
         state: 'lost',
-        reason: `Blob ${blob.storageTxId} of asset ${blob.labels.assetId} (vault ${blob.labels.vaultId}) is unknown to the Arweave gateway ${this.#gateway.origin} ${describeAge(now.getTime() - blob.storedAt.getTime())} after it was stored: the network dropped the transaction before mining it, and this instance has no local copy to send again. If another instance of the service stored the file, it sends it again at its next pass; otherwise ask the vault's owner to upload the file again, or heirs recovering from Arweave will not find it.`,
+        reason: `${what}, and this instance has no local copy to send again. If another instance of the service stored the file, it sends it again at its next pass; otherwise ask the vault's owner to upload the file again, or heirs recovering from Arweave will not find it.`,
       }
     }
-    const storageTxId = await this.#resend(copy, blob)
-    this.#resentAt.set(storageTxId, now.getTime())
-    return { state: 'replaced', storageTxId }
+    return { state: 'dropped', reason: `${what}.` }
   }
 
-  /** Stores the local copy again as a new transaction, unless a live one for these bytes exists already. */
-  async #resend(copy: string, blob: StoredBlob & { labels: BlobLabels; size: number }): Promise<string> {
+  /**
+   * Stores the local copy again as a new transaction, unless one sent for these bytes (a re-send for
+   * another asset with the same bytes, or an earlier one whose data did not all go up) is still alive.
+   */
+  async resend(blob: BlobToConfirm): Promise<{ storageTxId: string; unfinished?: string }> {
+    const copy = this.copyPathOf(blob.sha256Hex)
     const vaultRef = vaultRefOf(blob.labels.vaultId)
     const earlier = await this.#uploadRecord(blob.sha256Hex)
-    // Another asset with the same bytes (same vault) was sent again already: that transaction serves both.
+    let record: UploadRecord
     if (
-      earlier?.complete &&
+      earlier &&
       earlier.txId !== blob.storageTxId &&
       earlier.vaultRef === vaultRef &&
       earlier.size === blob.size &&
       (await this.status(earlier.txId)).state !== 'unknown'
     ) {
-      return earlier.txId
+      if (earlier.complete) return { storageTxId: earlier.txId }
+      record = earlier
+    } else {
+      record = await this.#postTransaction(copy, blob, vaultRef)
     }
-    const record = await this.#postTransaction(copy, blob, vaultRef)
-    return this.#sendData(copy, blob, record)
+    // Paid now: the asset records this transaction whatever happens to its data, which a later confirm
+    // finishes, so that a failure here never leads to paying for yet another one.
+    try {
+      await this.#sendData(copy, blob, record)
+      return { storageTxId: record.txId }
+    } catch (error) {
+      return { storageTxId: record.txId, unfinished: error instanceof Error ? error.message : String(error) }
+    }
   }
 
   async sizeOf(blob: StoredBlob): Promise<number | null> {

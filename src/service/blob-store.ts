@@ -57,20 +57,30 @@ export interface BlobStore {
   collectGarbage(isReferenced: (sha256Hex: string) => Promise<boolean>): Promise<number>
   /**
    * Only for a store whose put returns before the blob is permanent (Arweave: posted, not yet mined):
-   * whether it is now. `replaced`: the network had dropped it and it was stored again under a new id,
-   * which the asset must record; `lost`: dropped and cannot be stored again (`reason` says what to do).
-   * `storedAt` is when the asset was recorded and `now` the service's clock (storage-confirmation.ts).
+   * whether it is now. `dropped`: a store that answers healthily definitely does not have it, past the
+   * grace period since it was sent, and a local copy can be sent again (the confirmation pass decides
+   * whether to pay for that: storage-confirmation.ts); `lost`: dropped and no copy to send (`reason` says
+   * what to do). A store that cannot tell (busy, failing, out of reach) throws a BlobStoreError.
    */
   confirm?(blob: BlobToConfirm, now: Date): Promise<BlobConfirmation>
+  /**
+   * Stores a dropped blob again (a paid, new transaction, unless one sent for the same bytes is still
+   * alive); returns the id the asset must record now, and why its data is not all up yet, if it is not
+   * (a later confirm finishes it without paying).
+   */
+  resend?(blob: BlobToConfirm): Promise<{ storageTxId: string; unfinished?: string }>
 }
 
-/** A stored blob as the confirmation pass knows it (storage-confirmation.ts). */
-export type BlobToConfirm = StoredBlob & { labels: BlobLabels; size: number; storedAt: Date }
+/**
+ * A stored blob as the confirmation pass knows it (storage-confirmation.ts): `storedAt` is when the asset
+ * was recorded, `sentAt` when its current transaction was sent (the last re-send, or storedAt).
+ */
+export type BlobToConfirm = StoredBlob & { labels: BlobLabels; size: number; storedAt: Date; sentAt: Date }
 
 export type BlobConfirmation =
   | { state: 'confirmed' }
   | { state: 'pending' }
-  | { state: 'replaced'; storageTxId: string }
+  | { state: 'dropped'; reason: string }
   | { state: 'lost'; reason: string }
 
 /** The folder store's transaction id: the SHA-256 of the stored bytes as 43 characters of base64url. */

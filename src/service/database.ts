@@ -240,6 +240,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE vaults ADD COLUMN check_in_links INTEGER NOT NULL DEFAULT 0 CHECK (check_in_links IN (0, 1));
   `,
+  // 9: Arweave re-sends per asset (each may pay for a new transaction, so they are counted and capped),
+  // when the last one was sent (its grace period starts then, across restarts), and when the asset was
+  // flagged for the operator at the cap instead of paying again.
+  `
+  ALTER TABLE assets ADD COLUMN storage_resends INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE assets ADD COLUMN storage_resent_at TEXT;
+  ALTER TABLE assets ADD COLUMN storage_resend_capped_at TEXT;
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

@@ -23,6 +23,10 @@ export interface HealthReport {
     unconfirmed: number
     /** When the oldest unconfirmed asset was stored: a monitor alerts when it is hours old. */
     oldestUnconfirmedSince: string | null
+    /** Blobs sent again (paid anew) because the network dropped them, over all current assets. */
+    resends: number
+    /** Assets dropped again after the most re-sends the service pays for: the operator must look. */
+    atResendCap: number
   }
 }
 
@@ -75,12 +79,24 @@ export async function healthReport(ctx: ServiceContext, mail: MailSender | undef
 
 async function storageSummary(ctx: ServiceContext): Promise<HealthReport['storage']> {
   if (!ctx.blobs.confirm || ctx.blobs.kind !== 'arweave') return undefined
-  const row = await ctx.db.get<{ unconfirmed: number | string; oldest: string | null }>(
-    'SELECT COUNT(*) AS unconfirmed, MIN(created_at) AS oldest FROM assets WHERE storage_confirmed_at IS NULL',
+  const row = await ctx.db.get<{
+    unconfirmed: number | string
+    oldest: string | null
+    resends: number | string | null
+    at_cap: number | string
+  }>(
+    `SELECT
+       COUNT(CASE WHEN storage_confirmed_at IS NULL THEN 1 END) AS unconfirmed,
+       MIN(CASE WHEN storage_confirmed_at IS NULL THEN created_at END) AS oldest,
+       SUM(storage_resends) AS resends,
+       COUNT(CASE WHEN storage_confirmed_at IS NULL AND storage_resend_capped_at IS NOT NULL THEN 1 END) AS at_cap
+     FROM assets`,
   )
   return {
     kind: 'arweave',
     unconfirmed: Number(row?.unconfirmed ?? 0),
     oldestUnconfirmedSince: row?.oldest ?? null,
+    resends: Number(row?.resends ?? 0),
+    atResendCap: Number(row?.at_cap ?? 0),
   }
 }

@@ -213,6 +213,12 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE vaults ADD COLUMN check_in_links BIGINT NOT NULL DEFAULT 0 CHECK (check_in_links IN (0, 1));
   `,
+  // 9: as SQLite's 9 (database.ts): Arweave re-sends per asset, counted and capped.
+  `
+  ALTER TABLE assets ADD COLUMN storage_resends BIGINT NOT NULL DEFAULT 0;
+  ALTER TABLE assets ADD COLUMN storage_resent_at TEXT;
+  ALTER TABLE assets ADD COLUMN storage_resend_capped_at TEXT;
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

@@ -75,6 +75,8 @@ describe('confirming blobs stored on Arweave', () => {
       kind: 'arweave',
       unconfirmed: 1,
       oldestUnconfirmedSince: stored.created_at,
+      resends: 0,
+      atResendCap: 0,
     })
     // Mined, but not yet under enough blocks.
     await mine(1)
@@ -87,7 +89,13 @@ describe('confirming blobs stored on Arweave', () => {
     expect((await assetRow(id)).storage_confirmed_at).toBe(t.now().toISOString())
     const report = await health()
     expect(report.status).toBe('ok')
-    expect(report.storage).toEqual({ kind: 'arweave', unconfirmed: 0, oldestUnconfirmedSince: null })
+    expect(report.storage).toEqual({
+      kind: 'arweave',
+      unconfirmed: 0,
+      oldestUnconfirmedSince: null,
+      resends: 0,
+      atResendCap: 0,
+    })
   })
 
   it('sends a transaction the network dropped again as a new one, and reports one it cannot send again', async () => {
@@ -161,7 +169,7 @@ describe('confirming blobs stored on Arweave', () => {
     await mine(DEFAULT_MIN_CONFIRMATIONS + 1)
     await t.service.tick()
     expect((await assetRow(dropped.id)).storage_confirmed_at).toBe(t.now().toISOString())
-    expect((await health()).storage).toMatchObject({ unconfirmed: 1 })
+    expect((await health()).storage).toMatchObject({ unconfirmed: 1, resends: 1, atResendCap: 0 })
   })
 })
 

@@ -342,6 +342,10 @@ const healthReport = objectOf<HealthReport>(
         kind: { const: 'arweave' },
         unconfirmed: count('assets not confirmed yet'),
         oldestUnconfirmedSince: orNull(timestamp()),
+        resends: count('blobs sent again (paid anew) because the network dropped them'),
+        atResendCap: count(
+          'assets dropped again after the most re-sends the service pays for (3), flagged for the operator',
+        ),
       },
     ),
   },
