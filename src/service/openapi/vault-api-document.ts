@@ -14,6 +14,7 @@ import {
   LIMITS,
   RATE_LIMITS_PER_MINUTE,
   type RateLimitPattern,
+  REMOVED_V1_ENDPOINTS,
   type ServiceExtension,
 } from '../../shared/api'
 import {
@@ -627,27 +628,6 @@ const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'dele
   },
 }
 
-/** v2.0's removed endpoints (the spec's Versioning table): each answers 410 Gone in the envelope. */
-const REMOVED: { path: string; methods: ('get' | 'post' | 'patch' | 'delete')[]; replacement: string }[] = [
-  { path: v('/lock'), methods: ['post'], replacement: 'none: states simplified' },
-  { path: v('/unlock'), methods: ['post'], replacement: 'none: states simplified' },
-  { path: v('/release/contest'), methods: ['post'], replacement: 'POST /api/vault/:id/release/cancel' },
-  ...(['/protection', '/protection/{subpath}', '/succession', '/succession/{subpath}'] as const).map(
-    (path) => ({
-      path: v(path),
-      methods: ['get', 'post', 'patch', 'delete'] as ('get' | 'post' | 'patch' | 'delete')[],
-      replacement: 'merged into the guardian and heir endpoints',
-    }),
-  ),
-  {
-    path: v('/verification'),
-    methods: ['get', 'post', 'patch', 'delete'],
-    replacement: 'none: verification is automatic',
-  },
-  { path: v('/certificate'), methods: ['get', 'post', 'patch', 'delete'], replacement: 'none' },
-  { path: '/verify/{hash}', methods: ['get'], replacement: 'none' },
-]
-
 /** Pages outside the API prefixes: HTML for people, and /healthz for monitors. */
 const PAGE_ERRORS_JSON: ErrorStatus[] = [400, 414, 500]
 
@@ -701,33 +681,42 @@ function operationObject(spec: OperationSpec): JsonSchema {
   }
 }
 
+/**
+ * v2.0's removed endpoints, from the table the service answers them by (REMOVED_V1_ENDPOINTS): each 410 Gone
+ * in the envelope, no key needed. One with `below` answers for every path under it too.
+ */
 function removedOperations(): Record<string, JsonSchema> {
   const paths: Record<string, JsonSchema> = {}
-  for (const removed of REMOVED) {
-    const pathParams = [...removed.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as PathParam)
-    const item: JsonSchema = {}
-    for (const method of removed.methods) {
-      const name = removed.path
-        .replace(/\{(\w+)\}/g, '')
+  for (const removed of REMOVED_V1_ENDPOINTS) {
+    const path = removed.path.replace(/:(\w+)/g, '{$1}')
+    const replacement = removed.replacement.replaceAll('{prefix}', '/api')
+    for (const documented of removed.below ? [path, `${path}/{subpath}`] : [path]) {
+      const pathParams = [...documented.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as PathParam)
+      const name = path
+        .replace(/\{\w+\}/g, '')
         .split('/')
         .filter(Boolean)
         .map((part) => part[0]!.toUpperCase() + part.slice(1))
         .join('')
-      item[method] = {
-        ...operationObject({
-          operationId: `removed${method[0]!.toUpperCase()}${method.slice(1)}${name}${removed.path.endsWith('{subpath}') ? 'Below' : ''}`,
-          summary: `Removed in v2.0 (replacement: ${removed.replacement})`,
-          description: `v1.0 had this endpoint; v2.0 removed it. The answer is 410 Gone in the error envelope, its message naming the replacement: ${removed.replacement}.`,
-          tag: 'Removed in v2.0',
-          caller: null,
-          pathParams,
-          success: {},
-          errors: [400, 410, 414, 500],
-        }),
-        deprecated: true,
+      const item: JsonSchema = {}
+      for (const method of removed.methods) {
+        const verb = method[0] + method.slice(1).toLowerCase()
+        item[method.toLowerCase()] = {
+          ...operationObject({
+            operationId: `removed${verb}${name}${documented === path ? '' : 'Below'}`,
+            summary: `Removed in v2.0 (replacement: ${replacement})`,
+            description: `v1.0 had this endpoint; v2.0 removed it. The answer is 410 Gone in the error envelope, its message naming the replacement (under the prefix called): ${replacement}.`,
+            tag: 'Removed in v2.0',
+            caller: null,
+            pathParams,
+            success: {},
+            errors: [400, 410, 414, 500],
+          }),
+          deprecated: true,
+        }
       }
+      paths[documented] = item
     }
-    paths[removed.path] = item
   }
   return paths
 }
