@@ -241,7 +241,10 @@ export const invokeChannels = {
       .strict(),
   ),
 
-  estimateUpload: invoke<UploadEstimateView>()('uploads:estimate', z.object({ vaultId: id, paths }).strict()),
+  estimateUpload: invoke<UploadEstimateView>()(
+    'uploads:estimate',
+    z.object({ vaultId: id, paths, force: z.boolean().optional() }).strict(),
+  ),
   queueUpload: invoke<QueuedUploads>()(
     'uploads:queue',
     z

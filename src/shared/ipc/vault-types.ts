@@ -304,6 +304,11 @@ export interface UploadEstimateView {
   eatsReserve: boolean
   tooLarge: string[]
   skipped: Array<{ path: string; detail: string }>
+  /**
+   * Files whose bytes the vault already holds (same content hash, whatever the name): left out and not
+   * charged unless the owner asks to upload them again. `at` is when that copy was stored (ISO date).
+   */
+  alreadyStored?: Array<{ path: string; at: string }>
   /** Small files packed together: how many uploads (bundles) carry how many of the files. */
   bundles: number
   bundledFiles: number
@@ -317,6 +322,8 @@ export interface QueuedUploads {
   batchId: string
   queued: number
   skipped: Array<{ path: string; detail: string }>
+  /** Left out because the vault already holds their bytes (see UploadEstimateView). */
+  alreadyStored?: Array<{ path: string; at: string }>
 }
 
 export type PickKind = 'files' | 'folder' | 'output-folder' | 'share-image'

@@ -140,11 +140,12 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
       }
     },
 
-    estimateUpload: async ({ vaultId, paths }) => {
+    estimateUpload: async ({ vaultId, paths, force }) => {
       const s = await session()
       s.requireLastingKey(vaultId)
-      const e = await s.uploads.estimate(vaultId, checkedPaths(paths), false, await reserveOf(s, vaultId))
-      if (e.files === 0 && e.tooLarge.length === 0) {
+      const e = await s.uploads.estimate(vaultId, checkedPaths(paths), force, await reserveOf(s, vaultId))
+      // Files the vault already holds are an answer of their own ("already backed up on …").
+      if (e.files === 0 && e.tooLarge.length === 0 && e.alreadyStored.length === 0) {
         throw new AppError({
           code: 'NOTHING_TO_UPLOAD',
           userMessage: `Nothing to upload there: ${(e.skipped[0]?.detail ?? 'no files were found').replace(/\.$/, '')}. Check the path and try again.`,
@@ -177,6 +178,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
         batchId: result.batchId,
         queued: result.items.length,
         skipped: result.skipped.map((k) => ({ path: k.path, detail: k.detail })),
+        alreadyStored: result.alreadyStored,
       }
     },
 

@@ -68,6 +68,40 @@ export class UploadIndex {
     return entry
   }
 
+  /**
+   * Where the vault already holds this file's bytes, whatever its name: an upload from here, or a
+   * file another computer listed in the vault manifest (`elsewhere`). The file is read (streamed,
+   * never held) only when something of its exact size is there, so a new file of a new size costs
+   * no extra read; its hash is kept for the run so the estimate and the queueing read it once.
+   */
+  async sameContent(
+    vaultId: string,
+    file: { path: string; size: number; mtimeMs: number },
+    elsewhere: ReadonlyArray<{ sha256: string; writtenAtMs: number }> = [],
+  ): Promise<{ at: string; assetId?: string } | undefined> {
+    // The same path is the path check's (unchangedSince): a touched file is skipped as unchanged there.
+    const here = this.#store.hashedOfSize(vaultId, file.size).filter((e) => e.path !== file.path)
+    if (here.length === 0 && elsewhere.length === 0) return undefined
+    const sha256 = await this.#hashOnce(file)
+    const mine = here.find((e) => e.sha256 === sha256)
+    if (mine) return { at: mine.uploadedAt, assetId: mine.assetId }
+    const theirs = elsewhere.find((e) => e.sha256 === sha256)
+    return theirs ? { at: new Date(theirs.writtenAtMs).toISOString() } : undefined
+  }
+
+  /** Content hashes read this run, by path, size and modification time (a changed file is read again). */
+  readonly #hashes = new Map<string, string>()
+
+  async #hashOnce(file: { path: string; size: number; mtimeMs: number }): Promise<string> {
+    const key = `${file.path}\u0000${file.size}\u0000${file.mtimeMs}`
+    const known = this.#hashes.get(key)
+    if (known) return known
+    const sha256 = await sha256OfFile(file.path)
+    if (this.#hashes.size >= 10_000) this.#hashes.clear()
+    this.#hashes.set(key, sha256)
+    return sha256
+  }
+
   async record(entry: UploadIndexEntry): Promise<void> {
     this.#store.putEntry(entry)
   }

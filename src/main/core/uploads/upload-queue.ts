@@ -67,6 +67,7 @@ export interface UploadProgress extends UploadProgressView {
 export interface UploadEstimate extends UploadEstimateView {
   /** Files already uploaded unchanged (same path, size, time): skipped unless forced, not counted above. */
   unchanged: string[]
+  alreadyStored: Array<{ path: string; at: string }>
   skipped: SkippedEntry[]
 }
 
@@ -229,6 +230,8 @@ type FileVerdict =
   | { kind: 'bad-name'; problem: string }
   | { kind: 'too-large' }
   | { kind: 'unchanged' }
+  /** The vault already holds these bytes (under this name or another): left out, not charged. */
+  | { kind: 'already-stored'; at: string }
 
 export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #store: UploadStore
@@ -356,7 +359,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   /** Whether a scanned file would be uploaded, and if not why (the estimate and enqueue agree). */
-  #verdict(vaultId: string, f: ScannedFile, force: boolean): FileVerdict {
+  async #verdict(vaultId: string, f: ScannedFile, force: boolean): Promise<FileVerdict> {
     const path = sealedPath(f.relativePath)
     const problem = checkIdentityPath(path)
     if (problem) return { kind: 'bad-name', problem }
@@ -365,6 +368,10 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     if (encryptedBytes > LIMITS.maxFileBytes) return { kind: 'too-large' }
     const earlier = force ? undefined : this.#index.find(vaultId, f.path)
     if (earlier && earlier.size === f.size && earlier.mtimeMs === f.mtimeMs) return { kind: 'unchanged' }
+    if (!force) {
+      const copy = await this.#index.sameContent(vaultId, f, this.#manifests.carriedOfSize(vaultId, f.size))
+      if (copy) return { kind: 'already-stored', at: copy.at }
+    }
     return { kind: 'upload', identity, encryptedBytes }
   }
 
@@ -388,9 +395,10 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     let plaintextBytes = 0
     const tooLarge: string[] = []
     const unchanged: string[] = []
+    const alreadyStored: Array<{ path: string; at: string }> = []
     const identities: FileIdentity[] = []
     for (const f of files) {
-      const verdict = this.#verdict(vaultId, f, force)
+      const verdict = await this.#verdict(vaultId, f, force)
       if (verdict.kind === 'bad-name') {
         skipped.push({
           path: f.path,
@@ -401,6 +409,8 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         tooLarge.push(f.relativePath)
       } else if (verdict.kind === 'unchanged') {
         unchanged.push(f.relativePath)
+      } else if (verdict.kind === 'already-stored') {
+        alreadyStored.push({ path: f.relativePath, at: verdict.at })
       } else {
         identities.push(verdict.identity)
         plaintextBytes += f.size
@@ -440,6 +450,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       eatsReserve: credits > 0 && reserve.credits > 0 && vault.creditsBalance - credits < reserve.credits,
       tooLarge,
       unchanged,
+      alreadyStored,
       skipped,
       bundles: cost.bundles,
       bundledFiles: cost.bundledFiles,
@@ -454,16 +465,33 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     paths: string[]
     force?: boolean
     connectionId?: string
-  }): Promise<{ batchId: string; items: UploadItem[]; skipped: SkippedEntry[] }> {
-    const { files, skipped } = await scanForUpload(request.paths)
+  }): Promise<{
+    batchId: string
+    items: UploadItem[]
+    skipped: SkippedEntry[]
+    alreadyStored: Array<{ path: string; at: string }>
+  }> {
+    const { files: scanned, skipped } = await scanForUpload(request.paths)
     const batchId = randomUUID()
     const stamp = new Date(this.#now()).toISOString()
     const force = request.force ?? false
     // The same plan as the estimate's, over the same files: the confirmed credits are those charged.
     const planned: number[] = []
     const identities: FileIdentity[] = []
+    // Files whose bytes the vault holds are not queued at all (the estimate left them out too).
+    const alreadyStored: Array<{ path: string; at: string }> = []
+    const files: ScannedFile[] = []
+    const verdicts: FileVerdict[] = []
+    for (const f of scanned) {
+      const verdict = await this.#verdict(request.vaultId, f, force)
+      if (verdict.kind === 'already-stored') alreadyStored.push({ path: f.relativePath, at: verdict.at })
+      else {
+        files.push(f)
+        verdicts.push(verdict)
+      }
+    }
     for (const [i, f] of files.entries()) {
-      const verdict = this.#verdict(request.vaultId, f, force)
+      const verdict = verdicts[i]!
       if (verdict.kind !== 'upload') continue
       planned.push(i)
       identities.push(verdict.identity)
@@ -504,7 +532,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     })
     for (const item of added) this.emit('item', { ...item })
     this.#pump()
-    return { batchId, items: added.map((i) => ({ ...i })), skipped }
+    return { batchId, items: added.map((i) => ({ ...i })), skipped, alreadyStored }
   }
 
   start(): void {

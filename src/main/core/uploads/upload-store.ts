@@ -69,6 +69,10 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE vault_manifests ADD COLUMN stored_key TEXT;
   `,
+  // Files of the same size are the only ones a dropped file can duplicate (checked by content hash).
+  `
+  CREATE INDEX upload_index_size ON upload_index (vault_id, size) WHERE sha256 IS NOT NULL;
+  `,
 ]
 
 interface IndexRow {
@@ -306,6 +310,19 @@ export class UploadStore {
           this.#statement(
             'SELECT * FROM upload_index WHERE vault_id = ? AND asset_id = ? ORDER BY relative_path',
           ).all(vaultId, assetId) as IndexRow[]
+        ).map(toEntry),
+      [],
+    )
+  }
+
+  /** A vault's uploads from here of files this size whose content hash is known (dedupe candidates). */
+  hashedOfSize(vaultId: string, size: number): UploadIndexEntry[] {
+    return this.#read(
+      () =>
+        (
+          this.#statement(
+            'SELECT * FROM upload_index WHERE vault_id = ? AND size = ? AND sha256 IS NOT NULL ORDER BY uploaded_at',
+          ).all(vaultId, size) as IndexRow[]
         ).map(toEntry),
       [],
     )

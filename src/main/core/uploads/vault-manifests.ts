@@ -187,6 +187,11 @@ export class VaultManifests {
     if (kept.length !== carried.length) this.store.setCarried(vaultId, JSON.stringify(kept))
   }
 
+  /** Files another computer put in the vault (its newest manifest read here) of this size. */
+  carriedOfSize(vaultId: string, size: number): ManifestEntry[] {
+    return this.#carried(vaultId).filter((e) => e.size === size)
+  }
+
   /** A manifest ready to encrypt. */
   manifest(sequence: number, listing: ManifestListing, writtenAtMs: number): VaultManifest {
     return { sequence, writtenAtMs, entries: listing.entries }
