@@ -106,6 +106,77 @@ export async function changeCredits(
   return true
 }
 
+/**
+ * Takes an upload's cost before the blob store is paid (inside the caller's transaction), keeping a row
+ * until the asset is recorded or the credits refunded; false when the balance is short.
+ */
+export async function reserveCredits(
+  ctx: ServiceContext,
+  accountId: string,
+  credits: number,
+  assetId: string,
+): Promise<boolean> {
+  if (!(await changeCredits(ctx, accountId, -credits, 'upload', assetId))) return false
+  await ctx.db.run(
+    'INSERT INTO upload_reservations (asset_id, account_id, credits, created_at) VALUES (?, ?, ?, ?)',
+    assetId,
+    accountId,
+    credits,
+    ctx.clock().toISOString(),
+  )
+  return true
+}
+
+/**
+ * The reserved credits pay for the recorded asset (inside its transaction); false when they were refunded
+ * meanwhile (an upload stuck for over a day, taken for abandoned).
+ */
+export async function spendReservation(ctx: ServiceContext, assetId: string): Promise<boolean> {
+  return (await ctx.db.run('DELETE FROM upload_reservations WHERE asset_id = ?', assetId)).changes === 1
+}
+
+/** Gives an upload's reserved credits back, once however often it is called; the credits refunded. */
+export async function refundReservation(ctx: ServiceContext, assetId: string): Promise<number> {
+  return ctx.db.transaction(async () => {
+    const row = await ctx.db.get<{ account_id: string; credits: number | string }>(
+      'SELECT account_id, credits FROM upload_reservations WHERE asset_id = ?',
+      assetId,
+    )
+    if (!row || !(await spendReservation(ctx, assetId))) return 0
+    await changeCredits(ctx, row.account_id, Number(row.credits), 'upload-refund', assetId)
+    return Number(row.credits)
+  })
+}
+
+/** An upload runs for at most a day (as staged files and blobs in flight: blob-store.ts). */
+const RESERVATION_IN_FLIGHT_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Refunds reservations left by an upload that crashed between reserving and recording. At start: on
+ * SQLite every one (the data-folder lock makes this the only instance, so none is in flight), on
+ * PostgreSQL those over a day old (other instances may be uploading now).
+ */
+export async function refundAbandonedReservations(ctx: ServiceContext): Promise<number> {
+  const rows =
+    ctx.db.kind === 'sqlite'
+      ? await ctx.db.all<{ asset_id: string }>('SELECT asset_id FROM upload_reservations')
+      : await ctx.db.all<{ asset_id: string }>(
+          'SELECT asset_id FROM upload_reservations WHERE created_at < ?',
+          new Date(ctx.clock().getTime() - RESERVATION_IN_FLIGHT_MS).toISOString(),
+        )
+  let refunded = 0
+  for (const row of rows) {
+    const credits = await refundReservation(ctx, row.asset_id)
+    if (credits > 0) {
+      refunded++
+      console.error(
+        `[vault-service] refunded the ${credits} credits upload ${row.asset_id} reserved and never used (it was interrupted before its file was recorded)`,
+      )
+    }
+  }
+  return refunded
+}
+
 export async function creditsBalance(ctx: ServiceContext, accountId: string): Promise<number> {
   const row = await ctx.db.get<{ balance: number }>(
     'SELECT credits_balance AS balance FROM accounts WHERE id = ?',

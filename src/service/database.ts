@@ -248,6 +248,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE assets ADD COLUMN storage_resent_at TEXT;
   ALTER TABLE assets ADD COLUMN storage_resend_capped_at TEXT;
   `,
+  // 10: credits an upload reserved before paying the blob store; the row goes when the asset is recorded or
+  // the credits are refunded, so one left by a crash is found and refunded (upload.ts).
+  `
+  CREATE TABLE upload_reservations (
+    asset_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    credits INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

@@ -1,6 +1,7 @@
 // The local Vault Service, embeddable: startService() opens the data directory, serves HTTP on loopback,
 // runs the release scheduler and delivers e-mail. The app, the tests and the CLI all start it this way.
 import type { AddressInfo } from 'node:net'
+import { refundAbandonedReservations } from './accounts'
 import { type AdminOperations, adminOperations } from './admin'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { isBlobReferenced } from './assets'
@@ -122,6 +123,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     await ctx.blobs.clearTemp()
     await ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))
+    // Credits such an upload had reserved go back to its account.
+    await refundAbandonedReservations(ctx)
   } catch (error) {
     await db.close()
     unlock()

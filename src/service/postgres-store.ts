@@ -219,6 +219,15 @@ const MIGRATIONS: string[] = [
   ALTER TABLE assets ADD COLUMN storage_resent_at TEXT;
   ALTER TABLE assets ADD COLUMN storage_resend_capped_at TEXT;
   `,
+  // 10: as SQLite's 10 (database.ts): upload credit reservations.
+  `
+  CREATE TABLE upload_reservations (
+    asset_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    credits BIGINT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

@@ -7,7 +7,13 @@ import { pipeline } from 'node:stream/promises'
 import type { FastifyRequest } from 'fastify'
 import { uploadCostCredits } from '../shared/api'
 import { categoryOf, contentTypeFromName, FALLBACK_CONTENT_TYPE } from '../shared/content-types'
-import { changeCredits, creditsBalance } from './accounts'
+import {
+  changeCredits,
+  creditsBalance,
+  refundReservation,
+  reserveCredits,
+  spendReservation,
+} from './accounts'
 import { type AssetRow, type AssetView, assetView, inBlobTurn, removeUnreferencedBlob } from './assets'
 import type { ServiceContext } from './context'
 import { ApiError, badRequest, insufficientCredits } from './errors'
@@ -228,7 +234,7 @@ async function commitUpload(
   const id = newId('ast')
   await ctx.db.transaction(async () => {
     requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
-    if (!(await changeCredits(ctx, accountId, -cost, 'upload', id))) {
+    if (!(await reserveCredits(ctx, accountId, cost, id))) {
       throw notPaidFor(staged, cost, await creditsBalance(ctx, accountId))
     }
   })
@@ -252,20 +258,14 @@ async function commitUpload(
     })
     return { ...assetView(row), creditsConsumed: cost }
   } catch (error) {
-    await refundReservation(ctx, accountId, cost, id)
+    await refundReservation(ctx, id).catch((refundError: unknown) => {
+      // Still reserved: the next start refunds it (refundAbandonedReservations).
+      console.error(
+        `[vault-service] could not refund the ${cost} credits reserved for upload ${id} of account ${accountId} now; the service refunds them at its next start:`,
+        refundError instanceof Error ? refundError.message : refundError,
+      )
+    })
     throw error
-  }
-}
-
-/** Gives back the credits an upload reserved and did not use; a failure here is the operator's to see. */
-async function refundReservation(ctx: ServiceContext, accountId: string, cost: number, assetId: string) {
-  try {
-    await ctx.db.transaction(() => changeCredits(ctx, accountId, cost, 'upload-refund', assetId))
-  } catch (error) {
-    console.error(
-      `[vault-service] could not refund the ${cost} credits reserved for upload ${assetId} of account ${accountId}; add them back with: admin add-credits --account ${accountId} --credits ${cost}`,
-      error instanceof Error ? error.message : error,
-    )
   }
 }
 
@@ -285,6 +285,10 @@ function recordAsset(
   const { id, cost, staged, fields } = asset
   return ctx.db.transaction(async () => {
     requireActive(await ownedVault(ctx, accountId, vaultId), 'uploading assets')
+    // Refunded as abandoned while this upload was still storing (over a day): then it pays now.
+    if (!(await spendReservation(ctx, id)) && !(await changeCredits(ctx, accountId, -cost, 'upload', id))) {
+      throw notPaidFor(staged, cost, await creditsBalance(ctx, accountId))
+    }
     const now = ctx.clock().toISOString()
     const next = await ctx.db.get<{ seq: number }>(
       'SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM assets WHERE vault_id = ?',

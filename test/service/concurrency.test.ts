@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BlobStoreError, FolderBlobStore } from '../../src/service/blob-store'
 import { uploadCostCredits } from '../../src/shared/api'
-import { call, startTestService, type TestService, uploadForm } from './harness'
+import { call, DAY_MS, startTestService, type TestService, uploadForm } from './harness'
 
 let t: TestService
 beforeAll(async () => {
@@ -93,6 +93,9 @@ describe('concurrency', () => {
       [100, 'trial'],
       [-cost, 'upload'],
     ])
+    expect(await t.rows('SELECT asset_id FROM upload_reservations WHERE account_id = ?', accountId)).toEqual(
+      [],
+    )
     expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([])
   })
 
@@ -128,6 +131,9 @@ describe('concurrency', () => {
       [cost, 'upload-refund'],
     ])
     expect(ledger[1]!.reference).toBe(ledger[2]!.reference)
+    expect(await t.rows('SELECT asset_id FROM upload_reservations WHERE account_id = ?', accountId)).toEqual(
+      [],
+    )
     // The credits are really back: the same file goes up now.
     const again = await call(t.url, 'POST', `/api/vault/${vaultId}/asset`, {
       key: apiKey,
@@ -135,6 +141,53 @@ describe('concurrency', () => {
     })
     expect(again.status).toBe(201)
     expect(readdirSync(join(t.dataDir, 'tmp'))).toEqual([])
+  })
+
+  it('credits reserved by an upload that crashed before recording its file are refunded at the next start', async () => {
+    const { accountId, apiKey } = await t.service.admin.createAccount({ email: 'crash@example.com' })
+    const vaultId = (await t.service.admin.createVault({ account: accountId, preset: 'standard' })).vaultId
+    // What a crash between the reservation and the asset leaves: the debit and its reservation row.
+    const reserve = async (assetId: string, at: string) => {
+      await t.rows('UPDATE accounts SET credits_balance = credits_balance - 7 WHERE id = ?', accountId)
+      await t.rows(
+        "INSERT INTO credit_ledger (account_id, delta, reason, reference, created_at) VALUES (?, -7, 'upload', ?, ?)",
+        accountId,
+        assetId,
+        at,
+      )
+      await t.rows(
+        'INSERT INTO upload_reservations (asset_id, account_id, credits, created_at) VALUES (?, ?, 7, ?)',
+        assetId,
+        accountId,
+        at,
+      )
+    }
+    await reserve('ast_crashed_long_ago', new Date(t.now().getTime() - 2 * DAY_MS).toISOString())
+    await reserve('ast_crashed_just_now', t.now().toISOString())
+    const balance = async () =>
+      (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data.creditsBalance
+    expect(await balance()).toBe(86)
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      await t.restart()
+    } finally {
+      errors.mockRestore()
+    }
+    // SQLite: this is the only instance, so every reservation is abandoned. PostgreSQL: another instance
+    // may be uploading, so only the one over a day old is.
+    const onPostgres = process.env.VAULT_TEST_STORE === 'postgres'
+    expect(await balance()).toBe(onPostgres ? 93 : 100)
+    const refunds = await t.rows<{ reference: string }>(
+      "SELECT reference FROM credit_ledger WHERE account_id = ? AND reason = 'upload-refund' ORDER BY reference",
+      accountId,
+    )
+    expect(refunds.map((r) => r.reference)).toEqual(
+      onPostgres ? ['ast_crashed_long_ago'] : ['ast_crashed_just_now', 'ast_crashed_long_ago'],
+    )
+    // A second start refunds nothing twice.
+    await t.restart()
+    expect(await balance()).toBe(onPostgres ? 93 : 100)
+    await t.rows('DELETE FROM upload_reservations WHERE account_id = ?', accountId)
   })
 
   it('two adds of the same guardian e-mail at once: one 201, one 409', async () => {
