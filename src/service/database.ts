@@ -249,7 +249,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE assets ADD COLUMN storage_resend_capped_at TEXT;
   `,
   // 10: credits an upload reserved before paying the blob store; the row goes when the asset is recorded or
-  // the credits are refunded, so one left by a crash is found and refunded (upload.ts).
+  // the credits are refunded, so one left by a crash is found and refunded (accounts.ts).
   `
   CREATE TABLE upload_reservations (
     asset_id TEXT PRIMARY KEY,
