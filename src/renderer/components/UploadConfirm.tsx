@@ -1,6 +1,5 @@
 import { LIMITS } from '../../shared/api'
 import { useConnectionStore } from '../stores/connection-store'
-import { useNavigationStore } from '../stores/navigation-store'
 import { creditsToAdd, uploadFit } from '../stores/upload-cost'
 import { spendsReserve, useUploadFlowStore } from '../stores/upload-flow-store'
 import { format, text } from '../text'
@@ -38,13 +37,49 @@ export function PermanentStoreNotice({ first }: { first: boolean }) {
   )
 }
 
+/** Files left out because the vault already holds their bytes, and the way to upload them anyway. */
+function AlreadyStored({
+  files,
+  busy,
+  forced,
+  onUploadAgain,
+}: {
+  files: ReadonlyArray<{ path: string; at: string }>
+  busy: boolean
+  forced: boolean
+  onUploadAgain(): void
+}) {
+  if (files.length === 0) return null
+  const shown = files.slice(0, 3)
+  return (
+    <div data-testid="already-stored">
+      <p>{t.alreadyStored(files.length)}</p>
+      <ul className="small">
+        {shown.map((file) => (
+          <li key={file.path}>
+            <bdi>{file.path}</bdi>: {t.alreadyOn(format.date(file.at))}
+          </li>
+        ))}
+        {files.length > shown.length && <li>{t.alreadyMore(files.length - shown.length)}</li>}
+      </ul>
+      {!forced && (
+        <p className="muted small">
+          <button type="button" className="link-button" onClick={onUploadAgain} disabled={busy}>
+            {t.uploadAgain}
+          </button>{' '}
+          {t.uploadAgainNote}
+        </p>
+      )}
+    </div>
+  )
+}
+
 /**
  * The estimated cost, confirmed before a large upload, one that would not fit the balance, or one
  * that would spend the credits kept for check-ins (then the owner must choose it explicitly).
  */
 export function UploadConfirm() {
-  const { pending, busy, confirm, cancel } = useUploadFlowStore()
-  const go = useNavigationStore((s) => s.go)
+  const { pending, busy, confirm, cancel, uploadAgain, addCredits } = useUploadFlowStore()
   const permanent = useConnectionStore((s) => s.status?.service?.storage?.permanent === true)
   if (!pending) return null
   const e = pending.estimate
@@ -53,9 +88,35 @@ export function UploadConfirm() {
   // Nothing fits: "upload what fits" would upload nothing, so the way forward is adding credits.
   const nothingFits = uploadFit(e) === 'none'
   const add = creditsToAdd(e)
-  const addCredits = () => {
-    cancel()
-    go('settings', 'credits')
+  const alreadyStored = e.alreadyStored ?? []
+  const already = (
+    <AlreadyStored
+      files={alreadyStored}
+      busy={busy}
+      forced={pending.force === true}
+      onUploadAgain={() => void uploadAgain()}
+    />
+  )
+
+  // Everything dropped is already there: nothing to pay, nothing to confirm.
+  if (e.files === 0 && e.tooLarge.length === 0 && alreadyStored.length > 0) {
+    return (
+      <ConfirmDialog
+        title={t.alreadyTitle}
+        confirmLabel={t.close}
+        cancelLabel={t.close}
+        noConfirm
+        busy={busy}
+        opener={pending.opener}
+        onConfirm={cancel}
+        onCancel={cancel}
+      >
+        {already}
+        {e.skipped.length > 0 && (
+          <p className="muted small">{t.skipped(e.skipped.length, e.skipped[0]?.detail ?? '')}</p>
+        )}
+      </ConfirmDialog>
+    )
   }
 
   if (nothingFits) {
@@ -69,6 +130,7 @@ export function UploadConfirm() {
         onCancel={cancel}
       >
         <Summary e={e} />
+        {already}
         <p className="text-danger" data-testid="nothing-fits">
           {t.nothingFits(e.balanceCredits, add.needed)}
         </p>
@@ -101,6 +163,7 @@ export function UploadConfirm() {
       onCancel={cancel}
     >
       <Summary e={e} />
+      {already}
       {permanent && <PermanentStoreNotice first={pending.permanentFirst === true} />}
       {e.bundles > 0 && e.creditsWithoutBundles > e.credits && (
         // The totals are the whole upload's: large files in it cost the same either way.

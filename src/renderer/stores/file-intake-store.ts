@@ -26,7 +26,8 @@ interface FileIntakeState {
 function uploadDecided(): Promise<void> {
   const decided = () => {
     const s = useUploadFlowStore.getState()
-    return !s.pending && !s.busy
+    // A question set aside for Add credits is not decided: the dropped files are kept for it.
+    return !s.pending && !s.parked && !s.busy
   }
   if (decided()) return Promise.resolve()
   return new Promise((resolve) => {

@@ -7,6 +7,7 @@ import type { UploadEstimateView, UploadItemView } from '../../shared/ipc/vault-
 import { vault } from '../bridge/vault-client'
 import { currentOpener, type FocusReturn } from '../components/use-return-focus'
 import { useConnectionStore } from './connection-store'
+import { useNavigationStore } from './navigation-store'
 import { useSettingsStore } from './settings-store'
 import { needsConfirmation, retryEstimate } from './upload-cost'
 import { useVaultsStore } from './vaults-store'
@@ -26,6 +27,8 @@ export interface PendingUpload {
    * whatever the cost, so the owner reads that before anything goes up.
    */
   permanentFirst?: boolean
+  /** The owner chose to upload again files whose bytes the vault already holds. */
+  force?: boolean
 }
 
 /** The upload needs the owner's explicit choice to spend the credits kept for check-ins. */
@@ -35,6 +38,11 @@ export function spendsReserve(pending: PendingUpload): boolean {
 
 interface UploadFlowState {
   pending: PendingUpload | null
+  /**
+   * A confirmation set aside while the owner adds credits: asked again, with a fresh estimate (the new
+   * balance), when they leave Settings. A browser drop's files are kept meanwhile.
+   */
+  parked: PendingUpload | null
   busy: boolean
   error: unknown
   /** The vault the error is about. */
@@ -44,6 +52,12 @@ interface UploadFlowState {
   /** Uploads a cancelled or failed item again, asking for its cost as a new upload would. */
   retry(item: UploadItemView): Promise<void>
   confirm(): Promise<void>
+  /** Estimates again counting the files the vault already holds, to upload them anyway. */
+  uploadAgain(): Promise<void>
+  /** Sets the question aside and opens Add credits (see parked). */
+  addCredits(): void
+  /** Asks the parked question again with a fresh estimate. */
+  resume(): Promise<void>
   cancel(): void
   clearError(): void
 }
@@ -56,17 +70,28 @@ export const firstOnPermanentStore = (vaultId: string) =>
   useVaultsStore.getState().snapshot?.vaults.find((v) => v.id === vaultId)?.assetCount === 0
 
 export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
-  const queue = async (vaultId: string, paths: string[], spendReserve: boolean) => {
-    const result = await vault().queueUpload({ vaultId, paths, ...(spendReserve ? { spendReserve } : {}) })
+  const queue = async (vaultId: string, paths: string[], spendReserve: boolean, force = false) => {
+    const result = await vault().queueUpload({
+      vaultId,
+      paths,
+      ...(spendReserve ? { spendReserve } : {}),
+      ...(force ? { force } : {}),
+    })
     set({ lastQueued: { count: result.queued, skipped: result.skipped.length } })
   }
   /** Main refused for the reserve: ask the owner, with a fresh estimate to show the numbers. */
-  const askForReserve = async (vaultId: string, paths: string[], opener: FocusReturn | null | undefined) => {
-    const estimate = await vault().estimateUpload({ vaultId, paths })
-    set({ pending: { vaultId, paths, estimate, reserveRefused: true, opener } })
+  const askForReserve = async (
+    vaultId: string,
+    paths: string[],
+    opener: FocusReturn | null | undefined,
+    force = false,
+  ) => {
+    const estimate = await vault().estimateUpload({ vaultId, paths, ...(force ? { force } : {}) })
+    set({ pending: { vaultId, paths, estimate, reserveRefused: true, opener, ...(force ? { force } : {}) } })
   }
   return {
     pending: null,
+    parked: null,
     busy: false,
     error: undefined,
     errorVaultId: null,
@@ -77,7 +102,9 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
       try {
         const estimate = await vault().estimateUpload({ vaultId, paths })
         const permanentFirst = firstOnPermanentStore(vaultId)
-        if (permanentFirst || needsConfirmation(estimate, threshold())) {
+        // Files the vault already holds are always said (and the owner may upload them again).
+        const alreadyStored = (estimate.alreadyStored?.length ?? 0) > 0
+        if (permanentFirst || alreadyStored || needsConfirmation(estimate, threshold())) {
           set({ pending: { vaultId, paths, estimate, reserveRefused: false, opener, permanentFirst } })
         } else {
           try {
@@ -130,12 +157,12 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
           set({ pending: null })
           return
         }
-        await queue(pending.vaultId, pending.paths, spendsReserve(pending))
+        await queue(pending.vaultId, pending.paths, spendsReserve(pending), pending.force)
         set({ pending: null })
       } catch (error) {
         if (isCode(error, 'RESERVE_NEEDED') && !spendsReserve(pending)) {
           try {
-            await askForReserve(pending.vaultId, pending.paths, pending.opener)
+            await askForReserve(pending.vaultId, pending.paths, pending.opener, pending.force)
             return
           } catch (again) {
             set({ error: again, errorVaultId: pending.vaultId, pending: null })
@@ -147,7 +174,58 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
         set({ busy: false })
       }
     },
+    uploadAgain: async () => {
+      const pending = get().pending
+      if (!pending || pending.retryItemIds) return
+      set({ busy: true })
+      try {
+        const estimate = await vault().estimateUpload({
+          vaultId: pending.vaultId,
+          paths: pending.paths,
+          force: true,
+        })
+        set({ pending: { ...pending, estimate, force: true } })
+      } catch (error) {
+        set({ error, errorVaultId: pending.vaultId, pending: null })
+      } finally {
+        set({ busy: false })
+      }
+    },
+    addCredits: () => {
+      set({ parked: get().pending, pending: null })
+      useNavigationStore.getState().go('settings', 'credits')
+    },
+    resume: async () => {
+      const parked = get().parked
+      if (!parked) return
+      set({ busy: true })
+      try {
+        if (parked.retryItemIds) {
+          // A retry's estimate is worked out here from the item; only the balance is new.
+          const v = (await vault().getVaults()).vaults.find((x) => x.id === parked.vaultId)
+          const balanceCredits = v?.creditsBalance ?? parked.estimate.balanceCredits
+          const e = { ...parked.estimate, balanceCredits, enough: parked.estimate.credits <= balanceCredits }
+          set({ pending: { ...parked, estimate: e, reserveRefused: false } })
+        } else {
+          const estimate = await vault().estimateUpload({
+            vaultId: parked.vaultId,
+            paths: parked.paths,
+            ...(parked.force ? { force: true } : {}),
+          })
+          set({ pending: { ...parked, estimate, reserveRefused: false } })
+        }
+      } catch (error) {
+        set({ error, errorVaultId: parked.vaultId })
+      } finally {
+        set({ parked: null, busy: false })
+      }
+    },
     cancel: () => set({ pending: null }),
     clearError: () => set({ error: undefined, errorVaultId: null }),
   }
+})
+
+// Back from Settings (where Add credits is) with a question set aside: ask it again, new balance shown.
+useNavigationStore.subscribe((now, before) => {
+  if (before.screen === 'settings' && now.screen !== 'settings') void useUploadFlowStore.getState().resume()
 })

@@ -269,6 +269,15 @@ export const english = (f: LocaleFormat) => ({
     skipped: (n: number, detail: string) =>
       `${f.count(n, { one: 'item', other: 'items' })} skipped: ${detail}`,
     chargedOnly: 'Credits are charged only for files that are stored. Cancelling costs nothing.',
+    // Files whose bytes the vault already holds (point 5 of issue 28).
+    alreadyTitle: 'Already backed up',
+    alreadyStored: (files: number) =>
+      `${f.count(files, { one: 'file is', other: 'files are' })} already in this vault (the same content, whatever the name): left out, not charged.`,
+    alreadyOn: (date: string) => `already backed up on ${date}`,
+    alreadyMore: (more: number) => `and ${f.count(more, { one: 'more', other: 'more' })}`,
+    uploadAgain: 'Upload again anyway',
+    uploadAgainNote: 'Another copy costs credits like a new upload.',
+    close: 'Close',
   },
   guardianKits: {
     invited: (name: string) => `${name} was invited.`,

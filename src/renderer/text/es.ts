@@ -266,6 +266,14 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     permanentStore:
       'Este servicio guarda los archivos en un almacén permanente (Arweave): nada de lo que se le envía puede borrarse nunca, ni borrando el archivo ni la bóveda. Los archivos cifrados son públicos, y quien tenga suficientes kits de los guardianes, o su kit de propietario, podrá abrirlos, ahora o dentro de décadas.',
     permanentFirst: 'Suba solo lo que acepte que pueda leer para siempre quien tenga esos kits.',
+    alreadyTitle: 'Ya tiene copia',
+    alreadyStored: (files: number) =>
+      `${f.count(files, { one: 'archivo ya está', other: 'archivos ya están' })} en esta bóveda (el mismo contenido, con cualquier nombre): se dejan fuera, sin cobrar.`,
+    alreadyOn: (date: string) => `copia guardada el ${date}`,
+    alreadyMore: (more: number) => `y ${f.count(more, { one: 'más', other: 'más' })}`,
+    uploadAgain: 'Subir otra vez de todos modos',
+    uploadAgainNote: 'Otra copia cuesta créditos como una subida nueva.',
+    close: 'Cerrar',
   },
   deleteVault: {
     forgets: (losses: string) =>
