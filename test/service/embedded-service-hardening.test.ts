@@ -10,7 +10,7 @@ import { LocalServiceHost } from '../../src/main/local-service-host'
 
 interface RawReply {
   status: number
-  json: any
+  json: { error: { code: string; message: string; status: number } } | null
   text: string
 }
 
@@ -27,7 +27,7 @@ function rawGet(url: string, path: string, headers: Record<string, string>): Pro
           text += chunk
         })
         res.on('end', () => {
-          let json: unknown = null
+          let json: RawReply['json'] = null
           try {
             json = JSON.parse(text)
           } catch {}
@@ -88,8 +88,8 @@ describe('the embedded service', () => {
     // Brute force is still limited: further wrong keys are refused with 429 until the minute is over.
     const refused = await rawGet(serviceUrl, '/api/vault', { 'x-api-key': wrongKey() })
     expect(refused.status).toBe(429)
-    expect(refused.json.error).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
-    expect(refused.json.error.message).toMatch(/too many failed authentications/)
+    expect(refused.json?.error).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
+    expect(refused.json?.error.message).toMatch(/too many failed authentications/)
 
     // The owner's app: reads and its check-in work all the same.
     const list = await rawGet(serviceUrl, '/api/vault', { 'x-api-key': apiKey })
