@@ -441,16 +441,16 @@ describe('authentication and permissions', () => {
     expect(list.body.data.map((v: { id: string }) => v.id)).toEqual([theirs])
   })
 
-  it('removed v1.0 endpoints are 404', async () => {
+  it('removed v1.0 endpoints are 410 Gone (each one is tested in removed-endpoints.test.ts)', async () => {
     const id = t.owner.vaultId
     for (const path of [
       `/api/vault/${id}/lock`,
       `/api/vault/${id}/unlock`,
       `/api/vault/${id}/release/contest`,
     ]) {
-      expectError(await call(t.url, 'POST', path, { key: t.owner.apiKey }), 404, 'NOT_FOUND')
+      expectError(await call(t.url, 'POST', path, { key: t.owner.apiKey }), 410, 'GONE')
     }
-    expectError(await call(t.url, 'GET', '/api/verify/abc', { key: t.owner.apiKey }), 404, 'NOT_FOUND')
+    expectError(await call(t.url, 'GET', '/api/verify/abc', { key: t.owner.apiKey }), 410, 'GONE')
   })
 })
 
