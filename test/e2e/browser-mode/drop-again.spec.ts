@@ -1,0 +1,111 @@
+// Issue 28, points 5 and 6. Dropping a file the vault already holds (a browser drop lands under a
+// new name each time) is told "already backed up on ‹date›" and charges nothing unless the owner
+// insists; a drop waiting on the cost confirmation survives a trip to Add credits and back.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { dropFiles, droppedFilesLeft } from '../support/drop-steps'
+import { startLocally } from '../support/page-steps'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let page: Page
+let filesDir: string
+const shot = (name: string) =>
+  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+const droppedLeft = () => droppedFilesLeft(app.userDataDir)
+
+/** The vault's balance as its Overview shows it. */
+async function balance(): Promise<string> {
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  return (await page.getByTestId('overview-credits').textContent()) ?? ''
+}
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-drop-again-'))
+  await writeFile(join(filesDir, 'will.txt'), 'My last will, signed.\n'.repeat(200))
+  // 30 MiB costs about 147 credits: more than the trial balance, so the confirmation offers Add credits.
+  const block = Buffer.alloc(1024 * 1024)
+  for (let i = 0; i < block.length; i++) block[i] = (i * 17 + 5) & 0xff
+  await writeFile(join(filesDir, 'scans.zip'), Buffer.concat(Array(30).fill(block)))
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await rm(filesDir, { recursive: true, force: true })
+})
+
+test('dropping the same file again is told it is already there, and no credits are spent', async () => {
+  await page.goto(app.url)
+  await startLocally(page)
+  const trial = await balance()
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await dropFiles(page, join(filesDir, 'will.txt'))
+  // Small and cheap: no confirmation; stored.
+  await expect(page.getByTestId('upload-summary')).toContainText('1 stored', { timeout: 30_000 })
+  await expect.poll(droppedLeft).toEqual([])
+  // The first copy was paid for (the shown balance follows the service a moment later).
+  await expect.poll(balance).not.toBe(trial)
+  const before = await balance()
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await dropFiles(page, join(filesDir, 'will.txt'))
+  const dialog = page.getByRole('dialog', { name: 'Already backed up' })
+  await expect(dialog).toBeVisible({ timeout: 30_000 })
+  const today = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric' }).format(
+    new Date(),
+  )
+  await expect(dialog.getByTestId('already-stored')).toContainText(`will.txt: already backed up on ${today}`)
+  await expect(dialog).toContainText('1 file is already in this vault')
+  await expect(dialog.getByRole('button', { name: /Encrypt and upload/ })).toHaveCount(0)
+  await shot('drop-again-already')
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await expect(dialog).toBeHidden()
+  await expect.poll(droppedLeft).toEqual([])
+  expect(await balance()).toBe(before)
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await expect(page.getByRole('row').filter({ hasText: 'will.txt' })).toHaveCount(1)
+
+  // The owner insists: the cost is asked for like any new upload.
+  await dropFiles(page, join(filesDir, 'will.txt'))
+  await expect(dialog).toBeVisible({ timeout: 30_000 })
+  await dialog.getByRole('button', { name: 'Upload again anyway' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Upload these files?' })
+  await expect(confirm.getByRole('button', { name: /^Encrypt and upload/ })).toBeVisible()
+  await shot('drop-again-insist')
+  await confirm.getByRole('button', { name: 'Not now' }).click()
+  await expect.poll(droppedLeft).toEqual([])
+  expect(await balance()).toBe(before)
+})
+
+test('a drop waiting on the confirmation survives a trip to Add credits and back', async () => {
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await dropFiles(page, join(filesDir, 'scans.zip'))
+  const short = page.getByRole('dialog', { name: 'Not enough credits for any of these files' })
+  await expect(short).toBeVisible({ timeout: 60_000 })
+  await short.getByRole('button', { name: 'Add credits in Settings' }).click()
+  await expect(short).toBeHidden()
+  await page.getByLabel('Credits to add').fill('2000')
+  await page.getByRole('button', { name: 'Add credits' }).click()
+  await expect(page.getByText(/Added\. The balance is now/)).toBeVisible()
+  // Still waiting: the dropped file is kept while the owner is in Settings.
+  expect(await droppedLeft()).toHaveLength(1)
+
+  await page.getByRole('button', { name: 'Vaults' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Upload these files?' })
+  await expect(confirm).toBeVisible({ timeout: 30_000 })
+  await expect(confirm).toContainText(/1 file, 31\.\d MB/)
+  await expect(confirm).toContainText(/Balance: 2,0\d\d credits/)
+  await shot('drop-after-credits')
+  await confirm.getByRole('button', { name: /^Encrypt and upload/ }).click()
+  await page.getByRole('button', { name: /^Vault / }).click()
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await expect(page.getByRole('row').filter({ hasText: 'scans.zip' })).toBeVisible({ timeout: 60_000 })
+  await expect.poll(droppedLeft).toEqual([])
+})
