@@ -2,12 +2,21 @@
 // address (DNS rebinding) and so reach a service listening on loopback or a private network from the
 // visitor's browser; the browser then sends that name as Host. Answering only the names the service is
 // really reached by stops such pages.
+import { isIP } from 'node:net'
 
 /**
  * The names a service listening on loopback is reached by. The app's embedded service answers only these:
  * a page that rebinds its own name to 127.0.0.1 reaches the port, but its requests carry its own name.
  */
 export const LOOPBACK_HOST_NAMES: readonly string[] = ['127.0.0.1', 'localhost', '::1']
+
+/** Whether a host name (or IP literal, bracketed or not) stays on this computer: localhost, 127/8, ::1. */
+export function isLoopbackHostName(host: string): boolean {
+  const bare = normalizeHost(host)
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true
+  if (isIP(bare) === 4) return bare.startsWith('127.')
+  return bare === '::1'
+}
 
 /** A host name as compared: lower case, without the brackets of an IPv6 literal. */
 function normalizeHost(name: string): string {

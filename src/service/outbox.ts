@@ -6,10 +6,10 @@
 // the database never holds a usable token. SMTP runs over TLS, required, unless the server is on this
 // machine or the operator opted out by name (smtp.insecurePlaintext).
 import { existsSync } from 'node:fs'
-import { isIP } from 'node:net'
 import { join } from 'node:path'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { SmtpSecurity } from '../shared/api'
+import { isLoopbackHostName } from './allowed-hosts'
 import type { ServiceContext } from './context'
 import {
   MAIL_KEY_FILE_NAME,
@@ -173,17 +173,10 @@ export const CLAIM_LEASE_MS = 10 * 60_000
  */
 export type { SmtpSecurity }
 
-const isLoopbackHost = (host: string) => {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase()
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true
-  if (isIP(bare) === 4) return bare.startsWith('127.')
-  return bare === '::1'
-}
-
 export function smtpSecurityOf(smtpUrl: string, insecurePlaintext = false): SmtpSecurity {
   const url = new URL(smtpUrl)
   if (url.protocol === 'smtps:') return 'tls'
-  if (isLoopbackHost(url.hostname)) return 'loopback'
+  if (isLoopbackHostName(url.hostname)) return 'loopback'
   return insecurePlaintext ? 'insecure-plaintext' : 'tls'
 }
 

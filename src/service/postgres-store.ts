@@ -3,6 +3,7 @@
 // conflicted with another instance's is rolled back and run again.
 import { AsyncLocalStorage } from 'node:async_hooks'
 import pg from 'pg'
+import { isLoopbackHostName } from './allowed-hosts'
 import { NO_READ_CACHE, type RunResult, type SqlStore, type SqlValue } from './sql-store'
 
 // Each entry moves the schema one version forward, numbered as SQLite's (database.ts): version N here
@@ -332,8 +333,7 @@ export function postgresTransportProblem(url: string): string | null {
   }
   const params = parsed.searchParams
   const host = (params.get('host') ?? parsed.hostname).replace(/^\[(.*)\]$/, '$1').toLowerCase()
-  const local =
-    host === '' || host.startsWith('/') || host === 'localhost' || host === '::1' || /^127\./.test(host)
+  const local = host === '' || host.startsWith('/') || isLoopbackHostName(host)
   if (local) return null
   const sslmode = params.get('sslmode')
   const ssl = params.get('ssl')

@@ -17,6 +17,7 @@ import {
 import { dirname, join, resolve } from 'node:path'
 import { createSecureContext } from 'node:tls'
 import { z } from 'zod'
+import { isLoopbackHostName } from './allowed-hosts'
 import type { StorageChoice } from './service-context'
 
 /** Where `serve --data-dir <dir>` looks for a config file when no --config is given. */
@@ -252,18 +253,24 @@ export function configStorage(config: ServiceConfig): StorageChoice {
 
 /** One line for the log at start: how clients reach this service, so nobody has to guess about TLS. */
 export function transportNote(config: ServiceConfig): string {
-  if (config.tls) return `serving https with the certificate ${config.tls.certFile}`
+  const publicUrl = new URL(config.publicUrl)
+  // A config written before init refused this (or by hand) still starts, but never quietly.
+  const clearToAnotherComputer =
+    publicUrl.protocol === 'http:' && !isLoopbackHostName(publicUrl.hostname)
+      ? `. WARNING: the public URL ${config.publicUrl} is plain http to another computer, so API keys and the access codes in e-mailed links cross the network in clear; run init again with an https URL and --tls-cert/--tls-key or --behind-proxy`
+      : ''
+  if (config.tls) return `serving https with the certificate ${config.tls.certFile}${clearToAnotherComputer}`
   if (config.trustProxy?.length) {
     return (
       'serving plain http and expecting a reverse proxy to handle https; X-Forwarded-For/-Host/-Proto are ' +
-      `believed only from ${config.trustProxy.join(', ')}`
+      `believed only from ${config.trustProxy.join(', ')}${clearToAnotherComputer}`
     )
   }
   return `serving plain http without a reverse proxy; X-Forwarded-* headers are ignored${
-    config.publicUrl.startsWith('https:')
+    publicUrl.protocol === 'https:'
       ? `, yet the public URL ${config.publicUrl} is https: add tls or trustProxy to the config`
       : ''
-  }`
+  }${clearToAnotherComputer}`
 }
 
 /** The certificate chain and key as https needs them; checked to be readable PEM that belong together. */

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { createInterface, type Interface } from 'node:readline/promises'
 import { PassThrough, type Readable, type Writable } from 'node:stream'
 import nodemailer from 'nodemailer'
+import { isLoopbackHostName } from './allowed-hosts'
 import {
   BACKUP_KEY_ENV,
   BACKUP_KEY_FILE_NAME,
@@ -125,10 +126,6 @@ class Prompter {
   }
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || hostname.startsWith('127.')
-}
-
 /** --port may be 0 (a free port, as for serve); an SMTP port may not. */
 function portNumber(text: string, flag: string, lowest = 1): number {
   const port = Number(text)
@@ -172,7 +169,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
   }
   const publicHost = new URL(publicUrl).hostname
   // Every e-mailed link carries an access code and the app sends the owner's key: never in clear over a network.
-  if (new URL(publicUrl).protocol === 'http:' && !isLoopback(publicHost)) {
+  if (new URL(publicUrl).protocol === 'http:' && !isLoopbackHostName(publicHost)) {
     const https = `https://${new URL(publicUrl).host}`
     throw new InitUsageError(
       `the public URL ${publicUrl} is plain http to another computer: every link e-mailed to guardians and heirs ` +
@@ -222,7 +219,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
   const mailFrom = await need(
     flags.from && !flags['mail-from'] ? 'from' : 'mail-from',
     'Sender address of the e-mails',
-    `Vault Service <vault@${isLoopback(publicHost) ? 'localhost' : publicHost}>`,
+    `Vault Service <vault@${isLoopbackHostName(publicHost) ? 'localhost' : publicHost}>`,
   )
   const testTo = flags['skip-mail-test']
     ? null
@@ -279,7 +276,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
 
   // Listen: loopback behind a proxy or for a loopback public URL; otherwise every interface, on the public
   // URL's port when TLS is served here.
-  const host = flags.host ?? (proxied || isLoopback(publicHost) ? '127.0.0.1' : '0.0.0.0')
+  const host = flags.host ?? (proxied || isLoopbackHostName(publicHost) ? '127.0.0.1' : '0.0.0.0')
   const urlPort = new URL(publicUrl).port
   const port = flags.port
     ? portNumber(flags.port, '--port', 0)
