@@ -46,6 +46,16 @@ describe('test e-mail', () => {
     expect(failed).toContain('connection refused')
     expect(failed).toContain('send another')
   })
+
+  it('says how the mail travelled when the service tells, and warns about plaintext', () => {
+    const base = { to: 'me@example.com', at: '2026-03-01T10:00:00.000Z', delivered: true, error: null }
+    expect(mailTestText({ ...base, security: 'tls' })).toContain('encrypted (TLS)')
+    expect(mailTestText({ ...base, security: 'loopback' })).toContain('without crossing a network')
+    const clear = mailTestText({ ...base, security: 'insecure-plaintext' })
+    expect(clear).toMatch(/^Test e-mail sent .*Warning: it travelled to the mail server unencrypted/)
+    expect(clear).toContain('Ask the operator to turn TLS back on')
+    expect(mailTestText(base)).not.toMatch(/TLS|unencrypted/)
+  })
 })
 
 describe('deleting a vault', () => {

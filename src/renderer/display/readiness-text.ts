@@ -7,9 +7,10 @@ const t = text.rehearsalText
 
 /** The outcome of a test e-mail, with what to do next. */
 export function mailTestText(result: MailTestResult): string {
-  return result.delivered
-    ? t.mailSent(result.to, result.at)
-    : t.mailFailed(result.to, result.at, result.error ?? null)
+  if (!result.delivered) return t.mailFailed(result.to, result.at, result.error ?? null)
+  // Older services do not say how the mail travelled.
+  const how = result.security ? ` ${t.mailSecurity[result.security]}` : ''
+  return `${t.mailSent(result.to, result.at)}${how}`
 }
 
 /** What deleting a vault removes, in the dialog's words. */

@@ -813,6 +813,12 @@ export const english = (f: LocaleFormat) => ({
   rehearsalText: {
     mailSent: (to: string, at: string) =>
       `Test e-mail sent to ${to} on ${f.dateTime(at)}. Check that it arrived (and is not in spam): heirs and guardians get their e-mails the same way.`,
+    mailSecurity: {
+      tls: 'It travelled to the mail server encrypted (TLS).',
+      loopback: 'It went to a mail server on the service’s own computer, without crossing a network.',
+      'insecure-plaintext':
+        'Warning: it travelled to the mail server unencrypted, because the service’s operator turned TLS off: the mail password and every link to guardians and heirs can be read on the way. Ask the operator to turn TLS back on.',
+    },
     mailFailed: (to: string, at: string, error: string | null) =>
       `The test e-mail to ${to} could not be sent (${f.dateTime(at)})${error ? `: ${error}` : ''}. Check the service's mail settings, or ask whoever runs the service, then send another.`,
     invited: (heir: string, guardians: number) =>
