@@ -15,13 +15,13 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 describe('files the vault already holds', () => {
   it('are left out of the estimate and the queue, not charged, unless the owner insists', async () => {
     // Large enough to go up alone (its hash comes from the encryption pass, not a second read).
-    const bytes = randomBytes(3 * 1024 * 1024)
+    const bytes = randomBytes(5 * 1024 * 1024)
     const first = join(files, 'photo.jpg')
     await writeFile(first, bytes)
     const queue = await openQueue()
     await queue.enqueue({ vaultId, paths: [first] })
     await queue.idle()
-    expect(queue.list().map((i) => i.state)).toEqual(['done'])
+    expect(queue.list().map((i) => [i.state, i.bundleId])).toEqual([['done', undefined]])
     // The index keeps the plaintext content hash as soon as the upload is recorded.
     const entry = queue.index.find(vaultId, first)
     expect(entry?.sha256).toBe(sha256(bytes))
