@@ -164,6 +164,7 @@ export function UploadConfirm() {
     >
       <Summary e={e} />
       {already}
+      {pending.force && <p data-testid="upload-again-note">{t.uploadAgainNote}</p>}
       {permanent && <PermanentStoreNotice first={pending.permanentFirst === true} />}
       {e.bundles > 0 && e.creditsWithoutBundles > e.credits && (
         // The totals are the whole upload's: large files in it cost the same either way.

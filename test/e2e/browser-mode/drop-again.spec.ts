@@ -78,6 +78,9 @@ test('dropping the same file again is told it is already there, and no credits a
   await dialog.getByRole('button', { name: 'Upload again anyway' }).click()
   const confirm = page.getByRole('dialog', { name: 'Upload these files?' })
   await expect(confirm.getByRole('button', { name: /^Encrypt and upload/ })).toBeVisible()
+  await expect(confirm.getByTestId('upload-again-note')).toHaveText(
+    'Another copy costs credits like a new upload.',
+  )
   await shot('drop-again-insist')
   await confirm.getByRole('button', { name: 'Not now' }).click()
   await expect.poll(droppedLeft).toEqual([])
