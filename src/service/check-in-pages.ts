@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isolateName } from '../shared/untrusted-text'
 import { type CheckInLinkState, inspectCheckInLink, useCheckInLink } from './check-in-links'
 import type { ServiceContext } from './context'
-import { refuseForeignOrigin, refuseGuessing, sendPage, textFor } from './html-page'
+import { answerUnknownToken, refuseForeignOrigin, sendPage, textFor } from './html-page'
 import type { AuthFailureLimiter } from './rate-limit'
 
 /** The page for a link that cannot check in (unknown, used, outdated, releasing). */
@@ -19,8 +19,9 @@ async function refusal(
   const c = text.checkIn
   switch (why.state) {
     case 'unknown':
-      await authFailures?.recordFailure(request.ip)
-      return sendPage(reply, text, 404, text.linkNotValidTitle, [c.unknownLink])
+      return answerUnknownToken(request, reply, authFailures, () =>
+        sendPage(reply, text, 404, text.linkNotValidTitle, [c.unknownLink]),
+      )
     case 'used':
       return sendPage(reply, text, 410, c.usedTitle, [
         c.used(format.date(why.usedAt), format.date(why.nextDue)),
@@ -43,28 +44,24 @@ export function registerCheckInPages(
   ctx: ServiceContext,
   authFailures?: AuthFailureLimiter,
 ): void {
-  app.get<{ Params: { token: string } }>(
-    '/check-in/:token',
-    { onRequest: refuseGuessing(authFailures) },
-    async (request, reply) => {
-      const link = await inspectCheckInLink(ctx, request.params.token)
-      if (link.state !== 'ready') return refusal(request, reply, link, authFailures)
-      const { text, format } = textFor(request)
-      const c = text.checkIn
-      return sendPage(
-        reply,
-        text,
-        200,
-        c.title,
-        [c.intro(isolateName(link.label), format.date(link.dueAt)), c.whatItDoes(link.periodDays, link.cost)],
-        { label: c.button },
-      )
-    },
-  )
+  app.get<{ Params: { token: string } }>('/check-in/:token', async (request, reply) => {
+    const link = await inspectCheckInLink(ctx, request.params.token)
+    if (link.state !== 'ready') return refusal(request, reply, link, authFailures)
+    const { text, format } = textFor(request)
+    const c = text.checkIn
+    return sendPage(
+      reply,
+      text,
+      200,
+      c.title,
+      [c.intro(isolateName(link.label), format.date(link.dueAt)), c.whatItDoes(link.periodDays, link.cost)],
+      { label: c.button },
+    )
+  })
 
   app.post<{ Params: { token: string } }>(
     '/check-in/:token',
-    { onRequest: [refuseGuessing(authFailures), refuseForeignOrigin(ctx)] },
+    { onRequest: refuseForeignOrigin(ctx) },
     async (request, reply) => {
       const result = await useCheckInLink(ctx, request.params.token)
       if (result.outcome === 'refused') return refusal(request, reply, result.why, authFailures)

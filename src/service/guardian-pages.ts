@@ -7,7 +7,7 @@ import { SSS_PRESET_SHAPE } from '../shared/api'
 import { isolateName } from '../shared/untrusted-text'
 import type { ServiceContext } from './context'
 import { ApiError } from './errors'
-import { refuseForeignOrigin, refuseGuessing, sendPage, textFor } from './html-page'
+import { answerUnknownToken, refuseForeignOrigin, sendPage, textFor } from './html-page'
 import type { PageText } from './page-text'
 import { answerInvitation, type GuardianByToken, guardianByToken } from './people'
 import type { AuthFailureLimiter } from './rate-limit'
@@ -16,19 +16,12 @@ import { claimRelease } from './release'
 type Action = 'accept' | 'decline' | 'claim'
 type Status = 'pending' | 'accepted' | 'declined'
 
-/** The guardian behind a token, or null (counted as a failed authentication, like a wrong API key). */
-async function findGuardian(
-  ctx: ServiceContext,
-  request: FastifyRequest,
-  authFailures: AuthFailureLimiter | undefined,
-): Promise<GuardianByToken | null> {
+/** The guardian behind a token, or null (the caller counts it as a failed authentication). */
+async function findGuardian(ctx: ServiceContext, request: FastifyRequest): Promise<GuardianByToken | null> {
   try {
     return await guardianByToken(ctx, (request.params as { token: string }).token)
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      await authFailures?.recordFailure(request.ip)
-      return null
-    }
+    if (error instanceof ApiError && error.status === 404) return null
     throw error
   }
 }
@@ -45,12 +38,11 @@ export function registerGuardianPages(
 ): void {
   app.get<{ Params: { token: string; action: Action } }>(
     '/guardian/:token/:action',
-    { onRequest: refuseGuessing(authFailures) },
     async (request, reply) => {
       const { text } = textFor(request)
       const g = text.guardian
-      const found = await findGuardian(ctx, request, authFailures)
-      if (!found) return unknownLink(reply, text)
+      const found = await findGuardian(ctx, request)
+      if (!found) return answerUnknownToken(request, reply, authFailures, () => unknownLink(reply, text))
       const { guardian, vault } = found
       const owner = isolateName(vault.owner_email)
       const { threshold } = SSS_PRESET_SHAPE[vault.sss_preset]
@@ -92,13 +84,13 @@ export function registerGuardianPages(
 
   app.post<{ Params: { token: string; action: Action } }>(
     '/guardian/:token/:action',
-    { onRequest: [refuseGuessing(authFailures), refuseForeignOrigin(ctx)] },
+    { onRequest: refuseForeignOrigin(ctx) },
     async (request, reply) => {
       const { text } = textFor(request)
       const g = text.guardian
       const { token, action } = request.params
-      const before = await findGuardian(ctx, request, authFailures)
-      if (!before) return unknownLink(reply, text)
+      const before = await findGuardian(ctx, request)
+      if (!before) return answerUnknownToken(request, reply, authFailures, () => unknownLink(reply, text))
       if (action !== 'accept' && action !== 'decline' && action !== 'claim') return badAction(reply, text)
       const owner = isolateName(before.vault.owner_email)
       try {
@@ -132,7 +124,7 @@ export function registerGuardianPages(
         if (error.status === 404) return unknownLink(reply, text)
         if (error.status !== 409) throw error
         // What made it impossible, read again and said in the page's language.
-        const now = await findGuardian(ctx, request, authFailures)
+        const now = await findGuardian(ctx, request)
         if (!now) return unknownLink(reply, text)
         const status = now.guardian.status as Status
         const reason =

@@ -54,19 +54,24 @@ ${button}
 }
 
 /**
- * An address that tried too many unknown tokens is refused before the token is looked up (429 with
- * Retry-After), in the page's language.
+ * The answer to a link whose token matches nothing: counted as a failed authentication, and past the
+ * address's limit a 429 page with Retry-After instead of `notFound`. Tokens are looked up first, as API keys
+ * are, so a real link is never refused for other clients' failures (on loopback every local program shares
+ * one address).
  */
-export function refuseGuessing(authFailures: AuthFailureLimiter | undefined): onRequestHookHandler {
-  return async (request, reply) => {
-    const refusal = await authFailures?.refusal(request.ip)
-    if (!refusal) return
-    const { text } = textFor(request)
-    reply.header('retry-after', String(refusal.retryAfterSeconds))
-    return sendPage(reply, text, 429, text.tooManyAttemptsTitle, [
-      text.tooManyAttempts(refusal.limit, refusal.retryAfterSeconds),
-    ])
-  }
+export async function answerUnknownToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  authFailures: AuthFailureLimiter | undefined,
+  notFound: () => FastifyReply,
+): Promise<FastifyReply> {
+  const refusal = await authFailures?.recordFailure(request.ip)
+  if (!refusal) return notFound()
+  const { text } = textFor(request)
+  reply.header('retry-after', String(refusal.retryAfterSeconds))
+  return sendPage(reply, text, 429, text.tooManyAttemptsTitle, [
+    text.tooManyAttempts(refusal.limit, refusal.retryAfterSeconds),
+  ])
 }
 
 /**

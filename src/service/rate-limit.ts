@@ -172,9 +172,9 @@ export class RateLimiter {
 /**
  * Slows down guessing of credentials. Failed authentications are counted per client address; once an
  * address has `limit` of them in a minute, each further unknown credential it presents is answered 429
- * (Retry-After: the rest of the minute) instead of 401, and the guardian and check-in pages refuse it before
- * looking its token up. The API looks a presented key up first, so a valid key is never refused for
- * failures: on loopback every local program shares one address, and a stray or hostile process sending
+ * (Retry-After: the rest of the minute) instead of 401 (or the pages' 404). The API and the guardian and
+ * check-in pages look a presented key or token up first, so a valid one is never refused for failures: on
+ * loopback every local program shares one address, and a stray or hostile process sending
  * wrong keys must not lock the owner's own app (and its check-ins) out. That a valid key still passes tells
  * a guesser nothing usable: keys and tokens carry 256 random bits, so no number of guesses finds one.
  */

@@ -609,11 +609,13 @@ describe('failed authentication limit', () => {
       const retryAfter = Number(refused.headers['retry-after'])
       expect(retryAfter).toBeGreaterThanOrEqual(1)
       expect(retryAfter).toBeLessThanOrEqual(60)
-      const pageRefused = await rawRequest(t.url, { path: guardianPage, localAddress: attacker })
+      const pageRefused = await rawRequest(t.url, { path: wrongGuardianPage(), localAddress: attacker })
       expect(pageRefused.status).toBe(429)
       expect(Number(pageRefused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-      // ...but a valid key is never refused for failures, from that address either (on loopback every
-      // local program shares it).
+      // ...but a valid key or link is never refused for failures, from that address either (on loopback
+      // every local program shares it).
+      const realPageThere = await rawRequest(t.url, { path: guardianPage, localAddress: attacker })
+      expect(realPageThere.status, realPageThere.text).toBe(200)
       const ownerThere = await rawRequest(t.url, {
         path: vaultPath,
         headers: { 'x-api-key': apiKey },
