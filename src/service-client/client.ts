@@ -14,6 +14,7 @@ import type {
   Heir,
   HeirRemoved,
   KeyKind,
+  KeyRevoked,
   MailTestResult,
   PersonRequest,
   Rehearsal,
@@ -192,6 +193,11 @@ export class VaultApiClient {
 
   sendTestMail(): Promise<MailTestResult> {
     return service.sendTestMail(this.#t)
+  }
+
+  /** Revokes the key this client was made with (extension key-revoke). */
+  revokeOwnKey(): Promise<KeyRevoked> {
+    return service.revokeOwnKey(this.#t)
   }
 
   // ---- with an heir's practice code ----

@@ -27,6 +27,7 @@ export type ApiOperation =
   | 'start release'
   | 'read service info'
   | 'send a test e-mail'
+  | 'revoke this key'
   | 'rename vault'
   | 'set check-in links'
   | 'start a rehearsal'
@@ -110,6 +111,7 @@ const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
   'start release',
   'read service info',
   'send a test e-mail',
+  'revoke this key',
   'rename vault',
   'set check-in links',
   'start a rehearsal',

@@ -56,6 +56,15 @@ export async function createApiKey(ctx: ServiceContext, accountId: string, kind:
 }
 
 /** Revokes an account API key, an heir access token or a practice (rehearsal) heir token. */
+/** Revokes the account key a request authenticated with (DELETE /key): a key may always give itself up. */
+export async function revokeOwnKey(ctx: ServiceContext, keyId: string): Promise<void> {
+  await ctx.db.run(
+    'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    ctx.clock().toISOString(),
+    keyId,
+  )
+}
+
 export async function revokeKey(ctx: ServiceContext, key: string): Promise<boolean> {
   const hash = hashSecret(key)
   const now = ctx.clock().toISOString()

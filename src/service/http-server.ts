@@ -13,11 +13,12 @@ import {
   API_PREFIXES,
   type ErrorStatus,
   EXTENSION_LIMITS,
+  type KeyRevoked,
   type RateLimitPattern,
   REMOVED_V1_ENDPOINTS,
 } from '../shared/api'
 import { FALLBACK_CONTENT_TYPE } from '../shared/content-types'
-import { authenticate } from './accounts'
+import { authenticate, revokeOwnKey } from './accounts'
 import { isHostAllowed, parseAllowedHosts } from './allowed-hosts'
 import { deleteAsset } from './asset-deletion'
 import { findAsset, listAssets } from './assets'
@@ -339,6 +340,15 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     route('POST', '/service/mail-test', write('otherPost'), async (request, reply) => {
       jsonBody(request)
       return ok(request, reply, await runMailTest(ctx, accountOf(request), options.mail))
+    })
+
+    // An agent key may give itself up too: revoking is never a privilege to guard.
+    route('DELETE', '/key', { ...read, pattern: 'otherPost' }, async (request, reply) => {
+      const principal = request.principal!
+      if (principal.kind !== 'human' && principal.kind !== 'agent') throw forbidden(HEIR_DENIED)
+      await revokeOwnKey(ctx, principal.keyId)
+      const revoked: KeyRevoked = { revoked: true, kind: principal.kind }
+      return ok(request, reply, revoked)
     })
 
     route('GET', '/vault', read, async (request, reply) =>

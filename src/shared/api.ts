@@ -258,8 +258,16 @@ export const SERVICE_EXTENSIONS = [
   'asset-delete',
   /** PATCH /vault/:id {checkInLinks}: reminder e-mails carry a one-step check-in link (off by default). */
   'check-in-links',
+  /** DELETE /key: the key that authenticates the request revokes itself (an app giving up its agent key). */
+  'key-revoke',
 ] as const
 export type ServiceExtension = (typeof SERVICE_EXTENSIONS)[number]
+
+/** DELETE /key (extension key-revoke): the presented key no longer works. */
+export interface KeyRevoked {
+  revoked: true
+  kind: 'human' | 'agent'
+}
 
 export const EXTENSION_LIMITS = {
   vaultNameMaxChars: 80,

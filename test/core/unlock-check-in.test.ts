@@ -5,7 +5,7 @@
 // activity history, and a revoked key is told, not hidden.
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
 import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
@@ -421,8 +421,37 @@ describe('unlock check-in through the app backend and its own local service', ()
     expect(agentKeys().filter((k) => k.revoked_at === null)).toEqual([])
   })
 
-  it('turned off for another service: the key leaves this computer, still works there, and the status says so', async () => {
+  it('turned off for another service offering key-revoke: the key revokes itself there (DELETE /key), and the status says so', async () => {
     const svc = await startServiceFixture()
+    try {
+      await ok('connectService', { serviceUrl: svc.url, apiKey: svc.humanKey })
+      await ok('enableUnlockCheckIn', { agentKey: svc.agentKey })
+      const off = await ok<UnlockCheckInStatus>('disableUnlockCheckIn')
+      expect(off).toMatchObject({
+        enabled: false,
+        agentKey: null,
+        removedKey: { last4: svc.agentKey.slice(-4), revokedOnService: true },
+      })
+      const revoked = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.agentKey })
+      await expect(revoked.listVaults()).rejects.toMatchObject({ status: 401 })
+      // The owner's own key is untouched.
+      const owner = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
+      await expect(owner.listVaults()).resolves.toEqual(expect.any(Array))
+    } finally {
+      await svc.close()
+    }
+  })
+
+  it('turned off for a service without key-revoke: the key leaves this computer, still works there, and the status says so', async () => {
+    const svc = await startServiceFixture()
+    // A service that does not offer the extension (the spec has no revocation over the API).
+    const info = VaultApiClient.prototype.getServiceInfo
+    const withoutRevoke = vi
+      .spyOn(VaultApiClient.prototype, 'getServiceInfo')
+      .mockImplementation(async function (this: VaultApiClient) {
+        const real = await info.call(this)
+        return { ...real, extensions: real.extensions.filter((e) => e !== 'key-revoke') }
+      })
     try {
       await ok('connectService', { serviceUrl: svc.url, apiKey: svc.humanKey })
       await ok('enableUnlockCheckIn', { agentKey: svc.agentKey })
@@ -432,10 +461,10 @@ describe('unlock check-in through the app backend and its own local service', ()
         agentKey: null,
         removedKey: { last4: svc.agentKey.slice(-4), revokedOnService: false },
       })
-      // The spec gives no revocation over the API: the key does still work there, as the app then says.
       const still = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.agentKey })
       await expect(still.listVaults()).resolves.toEqual(expect.any(Array))
     } finally {
+      withoutRevoke.mockRestore()
       await svc.close()
     }
   })

@@ -296,6 +296,20 @@ const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'dele
       errors: [...KEYED, 404, 409],
     },
   },
+  '/key': {
+    delete: {
+      operationId: 'revokeOwnKey',
+      summary: 'Revoke the key this request authenticates with',
+      description:
+        'The presented sk_human_ or sk_agent_ key stops working at once (an app giving up the agent key it kept for check-ins). Other keys of the account are untouched; revoking any other key stays with the operator.',
+      tag: 'Service',
+      caller: 'owner-read',
+      rateLimit: 'otherPost',
+      extension: 'key-revoke',
+      success: { 200: ok('The key is revoked.', ref('KeyRevoked')) },
+      errors: KEYED,
+    },
+  },
   '/vault': {
     get: {
       operationId: 'listVaults',

@@ -12,6 +12,7 @@ import {
   type GuardianRemoved,
   type Heir,
   type HeirRemoved,
+  type KeyRevoked,
   type MailTestResult,
   REHEARSAL_STATES,
   RELEASE_TRIGGERS,
@@ -102,6 +103,7 @@ export type WireSchemaName =
   | 'RehearsalTicket'
   | 'VaultDeleted'
   | 'AssetDeleted'
+  | 'KeyRevoked'
   | 'RehearsalPassed'
   | 'HealthReport'
   | 'Meta'
@@ -320,6 +322,11 @@ const assetDeleted = objectOf<{ deleted: string; contentRemoved: boolean }>("An 
   ),
 })
 
+const keyRevoked = objectOf<KeyRevoked>('The key that authenticated the request no longer works.', {
+  revoked: { const: true },
+  kind: { enum: ['human', 'agent'], description: 'which kind of key was revoked' },
+})
+
 const rehearsalPassed = objectOf<{ passed: true }>('The proof matched: the practice passed.', {
   passed: { const: true },
 })
@@ -382,6 +389,7 @@ export const WIRE_SCHEMAS: Record<WireSchemaName, JsonSchema> = {
   RehearsalTicket: rehearsalTicket,
   VaultDeleted: vaultDeleted,
   AssetDeleted: assetDeleted,
+  KeyRevoked: keyRevoked,
   RehearsalPassed: rehearsalPassed,
   HealthReport: healthReport,
   Meta: meta,

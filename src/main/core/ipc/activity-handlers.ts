@@ -129,19 +129,29 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
         const keys = await s.unlockCheckIn.agentKeys()
         const key = await keys.get(active.id)
         const info = keys.info(active.id)
-        // Revoked where the app can: the service on this computer, through its admin path. The spec
-        // gives remote services no way to revoke a key over the API, so there the owner is told the
-        // key still works and where to revoke it; the window says which happened, never guesses.
-        let revokedOnService = false
-        if (key && s.localService.isLocal(active.serviceUrl)) {
-          revokedOnService = await s.localService.revokeKey(key).then(
-            () => true,
-            (error: unknown) => {
-              console.warn('[vault-desktop] the local service did not revoke the agent key:', error)
-              return false
-            },
-          )
+        // Revoked where the app can: the service on this computer through its admin path, another
+        // service that offers DELETE /key (extension key-revoke) with the key itself. The spec gives no
+        // revocation over the API, so elsewhere the owner is told the key still works and where to
+        // revoke it; the window says which happened, never guesses.
+        const revoke = async (): Promise<boolean> => {
+          if (!key) return false
+          if (s.localService.isLocal(active.serviceUrl)) {
+            await s.localService.revokeKey(key)
+            return true
+          }
+          const client = new VaultApiClient({
+            baseUrl: active.serviceUrl,
+            apiKey: key,
+            ...(active.prefix ? { prefix: active.prefix } : {}),
+          })
+          if (!(await client.getServiceInfo()).extensions.includes('key-revoke')) return false
+          await client.revokeOwnKey()
+          return true
         }
+        const revokedOnService = await revoke().catch((error: unknown) => {
+          console.warn('[vault-desktop] the service did not revoke the agent key:', error)
+          return false
+        })
         if (info) {
           await keys.remove(active.id)
           removedKey = { last4: info.last4, revokedOnService }
