@@ -49,6 +49,7 @@ const USAGE = `Usage:
   npm run service -- init [--yes] --public-url URL --data-dir <dir> [--config <file>]
                 --smtp smtps://user:password@host:465 | --smtp-host H [--smtp-port 587] [--smtp-user U]
                 [--smtp-password P (or VAULT_SMTP_PASSWORD)] [--smtp-secure] [--smtp-insecure-plaintext] --mail-from ADDR
+                [--credits-url URL (the page where owners buy credits)]
                 --test-to ADDR | --skip-mail-test   [--tls-cert PEM --tls-key PEM | --behind-proxy [--trust-proxy addr]]
                 [--host H] [--port N] [--postgres-url URL] [--blobs-dir <shared folder>]
       sets up a self-hosted service: asks on a terminal for what is missing, sends a test e-mail, writes the

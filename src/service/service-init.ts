@@ -45,6 +45,8 @@ export interface InitFlags {
   /** Send without required TLS to a server beyond this computer (named so nobody picks it by accident). */
   'smtp-insecure-plaintext'?: boolean
   'mail-from'?: string
+  /** The operator's page where owners buy credits; without one the app tells owners to ask the operator. */
+  'credits-url'?: string
   from?: string
   'test-to'?: string
   'skip-mail-test'?: boolean
@@ -186,6 +188,21 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
   const dataDir = resolve(
     await need('data-dir', 'Data folder (database and files)', '/var/lib/vault-service'),
   )
+  // Optional: empty means none, and the app then says "ask the operator of this service" (never a dead link).
+  const creditsUrl = (
+    flags['credits-url'] ??
+    (prompt
+      ? await prompt.ask(
+          'Page where owners buy credits, e.g. https://vault.example.org/credits (empty for none: the app tells owners to ask you)',
+          '',
+        )
+      : '')
+  ).trim()
+  if (creditsUrl !== '' && !(URL.canParse(creditsUrl) && /^https?:$/.test(new URL(creditsUrl).protocol))) {
+    throw new InitUsageError(
+      `--credits-url must be an http:// or https:// page such as https://vault.example.org/credits, not ${JSON.stringify(creditsUrl)}.`,
+    )
+  }
 
   // SMTP: one URL, or host/port/user/password.
   let smtp: SmtpSettings
@@ -308,6 +325,7 @@ async function gather(flags: InitFlags, io: InitIo, prompt: Prompter | null) {
     dataDir,
     listen: { host, port },
     publicUrl,
+    ...(creditsUrl ? { creditsUrl } : {}),
     allowedHosts: [...new Set([publicHost.replace(/^\[(.*)\]$/, '$1'), '127.0.0.1', 'localhost'])],
     smtp,
     mailFrom,

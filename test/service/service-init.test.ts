@@ -295,6 +295,7 @@ describe('init', () => {
     const answers = [
       'https://family.example.net', // public URL
       dir, // data folder
+      'https://family.example.net/buy-credits', // the page where owners buy credits
       '127.0.0.1', // SMTP host
       String(smtpPort), // SMTP port
       'asker', // SMTP user
@@ -308,10 +309,12 @@ describe('init', () => {
     expect(result.code).toBe(0)
     expect(result.text).toContain('Public URL guardians and heirs will open')
     expect(result.text).toContain('SMTP password (not shown')
+    expect(result.text).toContain('Page where owners buy credits')
     expect(result.text).not.toContain('secret-word')
     const config = readServiceConfig(join(dir, CONFIG_FILE_NAME))
     expect(config).toMatchObject({
       publicUrl: 'https://family.example.net',
+      creditsUrl: 'https://family.example.net/buy-credits',
       mailFrom: 'Vault Service <vault@family.example.net>',
       smtp: { user: 'asker', password: 'secret-word' },
       trustProxy: ['127.0.0.1', '::1'],
@@ -349,6 +352,10 @@ describe('init', () => {
       [{ ...flagsOf(dir), 'smtp-port': 'many' }, /--smtp-port must be a whole number/],
       [{ ...flagsOf(dir), smtp: 'mail.example.org' }, /--smtp must be an smtp:\/\/ or smtps:\/\/ URL/],
       [{ ...flagsOf(dir), 'test-to': undefined }, /--test-to is required/],
+      [
+        { ...flagsOf(dir), 'credits-url': 'javascript:alert(1)' },
+        /--credits-url must be an http:\/\/ or https:\/\/ page/,
+      ],
     ]
     for (const [flags, message] of cases) {
       const result = await init(flags)
