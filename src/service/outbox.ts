@@ -76,7 +76,7 @@ export async function adoptMailKey(ctx: ServiceContext): Promise<void> {
     )
     recorded = await readSetting(ctx.db, MAIL_KEY_SETTING)
   }
-  if (recorded === mailKey.id || recorded === undefined) return
+  if (recorded === mailKey.id || recorded === undefined) return sealClearBodies(ctx)
   if (ctx.db.kind === 'postgres') throw new Error(lostKey(recorded))
   const stranded = await ctx.db.get<{ n: number }>(
     'SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND body LIKE ?',
@@ -87,6 +87,41 @@ export async function adoptMailKey(ctx: ServiceContext): Promise<void> {
       `${stranded?.n ?? 0} unsent e-mail(s) sealed with the old key cannot be sent; put back the old key file to send them`,
   )
   await writeSetting(ctx.db, MAIL_KEY_SETTING, mailKey.id)
+  await sealClearBodies(ctx)
+}
+
+/**
+ * Unsent mail queued by a version that stored bodies in clear (their links carry usable tokens) is sealed
+ * at start like new mail. Delivered rows were redacted already and stay as they are.
+ */
+async function sealClearBodies(ctx: ServiceContext): Promise<void> {
+  const clear = await ctx.db.all<{
+    id: number
+    kind: string
+    to_address: string
+    vault_id: string | null
+    body: string
+  }>(
+    `SELECT id, kind, to_address, vault_id, body FROM outbox WHERE sent_at IS NULL AND body NOT LIKE 'sealed-1.%'`,
+  )
+  if (clear.length === 0) return
+  const mailKey = mailKeyOfContext(ctx)
+  for (const row of clear) {
+    const sealed = sealMailBody(
+      mailKey,
+      row.body,
+      bindingOf({ kind: row.kind, to: row.to_address, vaultId: row.vault_id }),
+    )
+    // Only if still unsent and unchanged: another instance may be delivering it right now.
+    await ctx.db.run(
+      'UPDATE outbox SET body = ? WHERE id = ? AND sent_at IS NULL AND body = ?',
+      sealed,
+      row.id,
+      row.body,
+    )
+  }
+  console.error(`[vault-service] sealed ${clear.length} unsent e-mail(s) stored in clear by an older version`)
+  if (ctx.db.kind === 'sqlite') await ctx.db.get('PRAGMA wal_checkpoint(TRUNCATE)')
 }
 
 /** What a sealed body is bound to: moved to another row, or re-addressed in the database, it no longer opens. */

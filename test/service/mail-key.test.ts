@@ -112,6 +112,38 @@ describe('the mail key on SQLite', () => {
   })
 })
 
+describe('mail stored in clear by an older version', () => {
+  let t: TestService
+  beforeAll(async () => {
+    t = await startTestService({ postgresUrl: undefined })
+  })
+  afterAll(() => t.stop())
+
+  it('unsent mail an older version stored in clear is sealed at the next start, and still sent whole', async () => {
+    expect((await invite(t, 'Jo', 'jo@example.com')).status).toBe(201)
+    const shown = (await t.service.admin.outbox()).messages.find((m) => m.to === 'jo@example.com')!
+    // As the previous version stored it: the body with its token in clear.
+    await t.rows('UPDATE outbox SET body = ? WHERE to_address = ?', shown.body, 'jo@example.com')
+    const token = /gt_[A-Za-z0-9_-]{43}/.exec(shown.body)![0]
+    await t.service.close()
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      await t.restart()
+      expect(logged.mock.calls.flat().join('\n')).toMatch(/sealed 1 unsent e-mail\(s\) stored in clear/)
+    } finally {
+      logged.mockRestore()
+    }
+    const [row] = await t.rows<Row>("SELECT * FROM outbox WHERE to_address = 'jo@example.com'")
+    expect(row!.body).toMatch(/^sealed-1\./)
+    expect(row!.body).not.toContain(token)
+    expect(readFileSync(join(t.dataDir, 'vault.sqlite3')).includes(token)).toBe(false)
+    await t.restart({ smtp: `smtp://127.0.0.1:${smtpPort}` })
+    await t.service.tick()
+    const sent = received.find((m) => m.to.includes('jo@example.com'))!
+    expect(sent.raw.replace(/=\r?\n/g, '')).toContain(token)
+  })
+})
+
 const skip = postgresUnavailableReason() !== null
 describe.skipIf(skip)('the mail key on PostgreSQL', () => {
   let server: TestPostgres
