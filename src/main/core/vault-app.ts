@@ -25,6 +25,7 @@ import type { PickKind, SecretStoreKind, VaultView } from '../../shared/ipc/vaul
 import { createActivityHandlers, withActivity } from './ipc/activity-handlers'
 import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
+import { createFileLibraryHandlers } from './ipc/file-library-handlers'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
 import { createRecoveryHandlers } from './ipc/recovery-handlers'
@@ -147,6 +148,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     ...createVaultHandlers(session),
     ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
+    ...createFileLibraryHandlers(session),
     ...createRecoveryHandlers({ events }),
     ...createRehearsalHandlers(session),
     ...createActivityHandlers({ session, settings: () => settings.get(), updateSettings }),

@@ -45,6 +45,7 @@ import type {
   UploadEstimateView,
   UploadItemView,
   UploadProgressView,
+  VaultFileList,
   VaultsSnapshot,
   VaultView,
 } from './vault-types'
@@ -240,6 +241,9 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+
+  /** Every file the vault holds (not blobs): this computer's uploads, then the vault manifest. */
+  listVaultFiles: invoke<VaultFileList>()('files:list', vaultRef),
 
   estimateUpload: invoke<UploadEstimateView>()(
     'uploads:estimate',

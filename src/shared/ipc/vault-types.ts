@@ -2,6 +2,7 @@
 // the API key never appears here (only its kind, last four characters and the store holding it).
 import type {
   Asset,
+  AssetCategory,
   CheckInFrequency,
   Guardian,
   Heir,
@@ -509,4 +510,26 @@ export interface UnlockCheckInStatus {
    * service on this computer does; the spec gives a remote one no way, so its key stays valid there).
    */
   removedKey?: { last4: string; revokedOnService: boolean }
+}
+
+/** One file the vault holds, as the owner's file library lists it (not the blob that holds it). */
+export interface VaultFileView {
+  /** '/'-separated path below the backed-up folder, as sealed in the blob and listed in the manifest. */
+  path: string
+  sizeBytes: number
+  category: AssetCategory
+  /** When this copy went up (this computer's upload) or was written (another computer's manifest). */
+  addedAt: string
+  /** The blob holding it; absent when another computer's manifest lists it and no blob says its name. */
+  blob?: { assetId: string; storageTxId: string; bundle: boolean }
+  /** Where the name comes from: this computer's upload index, the vault manifest, or the service. */
+  from: 'this-computer' | 'manifest' | 'service'
+}
+
+export interface VaultFileList {
+  files: VaultFileView[]
+  /** Blobs whose files no name here accounts for (uploaded elsewhere with names sealed inside). */
+  unnamedBlobs: number
+  /** The vault manifest could not be read just now: files from other computers may be missing. */
+  manifestUnread: boolean
 }

@@ -83,6 +83,11 @@ export class OwnerUploads {
     return this.#queue.index.filesOfAsset(vaultId, assetId)
   }
 
+  /** This computer's uploads to the vault and the files another computer's manifest lists. */
+  knownFiles(vaultId: string) {
+    return this.#queue.knownFiles(vaultId, this.#deps.connectionId())
+  }
+
   /** Upload items the window should list (failures the owner cleared are hidden). */
   visible(): UploadItem[] {
     return this.#queue.list().filter((i) => !this.#dismissed.has(i.id))

@@ -313,6 +313,29 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     return this.#index
   }
 
+  /**
+   * What the file library lists from: this computer's uploads to the vault, and the files of the
+   * newest manifest another computer stored (read from the service first when the vault key is here;
+   * `manifestUnread` when that read failed, so files from elsewhere may be missing).
+   */
+  async knownFiles(
+    vaultId: string,
+    connectionId?: string,
+  ): Promise<{ uploadedHere: UploadIndexEntry[]; elsewhere: ManifestEntry[]; manifestUnread: boolean }> {
+    let manifestUnread = false
+    try {
+      const vaultKey = await this.#options.vaultKeys.get(vaultId)
+      if (vaultKey) await this.#manifests.sync(await this.#options.clientFor(connectionId), vaultId, vaultKey)
+    } catch {
+      manifestUnread = true
+    }
+    return {
+      uploadedHere: this.#store.entriesOfVault(vaultId),
+      elsewhere: this.#manifests.carried(vaultId),
+      manifestUnread,
+    }
+  }
+
   /** Set when the upload list could not be read or saved: a sentence for the user. */
   get storageProblem(): string | undefined {
     return this.#store.problem

@@ -187,6 +187,11 @@ export class VaultManifests {
     if (kept.length !== carried.length) this.store.setCarried(vaultId, JSON.stringify(kept))
   }
 
+  /** Files another computer put in the vault, as its newest manifest read here lists them. */
+  carried(vaultId: string): ManifestEntry[] {
+    return this.#carried(vaultId)
+  }
+
   /** Files another computer put in the vault (its newest manifest read here) of this size. */
   carriedOfSize(vaultId: string, size: number): ManifestEntry[] {
     return this.#carried(vaultId).filter((e) => e.size === size)

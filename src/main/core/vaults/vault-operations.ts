@@ -104,5 +104,7 @@ export function vaultOperations({ client, watcher, deadlines, vaultKeys, uploadI
       thenReread(vaultId, (c) => c.removeHeir(vaultId, heirId)),
     listAssets: async (vaultId: string, query: AssetListQuery = {}) =>
       (await client()).listAssets(vaultId, query),
+    /** Every asset, page after page (the file library). */
+    listAllAssets: async (vaultId: string) => (await client()).listAllAssets(vaultId),
   }
 }
