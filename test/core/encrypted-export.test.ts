@@ -15,6 +15,7 @@ import {
   EXPORT_README,
   exportEncryptedCopy,
   exportNames,
+  findRecoveryMaterials,
 } from '../../src/main/core/vaults/encrypted-export'
 import { VaultApiClient } from '../../src/service-client'
 import type { Asset } from '../../src/shared/api'
@@ -211,5 +212,31 @@ describe('export an encrypted copy', () => {
     expect(names[2]).toMatch(/^[0-9a-f]{24}\.vault$/)
     expect(names[3]).toMatch(/^[0-9a-f]{24}\.vault$/)
     expect(new Set(names).size).toBe(4)
+  })
+
+  it('finds the docs and the packed tool upward from where the app runs', async () => {
+    const root = join(work, 'app')
+    await mkdir(join(root, 'docs'), { recursive: true })
+    await mkdir(join(root, 'out/recovery-package'), { recursive: true })
+    await mkdir(join(root, 'out/main'), { recursive: true })
+    await writeFile(join(root, 'docs/RECOVERY.md'), '# Recovery')
+    await writeFile(join(root, 'docs/FORMAT.md'), '# Format')
+    await writeFile(join(root, 'out/recovery-package/vault-recover-1.2.3.tgz'), 'tool')
+    expect(await findRecoveryMaterials([join(root, 'out/main')])).toEqual({
+      recoveryGuide: join(root, 'docs/RECOVERY.md'),
+      formatSpec: join(root, 'docs/FORMAT.md'),
+      recoveryTool: join(root, 'out/recovery-package/vault-recover-1.2.3.tgz'),
+    })
+    const folder = join(work, 'with-tool')
+    const result = await exportEncryptedCopy({
+      source: client,
+      vaultId,
+      vaultName: 'Family',
+      folder,
+      materials: await findRecoveryMaterials([join(root, 'out/main')]),
+    })
+    expect(result.missing).toEqual([])
+    expect(await readFile(join(folder, 'vault-recover-1.2.3.tgz'), 'utf8')).toBe('tool')
+    expect(await readFile(join(folder, EXPORT_README), 'utf8')).toContain('npx ./vault-recover-1.2.3.tgz')
   })
 })

@@ -25,6 +25,7 @@ import type { PickKind, SecretStoreKind, VaultView } from '../../shared/ipc/vaul
 import { createActivityHandlers, withActivity } from './ipc/activity-handlers'
 import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
+import { createExportHandlers } from './ipc/export-handlers'
 import { createFileLibraryHandlers } from './ipc/file-library-handlers'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
@@ -150,6 +151,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createFileLibraryHandlers(session),
     ...createRecoveryHandlers({ events }),
+    ...createExportHandlers({ session, events }),
     ...createRehearsalHandlers(session),
     ...createActivityHandlers({ session, settings: () => settings.get(), updateSettings }),
   }

@@ -483,6 +483,8 @@ export class VaultSession {
   readonly activeService = {
     info: async () => (await this.#registry.client()).getServiceInfo(),
     sendTestMail: async () => (await this.#registry.client()).sendTestMail(),
+    /** The client itself, for the encrypted export's listing and downloads. */
+    client: () => this.#registry.client(),
   }
 
   // ---- uploads ----

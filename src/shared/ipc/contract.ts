@@ -344,6 +344,14 @@ export const invokeChannels = {
       })
       .strict(),
   ),
+  /**
+   * The vault's encrypted files, as the service holds them, with the heirs' guide and tool, into a new
+   * or empty folder (never decrypted; no key needed). Progress on encryptedExportProgress.
+   */
+  exportEncryptedCopy: invoke<EncryptedExportReport>()(
+    'vault:export-encrypted',
+    z.object({ vaultId: id, folder: z.string().min(1).max(4096) }).strict(),
+  ),
   /** Heir access: the files of a released vault, with the access code from the heir e-mail. */
   listHeirFiles: invoke<HeirVaultFiles>()(
     'recovery:heir-files',
@@ -380,6 +388,8 @@ export const eventChannels = {
   uploadProgress: event<UploadProgressView[]>('uploads:progress'),
   uploadsCleared: event<UploadItemView[]>('uploads:cleared'),
   recoveryProgress: event<RecoveryProgress>('recovery:progress'),
+  /** An encrypted copy being exported (a few times a second). */
+  encryptedExportProgress: event<EncryptedExportProgress>('vault:export-progress'),
   notice: event<AppNotice>('app:notice'),
   /** The client is waiting out a rate limit or a failure before retrying by itself. */
   retrying: event<{ text: string; waitSeconds: number }>('app:retrying'),
@@ -390,6 +400,22 @@ export const eventChannels = {
   /** Main asks the window to show a vault (notification or tray click). */
   openVault: event<{ vaultId: string }>('app:open-vault'),
 } as const
+
+/** An encrypted copy written: where, how much, and which of the heirs' files could not be included. */
+export interface EncryptedExportReport {
+  folder: string
+  blobCount: number
+  bytes: number
+  missing: ('recovery-guide' | 'format-spec' | 'recovery-tool')[]
+}
+
+export interface EncryptedExportProgress {
+  vaultId: string
+  fileNumber: number
+  fileCount: number
+  doneBytes: number
+  totalBytes: number
+}
 
 export type InvokeChannels = typeof invokeChannels
 export type EventChannels = typeof eventChannels

@@ -6,7 +6,7 @@
 // is: they search it for .vault files and ignore everything else.
 import { randomBytes } from 'node:crypto'
 import { copyFile, lstat, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import {
@@ -267,4 +267,40 @@ export async function exportEncryptedCopy(opts: EncryptedExportOptions): Promise
         await rm(join(folder, entry), { recursive: true, force: true })
     throw error
   }
+}
+
+/**
+ * Where this app finds what it ships beside the blobs: RECOVERY.md and FORMAT.md in a docs folder and
+ * the packed tool (out/recovery-package, or the app's resources), looked for upward from each start
+ * folder (the built app's own folder, a packaged app's resources). Whatever is not found is left out
+ * and the README says where to get it.
+ */
+export async function findRecoveryMaterials(startDirs: readonly string[]): Promise<RecoveryMaterials> {
+  const found: RecoveryMaterials = {}
+  const isFile = (path: string) =>
+    stat(path)
+      .then((s) => s.isFile())
+      .catch(() => false)
+  const toolIn = async (dir: string) => {
+    const names = await readdir(dir).catch(() => [] as string[])
+    const tool = names
+      .filter((n) => /^vault-recover-\d+\.\d+\.\d+.*\.tgz$/.test(n))
+      .sort()
+      .at(-1)
+    return tool ? join(dir, tool) : undefined
+  }
+  for (const start of startDirs) {
+    let dir = start
+    for (let up = 0; up < 6; up++) {
+      if (!found.recoveryGuide && (await isFile(join(dir, 'docs/RECOVERY.md'))))
+        found.recoveryGuide = join(dir, 'docs/RECOVERY.md')
+      if (!found.formatSpec && (await isFile(join(dir, 'docs/FORMAT.md'))))
+        found.formatSpec = join(dir, 'docs/FORMAT.md')
+      found.recoveryTool ??= (await toolIn(join(dir, 'out/recovery-package'))) ?? (await toolIn(dir))
+      const parent = dirname(dir)
+      if (parent === dir) break
+      dir = parent
+    }
+  }
+  return found
 }
