@@ -718,6 +718,25 @@ export const english = (f: LocaleFormat) => ({
     aboutMonths: (n: number) => `about ${f.count(n, { one: 'month', other: 'months' })}`,
     days: (n: number) => f.count(n, { one: 'day', other: 'days' }),
   },
+  encryptedExport: {
+    title: 'Encrypted copy for the heirs',
+    intro:
+      "Copies this vault's encrypted files, exactly as the service holds them, into a folder you choose (a USB stick for a drawer), with the recovery guide, the format description and the recovery tool. Nothing is decrypted: the copy opens only with enough of the guardians' kits or your owner kit, so keep it apart from them.",
+    folderLabel: 'Folder for the copy (new or empty)',
+    folderHelp:
+      'The full path of a new or empty folder on the computer running Vault Desktop, for example /media/you/USB/family-vault. A folder that already holds files is refused, never mixed with.',
+    chooseFolder: 'Choose folder…',
+    start: 'Export an encrypted copy…',
+    exporting: 'Exporting…',
+    progress: (file: number, files: number, done: number, total: number) =>
+      `Encrypted file ${f.number(file)} of ${f.number(files)} · ${f.bytes(done)} of ${f.bytes(total)}`,
+    progressLabel: 'Export progress',
+    done: (files: number, bytes: number, folder: string) =>
+      `Exported ${f.count(files, { one: 'encrypted file', other: 'encrypted files' })} (${f.bytes(bytes)}) into ${folder}. On the Recovery screen, "I have the encrypted files" with this folder's path recovers them, as does the recovery tool.`,
+    missingTool:
+      'The recovery tool was not available to this app, so it is not in the folder: README-FOR-HEIRS.txt there says where to get it (or run npm run pack:recovery in the project and export again).',
+    missingDocs: 'RECOVERY.md or FORMAT.md could not be included: README-FOR-HEIRS.txt there says where to get them.',
+  },
   overview: {
     status: 'Status',
     state: 'State',

@@ -3,6 +3,7 @@ import { LIMITS } from '../../../shared/api'
 import type { CheckInOutcome } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { DeleteVaultPanel } from '../../components/DeleteVaultPanel'
+import { EncryptedExportPanel } from '../../components/EncryptedExportPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ReadinessPanel } from '../../components/Readiness'
 import { ReleaseDates } from '../../components/ReleasingBanner'
@@ -152,6 +153,7 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
       )}
 
       <VaultKeyPanel v={v} />
+      <EncryptedExportPanel vaultId={vaultId} />
       <DeleteVaultPanel v={v} />
     </div>
   )
