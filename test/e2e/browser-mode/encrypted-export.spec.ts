@@ -1,0 +1,105 @@
+// Issue 28, point 4. The owner backs up a folder, exports an encrypted copy into a folder they type
+// (a USB stick), and a fresh app's Recovery screen, "I have the encrypted files", given exactly that
+// folder and two guardians' kits, brings every file back byte for byte. A folder already in use is
+// refused, and says so.
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, type Page, test } from '@playwright/test'
+import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
+import { decodeOwnerKitWords, encodeShareWords, splitVaultKey } from '../../../src/vault-format'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
+import { collectPageErrors, startLocally } from '../support/page-steps'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let fresh: BrowserModeApp | undefined
+let page: Page
+let dir: string
+const files: Record<string, Buffer> = {
+  'will.txt': Buffer.from('My last will, signed.\n'.repeat(300)),
+  'photos/house.jpg': Buffer.alloc(300_000, 0x5a),
+}
+const shot = (p: Page, name: string) =>
+  p.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp({ secretStore: 'auto' })
+  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-export-'))
+  await mkdir(join(dir, 'papers', 'photos'), { recursive: true })
+  for (const [path, bytes] of Object.entries(files)) await writeFile(join(dir, 'papers', path), bytes)
+  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+})
+
+test.afterAll(async () => {
+  await page?.close()
+  await app?.stop()
+  await fresh?.stop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+test('export an encrypted copy, then recover that folder in a fresh app', async ({ browser }) => {
+  const errors: string[] = []
+  collectPageErrors(page, errors)
+  await page.goto(app.url)
+  await startLocally(page)
+  const words = await saveAndConfirmOwnerKit(page)
+
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  await page
+    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
+    .fill(join(dir, 'papers'))
+  await page.getByRole('button', { name: 'Back up' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Upload these files?' })
+  const summary = page.getByTestId('upload-summary')
+  await expect(confirm.or(summary)).toBeVisible({ timeout: 30_000 })
+  if (await confirm.isVisible()) await confirm.getByRole('button', { name: /^Encrypt and upload/ }).click()
+  await expect(summary).toContainText('stored', { timeout: 30_000 })
+  await expect(summary).not.toContainText('failed')
+
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  const usb = join(dir, 'usb-stick')
+  const panel = page.getByTestId('encrypted-export')
+  await panel.getByLabel('Folder for the copy (new or empty)').fill(usb)
+  await panel.getByRole('button', { name: 'Export an encrypted copy…' }).click()
+  await expect(page.getByTestId('encrypted-export-done')).toContainText('Exported', { timeout: 30_000 })
+  await panel.scrollIntoViewIfNeeded()
+  await shot(page, 'encrypted-export-done')
+  const exported = await readdir(usb)
+  expect(exported).toEqual(
+    expect.arrayContaining(['README-FOR-HEIRS.txt', 'RECOVERY.md', 'FORMAT.md', 'encrypted-files']),
+  )
+  expect((await readdir(join(usb, 'encrypted-files'))).every((n) => n.endsWith('.vault'))).toBe(true)
+
+  // The same folder again: refused, with what to do.
+  await panel.getByRole('button', { name: 'Export an encrypted copy…' }).click()
+  await expect(panel).toContainText('is not empty')
+  await shot(page, 'encrypted-export-refused')
+
+  // A fresh app on another "computer": only the folder and two guardians' kits.
+  const key = decodeOwnerKitWords(words.join(' '))
+  const shares = await splitVaultKey(key.vaultKey, key.vaultId, SSS_PRESET_SHAPE.standard)
+  fresh = await startBrowserModeApp()
+  const heir = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+  collectPageErrors(heir, errors)
+  await heir.goto(fresh.url)
+  await heir.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  await heir.getByText('I have the encrypted files on this computer').click()
+  await heir.getByLabel('Kit 1').fill(encodeShareWords(shares[0]!))
+  await heir.getByLabel('Kit 1').blur()
+  await heir.getByRole('button', { name: 'Add another kit' }).click()
+  await heir.getByLabel('Kit 2').fill(encodeShareWords(shares[2]!))
+  await heir.getByLabel('Kit 2').blur()
+  await heir.getByLabel('Encrypted files or folders (one full path per line)').fill(usb)
+  await heir.getByLabel('Folder for the recovered files').fill(join(dir, 'recovered'))
+  await heir.getByRole('button', { name: 'Verify and decrypt' }).click()
+  await expect(heir.getByRole('heading', { name: /recovered and checked/ })).toBeVisible({ timeout: 30_000 })
+  await shot(heir, 'encrypted-export-recovered')
+  for (const [path, bytes] of Object.entries(files)) {
+    expect((await readFile(join(dir, 'recovered', 'papers', path))).equals(bytes), path).toBe(true)
+  }
+  await heir.close()
+  expect(errors).toEqual([])
+})
