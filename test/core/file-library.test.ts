@@ -58,7 +58,7 @@ describe('fileLibrary', () => {
       category: 'document',
       from: 'this-computer',
       addedAt: '2026-11-02T09:00:00.000Z',
-      blob: { assetId: 'b1', storageTxId: 'tx-b1', bundle: true },
+      blob: { assetId: 'b1', storageTxId: 'tx-b1', bundle: true, serviceName: 'file-b1.vault', nameHidden: true },
     })
     expect(list.files.find((f) => f.path === 'Papers/photo.jpg')!.category).toBe('image')
     expect(list.files.find((f) => f.path === 'Videos/wedding.mp4')).toMatchObject({
@@ -93,7 +93,7 @@ describe('fileLibrary', () => {
         sizeBytes: 77,
         category: 'document',
         addedAt: '2026-10-05T00:00:00.000Z',
-        blob: { assetId: 'r1', storageTxId: 'tx-r1', bundle: false },
+        blob: { assetId: 'r1', storageTxId: 'tx-r1', bundle: false, serviceName: 'file-r1.vault', nameHidden: false },
         from: 'manifest',
       },
       {
@@ -121,7 +121,7 @@ describe('fileLibrary', () => {
         sizeBytes: 5000,
         category: 'audio',
         addedAt: '2026-11-01T10:00:00.000Z',
-        blob: { assetId: 'r2', storageTxId: 'tx-r2', bundle: false },
+        blob: { assetId: 'r2', storageTxId: 'tx-r2', bundle: false, serviceName: 'file-r2.vault', nameHidden: false },
         from: 'service',
       },
     ])

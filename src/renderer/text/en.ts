@@ -1046,6 +1046,40 @@ export const english = (f: LocaleFormat) => ({
     realNamesOn:
       'On: the service learns the name, folder path, type and modification time of every file uploaded to this vault from now on (never its contents). Files already uploaded keep the name they were sent with.',
   },
+  fileLibrary: {
+    title: 'Files',
+    search: 'Find a file by name',
+    searchPlaceholder: 'Name contains…',
+    category: 'Category',
+    all: 'All',
+    folders: 'Folders',
+    top: 'All files',
+    list: 'Files in this vault',
+    name: 'Name',
+    size: 'Size',
+    added: 'Added',
+    blob: 'Held in',
+    folderLabel: (name: string) => `Open folder ${revealControls(name)}`,
+    folderSummary: (files: number, size: string) =>
+      `${f.count(files, { one: 'file', other: 'files' })} · ${size}`,
+    bundle: '· bundle',
+    nameHidden: ' · name hidden from the service',
+    hiddenName: (name: string) => `The service knows this blob only as ${isolateName(name)}`,
+    blobTitle: (id: string) => `Storage id of the encrypted blob: ${id}`,
+    noBlob: 'a blob from another computer',
+    noBlobTitle:
+      "Another computer's vault manifest lists this file; the blob holding it hides its name from the service, so which one it is shows once the blobs are read.",
+    fromManifest: "Listed by another computer's vault manifest",
+    loading: 'Reading the list of files…',
+    none: 'No files yet. Back up files or folders with the panel above.',
+    noMatch: 'No file here matches. Clear the search or choose another category.',
+    shown: (shown: number, total: number) =>
+      `${f.number(shown)} shown of ${f.count(total, { one: 'file', other: 'files' })}`,
+    unnamedBlobs: (n: number) =>
+      `${f.count(n, { one: 'stored blob holds', other: 'stored blobs hold' })} files uploaded from another computer with their names sealed inside and no vault manifest read here yet: they are not listed. Recovery unpacks them; backing up from this computer reads the manifest.`,
+    manifestUnread:
+      'The vault manifest could not be read from the service just now, so files added from another computer may be missing. Check the connection and open this tab again.',
+  },
   uploadList: {
     state: {
       queued: 'Waiting',

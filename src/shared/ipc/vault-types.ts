@@ -521,7 +521,14 @@ export interface VaultFileView {
   /** When this copy went up (this computer's upload) or was written (another computer's manifest). */
   addedAt: string
   /** The blob holding it; absent when another computer's manifest lists it and no blob says its name. */
-  blob?: { assetId: string; storageTxId: string; bundle: boolean }
+  blob?: {
+    assetId: string
+    storageTxId: string
+    bundle: boolean
+    /** The name the service knows the blob by (a neutral file-….vault when names are hidden). */
+    serviceName: string
+    nameHidden: boolean
+  }
   /** Where the name comes from: this computer's upload index, the vault manifest, or the service. */
   from: 'this-computer' | 'manifest' | 'service'
 }

@@ -76,15 +76,21 @@ test('the queue of 2,000 files shows a summary, renders only what is in view, an
   await shot('bundles-queue')
 })
 
-test('the assets tab shows one bundle and, on request, the files inside', async () => {
-  const bundle = page.getByRole('row').filter({ hasText: 'Photos: 2,000 files in one bundle' })
-  await expect(bundle).toBeVisible({ timeout: 20_000 })
-  await bundle.getByRole('button', { name: 'Files in Photos: 2,000 files in one bundle' }).click()
-  const inside = bundle.getByRole('list', { name: 'Files in Photos: 2,000 files in one bundle' })
-  await expect(inside.getByRole('listitem')).toHaveCount(201)
-  await expect(inside).toContainText('Photos/2024/IMG_0000.jpg')
-  await inside.getByRole('button', { name: 'Show 200 more' }).click()
-  await expect(inside.getByRole('listitem')).toHaveCount(401)
+test('the file library lists the 2,000 files inside the bundle, a few rows in the page, and finds one by name', async () => {
+  const library = page.getByTestId('file-library')
+  await expect(library.getByRole('button', { name: 'Open folder Photos' })).toBeVisible({ timeout: 20_000 })
+  await expect(library.getByRole('row').filter({ hasText: 'Photos' })).toContainText('2,000 files')
+  await library.getByLabel('Find a file by name').fill('img_')
+  await expect(library).toContainText('2,000 shown of 2,000 files')
+  // Virtualized: only the rows in view are in the page.
+  const inPage = await library.getByTestId('library-file').count()
+  expect(inPage).toBeGreaterThan(0)
+  expect(inPage).toBeLessThan(100)
+  await library.getByLabel('Find a file by name').fill('IMG_1999.jpg')
+  const found = library.getByRole('row').filter({ hasText: 'IMG_1999.jpg' })
+  await expect(found).toHaveCount(1)
+  await expect(found).toContainText('bundle')
+  await expect(found).toContainText(/Photos\//)
   await shot('bundles-assets')
   // Charged 95 of the 100 trial credits: one upload, not 2,000.
   await page.getByRole('tab', { name: 'Overview' }).click()
@@ -112,20 +118,24 @@ test('a second folder gets its own line in the queue, with its own counts', asyn
   await shot('bundles-queue-batches')
 })
 
-test('a changed file goes up again, and its older bundle says that copy was replaced', async () => {
+test('a changed file goes up again, and the library lists its newer copy once, in its own blob', async () => {
   await writeFile(join(filesDir, 'Letters', 'to-anna.txt'), 'Dear Anna, the key is with Ben.\n')
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')
     .fill(join(filesDir, 'Letters'))
   await page.getByRole('button', { name: 'Back up' }).click()
-  const letters = page.getByRole('row').filter({ hasText: 'Letters: 3 files in one bundle' })
-  await expect(letters.getByTestId('bundle-superseded')).toHaveText(
-    '1 of them replaced since by a newer upload; recovery gives back the newer copy.',
-    { timeout: 20_000 },
-  )
-  await letters.getByRole('button', { name: 'Files in Letters: 3 files in one bundle' }).click()
-  const inside = letters.getByRole('list', { name: 'Files in Letters: 3 files in one bundle' })
-  await expect(inside.getByRole('listitem')).toHaveCount(2)
-  await expect(inside).not.toContainText('to-anna.txt')
+  const library = page.getByTestId('file-library')
+  await library.getByLabel('Find a file by name').fill('')
+  await library.getByRole('button', { name: 'Open folder Letters' }).click()
+  const anna = library.getByRole('row').filter({ hasText: 'to-anna.txt' })
+  const others = library.getByTestId('library-file').filter({ hasNotText: 'to-anna.txt' })
+  await expect(others).toHaveCount(2)
+  const bundleId = await others.first().locator('code.storage-id').getAttribute('title')
+  // The newer copy went up alone: another blob than the bundle still holding the other two.
+  await expect(anna).toHaveCount(1)
+  await expect(anna.locator('code.storage-id')).not.toHaveAttribute('title', bundleId ?? '', {
+    timeout: 20_000,
+  })
+  await expect(anna).toContainText('32 B')
   await shot('bundles-superseded')
 })

@@ -29,7 +29,15 @@ function categoryOfName(path: string) {
 }
 
 function blobOf(asset: Asset): NonNullable<VaultFileView['blob']> {
-  return { assetId: asset.id, storageTxId: asset.storageTxId, bundle: metadataOf(asset).bundle === true }
+  const metadata = metadataOf(asset)
+  return {
+    assetId: asset.id,
+    storageTxId: asset.storageTxId,
+    // A lone file that carried the vault manifest went up as a bundle of one: to the owner, one file.
+    bundle: metadata.bundle === true && metadata.fileCount !== 1,
+    serviceName: asset.filename,
+    nameHidden: metadata.nameSealedInside === true,
+  }
 }
 
 /** The vault's files, sorted by path (code points, like the manifest). */
