@@ -3,18 +3,13 @@
 import { createElement, type FunctionComponent } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import {
-  type FileLibraryState,
-  type LibraryRow,
-  libraryRows,
-  useFileLibraryStore,
-} from '../../src/renderer/stores/file-library-store'
+import { type LibraryFilter, type LibraryRow, libraryRows } from '../../src/renderer/stores/library-rows'
 import type { VaultFileList, VaultFileView } from '../../src/shared/ipc/vault-types'
 
 // The components are loaded at run time: the Node typecheck of test/ has no JSX or DOM.
 const components = '../../src/renderer/components'
 const { FileLibraryView, FileLibraryRow } = (await import(`${components}/FileLibrary.tsx`)) as {
-  FileLibraryView: FunctionComponent<{ vaultId: string; state: FileLibraryState }>
+  FileLibraryView: FunctionComponent<{ vaultId: string; state: LibraryState }>
   FileLibraryRow: FunctionComponent<{ row: LibraryRow; searching: boolean; openFolder: (f: string) => void }>
 }
 
@@ -144,11 +139,33 @@ describe('FileLibraryRow', () => {
   })
 })
 
+/** The store's state the view draws (the store itself reaches the bridge, which needs a page). */
+interface LibraryState {
+  vaultId: string | null
+  list: VaultFileList | undefined
+  loading: boolean
+  error: unknown
+  filter: LibraryFilter
+  load(vaultId: string): Promise<void>
+  openFolder(folder: string): void
+  setSearch(search: string): void
+  setCategory(category: LibraryFilter['category']): void
+}
+
 /** The library drawn from this state of the store. */
-function draw(state: Partial<FileLibraryState>): string {
-  return renderToStaticMarkup(
-    createElement(FileLibraryView, { vaultId: 'v1', state: { ...useFileLibraryStore.getState(), ...state } }),
-  )
+function draw(state: Partial<LibraryState>): string {
+  const base: LibraryState = {
+    vaultId: 'v1',
+    list: undefined,
+    loading: false,
+    error: undefined,
+    filter: { folder: '', search: '', category: null },
+    load: async () => {},
+    openFolder: () => {},
+    setSearch: () => {},
+    setCategory: () => {},
+  }
+  return renderToStaticMarkup(createElement(FileLibraryView, { vaultId: 'v1', state: { ...base, ...state } }))
 }
 
 describe('FileLibrary', () => {

@@ -2,12 +2,8 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef } from 'react'
 import { ASSET_CATEGORIES, type AssetCategory } from '../../shared/api'
 import { revealControls } from '../../shared/untrusted-text'
-import {
-  type FileLibraryState,
-  type LibraryRow,
-  libraryRows,
-  useFileLibraryStore,
-} from '../stores/file-library-store'
+import { type FileLibraryState, useFileLibraryStore } from '../stores/file-library-store'
+import { type LibraryRow, libraryRows } from '../stores/library-rows'
 import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { UntrustedName } from './UntrustedName'
