@@ -157,7 +157,9 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
               })}
             </tbody>
           </table>
-          <p className="muted small">{t.shown(shownFiles, files.length)}</p>
+          {(filter.search.trim() !== '' || filter.category) && (
+            <p className="muted small">{t.shown(shownFiles, files.length)}</p>
+          )}
         </>
       )}
       {current && list && list.unnamedBlobs > 0 && (
