@@ -252,9 +252,6 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
   },
   // Where a file's name comes from, and the per-vault choice of telling the service real names.
   assets: {
-    nameSealed: 'Nombre guardado dentro del archivo',
-    sealedNote:
-      'Los archivos con el nombre guardado dentro se subieron desde otro ordenador sin mostrar sus nombres al servicio. Sus nombres salen del manifiesto de la bóveda y de los propios archivos una vez descargados (Recuperación).',
     realNames: 'Decir al servicio los nombres reales de los archivos que se suban a esta bóveda',
     realNamesOff:
       'Desactivado (recomendado): los archivos nuevos llegan al servicio como file-….vault, sin carpeta, tipo ni fecha. Sus nombres reales viajan solo dentro de los archivos cifrados; este ordenador los muestra desde su propia lista de subidas y en otros aparecen al descargar los archivos.',
