@@ -1038,7 +1038,7 @@ export const english = (f: LocaleFormat) => ({
     shown: (shown: number, total: number) =>
       `${f.number(shown)} shown of ${f.count(total, { one: 'file', other: 'files' })}`,
     unnamedBlobs: (n: number) =>
-      `${f.count(n, { one: 'stored blob holds', other: 'stored blobs hold' })} files uploaded from another computer with their names sealed inside and no vault manifest read here yet: they are not listed. Recovery unpacks them; backing up from this computer reads the manifest.`,
+      `${f.count(n, { one: 'stored blob holds', other: 'stored blobs hold' })} files uploaded from another computer with their names sealed inside, and no vault manifest read here names them, so they are not listed. The manifest is read when this vault's key is on this computer (typed in from the owner kit's words); recovery unpacks them in any case.`,
     manifestUnread:
       'The vault manifest could not be read from the service just now, so files added from another computer may be missing. Check the connection and open this tab again.',
   },

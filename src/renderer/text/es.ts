@@ -251,6 +251,40 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       `El kit del propietario de esta clave muestra la huella ${fingerprint}. La aplicación no crea otra clave en su lugar: los archivos y los kits de los guardianes de la bóveda solo se abren con esta.`,
   },
   // Where a file's name comes from, and the per-vault choice of telling the service real names.
+  fileLibrary: {
+    title: 'Archivos',
+    search: 'Buscar un archivo por nombre',
+    searchPlaceholder: 'El nombre contiene…',
+    category: 'Categoría',
+    all: 'Todas',
+    folders: 'Carpetas',
+    top: 'Todos los archivos',
+    list: 'Archivos de esta bóveda',
+    name: 'Nombre',
+    size: 'Tamaño',
+    added: 'Añadido',
+    blob: 'Guardado en',
+    folderLabel: (name: string) => `Abrir la carpeta ${revealControls(name)}`,
+    folderSummary: (files: number, size: string) =>
+      `${f.count(files, { one: 'archivo', other: 'archivos' })} · ${size}`,
+    bundle: '· paquete',
+    nameHidden: ' · nombre oculto al servicio',
+    hiddenName: (name: string) => `El servicio solo conoce este blob como ${isolateName(name)}`,
+    blobTitle: (id: string) => `Identificador de almacenamiento del blob cifrado: ${id}`,
+    noBlob: 'un blob de otro ordenador',
+    noBlobTitle:
+      'El manifiesto de la bóveda de otro ordenador incluye este archivo; el blob que lo contiene oculta su nombre al servicio, así que cuál es se sabe al leer los blobs.',
+    fromManifest: 'Incluido en el manifiesto de la bóveda de otro ordenador',
+    loading: 'Leyendo la lista de archivos…',
+    none: 'Aún no hay archivos. Haz copia de archivos o carpetas con el panel de arriba.',
+    noMatch: 'Ningún archivo de aquí coincide. Borra la búsqueda o elige otra categoría.',
+    shown: (shown: number, total: number) =>
+      `${f.number(shown)} mostrados de ${f.count(total, { one: 'archivo', other: 'archivos' })}`,
+    unnamedBlobs: (n: number) =>
+      `${f.count(n, { one: 'blob guardado contiene', other: 'blobs guardados contienen' })} archivos subidos desde otro ordenador con el nombre guardado dentro, y ningún manifiesto de la bóveda leído aquí los nombra, así que no se muestran. El manifiesto se lee cuando la clave de esta bóveda está en este ordenador (escrita con las palabras del kit del propietario); la recuperación los desempaqueta en cualquier caso.`,
+    manifestUnread:
+      'No se pudo leer ahora el manifiesto de la bóveda del servicio, así que pueden faltar archivos añadidos desde otro ordenador. Comprueba la conexión y vuelve a abrir esta pestaña.',
+  },
   assets: {
     realNames: 'Decir al servicio los nombres reales de los archivos que se suban a esta bóveda',
     realNamesOff:
