@@ -113,7 +113,7 @@ describe('FileLibraryRow', () => {
     expect(html).toContain('120 B')
     expect(html).toContain('tx-bundle-…')
     expect(html).toContain('bundle')
-    expect(html).toContain('name hidden from the service')
+    expect(html).toContain('name hidden')
     expect(html).toContain('file-00aa11bb22cc33dd.vault')
   })
 

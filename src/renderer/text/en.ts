@@ -1025,7 +1025,7 @@ export const english = (f: LocaleFormat) => ({
     folderSummary: (files: number, size: string) =>
       `${f.count(files, { one: 'file', other: 'files' })} · ${size}`,
     bundle: '· bundle',
-    nameHidden: ' · name hidden from the service',
+    nameHidden: ' · name hidden',
     hiddenName: (name: string) => `The service knows this blob only as ${isolateName(name)}`,
     blobTitle: (id: string) => `Storage id of the encrypted blob: ${id}`,
     noBlob: 'a blob from another computer',

@@ -268,7 +268,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     folderSummary: (files: number, size: string) =>
       `${f.count(files, { one: 'archivo', other: 'archivos' })} · ${size}`,
     bundle: '· paquete',
-    nameHidden: ' · nombre oculto al servicio',
+    nameHidden: ' · nombre oculto',
     hiddenName: (name: string) => `El servicio solo conoce este blob como ${isolateName(name)}`,
     blobTitle: (id: string) => `Identificador de almacenamiento del blob cifrado: ${id}`,
     noBlob: 'un blob de otro ordenador',
