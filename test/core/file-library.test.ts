@@ -1,8 +1,11 @@
 // The file library lists files, not blobs: a bundle's members and a lone file from this computer's
 // upload index, files from another computer from the vault manifest, and blobs that told their name.
 import { describe, expect, it } from 'vitest'
+import { createFileLibraryHandlers } from '../../src/main/core/ipc/file-library-handlers'
+import { dispatch, type HandlerTable } from '../../src/main/core/ipc/handler-table'
 import { fileLibrary } from '../../src/main/core/uploads/file-library'
 import type { UploadIndexEntry } from '../../src/main/core/uploads/upload-records'
+import type { VaultSession } from '../../src/main/core/vault-session'
 import type { Asset } from '../../src/shared/api'
 
 function asset(id: string, metadata: Record<string, unknown>, extra: Partial<Asset> = {}): Asset {
@@ -58,7 +61,13 @@ describe('fileLibrary', () => {
       category: 'document',
       from: 'this-computer',
       addedAt: '2026-11-02T09:00:00.000Z',
-      blob: { assetId: 'b1', storageTxId: 'tx-b1', bundle: true, serviceName: 'file-b1.vault', nameHidden: true },
+      blob: {
+        assetId: 'b1',
+        storageTxId: 'tx-b1',
+        bundle: true,
+        serviceName: 'file-b1.vault',
+        nameHidden: true,
+      },
     })
     expect(list.files.find((f) => f.path === 'Papers/photo.jpg')!.category).toBe('image')
     expect(list.files.find((f) => f.path === 'Videos/wedding.mp4')).toMatchObject({
@@ -93,7 +102,13 @@ describe('fileLibrary', () => {
         sizeBytes: 77,
         category: 'document',
         addedAt: '2026-10-05T00:00:00.000Z',
-        blob: { assetId: 'r1', storageTxId: 'tx-r1', bundle: false, serviceName: 'file-r1.vault', nameHidden: false },
+        blob: {
+          assetId: 'r1',
+          storageTxId: 'tx-r1',
+          bundle: false,
+          serviceName: 'file-r1.vault',
+          nameHidden: false,
+        },
         from: 'manifest',
       },
       {
@@ -121,7 +136,13 @@ describe('fileLibrary', () => {
         sizeBytes: 5000,
         category: 'audio',
         addedAt: '2026-11-01T10:00:00.000Z',
-        blob: { assetId: 'r2', storageTxId: 'tx-r2', bundle: false, serviceName: 'file-r2.vault', nameHidden: false },
+        blob: {
+          assetId: 'r2',
+          storageTxId: 'tx-r2',
+          bundle: false,
+          serviceName: 'file-r2.vault',
+          nameHidden: false,
+        },
         from: 'service',
       },
     ])
@@ -137,5 +158,35 @@ describe('fileLibrary', () => {
     })
     expect(list.files).toHaveLength(1)
     expect(list.files[0]).toMatchObject({ sizeBytes: 20, from: 'manifest' })
+  })
+})
+
+describe('files:list over the bridge', () => {
+  const session = async () =>
+    ({
+      uploads: {
+        knownFiles: async () => ({
+          uploadedHere: [indexed('Papers/notes.txt', 'b1', 30)],
+          elsewhere: [],
+          manifestUnread: false,
+        }),
+      },
+      vaults: { listAllAssets: async () => [bundle] },
+    }) as unknown as VaultSession
+  const handlers = createFileLibraryHandlers(session) as unknown as HandlerTable
+
+  it('answers a valid request with the files', async () => {
+    const answer = await dispatch(handlers, 'files:list', { vaultId: 'v1' })
+    expect(answer).toMatchObject({
+      ok: true,
+      value: { files: [{ path: 'Papers/notes.txt', sizeBytes: 30 }] },
+    })
+  })
+
+  it('refuses a request the schema does not allow, before anything is read', async () => {
+    for (const bad of [{}, { vaultId: '' }, { vaultId: 'v1', folder: '../..' }, 'v1']) {
+      const answer = await dispatch(handlers, 'files:list', bad)
+      expect(answer).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
+    }
   })
 })
