@@ -3,7 +3,12 @@
 import { createElement, type FunctionComponent } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import { type LibraryFilter, type LibraryRow, libraryRows } from '../../src/renderer/stores/library-rows'
+import {
+  inNaturalOrder,
+  type LibraryFilter,
+  type LibraryRow,
+  libraryRows,
+} from '../../src/renderer/stores/library-rows'
 import type { VaultFileList, VaultFileView } from '../../src/shared/ipc/vault-types'
 
 // The components are loaded at run time: the Node typecheck of test/ has no JSX or DOM.
@@ -73,6 +78,24 @@ describe('libraryRows', () => {
   it('the category keeps only its files, and folders count only those', () => {
     expect(shape(libraryRows(files, { folder: '', search: '', category: 'image' }))).toEqual([
       'dir Papers (1, 900)',
+    ])
+  })
+
+  it('files and folders come in natural order: IMG_2 before IMG_10, Letters before photos', () => {
+    const mixed = ['photos/IMG_10.jpg', 'photos/IMG_2.jpg', 'Letters/a.txt', 'photos/IMG_1.jpg'].map((p) =>
+      file(p, 'image'),
+    )
+    const sorted = inNaturalOrder(mixed)
+    expect(sorted.map((f) => f.path)).toEqual([
+      'Letters/a.txt',
+      'photos/IMG_1.jpg',
+      'photos/IMG_2.jpg',
+      'photos/IMG_10.jpg',
+    ])
+    expect(shape(libraryRows(sorted, { folder: 'photos', search: '', category: null }))).toEqual([
+      'file photos/IMG_1.jpg',
+      'file photos/IMG_2.jpg',
+      'file photos/IMG_10.jpg',
     ])
   })
 

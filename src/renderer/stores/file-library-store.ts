@@ -4,7 +4,7 @@ import { create } from 'zustand'
 import type { AssetCategory } from '../../shared/api'
 import type { VaultFileList } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
-import type { LibraryFilter } from './library-rows'
+import { inNaturalOrder, type LibraryFilter } from './library-rows'
 
 export interface FileLibraryState {
   vaultId: string | null
@@ -32,7 +32,7 @@ export const useFileLibraryStore = create<FileLibraryState>((set, get) => ({
     set({ loading: true, error: undefined })
     try {
       const list = await vault().listVaultFiles({ vaultId })
-      if (get().vaultId === vaultId) set({ list })
+      if (get().vaultId === vaultId) set({ list: { ...list, files: inNaturalOrder(list.files) } })
     } catch (error) {
       if (get().vaultId === vaultId) set({ error })
     } finally {

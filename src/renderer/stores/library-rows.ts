@@ -63,3 +63,10 @@ export function libraryRows(files: readonly VaultFileView[], filter: LibraryFilt
   }))
   return [...folderRows, ...own]
 }
+
+const NATURAL = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+
+/** The files in the order people expect (IMG_2 before IMG_10; case aside): sorted once, when they arrive. */
+export function inNaturalOrder(files: readonly VaultFileView[]): VaultFileView[] {
+  return [...files].sort((a, b) => NATURAL.compare(a.path, b.path))
+}
