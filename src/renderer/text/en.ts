@@ -735,7 +735,8 @@ export const english = (f: LocaleFormat) => ({
       `Exported ${f.count(files, { one: 'encrypted file', other: 'encrypted files' })} (${f.bytes(bytes)}) into ${folder}. On the Recovery screen, "I have the encrypted files" with this folder's path recovers them, as does the recovery tool.`,
     missingTool:
       'The recovery tool was not available to this app, so it is not in the folder: README-FOR-HEIRS.txt there says where to get it (or run npm run pack:recovery in the project and export again).',
-    missingDocs: 'RECOVERY.md or FORMAT.md could not be included: README-FOR-HEIRS.txt there says where to get them.',
+    missingDocs:
+      'RECOVERY.md or FORMAT.md could not be included: README-FOR-HEIRS.txt there says where to get them.',
   },
   overview: {
     status: 'Status',
