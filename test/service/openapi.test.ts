@@ -14,6 +14,7 @@ import { API_PREFIXES } from '../../src/shared/api'
 import { call, checkedAnswerCount, startTestService, type TestService, takeAnswerProblems } from './harness'
 import { answerProblems } from './openapi-response-check'
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as untyped JSON, as a client would read it
 type Json = Record<string, any>
 const document = buildVaultApiDocument() as Json
 const METHODS = ['get', 'post', 'patch', 'delete', 'put'] as const

@@ -513,8 +513,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
         verdicts.push(verdict)
       }
     }
-    for (const [i, f] of files.entries()) {
-      const verdict = verdicts[i]!
+    for (const [i, verdict] of verdicts.entries()) {
       if (verdict.kind !== 'upload') continue
       planned.push(i)
       identities.push(verdict.identity)
