@@ -41,6 +41,12 @@ function toDate(value: string | number | Date | null | undefined): Date | undefi
   return Number.isNaN(date.getTime()) ? undefined : date
 }
 
+/** Orders names as people expect (IMG_2 before IMG_10, case aside), whatever the language. */
+export const compareNaturally: (a: string, b: string) => number = new Intl.Collator(undefined, {
+  numeric: true,
+  sensitivity: 'base',
+}).compare
+
 /** The locale asked for when Intl supports it, else English. */
 export function supportedLocale(wanted: string | undefined): string {
   if (!wanted) return 'en'

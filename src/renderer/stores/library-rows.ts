@@ -1,7 +1,9 @@
 // The rows the file library shows for a folder, a search and a category: one pass over the files,
 // fast enough per keystroke for 50,000 of them. Plain data, apart from the store that holds it.
+
 import type { AssetCategory } from '../../shared/api'
 import type { VaultFileView } from '../../shared/ipc/vault-types'
+import { compareNaturally } from '../../shared/locale-format'
 
 export interface LibraryFilter {
   /** '' for the top; else a folder path without a trailing '/'. */
@@ -64,9 +66,7 @@ export function libraryRows(files: readonly VaultFileView[], filter: LibraryFilt
   return [...folderRows, ...own]
 }
 
-const NATURAL = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
-
 /** The files in the order people expect (IMG_2 before IMG_10; case aside): sorted once, when they arrive. */
 export function inNaturalOrder(files: readonly VaultFileView[]): VaultFileView[] {
-  return [...files].sort((a, b) => NATURAL.compare(a.path, b.path))
+  return [...files].sort((a, b) => compareNaturally(a.path, b.path))
 }
