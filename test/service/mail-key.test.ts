@@ -1,40 +1,19 @@
 // The outbox's mail key: bodies are stored sealed and bound to their row, the key stays outside the
 // database, a lost key strands only what it sealed, and PostgreSQL instances must share one key.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startService } from '../../src/service/index'
 import { call, startTestService, type TestService } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
+import { type SmtpSink, startSmtpSink } from './smtp-sink'
 
-let smtp: SMTPServer
-let smtpPort: number
-const received: { to: string[]; raw: string }[] = []
-
+let smtp: SmtpSink
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk) => {
-        raw += chunk
-      })
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  smtpPort = (smtp.server.address() as AddressInfo).port
+  smtp = await startSmtpSink()
 })
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())))
+afterAll(() => smtp.close())
 
 const invite = (t: TestService, name: string, email: string) =>
   call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/guardian`, {
@@ -72,12 +51,12 @@ describe('the mail key on SQLite', () => {
   it('a row re-addressed in the database is not sent to the new address', async () => {
     expect((await invite(t, 'Hana', 'hana@example.com')).status).toBe(201)
     await t.rows("UPDATE outbox SET to_address = 'mallory@example.com' WHERE to_address = 'hana@example.com'")
-    await t.restart({ smtp: `smtp://127.0.0.1:${smtpPort}` })
+    await t.restart({ smtp: `smtp://127.0.0.1:${smtp.port}` })
     await t.service.tick()
     const [moved] = await t.rows<Row>("SELECT * FROM outbox WHERE to_address = 'mallory@example.com'")
     expect(moved!.sent_at).toBeNull()
     expect(moved!.last_error).toMatch(/the row was changed in the database/)
-    expect(received.some((m) => m.to.includes('mallory@example.com'))).toBe(false)
+    expect(smtp.received.some((m) => m.to.includes('mallory@example.com'))).toBe(false)
     // The untouched one went out, and its stored copy is the redacted text.
     const [greta] = await t.rows<Row>("SELECT * FROM outbox WHERE to_address = 'greta@example.com'")
     expect(greta!.sent_at).not.toBeNull()
@@ -137,9 +116,9 @@ describe('mail stored in clear by an older version', () => {
     expect(row!.body).toMatch(/^sealed-1\./)
     expect(row!.body).not.toContain(token)
     expect(readFileSync(join(t.dataDir, 'vault.sqlite3')).includes(token)).toBe(false)
-    await t.restart({ smtp: `smtp://127.0.0.1:${smtpPort}` })
+    await t.restart({ smtp: `smtp://127.0.0.1:${smtp.port}` })
     await t.service.tick()
-    const sent = received.find((m) => m.to.includes('jo@example.com'))!
+    const sent = smtp.received.find((m) => m.to.includes('jo@example.com'))!
     expect(sent.raw.replace(/=\r?\n/g, '')).toContain(token)
   })
 })

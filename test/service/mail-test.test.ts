@@ -1,48 +1,17 @@
 // POST /service/mail-test and GET /service with SMTP: a real SMTP server on loopback receives the test
 // message; a port that refuses connections is recorded as a failed test.
 
-import type { AddressInfo } from 'node:net'
-import { createServer } from 'node:net'
-import { SMTPServer } from 'smtp-server'
+import { type AddressInfo, createServer } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PREFIXES, SERVICE_EXTENSIONS } from '../../src/shared/api'
 import { call, startTestService, type TestService } from './harness'
+import { type SmtpSink, startSmtpSink } from './smtp-sink'
 
-interface Received {
-  from: string
-  to: string[]
-  raw: string
-}
-
-let smtp: SMTPServer
-let smtpPort: number
-const received: Received[] = []
-
+let smtp: SmtpSink
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk) => {
-        raw += chunk
-      })
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: raw.replace(/=\r?\n/g, ''),
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  smtpPort = (smtp.server.address() as AddressInfo).port
+  smtp = await startSmtpSink()
 })
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())))
+afterAll(() => smtp.close())
 
 /** A loopback port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
@@ -57,7 +26,7 @@ describe('mail test with a working SMTP server', () => {
   let t: TestService
   beforeAll(async () => {
     t = await startTestService({
-      smtp: `smtp://127.0.0.1:${smtpPort}`,
+      smtp: `smtp://127.0.0.1:${smtp.port}`,
       from: 'Vault Service <vault@example.org>',
       publicUrl: 'https://vault.example.org/',
     })
@@ -92,7 +61,7 @@ describe('mail test with a working SMTP server', () => {
       security: 'loopback',
     })
     // The SMTP server had accepted it before the answer came.
-    const mail = received.find((m) => m.to.includes('owner@example.com'))!
+    const mail = smtp.received.find((m) => m.to.includes('owner@example.com'))!
     expect(mail).toBeTruthy()
     expect(mail.from).toBe('vault@example.org')
     expect(mail.raw).toMatch(/^Subject: Test message from your Vault Service \(nothing to do\)/m)

@@ -2,43 +2,21 @@
 // is found in no encoding the link uses (the token, its base64url part, its raw bytes) in SQLite's file and
 // WAL, nor in PostgreSQL's cluster (table files, WAL) after VACUUM and CHECKPOINT.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import pg from 'pg'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServiceOptions } from '../../src/service/index'
 import { call, startTestService, type TestService } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
+import { type SmtpSink, startSmtpSink } from './smtp-sink'
 
 const TOKEN = /gt_[A-Za-z0-9_-]{43}/
 
-let smtp: SMTPServer
-let smtpPort: number
-const received: string[] = []
-
+let smtp: SmtpSink
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let raw = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk) => {
-        raw += chunk
-      })
-      stream.on('end', () => {
-        received.push(raw.replace(/=\r?\n/g, ''))
-        callback()
-      })
-    },
-  })
-  // Loopback: plaintext is allowed to a server on this machine.
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  smtpPort = (smtp.server.address() as AddressInfo).port
+  smtp = await startSmtpSink()
 })
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())))
+afterAll(() => smtp.close())
 
 /** Every form of the token a link or a decoder would give: the token, its base64url part, its 32 raw bytes. */
 function encodings(token: string): Buffer[] {
@@ -70,7 +48,7 @@ async function inviteBoth(t: TestService): Promise<{ delivered: string; waiting:
     call(t.url, 'POST', `/api/vault/${vaultId}/guardian`, { key: apiKey, json: { name, email } })
   expect((await invite('Greta', 'greta@example.com')).status).toBe(201)
   const deadline = Date.now() + 10_000
-  const arrived = () => received.find((m) => m.includes('greta@example.com'))
+  const arrived = () => smtp.received.map((m) => m.raw).find((m) => m.includes('greta@example.com'))
   while (!arrived()) {
     if (Date.now() > deadline) throw new Error('the invitation did not arrive')
     await new Promise((resolve) => setTimeout(resolve, 25))
@@ -94,7 +72,7 @@ describe('tokens at rest on SQLite', () => {
   let t: TestService
   beforeAll(async () => {
     // SQLite even when the suite runs on PostgreSQL (VAULT_TEST_STORE=postgres): its files are the point.
-    t = await startTestService({ smtp: `smtp://127.0.0.1:${smtpPort}`, postgresUrl: undefined })
+    t = await startTestService({ smtp: `smtp://127.0.0.1:${smtp.port}`, postgresUrl: undefined })
   })
   afterAll(() => t.stop())
 
@@ -123,7 +101,7 @@ describe.skipIf(noPostgres !== null || process.env.VAULT_TEST_POSTGRES_URL)(
     beforeAll(async () => {
       server = await startTestPostgres()
       postgresUrl = await server.newDatabase()
-      const options: Partial<ServiceOptions> = { smtp: `smtp://127.0.0.1:${smtpPort}`, postgresUrl }
+      const options: Partial<ServiceOptions> = { smtp: `smtp://127.0.0.1:${smtp.port}`, postgresUrl }
       t = await startTestService(options)
     })
     afterAll(async () => {

@@ -2,11 +2,12 @@
 // then take the same confirmation, queue and encryption as any backup. A folder, a 200 MB file
 // (the backend's memory stays flat), a cancel while receiving, and a decline at the confirmation;
 // nothing dropped stays on disk once it is uploaded or given up.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { dropFiles, droppedFilesLeft } from '../support/drop-steps'
 import { startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
@@ -25,39 +26,10 @@ async function peakMiB(): Promise<number> {
 }
 
 /** Files left in the backend's drop folder. */
-async function droppedLeft(): Promise<string[]> {
-  const root = join(app.userDataDir, 'dropped')
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => [])
-  return entries.filter((e) => e.isFile()).map((e) => e.name)
-}
+const droppedLeft = () => droppedFilesLeft(app.userDataDir)
 
-/**
- * Drops real files on the window the way a drag from the file manager does. Playwright hands the
- * files to a file input by path (nothing is read into the test), and the drop carries those File
- * objects; a folder keeps its relative paths.
- */
-async function drop(paths: string | string[], options: { folder?: boolean } = {}) {
-  const input = await page.evaluateHandle((folder) => {
-    const el = document.createElement('input')
-    el.type = 'file'
-    el.multiple = true
-    if (folder) el.webkitdirectory = true
-    el.style.display = 'none'
-    document.body.append(el)
-    return el
-  }, options.folder ?? false)
-  await input.asElement()!.setInputFiles(paths)
-  await input.evaluate((el: HTMLInputElement) => {
-    const data = new DataTransfer()
-    for (const file of Array.from(el.files ?? [])) data.items.add(file)
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      document.body.dispatchEvent(
-        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
-      )
-    }
-    el.remove()
-  })
-}
+/** Drops real files on the window the way a drag from the file manager does. */
+const drop = (paths: string | string[], options: { folder?: boolean } = {}) => dropFiles(page, paths, options)
 
 test.beforeAll(async ({ browser }) => {
   app = await startBrowserModeApp({ secretStore: 'auto' })

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { dropFiles } from '../support/drop-steps'
 import { startLocally } from '../support/page-steps'
 
 const DISGUISED = 'photo\u202Egpj.exe'
@@ -34,29 +35,8 @@ test.afterAll(async () => {
   await rm(filesDir, { recursive: true, force: true })
 })
 
-/** Drops files on the window as a drag from the file manager does (as drop.spec.ts). */
-async function drop(path: string, options: { folder?: boolean } = {}) {
-  const input = await page.evaluateHandle((folder) => {
-    const el = document.createElement('input')
-    el.type = 'file'
-    el.multiple = true
-    if (folder) el.webkitdirectory = true
-    el.style.display = 'none'
-    document.body.append(el)
-    return el
-  }, options.folder ?? false)
-  await input.asElement()!.setInputFiles(path)
-  await input.evaluate((el: HTMLInputElement) => {
-    const data = new DataTransfer()
-    for (const file of Array.from(el.files ?? [])) data.items.add(file)
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-      document.body.dispatchEvent(
-        new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
-      )
-    }
-    el.remove()
-  })
-}
+/** Drops files on the window as a drag from the file manager does. */
+const drop = (path: string, options: { folder?: boolean } = {}) => dropFiles(page, path, options)
 
 test('a disguised name dropped alone is refused with its marker showing', async () => {
   await page.goto(app.url)
