@@ -10,9 +10,10 @@ export function createFileLibraryHandlers(
   return {
     listVaultFiles: async ({ vaultId }) => {
       const s = await session()
-      // The manifest is read first: adopting a newer one may forget index rows that left the vault.
-      const known = await s.uploads.knownFiles(vaultId)
+      // One listing for both: the manifest check, then the library. The manifest is adopted before the
+      // index is read, since adopting a newer one may forget index rows that left the vault.
       const assets = await s.vaults.listAllAssets(vaultId)
+      const known = await s.uploads.knownFiles(vaultId, assets)
       return fileLibrary({ assets, ...known })
     },
   }

@@ -2,6 +2,7 @@
 // list the window shows — items without their paths, their changes sent in batches
 // (upload-event-batch.ts), failures the owner cleared hidden, each batch's end told once, and the
 // owner told once of an upload list that cannot be kept on disk.
+import type { Asset } from '../../../shared/api'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { UploadItemView } from '../../../shared/ipc/vault-types'
 import type { EventHub } from '../ipc/handler-table'
@@ -84,8 +85,8 @@ export class OwnerUploads {
   }
 
   /** This computer's uploads to the vault and the files another computer's manifest lists. */
-  knownFiles(vaultId: string) {
-    return this.#queue.knownFiles(vaultId, this.#deps.connectionId())
+  knownFiles(vaultId: string, assets?: readonly Asset[]) {
+    return this.#queue.knownFiles(vaultId, this.#deps.connectionId(), assets)
   }
 
   /** Upload items the window should list (failures the owner cleared are hidden). */

@@ -13,7 +13,13 @@ import { basename } from 'node:path'
 import { nodeCipher } from '../../../node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../../../node-cipher/file-read-worker'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
-import { creditsToDollars, LIMITS, type UploadedAsset, uploadCostCredits } from '../../../shared/api'
+import {
+  type Asset,
+  creditsToDollars,
+  LIMITS,
+  type UploadedAsset,
+  uploadCostCredits,
+} from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import type { UploadEstimateView, UploadProgressView, UploadState } from '../../../shared/ipc/vault-types'
 import { isolateName } from '../../../shared/untrusted-text'
@@ -321,11 +327,13 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   async knownFiles(
     vaultId: string,
     connectionId?: string,
+    assets?: readonly Asset[],
   ): Promise<{ uploadedHere: UploadIndexEntry[]; elsewhere: ManifestEntry[]; manifestUnread: boolean }> {
     let manifestUnread = false
     try {
       const vaultKey = await this.#options.vaultKeys.get(vaultId)
-      if (vaultKey) await this.#manifests.sync(await this.#options.clientFor(connectionId), vaultId, vaultKey)
+      if (vaultKey)
+        await this.#manifests.sync(await this.#options.clientFor(connectionId), vaultId, vaultKey, assets)
     } catch {
       manifestUnread = true
     }

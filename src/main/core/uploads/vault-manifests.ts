@@ -121,9 +121,15 @@ export class VaultManifests {
    * the next manifest from here; files it no longer lists that this computer uploaded before it was
    * written left the vault elsewhere, and are forgotten here too.
    */
-  async sync(client: VaultApiClient, vaultId: string, vaultKey: Uint8Array): Promise<void> {
+  async sync(
+    client: VaultApiClient,
+    vaultId: string,
+    vaultKey: Uint8Array,
+    /** The vault's assets when the caller has just listed them (the file library), so they are read once. */
+    assets?: readonly Asset[],
+  ): Promise<void> {
     const state = this.store.manifestState(vaultId)
-    const fresh = (await client.listAllAssets(vaultId)).filter(
+    const fresh = (assets ?? (await client.listAllAssets(vaultId))).filter(
       (asset) =>
         carriesManifest(asset) &&
         asset.id !== state?.storedAssetId &&
