@@ -4,7 +4,6 @@
 // a temp file, checked against the listing's size and the format's length rule, then renamed. The
 // heirs' Recovery screen ("I have the encrypted files") and the command-line tool read the folder as it
 // is: they search it for .vault files and ignore everything else.
-import { randomBytes } from 'node:crypto'
 import { copyFile, lstat, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type Readable, Transform } from 'node:stream'
@@ -12,6 +11,7 @@ import { pipeline } from 'node:stream/promises'
 import {
   createNewFile,
   localDownloadName,
+  localTempName,
   makeConfinedFolders,
   outputRoot,
 } from '../../../recovery/confined-write'
@@ -104,10 +104,6 @@ async function emptyFolder(folder: string): Promise<{ created: boolean }> {
   return { created: false }
 }
 
-function tempName(): string {
-  return `.export-${randomBytes(6).toString('hex')}.part`
-}
-
 /** Streams one blob to `target` through a temp file; checked before it takes its name. */
 async function exportBlob(
   opts: EncryptedExportOptions,
@@ -115,7 +111,7 @@ async function exportBlob(
   target: string,
   onBytes: (n: number) => void,
 ): Promise<void> {
-  const temp = join(target, '..', tempName())
+  const temp = join(target, '..', localTempName())
   const handle = await createNewFile(temp)
   let received = 0
   try {
@@ -175,7 +171,7 @@ async function copyMaterial(from: string | undefined, folder: string, name: stri
       .catch(() => false))
   )
     return false
-  const temp = join(folder, tempName())
+  const temp = join(folder, localTempName())
   await copyFile(from, temp)
   await rename(temp, join(folder, name))
   return true
@@ -255,7 +251,7 @@ export async function exportEncryptedCopy(opts: EncryptedExportOptions): Promise
       toolName !== undefined && (await copyMaterial(opts.materials.recoveryTool, folder, toolName))
     if (!hasTool) missing.push('recovery-tool')
     const result = { blobCount: assets.length, bytes: totalBytes, missing }
-    const temp = join(folder, tempName())
+    const temp = join(folder, localTempName())
     await writeFile(temp, readme(opts, result, hasTool ? toolName : undefined), { flag: 'wx', mode: 0o644 })
     await rename(temp, join(folder, EXPORT_README))
     return { folder, ...result }
