@@ -25,6 +25,11 @@ import type {
   CheckInOutcome,
   ConnectionInfo,
   ConnectionStatus,
+  FileOpenResult,
+  FileRemovalPlan,
+  FileRemovalReport,
+  FileSaveProgress,
+  FileSaveReport,
   GuardianChange,
   GuardianKit,
   GuardianKitInfo,
@@ -74,6 +79,14 @@ const vaultName = z
   .regex(/^[^\p{Cc}\u202a-\u202e\u2066-\u2069]*$/u, 'The name contains characters that cannot be shown')
 /** Local file paths; main checks each one again before reading. */
 const paths = z.array(z.string().min(1).max(4096)).min(1).max(10_000)
+/** Files and folders chosen in the file library ('/'-separated vault paths; the folder '' is the whole vault). */
+const librarySelection = z
+  .object({
+    files: z.array(z.string().min(1).max(4096)).max(100_000),
+    folders: z.array(z.string().max(4096)).max(1_000),
+  })
+  .strict()
+  .refine((s) => s.files.length + s.folders.length > 0, 'Choose at least one file or folder')
 /** Names and addresses as the service validates them; the renderer shows these rules inline. */
 export const PersonSchema = z
   .object({
@@ -244,6 +257,33 @@ export const invokeChannels = {
 
   /** Every file the vault holds (not blobs): this computer's uploads, then the vault manifest. */
   listVaultFiles: invoke<VaultFileList>()('files:list', vaultRef),
+  /**
+   * Downloads, checks and decrypts the chosen files into a folder (new files only; an identical file
+   * already there is kept, so saving again resumes). Progress on fileSaveProgress under saveId.
+   */
+  saveVaultFiles: invoke<FileSaveReport>()(
+    'files:save',
+    z
+      .object({ vaultId: id, selection: librarySelection, folder: z.string().min(1).max(4096), saveId: id })
+      .strict(),
+  ),
+  /** Stops a save (what was written stays; saving again resumes). False when none runs under that id. */
+  cancelFileSave: invoke<boolean>()('files:save-cancel', z.object({ saveId: id }).strict()),
+  /** Decrypts one file into a private temporary folder and opens it (desktop) or offers it as a download (browser). */
+  openVaultFile: invoke<FileOpenResult>()(
+    'files:open',
+    z.object({ vaultId: id, path: z.string().min(1).max(4096) }).strict(),
+  ),
+  /** What deleting these files would do (counts, blobs, credits); changes nothing. */
+  planFileRemoval: invoke<FileRemovalPlan>()(
+    'files:remove-plan',
+    z.object({ vaultId: id, selection: librarySelection }).strict(),
+  ),
+  /** Deletes these files from the vault: blobs taken off, bundles re-packed, the manifest written without them. */
+  removeVaultFiles: invoke<FileRemovalReport>()(
+    'files:remove',
+    z.object({ vaultId: id, selection: librarySelection }).strict(),
+  ),
 
   estimateUpload: invoke<UploadEstimateView>()(
     'uploads:estimate',
@@ -390,6 +430,8 @@ export const eventChannels = {
   recoveryProgress: event<RecoveryProgress>('recovery:progress'),
   /** An encrypted copy being exported (a few times a second). */
   encryptedExportProgress: event<EncryptedExportProgress>('vault:export-progress'),
+  /** Decrypted files being saved (a few times a second). */
+  fileSaveProgress: event<FileSaveProgress>('files:save-progress'),
   notice: event<AppNotice>('app:notice'),
   /** The client is waiting out a rate limit or a failure before retrying by itself. */
   retrying: event<{ text: string; waitSeconds: number }>('app:retrying'),

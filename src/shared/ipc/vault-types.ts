@@ -540,3 +540,74 @@ export interface VaultFileList {
   /** The vault manifest could not be read just now: files from other computers may be missing. */
   manifestUnread: boolean
 }
+
+/**
+ * What the owner chose in the file library: files by path, and folders (every file below them; the
+ * folder '' is the whole vault).
+ */
+export interface LibrarySelection {
+  files: string[]
+  folders: string[]
+}
+
+/** A save of decrypted files under way (a few times a second). */
+export interface FileSaveProgress {
+  saveId: string
+  vaultId: string
+  /** The file being downloaded or decrypted ('/'-separated path in the vault), when one is. */
+  path?: string
+  fileNumber: number
+  fileCount: number
+  /** Encrypted bytes read over the whole save (a download cut off and resumed counts once). */
+  doneBytes: number
+  totalBytes: number
+}
+
+/** A save of decrypted files, finished, stopped by the owner, or cut off (then it can be resumed). */
+export interface FileSaveReport {
+  saveId: string
+  folder: string
+  /** Files written now. */
+  saved: number
+  /** Files already there with the same content (an earlier run of the same save): left as they are. */
+  kept: number
+  bytes: number
+  /** Files not written, each with what happened and what to do. */
+  failed: Array<{ path: string; message: string }>
+  /** The owner cancelled, or the service stopped answering: saving again into the same folder resumes. */
+  stopped?: { reason: 'cancelled' | 'interrupted'; message: string }
+}
+
+/** A file opened: with the system's default app (desktop), or offered as a download (browser mode). */
+export type FileOpenResult =
+  | { opened: 'default-app'; name: string }
+  | { opened: 'download'; name: string; url: string }
+
+/** What deleting files from the vault would do, for the confirmation (nothing is changed yet). */
+export interface FileRemovalPlan {
+  vaultId: string
+  /** Files the heirs will no longer get. */
+  files: number
+  bytes: number
+  /** Up to 20 of their paths, for the confirmation. */
+  sample: string[]
+  /** Blobs that hold only files being deleted: taken off the service. */
+  blobsDeleted: number
+  /** Bundles that hold other files too: re-packed without the deleted ones (a new blob), then taken off. */
+  bundlesRepacked: number
+  /** Credits the re-packed bundles cost to store (0 when none). */
+  repackCredits: number
+  /** The service keeps every blob for good (Arweave): the encrypted bytes stay public whatever is deleted. */
+  permanentStore: boolean
+}
+
+/** Files deleted from the vault. */
+export interface FileRemovalReport {
+  vaultId: string
+  removed: number
+  blobsDeleted: number
+  bundlesRepacked: number
+  creditsSpent: number
+  /** Blobs whose bytes the service kept (a permanent store): the heirs' list no longer names them. */
+  contentKept: number
+}
