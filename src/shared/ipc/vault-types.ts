@@ -597,8 +597,13 @@ export interface FileRemovalPlan {
   bundlesRepacked: number
   /** Credits the re-packed bundles cost to store (0 when none). */
   repackCredits: number
-  /** The service keeps every blob for good (Arweave): the encrypted bytes stay public whatever is deleted. */
-  permanentStore: boolean
+  /** Credits the vault's new list of files (its manifest, what heirs recover by) costs to store. */
+  manifestCredits: number
+  /**
+   * The service keeps every blob for good (Arweave): the encrypted bytes stay public whatever is
+   * deleted. null: the service does not say (older than that field), so it may keep them.
+   */
+  permanentStore: boolean | null
 }
 
 /** Files deleted from the vault. */
@@ -607,6 +612,7 @@ export interface FileRemovalReport {
   removed: number
   blobsDeleted: number
   bundlesRepacked: number
+  /** Credits the re-packed bundles cost (the manifest's, as planned, apart). */
   creditsSpent: number
   /** Blobs whose bytes the service kept (a permanent store): the heirs' list no longer names them. */
   contentKept: number
