@@ -36,8 +36,10 @@ import { confinedPath, OutputNames, type PlacedName, renameNote } from './portab
 export { confinedPath, windowsSafeSegment } from './portable-names'
 
 export interface RecoveryWriteOptions {
-  /** The encrypted file to read. */
+  /** The encrypted file to read (or, with `source`, only its name in messages). */
   input: string
+  /** The encrypted bytes, when they do not come from the file `input` (a download being saved). */
+  source?: AsyncIterable<Uint8Array>
   outDir: string
   /** Where a blob without its own name (format 1) goes: relative to outDir, '/'-separated. */
   fallbackPath: string
@@ -51,9 +53,10 @@ export interface RecoveryWriteOptions {
    * position) with its path ('/'-separated, as in the blob): null leaves it out (another copy is the
    * one to write, recovery-plan.ts), else it is written (a blob without its own name at `path`, when
    * given), and with `expectSha256` only if its content has that SHA-256. Without it, every file is
-   * written.
+   * written. `saveAs` places it elsewhere below outDir: the owner's own choice when saving their files
+   * (a folder saved without the folders above it), never a name from a source.
    */
-  select?: (path: string, index: number) => { path?: string; expectSha256?: string } | null
+  select?: (path: string, index: number) => { path?: string; expectSha256?: string; saveAs?: string } | null
   /** The names given out so far in this run (one per run, so that no two files collide). */
   names?: OutputNames
 }
@@ -293,8 +296,9 @@ async function writeBody(
  */
 export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<RecoveredBlob> {
   const names = opts.names ?? new OutputNames()
-  const source = createReadStream(opts.input, { highWaterMark: 1 << 20 })
-  if (opts.onBytes) source.on('data', (piece) => opts.onBytes?.(piece.length))
+  const file = opts.source ? undefined : createReadStream(opts.input, { highWaterMark: 1 << 20 })
+  if (file && opts.onBytes) file.on('data', (piece) => opts.onBytes?.(piece.length))
+  const source = file ?? opts.source!
   try {
     const opened = await openEncryptedFile(source, {
       vaultKey: opts.vaultKey,
@@ -311,12 +315,12 @@ export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<Re
     }
     // Only a blob without its own name takes one from the caller.
     const path = opened.identity?.path ?? selected.path ?? opts.fallbackPath
-    const place = placeOf(path, opts, names)
+    const place = placeOf(selected.saveAs ?? path, opts, names)
     const written = await writeBody(opened.body, place, opts, selected.expectSha256)
     const note = renameNote(place)
     return { kind: 'file', file: { ...written, path, nameFrom, ...(note ? { message: note } : {}) } }
   } finally {
-    source.destroy()
+    file?.destroy()
   }
 }
 
@@ -362,7 +366,7 @@ async function writeBundle(
       const selected = opts.select ? opts.select(path, index) : {}
       if (!selected) continue
       try {
-        const place = placeOf(path, opts, names)
+        const place = placeOf(selected.saveAs ?? path, opts, names)
         const written = await writeBody(entry.body, place, opts, selected.expectSha256)
         const note = renameNote(place)
         results.push({ ...written, path, index, ...(note ? { message: note } : {}) })

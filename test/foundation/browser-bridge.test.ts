@@ -1,4 +1,5 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, stat, writeFile } from 'node:fs/promises'
+import { get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -131,3 +132,44 @@ function rawRequest(text: string): Promise<string> {
     })
   })
 }
+
+describe('decrypted files offered to the page', () => {
+  it('serves an offered file once, as an attachment, then removes its folder; never to another host', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'vault-opened-'))
+    const file = join(folder, 'Letter to Anna.txt')
+    await writeFile(file, 'Dear Anna\n')
+    const address = bridge.offerDownload(file, 'Letter to Anna.txt')
+    expect(address).toMatch(/^\/download\/[A-Za-z0-9_-]{32}$/)
+
+    // A page of another site reaching the port by DNS rebinding names its own host: refused, and the
+    // offer stays for the app's page.
+    const rebinding = await new Promise<number>((resolve, reject) =>
+      get({ host: '127.0.0.1', port: bridge.port, path: address, headers: { host: 'evil.example' } }, (r) => {
+        r.resume()
+        resolve(r.statusCode ?? 0)
+      }).on('error', reject),
+    )
+    expect(rebinding).toBe(421)
+
+    const first = await fetch(`http://127.0.0.1:${bridge.port}${address}`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-disposition')).toBe(
+      "attachment; filename*=UTF-8''Letter%20to%20Anna.txt",
+    )
+    expect(await first.text()).toBe('Dear Anna\n')
+    // Removed right after the last byte went out.
+    await expect
+      .poll(() =>
+        stat(folder).then(
+          () => 'there',
+          () => 'gone',
+        ),
+      )
+      .toBe('gone')
+
+    const second = await fetch(`http://127.0.0.1:${bridge.port}${address}`)
+    expect(second.status).toBe(404)
+    expect(await second.text()).toMatch(/already fetched or has expired/)
+    expect((await fetch(`http://127.0.0.1:${bridge.port}/download/guessed`)).status).toBe(404)
+  })
+})

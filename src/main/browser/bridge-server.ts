@@ -4,8 +4,10 @@
 // checked, against DNS rebinding and other sites), and only with the per-run token.
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
+import { rm, stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { dirname } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { WebSocket, WebSocketServer } from 'ws'
 import { AppError } from '../../shared/app-error'
@@ -16,6 +18,10 @@ import { decodedRequestPath, findRendererFile } from '../renderer-files'
 import { type DropIntake, DropIntakeError } from './drop-intake'
 
 export const BRIDGE_PATH = '/bridge'
+/** Decrypted files offered to the page, each at a one-time address below this path. */
+export const DOWNLOAD_PATH = '/download/'
+/** An offered file nobody fetched is removed after this long. */
+const DOWNLOAD_TTL_MS = 5 * 60_000
 
 export interface BrowserBridgeOptions {
   rendererDir: string
@@ -31,6 +37,11 @@ export interface BrowserBridge {
   /** The URL to open, token included. */
   url: string
   port: number
+  /**
+   * Offers a decrypted file to the page as a download, once, at the address returned (the page has no
+   * file system to open it from). The file's folder is removed once served, or unfetched after 5 minutes.
+   */
+  offerDownload(path: string, name: string): string
   close(): Promise<void>
 }
 
@@ -148,6 +159,35 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
     serveStatic(request, response).catch(() => answerFailure(response))
   })
 
+  // One-time addresses of decrypted files: unguessable, and gone once fetched.
+  const offered = new Map<string, { path: string; name: string; expiry: NodeJS.Timeout }>()
+  const removeOffered = (path: string) => rm(dirname(path), { recursive: true, force: true })
+
+  async function serveDownload(id: string, response: ServerResponse): Promise<void> {
+    const file = offered.get(id)
+    if (!file) {
+      response
+        .writeHead(404, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('This download was already fetched or has expired. Open the file again from the app.')
+      return
+    }
+    offered.delete(id)
+    clearTimeout(file.expiry)
+    try {
+      const size = (await stat(file.path)).size
+      response.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': size,
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      await pipeline(createReadStream(file.path), response)
+    } finally {
+      await removeOffered(file.path)
+    }
+  }
+
   async function serveStatic(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!allowedHosts().has(request.headers.host ?? '')) {
       response.writeHead(421).end('Wrong host.')
@@ -155,6 +195,11 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405).end()
+      return
+    }
+    const requested = URL.parse(request.url ?? '/', 'http://localhost')?.pathname ?? ''
+    if (request.method === 'GET' && requested.startsWith(DOWNLOAD_PATH)) {
+      await serveDownload(requested.slice(DOWNLOAD_PATH.length), response)
       return
     }
     const pathname = decodedRequestPath(request.url)
@@ -253,7 +298,22 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
+    offerDownload: (path, name) => {
+      const id = randomBytes(24).toString('base64url')
+      const expiry = setTimeout(() => {
+        offered.delete(id)
+        void removeOffered(path)
+      }, DOWNLOAD_TTL_MS)
+      expiry.unref()
+      offered.set(id, { path, name, expiry })
+      return `${DOWNLOAD_PATH}${id}`
+    },
     close: async () => {
+      for (const [id, file] of offered) {
+        clearTimeout(file.expiry)
+        offered.delete(id)
+        await removeOffered(file.path)
+      }
       for (const client of sockets.clients) client.terminate()
       sockets.close()
       server.closeAllConnections()

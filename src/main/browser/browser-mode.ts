@@ -30,9 +30,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const userDataDir = values['user-data'] ?? defaultUserDataDir()
+// The page cannot open a file with an app: a decrypted file is offered to it as a download instead.
+let offerDownload: ((path: string, name: string) => string) | undefined
 const vaultApp = createVaultApp({
   userDataDir,
   mode: 'browser',
+  shell: {
+    openFile: {
+      kind: 'download',
+      offer: (path, name) => {
+        if (!offerDownload) throw new Error('The page is not being served yet.')
+        return offerDownload(path, name)
+      },
+    },
+  },
   version: packageJson.version,
   useKeychain: values['secret-store'] !== 'memory',
   localService: (dir) => LocalServiceHost.open(dir),
@@ -57,6 +68,7 @@ const bridge = await startBrowserBridge({
   token: values.token,
   intake: { intake: dropped.intake, needed: dropped.needed },
 })
+offerDownload = bridge.offerDownload
 console.log(`Vault Desktop (browser mode) is ready: ${bridge.url}`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -18,6 +18,7 @@
 // The vault services (vault-session.ts) open lazily, on the first call that needs them (or start()),
 // so app info and settings answer at once. Errors reach the window through the handler table.
 import { EventEmitter } from 'node:events'
+import { join } from 'node:path'
 import type { AppInfo } from '../../shared/ipc/contract'
 import { eventChannels } from '../../shared/ipc/contract'
 import type { Settings, SettingsPatch } from '../../shared/ipc/settings'
@@ -27,6 +28,7 @@ import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
 import { createExportHandlers } from './ipc/export-handlers'
 import { createFileLibraryHandlers } from './ipc/file-library-handlers'
+import { createFileSaveHandlers, emptyOpenedFiles, type OpenDecryptedFile } from './ipc/file-save-handlers'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
 import { createRecoveryHandlers } from './ipc/recovery-handlers'
@@ -45,6 +47,8 @@ import type { UnlockOutcome } from './vaults/unlock-check-in'
 export interface ShellCapabilities {
   pickPaths?: (kind: PickKind) => Promise<string[]>
   printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
+  /** What becomes of a file the owner opens from the library, once decrypted. */
+  openFile?: OpenDecryptedFile
 }
 
 export interface VaultAppOptions {
@@ -132,6 +136,10 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     return next
   }
 
+  // Decrypted copies of opened files: none survives the app (a crash's are removed at the next start).
+  const openedFilesDir = join(options.userDataDir, 'opened-files')
+  void emptyOpenedFiles(openedFilesDir)
+
   const handlers: HandlerTable = {
     ...createAppHandlers({
       settings,
@@ -150,6 +158,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createFileLibraryHandlers(session),
+    ...createFileSaveHandlers({ session, events, openedFilesDir, openFile: options.shell?.openFile }),
     ...createRecoveryHandlers({ events }),
     ...createExportHandlers({ session, events }),
     ...createRehearsalHandlers(session),
@@ -175,6 +184,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     close: async () => {
       const s = await opening?.catch(() => undefined)
       await s?.close()
+      await emptyOpenedFiles(openedFilesDir)
     },
   }
 }

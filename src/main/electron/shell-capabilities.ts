@@ -1,11 +1,27 @@
-// What only the desktop shell can do for the core: native pickers and printing kits (to paper or
-// PDF). Kits are printed from a hidden, sandboxed window with JavaScript off and no preload.
+// What only the desktop shell can do for the core: native pickers, printing kits (to paper or
+// PDF) and opening a decrypted file with the system's default app. Kits are printed from a hidden,
+// sandboxed window with JavaScript off and no preload.
 import { writeFile } from 'node:fs/promises'
-import { type BaseWindow, BrowserWindow, dialog } from 'electron'
+import { type BaseWindow, BrowserWindow, dialog, shell } from 'electron'
+import { AppError } from '../../shared/app-error'
 import type { ShellCapabilities } from '../core/vault-app'
 
 export function desktopShellCapabilities(parent: () => BaseWindow | undefined): Required<ShellCapabilities> {
   return {
+    openFile: {
+      kind: 'default-app',
+      open: async (path) => {
+        // openPath answers with an error message, or '' once the default app was asked to open it.
+        const problem = await shell.openPath(path)
+        if (problem) {
+          throw new AppError({
+            code: 'OPEN_FAILED',
+            userMessage: `The file was decrypted, but no app on this computer opened it (${problem}). Save it into a folder instead and open it from there.`,
+          })
+        }
+      },
+    },
+
     pickPaths: async (kind) => {
       const window = parent()
       const options: Electron.OpenDialogOptions =

@@ -5,7 +5,7 @@
 // told the service its real name and is known neither way is listed under that name.
 import type { Asset } from '../../../shared/api'
 import { categoryOf, contentTypeFromName, FALLBACK_CONTENT_TYPE } from '../../../shared/content-types'
-import type { VaultFileList, VaultFileView } from '../../../shared/ipc/vault-types'
+import type { LibrarySelection, VaultFileList, VaultFileView } from '../../../shared/ipc/vault-types'
 import type { ManifestEntry } from '../../../vault-format'
 import type { UploadIndexEntry } from './upload-records'
 import { carriesManifest, sealedPath } from './vault-manifests'
@@ -113,4 +113,27 @@ export function fileLibrary(sources: FileLibrarySources): VaultFileList {
 
   const sorted = [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { files: sorted, unnamedBlobs, manifestUnread: sources.manifestUnread === true }
+}
+
+/**
+ * The library's files the owner chose, each once: files by exact path, folders with every file below
+ * them (the folder '' is the whole vault), in library order. `within` is the folder a file was chosen
+ * through ('' for a file chosen by itself or the whole vault), so a saved folder keeps its own name.
+ */
+export function selectedFiles(
+  files: readonly VaultFileView[],
+  selection: LibrarySelection,
+): Array<{ file: VaultFileView; within: string | null }> {
+  const exact = new Set(selection.files)
+  const folders = selection.folders.map((f) => f.replace(/\/+$/, ''))
+  const chosen: Array<{ file: VaultFileView; within: string | null }> = []
+  for (const file of files) {
+    if (exact.has(file.path)) {
+      chosen.push({ file, within: null })
+      continue
+    }
+    const folder = folders.find((f) => f === '' || file.path.startsWith(`${f}/`))
+    if (folder !== undefined) chosen.push({ file, within: folder })
+  }
+  return chosen
 }
