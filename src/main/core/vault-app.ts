@@ -28,6 +28,7 @@ import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
 import { createExportHandlers } from './ipc/export-handlers'
 import { createFileLibraryHandlers } from './ipc/file-library-handlers'
+import { createFileRemovalHandlers } from './ipc/file-removal-handlers'
 import { createFileSaveHandlers, emptyOpenedFiles, type OpenDecryptedFile } from './ipc/file-save-handlers'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
 import { createPeopleHandlers } from './ipc/people-handlers'
@@ -158,6 +159,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createFileLibraryHandlers(session),
+    ...createFileRemovalHandlers(session),
     ...createFileSaveHandlers({ session, events, openedFilesDir, openFile: options.shell?.openFile }),
     ...createRecoveryHandlers({ events }),
     ...createExportHandlers({ session, events }),

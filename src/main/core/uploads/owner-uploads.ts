@@ -6,6 +6,7 @@ import type { Asset } from '../../../shared/api'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { UploadItemView } from '../../../shared/ipc/vault-types'
 import type { EventHub } from '../ipc/handler-table'
+import type { RemovalQueue } from './file-removal'
 import { toUploadView, UploadEventBatch } from './upload-event-batch'
 import type { BatchCounts, UploadQueue } from './upload-queue'
 import type { UploadItem } from './upload-records'
@@ -87,6 +88,11 @@ export class OwnerUploads {
   /** This computer's uploads to the vault and the files another computer's manifest lists. */
   knownFiles(vaultId: string, assets?: readonly Asset[]) {
     return this.#queue.knownFiles(vaultId, this.#deps.connectionId(), assets)
+  }
+
+  /** The queue's side of deleting files (uploads/file-removal.ts), on the active connection. */
+  removalSide(): { queue: RemovalQueue; connectionId: string | undefined } {
+    return { queue: this.#queue, connectionId: this.#deps.connectionId() }
   }
 
   /** Upload items the window should list (failures the owner cleared are hidden). */

@@ -389,6 +389,11 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
     return !this.#realNameVaults.has(vaultId)
   }
 
+  /** Whether the vault's uploads reach the service under neutral names (a re-packed bundle follows it). */
+  hidesNames(vaultId: string): boolean {
+    return this.#hidesNames(vaultId)
+  }
+
   /** Whether a scanned file would be uploaded, and if not why (the estimate and enqueue agree). */
   async #verdict(vaultId: string, f: ScannedFile, force: boolean): Promise<FileVerdict> {
     const path = sealedPath(f.relativePath)
@@ -1416,12 +1421,14 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    * exactly the vault's files (it rode in the batch's bundle). One at a time per vault; the queue is
    * idle only once it is done. A failure is logged and tried again after the next change.
    */
-  #writeManifest(vaultId: string, connectionId: string | undefined): Promise<void> {
+  #writeManifest(vaultId: string, connectionId: string | undefined, strict = false): Promise<void> {
     const previous = this.#manifestChain.get(vaultId) ?? Promise.resolve()
+    let failure: { error: unknown } | undefined
     const write = previous.then(async () => {
       try {
         await this.#writeManifestNow(vaultId, connectionId)
       } catch (error) {
+        failure = { error }
         const why =
           error instanceof AppError
             ? error.userMessage
@@ -1441,7 +1448,12 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       if (this.#manifestChain.get(vaultId) === write) this.#manifestChain.delete(vaultId)
       this.#notifyIdle()
     })
-    return write
+    // The chain itself never rejects (the next write must run); a strict caller gets the failure.
+    return strict
+      ? write.then(() => {
+          if (failure) throw failure.error
+        })
+      : write
   }
 
   async #writeManifestNow(vaultId: string, connectionId: string | undefined): Promise<void> {
@@ -1502,6 +1514,21 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    */
   refreshManifest(vaultId: string, connectionId?: string): Promise<void> {
     return this.#writeManifest(vaultId, connectionId)
+  }
+
+  /**
+   * Deleted files (uploads/file-removal.ts) leave the vault's list: their index rows are forgotten,
+   * they are no longer carried from another computer's manifest, and the manifest is written without
+   * them. Rejects when the manifest could not be stored (the owner is told as after an upload too).
+   */
+  async forgetFiles(vaultId: string, paths: ReadonlySet<string>, connectionId?: string): Promise<void> {
+    this.#store.write(() => {
+      for (const row of this.#store.entriesOfVault(vaultId)) {
+        if (paths.has(sealedPath(row.relativePath))) this.#store.forgetEntry(vaultId, row.path)
+      }
+    })
+    this.#manifests.dropCarried(vaultId, paths)
+    await this.#writeManifest(vaultId, connectionId, true)
   }
 
   /**
@@ -1602,19 +1629,19 @@ function firstOf<T>(set: ReadonlySet<T>): T | undefined {
 }
 
 /** The name field the service keeps, and the file part's name. */
-interface ServiceNames {
+export interface ServiceNames {
   field: string
   part: string
 }
 
 /** Neutral names unless the owner chose real ones for the vault; the encrypted file ends in .c2sp. */
-function serviceNames(hidden: boolean, realName: string): ServiceNames {
+export function serviceNames(hidden: boolean, realName: string): ServiceNames {
   if (!hidden) return { field: realName, part: `${realName}.c2sp` }
   const neutral = neutralFileName()
   return { field: neutral, part: neutral }
 }
 
-function buildMultipartBodyFor(
+export function buildMultipartBodyFor(
   names: ServiceNames,
   contentType: string,
   metadata: string,
