@@ -5,6 +5,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createFileRemovalHandlers } from '../../src/main/core/ipc/file-removal-handlers'
+import { dispatch, type HandlerTable } from '../../src/main/core/ipc/handler-table'
 import { fileLibrary } from '../../src/main/core/uploads/file-library'
 import {
   type FileRemovalDeps,
@@ -12,6 +14,8 @@ import {
   removeVaultFiles,
 } from '../../src/main/core/uploads/file-removal'
 import type { UploadQueue } from '../../src/main/core/uploads/upload-queue'
+import type { UploadItem } from '../../src/main/core/uploads/upload-records'
+import type { VaultSession } from '../../src/main/core/vault-session'
 import { recoverRun } from '../../src/recovery/recover-files'
 import type { VaultApiClient } from '../../src/service-client'
 import { AppError } from '../../src/shared/app-error'
@@ -365,5 +369,65 @@ describe('deleting files from a vault', () => {
       'Backup/Photos/beach.raw',
       'Backup/Photos/hills.raw',
     ])
+  })
+})
+
+describe('files:remove-plan and files:remove over the bridge', () => {
+  /** The session's parts the handlers use, on this test's queue, client and key. */
+  function handlersOn(queue: UploadQueue, uploads: () => Partial<UploadItem>[] = () => []) {
+    const session = async () =>
+      ({
+        uploads: {
+          list: uploads,
+          removalSide: () => ({ queue, connectionId: undefined }),
+        },
+        activeService: { client: async () => client },
+        vaultKey: (id: string) => keys.get(id),
+      }) as unknown as VaultSession
+    return createFileRemovalHandlers(session) as unknown as HandlerTable
+  }
+
+  it('plans, refuses what the schema does not allow, and runs two removals of one vault one after the other', async () => {
+    const queue = await openQueue(SMALL)
+    await backUp(queue)
+    const handlers = handlersOn(queue)
+    const selection = only('Backup/Letters/to-ben.txt')
+    expect(await dispatch(handlers, 'files:remove-plan', { vaultId, selection })).toMatchObject({
+      ok: true,
+      value: { files: 1, bundlesRepacked: 1 },
+    })
+    for (const bad of [
+      { vaultId },
+      { vaultId, selection: { files: 'a' } },
+      { vaultId, selection, extra: 1 },
+    ]) {
+      expect(await dispatch(handlers, 'files:remove', bad)).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT' },
+      })
+    }
+    // Clicked twice: the second waits for the first, then finds the file gone.
+    const [first, second] = await Promise.all([
+      dispatch(handlers, 'files:remove', { vaultId, selection }),
+      dispatch(handlers, 'files:remove', { vaultId, selection }),
+    ])
+    expect(first).toMatchObject({ ok: true, value: { removed: 1, bundlesRepacked: 1 } })
+    expect(second).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } })
+    // One re-pack only: the bundle that stays, the two photos and the new manifest.
+    for (const blob of await everyBlob()) expect(blob.plaintext.includes('SECRET-FOR-BEN')).toBe(false)
+    expect((await library(queue)).files).toHaveLength(4)
+  })
+
+  it('refuses while files of the vault are uploading, and changes nothing', async () => {
+    const queue = await openQueue(SMALL)
+    await backUp(queue)
+    const handlers = handlersOn(queue, () => [{ vaultId, state: 'uploading' }])
+    const assets = (await client.listAllAssets(vaultId)).map((a) => a.id).sort()
+    const answer = await dispatch(handlers, 'files:remove', {
+      vaultId,
+      selection: only('Backup/Photos/beach.raw'),
+    })
+    expect(answer).toMatchObject({ ok: false, error: { code: 'UPLOADS_RUNNING' } })
+    expect((await client.listAllAssets(vaultId)).map((a) => a.id).sort()).toEqual(assets)
   })
 })
