@@ -269,6 +269,30 @@ describe('deleting files from a vault', () => {
     expect((await client.listAllAssets(vaultId)).map((a) => a.id).sort()).toEqual(assets)
   })
 
+  it('an older copy of the file in a bundle kept for other files goes too: that bundle is re-packed', async () => {
+    const queue = await openQueue(SMALL)
+    await backUp(queue)
+    const ben = join(files, 'Backup/Letters/to-ben.txt')
+    await writeFile(ben, 'SECOND-FOR-BEN: the new password is correct-horse\n')
+    await queue.enqueue({ vaultId, paths: [join(files, 'Backup')] })
+    await queue.idle()
+    const deps = await depsOf(queue)
+    const plan = await planFileRemoval(deps, vaultId, only('Backup/Letters/to-ben.txt'))
+    // The current copy's blob is deleted; the first bundle, which the other letters keep, is re-packed.
+    expect(plan).toMatchObject({ files: 1, blobsDeleted: 1, bundlesRepacked: 1 })
+    await removeVaultFiles(deps, vaultId, only('Backup/Letters/to-ben.txt'))
+    for (const blob of await everyBlob()) {
+      expect(blob.plaintext.includes('SECRET-FOR-BEN')).toBe(false)
+      expect(blob.plaintext.includes('SECOND-FOR-BEN')).toBe(false)
+    }
+    expectExactly(await heirRecovery('older-copy'), [
+      'Backup/Letters/to-anna.txt',
+      'Backup/Letters/old/2019.txt',
+      'Backup/Photos/beach.raw',
+      'Backup/Photos/hills.raw',
+    ])
+  })
+
   it('cut off after the new bundle went up: every file is still there, and deleting again finishes', async () => {
     const queue = await openQueue(SMALL)
     await backUp(queue)

@@ -131,9 +131,9 @@ async function contentsOf(
 }
 
 /**
- * Which blobs hold the chosen files and what becomes of each. A file's blob is the library's (this
- * computer's index, or the name the blob told the service); the blobs no library file names (older
- * copies, or another computer's with names hidden) are read to find chosen files in them too.
+ * Which blobs hold the chosen files and what becomes of each: the library's blob of each file, and
+ * every blob that may hold a copy of one (older copies too: deleted means gone from every blob the
+ * store can forget), read as far as its records.
  */
 async function survey(deps: FileRemovalDeps, vaultId: string, selection: LibrarySelection): Promise<Survey> {
   const { client } = deps
@@ -157,7 +157,10 @@ async function survey(deps: FileRemovalDeps, vaultId: string, selection: Library
   for (const row of known.uploadedHere)
     if (paths.has(sealedPath(row.relativePath))) candidates.add(row.assetId)
   for (const asset of assets) {
-    if (named.has(asset.id)) continue
+    // Every bundle (one named for other files may hold an older copy of a chosen one), and every blob
+    // no file is known to be in (older copies; another computer's with names hidden). A lone blob the
+    // library names holds that one file only.
+    if (named.has(asset.id) && !isBundle(asset)) continue
     if (carriesManifest(asset) && !isBundle(asset)) continue
     candidates.add(asset.id)
   }
