@@ -2,7 +2,7 @@
 // bundle member's bundle is re-packed without it (its bytes are then in no blob on the service), a
 // folder goes whole, the plan changes nothing and its numbers are what happens, and an heir's recovery
 // of every blob left brings back exactly the files that stay, byte for byte.
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createFileRemovalHandlers } from '../../src/main/core/ipc/file-removal-handlers'
@@ -200,6 +200,9 @@ describe('deleting files from a vault', () => {
     const plan = await planFileRemoval(deps, vaultId, only('Backup/Letters/to-ben.txt'))
     expect(plan).toMatchObject({ files: 1, blobsDeleted: 0, bundlesRepacked: 1 })
     expect(plan.repackCredits).toBeGreaterThan(0)
+    // What a crash in an earlier re-pack left decrypted there is removed by the next one.
+    await mkdir(join(userData, 'vault-repack-crashed'))
+    await writeFile(join(userData, 'vault-repack-crashed', '0'), 'left behind')
 
     const report = await removeVaultFiles(deps, vaultId, only('Backup/Letters/to-ben.txt'))
     // Not only unlisted: the deleted letter's bytes and name are in no blob the service still has.
@@ -210,6 +213,7 @@ describe('deleting files from a vault', () => {
     }
     expect(report).toMatchObject({ removed: 1, blobsDeleted: 0, bundlesRepacked: 1 })
     expect(report.creditsSpent).toBe(plan.repackCredits)
+    expect((await readdir(userData)).filter((name) => name.startsWith('vault-repack-'))).toEqual([])
     expect(await balance()).toBe(balanceBefore - plan.repackCredits - plan.manifestCredits)
 
     const assets = (await client.listAllAssets(vaultId)).map((a) => a.id)
@@ -398,7 +402,11 @@ describe('deleting files from a vault', () => {
 
 describe('files:remove-plan and files:remove over the bridge', () => {
   /** The session's parts the handlers use, on this test's queue, client and key. */
-  function handlersOn(queue: UploadQueue, uploads: () => Partial<UploadItem>[] = () => []) {
+  function handlersOn(
+    queue: UploadQueue,
+    uploads: () => Partial<UploadItem>[] = () => [],
+    rotationPhase = 'none',
+  ) {
     const session = async () =>
       ({
         uploads: {
@@ -407,8 +415,9 @@ describe('files:remove-plan and files:remove over the bridge', () => {
         },
         activeService: { client: async () => client },
         vaultKey: (id: string) => keys.get(id),
+        rotation: { status: () => ({ phase: rotationPhase }) },
       }) as unknown as VaultSession
-    return createFileRemovalHandlers(session) as unknown as HandlerTable
+    return createFileRemovalHandlers({ session, tempRoot: userData }) as unknown as HandlerTable
   }
 
   it('plans, refuses what the schema does not allow, and runs two removals of one vault one after the other', async () => {
@@ -442,7 +451,7 @@ describe('files:remove-plan and files:remove over the bridge', () => {
     expect((await library(queue)).files).toHaveLength(4)
   })
 
-  it('refuses while files of the vault are uploading, and changes nothing', async () => {
+  it('refuses while files of the vault are uploading or its key is being replaced, and changes nothing', async () => {
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const handlers = handlersOn(queue, () => [{ vaultId, state: 'uploading' }])
@@ -452,6 +461,10 @@ describe('files:remove-plan and files:remove over the bridge', () => {
       selection: only('Backup/Photos/beach.raw'),
     })
     expect(answer).toMatchObject({ ok: false, error: { code: 'UPLOADS_RUNNING' } })
+    const rotating = handlersOn(queue, () => [], 're-encrypting')
+    expect(
+      await dispatch(rotating, 'files:remove', { vaultId, selection: only('Backup/Photos/beach.raw') }),
+    ).toMatchObject({ ok: false, error: { code: 'ROTATION_UNDER_WAY' } })
     expect((await client.listAllAssets(vaultId)).map((a) => a.id).sort()).toEqual(assets)
   })
 })

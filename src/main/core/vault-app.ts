@@ -159,7 +159,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createFileLibraryHandlers(session),
-    ...createFileRemovalHandlers(session),
+    ...createFileRemovalHandlers({ session, tempRoot: join(options.userDataDir, 'removal-temp') }),
     ...createFileSaveHandlers({ session, events, openedFilesDir, openFile: options.shell?.openFile }),
     ...createRecoveryHandlers({ events }),
     ...createExportHandlers({ session, events }),

@@ -6,10 +6,14 @@ import type { VaultSession } from '../vault-session'
 import type { HandlerTable } from './handler-table'
 
 const UPLOADING = new Set(['queued', 'checking', 'uploading'])
+const ROTATING = new Set(['re-encrypting', 'switched'])
 
-export function createFileRemovalHandlers(
-  session: () => Promise<VaultSession>,
-): Pick<HandlerTable, 'planFileRemoval' | 'removeVaultFiles'> {
+export function createFileRemovalHandlers(deps: {
+  session: () => Promise<VaultSession>
+  /** Where re-packs decrypt the files that stay (in the user data, so a crash's are cleared next time). */
+  tempRoot: string
+}): Pick<HandlerTable, 'planFileRemoval' | 'removeVaultFiles'> {
+  const { session, tempRoot } = deps
   /** The removal running per vault: a second waits for it (it then finds the files already gone). */
   const running = new Map<string, Promise<unknown>>()
 
@@ -22,11 +26,20 @@ export function createFileRemovalHandlers(
           'Files are still being uploaded to this vault. Wait until the uploads have finished (or cancel them), then delete; nothing was changed.',
       })
     }
+    // A rotation re-encrypts every blob and deletes the old ones: blobs are not to move under it.
+    if (ROTATING.has(s.rotation.status(vaultId).phase)) {
+      throw new AppError({
+        code: 'ROTATION_UNDER_WAY',
+        userMessage:
+          'The vault key is being replaced (its files re-encrypted). Let that finish (Overview → Vault key), then delete; nothing was changed.',
+      })
+    }
     const { queue, connectionId } = s.uploads.removalSide()
     return {
       client: await s.activeService.client(),
       queue,
       vaultKey: await s.vaultKey(vaultId),
+      tempRoot,
       ...(connectionId ? { connectionId } : {}),
     }
   }

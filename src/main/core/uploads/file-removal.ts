@@ -9,7 +9,7 @@
 // read as far as their authenticated records to find the chosen files in them.
 
 import { createReadStream } from 'node:fs'
-import { mkdtemp, open, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, open, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { nodeCipher } from '../../../node-cipher/cipher-choice'
@@ -304,8 +304,7 @@ async function repack(deps: FileRemovalDeps, vaultId: string, holder: Holder) {
   const vaultKey = deps.vaultKey!
   const cipher = nodeCipher(false)
   const keep = new Map(holder.keep.map((f) => [f.path, f]))
-  // mkdtemp makes the folder readable by this user only (0700).
-  const dir = await mkdtemp(join(deps.tempRoot ?? tmpdir(), 'vault-repack-'))
+  const dir = await privateFolder(deps.tempRoot ?? tmpdir())
   const controller = new AbortController()
   try {
     const written: Array<{ identity: FileIdentity; file: string }> = []
@@ -358,6 +357,24 @@ async function repack(deps: FileRemovalDeps, vaultId: string, holder: Holder) {
     })
   } finally {
     controller.abort()
+    repacking.delete(dir)
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+/** The re-packs' folders in use now (a crash's are removed by the next re-pack). */
+const repacking = new Set<string>()
+const REPACK_PREFIX = 'vault-repack-'
+
+/** A new folder only this user can read (mkdtemp: 0700), after removing those a crash left behind. */
+async function privateFolder(root: string): Promise<string> {
+  await mkdir(root, { recursive: true, mode: 0o700 })
+  for (const name of await readdir(root)) {
+    const left = join(root, name)
+    if (name.startsWith(REPACK_PREFIX) && !repacking.has(left))
+      await rm(left, { recursive: true, force: true })
+  }
+  const dir = await mkdtemp(join(root, REPACK_PREFIX))
+  repacking.add(dir)
+  return dir
 }
