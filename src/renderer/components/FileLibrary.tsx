@@ -1,14 +1,19 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef } from 'react'
 import { ASSET_CATEGORIES, type AssetCategory } from '../../shared/api'
+import type { VaultFileView } from '../../shared/ipc/vault-types'
 import { revealControls } from '../../shared/untrusted-text'
+import { type ChosenFiles, useFileActionsStore } from '../stores/file-actions-store'
 import { type FileLibraryState, useFileLibraryStore } from '../stores/file-library-store'
 import { type LibraryRow, libraryRows } from '../stores/library-rows'
 import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { FileRemovalDialog } from './FileRemovalDialog'
+import { FileSaveDialog } from './FileSaveDialog'
 import { UntrustedName } from './UntrustedName'
 
 const t = text.fileLibrary
+const a = text.fileActions
 const CATEGORY_LABEL: Record<AssetCategory, string> = text.assets.categories
 
 /**
@@ -25,7 +30,49 @@ export function FileLibrary({ vaultId, reloadKey }: { vaultId: string; reloadKey
     void load(vaultId)
   }, [load, vaultId, reloadKey])
 
-  return <FileLibraryView state={state} vaultId={vaultId} />
+  return (
+    <>
+      <FileLibraryView state={state} vaultId={vaultId} />
+      <FileSaveDialog />
+      <FileRemovalDialog />
+    </>
+  )
+}
+
+/** A file, a folder ('' for the whole vault) of the library, as the dialogs name it. */
+export function chosenFiles(
+  vaultId: string,
+  files: readonly VaultFileView[],
+  target: { kind: 'file'; file: VaultFileView } | { kind: 'folder'; path: string },
+): ChosenFiles {
+  if (target.kind === 'file') {
+    const { path, sizeBytes } = target.file
+    return {
+      vaultId,
+      selection: { files: [path], folders: [] },
+      name: path.slice(path.lastIndexOf('/') + 1),
+      kind: 'file',
+      files: 1,
+      bytes: sizeBytes,
+    }
+  }
+  // Every file below, whatever the category shown: the whole folder is what is saved or deleted.
+  const prefix = target.path ? `${target.path}/` : ''
+  let count = 0
+  let bytes = 0
+  for (const f of files) {
+    if (prefix && !f.path.startsWith(prefix)) continue
+    count++
+    bytes += f.sizeBytes
+  }
+  return {
+    vaultId,
+    selection: { files: [], folders: [target.path] },
+    name: target.path.slice(target.path.lastIndexOf('/') + 1),
+    kind: target.path ? 'folder' : 'vault',
+    files: count,
+    bytes,
+  }
 }
 
 type LibraryState = Pick<
@@ -53,6 +100,8 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
   })
 
   const crumbs = filter.folder ? filter.folder.split('/') : []
+  const actions = useFileActionsStore()
+  const here = () => chosenFiles(vaultId, files, { kind: 'folder', path: filter.folder })
 
   return (
     <div className="file-library" data-testid="file-library">
@@ -108,6 +157,37 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
           )
         })}
       </nav>
+      {files.length > 0 && (
+        <div className="row library-actions">
+          <button type="button" className="button secondary small" onClick={() => actions.beginSave(here())}>
+            {filter.folder ? a.saveFolder : a.saveAll}
+          </button>
+          {filter.folder && (
+            <button
+              type="button"
+              className="button secondary small danger-text"
+              onClick={() => void actions.beginRemoval(here())}
+            >
+              {a.removeFolder}
+            </button>
+          )}
+        </div>
+      )}
+      {actions.opened && (
+        <p className="muted small" role="status" data-testid="file-opened">
+          {actions.opened.how === 'download'
+            ? a.openedDownload(actions.opened.name)
+            : a.openedDefaultApp(actions.opened.name)}
+        </p>
+      )}
+      {actions.openError && (
+        <div data-testid="file-open-failed">
+          <p className="small">
+            {a.openFailed(actions.openError.path.slice(actions.openError.path.lastIndexOf('/') + 1))}
+          </p>
+          <ErrorNotice error={actions.openError.error} />
+        </div>
+      )}
       {error !== undefined && <ErrorNotice error={error} onRetry={() => void load(vaultId)} />}
       {current && list?.manifestUnread && <p className="muted small">{t.manifestUnread}</p>}
       {!list && loading && <p className="muted">{t.loading}</p>}
@@ -131,6 +211,7 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
                 </th>
                 <th scope="col">{t.added}</th>
                 <th scope="col">{t.blob}</th>
+                <th scope="col">{a.actions}</th>
               </tr>
             </thead>
             <tbody style={{ height: virtual.getTotalSize() }}>
@@ -151,6 +232,14 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
                       row={row}
                       searching={filter.search.trim() !== ''}
                       openFolder={openFolder}
+                      opening={actions.opening?.path}
+                      act={(kind, target) => {
+                        const chosen = chosenFiles(vaultId, files, target)
+                        if (kind === 'open' && target.kind === 'file')
+                          void actions.open(vaultId, target.file.path)
+                        else if (kind === 'save') actions.beginSave(chosen)
+                        else if (kind === 'remove') void actions.beginRemoval(chosen)
+                      }}
                     />
                   </tr>
                 )
@@ -169,16 +258,56 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
   )
 }
 
-/** One row's cells: a folder to open, or a file with the blob that holds it (room for actions later). */
+type RowTarget = { kind: 'file'; file: VaultFileView } | { kind: 'folder'; path: string }
+
+/** One row's cells: a folder to open, or a file with the blob that holds it, and what can be done with it. */
 export function FileLibraryRow({
   row,
   searching,
   openFolder,
+  opening,
+  act,
 }: {
   row: LibraryRow
   searching: boolean
   openFolder: (folder: string) => void
+  /** The path of the file being opened, if one is. */
+  opening?: string
+  act?: (kind: 'open' | 'save' | 'remove', target: RowTarget) => void
 }) {
+  const target: RowTarget =
+    row.kind === 'folder' ? { kind: 'folder', path: row.path } : { kind: 'file', file: row.file }
+  const actionCell = act && (
+    <td className="library-row-actions">
+      {row.kind === 'file' && (
+        <button
+          type="button"
+          className="link-button"
+          aria-label={a.openLabel(row.name)}
+          disabled={opening !== undefined}
+          onClick={() => act('open', target)}
+        >
+          {opening === row.file.path ? a.opening : a.open}
+        </button>
+      )}
+      <button
+        type="button"
+        className="link-button"
+        aria-label={a.saveLabel(row.name)}
+        onClick={() => act('save', target)}
+      >
+        {a.save}
+      </button>
+      <button
+        type="button"
+        className="link-button danger-text"
+        aria-label={a.removeLabel(row.name)}
+        onClick={() => act('remove', target)}
+      >
+        {a.remove}
+      </button>
+    </td>
+  )
   if (row.kind === 'folder') {
     return (
       <>
@@ -195,6 +324,7 @@ export function FileLibraryRow({
         <td className="muted small library-folder-summary" colSpan={3}>
           {t.folderSummary(row.files, format.bytes(row.sizeBytes))}
         </td>
+        {actionCell}
       </>
     )
   }
@@ -232,6 +362,7 @@ export function FileLibraryRow({
           </span>
         )}
       </td>
+      {actionCell}
     </>
   )
 }

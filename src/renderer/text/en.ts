@@ -1043,6 +1043,78 @@ export const english = (f: LocaleFormat) => ({
     manifestUnread:
       'The vault manifest could not be read from the service just now, so files added from another computer may be missing. Check the connection and open this tab again.',
   },
+  fileActions: {
+    actions: 'Actions',
+    open: 'Open',
+    opening: 'Opening…',
+    openLabel: (name: string) => `Open ${revealControls(name)}`,
+    save: 'Save…',
+    saveLabel: (name: string) => `Save ${revealControls(name)} into a folder`,
+    remove: 'Delete…',
+    removeLabel: (name: string) => `Delete ${revealControls(name)} from the vault`,
+    saveAll: 'Save all files…',
+    saveFolder: 'Save this folder…',
+    removeFolder: 'Delete this folder…',
+    openedDefaultApp: (name: string) =>
+      `Opened ${isolateName(name)} with your default app, from a private copy on this computer that is deleted when Vault Desktop quits. Changes made to it are not backed up: save it elsewhere first.`,
+    openedDownload: (name: string) =>
+      `${isolateName(name)} was decrypted and handed to the browser as a download. It is now an ordinary, unencrypted file in your downloads: delete it when you are done.`,
+    openFailed: (name: string) => `Could not open ${isolateName(name)}`,
+    chosen: (kind: 'file' | 'folder' | 'vault', name: string, files: number, bytes: string) =>
+      kind === 'vault'
+        ? `All ${f.count(files, { one: 'file', other: 'files' })} of this vault (${bytes})`
+        : kind === 'folder'
+          ? `The folder ${isolateName(name)}: ${f.count(files, { one: 'file', other: 'files' })} (${bytes})`
+          : `${isolateName(name)} (${bytes})`,
+  },
+  fileSave: {
+    title: 'Save decrypted files',
+    intro:
+      'The files are downloaded, checked and decrypted on this computer, then written into the folder you choose as ordinary, unencrypted files. Files already there are never replaced.',
+    folderLabel: 'Save into this folder',
+    folderHelp:
+      'The full path of a folder on the computer running Vault Desktop, for example /home/you/Documents/from-vault. It is created if needed.',
+    chooseFolder: 'Choose folder…',
+    start: 'Save',
+    resume: 'Save again to finish',
+    saving: 'Saving…',
+    cancel: 'Stop',
+    close: 'Close',
+    progressLabel: 'Saving progress',
+    progress: (file: number, files: number, done: number, total: number) =>
+      `File ${f.number(file)} of ${f.number(files)} · ${f.bytes(done)} of ${f.bytes(total)} downloaded and checked`,
+    done: (saved: number, kept: number, bytes: number, folder: string) =>
+      `Saved ${f.count(saved, { one: 'file', other: 'files' })} (${f.bytes(bytes)}) into ${revealControls(folder)}.${kept > 0 ? ` ${f.count(kept, { one: 'file was', other: 'files were' })} already there with the same content, and left as ${kept === 1 ? 'it was' : 'they were'}.` : ''}`,
+    failedTitle: (n: number) => `${f.count(n, { one: 'file was', other: 'files were' })} not saved:`,
+  },
+  fileRemoval: {
+    title: (kind: 'file' | 'folder' | 'vault') =>
+      kind === 'file'
+        ? 'Delete this file from the vault?'
+        : kind === 'folder'
+          ? 'Delete this folder from the vault?'
+          : 'Delete every file from the vault?',
+    reading: 'Working out what deleting changes…',
+    heirsLose: (files: number, bytes: string) =>
+      `Your heirs will no longer get ${files === 1 ? 'this file' : `these ${f.number(files)} files`} (${bytes}). Copies on this computer are not touched.`,
+    more: (n: number) => `…and ${f.count(n, { one: 'other file', other: 'other files' })}`,
+    blobs: (n: number) =>
+      `${f.count(n, { one: 'encrypted blob holds', other: 'encrypted blobs hold' })} only these files and ${n === 1 ? 'is' : 'are'} taken off the service.`,
+    repack: (n: number) =>
+      `${n === 1 ? 'A bundle that holds' : `${f.number(n)} bundles that hold`} other files too ${n === 1 ? 'is' : 'are'} stored again without the deleted ones, then the old ${n === 1 ? 'one is' : 'ones are'} taken off, so the deleted files leave the service entirely.`,
+    permanent:
+      "This service keeps everything it stores for good (a permanent store such as Arweave): the encrypted copies of these files stay there, readable by anyone who ever holds enough guardians' kits. Deleting only takes them off the vault's list, so your heirs' recovery leaves them out.",
+    unknownStore:
+      "This service does not say whether it can forget what it stores, so the encrypted copies of these files may stay on it. Your heirs' recovery leaves them out in any case.",
+    cost: (credits: string) =>
+      `This costs ${credits}: the vault's new list of its files (what your heirs recover by) is stored, and any bundle stored again.`,
+    confirm: 'Delete',
+    done: (removed: number) =>
+      `Deleted ${f.count(removed, { one: 'file', other: 'files' })} from the vault. The vault's list of its files was written again without ${removed === 1 ? 'it' : 'them'}.`,
+    contentKept: (n: number) =>
+      `The service kept the bytes of ${f.count(n, { one: 'encrypted blob', other: 'encrypted blobs' })} (a permanent store).`,
+    close: 'Close',
+  },
   uploadList: {
     state: {
       queued: 'Waiting',

@@ -72,8 +72,13 @@ type SaveOutcome = Omit<FileSaveReport, 'saveId'>
 /** The name a blob without one of its own (format 1) is asked about under: never a real path. */
 const UNNAMED = '\u0000unnamed'
 
-/** The service sent more than it listed: the blob is refused. */
-class LongerThanListed extends Error {}
+/** The service sent more than it listed: the blob is refused (the owner reads the failed file's line). */
+class LongerThanListed extends AppError {
+  override readonly name = 'LongerThanListed'
+  constructor() {
+    super({ code: 'DOWNLOAD_TOO_LONG', userMessage: 'The service sent more bytes than it lists for this blob.' })
+  }
+}
 
 export async function saveVaultFiles(opts: FileSaveOptions): Promise<SaveOutcome> {
   const outcome: SaveOutcome = { folder: opts.folder, saved: 0, kept: 0, bytes: 0, failed: [] }
