@@ -595,6 +595,12 @@ export interface FileRemovalPlan {
   blobsDeleted: number
   /** Bundles that hold other files too: re-packed without the deleted ones (a new blob), then taken off. */
   bundlesRepacked: number
+  /**
+   * On a permanent store, bundles that hold other files too are left as they are (re-packing would not
+   * take the bytes off the store, and would cost credits): the deleted files stay in them, encrypted,
+   * but the vault's list no longer names them, so heirs do not get them.
+   */
+  bundlesKept: number
   /** Credits the re-packed bundles cost to store (0 when none). */
   repackCredits: number
   /** Credits the vault's new list of files (its manifest, what heirs recover by) costs to store. */
@@ -614,6 +620,9 @@ export interface FileRemovalReport {
   bundlesRepacked: number
   /** Credits the re-packed bundles cost (the manifest's, as planned, apart). */
   creditsSpent: number
-  /** Blobs whose bytes the service kept (a permanent store): the heirs' list no longer names them. */
+  /**
+   * Blobs whose bytes stay on the service (a permanent store: those taken off and the bundles left as
+   * they are); the heirs' list no longer names the deleted files.
+   */
   contentKept: number
 }

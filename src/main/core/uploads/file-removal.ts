@@ -66,6 +66,8 @@ interface Survey {
   chosen: VaultFileView[]
   paths: Set<string>
   holders: Holder[]
+  /** The store keeps every blob (null: the service does not say). */
+  permanent: boolean | null
   /** What the manifest written afterwards costs: it lists every file that stays. */
   manifestCredits: number
 }
@@ -144,7 +146,9 @@ async function survey(deps: FileRemovalDeps, vaultId: string, selection: Library
   const library = fileLibrary({ assets, ...known })
   const chosen = selectedFiles(library.files, selection).map((c) => c.file)
   const paths = new Set(chosen.map((f) => f.path))
-  if (chosen.length === 0) return { chosen, paths, holders: [], manifestCredits: 0 }
+  if (chosen.length === 0) return { chosen, paths, holders: [], manifestCredits: 0, permanent: null }
+  const service = await client.getServiceInfo()
+  const permanent = service.storage ? service.storage.permanent : null
   const staying = library.files.filter((f) => !paths.has(f.path)).map((f) => f.path)
   const manifestCredits = uploadCostCredits(encryptedManifestLength(staying))
 
@@ -192,7 +196,15 @@ async function survey(deps: FileRemovalDeps, vaultId: string, selection: Library
       .map((f) => ({ ...f, writtenAtMs: f.writtenAtMs ?? contents.createdAtMs }))
     holders.push({ asset, chosen: new Set(held.map((f) => f.path)), keep, createdAtMs: contents.createdAtMs })
   }
-  return { chosen, paths, holders, manifestCredits }
+  return { chosen, paths, holders, manifestCredits, permanent }
+}
+
+/**
+ * A bundle that holds files that stay: re-packed where the store forgets what is deleted; left as it
+ * is on a permanent store, where its bytes stay whatever is done (a re-pack would only cost credits).
+ */
+function repacks(found: Survey, holder: Holder): boolean {
+  return holder.keep.length > 0 && found.permanent !== true
 }
 
 function repackLength(holder: Holder): number {
@@ -207,18 +219,19 @@ export async function planFileRemoval(
 ): Promise<FileRemovalPlan> {
   const found = await survey(deps, vaultId, selection)
   if (found.chosen.length === 0) throw new AppError({ code: 'NOT_FOUND', userMessage: NOTHING_CHOSEN })
-  const service = await deps.client.getServiceInfo()
-  const repacked = found.holders.filter((h) => h.keep.length > 0)
+  const repacked = found.holders.filter((h) => repacks(found, h))
+  const kept = found.holders.filter((h) => h.keep.length > 0 && !repacks(found, h))
   return {
     vaultId,
     files: found.chosen.length,
     bytes: found.chosen.reduce((sum, f) => sum + f.sizeBytes, 0),
     sample: found.chosen.slice(0, SAMPLE).map((f) => f.path),
-    blobsDeleted: found.holders.length - repacked.length,
+    blobsDeleted: found.holders.length - repacked.length - kept.length,
     bundlesRepacked: repacked.length,
+    bundlesKept: kept.length,
     repackCredits: repacked.reduce((sum, h) => sum + uploadCostCredits(repackLength(h)), 0),
     manifestCredits: found.manifestCredits,
-    permanentStore: service.storage ? service.storage.permanent : null,
+    permanentStore: found.permanent,
   }
 }
 
@@ -238,15 +251,15 @@ export async function removeVaultFiles(
     await deps.queue.forgetFiles(vaultId, new Set(selection.files.map(sealedPath)), deps.connectionId)
     throw new AppError({ code: 'NOT_FOUND', userMessage: NOTHING_CHOSEN })
   }
-  const repacks = found.holders.filter((h) => h.keep.length > 0)
-  const repackCredits = repacks.reduce((sum, h) => sum + uploadCostCredits(repackLength(h)), 0)
+  const repacked = found.holders.filter((h) => repacks(found, h))
+  const repackCredits = repacked.reduce((sum, h) => sum + uploadCostCredits(repackLength(h)), 0)
   // Checked before anything is deleted: the re-packs and the new list must both be paid for.
   const credits = repackCredits + found.manifestCredits
   const balance = (await client.getVault(vaultId)).creditsBalance
   if (credits > balance) {
     const what =
-      repacks.length > 0
-        ? `re-packs ${repacks.length === 1 ? '1 bundle' : `${repacks.length} bundles`} that also hold files you keep and stores the vault's new list of files, which costs`
+      repacked.length > 0
+        ? `re-packs ${repacked.length === 1 ? '1 bundle' : `${repacked.length} bundles`} that also hold files you keep and stores the vault's new list of files, which costs`
         : "stores the vault's new list of files, which costs"
     throw new AppError({
       code: 'INSUFFICIENT_CREDITS',
@@ -263,6 +276,11 @@ export async function removeVaultFiles(
     contentKept: 0,
   }
   for (const holder of found.holders) {
+    if (holder.keep.length > 0 && !repacks(found, holder)) {
+      // Left on the permanent store; its deleted files leave the index and the list below.
+      report.contentKept++
+      continue
+    }
     if (holder.keep.length > 0) {
       const asset = await repack(deps, vaultId, holder)
       report.creditsSpent += asset.creditsConsumed
