@@ -23,6 +23,7 @@ import type { LibrarySelection } from '../../src/shared/ipc/vault-types'
 import { openVaultBlob } from '../../src/vault-format'
 import {
   client,
+  closeQueue,
   files,
   keys,
   openQueue,
@@ -327,6 +328,40 @@ describe('deleting files from a vault', () => {
       'Backup/Letters/to-anna.txt',
       'Backup/Letters/old/2019.txt',
       'Backup/Photos/beach.raw',
+      'Backup/Photos/hills.raw',
+    ])
+  })
+
+  it('cut off before the list was written: asking again writes it, and recovery no longer names the file', async () => {
+    const failingUploads = new Proxy(client, {
+      get(target, name, receiver) {
+        if (name === 'uploadAsset')
+          return async () => {
+            throw new Error('service unreachable')
+          }
+        const value = Reflect.get(target, name, receiver)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    }) as VaultApiClient
+    const first = await openQueue(SMALL)
+    await backUp(first)
+    await closeQueue(first)
+    // The same computer, its manifest uploads failing.
+    const cut = await openQueue({ ...SMALL, clientFor: async () => failingUploads })
+    await expect(
+      removeVaultFiles(await depsOf(cut), vaultId, only('Backup/Photos/beach.raw')),
+    ).rejects.toThrow('service unreachable')
+    await closeQueue(cut)
+
+    const queue = await openQueue(SMALL)
+    expect((await library(queue)).files.map((f) => f.path)).not.toContain('Backup/Photos/beach.raw')
+    await expect(
+      removeVaultFiles(await depsOf(queue), vaultId, only('Backup/Photos/beach.raw')),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expectExactly(await heirRecovery('list-written'), [
+      'Backup/Letters/to-anna.txt',
+      'Backup/Letters/to-ben.txt',
+      'Backup/Letters/old/2019.txt',
       'Backup/Photos/hills.raw',
     ])
   })
