@@ -205,12 +205,18 @@ export function FileLibraryView({ state, vaultId }: { state: LibraryState; vault
             <thead>
               <tr className="library-row library-head" aria-rowindex={1}>
                 <th scope="col">{t.name}</th>
-                <th scope="col">{t.category}</th>
+                <th scope="col" className="library-wide">
+                  {t.category}
+                </th>
                 <th scope="col" className="num">
                   {t.size}
                 </th>
-                <th scope="col">{t.added}</th>
-                <th scope="col">{t.blob}</th>
+                <th scope="col" className="library-wide">
+                  {t.added}
+                </th>
+                <th scope="col" className="library-wide">
+                  {t.blob}
+                </th>
                 <th scope="col">{a.actions}</th>
               </tr>
             </thead>
@@ -340,10 +346,12 @@ export function FileLibraryRow({
           </span>
         )}
       </td>
-      <td>{CATEGORY_LABEL[file.category]}</td>
+      <td className="library-wide">{CATEGORY_LABEL[file.category]}</td>
       <td className="num">{format.bytes(file.sizeBytes)}</td>
-      <td title={file.from === 'manifest' ? t.fromManifest : undefined}>{format.dateTime(file.addedAt)}</td>
-      <td>
+      <td className="library-wide" title={file.from === 'manifest' ? t.fromManifest : undefined}>
+        {format.dateTime(file.addedAt)}
+      </td>
+      <td className="library-wide">
         {file.blob ? (
           <>
             <code className="storage-id" title={t.blobTitle(file.blob.storageTxId)}>

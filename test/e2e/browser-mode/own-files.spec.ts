@@ -153,6 +153,19 @@ test('open, save and delete the files of a backed-up folder', async ({ browser }
     await expect(library.getByTestId('library-file')).toContainText('to-ben.txt')
   })
 
+  await test.step('at the smallest window the actions of a row stay on screen', async () => {
+    await page.setViewportSize({ width: 820, height: 560 })
+    const row = library.getByTestId('library-file').first()
+    await row.scrollIntoViewIfNeeded()
+    for (const name of [/^Open /, /^Save .* into a folder$/, /^Delete .* from the vault$/]) {
+      const box = await row.getByRole('button', { name }).boundingBox()
+      expect(box, String(name)).not.toBeNull()
+      expect(box!.x + box!.width).toBeLessThanOrEqual(820)
+    }
+    await page.screenshot({ path: 'test-results/screenshots/own-files-small-window.png' })
+    await page.setViewportSize({ width: 1280, height: 1000 })
+  })
+
   await test.step("the heirs' recovery of an encrypted copy no longer brings it", async () => {
     await page.getByRole('tab', { name: 'Overview' }).click()
     const usb = join(dir, 'usb-stick')
