@@ -274,6 +274,41 @@ describe('deleting files from a vault', () => {
     expect((await client.listAllAssets(vaultId)).map((a) => a.id).sort()).toEqual(assets)
   })
 
+  it('the re-packed bundle reaches the service as the queue sends bundles: names hidden, or real when the vault chose so', async () => {
+    const queue = await openQueue({ ...SMALL, realNameVaults: [vaultId] })
+    await backUp(queue)
+    await removeVaultFiles(await depsOf(queue), vaultId, only('Backup/Letters/to-ben.txt'))
+    const assets = await client.listAllAssets(vaultId)
+    const repacked = assets.find((a) => a.filename.startsWith('Bundle of'))!
+    expect(repacked.filename).toBe('Bundle of 2 small files')
+    const staying =
+      CONTENT['Backup/Letters/to-anna.txt']!.length + CONTENT['Backup/Letters/old/2019.txt']!.length
+    expect((repacked as typeof repacked & { metadata: unknown }).metadata).toEqual({
+      encryption: 'vault-desktop/bundle/v2',
+      bundle: true,
+      fileCount: 2,
+      plaintextBytes: staying,
+    })
+
+    queue.setRealNameVaults([])
+    await removeVaultFiles(await depsOf(queue), vaultId, only('Backup/Letters/to-anna.txt'))
+    const hidden = (await client.listAllAssets(vaultId)).find(
+      (a) => (a as typeof a & { metadata: { fileCount?: number } }).metadata.fileCount === 1,
+    )!
+    expect(hidden.filename).toMatch(/^file-[0-9a-f]{16}\.vault$/)
+    expect((hidden as typeof hidden & { metadata: unknown }).metadata).toEqual({
+      encryption: 'vault-desktop/bundle/v2',
+      bundle: true,
+      fileCount: 1,
+      nameSealedInside: true,
+    })
+    expect((await library(queue)).files.map((f) => f.path)).toEqual([
+      'Backup/Letters/old/2019.txt',
+      'Backup/Photos/beach.raw',
+      'Backup/Photos/hills.raw',
+    ])
+  })
+
   it('an older copy of the file in a bundle kept for other files goes too: that bundle is re-packed', async () => {
     const queue = await openQueue(SMALL)
     await backUp(queue)
