@@ -428,6 +428,29 @@ describe('deleting files from a vault', () => {
     expect((await library(queue)).files).toHaveLength(5)
   })
 
+  it('a blob that cannot be read for a network failure stops the plan: it is not taken for holding nothing', async () => {
+    const queue = await openQueue(SMALL)
+    await backUp(queue)
+    const cutOff = new Proxy(client, {
+      get(target, name, receiver) {
+        if (name === 'downloadAsset')
+          return async () => {
+            throw new Error('socket hang up')
+          }
+        const value = Reflect.get(target, name, receiver)
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    }) as VaultApiClient
+    const deps = await depsOf(queue, { client: cutOff })
+    await expect(planFileRemoval(deps, vaultId, only('Backup/Photos/beach.raw'))).rejects.toThrow(
+      'socket hang up',
+    )
+    await expect(removeVaultFiles(deps, vaultId, only('Backup/Photos/beach.raw'))).rejects.toThrow(
+      'socket hang up',
+    )
+    expect((await library(queue)).files).toHaveLength(5)
+  })
+
   it('without the vault key nothing is read or deleted, and the owner is told to type in the owner kit', async () => {
     const queue = await openQueue(SMALL)
     await backUp(queue)

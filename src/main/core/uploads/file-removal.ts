@@ -26,6 +26,7 @@ import {
   encryptBundleStream,
   encryptedBundleLength,
   encryptedManifestLength,
+  FileCipherError,
   type FileIdentity,
   openVaultBlob,
 } from '../../../vault-format'
@@ -118,10 +119,12 @@ async function contentsOf(
       contents = { kind: 'file', path: opened.identity.path }
     }
   } catch (error) {
-    // Another vault's key, damage, or a manifest: it holds no file of ours. A service that stopped
-    // answering must not pass for "holds nothing" though.
-    if (error instanceof VaultApiError && error.status !== 404) throw error
-    return null
+    // Another key (before a rotation), damage, or gone meanwhile: it holds no file of ours that could
+    // be read. A service that stopped answering must not pass for "holds nothing": that would leave a
+    // deleted file's bytes behind unnoticed.
+    if (error instanceof FileCipherError || (error instanceof VaultApiError && error.status === 404))
+      return null
+    throw error
   } finally {
     controller.abort()
   }
