@@ -67,6 +67,15 @@ export {
   type ShareInputErrorReason,
   VaultFormatError,
 } from './format-errors'
+export {
+  KIT_CHECK_INFO,
+  type KitCheckCodeProblem,
+  kitCheckCode,
+  kitCheckCodeHash,
+  kitCheckCodeOf,
+  type NormalizedKitCheckCode,
+  normalizeKitCheckCode,
+} from './kit-check'
 export { openKitWords, sealKitWords } from './kit-seal'
 export { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from './rehearsal-proof'
 export type {
