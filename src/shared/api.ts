@@ -155,6 +155,11 @@ export interface Guardian {
   walletAddress?: string
   invitedAt: string
   acceptedAt?: string
+  /**
+   * Extension kit-check: this guardian's kit check in the vault's current split, or null when the owner
+   * registered no check code for them (absent from services without the extension).
+   */
+  kitCheck?: GuardianKitCheck | null
 }
 
 export interface Heir {
@@ -260,6 +265,11 @@ export const SERVICE_EXTENSIONS = [
   'check-in-links',
   /** DELETE /key: the key that authenticates the request revokes itself (an app giving up its agent key). */
   'key-revoke',
+  /**
+   * PUT /vault/:id/kit-checks, POST /kit-check and the guardian page's kit check: guardians confirm they
+   * still hold their kit by its check code (FORMAT.md 5.5); Guardian.kitCheck says when they last did.
+   */
+  'kit-check',
 ] as const
 export type ServiceExtension = (typeof SERVICE_EXTENSIONS)[number]
 
@@ -381,4 +391,80 @@ export interface RehearsalTicket {
   expiresAt: string
   /** The practice file, encrypted under the practice key (base64). */
   sample: { filename: string; sizeBytes: number; content: string }
+}
+
+// ---- Extension kit-check: a guardian shows they still hold their paper kit (FORMAT.md 5.5) ----
+
+export const KIT_CHECK_LIMITS = {
+  /** The app's name for a split (e.g. the vault fingerprint and a re-split counter). */
+  splitMaxChars: 64,
+  /** A guardian is asked to check their kit this long after their last check (or reminder). */
+  reminderEveryDays: 365,
+  /** A guardian who has not confirmed this long after a reminder is overdue: the owner is told, once. */
+  confirmWithinDays: 30,
+} as const
+
+/** Guardian.kitCheck: the guardian's standing in the vault's current split. */
+export interface GuardianKitCheck {
+  /** The split the guardian's current kit belongs to (KitCheckRegistration.split). */
+  split: string
+  /** When the guardian last confirmed this split's kit; null: not yet. */
+  confirmedAt: string | null
+  /** When the service last asked the guardian to check their kit; null: not yet. */
+  remindedAt: string | null
+  /** Reminded more than confirmWithinDays ago and not confirmed since (the owner was told by e-mail). */
+  overdue: boolean
+}
+
+/**
+ * PUT /vault/:id/kit-checks (owner key): the check codes of a new split, as hashes only
+ * (kitCheckCodeHash(code, vaultId) in vault-format: lowercase hex SHA-256). A split other than the
+ * current one becomes current: the previous split's hashes are kept as superseded (so an old kit is
+ * named as such) and every guardian of the new split is reminded to check their new kit. Sending the
+ * current split again replaces its hashes (a confirmation stays where the hash did not change); sending
+ * a superseded split is refused (409).
+ */
+export interface KitCheckRegistration {
+  split: string
+  /** Each guardian at most once, each hash at most once; guardians of this vault. */
+  guardians: { guardianId: string; codeHash: string }[]
+}
+
+export interface KitCheckRegistered {
+  split: string
+  registeredAt: string
+}
+
+/**
+ * POST /kit-check (no owner key: the guardian token of the guardian's e-mail links is the credential;
+ * rate-limited like the token pages). `code` as typed or as derived from the words (any case, spaces
+ * and dashes allowed); the words themselves never leave the guardian's computer.
+ */
+export interface KitCheckRequest {
+  guardianToken: string
+  code: string
+}
+
+export const KIT_CHECK_OUTCOMES = [
+  /** The code of this guardian's kit in the current split: confirmedAt is recorded. */
+  'confirmed',
+  /** This guardian's kit of an older split: the owner made new kits on `newSplitAt`. */
+  'older-split',
+  /** Another guardian's kit of this vault (current or older split). */
+  'other-guardian',
+  /** Not a check code: a wrong check character, a character no code has, or the wrong length. */
+  'typo',
+  /** A check code, but of no kit this vault's owner registered (another vault's kit?). */
+  'unknown',
+  /** The owner has registered no check code for this guardian yet. */
+  'not-registered',
+] as const
+export type KitCheckOutcome = (typeof KIT_CHECK_OUTCOMES)[number]
+
+export interface KitCheckResult {
+  outcome: KitCheckOutcome
+  /** 'confirmed': when (now). */
+  confirmedAt?: string
+  /** 'older-split': when the owner registered the current split. */
+  newSplitAt?: string
 }

@@ -9,10 +9,15 @@ import {
   type CheckInResult,
   GUARDIAN_STATUSES,
   type Guardian,
+  type GuardianKitCheck,
   type GuardianRemoved,
   type Heir,
   type HeirRemoved,
   type KeyRevoked,
+  KIT_CHECK_LIMITS,
+  KIT_CHECK_OUTCOMES,
+  type KitCheckRegistered,
+  type KitCheckResult,
   type MailTestResult,
   REHEARSAL_STATES,
   RELEASE_TRIGGERS,
@@ -89,6 +94,9 @@ const orNull = (schema: JsonSchema): JsonSchema => {
 export type WireSchemaName =
   | 'Vault'
   | 'Guardian'
+  | 'GuardianKitCheck'
+  | 'KitCheckRegistered'
+  | 'KitCheckResult'
   | 'Heir'
   | 'Asset'
   | 'UploadedAsset'
@@ -153,8 +161,46 @@ const guardian = objectOf<Guardian>(
     walletAddress: ETHEREUM_ADDRESS,
     invitedAt: timestamp(),
     acceptedAt: timestamp(),
+    kitCheck: orNull(ref('GuardianKitCheck')),
   },
-  ['walletAddress', 'acceptedAt'],
+  ['walletAddress', 'acceptedAt', 'kitCheck'],
+)
+
+const splitName = (description: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: KIT_CHECK_LIMITS.splitMaxChars,
+  description,
+})
+
+const guardianKitCheck = objectOf<GuardianKitCheck>(
+  "The guardian's kit check in the vault's current split (extension kit-check); null on a guardian when the owner registered no check code for them.",
+  {
+    split: splitName("the split the guardian's current kit belongs to"),
+    confirmedAt: orNull(timestamp('when the guardian last confirmed they hold this kit')),
+    remindedAt: orNull(timestamp('when the service last asked the guardian to check their kit')),
+    overdue: flag(
+      `reminded more than ${KIT_CHECK_LIMITS.confirmWithinDays} days ago and not confirmed since (the owner was told)`,
+    ),
+  },
+)
+
+const kitCheckRegistered = objectOf<KitCheckRegistered>(
+  "A split's check codes registered: it is the vault's current split.",
+  { split: splitName('the split as registered'), registeredAt: timestamp() },
+)
+
+const kitCheckResult = objectOf<KitCheckResult>(
+  'What a typed or derived check code turned out to be.',
+  {
+    outcome: oneOfValues(
+      KIT_CHECK_OUTCOMES,
+      "confirmed: this guardian's current kit (recorded); older-split: their kit of a split the owner replaced; other-guardian: another guardian's kit of this vault; typo: not a check code; unknown: a code of no kit of this vault; not-registered: the owner registered no code for this guardian",
+    ),
+    confirmedAt: timestamp('when the confirmation was recorded (outcome confirmed)'),
+    newSplitAt: timestamp('when the owner made the new kits (outcome older-split)'),
+  },
+  ['confirmedAt', 'newSplitAt'],
 )
 
 const heir = objectOf<Heir>(
@@ -375,6 +421,9 @@ const assetListMeta = objectOf<AssetListMeta>('The asset list page.', {
 export const WIRE_SCHEMAS: Record<WireSchemaName, JsonSchema> = {
   Vault: vault,
   Guardian: guardian,
+  GuardianKitCheck: guardianKitCheck,
+  KitCheckRegistered: kitCheckRegistered,
+  KitCheckResult: kitCheckResult,
   Heir: heir,
   Asset: asset,
   UploadedAsset: uploadedAsset,
