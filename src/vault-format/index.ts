@@ -3,6 +3,7 @@
 // CLI and a browser. A host may inject a faster AES-GCM and a batch runner (src/node-cipher).
 
 export type { AeadBackend, ChunkAead } from './aead-backend'
+export { arweaveVaultRef, contentHash } from './arweave-ref'
 export { nobleAeadBackend } from './aead-noble'
 export type { ByteSource } from './byte-queue'
 export {
