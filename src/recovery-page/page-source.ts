@@ -3,6 +3,7 @@
 // lists its blobs, and each blob streams its bytes on demand; nothing a source says becomes a file
 // name (names come only from inside the authenticated blobs), and its dates count only for the old
 // formats that carry none (docs/FORMAT.md 3.11). Runs in the page: no Node.
+import { AppError } from '../shared/app-error'
 
 /** One encrypted blob the page can read. */
 export interface PageBlob {
@@ -24,19 +25,19 @@ export interface PageSource {
   list(signal?: AbortSignal): Promise<PageBlob[]>
 }
 
+export type PageSourceProblem =
+  | 'ACCESS_REFUSED'
+  | 'NOT_FOUND'
+  | 'UNREACHABLE'
+  | 'BAD_ANSWER'
+  | 'NOT_RELEASED'
+  | 'INVALID_ADDRESS'
+
 /** A source that cannot be read: its message is for the heir, in the page's language. */
-export class PageSourceError extends Error {
+export class PageSourceError extends AppError {
   override readonly name = 'PageSourceError'
-  constructor(
-    readonly code:
-      | 'ACCESS_REFUSED'
-      | 'NOT_FOUND'
-      | 'UNREACHABLE'
-      | 'BAD_ANSWER'
-      | 'NOT_RELEASED'
-      | 'INVALID_ADDRESS',
-    message: string,
-  ) {
-    super(message)
+  declare readonly code: PageSourceProblem
+  constructor(code: PageSourceProblem, message: string) {
+    super({ code, userMessage: message })
   }
 }

@@ -61,6 +61,8 @@ const RULES: Rule[] = [
     node: true,
   },
   { place: 'main/renderer-files.ts', mayImport: [], packages: [], node: true },
+  // The heir's recovery page: one HTML file that runs in any browser, from file:// too.
+  { place: 'recovery-page', mayImport: ['vault-format', 'shared'], packages: ['jsqr'], node: false },
   { place: 'preload', mayImport: ['shared'], packages: ['electron'], node: false },
   { place: 'renderer', mayImport: ['shared'], packages: null, node: false },
   { place: 'service', mayImport: ['shared'], packages: null, node: true },
