@@ -18,6 +18,18 @@ import { pipeline } from 'node:stream/promises'
 import type { ReadableStream } from 'node:stream/web'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
+import {
+  ARWEAVE_ID,
+  type ArweaveBlob,
+  DEFAULT_MAX_PAGES,
+  gatewayAddress,
+  gatewayEndpoint,
+  MAX_PAGE_BYTES,
+  readSearchPage,
+  searchBody,
+} from '../shared/arweave-search'
+import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
+import { arweaveVaultRef } from '../vault-format/arweave-ref'
 import { plaintextLength } from '../vault-format/chunked-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
@@ -26,30 +38,12 @@ import type { ManifestUsed } from './recovery-plan'
 /** Folder inside the output folder holding downloads (removed once a run completes). */
 export const ARWEAVE_DOWNLOADS_FOLDER = '.vault-arweave-downloads'
 
-/** The tags of docs/FORMAT.md ("Finding a vault on Arweave"), version 1. */
-export const VAULT_APP_NAME = 'Vault-Desktop'
+export { VAULT_APP_NAME } from '../shared/arweave-search'
+// The search and its checks are shared with the heir's recovery page (shared/arweave-search.ts), as
+// are the heir's words (shared/heir-source-text.ts) and the Vault-Ref derivation (vault-format).
+export { ARWEAVE_ID, type ArweaveBlob, arweaveVaultRef, DEFAULT_MAX_PAGES }
 
-/** SHA-256("vault-desktop/arweave/v1" || 0x00 || UTF-8(vault id)) in lowercase hex: the Vault-Ref tag. */
-export function arweaveVaultRef(vaultId: string): string {
-  return createHash('sha256')
-    .update(Buffer.concat([Buffer.from('vault-desktop/arweave/v1'), Buffer.from([0]), Buffer.from(vaultId)]))
-    .digest('hex')
-}
-
-/** One transaction tagged with the vault's reference. */
-export interface ArweaveBlob {
-  txId: string
-  /** The wallet that posted it (the vault service's operator, for genuine blobs). */
-  owner: string
-  size: number
-  /** The Content-SHA256 tag, when present and well formed. */
-  sha256Hex?: string
-  /**
-   * When its block was mined (ms); undefined while it waits for a block. For information only: anyone
-   * can post an old blob again later, so it never decides which copy is the newest.
-   */
-  minedAtMs?: number
-}
+const TEXT = HEIR_SOURCE_TEXT.en
 
 export type ArweaveStopCode =
   | 'INVALID_ADDRESS'
@@ -59,15 +53,6 @@ export type ArweaveStopCode =
   | 'GATEWAY_UNTRUSTWORTHY'
   | 'TOO_MANY_PAGES'
   | 'OUTPUT_UNWRITABLE'
-
-/** An Arweave transaction id or wallet address: exactly 43 base64url characters (32 bytes). */
-export const ARWEAVE_ID = /^[A-Za-z0-9_-]{43}$/
-
-/** Pages of 100 followed at most (100 000 transactions) unless told otherwise. */
-export const DEFAULT_MAX_PAGES = 1000
-
-/** The most a gateway's answer to one page may weigh: 100 transactions take well under 1 MB. */
-const MAX_PAGE_BYTES = 8 << 20
 
 /** Why a run could not go on; the message says what happened and what to do. */
 export class ArweaveRecoveryError extends AppError {
@@ -128,68 +113,22 @@ export interface ArweaveRecoveryReport {
   stopped?: { code: ArweaveStopCode; message: string }
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/
-
-const QUERY = `query($tags: [TagFilter!]!, $owners: [String!], $after: String) {
-  transactions(tags: $tags, owners: $owners, first: 100, after: $after, sort: HEIGHT_ASC) {
-    pageInfo { hasNextPage }
-    edges { cursor node { id owner { address } data { size } block { timestamp } tags { name value } } }
-  }
-}`
-
-interface TransactionsPage {
-  transactions: {
-    pageInfo: { hasNextPage: boolean }
-    edges: {
-      cursor: string
-      node: {
-        id: string
-        owner: { address: string }
-        data: { size: string }
-        block: { timestamp: number } | null
-        tags: { name: string; value: string }[]
-      }
-    }[]
-  }
-}
-
 function gatewayUrl(gateway: string): URL {
-  let url: URL | undefined
-  try {
-    url = new URL(gateway)
-  } catch {
-    url = undefined
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new ArweaveRecoveryError(
-      'INVALID_ADDRESS',
-      `"${gateway}" is not a gateway address. Give one such as https://arweave.net (any Arweave gateway that answers GraphQL queries will do).`,
-    )
-  }
-  url.pathname = url.pathname.replace(/\/+$/, '')
-  url.search = ''
-  url.hash = ''
+  const url = gatewayAddress(gateway)
+  if (!url) throw new ArweaveRecoveryError('INVALID_ADDRESS', TEXT.gatewayAddress(gateway))
   return url
 }
 
-function endpoint(gateway: URL, path: string): string {
-  return `${gateway.href.replace(/\/$/, '')}/${path}`
-}
+const endpoint = gatewayEndpoint
 
-function unreachable(gateway: URL, what: string, error: unknown): ArweaveRecoveryError {
+function unreachable(gateway: URL, at: GatewayStep, error: unknown): ArweaveRecoveryError {
   const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message
-  return new ArweaveRecoveryError(
-    'GATEWAY_UNREACHABLE',
-    `The Arweave gateway ${gateway.origin} could not be reached ${what} (${cause}). Check the internet connection and the address, or try another gateway (https://arweave.net is one), then start the recovery again: files already recovered are kept and finished downloads are not fetched again.`,
-  )
+  return new ArweaveRecoveryError('GATEWAY_UNREACHABLE', TEXT.gatewayUnreachable(gateway.origin, at, cause))
 }
 
 /** The gateway answered something no honest gateway sends: named, and another gateway advised. */
-function untrustworthy(gateway: URL, what: string): ArweaveRecoveryError {
-  return new ArweaveRecoveryError(
-    'GATEWAY_UNTRUSTWORTHY',
-    `The Arweave gateway ${gateway.origin} answered ${what}. It is faulty or not to be trusted, so the recovery stopped before downloading anything it named. Use another gateway (https://arweave.net is one) and start again.`,
-  )
+function untrustworthy(gateway: URL, oddity: GatewayOddity): ArweaveRecoveryError {
+  return new ArweaveRecoveryError('GATEWAY_UNTRUSTWORTHY', TEXT.gatewayUntrustworthy(gateway.origin, oddity))
 }
 
 /** At most `limit` bytes of a response body, as text; null when it is longer. */
@@ -209,10 +148,7 @@ async function boundedText(response: Response, limit: number): Promise<string | 
 export function checkOwnerAddress(owner: string): string {
   const address = owner.trim()
   if (!ARWEAVE_ID.test(address)) {
-    throw new ArweaveRecoveryError(
-      'INVALID_OWNER',
-      `"${owner}" is not an Arweave wallet address (those are exactly 43 letters, digits, '-' and '_'). Give the address of the wallet that stored the vault (the vault service's operator), or leave the owner out.`,
-    )
+    throw new ArweaveRecoveryError('INVALID_OWNER', TEXT.ownerAddress(owner))
   }
   return address
 }
@@ -231,96 +167,42 @@ export async function findVaultBlobs(
   const owner = options.owner === undefined ? undefined : checkOwnerAddress(options.owner)
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES
   const vaultRef = arweaveVaultRef(vaultId)
-  // op EQ is every gateway's default, but arlocal applies it only when given.
-  const tags = [
-    { name: 'App-Name', values: [VAULT_APP_NAME], op: 'EQ' },
-    { name: 'Vault-Ref', values: [vaultRef], op: 'EQ' },
-  ]
   const blobs = new Map<string, ArweaveBlob>()
   const cursors = new Set<string>()
   let after: string | undefined
   for (let page = 1; ; page++) {
     if (page > maxPages) {
-      throw new ArweaveRecoveryError(
-        'TOO_MANY_PAGES',
-        `The Arweave gateway ${url.origin} was still listing transactions tagged with this vault after ${maxPages} pages (${maxPages * 100} transactions), so the search stopped. A gateway that pages on for ever is faulty or hostile, and anyone can tag junk with a vault's label: try another gateway, or give --owner <the wallet address that stored the vault> to list only its transactions.`,
-      )
+      throw new ArweaveRecoveryError('TOO_MANY_PAGES', TEXT.gatewayTooManyPages(url.origin, maxPages))
     }
     let response: Response
     try {
       response = await fetch(endpoint(url, 'graphql'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query: QUERY,
-          variables: { tags, after, ...(owner ? { owners: [owner] } : {}) },
-        }),
+        body: searchBody(vaultRef, owner, after),
         signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
       })
     } catch (error) {
-      throw unreachable(url, "to look up the vault's files", error)
+      throw unreachable(url, { step: 'search' }, error)
     }
     let text: string | null
     try {
       text = await boundedText(response, MAX_PAGE_BYTES)
     } catch (error) {
-      throw unreachable(url, "while reading the list of the vault's files", error)
+      throw unreachable(url, { step: 'search-read' }, error)
     }
-    if (text === null)
-      throw untrustworthy(url, `a page of more than ${MAX_PAGE_BYTES >> 20} MB to the search`)
-    let body: { data?: TransactionsPage; errors?: { message: string }[] } = {}
-    try {
-      body = JSON.parse(text)
-    } catch {
-      body = {}
-    }
-    if (!response.ok || !body?.data?.transactions) {
+    if (text === null) throw untrustworthy(url, { kind: 'big-page', mb: MAX_PAGE_BYTES >> 20 })
+    const read = readSearchPage(text, response.ok, vaultRef, owner, cursors)
+    if (read.kind === 'failed') {
       throw new ArweaveRecoveryError(
         'GATEWAY_ERROR',
-        `The Arweave gateway ${url.origin} did not answer the search for the vault's files (HTTP ${response.status}${typeof body?.errors?.[0]?.message === 'string' ? `: ${body.errors[0].message.slice(0, 200)}` : ''}). Use a gateway that answers GraphQL queries, such as https://arweave.net, and start again.`,
+        TEXT.gatewaySearchFailed(url.origin, response.status, read.detail),
       )
     }
-    const { edges, pageInfo } = body.data.transactions
-    if (!Array.isArray(edges)) throw untrustworthy(url, 'a search result without a list of transactions')
-    for (const edge of edges) {
-      const node = edge?.node
-      if (!node || typeof node.id !== 'string' || !ARWEAVE_ID.test(node.id)) {
-        throw untrustworthy(
-          url,
-          `${JSON.stringify(String(node?.id)).slice(0, 60)} where a transaction id must be`,
-        )
-      }
-      const address = node.owner?.address
-      if (typeof address !== 'string' || !ARWEAVE_ID.test(address)) {
-        throw untrustworthy(url, `a transaction (${node.id}) without a valid owner address`)
-      }
-      const size = Number(node.data?.size)
-      if (!Number.isSafeInteger(size) || size < 0) {
-        throw untrustworthy(url, `a transaction (${node.id}) with an impossible size`)
-      }
-      const nodeTags = Array.isArray(node.tags) ? node.tags : []
-      // Whatever the gateway's filter did, only this vault's transactions (of this owner) are downloaded.
-      if (!nodeTags.some((t) => t?.name === 'Vault-Ref' && t.value === vaultRef)) continue
-      if (owner && address !== owner) continue
-      const sha = nodeTags.find((t) => t?.name === 'Content-SHA256')?.value
-      const sha256Hex = typeof sha === 'string' ? sha.toLowerCase() : undefined
-      const timestamp = node.block?.timestamp
-      blobs.set(node.id, {
-        txId: node.id,
-        owner: address,
-        size,
-        ...(sha256Hex && SHA256_HEX.test(sha256Hex) ? { sha256Hex } : {}),
-        ...(Number.isFinite(timestamp) ? { minedAtMs: blockTimeMs(timestamp as number) } : {}),
-      })
-    }
-    if (!pageInfo?.hasNextPage || edges.length === 0) break
-    const cursor = edges[edges.length - 1]!.cursor
-    // A cursor seen before would page in a circle.
-    if (typeof cursor !== 'string' || cursors.has(cursor)) {
-      throw untrustworthy(url, 'the same page of its search again')
-    }
-    cursors.add(cursor)
-    after = cursor
+    if (read.kind === 'untrustworthy') throw untrustworthy(url, read.oddity)
+    for (const blob of read.blobs) blobs.set(blob.txId, blob)
+    if (read.after === undefined) break
+    after = read.after
   }
   return [...blobs.values()]
 }
@@ -339,11 +221,6 @@ function isBlobLength(size: number): boolean {
   } catch {
     return false
   }
-}
-
-/** Gateways give a block's time in seconds; arlocal (the local test network) gives milliseconds. */
-function blockTimeMs(timestamp: number): number {
-  return timestamp < 1e11 ? timestamp * 1000 : timestamp
 }
 
 /** The size of a file there (never through a link: a link counts as nothing there). */
@@ -400,12 +277,9 @@ async function fetchData(
     await response.body?.cancel()
     const next = new URL(response.headers.get('location')!, target)
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-      throw untrustworthy(
-        gateway,
-        `a redirect of ${txId} to ${JSON.stringify(next.href.slice(0, 80))}, which is not an HTTP(S) address`,
-      )
+      throw untrustworthy(gateway, { kind: 'redirect', txId, to: JSON.stringify(next.href.slice(0, 80)) })
     }
-    if (hop === 5) throw untrustworthy(gateway, `more than 5 redirects for ${txId}`)
+    if (hop === 5) throw untrustworthy(gateway, { kind: 'redirects', txId })
     target = next.href
   }
 }
@@ -438,7 +312,7 @@ async function download(
     const stalled = () =>
       new ArweaveRecoveryError(
         'GATEWAY_UNREACHABLE',
-        `The Arweave gateway ${url.origin} stopped sending ${blob.txId}: nothing came for ${Math.round(stallMs / 1000)} s, so the download was stopped. Start the recovery again (it continues where it stopped), or use another gateway.`,
+        TEXT.gatewayStalled(url.origin, blob.txId, Math.round(stallMs / 1000)),
       )
     let response: Response
     try {
@@ -447,12 +321,12 @@ async function download(
       clearTimeout(timer)
       if (error instanceof ArweaveRecoveryError) throw error
       if (stall.signal.aborted) throw stalled()
-      throw unreachable(url, `to download ${blob.txId}`, error)
+      throw unreachable(url, { step: 'download', txId: blob.txId }, error)
     }
     if (!response.ok || !response.body) {
       throw new ArweaveRecoveryError(
         'GATEWAY_ERROR',
-        `The Arweave gateway ${url.origin} did not serve ${blob.txId} (HTTP ${response.status}). Try again later or with another gateway: files already recovered are kept.`,
+        TEXT.gatewayNotServed(url.origin, blob.txId, response.status),
       )
     }
     // A gateway that ignores the range sends the whole blob again.
@@ -482,7 +356,7 @@ async function download(
       }
       if ((error as NodeJS.ErrnoException).syscall) throw error
       if (stall.signal.aborted) throw stalled()
-      throw unreachable(url, `while downloading ${blob.txId} (the download was cut off)`, error)
+      throw unreachable(url, { step: 'download', txId: blob.txId, cutOff: true }, error)
     } finally {
       clearTimeout(timer)
     }
@@ -587,8 +461,8 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
         reason: 'unreadable',
         message:
           outcome === 'too-long'
-            ? `The gateway ${url.origin} sent more bytes for ${blob.txId} than the ${blob.size} its transaction holds, so the download was cut and nothing was written for it. Run the recovery again with another gateway.`
-            : `The gateway served bytes for ${blob.txId} that are not the stored file (wrong size or SHA-256). Nothing was written for it; run the recovery again, or with another gateway.`,
+            ? TEXT.gatewayTooLong(url.origin, blob.txId, blob.size)
+            : TEXT.gatewayMismatch(blob.txId),
       })
       continue
     }

@@ -6,7 +6,7 @@
 // kept and skipped. When the service stops answering the run stops, and a re-run picks up where it
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
 import { lstat, rm, rmdir } from 'node:fs/promises'
-import { basename, extname, join, relative, resolve, sep } from 'node:path'
+import { basename, join, relative, resolve, sep } from 'node:path'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
@@ -14,6 +14,8 @@ import { VaultApiClient, VaultApiError, type VaultDetails } from '../service-cli
 import { checkServiceAddress } from '../service-client/service-address'
 import type { ApiPrefix, Asset } from '../shared/api'
 import { AppError } from '../shared/app-error'
+import { HEIR_SOURCE_TEXT, type ServiceStep } from '../shared/heir-source-text'
+import { listedFiles } from '../shared/service-answers'
 import { plaintextLength } from '../vault-format/chunked-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
@@ -126,30 +128,27 @@ export interface HeirRecoveryReport {
   manifestExpected: boolean
 }
 
-const ACCESS_REFUSED =
-  'The vault service did not accept this access code. It may be mistyped (copy it again from the e-mail, including the "hk_" at its start), or it may have been withdrawn. If it still fails, you can recover from a copy of the encrypted files with the same guardians\' kits.'
+// The heir's words, shared with the recovery page (shared/heir-source-text.ts).
+const TEXT = HEIR_SOURCE_TEXT.en
 
-function unreachable(serviceUrl: string, what: string): string {
-  return `The vault service at ${serviceUrl} could not be reached ${what}. Check the internet connection and the address in the e-mail, then start the recovery again: files already recovered are kept, and a download that was cut off continues where it stopped.`
+function unreachable(serviceUrl: string, at: ServiceStep): string {
+  return TEXT.unreachable(serviceUrl, at)
 }
 
-function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId?: string): HeirAccessError {
+function toAccessError(
+  error: unknown,
+  serviceUrl: string,
+  at: ServiceStep,
+  vaultId?: string,
+): HeirAccessError {
   if (error instanceof HeirAccessError) return error
   if (error instanceof VaultApiError) {
-    if (error.status === 401) return new HeirAccessError('ACCESS_REFUSED', ACCESS_REFUSED, 401)
+    if (error.status === 401) return new HeirAccessError('ACCESS_REFUSED', TEXT.accessRefused, 401)
     if (error.status === 403) {
-      return new HeirAccessError(
-        'ACCESS_REFUSED',
-        `This access token is for a different vault than ${vaultId ? `vault ${vaultId}` : 'the one asked for'}. The vault id in the e-mail and the one printed on the guardians' kits must be the same: check that the e-mail and the kits belong to the same person's vault.`,
-        403,
-      )
+      return new HeirAccessError('ACCESS_REFUSED', TEXT.otherVault(vaultId), 403)
     }
     if (error.status === 404) {
-      return new HeirAccessError(
-        'VAULT_NOT_FOUND',
-        "The vault service does not know this vault. Check that the guardians' kits are for the vault named in the e-mail (the vault id is printed on every kit).",
-        404,
-      )
+      return new HeirAccessError('VAULT_NOT_FOUND', TEXT.vaultUnknown, 404)
     }
     // An answer the client refused (another vault, ids that are not ids, one still arriving after its
     // time, a download dripping too slowly): its own words say what.
@@ -160,19 +159,15 @@ function toAccessError(error: unknown, serviceUrl: string, what: string, vaultId
         `${error.userMessage} Start the recovery again later: files already recovered are kept, and a download that was cut off continues where it stopped.`,
       )
     }
-    if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+    if (error.status === 0) return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, at))
     // The client follows no redirect; its message says which address to use instead.
     if (error.code === 'REDIRECT_REFUSED') {
       return new HeirAccessError('INVALID_ADDRESS', error.userMessage, error.status)
     }
-    return new HeirAccessError(
-      'SERVICE_ERROR',
-      `The vault service had a problem ${what} (HTTP ${error.status}). Try again later: files already recovered are kept.`,
-      error.status,
-    )
+    return new HeirAccessError('SERVICE_ERROR', TEXT.serviceProblem(at, error.status), error.status)
   }
   // A connection cut in the middle of a download surfaces as a stream error.
-  return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, what))
+  return new HeirAccessError('SERVICE_UNREACHABLE', unreachable(serviceUrl, at))
 }
 
 function clientFor(access: HeirAccess, prefix: ApiPrefix): VaultApiClient {
@@ -206,10 +201,7 @@ async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; 
       const vault = await client.getVault(access.vaultId)
       // An heir's code opens a released vault only: a service that says otherwise is not to be believed.
       if (vault.state !== 'released') {
-        throw new HeirAccessError(
-          'ACCESS_REFUSED',
-          `The vault service says vault ${access.vaultId} has not been released (its state is "${vault.state}"), yet it let this access code read it. Nothing was downloaded. Check that the e-mail is genuine, and ask the service or the owner's guardians what is going on.`,
-        )
+        throw new HeirAccessError('ACCESS_REFUSED', TEXT.notReleased(access.vaultId, vault.state))
       }
       return { client, vault }
     } catch (error) {
@@ -217,65 +209,34 @@ async function openVault(access: HeirAccess): Promise<{ client: VaultApiClient; 
       if (!(error instanceof VaultApiError && error.status === 404)) break
     }
   }
-  throw toAccessError(lastError, access.serviceUrl, 'to open the vault', access.vaultId)
-}
-
-/** A relative path safe to write under the output folder: no "..", no absolute or drive parts. */
-function safeRelativePath(candidate: string | undefined): string | undefined {
-  if (!candidate) return undefined
-  const parts = candidate
-    .split(/[\\/]+/)
-    .map((p) => p.trim())
-    .filter((p) => p && p !== '.' && p !== '..' && !/^[A-Za-z]:$/.test(p))
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (parts.length === 0 || parts.some((p) => /[\u0000-\u001f\u007f]/.test(p) || p === DOWNLOADS_FOLDER))
-    return undefined
-  return parts.join('/')
+  throw toAccessError(lastError, access.serviceUrl, { step: 'open' }, access.vaultId)
 }
 
 function namesFor(assets: Asset[]): HeirFile[] {
-  const used = new Set<string>()
-  // The client checked the listing (ids, sizes, no id twice: answer-checks.ts); the ids reach
-  // request paths only, never local names.
-  return assets.map((asset) => {
-    const metadata = (asset as Asset & { metadata?: { relativePath?: unknown } }).metadata
-    const fromMetadata =
-      typeof metadata?.relativePath === 'string' ? safeRelativePath(metadata.relativePath) : undefined
-    let name = fromMetadata ?? safeRelativePath(asset.filename) ?? `file-${asset.id}`
-    // Two assets with one name (the same file uploaded twice, say): keep both.
-    if (used.has(name.toLowerCase())) {
-      const ext = extname(name)
-      const stem = name.slice(0, name.length - ext.length)
-      for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem} (${n})${ext}`
-    }
-    used.add(name.toLowerCase())
+  // The client checked the listing (ids, sizes, no id twice: answer-checks.ts); the ids reach request
+  // paths and local download names made here (confined-write.ts). Names, dates and counts are what the
+  // uploader told the service (shared with the recovery page: shared/service-answers.ts).
+  const listed = listedFiles(assets, (index) => `file-${assets[index]!.id}`, DOWNLOADS_FOLDER)
+  return assets.map((asset, index) => {
+    const told = listed[index]!
     let plaintextBytes: number
     try {
       // Format 2 blobs also hold the file's name: the uploader's metadata says the exact size.
       const fromBlob = plaintextLength(asset.sizeBytes)
-      const declared = (metadata as { plaintextBytes?: unknown } | undefined)?.plaintextBytes
-      plaintextBytes =
-        Number.isSafeInteger(declared) && (declared as number) >= 0 && (declared as number) <= fromBlob
-          ? (declared as number)
-          : fromBlob
+      const declared = told.declaredPlaintextBytes
+      plaintextBytes = declared !== undefined && declared <= fromBlob ? declared : fromBlob
     } catch {
       plaintextBytes = -1
     }
-    const uploadedAtMs = Date.parse(asset.createdAt)
-    const told = metadata as { bundle?: unknown; fileCount?: unknown; manifest?: unknown } | undefined
-    const fileCount =
-      told?.bundle === true && Number.isSafeInteger(told.fileCount) && (told.fileCount as number) > 0
-        ? (told.fileCount as number)
-        : undefined
     return {
       assetId: asset.id,
-      name,
+      name: told.name,
       encryptedBytes: asset.sizeBytes,
       plaintextBytes,
       contentType: asset.contentType,
-      ...(Number.isFinite(uploadedAtMs) ? { uploadedAtMs } : {}),
-      ...(fileCount !== undefined ? { fileCount } : {}),
-      ...(told?.manifest === true && told.bundle !== true ? { listOnly: true } : {}),
+      ...(told.uploadedAtMs !== undefined ? { uploadedAtMs: told.uploadedAtMs } : {}),
+      ...(told.fileCount !== undefined ? { fileCount: told.fileCount } : {}),
+      ...(told.listOnly ? { listOnly: true } : {}),
     }
   })
 }
@@ -286,7 +247,7 @@ export async function listHeirFiles(access: HeirAccess): Promise<{ vault: VaultD
   try {
     return { vault, files: namesFor(await client.listAllAssets(access.vaultId)) }
   } catch (error) {
-    throw toAccessError(error, access.serviceUrl, 'to list the files')
+    throw toAccessError(error, access.serviceUrl, { step: 'list' })
   }
 }
 
@@ -313,7 +274,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     client = opened.client
     files = namesFor(await opened.client.listAllAssets(opts.vaultId))
   } catch (error) {
-    const stop = toAccessError(error, opts.serviceUrl, 'to list the files')
+    const stop = toAccessError(error, opts.serviceUrl, { step: 'list' })
     report.stopped = { code: stop.code, message: stop.userMessage }
     return report
   }
@@ -426,11 +387,11 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
             ...base,
             status: 'failed',
             reason: 'missing',
-            message: `The service no longer has "${file.name}". Nothing was written for it; the other files are not affected.`,
+            message: TEXT.fileGone(file.name),
           })
           continue
         }
-        const stop = toAccessError(error, opts.serviceUrl, `while downloading "${file.name}"`)
+        const stop = toAccessError(error, opts.serviceUrl, { step: 'download', name: file.name })
         report.stopped = { code: stop.code, message: stop.userMessage }
         report.results.push({ ...base, status: 'not-reached', message: stop.userMessage })
         continue
@@ -439,7 +400,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       if (got !== file.encryptedBytes) {
         const stop = new HeirAccessError(
           'SERVICE_UNREACHABLE',
-          unreachable(opts.serviceUrl, `while downloading "${file.name}" (the download was cut off)`),
+          unreachable(opts.serviceUrl, { step: 'download', name: file.name, cutOff: true }),
         )
         report.stopped = { code: stop.code, message: stop.userMessage }
         report.results.push({ ...base, status: 'not-reached', message: stop.userMessage })
@@ -560,7 +521,7 @@ class TooLongError extends AppError {
   constructor(serviceUrl: string, listed: number) {
     super({
       code: 'DOWNLOAD_TOO_LONG',
-      userMessage: `The Vault Service at ${serviceUrl} sent more than the ${listed} bytes it listed for this file, so the download was stopped. If this keeps happening, the address may not be a genuine Vault Service.`,
+      userMessage: TEXT.tooLong(serviceUrl, listed),
     })
   }
 }
