@@ -76,7 +76,10 @@ const UNNAMED = '\u0000unnamed'
 class LongerThanListed extends AppError {
   override readonly name = 'LongerThanListed'
   constructor() {
-    super({ code: 'DOWNLOAD_TOO_LONG', userMessage: 'The service sent more bytes than it lists for this blob.' })
+    super({
+      code: 'DOWNLOAD_TOO_LONG',
+      userMessage: 'The service sent more bytes than it lists for this blob.',
+    })
   }
 }
 
