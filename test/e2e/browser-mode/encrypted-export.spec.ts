@@ -10,7 +10,7 @@ import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { decodeOwnerKitWords, encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
-import { collectPageErrors, startLocally } from '../support/page-steps'
+import { backUpPath, collectPageErrors, startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -47,17 +47,7 @@ test('export an encrypted copy, then recover that folder in a fresh app', async 
   await startLocally(page)
   const words = await saveAndConfirmOwnerKit(page)
 
-  await page.getByRole('tab', { name: 'Assets' }).click()
-  await page
-    .getByLabel('Path of a file or folder on the computer running Vault Desktop')
-    .fill(join(dir, 'papers'))
-  await page.getByRole('button', { name: 'Back up' }).click()
-  const confirm = page.getByRole('dialog', { name: 'Upload these files?' })
-  const summary = page.getByTestId('upload-summary')
-  await expect(confirm.or(summary)).toBeVisible({ timeout: 30_000 })
-  if (await confirm.isVisible()) await confirm.getByRole('button', { name: /^Encrypt and upload/ }).click()
-  await expect(summary).toContainText('stored', { timeout: 30_000 })
-  await expect(summary).not.toContainText('failed')
+  await backUpPath(page, join(dir, 'papers'))
 
   await page.getByRole('tab', { name: 'Overview' }).click()
   const usb = join(dir, 'usb-stick')

@@ -14,7 +14,7 @@ import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { decodeOwnerKitWords, encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
-import { collectPageErrors, startLocally } from '../support/page-steps'
+import { backUpPath, collectPageErrors, startLocally } from '../support/page-steps'
 
 let app: BrowserModeApp
 let dir: string
@@ -63,16 +63,7 @@ test('open, save and delete the files of a backed-up folder', async ({ browser }
   const library = page.getByTestId('file-library')
 
   await test.step('back up a folder', async () => {
-    await page.getByRole('tab', { name: 'Assets' }).click()
-    await page
-      .getByLabel('Path of a file or folder on the computer running Vault Desktop')
-      .fill(join(dir, 'home', 'Family'))
-    await page.getByRole('button', { name: 'Back up' }).click()
-    const confirm = page.getByRole('dialog', { name: 'Upload these files?' })
-    const summary = page.getByTestId('upload-summary')
-    await expect(confirm.or(summary)).toBeVisible({ timeout: 30_000 })
-    if (await confirm.isVisible()) await confirm.getByRole('button', { name: /^Encrypt and upload/ }).click()
-    await expect(summary).toContainText('4 stored', { timeout: 30_000 })
+    await backUpPath(page, join(dir, 'home', 'Family'), '4 stored')
     await expect(library.getByRole('button', { name: 'Open folder Family' })).toBeVisible({ timeout: 20_000 })
   })
 
