@@ -3,7 +3,7 @@
 // outlives the app (emptied at quit, and at the next start after a crash). Saving needs the vault key.
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dispatch } from '../../src/main/core/ipc/handler-table'
 import { createVaultApp, type VaultApp } from '../../src/main/core/vault-app'
@@ -50,31 +50,38 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** An app connected to the service with a vault whose Letters/ (two small files) is backed up. */
+async function backedUpApp(userData: string): Promise<{ app: VaultApp; vaultId: string }> {
+  const app = appOn(userData)
+  const account = await service.admin.createAccount({ email: `${basename(userData)}@example.com` })
+  const { vaultId } = await service.admin.createVault({ account: account.accountId, preset: 'standard' })
+  await ok(app, 'connectService', { serviceUrl: service.url, apiKey: account.apiKey })
+  await ok(app, 'importOwnerKit', {
+    vaultId,
+    words: encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }),
+  })
+  const folder = join(dir, 'files', 'Letters')
+  await mkdir(folder, { recursive: true })
+  await writeFile(join(folder, 'to-anna.txt'), 'Dear Anna\n')
+  await writeFile(join(folder, 'to-ben.txt'), 'Dear Ben\n')
+  const { batchId } = await ok<{ batchId: string }>(app, 'queueUpload', { vaultId, paths: [folder] })
+  await expect
+    .poll(
+      async () =>
+        (await ok<UploadItemView[]>(app, 'listUploads')).filter(
+          (i) => i.batchId === batchId && i.state === 'done',
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(2)
+
+  return { app, vaultId }
+}
+
 describe('opening a file from the library', () => {
   it('decrypts into a private folder, opens it, and leaves no decrypted copy after quit', async () => {
     const userData = join(dir, 'user-data')
-    const app = appOn(userData)
-    const account = await service.admin.createAccount({ email: 'open@example.com' })
-    const { vaultId } = await service.admin.createVault({ account: account.accountId, preset: 'standard' })
-    await ok(app, 'connectService', { serviceUrl: service.url, apiKey: account.apiKey })
-    await ok(app, 'importOwnerKit', {
-      vaultId,
-      words: encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }),
-    })
-    const folder = join(dir, 'files', 'Letters')
-    await mkdir(folder, { recursive: true })
-    await writeFile(join(folder, 'to-anna.txt'), 'Dear Anna\n')
-    await writeFile(join(folder, 'to-ben.txt'), 'Dear Ben\n')
-    const { batchId } = await ok<{ batchId: string }>(app, 'queueUpload', { vaultId, paths: [folder] })
-    await expect
-      .poll(
-        async () =>
-          (await ok<UploadItemView[]>(app, 'listUploads')).filter(
-            (i) => i.batchId === batchId && i.state === 'done',
-          ).length,
-        { timeout: 30_000 },
-      )
-      .toBe(2)
+    const { app, vaultId } = await backedUpApp(userData)
 
     const result = await ok(app, 'openVaultFile', { vaultId, path: 'Letters/to-ben.txt' })
     expect(result).toEqual({ opened: 'default-app', name: 'to-ben.txt' })
@@ -103,5 +110,26 @@ describe('opening a file from the library', () => {
     const next = appOn(userData)
     await expect.poll(() => readdir(join(userData, 'opened-files'))).toEqual([])
     await next.close()
+  })
+
+  it("records a deletion in the vault's activity history", async () => {
+    const { app, vaultId } = await backedUpApp(join(dir, 'user-data-deleting'))
+    const report = await ok<{ removed: number }>(app, 'removeVaultFiles', {
+      vaultId,
+      selection: { files: ['Letters/to-anna.txt'], folders: [] },
+    })
+    expect(report.removed).toBe(1)
+    const page = await ok<{ items: Array<{ kind: string; detail: Record<string, unknown> }> }>(
+      app,
+      'listActivity',
+      { vaultId, kinds: ['files-deleted'], limit: 10, offset: 0 },
+    )
+    expect(page.items).toEqual([
+      expect.objectContaining({
+        kind: 'files-deleted',
+        detail: expect.objectContaining({ files: 1, names: ['Letters/to-anna.txt'] }),
+      }),
+    ])
+    await app.close()
   })
 })

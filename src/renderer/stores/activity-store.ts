@@ -6,7 +6,7 @@ import { vault } from '../bridge/vault-client'
 
 export const ACTIVITY_FILTERS = {
   'check-in': ['check-in', 'check-in-failed'],
-  upload: ['upload'],
+  upload: ['upload', 'files-deleted'],
   people: ['guardian-added', 'guardian-removed', 'heir-added', 'heir-removed'],
   kits: [
     'kit-handed-over',

@@ -464,6 +464,7 @@ export const english = (f: LocaleFormat) => ({
       'check-in': 'Checked in',
       'check-in-failed': 'Check-in did not go through',
       upload: 'Backup finished',
+      'files-deleted': 'Files deleted from the vault',
       'guardian-added': 'Guardian added',
       'guardian-removed': 'Guardian removed',
       'heir-added': 'Heir added',
@@ -493,6 +494,7 @@ export const english = (f: LocaleFormat) => ({
         ? `${f.count(files, { one: 'file', other: 'files' })} stored, ${f.number(failed)} failed.`
         : `${f.count(files, { one: 'file', other: 'files' })} stored.`,
     spent: (credits: number) => `Cost ${f.credits(credits)}.`,
+    deleted: (files: number) => `${f.count(files, { one: 'file', other: 'files' })} the heirs no longer get.`,
     names: (names: readonly string[], more: boolean) =>
       more ? f.list([...names.map(isolateName), '…']) : f.list(names.map(isolateName)),
     frequency: {

@@ -425,6 +425,7 @@ export const ACTIVITY_KINDS = [
   'check-in',
   'check-in-failed',
   'upload',
+  'files-deleted',
   'guardian-added',
   'guardian-removed',
   'heir-added',

@@ -231,6 +231,16 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
     }),
     startRelease: releaseAction('startRelease'),
     cancelRelease: releaseAction('cancelRelease'),
+    // Who took what out of the vault, in the owner's own history: the paths chosen, not every file.
+    removeVaultFiles: after('removeVaultFiles', (s, { vaultId, selection }, report) => {
+      const chosen = [...selection.files, ...selection.folders.map((f) => (f ? `${f}/` : '/'))]
+      s.recordActivity({
+        vaultId,
+        kind: 'files-deleted',
+        source: 'window',
+        detail: { files: report.removed, credits: report.creditsSpent, names: chosen.slice(0, 3) },
+      })
+    }),
     addGuardian: after('addGuardian', (s, { vaultId, person }) => {
       s.recordActivity({ vaultId, kind: 'guardian-added', source: 'window', detail: personDetail(person) })
     }),

@@ -248,6 +248,10 @@ export function describeActivity(entry: ActivityEntry): string {
       const failed = d.failed ?? 0
       return `Uploaded ${files} file${files === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''}${d.credits !== undefined ? ` for ${d.credits} credit${d.credits === 1 ? '' : 's'}` : ''}${d.names?.length ? ` (${d.names.join(', ')}${files > d.names.length ? ', …' : ''})` : ''}`
     }
+    case 'files-deleted': {
+      const files = d.files ?? 0
+      return `Deleted ${files} file${files === 1 ? '' : 's'} from the vault${d.credits ? ` (re-packing cost ${d.credits} credit${d.credits === 1 ? '' : 's'})` : ''}${d.names?.length ? ` (${d.names.join(', ')}${files > d.names.length ? ', …' : ''})` : ''}`
+    }
     case 'guardian-added':
       return `Guardian added: ${who}`
     case 'guardian-removed':

@@ -24,6 +24,14 @@ function detailOf(entry: ActivityEntry): string[] {
         names.length ? t.names(names, (d.files ?? 0) > names.length) : '',
       ]
     }
+    case 'files-deleted': {
+      const names = d.names ?? []
+      return [
+        t.deleted(d.files ?? 0),
+        d.credits ? t.spent(d.credits) : '',
+        names.length ? t.names(names, (d.files ?? 0) > names.length) : '',
+      ]
+    }
     case 'guardian-added':
     case 'guardian-removed':
     case 'heir-added':
