@@ -201,7 +201,7 @@ async function resumableStream(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       for (;;) {
-        let piece: ReadableStreamReadResult<Uint8Array>
+        let piece: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>
         try {
           armStall()
           piece = await reader!.read()
@@ -307,7 +307,6 @@ export function serviceSource(options: ServiceSourceOptions): PageSource {
         // Never followed: the access code would go along to wherever it points.
         redirect: 'manual',
         credentials: 'omit',
-        cache: 'no-store',
         signal: withTimeout(signal, timeoutMs),
       })
       // Under the service's rate limits, or a moment's trouble: wait as told (a little), then again.
@@ -460,7 +459,6 @@ export function serviceSource(options: ServiceSourceOptions): PageSource {
                     headers: { 'x-api-key': accessToken, ...(start > 0 ? { range: `bytes=${start}-` } : {}) },
                     redirect: 'manual',
                     credentials: 'omit',
-                    cache: 'no-store',
                     signal: requestSignal,
                   }),
                 refused: (response) => refusal(response, at),
@@ -523,7 +521,6 @@ export function arweaveSource(options: ArweaveSourceOptions): PageSource {
           headers: { 'content-type': 'application/json' },
           body: searchBody(vaultRef, owner, after),
           credentials: 'omit',
-          cache: 'no-store',
           signal: withTimeout(signal, timeoutMs),
         })
       } catch (error) {
@@ -581,7 +578,6 @@ export function arweaveSource(options: ArweaveSourceOptions): PageSource {
                     fetch(gatewayEndpoint(gateway!, blob.txId), {
                       headers: start > 0 ? { range: `bytes=${start}-` } : {},
                       credentials: 'omit',
-                      cache: 'no-store',
                       signal: requestSignal,
                     }),
                   refused: (response) =>
