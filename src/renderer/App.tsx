@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import iconUrl from '../../resources/icon.svg'
 import { revealControls } from '../shared/untrusted-text'
 import { DropTarget } from './components/DropTarget'
@@ -6,15 +6,22 @@ import { ErrorBoundary } from './components/ErrorBoundary'
 import { OwnerKitFlow } from './components/OwnerKitFlow'
 import { Toasts } from './components/Toasts'
 import { UploadConfirm } from './components/UploadConfirm'
-import { RecoveryScreen } from './screens/RecoveryScreen'
-import { SettingsScreen } from './screens/SettingsScreen'
 import { VaultsScreen } from './screens/VaultsScreen'
 import { SCREENS, type ScreenId, useNavigationStore } from './stores/navigation-store'
 import { useSettingsStore } from './stores/settings-store'
 import { useVaultsStore } from './stores/vaults-store'
 import { langOf, text } from './text'
 
-const SCREEN_COMPONENTS: Record<ScreenId, () => React.JSX.Element | null> = {
+// Recovery (with its QR reader) and Settings load when first opened: the owner's everyday window
+// starts without them.
+const RecoveryScreen = lazy(() =>
+  import('./screens/RecoveryScreen').then((m) => ({ default: m.RecoveryScreen })),
+)
+const SettingsScreen = lazy(() =>
+  import('./screens/SettingsScreen').then((m) => ({ default: m.SettingsScreen })),
+)
+
+const SCREEN_COMPONENTS: Record<ScreenId, React.ComponentType> = {
   vaults: VaultsScreen,
   recovery: RecoveryScreen,
   settings: SettingsScreen,
@@ -70,7 +77,9 @@ export function App() {
       </nav>
       <main className="content">
         <ErrorBoundary key={`${screen}:${vaultId ?? ''}`}>
-          <Screen />
+          <Suspense fallback={<p className="muted">{text.app.loadingScreen}</p>}>
+            <Screen />
+          </Suspense>
         </ErrorBoundary>
       </main>
       <DropTarget />

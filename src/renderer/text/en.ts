@@ -9,6 +9,7 @@ export const english = (f: LocaleFormat) => ({
     mainNavigation: 'Main',
     releasingBadge: (n: number) => `${f.number(n)} releasing`,
     couldNotStart: 'Vault Desktop could not start',
+    loadingScreen: 'Opening…',
   },
   screens: {
     vaults: 'Vaults',
