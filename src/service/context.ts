@@ -17,6 +17,8 @@ export interface ServiceContext {
   maxFileBytes: number
   /** The operator's page where owners buy credits (--credits-url), told to the app by GET /service. */
   creditsUrl?: string
+  /** The heir's recovery page served at /recover and named in the heir e-mail; when unset, the built one (recovery-page.ts). */
+  recoveryPageFile?: string
   /** Called after messages were queued, so delivery can start without waiting for the next tick. */
   outboxChanged: () => void
 }

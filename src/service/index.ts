@@ -70,6 +70,8 @@ export interface ServiceOptions {
   tls?: { cert: Buffer | string; key: Buffer | string }
   /** Largest JSON body in bytes (default 64 KiB). */
   bodyLimit?: number
+  /** The heir's recovery page (HTML) to serve at /recover; by default the one built into out/recovery-page. */
+  recoveryPage?: string
   /** Base URL for links in e-mails; defaults to the listening URL. */
   publicUrl?: string
   /** How often the scheduler runs (default 60 s); it also runs once at start. */
@@ -120,6 +122,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Uploads interrupted by a crash are never resumed, and a blob without an asset was never committed.
   if (options.maxFileBytes !== undefined) ctx.maxFileBytes = options.maxFileBytes
   if (creditsUrl) ctx.creditsUrl = creditsUrl
+  if (options.recoveryPage) ctx.recoveryPageFile = options.recoveryPage
   try {
     await ctx.blobs.clearTemp()
     await ctx.blobs.collectGarbage((sha) => isBlobReferenced(ctx, sha))
