@@ -258,6 +258,36 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 11: kit check codes (extension kit-check, FORMAT.md 5.5). Per vault, the splits the owner registered
+  // (one current, the older ones superseded and kept to name an old kit); per guardian and split, only the
+  // hash of the kit's check code and where the guardian stands: confirmed, reminded, the owner told once.
+  // A reminder's link token is kept as a hash beside the guardian it confirms for.
+  `
+  CREATE TABLE kit_check_splits (
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    split TEXT NOT NULL,
+    registered_at TEXT NOT NULL,
+    superseded_at TEXT,
+    PRIMARY KEY (vault_id, split)
+  );
+  CREATE TABLE kit_check_codes (
+    vault_id TEXT NOT NULL,
+    split TEXT NOT NULL,
+    guardian_id TEXT NOT NULL REFERENCES guardians(id) ON DELETE CASCADE,
+    code_hash TEXT NOT NULL,
+    confirmed_at TEXT,
+    reminded_at TEXT,
+    owner_told_at TEXT,
+    PRIMARY KEY (vault_id, split, guardian_id),
+    FOREIGN KEY (vault_id, split) REFERENCES kit_check_splits(vault_id, split) ON DELETE CASCADE
+  );
+  CREATE INDEX kit_check_codes_hash ON kit_check_codes(vault_id, code_hash);
+  CREATE TABLE kit_check_links (
+    token_hash BLOB PRIMARY KEY,
+    guardian_id TEXT NOT NULL REFERENCES guardians(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL
+  );
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

@@ -20,11 +20,15 @@ export function sendPage(
   status: number,
   title: string,
   paragraphs: string[],
-  form?: { label: string },
+  form?: { label: string; field?: { name: string; label: string; value?: string } },
 ) {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')
+  // A field is one short line of text (the kit check's code): no autocomplete or spelling help to keep it.
+  const field = form?.field
+    ? `<label>${escapeHtml(form.field.label)}<br><input name="${escapeHtml(form.field.name)}" value="${escapeHtml(form.field.value ?? '')}" required maxlength="40" autocomplete="off" autocapitalize="characters" spellcheck="false"></label>`
+    : ''
   const button = form
-    ? `<form method="post"><button type="submit">${escapeHtml(form.label)}</button></form>`
+    ? `<form method="post">${field}<button type="submit">${escapeHtml(form.label)}</button></form>`
     : ''
   return (
     reply
@@ -45,6 +49,7 @@ export function sendPage(
 <html lang="${text.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d2430}
+input{font:1.2rem/1.4 ui-monospace,monospace;letter-spacing:.08em;padding:.4rem .6rem;margin:.3rem 0 1rem;width:100%;max-width:14rem;box-sizing:border-box}
 button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#2d5be3;color:#fff;cursor:pointer}</style>
 </head><body><h1>${escapeHtml(title)}</h1>
 ${body}

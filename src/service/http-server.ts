@@ -30,6 +30,8 @@ import { ApiError, badRequest, errorEnvelope, forbidden, notFound, unauthorized 
 import { registerGuardianPages } from './guardian-pages'
 import { healthReport } from './health'
 import { answerClientError, handleExpectations, settleUnreadBody } from './http-framing'
+import { registerKitCheckPages } from './kit-check-pages'
+import { checkKit, kitCheckGuardian, registerKitChecks } from './kit-checks'
 import { vaultApiDocumentJson } from './openapi/vault-api-document'
 import type { MailSender } from './outbox'
 import { addGuardian, addHeir, listGuardians, listHeirs, removeGuardian, removeHeir } from './people'
@@ -60,6 +62,8 @@ import {
   createVaultBody,
   isValidContentType,
   parseOrThrow,
+  kitCheckBody,
+  kitCheckRegistrationBody,
   personBody,
   rehearsalBody,
   rehearsalReportBody,
@@ -195,7 +199,8 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit },
-    (_r, _t, done) => done(null, undefined),
+    // The fields reach only the pages that read them (the kit check's code); jsonBody refuses them.
+    (_r, text, done) => done(null, new URLSearchParams(String(text))),
   )
   // Any other type: an empty body is simply no body (body-less POSTs from any client); content is a 400.
   app.addContentTypeParser('*', (request, _payload, done) => {
@@ -297,11 +302,14 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     if (request.isMultipart())
       throw badRequest('the body must be JSON (Content-Type: application/json), not multipart')
     return request.body
+    if (request.body instanceof URLSearchParams) {
+      throw badRequest('the body must be JSON (Content-Type: application/json), not a form')
+    }
   }
 
   for (const prefix of API_PREFIXES) {
     const route = <P extends Partial<Params>>(
-      method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       path: string,
       access: Access,
       handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => unknown,
@@ -487,6 +495,35 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
     }
 
     route<{ id: string }>('GET', '/vault/:id/asset', heirFiles, async (request, reply) => {
+    // Extension kit-check: the owner registers a split's code hashes; a guardian token checks a code.
+    route<{ id: string }>('PUT', '/vault/:id/kit-checks', write('otherPost'), async (request, reply) => {
+      const body = parseOrThrow(kitCheckRegistrationBody, jsonBody(request))
+      return ok(request, reply, await registerKitChecks(ctx, accountOf(request), request.params.id, body))
+    })
+    // No API key: the guardian's token (from their e-mail links) is the credential, so a token matching
+    // nothing counts as a failed authentication, and each token is held to otherPost's rate.
+    app.post(`${prefix}/kit-check`, async (request, reply) => {
+      const body = parseOrThrow(kitCheckBody, jsonBody(request))
+      reads.sync()
+      const guardian = await kitCheckGuardian(ctx, body.guardianToken)
+      if (!guardian) {
+        const refusal = await authFailures.recordFailure(request.ip)
+        if (refusal) throw new ApiError(429, AuthFailureLimiter.message(refusal), refusal.retryAfterSeconds)
+        throw notFound(
+          'this guardian link is not valid (any more): copy the whole link from your guardian e-mail, or ask the owner whether they removed you as a guardian',
+        )
+      }
+      const decision = await limiter.check(`kit-check:${hashSecretText(body.guardianToken)}`, 'otherPost')
+      if (!decision.allowed) {
+        throw new ApiError(
+          429,
+          `too many kit checks with this guardian link (${decision.limit} a minute); retry after ${decision.retryAfterSeconds} s`,
+          decision.retryAfterSeconds,
+        )
+      }
+      return ok(request, reply, await checkKit(ctx, guardian, body.code))
+    })
+
       const vaultId = await visibleVault(request)
       const query = parseOrThrow(assetListQuery, request.query ?? {})
       const { assets, total } = await listAssets(ctx, vaultId, query)
@@ -580,6 +617,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   app.setNotFoundHandler((request, reply) => {
     sendError(
       request,
+  registerKitCheckPages(app, ctx, authFailures, limiter)
       reply,
       404,
       `no route for ${request.method} ${request.url.split('?')[0]}; the API is under /api and /v1`,

@@ -32,6 +32,10 @@ If something happens to ${p.ownerEmail} and their heirs need the vault, open thi
 It only counts after you accepted, and only when the vault is set to release on a guardian claim:
 Claim:   ${link('claim')}
 
+Once you have your kit, check now and then that you still have it: type the check code printed on it
+(not the words) on this page. Only the code travels, and it cannot open anything:
+Check my kit: ${link('check')}
+
 Keep this e-mail: the links are personal to you. If you did not expect it, you can decline or ignore it.
 ${signature}`,
   }
@@ -245,6 +249,72 @@ your vault ${p.vault} has a dead man's switch: unless you check in by ${readable
 a release to your heirs starts (you would still have ${LIMITS.contestationDays} days to cancel it).
 
 ${how}
+${signature}`,
+  }
+}
+
+/** To a guardian: please check you still hold your kit (after a new split, or a year after the last check). */
+export function kitCheckReminder(p: {
+  guardianName: string
+  ownerEmail: string
+  vaultId: string
+  /** The kit-check link (it can confirm this guardian's kit and nothing else). */
+  link: string
+  /** When the owner made new kits, for the first reminder of a split; null for a yearly reminder. */
+  newKitsOn: string | null
+  lastConfirmedAt: string | null
+  confirmWithinDays: number
+}) {
+  const why = p.newKitsOn
+    ? `${p.ownerEmail} made new guardian kits for their vault (${p.vaultId}) on ${readableDate(p.newKitsOn)}, and will
+give you yours (or has done so). Once you have it, please check it. Give your old kit back or destroy it as
+${p.ownerEmail} asks: the new kits and the old ones do not combine.`
+    : `It is a year since you last checked your guardian kit for ${p.ownerEmail}'s vault (${p.vaultId})${
+        p.lastConfirmedAt ? ` (on ${readableDate(p.lastConfirmedAt)})` : ''
+      }.
+Papers get lost over the years; please check that you still have yours.`
+  return {
+    subject: `Please check that you still have your guardian kit for ${p.ownerEmail}`,
+    body: `Hello ${isolateName(p.guardianName)},
+
+${why}
+
+How: find your kit and type the check code printed on it (a short code like 1QH4-0CZS-D, not the words)
+on this page. Only the code travels, and it cannot open anything; never type or send the words.
+  ${p.link}
+
+The Vault Desktop app and its recovery tool can also check a kit, from its words, without sending them.
+If you cannot find your kit, tell ${p.ownerEmail}: they can make new kits for everyone. If you do not confirm
+within ${p.confirmWithinDays} days, ${p.ownerEmail} is told that you have not.
+${signature}`,
+  }
+}
+
+/** To the owner: a guardian did not confirm their kit within the period after a reminder (sent once). */
+export function kitCheckOverdue(p: {
+  guardianName: string
+  vault: string
+  lastConfirmedAt: string | null
+  kitsMadeAt: string
+  remindedAt: string
+}) {
+  const name = isolateName(p.guardianName)
+  const since = p.lastConfirmedAt
+    ? `since ${readableDate(p.lastConfirmedAt)}`
+    : `since you made the current kits on ${readableDate(p.kitsMadeAt)}`
+  return {
+    subject: `${name} has not confirmed their guardian kit ${since}`,
+    body: `Hello,
+
+${name}, a guardian of your vault ${p.vault}, has not confirmed their guardian kit ${since}. They were
+asked to check it on ${readableDate(p.remindedAt)}.
+
+A kit nobody can find is a kit your heirs cannot use, and a lost kit may be in someone else's hands. Ask
+${name} whether they still have theirs. If it is lost, rotate the vault key in the Vault Desktop app and hand
+out the new kits: a lost kit, together with other kits of its split, opens the vault until the key changes.
+The app's readiness view shows when each guardian last confirmed.
+
+You are told once per reminder; ${name} is reminded again in a year.
 ${signature}`,
   }
 }

@@ -61,6 +61,28 @@ export interface PageText {
     notEnoughCreditsTitle: string
     notEnoughCredits(cost: number, balance: number): string
   }
+  kitCheck: {
+    title: string
+    intro(name: string, owner: string): string
+    onlyTheCode: string
+    lastConfirmed(on: string): string
+    fieldLabel: string
+    button: string
+    unknownLink: string
+    confirmedTitle: string
+    confirmed(owner: string): string
+    olderSplitTitle: string
+    olderSplit(owner: string, newKitsOn: string | null): string
+    otherGuardianTitle: string
+    otherGuardian(owner: string): string
+    typoTitle: string
+    typo: string
+    unknownTitle: string
+    unknown(owner: string): string
+    notRegisteredTitle: string
+    notRegistered(owner: string): string
+    tooMany(limit: number, retryAfterSeconds: number): string
+  }
 }
 
 function english(f: LocaleFormat): PageText {
@@ -150,6 +172,37 @@ function english(f: LocaleFormat): PageText {
       notEnoughCreditsTitle: 'Not enough credits',
       notEnoughCredits: (cost, balance) =>
         `A check-in costs ${f.count(cost, credits)} and your balance is ${f.count(balance, credits)}, so nothing was done. Add credits in the Vault Desktop app, then open this link again.`,
+    },
+    kitCheck: {
+      title: 'Check my kit',
+      intro: (name, owner) =>
+        `${name}, you hold a guardian kit for the vault of ${owner}. Type the check code printed on your kit to confirm that you still have it.`,
+      onlyTheCode:
+        'The check code is a short code such as 1QH4-0CZS-D, printed apart from the words. Only the code is sent, and it cannot open anything. Never type the words of your kit here or anywhere else.',
+      lastConfirmed: (on) => `You last confirmed your kit on ${on}.`,
+      fieldLabel: 'Check code',
+      button: 'Check my kit',
+      unknownLink:
+        'This kit check link is not valid (any more). Use the "Check my kit" link of your guardian invitation or of the latest reminder e-mail; the owner may also have removed you as a guardian.',
+      confirmedTitle: 'Kit confirmed',
+      confirmed: (owner) =>
+        `Thank you: this is your current kit for the vault of ${owner}, and ${owner} can now see that you have it. Put it back where you keep it.`,
+      olderSplitTitle: 'This is an older kit',
+      olderSplit: (owner, on) =>
+        `This code is of an older kit: ${owner} made new kits${on ? ` on ${on}` : ''}. Ask ${owner} for your new kit, and give the old one back or destroy it as they ask.`,
+      otherGuardianTitle: "Another guardian's kit",
+      otherGuardian: (owner) =>
+        `This code belongs to another guardian's kit of this vault, not to yours. Check that you typed the code of your own kit; if you hold someone else's kit, tell ${owner}.`,
+      typoTitle: 'Not a check code',
+      typo: 'This is not a check code: check for a typo. A check code has 9 letters and digits, such as 1QH4-0CZS-D; its last character catches a mistyped one.',
+      unknownTitle: 'Code not recognised',
+      unknown: (owner) =>
+        `This is a check code, but of no kit ${owner} made for this vault: perhaps a kit of another vault. Check that you typed the code of this vault's kit, or ask ${owner}.`,
+      notRegisteredTitle: 'Nothing to check yet',
+      notRegistered: (owner) =>
+        `${owner} has not registered a check code for your kit yet (kits made before check codes have none), so nothing was recorded. Ask ${owner} if you expected one.`,
+      tooMany: (limit, seconds) =>
+        `Too many codes were checked with this link (${f.number(limit)} in a minute), so this one was not. Wait ${f.duration(seconds)} and try again.`,
     },
   }
 }
@@ -260,6 +313,37 @@ function spanish(f: LocaleFormat): PageText {
       notEnoughCreditsTitle: 'Créditos insuficientes',
       notEnoughCredits: (cost, balance) =>
         `Una confirmación cuesta ${f.count(cost, credits)} y tu saldo es de ${f.count(balance, credits)}, así que no se hizo nada. Añade créditos en la aplicación Vault Desktop y vuelve a abrir este enlace.`,
+    },
+    kitCheck: {
+      title: 'Comprobar mi kit',
+      intro: (name, owner) =>
+        `${name}, guardas un kit de guardián de la bóveda de ${owner}. Escribe el código de comprobación impreso en tu kit para confirmar que aún lo tienes.`,
+      onlyTheCode:
+        'El código de comprobación es un código corto como 1QH4-0CZS-D, impreso aparte de las palabras. Solo se envía el código, y no abre nada. Nunca escribas las palabras de tu kit aquí ni en ningún otro sitio.',
+      lastConfirmed: (on) => `Confirmaste tu kit por última vez el ${on}.`,
+      fieldLabel: 'Código de comprobación',
+      button: 'Comprobar mi kit',
+      unknownLink:
+        'Este enlace de comprobación no es válido (o ya no lo es). Usa el enlace «Comprobar mi kit» de tu invitación de guardián o del último correo de recordatorio; también puede que el propietario te haya quitado como guardián.',
+      confirmedTitle: 'Kit confirmado',
+      confirmed: (owner) =>
+        `Gracias: este es tu kit actual de la bóveda de ${owner}, y ${owner} ya puede ver que lo tienes. Vuelve a guardarlo donde lo guardas.`,
+      olderSplitTitle: 'Este es un kit antiguo',
+      olderSplit: (owner, on) =>
+        `Este código es de un kit antiguo: ${owner} hizo kits nuevos${on ? ` el ${on}` : ''}. Pide a ${owner} tu kit nuevo, y devuelve o destruye el antiguo como te indique.`,
+      otherGuardianTitle: 'El kit de otro guardián',
+      otherGuardian: (owner) =>
+        `Este código pertenece al kit de otro guardián de esta bóveda, no al tuyo. Comprueba que escribiste el código de tu propio kit; si tienes el kit de otra persona, díselo a ${owner}.`,
+      typoTitle: 'No es un código de comprobación',
+      typo: 'Esto no es un código de comprobación: revisa si hay una errata. Un código de comprobación tiene 9 letras y cifras, como 1QH4-0CZS-D; su último carácter detecta uno mal escrito.',
+      unknownTitle: 'Código no reconocido',
+      unknown: (owner) =>
+        `Es un código de comprobación, pero de ningún kit que ${owner} hiciera para esta bóveda: quizá de otra bóveda. Comprueba que escribiste el código del kit de esta bóveda, o pregunta a ${owner}.`,
+      notRegisteredTitle: 'Aún no hay nada que comprobar',
+      notRegistered: (owner) =>
+        `${owner} aún no ha registrado un código de comprobación para tu kit (los kits hechos antes de los códigos no lo tienen), así que no se registró nada. Pregunta a ${owner} si esperabas uno.`,
+      tooMany: (limit, seconds) =>
+        `Se comprobaron demasiados códigos con este enlace (${f.number(limit)} en un minuto), así que este no. Espera ${f.duration(seconds)} y vuelve a intentarlo.`,
     },
   }
 }

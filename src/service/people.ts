@@ -1,6 +1,7 @@
 // Guardians and heirs of a vault: add, list, remove, and the guardians' answers to their invitation.
 import {
   type Guardian,
+  type GuardianKitCheck,
   type GuardianRemoved,
   type GuardianStatus,
   type Heir,
@@ -10,6 +11,7 @@ import {
 } from '../shared/api'
 import type { ServiceContext } from './context'
 import { badRequest, conflict, notFound } from './errors'
+import { kitChecksOf } from './kit-checks'
 import { guardianInvitation } from './mail-messages'
 import { queueMail } from './outbox'
 import { endLiveRehearsals } from './rehearsal'
@@ -38,13 +40,15 @@ interface HeirRow {
   added_at: string
 }
 
-function guardianView(row: GuardianRow): Guardian {
+/** `kitCheck`: the guardian's kit check in the current split (extension kit-check), null when none. */
+function guardianView(row: GuardianRow, kitCheck: GuardianKitCheck | null): Guardian {
   const g: Guardian = {
     id: row.id,
     name: row.name,
     email: row.email,
     status: row.status,
     invitedAt: row.invited_at,
+    kitCheck,
   }
   if (row.wallet_address) g.walletAddress = row.wallet_address
   if (row.accepted_at) g.acceptedAt = row.accepted_at
@@ -209,11 +213,14 @@ export async function addGuardian(
     await queueMail(ctx, { vaultId, kind: 'guardian_invitation', to: body.email, ...mail })
   })
   ctx.outboxChanged()
-  return guardianView((await ctx.db.get<GuardianRow>('SELECT * FROM guardians WHERE id = ?', id))!)
+  return guardianView((await ctx.db.get<GuardianRow>('SELECT * FROM guardians WHERE id = ?', id))!, null)
 }
 
 export async function listGuardians(ctx: ServiceContext, vaultId: string): Promise<Guardian[]> {
-  return (await rowsOf<GuardianRow>(ctx, GUARDIANS, vaultId)).map(guardianView)
+  const kitChecks = await kitChecksOf(ctx, vaultId)
+  return (await rowsOf<GuardianRow>(ctx, GUARDIANS, vaultId)).map((row) =>
+    guardianView(row, kitChecks.get(row.id) ?? null),
+  )
 }
 
 export async function removeGuardian(

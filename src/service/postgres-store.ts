@@ -229,6 +229,33 @@ const MIGRATIONS: string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 11: as SQLite's 11 (database.ts): kit check codes, their splits and reminder links.
+  `
+  CREATE TABLE kit_check_splits (
+    vault_id TEXT NOT NULL REFERENCES vaults(id) ON DELETE CASCADE,
+    split TEXT NOT NULL,
+    registered_at TEXT NOT NULL,
+    superseded_at TEXT,
+    PRIMARY KEY (vault_id, split)
+  );
+  CREATE TABLE kit_check_codes (
+    vault_id TEXT NOT NULL,
+    split TEXT NOT NULL,
+    guardian_id TEXT NOT NULL REFERENCES guardians(id) ON DELETE CASCADE,
+    code_hash TEXT NOT NULL,
+    confirmed_at TEXT,
+    reminded_at TEXT,
+    owner_told_at TEXT,
+    PRIMARY KEY (vault_id, split, guardian_id),
+    FOREIGN KEY (vault_id, split) REFERENCES kit_check_splits(vault_id, split) ON DELETE CASCADE
+  );
+  CREATE INDEX kit_check_codes_hash ON kit_check_codes(vault_id, code_hash);
+  CREATE TABLE kit_check_links (
+    token_hash BYTEA PRIMARY KEY,
+    guardian_id TEXT NOT NULL REFERENCES guardians(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL
+  );
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

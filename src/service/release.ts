@@ -15,6 +15,7 @@ import { sendCheckInReminders } from './check-in-links'
 import type { ServiceContext } from './context'
 import { addDays } from './days'
 import { conflict } from './errors'
+import { type KitCheckTickReport, sendKitCheckReminders } from './kit-checks'
 import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
 import { queueMail } from './outbox'
 import { type GuardianByToken, guardianByToken } from './people'
@@ -310,6 +311,8 @@ export interface TickReport {
   released: { vaultId: string; heirsNotified: number }[]
   /** Check-in reminders (with their one-step links) sent to owners: vault and the deadline they are for. */
   remindersSent: { vaultId: string; dueAt: string }[]
+  /** Kit checks (extension kit-check): guardians reminded, and guardians the owner was told about. */
+  kitChecks: KitCheckTickReport
 }
 
 /**
@@ -430,6 +433,7 @@ export async function runSchedulerPass(ctx: ServiceContext): Promise<TickReport>
     alertsSkipped: [],
     released: [],
     remindersSent: [],
+    kitChecks: { reminded: [], ownersTold: [] },
   }
 
   const overdue = await ctx.db.all<{ id: string }>(
@@ -453,6 +457,15 @@ export async function runSchedulerPass(ctx: ServiceContext): Promise<TickReport>
   }
   // After the overdue vaults started releasing: a deadline already passed gets no reminder.
   report.remindersSent = await sendCheckInReminders(ctx)
-  if (report.alertsSent.length || report.released.length || report.remindersSent.length) ctx.outboxChanged()
+  report.kitChecks = await sendKitCheckReminders(ctx)
+  if (
+    report.alertsSent.length ||
+    report.released.length ||
+    report.remindersSent.length ||
+    report.kitChecks.reminded.length ||
+    report.kitChecks.ownersTold.length
+  ) {
+    ctx.outboxChanged()
+  }
   return report
 }

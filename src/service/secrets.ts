@@ -32,17 +32,19 @@ export function sameHash(a: Buffer, b: Buffer): boolean {
 export const HEIR_TOKEN_PREFIX = 'hk_'
 export const GUARDIAN_TOKEN_PREFIX = 'gt_'
 export const CHECK_IN_TOKEN_PREFIX = 'ck_'
+/** A kit-check reminder's link: it can confirm that guardian's kit and nothing else. */
+export const KIT_CHECK_TOKEN_PREFIX = 'kc_'
 
 /** What replaces a token in a delivered e-mail's stored copy. */
 export const REDACTED_SECRET = '[removed after delivery]'
 
 // Every bearer secret the service issues: a known prefix, then newSecret's 43 base64url characters.
 const SECRET_PATTERN = new RegExp(
-  `(?:${[GUARDIAN_TOKEN_PREFIX, HEIR_TOKEN_PREFIX, CHECK_IN_TOKEN_PREFIX, ...Object.values(KEY_PREFIX)].join('|')})[A-Za-z0-9_-]{43,}`,
+  `(?:${[GUARDIAN_TOKEN_PREFIX, HEIR_TOKEN_PREFIX, CHECK_IN_TOKEN_PREFIX, KIT_CHECK_TOKEN_PREFIX, ...Object.values(KEY_PREFIX)].join('|')})[A-Za-z0-9_-]{43,}`,
   'g',
 )
 
-/** The text with every token (guardian and check-in links, heir and practice access codes, API keys) replaced by a marker. */
+/** The text with every token (guardian, check-in and kit-check links, heir and practice access codes, API keys) replaced by a marker. */
 export function redactSecrets(text: string): string {
   return text.replace(SECRET_PATTERN, REDACTED_SECRET)
 }

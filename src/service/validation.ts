@@ -5,6 +5,7 @@ import {
   ASSET_CATEGORIES,
   CHECK_IN_FREQUENCIES,
   EXTENSION_LIMITS,
+  KIT_CHECK_LIMITS,
   LIMITS,
   RELEASE_TRIGGERS,
   SSS_PRESETS,
@@ -261,6 +262,57 @@ export type RehearsalBody = z.infer<typeof rehearsalBody>
 export const rehearsalReportBody = strictObject(
   { proof: hexString('proof', 64) },
   'the body must be a JSON object {"proof": "<64 hex characters>"}',
+)
+
+// Extension kit-check: a split's code hashes (owner), a typed or derived code (guardian token).
+export const kitCheckRegistrationBody = strictObject(
+  {
+    split: requiredString('split', KIT_CHECK_LIMITS.splitMaxChars).superRefine((split, ctx) => {
+      const problem = nameCharProblem('split', split)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+    guardians: z
+      .array(
+        strictObject(
+          {
+            guardianId: requiredString('guardianId', 100),
+            codeHash: hexString('codeHash', 64).transform((hash) => hash.toLowerCase()),
+          },
+          'each entry of guardians must be a JSON object {"guardianId": "...", "codeHash": "<64 hex: kitCheckCodeHash(code, vaultId)>"}',
+        ),
+        { error: 'guardians must be a list of {guardianId, codeHash}, one per guardian kit of the split' },
+      )
+      .min(1, { error: 'guardians must hold at least one guardian' })
+      .max(255, { error: 'guardians must hold at most 255 guardians' })
+      .superRefine((list, ctx) => {
+        const ids = new Set(list.map((g) => g.guardianId))
+        const hashes = new Set(list.map((g) => g.codeHash))
+        if (ids.size !== list.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'guardians names a guardian twice; give each guardian once',
+          })
+        }
+        if (hashes.size !== list.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'guardians gives one codeHash to two guardians; every kit has its own check code',
+          })
+        }
+      }),
+  },
+  'the body must be a JSON object {"split": "...", "guardians": [{"guardianId": "...", "codeHash": "..."}]}',
+)
+export type KitCheckRegistrationBody = z.infer<typeof kitCheckRegistrationBody>
+
+export const kitCheckBody = strictObject(
+  {
+    guardianToken: requiredString('guardianToken', 200),
+    code: z
+      .string({ error: 'code is required: the check code printed on the kit, or derived from its words' })
+      .max(100, { error: 'code must be at most 100 characters' }),
+  },
+  'the body must be a JSON object {"guardianToken": "...", "code": "XXXX-XXXX-X"}',
 )
 
 /**

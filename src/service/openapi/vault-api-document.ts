@@ -20,6 +20,8 @@ import {
 import {
   checkInBody,
   createVaultBody,
+  kitCheckBody,
+  kitCheckRegistrationBody,
   personBody,
   rehearsalBody,
   rehearsalReportBody,
@@ -46,6 +48,8 @@ const REQUEST_SCHEMAS = {
   VaultSettingsRequest: vaultSettingsBody,
   RehearsalRequest: rehearsalBody,
   RehearsalReportRequest: rehearsalReportBody,
+  KitCheckRegistration: kitCheckRegistrationBody,
+  KitCheckRequest: kitCheckBody,
 } as const
 type RequestSchemaName = keyof typeof REQUEST_SCHEMAS
 
@@ -245,7 +249,10 @@ const download = {
   },
 }
 
-const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'delete', OperationSpec>>> = {
+const OPERATIONS: Record<
+  string,
+  Partial<Record<'get' | 'post' | 'put' | 'patch' | 'delete', OperationSpec>>
+> = {
   '/openapi.json': {
     get: {
       operationId: 'getOpenApiDocument',
@@ -457,6 +464,36 @@ const OPERATIONS: Record<string, Partial<Record<'get' | 'post' | 'patch' | 'dele
       pathParams: ['id', 'gid'],
       success: { 200: ok('The removal.', ref('GuardianRemoved')) },
       errors: [...ON_VAULT, 409],
+    },
+  },
+  [v('/kit-checks')]: {
+    put: {
+      operationId: 'registerKitChecks',
+      summary: "Register a split's kit check codes (as hashes)",
+      description:
+        "codeHash is hex SHA-256(vault id || 0x00 || the kit's check code), FORMAT.md 5.5: the service never sees a code it did not get from a guardian. A split other than the current one becomes current: the previous split's hashes are kept as superseded (to tell a guardian their kit is an older one) and every guardian of the new split is reminded to check their kit. Sending the current split again replaces its hashes (a confirmation stays where the hash is unchanged); a superseded split is refused with 409.",
+      tag: 'People',
+      caller: 'owner',
+      rateLimit: 'otherPost',
+      extension: 'kit-check',
+      pathParams: ['id'],
+      body: { schema: 'KitCheckRegistration', required: true },
+      success: { 200: ok('The split, now current.', ref('KitCheckRegistered')) },
+      errors: [...ON_VAULT, 409],
+    },
+  },
+  '/kit-check': {
+    post: {
+      operationId: 'checkKit',
+      summary: "A guardian's kit check: is this the check code of their current kit?",
+      description:
+        "No key: guardianToken is the guardian's token (the gt_... of their invitation links) or a kit-check link token (kc_..., from a reminder). The app and the CLI derive the code from the kit's words and send only the code. A token matching nothing counts as a failed authentication (404, then 429 past the limit per address); each token may check 60 codes a minute. A known token is always answered 200 with the outcome.",
+      tag: 'People',
+      caller: null,
+      extension: 'kit-check',
+      body: { schema: 'KitCheckRequest', required: true },
+      success: { 200: ok('What the code turned out to be.', ref('KitCheckResult')) },
+      errors: [400, 404, 429, 500],
     },
   },
   [v('/heir')]: {
@@ -788,6 +825,36 @@ function pageOperations(): Record<string, JsonSchema> {
     description: "Sent by the page's form (Origin of another site: 403). No body is read.",
     success: { ...spec.success, ...extra },
   })
+  const kitCheckPage: OperationSpec = {
+    operationId: 'showKitCheckPage',
+    summary: 'A guardian\'s "Check my kit" page (extension kit-check)',
+    description:
+      "At /guardian/{token}/check (the invitation's link) and /kit-check/{token} (a reminder's link). GET shows a form for the check code and changes nothing; the form POSTs the field `code` to the same address.",
+    tag: 'Pages',
+    caller: null,
+    extension: 'kit-check',
+    pathParams: ['token'],
+    success: {
+      200: htmlPage('The form.', pageHeaders),
+      404: htmlPage('An unknown link.'),
+      429: htmlPage('Too many unknown tokens from this address.'),
+    },
+    errors: PAGE_ERRORS_JSON,
+  }
+  const kitCheckAnswer = (operationId: string): OperationSpec => ({
+    ...kitCheckPage,
+    operationId,
+    summary: 'Check the typed code',
+    description:
+      "Form field `code` (application/x-www-form-urlencoded). 200: confirmed, recorded. 422: a typo, another guardian's kit or no kit of this vault (the form again). 409: a kit of an older split, or no code registered for this guardian. 403: sent from another site. 429: too many codes with this link in a minute, or too many unknown tokens.",
+    success: {
+      ...kitCheckPage.success,
+      200: htmlPage('Confirmed.', pageHeaders),
+      422: htmlPage("Not this guardian's current kit: a typo, another guardian's kit, or an unknown code."),
+      403: htmlPage('Sent from another site.'),
+      409: htmlPage('A kit of an older split, or no code registered for this guardian.'),
+    },
+  })
   const healthz: OperationSpec = {
     operationId: 'getHealth',
     summary: 'Health for monitors (no key)',
@@ -829,6 +896,16 @@ export function buildVaultApiDocument(): JsonSchema {
   const paths: Record<string, JsonSchema> = {}
   for (const [path, methods] of Object.entries(OPERATIONS)) {
     const item: JsonSchema = {}
+    '/guardian/{token}/check': {
+      servers: ROOT_SERVER,
+      get: operationObject(kitCheckPage),
+      post: operationObject(kitCheckAnswer('checkKitFromGuardianPage')),
+    },
+    '/kit-check/{token}': {
+      servers: ROOT_SERVER,
+      get: operationObject({ ...kitCheckPage, operationId: 'showKitCheckLinkPage' }),
+      post: operationObject(kitCheckAnswer('checkKitFromReminderLink')),
+    },
     for (const [method, spec] of Object.entries(methods)) item[method] = operationObject(spec)
     paths[path] = item
   }
