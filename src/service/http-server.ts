@@ -43,6 +43,7 @@ import {
   type RateLimitSettings,
   rateCounter,
 } from './rate-limit'
+import { allowHeirReadsFromPages, registerRecoveryPage } from './recovery-page'
 import {
   authenticatePractice,
   cancelRehearsal,
@@ -611,6 +612,9 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       .send(report)
   })
 
+  // The heir's recovery page, and the CORS a copy of it opened from file:// needs (heir reads only).
+  registerRecoveryPage(app, ctx)
+  allowHeirReadsFromPages(app)
   registerGuardianPages(app, ctx, authFailures)
   registerCheckInPages(app, ctx, authFailures)
 

@@ -866,7 +866,25 @@ function pageOperations(): Record<string, JsonSchema> {
     },
     errors: [400, 500],
   }
+  const recoveryPage: OperationSpec = {
+    operationId: 'getRecoveryPage',
+    summary: "The heir's recovery page (no key)",
+    description:
+      "One self-contained HTML page that recovers a released vault in the browser with the guardians' kits and the heir access code (or local .vault files, or Arweave). Its Content-Security-Policy lets it connect only to this service; `x-content-sha256` is the SHA-256 of the page served, the value printed in the heir e-mail, RECOVERY.md and on the kits, so an heir can check the copy in hand. `cache-control: no-cache`. 404: this service has no built page (the page says how its operator builds it).",
+    tag: 'Pages',
+    caller: null,
+    success: {
+      200: htmlPage('The page.', {
+        ...pageHeaders,
+        'x-content-sha256': { schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        'cache-control': { schema: { const: 'no-cache' } },
+      }),
+      404: htmlPage('No recovery page was built for this service.', pageHeaders),
+    },
+    errors: PAGE_ERRORS_JSON,
+  }
   return {
+    '/recover': { servers: ROOT_SERVER, get: operationObject(recoveryPage) },
     '/healthz': { servers: ROOT_SERVER, get: operationObject(healthz) },
     '/guardian/{token}/{action}': {
       servers: ROOT_SERVER,
@@ -891,6 +909,41 @@ function pageOperations(): Record<string, JsonSchema> {
   }
 }
 
+/**
+ * The CORS preflight of the three reads an heir's recovery page makes (a copy opened from file:// has
+ * Origin "null"): any origin, GET only, the x-api-key and Range headers, no credentials. Those GETs
+ * answer `access-control-allow-origin: *`; no other endpoint answers CORS.
+ */
+function addHeirPreflights(paths: Record<string, JsonSchema>): void {
+  const names: Record<string, string> = {
+    [v('')]: 'preflightGetVault',
+    [v('/asset')]: 'preflightListAssets',
+    [v('/asset/{aid}/content')]: 'preflightDownloadAsset',
+  }
+  for (const [path, operationId] of Object.entries(names)) {
+    const item = paths[path] as JsonSchema
+    item.options = operationObject({
+      operationId,
+      summary: "CORS preflight for the heir's recovery page",
+      tag: 'Assets',
+      caller: null,
+      pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as PathParam),
+      success: {
+        204: {
+          description:
+            'Allowed: access-control-allow-origin *, access-control-allow-methods GET, access-control-allow-headers x-api-key, range.',
+          headers: {
+            'access-control-allow-origin': { schema: { const: '*' } },
+            'access-control-allow-methods': { schema: { const: 'GET' } },
+            'access-control-allow-headers': { schema: { const: 'x-api-key, range' } },
+          },
+        },
+      },
+      errors: [400, 500],
+    })
+  }
+}
+
 /** The whole document, built once. */
 export function buildVaultApiDocument(): JsonSchema {
   const paths: Record<string, JsonSchema> = {}
@@ -910,6 +963,7 @@ export function buildVaultApiDocument(): JsonSchema {
     paths[path] = item
   }
   Object.assign(paths, removedOperations(), pageOperations())
+  addHeirPreflights(paths)
 
   // Only the error answers some operation names (408, 417 and 431 come from the HTTP parser, before any route).
   const responses: Record<string, JsonSchema> = {}
