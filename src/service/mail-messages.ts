@@ -85,7 +85,13 @@ const guardianList = (guardians: ToHeir['guardians'], none: string) =>
     ? guardians.map((g) => `  - ${isolateName(g.name)} <${g.email}>`).join('\n')
     : `  (${none})`
 
-export function heirNotification(p: ToHeir) {
+/** The recovery page this service serves (recovery-page.ts): its address and the SHA-256 of its bytes. */
+export interface ServedRecoveryPage {
+  url: string
+  sha256Hex: string
+}
+
+export function heirNotification(p: ToHeir & { recoveryPage?: ServedRecoveryPage }) {
   const { threshold } = SSS_PRESET_SHAPE[p.preset]
   const guardianLines = guardianList(
     p.guardians,
@@ -107,12 +113,23 @@ guardians below can rebuild together from their guardian kits.
 2. Ask ${threshold} of these guardians for their guardian kit (words or QR code):
 ${guardianLines}
 
-3. Recover the files. Either way below downloads every file, checks that it is exactly what the owner
+3. Recover the files. Each way below downloads every file, checks that it is exactly what the owner
    stored, and writes the original files into a folder you choose. If it is interrupted, run it again:
    it continues where it stopped.
    - With the Vault Desktop app: open it, choose "Recovery" on the left, copy the service address,
      your access token and the vault id from this e-mail, and enter the guardians' kits.
-   - With the command-line recovery tool (part of Vault Desktop; needs Node.js 20 or newer):
+${
+  p.recoveryPage
+    ? `   - With nothing to install, in a web browser (a computer or a phone): open the recovery page
+       ${p.recoveryPage.url}
+     and enter the address, token and vault id above and the guardians' kits. Its SHA-256 is
+       ${p.recoveryPage.sha256Hex}
+     the same value RECOVERY.md and the guardians' kits print for the page of their version. A page
+     served by the service is only as trustworthy as the service: save it, check its SHA-256 (RECOVERY.md
+     says how) and open the saved copy; it also works offline with copies of the encrypted files.
+`
+    : ''
+}   - With the command-line recovery tool (part of Vault Desktop; needs Node.js 20 or newer):
        npm run recover -- --service ${p.baseUrl} --token ${p.token} \\
          --share-words "<one guardian's words>" --share-words "<another guardian's words>" --out <folder>
      (\`npm run recover -- --help\` explains every option.)

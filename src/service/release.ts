@@ -19,6 +19,7 @@ import { type KitCheckTickReport, sendKitCheckReminders } from './kit-checks'
 import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
 import { queueMail } from './outbox'
 import { type GuardianByToken, guardianByToken } from './people'
+import { loadRecoveryPage, RECOVERY_PAGE_PATH } from './recovery-page'
 import { endLiveRehearsals } from './rehearsal'
 import { HEIR_TOKEN_PREFIX, hashSecret, newId, newSecret } from './secrets'
 import type { ReleaseConfigBody } from './validation'
@@ -345,6 +346,8 @@ async function completeRelease(
     vault.id,
   )
   const owner = await ownerEmail(ctx, vault)
+  // Named in the e-mail only when this service has the page to serve; its SHA-256 from the bytes served.
+  const page = await loadRecoveryPage(ctx)
   for (const heir of heirs) {
     const token = newSecret(HEIR_TOKEN_PREFIX)
     await ctx.db.run(
@@ -363,6 +366,9 @@ async function completeRelease(
       baseUrl: ctx.publicUrl(),
       token,
       guardians,
+      ...(page
+        ? { recoveryPage: { url: `${ctx.publicUrl()}${RECOVERY_PAGE_PATH}`, sha256Hex: page.sha256Hex } }
+        : {}),
     })
     await queueMail(ctx, { vaultId: vault.id, kind: 'heir_access', to: heir.email, ...mail })
   }

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { servedPagePolicy } from '../../src/service/recovery-page'
-import { startTestService, type TestService } from './harness'
+import { call, DAY_MS, startTestService, type TestService } from './harness'
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-abc'; style-src 'unsafe-inline'; img-src data: blob:; connect-src https: http://127.0.0.1:* http://localhost:*">
@@ -129,5 +129,29 @@ describe('CORS for a page opened from file://', () => {
       headers: { ...fromFile, 'access-control-request-method': 'DELETE' },
     })
     expect(del.headers.get('access-control-allow-methods')).toBe('GET')
+  })
+})
+
+describe('the heir e-mail', () => {
+  it('names the recovery page beside the other ways, with the SHA-256 of the page this service serves', async () => {
+    const vaultId = t.owner.vaultId
+    const heir = await call(t.url, 'POST', `/api/vault/${vaultId}/heir`, {
+      key: t.owner.apiKey,
+      json: { name: 'Hana Heir', email: 'hana@example.com' },
+    })
+    expect(heir.status).toBe(201)
+    await t.service.admin.startRelease({ vault: vaultId })
+    t.advance(30 * DAY_MS + 60_000)
+    expect((await t.service.tick()).released.map((r) => r.vaultId)).toEqual([vaultId])
+    const mail = (await t.service.admin.outbox({ vault: vaultId })).messages.find(
+      (m) => m.to === 'hana@example.com' && /hk_/.test(m.body),
+    )!
+    const served = await fetch(`${t.url}/recover`)
+    const sha = served.headers.get('x-content-sha256')!
+    await served.arrayBuffer()
+    expect(sha).toBe(createHash('sha256').update(PAGE).digest('hex'))
+    expect(mail.body).toContain(`open the recovery page\n       ${t.url}/recover\n`)
+    expect(mail.body).toContain(`Its SHA-256 is\n       ${sha}\n`)
+    expect(mail.body).toContain('npm run recover')
   })
 })
