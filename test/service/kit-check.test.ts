@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { OutboxMessage } from '../../src/service/index'
 import { kitCheckHash, readKitCheckCode } from '../../src/service/kit-check-code'
+import { redactSecrets } from '../../src/service/secrets'
 import { KIT_CHECK_LIMITS } from '../../src/shared/api'
 import { kitCheckCode, kitCheckCodeHash } from '../../src/vault-format/index'
 import { call, DAY_MS, startTestService, type TestService } from './harness'
@@ -352,6 +353,31 @@ describe('kit check reminders', () => {
     expect((await call(t.url, 'POST', `${vault}/release/start`, key)).status).toBe(200)
     expect((await t.service.tick()).kitChecks).toEqual({ reminded: [], ownersTold: [] })
     expect(await mails('kit_check_reminder')).toEqual([])
+  })
+})
+
+describe('what is kept', () => {
+  it("a removed guardian's codes and links go with them; a reminder's token is redacted from the stored mail", async () => {
+    t = await startTestService()
+    const ann = await addGuardian('Ann')
+    const bob = await addGuardian('Bob')
+    await register('s1', [
+      [ann, newCode()],
+      [bob, newCode()],
+    ])
+    await t.service.tick()
+    const reminder = (await mails('kit_check_reminder')).find((m) => m.to === 'bob@example.com')!
+    const link = /\/kit-check\/(kc_[A-Za-z0-9_-]{43})/.exec(reminder.body)![1]!
+    expect(redactSecrets(reminder.body)).not.toContain(link)
+    expect((await page(`/kit-check/${link}`)).status).toBe(200)
+    const removed = await call(t.url, 'DELETE', `/api/vault/${t.owner.vaultId}/guardian/${bob.id}`, {
+      key: t.owner.apiKey,
+    })
+    expect(removed.status).toBe(200)
+    expect(await t.rows('SELECT guardian_id FROM kit_check_codes')).toEqual([{ guardian_id: ann.id }])
+    expect(await t.rows('SELECT guardian_id FROM kit_check_links')).toEqual([{ guardian_id: ann.id }])
+    expect((await page(`/kit-check/${link}`)).status).toBe(404)
+    expect((await check(bob.token, newCode())).status).toBe(404)
   })
 })
 
