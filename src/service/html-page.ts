@@ -49,7 +49,8 @@ export function sendPage(
 <html lang="${text.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1d2430}
-input{font:1.2rem/1.4 ui-monospace,monospace;letter-spacing:.08em;padding:.4rem .6rem;margin:.3rem 0 1rem;width:100%;max-width:14rem;box-sizing:border-box}
+label{display:block}
+input{display:block;font:1.2rem/1.4 ui-monospace,monospace;letter-spacing:.08em;padding:.4rem .6rem;margin:.3rem 0 1rem;width:100%;max-width:14rem;box-sizing:border-box}
 button{font:inherit;padding:.6rem 1.2rem;border-radius:.4rem;border:0;background:#2d5be3;color:#fff;cursor:pointer}</style>
 </head><body><h1>${escapeHtml(title)}</h1>
 ${body}

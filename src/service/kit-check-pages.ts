@@ -38,8 +38,8 @@ export function registerKitCheckPages(
     const owner = isolateName(guardian.ownerEmail)
     const standing = (await kitChecksOf(ctx, guardian.vaultId)).get(guardian.guardianId)
     const paragraphs = [
-      ...(before ? [before.paragraph] : []),
-      k.intro(isolateName(guardian.guardianName), owner),
+      // After a wrong code, what went wrong leads; the introduction was read already.
+      before ? before.paragraph : k.intro(isolateName(guardian.guardianName), owner),
       k.onlyTheCode,
       ...(standing?.confirmedAt ? [k.lastConfirmed(format.date(standing.confirmedAt))] : []),
     ]
