@@ -15,6 +15,8 @@ export interface GuardianKitInput {
   /** Whose vault this is, as the guardian knows them. */
   ownerName?: string
   createdAt?: Date
+  /** SHA-256 of the recovery page this app ships (recovery-page-digest.ts); the page is not named without it. */
+  recoveryPageSha256?: string
 }
 
 export interface OwnerKitInput {
@@ -94,6 +96,13 @@ ${pages.map((p) => `<section class="page">${p}</section>`).join('\n')}
 
 const FORMAT_NOTE = `The encryption method is public: AES-256-GCM in the "C2SP chunked encryption" layout (Cobblestone-256), with the key derivation, word encoding and share format described in the document FORMAT.md that ships with Vault Desktop's source code. A programmer can rebuild the recovery tool from that description alone, so these files stay readable even if Vault Desktop and the people behind it are gone.`
 
+/** With nothing to install: the recovery page, and how to check that a copy is the genuine one. */
+function recoveryPageNote(sha256Hex: string): string {
+  const hex = e(sha256Hex)
+  return `
+  <p><strong>Nothing to install:</strong> the recovery page <span class="mono">vault-recovery.html</span> (beside the owner's encrypted files, in the recovery tool's package, or at the vault service's address followed by <span class="mono">/recover</span>) does the same in a web browser, offline if need be. Use only a copy whose SHA-256 is <span class="mono">${hex.slice(0, 32)} ${hex.slice(32)}</span>: check it with <code>sha256sum vault-recovery.html</code> (Linux), <code>shasum -a 256 vault-recovery.html</code> (Mac) or <code>certutil -hashfile vault-recovery.html SHA256</code> (Windows).</p>`
+}
+
 export function renderGuardianKitHtml(input: GuardianKitInput): string {
   const { share, guardianName } = input
   const owner = input.ownerName ? isolateNameHtml(input.ownerName) : 'the vault owner'
@@ -133,14 +142,14 @@ ${footer}`
   <li><strong>Make sure the request is genuine.</strong> Speak to the person face to face or on the phone at a number you already know. Never send the words in reply to an e-mail or message, even one that seems to come from a company.</li>
   <li><strong>Check the fingerprint.</strong> Every kit for this vault shows the same vault fingerprint, <span class="mono">${e(share.fingerprint)}</span>, and the same share set, <span class="mono">${e(share.splitId)}</span>. Pieces from different sets do not fit together.</li>
   <li><strong>Hand over this paper</strong> (or a copy of it). ${rule[0]!.toUpperCase()}${rule.slice(1)} guardians must do the same; the heirs collect the pieces. Keep a note of whom you gave it to and when.</li>
-  <li><strong>The heirs then unlock the files</strong> with the recovery tool on their own computer, using these pieces and the encrypted files (files whose names end in <span class="mono">${ENCRYPTED_FILE_SUFFIX}</span>, kept by ${owner} or downloaded from the vault). No internet service and no account is needed for this.</li>
+  <li><strong>The heirs then unlock the files</strong> with the recovery tool${input.recoveryPageSha256 ? ' or the recovery page' : ''} on their own computer, using these pieces and the encrypted files (files whose names end in <span class="mono">${ENCRYPTED_FILE_SUFFIX}</span>, kept by ${owner} or downloaded from the vault). No internet service and no account is needed for this.</li>
 </ol>
 <p>If this paper is damaged, the words and the QR code carry the same information: either one is enough. If a word is hard to read, the recovery tool names any word that does not fit and suggests the likely one. If you lose this paper, tell ${owner} while they can still make a new set.</p>
 <div class="helper">
   <h2>For the person helping with the computer</h2>
   <p>Recovery tool (from the Vault Desktop source code, runs offline with Node.js 20 or later):</p>
   <p><code>npm run recover -- --share-words "word1 word2 …" --share-words "…" --out recovered-files path/to/encrypted-files</code></p>
-  <p>Also accepted: <code>--share-file words.txt</code> and <code>--share-qr photo-of-qr.png</code>. The vault id is inside the words. ${FORMAT_NOTE}</p>
+  <p>Also accepted: <code>--share-file words.txt</code> and <code>--share-qr photo-of-qr.png</code>. The vault id is inside the words. ${FORMAT_NOTE}</p>${input.recoveryPageSha256 ? recoveryPageNote(input.recoveryPageSha256) : ''}
 </div>
 ${footer}`
 

@@ -17,6 +17,7 @@ import {
   splitVaultKey,
 } from '../../../vault-format'
 import { renderGuardianKitHtml } from '../printable/kit-pages'
+import { shippedRecoveryPageSha256 } from '../printable/recovery-page-digest'
 import { readJsonFile, writeFileAtomic } from '../storage/json-file'
 
 interface StoredSplit {
@@ -125,6 +126,7 @@ export class GuardianKits {
       guardianName: assignment.guardianName,
       share: decodeShareWords(words[index]!),
       createdAt: new Date(split.createdAt),
+      ...(await shippedRecoveryPageSha256().then((sha) => (sha ? { recoveryPageSha256: sha } : {}))),
     })
     return { info: info(split, assignment), html }
   }
