@@ -59,6 +59,14 @@ describe('start locally', () => {
     expect(status.localService.running).toBe(true)
 
     const vaultId = result.vault.id
+    // The vault it made, and credits added, are in the vault's history (issue 30, point 7).
+    await ok('addLocalCredits', { credits: 40 })
+    const history = await ok<{ items: Array<{ kind: string; detail: { credits?: number } }> }>(
+      'listActivity',
+      { vaultId, limit: 10, offset: 0 },
+    )
+    expect(history.items.map((e) => e.kind)).toEqual(['credits-added', 'vault-created'])
+    expect(history.items[0]!.detail.credits).toBe(40)
     await ok('addGuardian', { vaultId, person: { name: 'Ann', email: 'ann@example.com' } })
     const change = await ok<{
       kits: Array<{ guardianId: string; threshold: number; shares: number }>

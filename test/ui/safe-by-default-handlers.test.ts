@@ -374,6 +374,13 @@ describe('a remote service with the extensions', () => {
     expect((await api('GET', `/vault/${vaultId}`, owner.apiKey)).body.data.name).toBe('Family papers')
     const cleared = await ok<VaultView>('renameVault', { vaultId, name: '' })
     expect(cleared.name).toBeNull()
+    const renames = await ok<{ items: Array<{ detail: { note?: string } }> }>('listActivity', {
+      vaultId,
+      kinds: ['vault-renamed'],
+      limit: 10,
+      offset: 0,
+    })
+    expect(renames.items.map((e) => e.detail.note)).toEqual([cleared.label, 'Family papers'])
     expect(cleared.label).toMatch(/^Vault /)
     expect((await api('GET', `/vault/${vaultId}`, owner.apiKey)).body.data.name).toBeNull()
   })
@@ -538,6 +545,16 @@ describe('a remote service with the extensions', () => {
 
     const after = await ok<Rehearsal>('getRehearsal', { vaultId })
     expect(after).toMatchObject({ state: 'passed', passedAt: expect.any(String), failedReports: 0 })
+    // Started and passed are in the vault's history once each, however often the practice is read.
+    await ok('getRehearsal', { vaultId })
+    const practice = await ok<{ items: Array<{ kind: string; detail: { person?: string } }> }>(
+      'listActivity',
+      { vaultId, kinds: ['practice-started', 'practice-passed'], limit: 10, offset: 0 },
+    )
+    expect(practice.items.map((e) => [e.kind, e.detail.person])).toEqual([
+      ['practice-passed', 'Hana'],
+      ['practice-started', 'Hana'],
+    ])
     const view = await ok<VaultView>('refreshVault', { vaultId })
     expect(view.readiness.items.find((i) => i.id === 'rehearsal')?.met).toBe(true)
   })

@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react'
 import { LIMITS } from '../../shared/api'
+import { EmailSchema } from '../../shared/ipc/contract'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useConnectionStore } from '../stores/connection-store'
@@ -20,6 +21,9 @@ export function FirstRunScreen() {
   const [busy, setBusy] = useState<'connect' | 'local' | null>(null)
   const [error, setError] = useState<{ which: 'connect' | 'local'; error: unknown }>()
   const store = t.secretStore[status?.secretStore ?? 'memory']
+  const localStore = t.localKeyStore[status?.secretStore ?? 'memory']
+  // The service's own rule, checked here so that a mistyped address is the owner's to fix, said by its field.
+  const [emailProblem, setEmailProblem] = useState<string>()
 
   const connect = async (event: FormEvent) => {
     event.preventDefault()
@@ -37,10 +41,16 @@ export function FirstRunScreen() {
 
   const startLocally = async (event: FormEvent) => {
     event.preventDefault()
+    const checked = EmailSchema.safeParse(email.trim())
+    if (!checked.success) {
+      setEmailProblem(checked.error.issues[0]?.message)
+      return
+    }
+    setEmailProblem(undefined)
     setBusy('local')
     setError(undefined)
     try {
-      const result = await vault().startLocally({ email })
+      const result = await vault().startLocally({ email: checked.data })
       openVault(result.vault.id)
     } catch (e) {
       setError({ which: 'local', error: e })
@@ -106,10 +116,20 @@ export function FirstRunScreen() {
             type="email"
             required
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value)
+              setEmailProblem(undefined)
+            }}
             autoComplete="email"
+            aria-invalid={emailProblem !== undefined}
+            aria-describedby={emailProblem ? `${ids.email}-problem` : undefined}
           />
-          <p className="hint">{t.emailNote(store)}</p>
+          {emailProblem && (
+            <p className="field-error" id={`${ids.email}-problem`} role="alert">
+              {emailProblem}
+            </p>
+          )}
+          <p className="hint">{t.emailNote(localStore)}</p>
           <button type="submit" className="button" disabled={busy !== null}>
             {busy === 'local' ? t.starting : t.startLocally}
           </button>

@@ -15,7 +15,15 @@ export const ACTIVITY_FILTERS = {
     'vault-key-imported',
     'vault-key-replaced',
   ],
-  release: ['release-configured', 'release-started', 'release-cancelled', 'released'],
+  release: [
+    'release-configured',
+    'release-started',
+    'release-cancelled',
+    'released',
+    'practice-started',
+    'practice-passed',
+  ],
+  vault: ['vault-created', 'vault-renamed', 'credits-added'],
 } as const satisfies Record<string, readonly ActivityKind[]>
 export type ActivityFilter = keyof typeof ACTIVITY_FILTERS | 'all'
 

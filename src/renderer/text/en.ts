@@ -441,10 +441,11 @@ export const english = (f: LocaleFormat) => ({
     filterAll: 'Everything',
     filters: {
       'check-in': 'Check-ins',
-      upload: 'Uploads',
+      upload: 'Files',
       people: 'Guardians and heirs',
       kits: 'Kits and keys',
-      release: 'Release',
+      release: 'Release and practice',
+      vault: 'Vault and credits',
     },
     exportCsv: 'Export CSV',
     exportJson: 'Export JSON',
@@ -462,6 +463,11 @@ export const english = (f: LocaleFormat) => ({
     how: 'How',
     problemTitle: 'The activity history needs attention',
     kinds: {
+      'vault-created': 'Vault created',
+      'vault-renamed': 'Vault renamed',
+      'credits-added': 'Credits added',
+      'practice-started': 'Practice release started',
+      'practice-passed': 'Practice passed',
       'check-in': 'Checked in',
       'check-in-failed': 'Check-in did not go through',
       upload: 'Backup finished',
@@ -495,6 +501,7 @@ export const english = (f: LocaleFormat) => ({
         ? `${f.count(files, { one: 'file', other: 'files' })} stored, ${f.number(failed)} failed.`
         : `${f.count(files, { one: 'file', other: 'files' })} stored.`,
     spent: (credits: number) => `Cost ${f.credits(credits)}.`,
+    creditsAdded: (credits: number) => `${f.credits(credits)} added to the account, for every vault on it.`,
     deleted: (files: number) => `${f.count(files, { one: 'file', other: 'files' })} the heirs no longer get.`,
     names: (names: readonly string[], more: boolean) =>
       more ? f.list([...names.map(isolateName), '…']) : f.list(names.map(isolateName)),
@@ -585,6 +592,13 @@ export const english = (f: LocaleFormat) => ({
       keychain: 'your system keychain',
       'encrypted-file': 'a file encrypted with your system login',
       memory: 'memory only: this computer has no keychain, so you will enter the key again after a restart',
+    },
+    /** The local service's key, as the end of a sentence: it is made again at every start. */
+    localKeyStore: {
+      keychain: 'your system keychain',
+      'encrypted-file': 'a file encrypted with your system login',
+      memory:
+        'memory only (this computer has no keychain); the service on this computer hands the app a new one at every start, so there is nothing to type again',
     },
   },
   connections: {

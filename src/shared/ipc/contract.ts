@@ -87,11 +87,13 @@ const librarySelection = z
   })
   .strict()
   .refine((s) => s.files.length + s.folders.length > 0, 'Choose at least one file or folder')
+/** An e-mail address as the service takes it (a browser's type=email also lets `owner@example` by). */
+export const EmailSchema = z.email('Enter a valid e-mail address, like name@example.com')
 /** Names and addresses as the service validates them; the renderer shows these rules inline. */
 export const PersonSchema = z
   .object({
     name: z.string().trim().min(1, 'Enter a name').max(200, 'Keep the name under 200 characters'),
-    email: z.email('Enter a valid e-mail address, like name@example.com'),
+    email: EmailSchema,
     walletAddress: z
       .string()
       .regex(/^0x[0-9a-fA-F]{40}$/, 'A wallet address is 0x followed by 40 hexadecimal characters')
@@ -117,7 +119,7 @@ export const invokeChannels = {
   ),
   startLocally: invoke<StartLocallyResult>()(
     'connection:start-locally',
-    z.object({ email: z.email('Enter a valid e-mail address') }).strict(),
+    z.object({ email: EmailSchema }).strict(),
   ),
   switchConnection: invoke<ConnectionInfo>()('connection:switch', z.object({ connectionId: id }).strict()),
   replaceApiKey: invoke<ConnectionInfo>()(

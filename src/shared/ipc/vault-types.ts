@@ -422,6 +422,11 @@ export interface OwnerKitCheck {
 
 /** What the activity history of a vault records (kept on this device, append-only). */
 export const ACTIVITY_KINDS = [
+  'vault-created',
+  'vault-renamed',
+  'credits-added',
+  'practice-started',
+  'practice-passed',
   'check-in',
   'check-in-failed',
   'upload',

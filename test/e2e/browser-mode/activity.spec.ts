@@ -72,7 +72,7 @@ test('a check-in, a guardian and a backup appear in the activity history, newest
   await page.getByRole('tab', { name: 'Activity' }).click()
   const entries = page.getByTestId('activity-entry')
   await expect(entries.first()).toHaveAttribute('data-kind', 'upload')
-  await expect(entries).toHaveCount(4)
+  await expect(entries).toHaveCount(5)
   await expect(entries.nth(0)).toContainText('Backup finished')
   await expect(entries.nth(0)).toContainText('1 file stored.')
   await expect(entries.nth(0)).toContainText('letter-to-my-family.txt')
@@ -83,17 +83,19 @@ test('a check-in, a guardian and a backup appear in the activity history, newest
   await expect(entries.nth(2)).toContainText('By hand')
   await expect(entries.nth(3)).toContainText('Release trigger set')
   await expect(entries.nth(3)).toContainText("Dead man's switch, check in monthly")
+  // "Start locally" made the vault: that is where its history begins.
+  await expect(entries.nth(4)).toContainText('Vault created')
   // Relative and absolute: "now" and the date with the time.
   await expect(entries.nth(2).locator('time')).toHaveText(/now|minute/)
   await expect(entries.nth(2).locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/)
-  await expect(page.getByTestId('activity-count')).toHaveText('4 entries')
+  await expect(page.getByTestId('activity-count')).toHaveText('5 entries')
   await shot('activity-tab')
 
   await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Check-ins' })
   await expect(entries).toHaveCount(1)
   await expect(entries.first()).toHaveAttribute('data-kind', 'check-in')
   await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Everything' })
-  await expect(entries).toHaveCount(4)
+  await expect(entries).toHaveCount(5)
 })
 
 test('the history exports as CSV with a header and one row per entry', async () => {
@@ -107,19 +109,20 @@ test('the history exports as CSV with a header and one row per entry', async () 
   const csv = await readFile(await file.path(), 'utf8')
   const lines = csv.trimEnd().split('\r\n')
   expect(lines[0]).toBe('time,kind,source,description,detail')
-  expect(lines).toHaveLength(5)
+  expect(lines).toHaveLength(6)
   // Oldest first, as a spreadsheet reads.
   expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual([
+    'vault-created',
     'release-configured',
     'check-in',
     'guardian-added',
     'upload',
   ])
-  expect(lines[2]).toContain('this computer')
-  expect(lines[2]).toContain('(note: Back from holiday)')
-  expect(lines[3]).toContain('Guardian added: Alice Martin <alice@example.com>')
-  expect(lines[4]).toContain('Uploaded 1 file')
-  expect(lines[4]).toContain('letter-to-my-family.txt')
+  expect(lines[3]).toContain('this computer')
+  expect(lines[3]).toContain('(note: Back from holiday)')
+  expect(lines[4]).toContain('Guardian added: Alice Martin <alice@example.com>')
+  expect(lines[5]).toContain('Uploaded 1 file')
+  expect(lines[5]).toContain('letter-to-my-family.txt')
   await expect(page.getByRole('status').filter({ hasText: file.suggestedFilename() })).toBeVisible()
 })
 

@@ -231,6 +231,60 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
     }),
     startRelease: releaseAction('startRelease'),
     cancelRelease: releaseAction('cancelRelease'),
+    createVault: after('createVault', (s, _args, view) => {
+      s.recordActivity({
+        vaultId: view.id,
+        kind: 'vault-created',
+        source: 'window',
+        detail: { note: view.label },
+      })
+    }),
+    // "Start locally" makes the first vault when the service has none.
+    startLocally: after(
+      'startLocally',
+      (s, _args, result, before) => {
+        if (before !== 0) return
+        s.recordActivity({
+          vaultId: result.vault.id,
+          kind: 'vault-created',
+          source: 'window',
+          detail: { note: result.vault.label },
+        })
+      },
+      async (s) =>
+        s.connections.list().some((c) => s.localService.isLocal(c.serviceUrl))
+          ? (await s.vaults.list()).length
+          : 0,
+    ),
+    renameVault: after('renameVault', (s, { vaultId }, view) => {
+      s.recordActivity({ vaultId, kind: 'vault-renamed', source: 'window', detail: { note: view.label } })
+    }),
+    // Credits belong to the account: every vault on it has more to spend.
+    addLocalCredits: after('addLocalCredits', (s, { credits }) => {
+      for (const v of s.snapshot().vaults) {
+        s.recordActivity({ vaultId: v.id, kind: 'credits-added', source: 'window', detail: { credits } })
+      }
+    }),
+    startRehearsal: after('startRehearsal', (s, { vaultId }, rehearsal) => {
+      s.recordActivity({
+        vaultId,
+        kind: 'practice-started',
+        source: 'window',
+        detail: personDetail(rehearsal.heir),
+        ref: `practice-started:${rehearsal.id}`,
+      })
+    }),
+    // A practice passes on the heir's side; the app records it the first time it sees it.
+    getRehearsal: after('getRehearsal', (s, { vaultId }, rehearsal) => {
+      if (!rehearsal?.passedAt) return
+      s.recordActivity({
+        vaultId,
+        kind: 'practice-passed',
+        source: 'service',
+        detail: personDetail(rehearsal.heir),
+        ref: `practice-passed:${rehearsal.id}`,
+      })
+    }),
     // Who took what out of the vault, in the owner's own history: the paths chosen, not every file.
     removeVaultFiles: after('removeVaultFiles', (s, { vaultId, selection }, report) => {
       const chosen = [...selection.files, ...selection.folders.map((f) => (f ? `${f}/` : '/'))]

@@ -239,6 +239,16 @@ export function describeActivity(entry: ActivityEntry): string {
   const d = entry.detail
   const who = d.person ? `${d.person}${d.email ? ` <${d.email}>` : ''}` : 'someone'
   switch (entry.kind) {
+    case 'vault-created':
+      return `Vault created${d.note ? `: ${d.note}` : ''}`
+    case 'vault-renamed':
+      return `Vault renamed${d.note ? ` to ${d.note}` : ''}`
+    case 'credits-added':
+      return `${d.credits ?? 0} credit${d.credits === 1 ? '' : 's'} added to the account`
+    case 'practice-started':
+      return `Practice release started with ${who}`
+    case 'practice-passed':
+      return `Practice passed: ${who} rebuilt the practice key from the practice kits`
     case 'check-in':
       return `Checked in${entry.source === 'unlock' ? ' on unlock' : ''}${d.nextCheckInDue ? `; next check-in due ${d.nextCheckInDue}` : ''}${d.note ? ` (note: ${d.note})` : ''}`
     case 'check-in-failed':

@@ -24,6 +24,14 @@ function detailOf(entry: ActivityEntry): string[] {
         names.length ? t.names(names, (d.files ?? 0) > names.length) : '',
       ]
     }
+    case 'vault-created':
+    case 'vault-renamed':
+      return [d.note ?? '']
+    case 'credits-added':
+      return [d.credits !== undefined ? t.creditsAdded(d.credits) : '']
+    case 'practice-started':
+    case 'practice-passed':
+      return [person ?? '']
     case 'files-deleted': {
       const names = d.names ?? []
       return [

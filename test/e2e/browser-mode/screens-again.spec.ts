@@ -1,0 +1,79 @@
+// Issue 30, the owner's screens tried again: each test is one point a newcomer met, on an app of its
+// own, so any of them runs alone.
+import { expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors, startLocally } from '../support/page-steps'
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+
+let app: BrowserModeApp | undefined
+test.afterEach(async () => {
+  await app?.stop()
+  app = undefined
+})
+
+test('first run: an address without a domain is the owner’s to fix, said by its field; the local key is not typed again', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  const errors: string[] = []
+  collectPageErrors(page, errors)
+  await page.goto(app.url)
+  const field = page.getByLabel('Your e-mail address')
+  await field.fill('owner@example')
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Enter a valid e-mail address, like name@example.com')
+  await expect(field).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByText('The app sent an invalid request')).toHaveCount(0)
+  // No keychain here: the local service's key is made again at each start, nothing to type.
+  const local = page.locator('form').filter({ has: field })
+  await expect(local).toContainText('hands the app a new one at every start')
+  await expect(local).not.toContainText('you will enter the key again')
+  await shot(page, 'first-run-email')
+  await field.fill('owner@example.com')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Start locally' }).click()
+  await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('tab', { name: 'Activity' }).click()
+  await expect(page.getByRole('table')).toContainText('Vault created')
+  await page.close()
+  expect(errors).toEqual([])
+})
+
+test('dark mode: a disabled button looks switched off, not like a paler button to press', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' })
+  await page.goto(app.url)
+  await startLocally(page)
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  const backUp = page.getByRole('button', { name: 'Back up' })
+  await expect(backUp).toBeDisabled()
+  const look = () =>
+    backUp.evaluate((el) => {
+      const style = getComputedStyle(el)
+      return { background: style.backgroundColor, color: style.color, opacity: style.opacity }
+    })
+  const off = await look()
+  await page.getByLabel('Path of a file or folder on the computer running Vault Desktop').fill('/tmp')
+  await expect(backUp).toBeEnabled()
+  const on = await look()
+  expect(off.background).not.toBe(on.background)
+  // The disabled one wears the page's neutral surface, not the accent at half strength.
+  const surface = await page.evaluate(() => {
+    const probe = document.createElement('div')
+    probe.style.background = 'var(--surface-2)'
+    document.body.append(probe)
+    const value = getComputedStyle(probe).backgroundColor
+    probe.remove()
+    return value
+  })
+  expect(off.background).toBe(surface)
+  expect(off.opacity).toBe('1')
+  await page.getByLabel('Path of a file or folder on the computer running Vault Desktop').fill('')
+  await shot(page, 'dark-disabled-button')
+  await page.close()
+})
