@@ -62,9 +62,9 @@ import {
   checkInBody,
   createVaultBody,
   isValidContentType,
-  parseOrThrow,
   kitCheckBody,
   kitCheckRegistrationBody,
+  parseOrThrow,
   personBody,
   rehearsalBody,
   rehearsalReportBody,
@@ -302,10 +302,10 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   const jsonBody = (request: FastifyRequest) => {
     if (request.isMultipart())
       throw badRequest('the body must be JSON (Content-Type: application/json), not multipart')
-    return request.body
     if (request.body instanceof URLSearchParams) {
       throw badRequest('the body must be JSON (Content-Type: application/json), not a form')
     }
+    return request.body
   }
 
   for (const prefix of API_PREFIXES) {
@@ -495,7 +495,6 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       )
     }
 
-    route<{ id: string }>('GET', '/vault/:id/asset', heirFiles, async (request, reply) => {
     // Extension kit-check: the owner registers a split's code hashes; a guardian token checks a code.
     route<{ id: string }>('PUT', '/vault/:id/kit-checks', write('otherPost'), async (request, reply) => {
       const body = parseOrThrow(kitCheckRegistrationBody, jsonBody(request))
@@ -525,6 +524,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
       return ok(request, reply, await checkKit(ctx, guardian, body.code))
     })
 
+    route<{ id: string }>('GET', '/vault/:id/asset', heirFiles, async (request, reply) => {
       const vaultId = await visibleVault(request)
       const query = parseOrThrow(assetListQuery, request.query ?? {})
       const { assets, total } = await listAssets(ctx, vaultId, query)
@@ -617,11 +617,11 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   allowHeirReadsFromPages(app)
   registerGuardianPages(app, ctx, authFailures)
   registerCheckInPages(app, ctx, authFailures)
+  registerKitCheckPages(app, ctx, authFailures, limiter)
 
   app.setNotFoundHandler((request, reply) => {
     sendError(
       request,
-  registerKitCheckPages(app, ctx, authFailures, limiter)
       reply,
       404,
       `no route for ${request.method} ${request.url.split('?')[0]}; the API is under /api and /v1`,

@@ -896,6 +896,16 @@ function pageOperations(): Record<string, JsonSchema> {
         }),
       ),
     },
+    '/guardian/{token}/check': {
+      servers: ROOT_SERVER,
+      get: operationObject(kitCheckPage),
+      post: operationObject(kitCheckAnswer('checkKitFromGuardianPage')),
+    },
+    '/kit-check/{token}': {
+      servers: ROOT_SERVER,
+      get: operationObject({ ...kitCheckPage, operationId: 'showKitCheckLinkPage' }),
+      post: operationObject(kitCheckAnswer('checkKitFromReminderLink')),
+    },
     '/check-in/{token}': {
       servers: ROOT_SERVER,
       get: operationObject(checkInPage),
@@ -949,16 +959,6 @@ export function buildVaultApiDocument(): JsonSchema {
   const paths: Record<string, JsonSchema> = {}
   for (const [path, methods] of Object.entries(OPERATIONS)) {
     const item: JsonSchema = {}
-    '/guardian/{token}/check': {
-      servers: ROOT_SERVER,
-      get: operationObject(kitCheckPage),
-      post: operationObject(kitCheckAnswer('checkKitFromGuardianPage')),
-    },
-    '/kit-check/{token}': {
-      servers: ROOT_SERVER,
-      get: operationObject({ ...kitCheckPage, operationId: 'showKitCheckLinkPage' }),
-      post: operationObject(kitCheckAnswer('checkKitFromReminderLink')),
-    },
     for (const [method, spec] of Object.entries(methods)) item[method] = operationObject(spec)
     paths[path] = item
   }
