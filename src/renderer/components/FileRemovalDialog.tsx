@@ -54,10 +54,10 @@ export function FileRemovalDialog() {
               {plan.files > plan.sample.length && <li>{t.more(plan.files - plan.sample.length)}</li>}
             </ul>
             {plan.permanentStore ? (
-              <p className="notice notice-warning">{t.permanent}</p>
+              <p className="notice notice-warn">{t.permanent}</p>
             ) : (
               <>
-                {plan.permanentStore === null && <p className="notice notice-warning">{t.unknownStore}</p>}
+                {plan.permanentStore === null && <p className="notice notice-warn">{t.unknownStore}</p>}
                 {plan.blobsDeleted > 0 && <p className="muted small">{t.blobs(plan.blobsDeleted)}</p>}
                 {plan.bundlesRepacked > 0 && <p className="muted small">{t.repack(plan.bundlesRepacked)}</p>}
               </>

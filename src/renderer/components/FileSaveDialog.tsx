@@ -67,7 +67,7 @@ export function FileSaveDialog() {
         )}
         {report && (
           <div
-            className={`notice ${report.stopped || report.failed.length > 0 ? 'notice-warning' : 'notice-info'}`}
+            className={`notice ${report.stopped || report.failed.length > 0 ? 'notice-warn' : 'notice-info'}`}
             role="status"
             data-testid="file-save-done"
           >

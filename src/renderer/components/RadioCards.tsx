@@ -11,7 +11,8 @@ export function RadioCards<T extends string>({
   legend: string
   name: string
   options: readonly { value: T; label: string; sentence: string }[]
-  value: T
+  /** null: none chosen yet (nothing is shown as if it were). */
+  value: T | null
   onChange(value: T): void
   compact?: boolean
   disabled?: boolean

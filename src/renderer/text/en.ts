@@ -1255,6 +1255,8 @@ export const english = (f: LocaleFormat) => ({
     /** As the saved note names it: "Dead man's switch, monthly". */
     frequencyWord: { weekly: 'weekly', biweekly: 'biweekly', monthly: 'monthly', quarterly: 'quarterly' },
     title: 'When should your heirs receive the vault?',
+    notSet:
+      'No release trigger is set yet: nothing starts a release by itself. Choose one below and save it.',
     trigger: 'Release trigger',
     checkIn: 'Check in',
     checkInCost: (credits: number) =>

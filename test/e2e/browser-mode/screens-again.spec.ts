@@ -77,3 +77,26 @@ test('dark mode: a disabled button looks switched off, not like a paler button t
   await shot(page, 'dark-disabled-button')
   await page.close()
 })
+
+test('release settings of a new vault: no trigger looks chosen, the tab says none is set, and Save waits for a choice', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(app.url)
+  await startLocally(page)
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await expect(page.getByTestId('release-not-set')).toContainText('No release trigger is set yet')
+  for (const name of [/Dead man's switch/, /^Manual/, /Guardian claim/]) {
+    await expect(page.getByLabel(name)).not.toBeChecked()
+  }
+  const save = page.getByRole('button', { name: 'Save release settings' })
+  await expect(save).toBeDisabled()
+  await shot(page, 'release-not-set')
+  await page.getByLabel(/^Manual/).check()
+  await expect(save).toBeEnabled()
+  await save.click()
+  await expect(page.getByTestId('release-saved')).toContainText('Saved: Manual.')
+  await expect(page.getByTestId('release-not-set')).toHaveCount(0)
+  await page.close()
+})

@@ -23,7 +23,8 @@ import { text } from '../../text'
 export function ReleaseTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const { canWrite, reason } = useWriteAccess()
-  const [trigger, setTrigger] = useState<ReleaseTrigger>(v?.releaseTrigger ?? 'dead_man_switch')
+  // A new vault has no trigger: none is shown chosen until the owner picks one and saves it.
+  const [trigger, setTrigger] = useState<ReleaseTrigger | null>(v?.releaseTrigger ?? null)
   const [frequency, setFrequency] = useState<CheckInFrequency>(v?.checkInFrequency ?? 'monthly')
   const [busy, setBusy] = useState(false)
   const [saved, setSaved] = useState<ReleaseSettings>()
@@ -59,6 +60,7 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
+    if (!trigger) return
     setBusy(true)
     setError(undefined)
     setSaved(undefined)
@@ -84,6 +86,11 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
         <ReadOnlyNote />
         {v.state !== 'active' && (
           <p className="notice notice-info">{text.releaseStatus.settingsWhileActive}</p>
+        )}
+        {!v.releaseTrigger && (
+          <p className="notice notice-warn" data-testid="release-not-set">
+            {text.release.notSet}
+          </p>
         )}
         <RadioCards<ReleaseTrigger>
           legend={text.release.trigger}
@@ -116,7 +123,12 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
           {text.release.contestation(LIMITS.contestationDays)}
         </p>
         <div className="row">
-          <button type="submit" className="button" disabled={!writable || busy} title={reason ?? undefined}>
+          <button
+            type="submit"
+            className="button"
+            disabled={!writable || busy || !trigger}
+            title={reason ?? undefined}
+          >
             {busy ? text.release.saving : text.release.save}
           </button>
         </div>
