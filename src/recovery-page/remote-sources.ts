@@ -164,7 +164,11 @@ async function resumableStream(
   let stall: ReturnType<typeof setTimeout> | undefined
   let attempt: AbortController
 
-  const open = async (first: boolean): Promise<void> => {
+  /**
+   * Sends the request for the bytes not given yet. Throws what the heir is told; on a resumed read, a
+   * failure worth another try comes back as its cause instead.
+   */
+  const open = async (first: boolean): Promise<string | undefined> => {
     attempt = new AbortController()
     const both = AbortSignal.any([control.signal, attempt.signal])
     let response: Response
@@ -173,17 +177,18 @@ async function resumableStream(
     } catch (error) {
       if (control.signal.aborted) throw control.signal.reason
       if (first) throw read.broken(causeOf(error))
-      throw new ResumeNeeded(causeOf(error))
+      return causeOf(error)
     }
     if (!response.ok || !response.body) {
       await response.body?.cancel().catch(() => {})
       if (first || response.status === 404 || response.status === 401 || response.status === 403) {
         throw read.refused(response)
       }
-      throw new ResumeNeeded(`HTTP ${response.status}`)
+      return `HTTP ${response.status}`
     }
     skip = given > 0 && response.status !== 206 ? given : 0
     reader = response.body.getReader()
+    return undefined
   }
 
   const armStall = () => {
@@ -267,13 +272,10 @@ async function resumableStream(
       }
       try {
         await delay(Math.min(250 * 2 ** (resumes - 1), 4000), control.signal)
-        await open(false)
-        return true
+        const again = await open(false)
+        if (again === undefined) return true
+        cause = again
       } catch (error) {
-        if (error instanceof ResumeNeeded) {
-          cause = error.message
-          continue
-        }
         finish()
         controller.error(error)
         return false
@@ -281,9 +283,6 @@ async function resumableStream(
     }
   }
 }
-
-/** A resumed read that failed in a way worth another try. */
-class ResumeNeeded extends Error {}
 
 // ---- the Vault Service ----
 
