@@ -7,6 +7,7 @@ import { OwnerKitFlow } from './components/OwnerKitFlow'
 import { Toasts } from './components/Toasts'
 import { UploadConfirm } from './components/UploadConfirm'
 import { VaultsScreen } from './screens/VaultsScreen'
+import { useConnectionStore } from './stores/connection-store'
 import { SCREENS, type ScreenId, useNavigationStore } from './stores/navigation-store'
 import { useSettingsStore } from './stores/settings-store'
 import { useVaultsStore } from './stores/vaults-store'
@@ -35,6 +36,7 @@ export function App() {
   )
   const vaultLabel = useVaultsStore((s) => s.snapshot?.vaults.find((v) => v.id === vaultId)?.label)
   const Screen = SCREEN_COMPONENTS[screen]
+  const backendLost = useConnectionStore((s) => s.backendLost)
 
   // The window (and the taskbar, Alt+Tab) names the screen and the vault; Electron follows the page.
   useEffect(() => {
@@ -52,7 +54,7 @@ export function App() {
 
   return (
     <div className="shell">
-      <nav className="sidebar" aria-label={text.app.mainNavigation}>
+      <nav className="sidebar" aria-label={text.app.mainNavigation} inert={backendLost}>
         <div className="brand">
           <img src={iconUrl} alt="" width="28" height="28" />
           <span>{text.app.name}</span>
@@ -75,7 +77,13 @@ export function App() {
           ))}
         </ul>
       </nav>
-      <main className="content">
+      {backendLost && (
+        <div className="backend-lost" role="alert" data-testid="backend-lost">
+          <strong>{text.app.backendLostTitle}</strong> {text.app.backendLost}
+        </div>
+      )}
+      {/* Stale and unusable once the backend is gone: shown dimmed, and nothing in it can be pressed. */}
+      <main className="content" inert={backendLost}>
         <ErrorBoundary key={`${screen}:${vaultId ?? ''}`}>
           <Suspense fallback={<p className="muted">{text.app.loadingScreen}</p>}>
             <Screen />

@@ -12,6 +12,12 @@ import { text } from './text'
 
 const root = createRoot(document.getElementById('root')!)
 
+// Once the backend is gone the banner says so (App.tsx); a call that was still on its way is no
+// script error on top of it.
+window.addEventListener('unhandledrejection', (event) => {
+  if ((event.reason as { code?: unknown } | null)?.code === 'DISCONNECTED') event.preventDefault()
+})
+
 try {
   await connectVault()
   await useSettingsStore.getState().load()

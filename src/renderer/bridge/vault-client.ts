@@ -12,6 +12,7 @@ declare global {
 
 let client: VaultBridge | undefined
 let intake: IntakeTransport | undefined
+let lost: ((listener: () => void) => void) | undefined
 
 export async function connectVault(): Promise<VaultBridge> {
   if (client) return client
@@ -27,6 +28,7 @@ export async function connectVault(): Promise<VaultBridge> {
   }
   const connection = await connectWebSocketBridge(token)
   intake = connection.intake
+  lost = connection.onLost
   client = unwrapBridge(connection.bridge)
   return client
 }
@@ -35,6 +37,11 @@ export async function connectVault(): Promise<VaultBridge> {
 export function vault(): VaultBridge {
   if (!client) throw new Error('The app is not connected to its backend yet.')
   return client
+}
+
+/** Browser mode only: tells when the backend went away (the desktop app's main process never does). */
+export function onBackendLost(listener: () => void): void {
+  lost?.(listener)
 }
 
 /** Browser mode only: where dropped files' bytes go (Electron hands over paths instead). */

@@ -26,6 +26,8 @@ export interface IntakeTransport {
 export interface WebSocketConnection {
   bridge: RawVaultBridge
   intake: IntakeTransport
+  /** Called once when the backend goes away (stopped, crashed): the page can no longer do anything. */
+  onLost(listener: () => void): void
 }
 
 type ServerMessage =
@@ -41,6 +43,7 @@ export function connectWebSocketBridge(token: string): Promise<WebSocketConnecti
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const acks = new Map<number, (ack: { received?: number; error?: string }) => void>()
   let nextId = 1
+  const lost = new Set<() => void>()
 
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(String(event.data)) as ServerMessage
@@ -59,6 +62,7 @@ export function connectWebSocketBridge(token: string): Promise<WebSocketConnecti
     for (const settle of pending.values()) settle(DISCONNECTED)
     pending.clear()
     for (const ack of acks.values()) ack({ error: DISCONNECTED.error.message })
+    for (const listener of lost) listener()
   })
 
   const request = (message: Record<string, unknown>) =>
@@ -93,7 +97,11 @@ export function connectWebSocketBridge(token: string): Promise<WebSocketConnecti
   }
 
   return new Promise((resolve, reject) => {
-    socket.addEventListener('open', () => resolve({ bridge, intake }), { once: true })
+    socket.addEventListener(
+      'open',
+      () => resolve({ bridge, intake, onLost: (listener) => void lost.add(listener) }),
+      { once: true },
+    )
     socket.addEventListener(
       'error',
       () =>

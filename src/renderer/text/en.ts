@@ -10,6 +10,9 @@ export const english = (f: LocaleFormat) => ({
     releasingBadge: (n: number) => `${f.number(n)} releasing`,
     couldNotStart: 'Vault Desktop could not start',
     loadingScreen: 'Opening…',
+    backendLostTitle: 'Lost the connection to the Vault Desktop backend.',
+    backendLost:
+      'This page no longer shows what is true and can do nothing. Start the backend again with "npm start" and open the new link it prints (this page\'s link stops working).',
   },
   screens: {
     vaults: 'Vaults',

@@ -100,3 +100,26 @@ test('release settings of a new vault: no trigger looks chosen, the tab says non
   await expect(page.getByTestId('release-not-set')).toHaveCount(0)
   await page.close()
 })
+
+test('browser mode: when the backend stops, the page says so at once and stops offering stale screens', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  const errors: string[] = []
+  collectPageErrors(page, errors)
+  await page.goto(app.url)
+  await startLocally(page)
+  await app.stop()
+  app = undefined
+  const banner = page.getByTestId('backend-lost')
+  await expect(banner).toContainText('Lost the connection to the Vault Desktop backend.')
+  await expect(banner).toContainText('open the new link it prints')
+  // The vault screen below can no longer be used: nothing in it takes a click.
+  await expect(page.locator('main.content')).toHaveAttribute('inert', '')
+  await expect(page.getByRole('tab', { name: 'Assets' }).click({ timeout: 1500 })).rejects.toThrow()
+  await expect(page.getByRole('tab', { name: 'Overview' })).toHaveAttribute('aria-selected', 'true')
+  await shot(page, 'backend-lost')
+  await page.close()
+  expect(errors.filter((e) => !e.includes('WebSocket'))).toEqual([])
+})
