@@ -5,6 +5,7 @@
 export type { AeadBackend, ChunkAead } from './aead-backend'
 export { arweaveVaultRef, contentHash } from './arweave-ref'
 export { nobleAeadBackend } from './aead-noble'
+export { webCryptoBatchRunner, webCryptoOpen, webCryptoSeal } from './aead-webcrypto'
 export type { ByteSource } from './byte-queue'
 export {
   BATCH_CHUNKS,
