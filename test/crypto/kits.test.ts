@@ -14,6 +14,7 @@ import {
   splitVaultKey,
   vaultFingerprint,
 } from '../../src/vault-format/index'
+import { kitCheckCode } from '../../src/vault-format/kit-check'
 
 const outDir = 'test-results/kits'
 let browser: Browser
@@ -83,6 +84,13 @@ describe('printable kits', () => {
     expect(html).not.toMatch(/<script|\b(src|href)=/)
     const scanned = await renderAndCheck('guardian-kit', html)
     expect(scanned).toEqual(shares[2])
+    // The check code, in its own box apart from the words, as a guardian reads it off the page.
+    const code = kitCheckCode(shares[2]!.share, shares[2]!.vaultId)
+    expect(await page.locator('.check-code [data-kit-check-code]').innerText()).toBe(code)
+    expect(await page.locator('ol.words').innerText()).not.toContain(code)
+    expect(await page.locator('.check-code').innerText()).toContain('not needed for recovery')
+    // Another kit of the same split carries another code.
+    expect(kitCheckCode(shares[1]!.share, shares[1]!.vaultId)).not.toBe(code)
   })
 
   it('owner kit: the vault key itself, two pages, scannable', async () => {

@@ -4,6 +4,7 @@
 
 import { isolateName, isolateNameHtml } from '../../../shared/untrusted-text'
 import { ENCRYPTED_FILE_SUFFIX } from '../../../vault-format/file-context'
+import { kitCheckCodeOf } from '../../../vault-format/kit-check'
 import type { GuardianShare } from '../../../vault-format/share-envelope'
 import { wordsFor } from '../../../vault-format/share-words'
 import { vaultFingerprint } from '../../../vault-format/vault-key'
@@ -50,21 +51,24 @@ h2 { font-size: 13pt; margin: 4mm 0 2mm; }
 .lead { font-size: 11.5pt; margin: 0 0 3mm; }
 .warning { border-left: 4pt solid #b3261e; background: #fbeeed; padding: 2mm 4mm; margin: 3mm 0; }
 .identity { display: grid; grid-template-columns: 1fr 46mm; gap: 6mm; align-items: center; margin: 3mm 0; }
-.facts { display: grid; grid-template-columns: auto 1fr; gap: 1.2mm 5mm; margin: 0; padding: 3mm 4mm; border: 1pt solid #bbb; border-radius: 2mm; align-content: start; }
+.facts { display: grid; grid-template-columns: auto 1fr; gap: .8mm 5mm; margin: 0; padding: 2.5mm 4mm; border: 1pt solid #bbb; border-radius: 2mm; align-content: start; }
 .facts dt { color: #555; }
 .facts dd { margin: 0; font-weight: 600; }
 .facts dd.id { font-size: 8.5pt; word-break: break-all; }
 .mono { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .fingerprint { font-size: 14pt; letter-spacing: .06em; }
 ol.words { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(4, 1fr); grid-auto-flow: row; gap: .4mm 5mm; }
-ol.words li { display: flex; align-items: baseline; gap: 2mm; border-bottom: .6pt solid #ccc; padding: .3mm 0; break-inside: avoid; }
+ol.words li { display: flex; align-items: baseline; gap: 2mm; border-bottom: .6pt solid #ccc; padding: .1mm 0; break-inside: avoid; }
 ol.words .n { font-size: 8.5pt; color: #666; width: 6mm; text-align: right; font-variant-numeric: tabular-nums; }
-ol.words .w { font: 600 13pt/1.15 "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+ol.words .w { font: 600 12.5pt/1.1 "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 figure { margin: 0; text-align: center; }
 figure svg { width: 46mm; height: 46mm; display: block; margin: 0 auto; }
 figcaption { font-size: 8.5pt; color: #555; margin-top: 1mm; }
 ol.steps { padding-left: 6mm; margin: 0; }
 ol.steps li { margin: 0 0 2.5mm; padding-left: 1mm; }
+.check-code { display: flex; align-items: center; gap: 5mm; border: 1pt solid #1a1a1a; border-radius: 2mm; padding: 1.5mm 3mm; margin-top: 2mm; font-size: 8.5pt; line-height: 1.25; break-inside: avoid; }
+.check-code .code { font: 700 14pt/1 "DejaVu Sans Mono", Menlo, Consolas, monospace; letter-spacing: .08em; white-space: nowrap; }
+.check-code p { margin: 0; }
 .helper { border: 1pt dashed #888; border-radius: 2mm; padding: 3mm 4mm; margin-top: 5mm; font-size: 9.5pt; }
 .helper h2 { margin-top: 0; font-size: 11pt; }
 .helper code { font-size: 8.5pt; word-break: break-all; }
@@ -96,6 +100,14 @@ ${pages.map((p) => `<section class="page">${p}</section>`).join('\n')}
 
 const FORMAT_NOTE = `The encryption method is public: AES-256-GCM in the "C2SP chunked encryption" layout (Cobblestone-256), with the key derivation, word encoding and share format described in the document FORMAT.md that ships with Vault Desktop's source code. A programmer can rebuild the recovery tool from that description alone, so these files stay readable even if Vault Desktop and the people behind it are gone.`
 
+/**
+ * The kit's check code, boxed apart from the words: a one-way function of the share (FORMAT.md 5.5)
+ * that proves the guardian still holds the kit and is useless for recovery, so it may be typed online.
+ */
+function checkCodeBox(share: GuardianShare): string {
+  return `<div class="check-code"><span class="code" data-kit-check-code>${e(kitCheckCodeOf(share))}</span><p><strong>Check code</strong> — not needed for recovery; type it on your guardian page once a year to confirm you still have this kit.</p></div>`
+}
+
 /** With nothing to install: the recovery page, and how to check that a copy is the genuine one. */
 function recoveryPageNote(sha256Hex: string): string {
   const hex = e(sha256Hex)
@@ -118,8 +130,9 @@ export function renderGuardianKitHtml(input: GuardianKitInput): string {
   <div class="badge">Share ${share.shareIndex} of ${share.shareCount}</div>
 </header>
 <p class="lead">${owner === 'the vault owner' ? 'The owner of an encrypted vault' : owner} chose you as a guardian. This paper holds one piece of the key that unlocks their encrypted files for their heirs. On its own it opens nothing: <strong>${rule}</strong> guardians' pieces are needed together.</p>
-<div class="warning"><strong>Keep this paper private and safe</strong>, like a passport or a will. Do not photograph it, e-mail it or type it into any website. Give it only to the heirs, in person, when the time comes (see page 2).</div>
+<div class="warning"><strong>Keep this paper private and safe</strong>, like a passport or a will. Do not photograph it, e-mail it or type its words into any website (only the check code below may be typed). Give it only to the heirs, in person, when the time comes (see page 2).</div>
 <div class="identity">
+<div>
 <dl class="facts">
   <dt>Guardian</dt><dd>${isolateNameHtml(guardianName)}</dd>
   <dt>Vault fingerprint</dt><dd class="mono fingerprint">${e(share.fingerprint)}</dd>
@@ -127,6 +140,8 @@ export function renderGuardianKitHtml(input: GuardianKitInput): string {
   <dt>Share set</dt><dd class="mono">${e(share.splitId)}, made ${e(created)}</dd>
   <dt>Vault id</dt><dd class="mono id">${e(share.vaultId)}</dd>
 </dl>
+${checkCodeBox(share)}
+</div>
 <figure>${shareQrSvg(share)}<figcaption>The same words as a QR code: either one is enough.</figcaption></figure>
 </div>
 <h2>Your ${words.length} words, in this order</h2>
