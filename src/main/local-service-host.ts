@@ -5,6 +5,7 @@
 import { join } from 'node:path'
 import type { RunningService } from '../service'
 import { AppError } from '../shared/app-error'
+import type { LocalMailbox, LocalMailMessage } from '../shared/ipc/local-mail'
 import type { LocalService } from './core/local-service'
 import { JsonFileWriter, readJsonFile } from './core/storage/json-file'
 
@@ -135,6 +136,37 @@ export class LocalServiceHost implements LocalService {
       throw new LocalServiceError('The local Vault Service has no account on this computer yet.')
     const service = await this.start()
     return (await service.admin.addCredits({ account: accountId, credits })).creditsBalance
+  }
+
+  /**
+   * The outbox of the service on this computer, newest first, through the service's own admin path
+   * (which opens the sealed bodies with the data folder's mail key): nothing here touches the crypto.
+   * This service is started without SMTP, so an unsent message without an error stayed here for that reason.
+   */
+  async localMail(): Promise<LocalMailbox> {
+    const service = await this.start()
+    const { messages } = await service.admin.outbox()
+    return {
+      serviceUrl: service.url,
+      messages: messages
+        .map(
+          (m): LocalMailMessage => ({
+            id: m.id,
+            kind: m.kind,
+            vaultId: m.vaultId,
+            to: m.to,
+            subject: m.subject,
+            body: m.body,
+            createdAt: m.createdAt,
+            delivery: m.sentAt
+              ? { state: 'sent', at: m.sentAt }
+              : m.lastError
+                ? { state: 'not-sent', reason: 'failed', attempts: m.attempts, lastError: m.lastError }
+                : { state: 'not-sent', reason: 'no-mail-server' },
+          }),
+        )
+        .sort((a, b) => b.id - a.id),
+    }
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@
 // provide it (main/local-service-host.ts starts src/service); the core reaches the service itself only
 // over HTTP, through a connection to `url`, like any other service.
 import { AppError } from '../../shared/app-error'
+import type { LocalMailbox } from '../../shared/ipc/local-mail'
 
 export interface LocalService {
   /** Where it answers now; null until started. */
@@ -19,6 +20,11 @@ export interface LocalService {
   revokeKey(apiKey: string): Promise<void>
   /** Adds credits to the local account; resolves with the new balance. */
   addCredits(credits: number): Promise<number>
+  /**
+   * What it would have e-mailed (its outbox, newest first, bodies opened by the service's own code), read
+   * in this process: the messages hold guardians' and heirs' personal links, so this never goes over HTTP.
+   */
+  localMail(): Promise<LocalMailbox>
   /** Stops it, after the app has stopped using it. */
   close(): Promise<void>
 }
@@ -43,5 +49,6 @@ export const NO_LOCAL_SERVICE: LocalService = {
   issueAgentKey: () => Promise.reject(notProvided()),
   revokeKey: () => Promise.reject(notProvided()),
   addCredits: () => Promise.reject(notProvided()),
+  localMail: () => Promise.reject(notProvided()),
   close: () => Promise.resolve(),
 }

@@ -31,6 +31,7 @@ import { createFileLibraryHandlers } from './ipc/file-library-handlers'
 import { createFileRemovalHandlers } from './ipc/file-removal-handlers'
 import { createFileSaveHandlers, emptyOpenedFiles, type OpenDecryptedFile } from './ipc/file-save-handlers'
 import { EventHub, type HandlerTable } from './ipc/handler-table'
+import { createLocalMailHandlers } from './ipc/local-mail-handlers'
 import { createPeopleHandlers } from './ipc/people-handlers'
 import { createRecoveryHandlers } from './ipc/recovery-handlers'
 import { createRehearsalHandlers } from './ipc/rehearsal-handlers'
@@ -155,6 +156,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
       }),
     }),
     ...createConnectionHandlers(session),
+    ...createLocalMailHandlers(session),
     ...createVaultHandlers(session),
     ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),

@@ -15,6 +15,7 @@ import {
 } from '../api'
 import { event, invoke } from './contract-kit'
 import type { KeyRotationEstimate, KeyRotationStatus } from './key-rotation'
+import type { LocalMailbox } from './local-mail'
 import { type Settings, SettingsPatchSchema } from './settings'
 import type {
   ActivityEntry,
@@ -134,6 +135,11 @@ export const invokeChannels = {
     'service:add-credits',
     z.object({ credits: z.number().int().min(1).max(1_000_000) }).strict(),
   ),
+  /**
+   * The local service only: what it would have e-mailed, newest first, read in-process (the messages
+   * hold guardians' and heirs' personal links; no service ever offers them over the wire).
+   */
+  listLocalMail: invoke<LocalMailbox>()('local-mail:list', none),
 
   getVaults: invoke<VaultsSnapshot>()('vaults:get', none),
   refreshVaults: invoke<VaultsSnapshot>()('vaults:refresh', none),
