@@ -30,6 +30,9 @@ registerAppScheme()
 let mainWindow: BrowserWindow | undefined
 let tray: AppTray | undefined
 let vaultApp: VaultApp | undefined
+/** The service "Start locally" runs here, once opened: links to its pages open in the browser. */
+let localServiceHost: LocalServiceHost | undefined
+const localServiceUrl = () => localServiceHost?.currentUrl ?? null
 let quitting = false
 
 function showMainWindow(): void {
@@ -43,7 +46,7 @@ function createMainWindow(): BrowserWindow {
   const window = new BrowserWindow(
     mainWindowOptions({ preload: join(here, '../preload/index.cjs'), icon: join(resourcesDir, 'icon.png') }),
   )
-  guardWebContents(window.webContents, (url) => void shell.openExternal(url))
+  guardWebContents(window.webContents, (url) => void shell.openExternal(url), localServiceUrl)
   window.once('ready-to-show', () => window.show())
   // Closing hides to the tray: reminders and the release alarm must keep working.
   window.on('close', (event) => {
@@ -67,7 +70,7 @@ if (!app.requestSingleInstanceLock()) {
     // Stay in the tray; quitting is explicit (tray menu or app menu).
   })
   app.on('web-contents-created', (_event, contents) => {
-    guardWebContents(contents, (url) => void shell.openExternal(url))
+    guardWebContents(contents, (url) => void shell.openExternal(url), localServiceUrl)
   })
 
   void app.whenReady().then(async () => {
@@ -83,7 +86,10 @@ if (!app.requestSingleInstanceLock()) {
       version: app.getVersion(),
       secretBox: safeStorageSecretBox(safeStorage, process.platform),
       shell: desktopShellCapabilities(() => mainWindow),
-      localService: (userDataDir) => LocalServiceHost.open(userDataDir),
+      localService: async (userDataDir) => {
+        localServiceHost = await LocalServiceHost.open(userDataDir)
+        return localServiceHost
+      },
       onSettingsChanged: (settings) => applyLoginItem(settings.launchAtLogin),
     })
     vaultApp = running
