@@ -143,3 +143,13 @@ describe('write access', () => {
     expect(writeAccess(undefined).canWrite).toBe(false)
   })
 })
+
+describe('the pace of a drop being received', () => {
+  it('says nothing for the first second, then a rate and the time left from the whole drop so far', async () => {
+    const { paceOf } = await import(`../../src/renderer/stores/file-intake-store${''}`)
+    const progress = { sentBytes: 50_000_000, totalBytes: 200_000_000, sentFiles: 0, totalFiles: 1 }
+    expect(paceOf(progress, 500)).toEqual({ bytesPerSecond: null, etaSeconds: null })
+    expect(paceOf({ ...progress, sentBytes: 0 }, 5000)).toEqual({ bytesPerSecond: null, etaSeconds: null })
+    expect(paceOf(progress, 2000)).toEqual({ bytesPerSecond: 25_000_000, etaSeconds: 6 })
+  })
+})

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { droppedEntries } from '../bridge/drop-transfer'
+import { formatRate } from '../display/units'
 import { useWriteAccess } from '../stores/connection-store'
 import { useFileIntakeStore } from '../stores/file-intake-store'
 import { useNavigationStore } from '../stores/navigation-store'
@@ -89,6 +90,13 @@ export function DropTarget() {
               receiving.totalFiles,
               format.bytes(receiving.sentBytes),
               format.bytes(receiving.totalBytes),
+            )}
+            {receiving.bytesPerSecond !== null && (
+              <span className="muted">
+                {' '}
+                {formatRate(receiving.bytesPerSecond)}
+                {receiving.etaSeconds !== null ? text.drop.left(format.duration(receiving.etaSeconds)) : ''}
+              </span>
             )}
           </p>
           <button type="button" className="button secondary small" onClick={cancel}>

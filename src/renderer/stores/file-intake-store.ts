@@ -15,9 +15,28 @@ import { useUploadFlowStore } from './upload-flow-store'
 
 type Entries = ReturnType<typeof droppedEntries>
 
+/** How a drop is going: its counts, and its pace once a second of it has been measured. */
+export interface Receiving extends TransferProgress {
+  bytesPerSecond: number | null
+  etaSeconds: number | null
+}
+
+/** The pace since the drop began: steadier than the last chunk's, and good enough for "about … left". */
+export function paceOf(
+  progress: TransferProgress,
+  elapsedMs: number,
+): Pick<Receiving, 'bytesPerSecond' | 'etaSeconds'> {
+  if (elapsedMs < 1000 || progress.sentBytes === 0) return { bytesPerSecond: null, etaSeconds: null }
+  const bytesPerSecond = (progress.sentBytes * 1000) / elapsedMs
+  return {
+    bytesPerSecond,
+    etaSeconds: Math.ceil((progress.totalBytes - progress.sentBytes) / bytesPerSecond),
+  }
+}
+
 interface FileIntakeState {
   /** Bytes on their way to the backend; undefined when nothing is being received. */
-  receiving: TransferProgress | undefined
+  receiving: Receiving | undefined
   receive(vaultId: string, entries: Entries): Promise<void>
   cancel(): void
 }
@@ -65,9 +84,20 @@ export const useFileIntakeStore = create<FileIntakeState>((set) => ({
         return
       }
       const totalBytes = files.reduce((sum, f) => sum + f.file.size, 0)
-      set({ receiving: { sentBytes: 0, totalBytes, sentFiles: 0, totalFiles: files.length } })
+      const began = performance.now()
+      set({
+        receiving: {
+          sentBytes: 0,
+          totalBytes,
+          sentFiles: 0,
+          totalFiles: files.length,
+          bytesPerSecond: null,
+          etaSeconds: null,
+        },
+      })
       const { dropId, paths } = await sendDroppedFiles(intake, files, {
-        onProgress: (receiving) => set({ receiving }),
+        onProgress: (progress) =>
+          set({ receiving: { ...progress, ...paceOf(progress, performance.now() - began) } }),
         signal: mine.signal,
       })
       set({ receiving: undefined })

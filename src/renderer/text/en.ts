@@ -33,6 +33,7 @@ export const english = (f: LocaleFormat) => ({
     receiving: (sentFiles: number, totalFiles: number, sent: string, total: string) =>
       `${f.number(sentFiles)} of ${f.count(totalFiles, { one: 'file', other: 'files' })}, ${sent} of ${total}. Nothing is uploaded until you confirm.`,
     progressLabel: 'Dropped files received',
+    left: (duration: string) => `, about ${duration} left`,
     cancel: 'Cancel',
     cancelled: 'The drop was cancelled; nothing was kept or uploaded.',
     failed: (why: string) => `The dropped files could not be received: ${why}`,

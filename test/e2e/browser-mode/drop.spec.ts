@@ -90,7 +90,13 @@ test('a 200 MB file streams in with the backend memory flat, is confirmed, uploa
 
   const before = await peakMiB()
   await drop(join(filesDir, 'video.mp4'))
-  await expect(page.getByRole('heading', { name: 'Receiving the dropped files' })).toBeVisible()
+  const box = page.getByRole('region', { name: 'Receiving the dropped files' })
+  await expect(box).toBeVisible()
+  // Clear of the vault's title and tabs (it used to sit on them), with the pace once it is known.
+  const boxTop = (await box.boundingBox())!.y
+  const tabs = (await page.getByRole('tablist').boundingBox())!
+  expect(boxTop).toBeGreaterThan(tabs.y + tabs.height)
+  await expect(box.getByRole('status')).toContainText(/\/s, about .+ left/, { timeout: 20_000 })
   await shot('drop-receiving')
   const dialog = page.getByRole('dialog')
   await expect(dialog).toContainText('1 file', { timeout: 60_000 })
