@@ -10,8 +10,7 @@ import { type FileHandle, lstat, mkdir, open, realpath } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { AppError } from '../shared/app-error'
 
-/** The longest file name (one path segment) the common file systems hold, in bytes. */
-export const NAME_MAX_BYTES = 255
+export { NAME_MAX_BYTES } from '../shared/portable-names'
 
 // Not defined on Windows, where links are refused by the lstat walk instead.
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0

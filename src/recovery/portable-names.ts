@@ -1,26 +1,17 @@
-// Where each recovered file goes below the output folder. Names come from the authenticated blob (or,
-// for old blobs, from the caller), never from a transaction id, asset id or a service's listing. Two
-// different paths that one file system would take for the same name (Windows' character mapping,
-// `notes.` and `notes`, or only capital letters apart, as on Windows and macOS disks) would lose a
-// file there, so the later one is renamed `name (2)` and the rename reported, on every platform: the
-// recovered folder stays whole wherever it is copied.
-import { extname, resolve, sep } from 'node:path'
-import { NAME_MAX_BYTES } from './confined-write'
+// Where each recovered file goes below the output folder on this computer. The naming rules (Windows'
+// mapping, collisions, `name (2)`) are shared/portable-names.ts's, which the heir's recovery page uses too.
+import { resolve, sep } from 'node:path'
+import { confinedSegments, windowsSafeSegment } from '../shared/portable-names'
 
-// Device names Windows keeps in every folder, with any extension: COM¹ and LPT¹ (superscript digits)
-// are devices too, as are the console's CONIN$ and CONOUT$.
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³]) *(\..*)?$/i
-
-/**
- * A name Windows can hold (FORMAT.md 3.8: rename rather than refuse): the characters it forbids become
- * '_', trailing dots and spaces are dropped, and reserved device names (CON, NUL, COM1...) get a '_'.
- */
-export function windowsSafeSegment(segment: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-  let safe = segment.replace(/[<>:"|?*\u0000-\u001f]/g, '_').replace(/[. ]+$/, '')
-  if (safe === '') safe = '_'
-  return WINDOWS_RESERVED.test(safe) ? `_${safe}` : safe
-}
+export {
+  NAME_MAX_BYTES,
+  numberedName,
+  OutputNames,
+  type PlacedName,
+  portableKey,
+  renameNote,
+  windowsSafeSegment,
+} from '../shared/portable-names'
 
 /**
  * outDir joined with a '/'-separated relative path, or null if the path could leave outDir. On
@@ -31,72 +22,9 @@ export function confinedPath(
   relativePath: string,
   platform: NodeJS.Platform = process.platform,
 ): string | null {
-  const segments = relativePath.split('/')
-  const unsafe = (s: string) =>
-    s === '' ||
-    s === '.' ||
-    s === '..' ||
-    s.includes('\\') ||
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    /[\u0000-\u001f\u007f]/.test(s)
-  if (segments.some(unsafe)) return null
+  const segments = confinedSegments(relativePath)
+  if (!segments) return null
   const root = resolve(outDir)
   const target = resolve(root, ...(platform === 'win32' ? segments.map(windowsSafeSegment) : segments))
   return target.startsWith(root + sep) ? target : null
-}
-
-/** The name a path gets on the strictest disk: Windows' mapping, Unicode NFC, capital letters folded. */
-export function portableKey(relativePath: string): string {
-  return relativePath
-    .split('/')
-    .map((segment) => windowsSafeSegment(segment.normalize('NFC')).normalize('NFC').toLowerCase())
-    .join('/')
-}
-
-/** `stem (n).ext`, the stem shortened (by whole characters) so that the name stays within 255 bytes. */
-export function numberedName(name: string, n: number): string {
-  const ext = extname(name)
-  const suffix = ` (${n})${ext}`
-  let stem = [...name.slice(0, name.length - ext.length)]
-  while (stem.length > 1 && Buffer.byteLength(stem.join('') + suffix) > NAME_MAX_BYTES)
-    stem = stem.slice(0, -1)
-  return stem.join('') + suffix
-}
-
-/** Where a path was placed, and why it was renamed when it was. */
-export interface PlacedName {
-  relativePath: string
-  /** For the report: the other file of this run that kept the name. */
-  renamedBecause?: string
-}
-
-/** The names given out in one recovery run: each path keeps one place, and no two collide anywhere. */
-export class OutputNames {
-  private readonly owners = new Map<string, string>()
-  private readonly placed = new Map<string, PlacedName>()
-
-  /** The place for `path` ('/'-separated): its own name, or `name (2)` when another path took it. */
-  place(path: string): PlacedName {
-    const known = this.placed.get(path)
-    if (known) return known
-    const owner = this.owners.get(portableKey(path))
-    let result: PlacedName = { relativePath: path }
-    if (owner !== undefined) {
-      const at = path.lastIndexOf('/')
-      const folder = path.slice(0, at + 1)
-      const name = path.slice(at + 1)
-      let n = 2
-      while (this.owners.has(portableKey(folder + numberedName(name, n)))) n++
-      result = { relativePath: folder + numberedName(name, n), renamedBecause: owner }
-    }
-    this.owners.set(portableKey(result.relativePath), path)
-    this.placed.set(path, result)
-    return result
-  }
-}
-
-/** The report's words for a renamed file. */
-export function renameNote(placed: PlacedName): string | undefined {
-  if (placed.renamedBecause === undefined) return undefined
-  return `Saved as "${placed.relativePath}": another file of the vault, "${placed.renamedBecause}", has a name that Windows or a Mac would take for the same one, so this one was renamed to keep both.`
 }

@@ -7,9 +7,13 @@
 import type { BatchJob, BatchResult, ChunkBatchRunner } from './chunk-batch'
 import { CHUNK_SIZE, chunkNonce, SEALED_CHUNK_SIZE, TAG_SIZE } from './chunked-format'
 
+// Named from the global, so this compiles under the DOM's typings and Node's alike.
+type Subtle = typeof globalThis.crypto.subtle
+type Key = Awaited<ReturnType<Subtle['importKey']>>
+
 /** The platform's WebCrypto (a browser's, or Node's globalThis.crypto). */
-function subtle(): SubtleCrypto {
-  const found = (globalThis as { crypto?: Crypto }).crypto?.subtle
+function subtle(): Subtle {
+  const found = (globalThis as { crypto?: { subtle?: Subtle } }).crypto?.subtle
   if (!found) throw new Error('WebCrypto (crypto.subtle) is not available here.')
   return found
 }
@@ -19,7 +23,7 @@ function view(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes as Uint8Array<ArrayBuffer>
 }
 
-function importKey(key: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<CryptoKey> {
+function importKey(key: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<Key> {
   return subtle().importKey('raw', view(key), 'AES-GCM', false, [usage])
 }
 
@@ -64,7 +68,7 @@ export async function webCryptoOpen(
  */
 export function webCryptoBatchRunner(size = 4): ChunkBatchRunner {
   // One CryptoKey per message key (a stream hands the same key object with every batch).
-  const keys = new WeakMap<Uint8Array, Promise<CryptoKey>>()
+  const keys = new WeakMap<Uint8Array, Promise<Key>>()
   const keyFor = (key: Uint8Array) => {
     let found = keys.get(key)
     if (!found) {
