@@ -169,26 +169,45 @@ async function resumableStream(
    * failure worth another try comes back as its cause instead.
    */
   const open = async (first: boolean): Promise<string | undefined> => {
-    attempt = new AbortController()
-    const both = AbortSignal.any([control.signal, attempt.signal])
-    let response: Response
-    try {
-      response = await read.request(given, withTimeout(both, read.timeoutMs))
-    } catch (error) {
-      if (control.signal.aborted) throw control.signal.reason
-      if (first) throw read.broken(causeOf(error))
-      return causeOf(error)
-    }
-    if (!response.ok || !response.body) {
-      await response.body?.cancel().catch(() => {})
-      if (first || response.status === 404 || response.status === 401 || response.status === 403) {
-        throw read.refused(response)
+    for (let waited = 0; ; waited++) {
+      attempt = new AbortController()
+      const current = attempt
+      // The timeout covers the wait for an answer; once bytes flow, the stall timer watches them.
+      const answerTimer = setTimeout(
+        () => current.abort(new DOMException('no answer in time', 'TimeoutError')),
+        read.timeoutMs,
+      )
+      let response: Response
+      try {
+        response = await read.request(given, AbortSignal.any([control.signal, current.signal]))
+      } catch (error) {
+        if (control.signal.aborted) throw control.signal.reason
+        if (first) throw read.broken(causeOf(error))
+        return causeOf(error)
+      } finally {
+        clearTimeout(answerTimer)
       }
-      return `HTTP ${response.status}`
+      // Under a rate limit or a moment's trouble: wait as told (a little), then ask again.
+      if ((response.status === 429 || response.status === 503) && waited < MAX_RESUMES) {
+        await response.body?.cancel().catch(() => {})
+        const told = Number(response.headers.get('retry-after'))
+        await delay(
+          Math.min(Number.isFinite(told) && told > 0 ? told * 1000 : 1000 * (waited + 1), 30_000),
+          control.signal,
+        )
+        continue
+      }
+      if (!response.ok || !response.body) {
+        await response.body?.cancel().catch(() => {})
+        if (first || response.status === 404 || response.status === 401 || response.status === 403) {
+          throw read.refused(response)
+        }
+        return `HTTP ${response.status}`
+      }
+      skip = given > 0 && response.status !== 206 ? given : 0
+      reader = response.body.getReader()
+      return undefined
     }
-    skip = given > 0 && response.status !== 206 ? given : 0
-    reader = response.body.getReader()
-    return undefined
   }
 
   const armStall = () => {

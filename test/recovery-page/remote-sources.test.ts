@@ -139,11 +139,24 @@ describe('serviceSource against the real service', () => {
 
 /** A one-vault "service" under /v1 that can misbehave in the ways a real one does not. */
 function fakeService(
-  behaviour: { state?: string; extra?: number; cutAt?: number; redirect?: boolean },
+  behaviour: {
+    state?: string
+    extra?: number
+    cutAt?: number
+    redirect?: boolean
+    /** Answer the first download 429 (Retry-After: 1). */
+    throttleOnce?: boolean
+    /** Send the body in this many pieces, 60 ms apart. */
+    dripPieces?: number
+    /** Stop sending at this byte on the first download, holding the connection open. */
+    stallAt?: number
+  },
   content: Buffer,
 ): Promise<{ url: string; server: Server; ranges: string[] }> {
   const ranges: string[] = []
   let cut = behaviour.cutAt !== undefined
+  let throttle = behaviour.throttleOnce === true
+  let stall = behaviour.stallAt !== undefined
   const server = createServer((req, res) => {
     const path = req.url ?? ''
     if (behaviour.redirect) {
@@ -173,9 +186,31 @@ function fakeService(
     if (path === '/v1/vault/v-1/asset/a-1/content') {
       const range = req.headers.range
       ranges.push(range ?? '')
+      if (throttle) {
+        throttle = false
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{}')
+        return
+      }
       const start = range ? Number(/bytes=(\d+)-/.exec(range)![1]) : 0
       const body = Buffer.concat([content.subarray(start), Buffer.alloc(behaviour.extra ?? 0, 9)])
       res.writeHead(range ? 206 : 200, { 'content-length': String(body.length) })
+      if (stall) {
+        stall = false
+        res.write(body.subarray(0, behaviour.stallAt!))
+        return
+      }
+      if (behaviour.dripPieces) {
+        const size = Math.ceil(body.length / behaviour.dripPieces)
+        let at = 0
+        const next = () => {
+          res.write(body.subarray(at, at + size))
+          at += size
+          if (at >= body.length) res.end()
+          else setTimeout(next, 60)
+        }
+        next()
+        return
+      }
       if (cut) {
         cut = false
         res.write(body.subarray(0, behaviour.cutAt!))
@@ -209,6 +244,30 @@ describe('serviceSource against a service that misbehaves', () => {
       expect(Number(/\d+/.exec(ranges[1]!)![0])).toBeGreaterThan(0)
     } finally {
       await close(server)
+    }
+  })
+
+  it('waits out a rate limit, lets a slow download run past the timeout while bytes flow, and resumes a stalled one', async () => {
+    const throttled = await fakeService({ throttleOnce: true }, content)
+    const slow = await fakeService({ dripPieces: 8 }, content)
+    const stalled = await fakeService({ stallAt: 50_000 }, content)
+    try {
+      const options = { accessToken: 'hk_x', vaultId: 'v-1', timeoutMs: 250 }
+      const [first] = await serviceSource({ ...options, serviceUrl: throttled.url }).list()
+      expect((await bytesOf(first!)).equals(content)).toBe(true)
+      expect(throttled.ranges).toEqual(['', ''])
+      // 8 pieces 60 ms apart: longer than the timeout in all, never still for as long.
+      const [second] = await serviceSource({ ...options, serviceUrl: slow.url }).list()
+      expect((await bytesOf(second!)).equals(content)).toBe(true)
+      expect(slow.ranges).toEqual([''])
+      const [third] = await serviceSource({ ...options, serviceUrl: stalled.url }).list()
+      expect((await bytesOf(third!)).equals(content)).toBe(true)
+      expect(stalled.ranges).toEqual(['', 'bytes=50000-'])
+    } finally {
+      await close(throttled.server)
+      await close(slow.server)
+      stalled.server.closeAllConnections()
+      await close(stalled.server)
     }
   })
 
