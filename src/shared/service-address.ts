@@ -40,6 +40,8 @@ export function checkServiceAddress(input: string, language: HeirLanguage = 'en'
     problem,
     message: HEIR_SOURCE_TEXT[language].address(problem, input),
   })
+  // "htp:/127.0.0.1:8787" or "https:/vault.example.com": a scheme mistyped, not a host named "htp".
+  if (/^[a-z][a-z0-9+.-]*:\/(?!\/)/i.test(input.trim())) return refuse('not-an-address')
   const url = URL.parse(withScheme(input.trim()))
   if (!url) return refuse('not-an-address')
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('not-http')

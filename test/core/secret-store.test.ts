@@ -200,6 +200,17 @@ describe('connections', () => {
         .add({ serviceUrl: svc.url, apiKey: 'hunter2' })
         .catch((e: unknown) => e)
       expect((malformed as ConnectionError).userMessage).toMatch(/sk_human_/)
+      // The right start but too short: said as such, not "keys start with sk_human_" (issue 30, point 16).
+      const short = await registry
+        .add({ serviceUrl: svc.url, apiKey: 'sk_human_wrong' })
+        .catch((e: unknown) => e)
+      expect((short as ConnectionError).userMessage).toMatch(
+        /^This key is too short .*only its start was copied/,
+      )
+      const spaced = await registry
+        .add({ serviceUrl: svc.url, apiKey: 'sk_human_abcdefghij klmnopqrstu' })
+        .catch((e: unknown) => e)
+      expect((spaced as ConnectionError).userMessage).toMatch(/a space or a line break inside it/)
       const remoteHttp = await registry
         .add({ serviceUrl: 'http://vault.example.com', apiKey: svc.humanKey })
         .catch((e: unknown) => e)

@@ -152,7 +152,15 @@ describe('one address rule for owners and heirs', () => {
       ok: false,
       problem: 'credentials',
     })
-    for (const nonsense of ['', 'mailto:someone', 'vault dot example', 'http:example.com']) {
+    // A scheme with one slash is a typo to point at, not a host named "htp" to try and fail to reach.
+    for (const nonsense of [
+      '',
+      'mailto:someone',
+      'vault dot example',
+      'http:example.com',
+      'htp:/127.0.0.1:8787',
+      'https:/vault.example.com',
+    ]) {
       expect(checkServiceAddress(nonsense), nonsense).toMatchObject({ ok: false, problem: 'not-an-address' })
     }
   })

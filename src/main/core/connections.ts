@@ -73,10 +73,23 @@ function validateApiKey(apiKey: string): string {
       'This is an heir access token (it starts with hk_). You do not need to connect or set anything up: choose Recovery on the left and enter it there, with the service address and vault id from the same e-mail.',
     )
   }
-  if (!keyKindOf(key) || key.length < 16 || /\s/.test(key)) {
+  if (!keyKindOf(key)) {
     throw new ConnectionError(
       'malformed API key',
       'This does not look like a Vault API key: keys start with sk_human_ (full access) or sk_agent_ (read and check-in only). Copy it again from the dashboard settings.',
+    )
+  }
+  // The prefix is right: say what is wrong with the rest, not what is already right.
+  if (/\s/.test(key)) {
+    throw new ConnectionError(
+      'malformed API key',
+      'This key has a space or a line break inside it, which a Vault API key never has: part of something else was copied with it. Copy the key again from the dashboard settings, on its own.',
+    )
+  }
+  if (key.length < 16) {
+    throw new ConnectionError(
+      'malformed API key',
+      `This key is too short to be a Vault API key (${key.length} characters; real ones are much longer, about 50): only its start was copied. Copy the whole key again from the dashboard settings.`,
     )
   }
   return key
