@@ -1,5 +1,6 @@
-// Child process of bench/upload.ts: the local Vault Service with rate limits off and an account
-// funded through the admin operations (the client makes a vault per run), so the benchmark's own process measures only the client.
+// Child process of bench/upload.ts and bench/owner-download.ts (started by bench/bench-processes.ts):
+// the local Vault Service with rate limits off and an account funded through the admin operations
+// (the clients make their vaults), so the benchmark's own process measures only the client.
 import { startService } from '../src/service/index'
 
 const dataDir = process.argv[2]

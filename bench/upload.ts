@@ -11,14 +11,13 @@
 // "peakRssMB", "peakRssUploadingMB", "load", ...}. Targets: ratio >= 0.8, encrypted CPU per GB <= plain
 // + 1.0 s, client peak RSS < 100 MB (for the 5 GB file, --big). `--size=N` (bytes) is for a quick
 // smoke run. `--small` runs the small-files benchmark instead (bench/upload-small.ts).
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { once } from 'node:events'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { type ChildProcess, execFile } from 'node:child_process'
+import { createReadStream } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { log, makeFile, median, startService, stopService } from './bench-processes'
 import type { Run } from './upload-client'
 
 if (process.argv.includes('--small')) {
@@ -149,63 +148,13 @@ async function largeFile(): Promise<void> {
       }),
     )
   } finally {
-    if (service && service.exitCode === null) {
-      service.kill('SIGTERM')
-      await once(service, 'exit').catch(() => undefined)
-    }
+    await stopService(service)
     await rm(work, { recursive: true, force: true })
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-
-function log(line: string): void {
-  process.stderr.write(`${line}\n`)
-}
-
-async function makeFile(path: string, size: number): Promise<void> {
-  // Random throughout, like ciphertext: a repeating pattern could be stored or moved more cheaply
-  // by the layers underneath (page dedup, compressed disks) and flatter the plain upload.
-  const out = createWriteStream(path, { highWaterMark: 1 << 20 })
-  let written = 0
-  while (written < size) {
-    const block = randomBytes(Math.min(16 * 1024 * 1024, size - written))
-    if (!out.write(block)) await once(out, 'drain')
-    written += block.length
-  }
-  out.end()
-  await once(out, 'finish')
 }
 
 async function warmCache(path: string): Promise<void> {
   for await (const _ of createReadStream(path, { highWaterMark: 1 << 20 })) {
     // read only: both uploads start with the file in the page cache
   }
-}
-
-function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/upload-service-child.ts', dataDir], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    let buffer = ''
-    child.stdout!.on('data', (d: Buffer) => {
-      buffer += d.toString()
-      const newline = buffer.indexOf('\n')
-      if (newline < 0) return
-      try {
-        resolve({
-          child,
-          ...(JSON.parse(buffer.slice(0, newline)) as { url: string; apiKey: string }),
-        })
-      } catch (error) {
-        reject(error)
-      }
-    })
-    child.once('exit', (code) => reject(new Error(`the service child exited with ${code}`)))
-  })
 }

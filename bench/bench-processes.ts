@@ -1,0 +1,66 @@
+// What the process benchmarks share (bench/upload.ts, bench/owner-download.ts): the local service
+// in a child process of its own, a random test file, the median, and progress lines on stderr (the
+// last stdout line is the result).
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createHash, randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export function log(line: string): void {
+  process.stderr.write(`${line}\n`)
+}
+
+/** Writes `size` random bytes to `path`; returns their SHA-256 (hex), for checking a copy against. */
+export async function makeFile(path: string, size: number): Promise<string> {
+  // Random throughout, like ciphertext: a repeating pattern could be stored or moved more cheaply
+  // by the layers underneath (page dedup, compressed disks) and flatter the plain side.
+  const out = createWriteStream(path, { highWaterMark: 1 << 20 })
+  const hash = createHash('sha256')
+  let written = 0
+  while (written < size) {
+    const block = randomBytes(Math.min(16 * 1024 * 1024, size - written))
+    hash.update(block)
+    if (!out.write(block)) await once(out, 'drain')
+    written += block.length
+  }
+  out.end()
+  await once(out, 'finish')
+  return hash.digest('hex')
+}
+
+/** The local Vault Service in a child process (bench/upload-service-child.ts), rate limits off. */
+export function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/upload-service-child.ts', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    let buffer = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString()
+      const newline = buffer.indexOf('\n')
+      if (newline < 0) return
+      try {
+        resolve({
+          child,
+          ...(JSON.parse(buffer.slice(0, newline)) as { url: string; apiKey: string }),
+        })
+      } catch (error) {
+        reject(error)
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`the service child exited with ${code}`)))
+  })
+}
+
+/** Stops the service child, if it still runs. */
+export async function stopService(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return
+  child.kill('SIGTERM')
+  await once(child, 'exit').catch(() => undefined)
+}
