@@ -2,6 +2,7 @@
 // For scripts, an admin command prints exactly one JSON object on stdout, also when it fails ({"error": "..."},
 // exit 1). For people, --help prints the usage (exit 0), and a mistyped command line or a service that cannot
 // start is explained in plain text on stderr (exit 2 and 1).
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
@@ -33,6 +34,7 @@ const USAGE = `Usage:
   npm run service -- serve --data-dir <dir> [--port 0] [--host 127.0.0.1] [--smtp smtp://host:port [--smtp-insecure-plaintext]] [--from addr]
                 [--public-url URL] [--credits-url URL] [--allowed-hosts name,name] [--trust-proxy addr,cidr] [--no-rate-limits]
                 [--postgres-url postgres://user:password@host/db] [--blobs-dir <folder all instances share>]
+                [--recovery-page <vault-recovery.html to serve at /recover; default: the built one>]
   npm run service -- serve --config <file> [same flags, which win over the file]
   npm run service -- admin <command> --data-dir <dir> [--config <file> | --postgres-url URL --blobs-dir <folder>] ...
     create-account --email E            create-key --account A --kind human|agent
@@ -60,6 +62,17 @@ serve prints "listening on <url>" once it answers; --port 0 picks a free port. I
 by --config, or <data-dir>/service-config.json when there is one; flags on the line win over the file.
 Admin commands print one JSON object, {"error": "..."} with exit code 1 when they fail.`
 
+/** --recovery-page: an HTML file that exists, as an absolute path (the service reads it on each visit). */
+function recoveryPageFlag(path: string): string {
+  const file = resolve(path)
+  if (!existsSync(file)) {
+    throw new StartError(
+      `The recovery page ${file} does not exist. Build it with node scripts/build-recovery-page.mjs (it is written to out/recovery-page/vault-recovery.html), or leave --recovery-page out.`,
+    )
+  }
+  return file
+}
+
 const OPTIONS = {
   port: { type: 'string' },
   'data-dir': { type: 'string' },
@@ -68,6 +81,7 @@ const OPTIONS = {
   from: { type: 'string' },
   'public-url': { type: 'string' },
   'credits-url': { type: 'string' },
+  'recovery-page': { type: 'string' },
   config: { type: 'string' },
   'smtp-host': { type: 'string' },
   'smtp-port': { type: 'string' },
@@ -186,6 +200,7 @@ async function serve(values: Record<string, string | undefined>, noRateLimits: b
       ...(values.from ? { from: values.from } : {}),
       ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
       ...(values['credits-url'] ? { creditsUrl: values['credits-url'] } : {}),
+      ...(values['recovery-page'] ? { recoveryPage: recoveryPageFlag(values['recovery-page']) } : {}),
       ...(values['allowed-hosts'] !== undefined ? { allowedHosts: allowedHosts ?? [] } : {}),
       ...(trustProxy ? { trustProxy } : {}),
       ...storageFlags(values),

@@ -2,11 +2,11 @@
 // built page says how to build it. The heir-readable endpoints answer the CORS a copy of the page opened
 // from file:// needs (Origin "null"), also when they refuse the code; the owner's endpoints answer none.
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { servedPagePolicy } from '../../src/service/recovery-page'
-import { call, DAY_MS, startTestService, type TestService } from './harness'
+import { buildServiceCli, call, DAY_MS, serveChild, startTestService, type TestService } from './harness'
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-abc'; style-src 'unsafe-inline'; img-src data: blob:; connect-src https: http://127.0.0.1:* http://localhost:*">
@@ -153,5 +153,39 @@ describe('the heir e-mail', () => {
     expect(mail.body).toContain(`open the recovery page\n       ${t.url}/recover\n`)
     expect(mail.body).toContain(`Its SHA-256 is\n       ${sha}\n`)
     expect(mail.body).toContain('npm run recover')
+  })
+})
+
+describe('serve --recovery-page', () => {
+  it('serves the file given, and refuses to start with one that does not exist', async () => {
+    const cli = await buildServiceCli()
+    const served = serveChild(
+      cli,
+      '--data-dir',
+      join(t.dataDir, 'cli-a'),
+      '--port',
+      '0',
+      '--recovery-page',
+      pageFile,
+    )
+    try {
+      const response = await fetch(`${await served.url}/recover`)
+      expect(await response.text()).toBe(readFileSync(pageFile, 'utf8'))
+    } finally {
+      served.child.kill('SIGTERM')
+      await served.exit
+    }
+    const missing = serveChild(
+      cli,
+      '--data-dir',
+      join(t.dataDir, 'cli-b'),
+      '--port',
+      '0',
+      '--recovery-page',
+      join(t.dataDir, 'nope.html'),
+    )
+    const { code, stderr } = await missing.exit
+    expect(code).toBe(1)
+    expect(stderr).toContain('nope.html does not exist. Build it with node scripts/build-recovery-page.mjs')
   })
 })
