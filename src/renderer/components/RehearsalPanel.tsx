@@ -9,6 +9,7 @@ import { usePeopleStore } from '../stores/people-store'
 import { useSectionTarget } from '../stores/section-target'
 import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { LocalMailLink } from './LocalMailPanel'
 import { RadioCards } from './RadioCards'
 
 const t = text.rehearsal
@@ -73,7 +74,11 @@ function RehearsalBody({ v }: { v: VaultView }) {
   const noMail = service?.trial || service?.mailConfigured === false
   return (
     <>
-      {noMail && <p className="notice notice-warn">{service?.trial ? t.noMailTrial : t.noMail}</p>}
+      {noMail && (
+        <p className="notice notice-warn">
+          {service?.trial ? t.noMailTrial : t.noMail} <LocalMailLink label={text.localMail.seeMailPractice} />
+        </p>
+      )}
       {loadError !== undefined && <ErrorNotice error={loadError} onRetry={() => void refresh()} />}
       {rehearsal === undefined && loadError === undefined && <p className="muted">{t.looking}</p>}
       {rehearsal && <RehearsalReport r={rehearsal} onChange={setRehearsal} />}

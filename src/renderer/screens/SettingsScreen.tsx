@@ -4,6 +4,7 @@ import type { UnlockCheckInStatus } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { ConnectionsPanel } from '../components/ConnectionsPanel'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { LocalMailPanel } from '../components/LocalMailPanel'
 import { CreditsPanel, MailPanel } from '../components/ServicePanel'
 import { errorView } from '../display/error-text'
 import { useSettingsStore } from '../stores/settings-store'
@@ -54,6 +55,7 @@ export function SettingsScreen() {
       <ConnectionsPanel />
       <CreditsPanel />
       <MailPanel />
+      <LocalMailPanel />
 
       <div className="panel form-grid">
         <h2>{t.appearance}</h2>

@@ -16,7 +16,7 @@ export const VAULT_TABS = [
 export type VaultTab = (typeof VAULT_TABS)[number]['id']
 
 /** Sections a link can jump to (the element with this id is scrolled to and focused). */
-export type SectionId = 'credits' | 'connections' | 'mail-test' | 'rehearsal' | 'start-release'
+export type SectionId = 'credits' | 'connections' | 'mail-test' | 'local-mail' | 'rehearsal' | 'start-release'
 
 interface NavigationState {
   screen: ScreenId

@@ -675,6 +675,43 @@ export const english = (f: LocaleFormat) => ({
     cannotTest: 'This service cannot send a test e-mail from the app.',
     lastTest: 'Last test:',
   },
+  localMail: {
+    title: 'Mail from the local trial',
+    lead: 'Every e-mail the vault service on this computer would have sent — invitations, practice letters, kit-check reminders, release notices — newest first. Open one and follow its links to play the guardian or the heir yourself: accept an invitation, confirm a kit check, make a claim.',
+    privacy:
+      "Shown only for the service this app runs on this computer, read inside the app and never sent anywhere. These messages hold your guardians' and heirs' personal links: fine for a trial you run alone, never for a real service, where each person gets their own mail and nobody else sees it.",
+    none: 'Nothing yet. Add a guardian or an heir to a vault, or start a practice: the e-mail they would get shows up here.',
+    count: (n: number) => `${f.count(n, { one: 'message', other: 'messages' })}, newest first.`,
+    to: 'To',
+    subject: 'Subject',
+    when: 'When',
+    status: 'Sent?',
+    sent: (at: string) => `Sent ${f.dateTime(at)}`,
+    notSentNoServer: 'Not sent: no e-mail server is set up on this computer',
+    notSentFailed: (attempts: number, error: string) =>
+      `Not sent: the e-mail server failed ${f.count(attempts, { one: 'time', other: 'times' })} (${error})`,
+    read: 'Read',
+    readLabel: (subject: string) => `Read the e-mail “${subject}”`,
+    close: 'Close',
+    linksElectron: 'Its links open in your web browser, as they would for the person it is addressed to.',
+    linksBrowser: 'Its links open in a new tab, as they would for the person it is addressed to.',
+    kind: (kind: string) =>
+      ({
+        guardian_invitation: 'Guardian invitation',
+        heir_access: 'Access for an heir',
+        rehearsal_heir: 'Practice letter to the heir',
+        rehearsal_guardian: 'Practice letter to a guardian',
+        kit_check_reminder: 'Kit check reminder',
+        kit_check_overdue: 'Kit check overdue',
+        check_in_reminder: 'Check-in reminder',
+        release_cancelled: 'Release cancelled',
+      })[kind] ?? (kind.startsWith('contestation_alert') ? 'Release alert' : 'E-mail'),
+    seeMail: 'See the e-mail they would have received',
+    seeMailPractice: 'See the practice letters they would have received',
+    heirsLead:
+      'Heirs are written to when a release or a practice starts; on this trial nothing leaves the computer.',
+    seeAllMail: 'See the mail from the local trial',
+  },
   vaults: {
     title: 'Vaults',
     agentKey: 'agent key',

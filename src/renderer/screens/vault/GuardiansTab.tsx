@@ -4,6 +4,7 @@ import type { GuardianChange } from '../../../shared/ipc/vault-types'
 import { vault } from '../../bridge/vault-client'
 import { KeyRotationPanel } from '../../components/KeyRotationPanel'
 import { GuardianKitViewer } from '../../components/KitViewer'
+import { LocalMailLink } from '../../components/LocalMailPanel'
 import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
@@ -154,6 +155,11 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                       ? tk.addedNoMail(change.guardian.name)
                       : tk.invited(change.guardian.name)
                     : `${tk.removed} ${tk.removedStillOpens}`}{' '}
+                  {change.guardian && noMail && (
+                    <>
+                      <LocalMailLink />{' '}
+                    </>
+                  )}
                   {before.made > 0 ? tk.kitsRemade(change.kits.length) : tk.kitsMade(change.kits.length)}{' '}
                   {before.handedOver > 0
                     ? tk.earlierHandedOver(before.handedOver)
@@ -173,7 +179,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
         <>
           {noMail ? (
             <p className="notice notice-warn" data-testid="guardian-no-mail">
-              {service?.trial ? t.noMailTrial : t.noMail}
+              {service?.trial ? t.noMailTrial : t.noMail} <LocalMailLink />
             </p>
           ) : (
             <p className="muted small">{t.invitation}</p>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { type Heir, LIMITS } from '../../../shared/api'
 import { vault } from '../../bridge/vault-client'
+import { LocalMailLink } from '../../components/LocalMailPanel'
 import { useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
@@ -39,6 +40,7 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
         },
         { header: t.added, cell: (h: Heir) => format.date(h.addedAt) },
       ]}
+      afterList={<LocalMailLink lead={text.localMail.heirsLead} label={text.localMail.seeAllMail} />}
       fullNote={<p data-testid="heir-limit">{t.limit(LIMITS.maxHeirs)}</p>}
       writable={canWrite && v.state === 'active'}
       error={error}
