@@ -75,6 +75,35 @@ export function FirstRunScreen() {
         </p>
       </div>
       <div className="choice-grid">
+        {/* First what a newcomer can do with nothing: Connect needs a key they do not have yet. */}
+        <form className="panel choice" onSubmit={startLocally} aria-labelledby="local-title">
+          <h2 id="local-title">{t.localTitle}</h2>
+          <p className="muted">{t.localNote(LIMITS.trialCredits)}</p>
+          <label htmlFor={ids.email}>{t.email}</label>
+          <input
+            id={ids.email}
+            type="email"
+            required
+            value={email}
+            onChange={(e) => {
+              setEmail(e.target.value)
+              setEmailProblem(undefined)
+            }}
+            autoComplete="email"
+            aria-invalid={emailProblem !== undefined}
+            aria-describedby={emailProblem ? `${ids.email}-problem` : undefined}
+          />
+          {emailProblem && (
+            <p className="field-error" id={`${ids.email}-problem`} role="alert">
+              {emailProblem}
+            </p>
+          )}
+          <p className="hint">{t.emailNote(localStore)}</p>
+          <button type="submit" className="button" disabled={busy !== null}>
+            {busy === 'local' ? t.starting : t.startLocally}
+          </button>
+          {error?.which === 'local' && <ErrorNotice error={error.error} />}
+        </form>
         <form className="panel choice" onSubmit={connect} aria-labelledby="connect-title">
           <h2 id="connect-title">{t.connectTitle}</h2>
           <p className="muted">{t.connectNote}</p>
@@ -105,35 +134,6 @@ export function FirstRunScreen() {
             {busy === 'connect' ? t.checkingKey : t.connect}
           </button>
           {error?.which === 'connect' && <ErrorNotice error={error.error} />}
-        </form>
-
-        <form className="panel choice" onSubmit={startLocally} aria-labelledby="local-title">
-          <h2 id="local-title">{t.localTitle}</h2>
-          <p className="muted">{t.localNote(LIMITS.trialCredits)}</p>
-          <label htmlFor={ids.email}>{t.email}</label>
-          <input
-            id={ids.email}
-            type="email"
-            required
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value)
-              setEmailProblem(undefined)
-            }}
-            autoComplete="email"
-            aria-invalid={emailProblem !== undefined}
-            aria-describedby={emailProblem ? `${ids.email}-problem` : undefined}
-          />
-          {emailProblem && (
-            <p className="field-error" id={`${ids.email}-problem`} role="alert">
-              {emailProblem}
-            </p>
-          )}
-          <p className="hint">{t.emailNote(localStore)}</p>
-          <button type="submit" className="button" disabled={busy !== null}>
-            {busy === 'local' ? t.starting : t.startLocally}
-          </button>
-          {error?.which === 'local' && <ErrorNotice error={error.error} />}
         </form>
       </div>
     </section>

@@ -123,3 +123,38 @@ test('browser mode: when the backend stops, the page says so at once and stops o
   await page.close()
   expect(errors.filter((e) => !e.includes('WebSocket'))).toEqual([])
 })
+
+test('the smallest window (820×560): Start locally comes first, the vault tabs keep one row, the owner kit dialog keeps its buttons in view', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 820, height: 560 } })
+  await page.goto(app.url)
+  const local = page.getByRole('button', { name: 'Start locally' })
+  const connect = page.getByRole('button', { name: 'Connect' })
+  const [localBox, connectBox] = [(await local.boundingBox())!, (await connect.boundingBox())!]
+  // Before it: above it, or on the same row to its left.
+  expect(localBox.y < connectBox.y || (localBox.y === connectBox.y && localBox.x < connectBox.x)).toBe(true)
+  await shot(page, 'small-first-run')
+  await startLocally(page)
+
+  const tops = await page
+    .getByRole('tab')
+    .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)))
+  expect(tops).toHaveLength(6)
+  expect(new Set(tops).size).toBe(1)
+
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(page.frameLocator('iframe.kit-frame').locator('ol.words .w').first()).toBeVisible()
+  for (const name of ['Close', /^Download/, 'I have saved it']) {
+    const button = dialog.getByRole('button', { name, exact: typeof name === 'string' })
+    const box = (await button.boundingBox())!
+    expect(box.y + box.height, String(name)).toBeLessThanOrEqual(560)
+    expect(box.y, String(name)).toBeGreaterThanOrEqual(0)
+  }
+  // The dialog does not scroll: only the kit's page inside its frame does.
+  expect(await dialog.evaluate((d) => d.scrollHeight <= d.clientHeight + 1)).toBe(true)
+  await page.screenshot({ path: 'test-results/screenshots/small-owner-kit.png' })
+  await page.close()
+})
