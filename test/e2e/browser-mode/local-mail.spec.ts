@@ -1,0 +1,117 @@
+// "Mail from the local trial" (issue 29, part 4): start locally, add a guardian, read the invitation
+// the service on this computer would have e-mailed, follow its accept link in the same browser as the
+// guardian would, and see the app show the guardian as accepted. Screenshots at 1280×800 and 820×560.
+import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { collectPageErrors, startLocally } from '../support/page-steps'
+
+test.describe.configure({ mode: 'serial' })
+
+let app: BrowserModeApp
+let context: BrowserContext
+let page: Page
+const consoleErrors: string[] = []
+const shot = (name: string, target: Page = page) =>
+  target.screenshot({ path: `test-results/screenshots/local-mail-${name}.png` })
+
+test.beforeAll(async ({ browser }) => {
+  app = await startBrowserModeApp()
+  // One context: the guardian's tab and a second window of the app open in the same browser.
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  page = await context.newPage()
+  collectPageErrors(page, consoleErrors)
+})
+
+test.afterAll(async () => {
+  await context?.close()
+  await app?.stop()
+})
+
+test('the invitation a guardian would have got, read in the app and accepted from its link', async () => {
+  await page.goto(app.url)
+  await startLocally(page)
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  await form.getByLabel('Name').fill('Alice Martin')
+  await form.getByLabel('E-mail').fill('alice@example.com')
+  await form.getByRole('button', { name: 'Add guardian' }).click()
+  await expect(page.getByRole('cell', { name: 'Alice Martin', exact: true })).toBeVisible()
+  await expect(page.getByText('Invited, no answer yet')).toBeVisible()
+  await shot('guardians-1280')
+
+  // The "no e-mail was sent" notice leads to the mail.
+  await page.getByTestId('guardian-change').getByTestId('local-mail-link').click()
+  const panel = page.getByTestId('local-mail')
+  await expect(panel.getByRole('heading', { name: 'Mail from the local trial' })).toBeFocused()
+  await expect(panel.getByTestId('local-mail-privacy')).toContainText('personal links')
+  const item = panel.getByTestId('local-mail-item')
+  await expect(item).toHaveCount(1)
+  await expect(item).toContainText('owner@example.com asks you to be a guardian')
+  await expect(item).toContainText('alice@example.com')
+  await expect(item).toContainText('Not sent: no e-mail server is set up on this computer')
+  await shot('list-1280')
+
+  // A second guardian's invitation appears by itself, on top (newest first), while the view is open.
+  // (Added from a second window of the same app; this one stays on the mail.)
+  const second = await context.newPage()
+  await second.goto(app.url)
+  await second.getByTestId('vault-card').getByRole('button').click()
+  await second.getByRole('tab', { name: 'Guardians' }).click()
+  const secondForm = second.getByRole('form', { name: 'Add guardian' })
+  await secondForm.getByLabel('Name').fill('Bob Okafor')
+  await secondForm.getByLabel('E-mail').fill('bob@example.com')
+  await secondForm.getByRole('button', { name: 'Add guardian' }).click()
+  await expect(second.getByRole('cell', { name: 'Bob Okafor', exact: true })).toBeVisible()
+  await second.close()
+  await expect(item).toHaveCount(2)
+  await expect(item.first()).toContainText('bob@example.com')
+
+  await item.nth(1).click()
+  const dialog = page.getByRole('dialog', { name: /asks you to be a guardian/ })
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByTestId('local-mail-delivery')).toHaveText(
+    'Not sent: no e-mail server is set up on this computer',
+  )
+  await expect(dialog.getByTestId('local-mail-body')).toContainText('Hello')
+  const accept = dialog.getByRole('link', { name: /\/accept$/ })
+  await expect(accept).toHaveAttribute('target', '_blank')
+  await expect(accept).toHaveAttribute('rel', 'noopener')
+  await shot('message-1280')
+
+  // Play the guardian: the link opens a tab of the same browser on the service's accept page.
+  const [guardianPage] = await Promise.all([context.waitForEvent('page'), accept.click()])
+  await guardianPage.waitForLoadState()
+  await expect(guardianPage.getByRole('heading', { name: 'Become a guardian' })).toBeVisible()
+  await guardianPage.getByRole('button', { name: 'Accept' }).click()
+  await expect(guardianPage.getByRole('heading', { name: 'You are a guardian' })).toBeVisible()
+  await guardianPage.close()
+
+  // Back in the app: the guardian's state is accepted.
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await page.getByRole('button', { name: 'Vaults' }).click()
+  await page.getByTestId('vault-card').getByRole('button').click()
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const alice = page.getByRole('row').filter({ hasText: 'Alice Martin' })
+  await expect(alice.getByText('Accepted', { exact: true })).toBeVisible()
+  const bob = page.getByRole('row').filter({ hasText: 'Bob Okafor' })
+  await expect(bob.getByText('Invited, no answer yet')).toBeVisible()
+  await shot('guardians-accepted-1280')
+})
+
+test('at 820×560 the list and the message fit', async () => {
+  await page.setViewportSize({ width: 820, height: 560 })
+  await page.getByRole('button', { name: 'Settings' }).click()
+  const panel = page.getByTestId('local-mail')
+  await panel.scrollIntoViewIfNeeded()
+  await expect(panel.getByTestId('local-mail-item')).toHaveCount(2)
+  await panel.getByTestId('local-mail-item').first().scrollIntoViewIfNeeded()
+  await shot('list-820')
+  await panel.getByTestId('local-mail-item').first().click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport()
+  await shot('message-820')
+  // Nothing wider than the window.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(820)
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  expect(consoleErrors).toEqual([])
+})
