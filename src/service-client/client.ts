@@ -15,6 +15,8 @@ import type {
   HeirRemoved,
   KeyKind,
   KeyRevoked,
+  KitCheckRegistered,
+  KitCheckRegistration,
   MailTestResult,
   PersonRequest,
   Rehearsal,
@@ -28,6 +30,7 @@ import type {
 import { KEY_PREFIX } from '../shared/api'
 import * as assets from './assets'
 import * as heirAccess from './heir-access'
+import * as kitChecks from './kit-checks'
 import * as people from './people'
 import * as release from './release'
 import * as service from './service'
@@ -108,6 +111,11 @@ export class VaultApiClient {
 
   listHeirs(vaultId: string): Promise<Heir[]> {
     return people.listHeirs(this.#t, vaultId)
+  }
+
+  /** A split's kit check code hashes (extension kit-check); never the kits' words. */
+  registerKitChecks(vaultId: string, registration: KitCheckRegistration): Promise<KitCheckRegistered> {
+    return kitChecks.registerKitChecks(this.#t, vaultId, registration)
   }
 
   // ---- assets ----

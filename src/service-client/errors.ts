@@ -34,6 +34,8 @@ export type ApiOperation =
   | 'read the rehearsal'
   | 'end the rehearsal'
   | 'report the rehearsal'
+  | 'register kit checks'
+  | 'check a kit'
 
 /** Codes from the spec plus the client's own for failures that never got an HTTP answer. */
 export type VaultApiErrorCode =
@@ -114,6 +116,8 @@ const EXTENSION_OPERATIONS: ReadonlySet<ApiOperation> = new Set<ApiOperation>([
   'revoke this key',
   'rename vault',
   'set check-in links',
+  'register kit checks',
+  'check a kit',
   'start a rehearsal',
   'read the rehearsal',
   'end the rehearsal',
@@ -173,6 +177,8 @@ function userMessageFor(init: VaultApiErrorInit): string {
     case 404:
       if (isMissingRoute(operation, message))
         return `This Vault Service does not offer "${operation}" (an extension of the local Vault Service, not part of the v2 interface). Use the service's own dashboard for it, or connect to a local Vault Service.`
+      if (operation === 'check a kit')
+        return `The service does not know this guardian link: ${message}. Nothing was sent but the check code.`
       return `Not found while trying to ${operation}: the vault, guardian, heir or asset may have been removed. Refresh and try again.`
     case 409:
       if (operation === 'cancel release')
@@ -183,6 +189,8 @@ function userMessageFor(init: VaultApiErrorInit): string {
         return 'A release can be started by hand only while the vault is active and its release trigger is "manual". Change the trigger first.'
       if (operation === 'send a test e-mail')
         return `The service cannot send e-mail: ${message}. Until it can, invitations and release e-mails stay unsent.`
+      if (operation === 'register kit checks')
+        return `The service did not take the new kits' check codes: ${message}. The kits themselves are fine; guardians cannot confirm them online until their codes are registered.`
       if (operation === 'start a rehearsal')
         return `A practice run can start only while the vault is active (${message}).`
       return `This conflicts with the vault's current state (${message}). Refresh and try again.`
@@ -190,6 +198,8 @@ function userMessageFor(init: VaultApiErrorInit): string {
       // The service works but cannot reach what it stores files on (e.g. the Arweave network): nothing changed.
       return `The Vault Service's file storage is out of reach just now (while trying to ${operation}); nothing was changed and no credits were used. Try again in a few minutes.`
     case 429:
+      if (operation === 'check a kit')
+        return `Too many kit checks with this guardian link just now${init.retryAfterSeconds ? `; wait ${init.retryAfterSeconds} s` : '; wait a minute'} and try again.`
       return `Too many requests for this API key right now${init.retryAfterSeconds ? `; the service asks to wait ${init.retryAfterSeconds} s` : ''}. Wait a moment and try again.`
     default:
       if (status >= 500)

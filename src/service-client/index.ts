@@ -9,5 +9,6 @@ export {
   type VaultApiErrorCode,
   type VaultApiErrorInit,
 } from './errors'
+export { checkKitByLink, type GuardianLink, parseGuardianLink } from './kit-checks'
 export { type ApiClientOptions, type Page, parseRetryAfter, type RetryNotice } from './transport'
 export type { CreateVaultRequest, VaultDetails } from './vaults'

@@ -159,7 +159,8 @@ export class Transport {
       : []
     this.#http = got.extend({
       prefixUrl: this.baseUrl,
-      headers: { 'x-api-key': options.apiKey, accept: 'application/json' },
+      // No key at all for a guardian's kit check, whose token travels in the body.
+      headers: { ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}), accept: 'application/json' },
       followRedirect: false,
       // The loop below retries, knowing which calls are idempotent and what 429 asks for.
       retry: { limit: 0 },

@@ -2,7 +2,7 @@
 // with the one fix the window offers; then the whole list's count and summary.
 import { describe, expect, it } from 'vitest'
 import { type ReadinessInput, vaultReadiness } from '../../src/main/core/vaults/vault-readiness'
-import type { Rehearsal } from '../../src/shared/api'
+import type { GuardianKitCheck, Rehearsal } from '../../src/shared/api'
 import type { ReadinessItemId, ServiceSummary } from '../../src/shared/ipc/vault-types'
 
 const PUBLIC: ServiceSummary = {
@@ -50,6 +50,7 @@ function ready(): ReadinessInput {
     service: PUBLIC,
     guardians: { accepted: 3, pending: 0, declined: 0 },
     kits: { total: 3, handedOver: 3, splitCreatedAt: SPLIT_AT },
+    kitChecks: null,
     keyOnDevice: true,
     keyDurable: true,
     ownerKitConfirmed: true,
@@ -368,6 +369,7 @@ describe('counting', () => {
       service: { ...PUBLIC, lastMailTest: null },
       guardians: { accepted: 0, pending: 0, declined: 0 },
       kits: { total: 0, handedOver: 0, splitCreatedAt: null },
+      kitChecks: null,
       keyOnDevice: true,
       keyDurable: true,
       ownerKitConfirmed: false,
@@ -392,5 +394,66 @@ describe('counting', () => {
       stepsLeft: 1,
       summary: '1 step left',
     })
+  })
+})
+
+describe('kit checks (extension kit-check)', () => {
+  const check = (over: Partial<GuardianKitCheck> = {}): GuardianKitCheck => ({
+    split: 'a1b2c3d4',
+    confirmedAt: null,
+    remindedAt: null,
+    overdue: false,
+    ...over,
+  })
+  const kitChecks = (...checks: Array<GuardianKitCheck | null>) =>
+    checks.map((kitCheck, i) => ({ name: ['Ana', 'Bo', 'Cy'][i]!, kitCheck }))
+
+  it('each guardian on a line: confirmed, not yet, no code; none overdue keeps the step met', () => {
+    const kits = item(
+      {
+        kitChecks: kitChecks(
+          check({ confirmedAt: '2026-03-05T10:00:00.000Z' }),
+          check({ remindedAt: '2026-03-01T00:00:00.000Z' }),
+          null,
+        ),
+      },
+      'kits',
+    )
+    expect(kits.met).toBe(true)
+    expect(kits.lines).toEqual([
+      'Ana: kit confirmed 5 Mar 2026',
+      'Bo: not confirmed yet — reminded 1 Mar 2026',
+      'Cy: no check code registered for this kit',
+    ])
+  })
+
+  it('an overdue guardian is named as a step to do, with since when and the reminder', () => {
+    const kits = item(
+      {
+        kitChecks: kitChecks(
+          check({ confirmedAt: '2026-03-05T10:00:00.000Z' }),
+          check({ remindedAt: '2026-03-01T00:00:00.000Z', overdue: true }),
+          check({
+            confirmedAt: '2025-02-01T00:00:00.000Z',
+            remindedAt: '2026-02-01T00:00:00.000Z',
+            overdue: true,
+          }),
+        ),
+      },
+      'kits',
+    )
+    expect(kits.met).toBe(false)
+    expect(kits.detail).toMatch(/^Ask Bo and Cy to check their kits: reminded, not confirmed in 30 days/)
+    expect(kits.lines).toEqual([
+      'Ana: kit confirmed 5 Mar 2026',
+      'Bo: not confirmed since 1 Mar 2026 — reminded 1 Mar 2026',
+      'Cy: not confirmed since 1 Feb 2025 — reminded 1 Feb 2026',
+    ])
+    expect(kits.fix?.action).toEqual({ kind: 'open-tab', tab: 'guardians' })
+    expect(vaultReadiness(input({ kitChecks: kitChecks(check({ overdue: true })) })).stepsLeft).toBe(1)
+  })
+
+  it('a service without kit checks: no lines, nothing changes', () => {
+    expect(item({ kitChecks: null }, 'kits').lines).toBeUndefined()
   })
 })

@@ -55,6 +55,7 @@ import { DeviceRecords } from './vaults/device-records'
 import { GuardianKits } from './vaults/guardian-kits'
 import { KeyRotation } from './vaults/key-rotation'
 import { KeyRotationStore } from './vaults/key-rotation-store'
+import { registerKitChecks } from './vaults/kit-check-registration'
 import { ReadinessFacts } from './vaults/readiness-facts'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
 import { UnlockCheckInWiring } from './vaults/unlock-check-in-wiring'
@@ -533,8 +534,38 @@ export class VaultSession {
       guardians = this.records.get(vaultId).guardians ?? []
     }
     const kits = await this.kits.regenerate(vaultId, key, vault.sssPreset, guardians)
+    await this.registerKitChecks(vaultId, key)
     await this.facts.refresh(vaultId)
     return kits.length
+  }
+
+  /**
+   * Tells the service the current split's kit check code hashes, when it offers kit checks and has not
+   * taken them yet. Never fails the caller: kits work without it, and the next listing of the guardians
+   * tries again.
+   */
+  async registerKitChecks(vaultId: string, key?: Uint8Array): Promise<void> {
+    try {
+      const vaultKey = key ?? (await this.vaultKey(vaultId))
+      if (!vaultKey) return
+      await registerKitChecks(
+        {
+          kits: this.kits,
+          offersKitChecks: async () => {
+            if (!this.facts.service) await this.facts.refreshService()
+            return this.facts.service?.extensions.includes('kit-check') ?? false
+          },
+          register: (id, registration) => this.vaults.registerKitChecks(id, registration),
+        },
+        vaultId,
+        vaultKey,
+      )
+    } catch (error) {
+      console.warn(
+        `[vault-desktop] kit check codes of ${vaultId} not registered yet:`,
+        error instanceof AppError ? error.userMessage : error,
+      )
+    }
   }
 
   /** Whether the owner confirmed the saved owner kit of the key this device holds now. */

@@ -93,6 +93,13 @@ function ReadinessRow({ vaultId, item }: { vaultId: string; item: ReadinessItem 
           {item.title}
         </strong>
         <p className={item.met ? 'muted small' : 'small'}>{item.detail}</p>
+        {item.lines && item.lines.length > 0 && (
+          <ul className="readiness-lines small" data-testid={`readiness-lines-${item.id}`}>
+            {item.lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        )}
         {!item.met && item.fix && (
           <FixButton vaultId={vaultId} label={item.fix.label} fix={item.fix.action} />
         )}

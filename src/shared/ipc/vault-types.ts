@@ -117,6 +117,8 @@ export interface ReadinessItem {
   title: string
   /** What holds or what is missing, in one sentence. */
   detail: string
+  /** One line per person where it matters (each guardian's kit check). */
+  lines?: string[]
   fix: { label: string; action: ReadinessFix } | null
 }
 
@@ -411,6 +413,18 @@ export interface TrayView {
   nextCheckIn: { vaultId: string; label: string; dueAt: string; text: string } | null
   /** Per vault: "ready" or "N steps left" (the tray menu lists them). */
   readiness: Array<{ vaultId: string; label: string; summary: string; ready: boolean }>
+}
+
+/** How the owner confirms before the owner kit (the vault key in words) is shown. */
+export interface OwnerKitGateInfo {
+  vaultId: string
+  /** 'system': the operating system's own check (Touch ID); 'typed': the vault's name typed. */
+  method: 'system' | 'typed'
+  systemName: string | null
+  /** The vault's name, as it is to be typed. */
+  typeThis: string
+  /** Confirmed a moment ago: shown without asking again for a few minutes. */
+  open: boolean
 }
 
 export interface OwnerKitCheck {

@@ -7,7 +7,7 @@ import { AppError } from '../../../shared/app-error'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
 import type { VaultSession } from '../vault-session'
 import { kitFileName } from '../vaults/guardian-kits'
-import { vaultLabel } from '../vaults/vault-view'
+import { OwnerKitGate, type SystemConfirm } from '../vaults/owner-kit-gate'
 import { asAppError, type HandlerTable } from './handler-table'
 
 type PeopleHandlers = Pick<
@@ -19,6 +19,9 @@ type PeopleHandlers = Pick<
   | 'getGuardianKit'
   | 'printGuardianKit'
   | 'getOwnerKit'
+  | 'getOwnerKitGate'
+  | 'openOwnerKitGate'
+  | 'closeOwnerKitGate'
   | 'printOwnerKit'
   | 'importOwnerKit'
   | 'getOwnerKitCheck'
@@ -40,6 +43,9 @@ export interface PeopleHandlerDeps {
   session: () => Promise<VaultSession>
   /** Print or save HTML as PDF; only the Electron shell can. Resolves with the saved path. */
   printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
+  /** The operating system's own check before the owner kit is shown (Touch ID), where there is one. */
+  systemConfirm?: SystemConfirm | null
+  now?: () => number
 }
 
 /**
@@ -95,6 +101,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
   const { session } = deps
   /** The positions last asked for, per vault: the answers must be for these. */
   const ownerKitChecks = new Map<string, number[]>()
+  const gate = new OwnerKitGate(deps.now, deps.systemConfirm ?? null)
 
   const guardiansOf = async (s: VaultSession, vaultId: string) =>
     listOrRecorded<Guardian>(
@@ -121,6 +128,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     const { items } = await guardiansOf(s, vaultId)
     try {
       const kits = await s.kits.regenerate(vaultId, key, vault.sssPreset, items)
+      await s.registerKitChecks(vaultId, key)
       return { kits, kitProblem: null }
     } catch (error) {
       // The guardian change itself succeeded on the service; say what went wrong with the kits.
@@ -133,6 +141,8 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       const s = await session()
       const list = await guardiansOf(s, vaultId)
       void s.facts.refresh(vaultId, false)
+      // Kits made while the service could not be reached: their check codes go now.
+      void s.registerKitChecks(vaultId)
       return list
     },
 
@@ -160,35 +170,49 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     listGuardianKits: async ({ vaultId }) => (await session()).kits.list(vaultId),
 
     getGuardianKit: async ({ vaultId, guardianId }) => {
-      const kit = await renderKit(await session(), vaultId, guardianId)
+      const s = await session()
+      const kit = await renderKit(s, vaultId, guardianId)
       return {
         ...kit.info,
         html: kit.html,
-        fileName: kitFileName(kit.info.guardianName, vaultLabel(vaultId)),
+        // The vault's name as the owner knows it now (a renamed vault's kits are named by its new name).
+        fileName: kitFileName(kit.info.guardianName, s.labelOf(vaultId)),
       }
     },
 
     printGuardianKit: async ({ vaultId, guardianId, as }) => {
       if (!deps.printHtml) throw unavailableInBrowser()
-      const kit = await renderKit(await session(), vaultId, guardianId)
-      const name = kitFileName(kit.info.guardianName, vaultLabel(vaultId)).replace(/\.html$/, '.pdf')
+      const s = await session()
+      const kit = await renderKit(s, vaultId, guardianId)
+      const name = kitFileName(kit.info.guardianName, s.labelOf(vaultId)).replace(/\.html$/, '.pdf')
       return { saved: await deps.printHtml(kit.html, as, name) }
     },
 
+    getOwnerKitGate: async ({ vaultId }) => gate.info(vaultId, (await session()).labelOf(vaultId)),
+    openOwnerKitGate: async ({ vaultId, typed }) =>
+      gate.open(vaultId, (await session()).labelOf(vaultId), typed),
+    closeOwnerKitGate: async ({ vaultId }) => {
+      gate.close(vaultId)
+      return null
+    },
+
     getOwnerKit: async ({ vaultId }) => {
+      gate.assertOpen(vaultId)
       const kit = await (await session()).vaultKeys.exportOwnerKit(vaultId)
       return {
         vaultId,
         fingerprint: kit.fingerprint,
         html: kit.html,
-        fileName: `${vaultLabel(vaultId)} - owner recovery kit.html`,
+        fileName: `${(await session()).labelOf(vaultId)} - owner recovery kit.html`,
       }
     },
 
     printOwnerKit: async ({ vaultId, as }) => {
       if (!deps.printHtml) throw unavailableInBrowser()
+      gate.assertOpen(vaultId)
       const kit = await (await session()).vaultKeys.exportOwnerKit(vaultId)
-      return { saved: await deps.printHtml(kit.html, as, `${vaultLabel(vaultId)} - owner recovery kit.pdf`) }
+      const label = (await session()).labelOf(vaultId)
+      return { saved: await deps.printHtml(kit.html, as, `${label} - owner recovery kit.pdf`) }
     },
 
     importOwnerKit: async ({ vaultId, words }) => {

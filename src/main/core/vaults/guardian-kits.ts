@@ -7,7 +7,7 @@
 // demand as printable HTML, which needs the vault key on this device.
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { SSS_PRESET_SHAPE, type SssPreset } from '../../../shared/api'
+import { type KitCheckRegistration, SSS_PRESET_SHAPE, type SssPreset } from '../../../shared/api'
 import type { GuardianKitInfo } from '../../../shared/ipc/vault-types'
 import {
   decodeShareWords,
@@ -16,6 +16,7 @@ import {
   sealKitWords,
   splitVaultKey,
 } from '../../../vault-format'
+import { kitCheckCodeHash, kitCheckCodeOf } from '../../../vault-format/kit-check'
 import { renderGuardianKitHtml } from '../printable/kit-pages'
 import { shippedRecoveryPageSha256 } from '../printable/recovery-page-digest'
 import { readJsonFile, writeFileAtomic } from '../storage/json-file'
@@ -32,6 +33,8 @@ interface StoredSplit {
   sealedShares: string
   /** Guardians the owner confirmed handing this split's kit to (a new split starts empty). */
   handedOver?: string[]
+  /** The service took this split's check code hashes (extension kit-check); absent: not yet. */
+  kitChecksRegistered?: boolean
 }
 
 export function kitFileName(guardianName: string, vaultLabel: string): string {
@@ -93,6 +96,35 @@ export class GuardianKits {
     }
     await writeFileAtomic(this.#file(vaultId), JSON.stringify(split, null, 2), 0o600)
     return split.assignments.map((a) => info(split, a))
+  }
+
+  /**
+   * What the service is told of the current split for kit checks (FORMAT.md 5.5): per guardian the
+   * hash of their kit's check code, never the words nor the code itself. Null without a split, or once
+   * the service took this split's hashes.
+   */
+  async kitCheckRegistration(vaultId: string, vaultKey: Uint8Array): Promise<KitCheckRegistration | null> {
+    const split = await this.#load(vaultId)
+    if (!split || split.kitChecksRegistered) return null
+    const words = openKitWords(vaultKey, vaultId, split.splitId, split.sealedShares)
+    return {
+      split: split.splitId,
+      guardians: split.assignments.map((a, i) => ({
+        guardianId: a.guardianId,
+        codeHash: kitCheckCodeHash(kitCheckCodeOf(decodeShareWords(words[i]!)), vaultId),
+      })),
+    }
+  }
+
+  /** The service took the check code hashes of `splitId` (ignored when the split changed meanwhile). */
+  async markKitChecksRegistered(vaultId: string, splitId: string): Promise<void> {
+    const split = await this.#load(vaultId)
+    if (split?.splitId !== splitId) return
+    await writeFileAtomic(
+      this.#file(vaultId),
+      JSON.stringify({ ...split, kitChecksRegistered: true }, null, 2),
+      0o600,
+    )
   }
 
   /** Drops the vault's split (the vault was deleted). */

@@ -12,6 +12,7 @@ import type { ReadinessInput } from './vault-readiness'
 
 export interface VaultFacts {
   guardians: ReadinessInput['guardians']
+  kitChecks: ReadinessInput['kitChecks']
   rehearsal: Rehearsal | null | 'unsupported'
   kits: ReadinessInput['kits']
   at: number
@@ -133,16 +134,22 @@ export class ReadinessFacts {
     if (!this.#service) await this.refreshService()
     const previous = this.#facts.get(vaultId)
     const client = this.#deps.client()
-    const guardians = client
-      .then((c) => c.listGuardians(vaultId))
-      .then(
-        (list) => ({
-          accepted: list.filter((g) => g.status === 'accepted').length,
-          pending: list.filter((g) => g.status === 'pending').length,
-          declined: list.filter((g) => g.status === 'declined').length,
-        }),
-        (error: unknown) => (isMissingExtension(error) ? null : (previous?.guardians ?? null)),
-      )
+    const listed = client.then((c) => c.listGuardians(vaultId))
+    const guardians = listed.then(
+      (list) => ({
+        accepted: list.filter((g) => g.status === 'accepted').length,
+        pending: list.filter((g) => g.status === 'pending').length,
+        declined: list.filter((g) => g.status === 'declined').length,
+      }),
+      (error: unknown) => (isMissingExtension(error) ? null : (previous?.guardians ?? null)),
+    )
+    // Each guardian's kit check, only from a service that offers them (the field is absent elsewhere).
+    const kitChecks: Promise<VaultFacts['kitChecks']> = this.#service?.extensions.includes('kit-check')
+      ? listed.then(
+          (list) => list.map((g) => ({ name: g.name, kitCheck: g.kitCheck ?? null })),
+          () => previous?.kitChecks ?? null,
+        )
+      : Promise.resolve(null)
     const rehearsal: Promise<VaultFacts['rehearsal']> = this.#service?.extensions.includes('rehearsal')
       ? client.then((c) => c.getRehearsal(vaultId)).catch(() => previous?.rehearsal ?? null)
       : Promise.resolve('unsupported')
@@ -153,6 +160,7 @@ export class ReadinessFacts {
     }))
     this.#facts.set(vaultId, {
       guardians: await guardians,
+      kitChecks: await kitChecks,
       rehearsal: await rehearsal,
       kits: await kits,
       at: this.#deps.now(),

@@ -5,6 +5,7 @@
 import type { VaultApiClient, VaultDetails } from '../../../service-client'
 import type {
   AssetListQuery,
+  KitCheckRegistration,
   PersonRequest,
   RehearsalRequest,
   ReleaseConfigRequest,
@@ -97,6 +98,9 @@ export function vaultOperations({ client, watcher, deadlines, vaultKeys, uploadI
       thenReread(vaultId, (c) => c.addGuardian(vaultId, person)),
     removeGuardian: (vaultId: string, guardianId: string) =>
       thenReread(vaultId, (c) => c.removeGuardian(vaultId, guardianId)),
+    /** A split's kit check code hashes (extension kit-check). */
+    registerKitChecks: async (vaultId: string, registration: KitCheckRegistration) =>
+      (await client()).registerKitChecks(vaultId, registration),
     listHeirs: async (vaultId: string) => (await client()).listHeirs(vaultId),
     addHeir: (vaultId: string, person: PersonRequest) =>
       thenReread(vaultId, (c) => c.addHeir(vaultId, person)),

@@ -3,6 +3,8 @@
 // that fixes it; the window, the vault cards and the tray all show this one model.
 import {
   type CheckInFrequency,
+  type GuardianKitCheck,
+  KIT_CHECK_LIMITS,
   type Rehearsal,
   type ReleaseTrigger,
   SSS_PRESET_SHAPE,
@@ -29,6 +31,11 @@ export interface ReadinessInput {
   service: ServiceSummary | null
   /** Guardians by answer; null when the service does not report answers. */
   guardians: { accepted: number; pending: number; declined: number } | null
+  /**
+   * Each guardian's kit check in the current split (extension kit-check); null when the service does
+   * not offer kit checks. A guardian without one has no registered code (kits made elsewhere or before).
+   */
+  kitChecks: Array<{ name: string; kitCheck: GuardianKitCheck | null }> | null
   /** The current split's kits on this device and how many the owner has handed over. */
   kits: { total: number; handedOver: number; splitCreatedAt: string | null }
   keyOnDevice: boolean
@@ -140,7 +147,51 @@ function guardians({ vault, guardians }: ReadinessInput): Draft {
   }
 }
 
-function kits({ vault, kits, keyOnDevice }: ReadinessInput): Draft {
+const shortDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+
+/** One guardian's kit check as the owner reads it; `since` is when the current kits were made. */
+export function kitCheckLine(name: string, check: GuardianKitCheck | null, since: string | null): string {
+  if (!check) return `${name}: no check code registered for this kit`
+  const reminded = check.remindedAt ? ` — reminded ${shortDate(check.remindedAt)}` : ''
+  if (check.overdue) {
+    const from = check.confirmedAt ?? since
+    return `${name}: not confirmed${from ? ` since ${shortDate(from)}` : ''}${reminded}`
+  }
+  if (check.confirmedAt) return `${name}: kit confirmed ${shortDate(check.confirmedAt)}`
+  return `${name}: not confirmed yet${reminded}`
+}
+
+/** Guardians the service reminded to check their kit who did not confirm in time, named as a step. */
+function overdueKitChecks({ kitChecks }: ReadinessInput): string | null {
+  const late = (kitChecks ?? []).filter((g) => g.kitCheck?.overdue).map((g) => g.name)
+  if (late.length === 0) return null
+  const names = late.length === 1 ? late[0]! : `${late.slice(0, -1).join(', ')} and ${late.at(-1)}`
+  return `Ask ${names} to check ${late.length === 1 ? 'their kit' : 'their kits'}: reminded, not confirmed in ${KIT_CHECK_LIMITS.confirmWithinDays} days (the check code on the kit, typed on the guardian page).`
+}
+
+function kits(input: ReadinessInput): Draft {
+  const draft = kitsHandedOver(input)
+  const { kitChecks, kits } = input
+  if (!kitChecks || kitChecks.length === 0) return draft
+  const lines = kitChecks.map((g) => kitCheckLine(g.name, g.kitCheck, kits.splitCreatedAt))
+  const overdue = overdueKitChecks(input)
+  if (!overdue) return { ...draft, lines }
+  return {
+    ...draft,
+    met: false,
+    detail: draft.met ? overdue : `${draft.detail} ${overdue}`,
+    lines,
+    fix: draft.fix ?? { label: 'Open guardians', action: { kind: 'open-tab', tab: 'guardians' } },
+  }
+}
+
+function kitsHandedOver({ vault, kits, keyOnDevice }: ReadinessInput): Draft {
   const title = 'Every guardian holds the current kit'
   const fix = { label: 'Hand out kits', action: { kind: 'open-tab' as const, tab: 'guardians' as const } }
   if (vault.guardianCount === 0) {

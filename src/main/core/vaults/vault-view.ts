@@ -48,6 +48,7 @@ export function vaultView(input: VaultViewInput): VaultView {
     service: input.service,
     guardians: facts ? facts.guardians : { accepted: 0, pending: 0, declined: 0 },
     kits: facts?.kits ?? { total: 0, handedOver: 0, splitCreatedAt: null },
+    kitChecks: facts?.kitChecks ?? null,
     keyOnDevice,
     keyDurable: keyStorage.durable,
     ownerKitConfirmed,
