@@ -11,7 +11,9 @@
 // byte (SHA-256) against the original.
 // Per-run lines on stderr; last line: {saveMBps, plainMBps, ratio, peakRssMB: {save, plain},
 // startRssMB, cpuSecondsPerGB: {save, plain}, sizeBytes, rounds, cores, load}. MB/s counts the
-// file's plaintext bytes on both sides. `--size=N` (bytes) is for a quick smoke run.
+// file's plaintext bytes on both sides. `--size=N` (bytes) is for a quick smoke run; `--cpu-prof=DIR`
+// runs every client under `node --cpu-prof` into DIR (to see where the time goes; the figures then
+// include the profiler's cost).
 import { type ChildProcess, execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -38,9 +40,11 @@ const SIZE = sizeArg ? Number(sizeArg.slice(7)) : 1_000_000_000
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Math.max(1, Number(roundsArg.slice(9))) : 3
 if (!Number.isSafeInteger(SIZE) || SIZE <= 0 || !Number.isSafeInteger(ROUNDS)) {
-  log('usage: tsx bench/owner-download.ts [--size=<bytes>] [--rounds=<n>]')
+  log('usage: tsx bench/owner-download.ts [--size=<bytes>] [--rounds=<n>] [--cpu-prof=<dir>]')
   process.exit(2)
 }
+const profileArg = process.argv.find((a) => a.startsWith('--cpu-prof='))
+const PROFILE_ARGS = profileArg ? ['--cpu-prof', `--cpu-prof-dir=${profileArg.slice(11)}`] : []
 const NAME = 'owner-download-bench.bin'
 const GB = 1e9
 const SETTLE_MS = 2000
@@ -124,7 +128,7 @@ try {
     try {
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        [clientBundle, mode, svc.url, vaultId, folder, blobsFile],
+        [...PROFILE_ARGS, clientBundle, mode, svc.url, vaultId, folder, blobsFile],
         // Keys go through the environment: command lines show up in process lists and error reports.
         {
           maxBuffer: 1 << 20,
