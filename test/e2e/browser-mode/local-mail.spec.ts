@@ -1,7 +1,7 @@
 // "Mail from the local trial" (issue 29, part 4): start locally, add a guardian, read the invitation
 // the service on this computer would have e-mailed, follow its accept link in the same browser as the
 // guardian would, and see the app show the guardian as accepted. Screenshots at 1280×800 and 820×560.
-import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { collectPageErrors, startLocally } from '../support/page-steps'
 
@@ -13,6 +13,19 @@ let page: Page
 const consoleErrors: string[] = []
 const shot = (name: string, target: Page = page) =>
   target.screenshot({ path: `test-results/screenshots/local-mail-${name}.png` })
+
+/** Waits for the smooth scroll to a section to end (its position unchanged over two frames). */
+const settled = async (target: Locator) => {
+  let last = Number.NaN
+  await expect
+    .poll(async () => {
+      const y = (await target.boundingBox())?.y ?? Number.NaN
+      const still = y === last
+      last = y
+      return still
+    })
+    .toBe(true)
+}
 
 test.beforeAll(async ({ browser }) => {
   app = await startBrowserModeApp()
@@ -37,12 +50,15 @@ test('the invitation a guardian would have got, read in the app and accepted fro
   await form.getByRole('button', { name: 'Add guardian' }).click()
   await expect(page.getByRole('cell', { name: 'Alice Martin', exact: true })).toBeVisible()
   await expect(page.getByText('Invited, no answer yet')).toBeVisible()
+  await expect(page.getByTestId('guardian-change')).toBeVisible()
   await shot('guardians-1280')
 
   // The "no e-mail was sent" notice leads to the mail.
   await page.getByTestId('guardian-change').getByTestId('local-mail-link').click()
   const panel = page.getByTestId('local-mail')
-  await expect(panel.getByRole('heading', { name: 'Mail from the local trial' })).toBeFocused()
+  const heading = panel.getByRole('heading', { name: 'Mail from the local trial' })
+  await expect(heading).toBeFocused()
+  await settled(heading)
   await expect(panel.getByTestId('local-mail-privacy')).toContainText('personal links')
   const item = panel.getByTestId('local-mail-item')
   await expect(item).toHaveCount(1)
@@ -108,7 +124,7 @@ test('at 820×560 the list and the message fit', async () => {
   await shot('list-820')
   await panel.getByTestId('local-mail-item').first().click()
   const dialog = page.getByRole('dialog')
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport()
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 })
   await shot('message-820')
   // Nothing wider than the window.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(820)
