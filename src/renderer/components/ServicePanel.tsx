@@ -7,6 +7,7 @@ import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useSectionTarget } from '../stores/section-target'
 import { langOf, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { LocalMailLink } from './LocalMailPanel'
 
 const MAX_CREDITS = 1_000_000
 
@@ -122,6 +123,9 @@ export function MailPanel() {
               ? text.mail.configured
               : text.mail.unknown}
       </p>
+      {service.trial && (
+        <LocalMailLink lead={text.localMail.servicePanelLead} label={text.localMail.seeAllMail} />
+      )}
       {canTest ? (
         <div className="row">
           <button type="button" className="button secondary" onClick={() => void send()} disabled={busy}>

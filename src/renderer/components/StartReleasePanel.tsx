@@ -5,6 +5,7 @@ import { useConnectionStore } from '../stores/connection-store'
 import { useSectionTarget } from '../stores/section-target'
 import { text } from '../text'
 import { AskFirstButton } from './AskFirstButton'
+import { LocalMailLink } from './LocalMailPanel'
 
 /** The manual trigger's one control: start the release now (with the days to cancel explained). */
 export function StartReleasePanel({ v }: { v: VaultView }) {
@@ -36,7 +37,11 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
               <li>{t.whenItEnds(endsOn)}</li>
               <li>{t.toldNothing}</li>
             </ul>
-            {noMail && <p className="notice notice-warn">{service?.trial ? t.trial : t.noMail}</p>}
+            {noMail && (
+              <p className="notice notice-warn">
+                {service?.trial ? t.trial : t.noMail} <LocalMailLink label={text.localMail.seeAllMail} />
+              </p>
+            )}
           </AskFirstButton>
         </>
       ) : (

@@ -683,14 +683,12 @@ export const english = (f: LocaleFormat) => ({
     none: 'Nothing yet. Add a guardian or an heir to a vault, or start a practice: the e-mail they would get shows up here.',
     count: (n: number) => `${f.count(n, { one: 'message', other: 'messages' })}, newest first.`,
     to: 'To',
-    subject: 'Subject',
     when: 'When',
     status: 'Sent?',
     sent: (at: string) => `Sent ${f.dateTime(at)}`,
     notSentNoServer: 'Not sent: no e-mail server is set up on this computer',
     notSentFailed: (attempts: number, error: string) =>
       `Not sent: the e-mail server failed ${f.count(attempts, { one: 'time', other: 'times' })} (${error})`,
-    read: 'Read',
     readLabel: (subject: string) => `Read the e-mail “${subject}”`,
     close: 'Close',
     linksElectron: 'Its links open in your web browser, as they would for the person it is addressed to.',
@@ -711,6 +709,7 @@ export const english = (f: LocaleFormat) => ({
     heirsLead:
       'Heirs are written to when a release or a practice starts; on this trial nothing leaves the computer.',
     seeAllMail: 'See the mail from the local trial',
+    servicePanelLead: 'What it would have sent is kept here instead, for you to read and follow.',
   },
   vaults: {
     title: 'Vaults',

@@ -155,17 +155,18 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
                       ? tk.addedNoMail(change.guardian.name)
                       : tk.invited(change.guardian.name)
                     : `${tk.removed} ${tk.removedStillOpens}`}{' '}
-                  {change.guardian && noMail && (
-                    <>
-                      <LocalMailLink />{' '}
-                    </>
-                  )}
                   {before.made > 0 ? tk.kitsRemade(change.kits.length) : tk.kitsMade(change.kits.length)}{' '}
                   {before.handedOver > 0
                     ? tk.earlierHandedOver(before.handedOver)
                     : before.made > 0
                       ? tk.earlierNotHandedOver
                       : null}
+                  {change.guardian && noMail && (
+                    <>
+                      {' '}
+                      <LocalMailLink />
+                    </>
+                  )}
                 </p>
               )}
             </div>
