@@ -11,6 +11,7 @@ import { isolateName, revealControls, revealSentence } from '../shared/untrusted
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
 import { ArweaveRecoveryError, checkOwnerAddress, recoverFromArweave } from './arweave-recovery'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
+import { confirmKitCheck, kitCheckCodeFrom, kitCheckOutcomeText } from './kit-check'
 import {
   holdsPracticeKit,
   isPracticeAccessCode,
@@ -29,6 +30,7 @@ const HELP = `Vault recovery tool: turns encrypted vault files back into the ori
 Usage:
   ${COMMAND} <key> --out <folder> --service <address> --token <access code>
   ${COMMAND} <key> --out <folder> --from-arweave <gateway>
+  ${COMMAND} --kit-check <one guardian kit> [--guardian-link <link from your guardian e-mail>]
   ${COMMAND} <key> --out <folder> <encrypted file or folder>...${PACKAGE_COMMAND ? '' : '\n  node out/cli/recover.js ...   (the same, without npm)'}
 
 Example, with the e-mail an heir received and two guardians' words:
@@ -79,6 +81,14 @@ From encrypted files you already have:
   <encrypted file or folder>   files to decrypt, or folders searched (with subfolders) for files
                                ending in "${ENCRYPTED_FILE_SUFFIX}". "report${ENCRYPTED_FILE_SUFFIX}" becomes "report";
                                a file without the suffix gets ".decrypted" added.
+
+A guardian's kit check (do you still have your kit?):
+  --kit-check                  read ONE guardian kit (--share-words, --share-file or --share-qr) and
+                               print its check code, the short code printed on the kit apart from
+                               the words. The code is useless for recovery; the words stay here.
+  --guardian-link <link>       also confirm the code with the owner's service: the "check my kit"
+                               link (or any guardian page link) from your guardian e-mail. Only the
+                               code and the link's token are sent. Exit status 0 once confirmed.
 
 Other options:
   --vault <id>                 the vault id, as a check only: the words already contain it
@@ -137,6 +147,11 @@ async function main(argv: string[]): Promise<number> {
   const backend = (values.backend ?? 'node') as AeadBackendName
   if (backend !== 'node' && backend !== 'noble') {
     console.error(`--backend must be 'node' or 'noble', not '${values.backend}'.`)
+    return 2
+  }
+  if (values['kit-check']) return kitCheckRun(values, positionals)
+  if (values['guardian-link'] !== undefined) {
+    console.error('--guardian-link goes with --kit-check.\nRun with --help to see the options.')
     return 2
   }
   const fromService = values.service !== undefined || values.token !== undefined
@@ -250,6 +265,69 @@ async function main(argv: string[]): Promise<number> {
   }
   console.error(revealSentence(manifestNote(run)))
   return summarize(results, `into ${values.out}`, 'Files that failed were not written.', runProblems(run))
+}
+
+/** One guardian's kit: its check code, and with --guardian-link its confirmation by the service. */
+async function kitCheckRun(
+  values: ReturnType<typeof parse>['values'],
+  positionals: string[],
+): Promise<number> {
+  const other = [
+    'owner-kit',
+    'owner-kit-file',
+    'owner-kit-qr',
+    'out',
+    'service',
+    'token',
+    'from-arweave',
+    'owner',
+    'check',
+  ] as const
+  const extra = other.filter((name) => values[name] !== undefined)
+  if (extra.length > 0 || positionals.length > 0) {
+    console.error(
+      `--kit-check reads one guardian kit and nothing else (not ${[...extra.map((n) => `--${n}`), ...positionals].join(', ')}).\nRun with --help to see the options.`,
+    )
+    return 2
+  }
+  let checked: Awaited<ReturnType<typeof kitCheckCodeFrom>>
+  try {
+    checked = await kitCheckCodeFrom({
+      shareWords: values['share-words'],
+      shareFiles: values['share-file'],
+      shareQrImages: values['share-qr'],
+    })
+  } catch (error) {
+    if (error instanceof RecoveryInputError) {
+      console.error(error.userMessage)
+      return 2
+    }
+    throw error
+  }
+  const { kit, code } = checked
+  const link = values['guardian-link']
+  if (values.json && !link)
+    console.log(JSON.stringify({ code, shareIndex: kit.shareIndex, fingerprint: kit.fingerprint }))
+  else if (!values.json) {
+    console.log(`Check code: ${code}`)
+    console.error(
+      `Share ${kit.shareIndex} of ${kit.shareCount}, vault fingerprint ${kit.fingerprint}, set ${kit.splitId}. The code must match the one printed on the kit.`,
+    )
+  }
+  if (!link) return 0
+  try {
+    const result = await confirmKitCheck(link, code)
+    if (values.json) console.log(JSON.stringify({ code, ...result }))
+    const say = result.outcome === 'confirmed' && !values.json ? console.log : console.error
+    say(kitCheckOutcomeText(result))
+    return result.outcome === 'confirmed' ? 0 : 1
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(error.userMessage)
+      return 1
+    }
+    throw error
+  }
 }
 
 /** A practice release from the heir's side: the practice file from the practice kits, then the proof. */
@@ -421,6 +499,8 @@ function parse(argv: string[]) {
       owner: { type: 'string' },
       backend: { type: 'string' },
       check: { type: 'boolean' },
+      'kit-check': { type: 'boolean' },
+      'guardian-link': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
