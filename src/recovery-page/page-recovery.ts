@@ -105,7 +105,7 @@ export interface PageRecoveryOptions {
   batchRunner?: ChunkBatchRunner
   /** The heir's words for what goes wrong writing or reading (PageText's). */
   words: {
-    tooLarge(name: string): string
+    tooLarge(name: string, limit: number): string
     inTheWay(name: string): string
     writeFailed(name: string, why: string): string
     readFailed(label: string, why: string): string

@@ -119,6 +119,17 @@ export const PAGE_TEXT = {
     readFailed: (label: string, why: string) =>
       `Could not read ${label} (${why}). Choose it again; if it was on a removable disk, check that the disk is connected.`,
     finishedIn: (folder: string) => `They are in the folder “${folder}” you chose.`,
+    manifestFound: (sequence: number, writtenAt: string, listed: number) =>
+      `Recovered by the vault’s newest list of files: number ${sequence}, written ${writtenAt}, naming ${count(listed, 'file', 'files')}.`,
+    manifestRivals: (n: number) =>
+      `Warning: ${count(n, 'other list carries', 'other lists carry')} the same number with different contents; set aside. The owner’s app never writes such lists: the files came from a faulty or hostile source.`,
+    manifestNone:
+      'No list of the vault’s files (manifest) was found, so each file’s newest copy was chosen by the write time sealed inside it; a file the owner deleted may come back, and a missing file cannot be noticed.',
+    manifestLost:
+      'These files were written by an app that also writes that list, so it was lost or withheld: files may be missing without notice. If there is another copy of the vault’s encrypted files, recover from it too.',
+    notWritten: (n: number) => `Not recovered for other reasons: ${n}.`,
+    fileOutcome: (path: string, status: string) => `${path}: ${status}`,
+    noSourceFiles: 'The source holds no encrypted files of this vault.',
     openNote:
       'They open like any other files. Keep the guardians’ kits until you are sure you have everything.',
   },
@@ -232,6 +243,17 @@ export const PAGE_TEXT = {
     readFailed: (label: string, why: string) =>
       `No se pudo leer ${label} (${why}). Elíjalo de nuevo; si estaba en un disco extraíble, compruebe que está conectado.`,
     finishedIn: (folder: string) => `Están en la carpeta «${folder}» que eligió.`,
+    manifestFound: (sequence: number, writtenAt: string, listed: number) =>
+      `Recuperado según la lista de archivos más reciente de la bóveda: número ${sequence}, escrita el ${writtenAt}, con ${count(listed, 'archivo', 'archivos')}.`,
+    manifestRivals: (n: number) =>
+      `Atención: ${count(n, 'otra lista lleva', 'otras listas llevan')} el mismo número con otro contenido; se dejaron aparte. La aplicación del propietario nunca escribe listas así: los archivos vienen de una fuente defectuosa u hostil.`,
+    manifestNone:
+      'No se encontró ninguna lista de los archivos de la bóveda (manifiesto), así que de cada archivo se eligió la copia más reciente por la fecha sellada dentro; un archivo que el propietario borró puede volver, y no se puede notar si falta alguno.',
+    manifestLost:
+      'Estos archivos los escribió una aplicación que también escribe esa lista, así que se perdió o se retuvo: pueden faltar archivos sin aviso. Si hay otra copia de los archivos cifrados de la bóveda, recupere también desde ella.',
+    notWritten: (n: number) => `No recuperados por otros motivos: ${n}.`,
+    fileOutcome: (path: string, status: string) => `${path}: ${status}`,
+    noSourceFiles: 'La fuente no contiene archivos cifrados de esta bóveda.',
     openNote:
       'Se abren como cualquier otro archivo. Guarde los kits de los guardianes hasta estar seguro de que lo tiene todo.',
   },

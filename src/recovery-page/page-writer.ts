@@ -37,7 +37,7 @@ export function canWriteFolders(scope: object = globalThis): boolean {
 }
 
 export interface WriterWords {
-  tooLarge(name: string): string
+  tooLarge(name: string, limit: number): string
   inTheWay(name: string): string
   writeFailed(name: string, why: string): string
 }
@@ -107,7 +107,7 @@ export function downloadWriter(words: WriterWords, limit = DOWNLOAD_LIMIT_BYTES)
   return {
     async create(segments, size) {
       const shown = segments.join('/')
-      if (size > limit) throw new PageWriteError('too-large', words.tooLarge(shown))
+      if (size > limit) throw new PageWriteError('too-large', words.tooLarge(shown, limit))
       // A piece may be reused once the next is read: copied into the Blob's parts.
       let parts: Blob[] = []
       return {
