@@ -1,6 +1,6 @@
 // What readiness-related results say: a test e-mail, a practice run, what deleting a vault loses.
 // Pure functions, unit tested.
-import type { MailTestResult, Rehearsal } from '../../shared/api'
+import type { GuardianKitCheck, MailTestResult, Rehearsal } from '../../shared/api'
 import { text } from '../text'
 
 const t = text.rehearsalText
@@ -62,4 +62,23 @@ export function rehearsalStateText(r: Rehearsal, now: number): string {
     case 'cancelled':
       return t.cancelled(r.heir.name)
   }
+}
+
+/**
+ * A guardian's kit check as the Guardians tab shows it: confirmed when, not yet, or overdue (not
+ * confirmed since the last check or since the kits were made, with the reminder). Undefined from a
+ * service without kit checks.
+ */
+export function kitCheckText(
+  check: GuardianKitCheck | null | undefined,
+  kitsMadeAt: string | null,
+): { text: string; overdue: boolean } | undefined {
+  const k = text.guardians.kitCheck
+  if (check === undefined) return undefined
+  if (check === null) return { text: k.noCode, overdue: false }
+  const reminded = check.remindedAt ? k.reminded(check.remindedAt) : ''
+  if (check.overdue)
+    return { text: `${k.overdue(check.confirmedAt ?? kitsMadeAt)}${reminded}`, overdue: true }
+  if (check.confirmedAt) return { text: k.confirmed(check.confirmedAt), overdue: false }
+  return { text: `${k.notYet}${reminded}`, overdue: false }
 }

@@ -1329,6 +1329,15 @@ export const english = (f: LocaleFormat) => ({
     handedOverLabel: (index: number, name: string) => `Kit ${f.number(index)} handed over to ${name}`,
     handedOver: 'Handed over',
     noKit: 'none on this device',
+    kitCheck: {
+      confirmed: (at: string) => `Kit confirmed ${f.date(at)}`,
+      notYet: 'Kit not confirmed yet',
+      reminded: (at: string) => ` — reminded ${f.date(at)}`,
+      overdue: (since: string | null) => `Kit not confirmed${since ? ` since ${f.date(since)}` : ''}`,
+      askToCheck: (name: string) =>
+        `Ask ${name} to check their kit (the check code on it, typed on their guardian page).`,
+      noCode: 'No check code registered for this kit yet',
+    },
     removeLabel: (name: string) => `Remove guardian ${name}`,
     remove: 'Remove',
     handedOverCount: (handed: number, withKit: number) =>

@@ -5,6 +5,7 @@ import { vault } from '../../bridge/vault-client'
 import { KeyRotationPanel } from '../../components/KeyRotationPanel'
 import { GuardianKitViewer } from '../../components/KitViewer'
 import { LocalMailLink } from '../../components/LocalMailPanel'
+import { kitCheckText } from '../../display/readiness-text'
 import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
@@ -78,14 +79,26 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     }
   }
 
-  const status = (g: Guardian) => (
-    <>
-      <span className={`pill pill-${g.status}`}>{t.status[g.status]}</span>
-      <span className="muted small cell-note">
-        {g.status === 'pending' && noMail ? t.addedNoMail(g.invitedAt) : t.invitedOn(g.invitedAt)}
-      </span>
-    </>
-  )
+  const status = (g: Guardian) => {
+    const check = kitCheckText(g.kitCheck, kitOf(g.id)?.createdAt ?? null)
+    return (
+      <>
+        <span className={`pill pill-${g.status}`}>{t.status[g.status]}</span>
+        <span className="muted small cell-note">
+          {g.status === 'pending' && noMail ? t.addedNoMail(g.invitedAt) : t.invitedOn(g.invitedAt)}
+        </span>
+        {check && (
+          <span
+            className={`small cell-note ${check.overdue ? 'text-warn' : 'muted'}`}
+            data-testid="guardian-kit-check"
+          >
+            {check.text}
+            {check.overdue && ` ${t.kitCheck.askToCheck(g.name)}`}
+          </span>
+        )}
+      </>
+    )
+  }
 
   const kitCell = (g: Guardian) => {
     const kit = kitOf(g.id)
