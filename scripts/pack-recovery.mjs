@@ -1,7 +1,11 @@
 // `npm run pack:recovery`: the heir's recovery tool as one npm package, out/recovery-package/vault-recover-<version>.tgz.
 // An heir needs only Node and that file (`npx ./vault-recover-<version>.tgz --help`): no app, no copy of the
 // project, no registry. So everything is bundled into the package's one script and it declares no dependencies.
+// The package also carries the recovery page (vault-recovery.html, for an heir with only a browser), built
+// afresh here; its SHA-256 is computed from the packed file, printed, written beside it and into the packed
+// RECOVERY.md.
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import {
   copyFileSync,
   existsSync,
@@ -23,6 +27,7 @@ const outDir = resolve(outFlag >= 0 ? process.argv[outFlag + 1] : join(root, 'ou
 const stage = join(outDir, 'stage')
 const project = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const BIN = 'bin/vault-recover.js'
+const PAGE = 'vault-recovery.html'
 
 // Packages that carry native code or need the app: the tool must never pull them in. One of them in the
 // bundle means an import in src/recovery reaches past what the heir's tool may use (the import rules).
@@ -82,7 +87,7 @@ const manifest = {
   author: project.author,
   type: 'module',
   bin: { 'vault-recover': BIN },
-  files: ['bin/', 'docs/', 'THIRD-PARTY-NOTICES.md'],
+  files: ['bin/', 'docs/', 'THIRD-PARTY-NOTICES.md', PAGE, `${PAGE}.sha256`],
   engines: project.engines,
   keywords: ['vault-desktop', 'recovery', 'inheritance', 'shamir', 'aes-gcm'],
 }
@@ -90,8 +95,21 @@ writeFileSync(join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}
 // The README's commands name the file the heir has.
 const readme = readFileSync(join(root, 'src/recovery/npm-package/README.md'), 'utf8')
 writeFileSync(join(stage, 'README.md'), readme.replaceAll('<version>', project.version))
-for (const doc of ['FORMAT.md', 'RECOVERY.md'])
-  copyFileSync(join(root, 'docs', doc), join(stage, 'docs', doc))
+copyFileSync(join(root, 'docs/FORMAT.md'), join(stage, 'docs/FORMAT.md'))
+const pageSha256 = packRecoveryPage()
+// RECOVERY.md tells the heir the page's SHA-256: the packed copy says it with the value of the packed page.
+const guide = readFileSync(join(root, 'docs/RECOVERY.md'), 'utf8')
+const filled = guide.replace(
+  /<!-- recovery-page-sha256 -->[\s\S]*?<!-- \/recovery-page-sha256 -->/,
+  `\`${pageSha256}\``,
+)
+if (filled === guide) {
+  console.error(
+    "pack-recovery: docs/RECOVERY.md lost its <!-- recovery-page-sha256 --> marks; the page's SHA-256 has nowhere to go.",
+  )
+  process.exit(1)
+}
+writeFileSync(join(stage, 'docs/RECOVERY.md'), filled)
 // The project's licence text, once the project carries one; the manifest names the licence either way.
 if (existsSync(join(root, 'LICENSE'))) copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'))
 writeFileSync(join(stage, 'THIRD-PARTY-NOTICES.md'), thirdPartyNotices(packageDirs))
@@ -112,6 +130,44 @@ const tarball = join(outDir, filename)
 console.log(
   `${relative(process.cwd(), tarball)}: ${(size / 1024).toFixed(0)} KiB packed, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked, ${entryCount} files, bundling ${packageDirs.length} packages`,
 )
+console.log(`recovery page ${PAGE} SHA-256 ${pageSha256}`)
+
+/**
+ * Builds the recovery page (scripts/build-recovery-page.mjs, into out/recovery-page), copies it into the
+ * package with a sha256sum-style file beside it, and returns the SHA-256 of the copy packed. The build's
+ * own .sha256 must agree: a difference means the page changed between the build and the copy.
+ */
+function packRecoveryPage() {
+  const builder = join(root, 'scripts/build-recovery-page.mjs')
+  if (!existsSync(builder)) {
+    console.error(
+      'pack-recovery: scripts/build-recovery-page.mjs is missing, so the recovery page cannot be built into the package.',
+    )
+    process.exit(1)
+  }
+  const built = spawnSync(process.execPath, [builder], { cwd: root, encoding: 'utf8' })
+  if (built.status !== 0) {
+    console.error(`pack-recovery: building the recovery page failed (exit ${built.status}):\n${built.stderr}`)
+    process.exit(1)
+  }
+  const source = join(root, 'out/recovery-page', PAGE)
+  copyFileSync(source, join(stage, PAGE))
+  const sha = createHash('sha256')
+    .update(readFileSync(join(stage, PAGE)))
+    .digest('hex')
+  const recorded = existsSync(`${source}.sha256`)
+    ? /[0-9a-f]{64}/i.exec(readFileSync(`${source}.sha256`, 'utf8'))?.[0]
+    : undefined
+  if (recorded !== undefined && recorded.toLowerCase() !== sha) {
+    console.error(
+      `pack-recovery: ${relative(root, source)} is not the page its .sha256 describes (${recorded}); build it again.`,
+    )
+    process.exit(1)
+  }
+  // `sha256sum -c vault-recovery.html.sha256` checks it.
+  writeFileSync(join(stage, `${PAGE}.sha256`), `${sha}  ${PAGE}\n`)
+  return sha
+}
 
 /** Each bundled package's name, version, licence and licence text: the package redistributes their code. */
 function thirdPartyNotices(dirs) {

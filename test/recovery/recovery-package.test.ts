@@ -42,6 +42,8 @@ let temp: string
 let heir: string
 let env: NodeJS.ProcessEnv
 let bin: string
+/** What `npm run pack:recovery` printed. */
+let packOutput: string
 
 /**
  * What the heir's shell would have: no NODE_PATH or NODE_OPTIONS (they could reach the project's modules
@@ -99,7 +101,9 @@ function listFiles(dir: string): string[] {
 beforeAll(async () => {
   temp = mkdtempSync(join(tmpdir(), 'vault-recover-package-'))
   const packed = join(temp, 'packed')
-  await run(process.execPath, [join(ROOT, 'scripts/pack-recovery.mjs'), '--out', packed], { cwd: ROOT })
+  packOutput = (
+    await run(process.execPath, [join(ROOT, 'scripts/pack-recovery.mjs'), '--out', packed], { cwd: ROOT })
+  ).stdout
 
   heir = join(temp, 'heir')
   mkdirSync(heir)
@@ -136,6 +140,9 @@ describe('the recovery package', () => {
       'package/docs/FORMAT.md',
       'package/docs/RECOVERY.md',
       'package/package.json',
+      // The recovery page, for an heir with only a browser, and its SHA-256 (sha256sum's format).
+      'package/vault-recovery.html',
+      'package/vault-recovery.html.sha256',
     ])
     const installed = join(heir, 'node_modules')
     expect(readdirSync(installed).filter((name) => !name.startsWith('.'))).toEqual(['vault-recover'])
@@ -149,6 +156,24 @@ describe('the recovery package', () => {
     for (const name of ['@noble/ciphers', '@scure/bip39', 'shamir-secret-sharing', 'jsqr', 'pngjs', 'got']) {
       expect(notices).toContain(`## ${name} `)
     }
+  })
+
+  it('carries the recovery page as built, its SHA-256 printed by the pack, beside it and in the packed RECOVERY.md', async () => {
+    const packed = join(heir, 'node_modules/vault-recover')
+    const page = readFileSync(join(packed, 'vault-recovery.html'))
+    const sha = createHash('sha256').update(page).digest('hex')
+    // The page the project's build writes, byte for byte.
+    expect(page.equals(readFileSync(join(ROOT, 'out/recovery-page/vault-recovery.html')))).toBe(true)
+    expect(packOutput).toContain(`recovery page vault-recovery.html SHA-256 ${sha}`)
+    expect(readFileSync(join(packed, 'vault-recovery.html.sha256'), 'utf8')).toBe(
+      `${sha}  vault-recovery.html\n`,
+    )
+    const guide = readFileSync(join(packed, 'docs/RECOVERY.md'), 'utf8')
+    expect(guide).toContain(`The SHA-256 of this version's page: \`${sha}\``)
+    expect(guide).not.toContain('recovery-page-sha256')
+    // sha256sum checks the copy the way RECOVERY.md tells the heir to.
+    const { stdout } = await run('sha256sum', ['-c', 'vault-recovery.html.sha256'], { cwd: packed })
+    expect(stdout.trim()).toBe('vault-recovery.html: OK')
   })
 
   it('runs with npx from the tarball, the way its README says', async () => {
