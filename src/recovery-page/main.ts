@@ -356,7 +356,7 @@ function kitBlock(kit: Kit, index: number, words: PageText): HTMLElement {
     h('label', { for: id }, words.kit(index + 1)),
     h('textarea', {
       id,
-      rows: 3,
+      rows: 4,
       placeholder: words.kitPlaceholder,
       autocomplete: 'off',
       autocapitalize: 'none',

@@ -132,11 +132,14 @@ async function* bytesOf(
   stream: ReadableStream<Uint8Array>,
   size: number,
   onBytes: (n: number) => void,
+  signal?: AbortSignal,
 ): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader()
   let seen = 0
   try {
     for (;;) {
+      // Stop ends the read at once, whatever the source (a local file's stream knows no signal).
+      if (signal?.aborted) throw signal.reason
       const { done, value } = await reader.read()
       if (done) break
       seen += value.length
@@ -198,7 +201,7 @@ export async function recoverInPage(opts: PageRecoveryOptions): Promise<PageRun>
       plaintextLength(blob.size)
       const stream = await blob.open(control.signal)
       const opened = await openVaultBlob(
-        bytesOf(stream, blob.size, () => {}),
+        bytesOf(stream, blob.size, () => {}, control.signal),
         cipher,
       )
       surveyed.push(
@@ -381,7 +384,7 @@ async function writeBlob(
   let selectedPath: string | undefined
   try {
     const stream = await blob.open(control.signal)
-    const opened = await openEncryptedFile(bytesOf(stream, blob.size, onBytes), cipher)
+    const opened = await openEncryptedFile(bytesOf(stream, blob.size, onBytes, control.signal), cipher)
     if (opened.kind === 'file') {
       const choice = plan.select(input, 0)
       if (!choice) {

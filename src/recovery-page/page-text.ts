@@ -109,7 +109,7 @@ export const PAGE_TEXT = {
       skipped: 'not written: a file of that name is already there',
     } as Record<string, string>,
     download: 'Download',
-    speed: (mbps: number) => `${mbps.toFixed(0)} MB/s`,
+    speed: (mbps: number) => `Decrypted, checked and written at ${mbps.toFixed(0)} MB/s.`,
     tooLarge: (name: string, limit: number) =>
       `“${name}” is larger than ${megabytes(limit, 'en')}, which this browser cannot hold: it was not recovered. Open this page in Chrome or Edge on a computer, or use the Vault Desktop app.`,
     inTheWay: (name: string) =>
@@ -233,7 +233,7 @@ export const PAGE_TEXT = {
       skipped: 'no se escribió: ya hay un archivo con ese nombre',
     } as Record<string, string>,
     download: 'Descargar',
-    speed: (mbps: number) => `${mbps.toFixed(0)} MB/s`,
+    speed: (mbps: number) => `Descifrado, comprobado y escrito a ${mbps.toFixed(0)} MB/s.`,
     tooLarge: (name: string, limit: number) =>
       `«${name}» ocupa más de ${megabytes(limit, 'es')}, que este navegador no puede guardar: no se recuperó. Abra esta página en Chrome o Edge en un ordenador, o use la aplicación Vault Desktop.`,
     inTheWay: (name: string) =>

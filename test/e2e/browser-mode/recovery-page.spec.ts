@@ -353,3 +353,147 @@ test('on a phone (360×740), in Spanish, without the folder API: per-file downlo
   await shot(page, 'recovery-page-phone-es-report')
   await context.close()
 })
+
+/** A deterministic plaintext of `mib` MiB, streamed (never held whole), and its SHA-256. */
+function bigPlaintext(mib: number): {
+  chunks: () => AsyncGenerator<Uint8Array>
+  sha256: () => Promise<string>
+} {
+  const block = createHash('sha512').update('seed').digest()
+  const base = Buffer.alloc(1 << 20)
+  for (let i = 0; i < base.length; i += block.length)
+    block.copy(base, i, 0, Math.min(block.length, base.length - i))
+  async function* chunks() {
+    for (let i = 0; i < mib; i++) {
+      const piece = Buffer.from(base)
+      piece.writeUInt32BE(i, 0)
+      piece.writeUInt32BE((i * 2654435761) >>> 0, 4096)
+      yield piece
+    }
+  }
+  return {
+    chunks,
+    sha256: async () => {
+      const hash = createHash('sha256')
+      for await (const piece of chunks()) hash.update(piece)
+      return hash.digest('hex')
+    },
+  }
+}
+
+/** Renderer memory (RSS of Chromium's renderer processes) and the page's JS heap, sampled. */
+async function sampleMemory(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page)
+  await cdp.send('Performance.enable')
+  const browserCdp = await context.browser()!.newBrowserCDPSession()
+  const peaks = { heap: 0, rss: 0, samples: 0 }
+  let on = true
+  const loop = (async () => {
+    while (on) {
+      const { metrics } = await cdp.send('Performance.getMetrics')
+      const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0
+      const info = (await browserCdp.send('SystemInfo.getProcessInfo')) as {
+        processInfo: { type: string; id: number }[]
+      }
+      let rss = 0
+      for (const p of info.processInfo.filter((p) => p.type === 'renderer')) {
+        const status = await readFile(`/proc/${p.id}/status`, 'utf8').catch(() => '')
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+        rss = Math.max(rss, kb * 1024)
+      }
+      peaks.heap = Math.max(peaks.heap, heap)
+      peaks.rss = Math.max(peaks.rss, rss)
+      peaks.samples++
+      await new Promise((r) => setTimeout(r, 250))
+    }
+  })()
+  return {
+    peaks,
+    stop: async () => {
+      on = false
+      await loop
+      await browserCdp.detach()
+      await cdp.detach()
+    },
+  }
+}
+
+test('a 1 GB file is streamed to disk while the page’s memory stays flat; Stop leaves nothing half-written', async ({
+  browser,
+}) => {
+  test.setTimeout(15 * 60_000)
+  const mib = 1024
+  const big = bigPlaintext(mib)
+  const size = mib << 20
+  const expected = await big.sha256()
+  const source = join(work, 'big')
+  await mkdir(source)
+  await pipeline(
+    encryptStream(big.chunks(), {
+      vaultKey,
+      vaultId,
+      identity: { path: 'videos/wedding.mp4', size, writtenAtMs: writtenAt },
+      ...cipherByName('node'),
+    }),
+    createWriteStream(join(source, 'big.vault')),
+  )
+  // With the vault's list naming it, so its SHA-256 is checked as the page writes it.
+  await writeFile(
+    join(source, 'manifest.vault'),
+    await encryptManifest(
+      {
+        sequence: 1,
+        writtenAtMs: writtenAt,
+        entries: [{ path: 'videos/wedding.mp4', size, sha256: expected, writtenAtMs: writtenAt }],
+      },
+      { vaultKey, vaultId },
+    ),
+  )
+  const outDir = join(work, 'out-big')
+  await mkdir(outDir)
+  const context = await browser.newContext({ locale: 'en-US' })
+  const page = await openPage(context, outDir)
+  await page.locator('#pick-files').setInputFiles([join(source, 'big.vault'), join(source, 'manifest.vault')])
+  await typeKit(page, 1, kits[0]!)
+  await typeKit(page, 2, kits[1]!)
+
+  // Stopped part-way: the file being written is removed, swap file and name.
+  await page.getByRole('button', { name: 'Choose a folder and recover' }).click()
+  await expect
+    .poll(async () => page.locator('#progress-bar').evaluate((bar: HTMLProgressElement) => bar.value), {
+      timeout: 120_000,
+    })
+    .toBeGreaterThan(100 << 20)
+  await page.getByRole('button', { name: 'Stop' }).click()
+  await expect(page.locator('#error')).toContainText('The recovery was stopped.')
+  expect(await readdir(join(outDir, 'videos'))).toEqual([])
+
+  // Then the whole of it, sampled.
+  const memory = await sampleMemory(context, page)
+  const started = Date.now()
+  await page.getByRole('button', { name: 'Choose a folder and recover' }).click()
+  await expect(page.locator('#report-summary')).toHaveText('The file was recovered and checked.', {
+    timeout: 14 * 60_000,
+  })
+  const seconds = (Date.now() - started) / 1000
+  await memory.stop()
+  const got = createHash('sha256')
+  await pipeline((await import('node:fs')).createReadStream(join(outDir, 'videos/wedding.mp4')), got)
+  expect(got.digest('hex')).toBe(expected)
+  expect((await stat(join(outDir, 'videos/wedding.mp4'))).size).toBe(size)
+  const mbps = Number(await page.locator('#speed').getAttribute('data-mbps'))
+  const figures = {
+    pageMBps: mbps,
+    wallMBps: size / 1e6 / seconds,
+    heapPeakMB: memory.peaks.heap / 1e6,
+    rendererRssPeakMB: memory.peaks.rss / 1e6,
+    samples: memory.peaks.samples,
+  }
+  console.log(`recovery page, 1 GiB: ${JSON.stringify(figures)}`)
+  test.info().annotations.push({ type: 'figures', description: JSON.stringify(figures) })
+  expect(memory.peaks.samples).toBeGreaterThan(4)
+  // Flat: the heap never holds more than a few batches, the renderer never a tenth of the file.
+  expect(memory.peaks.heap).toBeLessThan(64e6)
+  expect(memory.peaks.rss).toBeLessThan(400e6)
+  await context.close()
+})
