@@ -48,6 +48,11 @@ function client(backend: () => VaultApp) {
     if (!response.ok) throw new Error(`${key} failed: ${response.error.code} ${response.error.message}`)
     return response.value
   }
+  /** The owner confirms by typing the vault's name, as the window asks before the owner kit shows. */
+  const unlockOwnerKit = async (vaultId: string) => {
+    const gate = await ok<{ typeThis: string }>('getOwnerKitGate', { vaultId })
+    await ok('openOwnerKitGate', { vaultId, typed: gate.typeThis })
+  }
   const refused = async (key: Channel, args: unknown, code: string): Promise<string> => {
     const response = await call(key, args)
     expect(response, `${key} should be refused with ${code}`).toMatchObject({ ok: false, error: { code } })
@@ -72,7 +77,7 @@ function client(backend: () => VaultApp) {
       )
       .toEqual(['done'])
   }
-  return { call, ok, refused, serviceKnown, uploadAndWait }
+  return { call, ok, refused, serviceKnown, uploadAndWait, unlockOwnerKit }
 }
 
 /** The words printed on a kit page (guardian or owner), in order. */
@@ -96,7 +101,7 @@ afterAll(async () => {
 describe('start locally and restart without a keychain', () => {
   let userDataDir: string
   let backend: VaultApp
-  const { call, ok, refused, serviceKnown, uploadAndWait } = client(() => backend)
+  const { call, ok, refused, serviceKnown, uploadAndWait, unlockOwnerKit } = client(() => backend)
   const open = () =>
     createVaultApp({
       userDataDir,
@@ -161,6 +166,10 @@ describe('start locally and restart without a keychain', () => {
   })
 
   it('the owner-kit check: other positions and wrong words are refused, the right words confirm', async () => {
+    // The words are shown only once the owner confirmed (issue 30, point 20): main refuses before.
+    await refused('getOwnerKit', { vaultId: vaultA }, 'OWNER_KIT_LOCKED')
+    await refused('openOwnerKitGate', { vaultId: vaultA, typed: 'not its name' }, 'OWNER_KIT_NOT_CONFIRMED')
+    await unlockOwnerKit(vaultA)
     const kit = await ok<OwnerKit>('getOwnerKit', { vaultId: vaultA })
     wordsA = kitWords(kit.html)
     const words = wordsA.split(' ')
@@ -212,6 +221,7 @@ describe('start locally and restart without a keychain', () => {
     const created = await ok<VaultView>('createVault', { preset: 'standard', name: 'Second' })
     vaultB = created.id
     expect(created).toMatchObject({ name: 'Second', label: 'Second', keyOnDevice: true })
+    await unlockOwnerKit(vaultB)
     const kit = await ok<OwnerKit>('getOwnerKit', { vaultId: vaultB })
     wordsB = kitWords(kit.html)
     fingerprintB = kit.fingerprint
@@ -278,6 +288,7 @@ describe('start locally and restart without a keychain', () => {
   it('an empty vault whose key is lost gets a new key; the old confirmation does not carry over', async () => {
     const view = await ok<VaultView>('replaceLostVaultKey', { vaultId: vaultB })
     expect(view.keyOnDevice).toBe(true)
+    await unlockOwnerKit(vaultB)
     const kit = await ok<OwnerKit>('getOwnerKit', { vaultId: vaultB })
     expect(kit.fingerprint).not.toBe(fingerprintB)
     expect(kitWords(kit.html)).not.toBe(wordsB)

@@ -93,6 +93,8 @@ describe('vault handlers against the local service', () => {
     if (!wrong.ok) expect(wrong.error.message).toContain('belongs to vault vlt_other')
     const view = await ok<{ keyOnDevice: boolean }>('importOwnerKit', { vaultId, words })
     expect(view.keyOnDevice).toBe(true)
+    const gate = await ok<{ typeThis: string }>('getOwnerKitGate', { vaultId })
+    await ok('openOwnerKitGate', { vaultId, typed: ` ${gate.typeThis.toUpperCase()} ` })
     const kit = await ok<{ html: string; fingerprint: string }>('getOwnerKit', { vaultId })
     expect(kit.html).toContain(kit.fingerprint)
     // With the key here, adding a guardian now makes kits.

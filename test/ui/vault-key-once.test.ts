@@ -36,6 +36,12 @@ async function ok<T>(app: VaultApp, key: keyof typeof invokeChannels, args?: unk
   return response.value
 }
 
+/** The owner confirms by typing the vault's name, as the window asks before the owner kit shows. */
+async function unlockOwnerKit(app: VaultApp, vaultId: string): Promise<void> {
+  const gate = await ok<{ typeThis: string }>(app, 'getOwnerKitGate', { vaultId })
+  await ok(app, 'openOwnerKitGate', { vaultId, typed: gate.typeThis })
+}
+
 /** The owner kit's words as printed on its page. */
 function wordsOf(html: string): string {
   return [...html.matchAll(/<span class="w">([^<]+)<\/span>/g)].map((m) => m[1]).join(' ')
@@ -61,6 +67,7 @@ describe('a vault key is made once', () => {
     const first = openApp()
     const started = await ok<{ vault: StartedVault }>(first, 'startLocally', { email: 'me@example.com' })
     expect(started.vault.keyOnDevice).toBe(true)
+    await unlockOwnerKit(first, started.vault.id)
     const kit = await ok<{ fingerprint: string; html: string }>(first, 'getOwnerKit', {
       vaultId: started.vault.id,
     })
@@ -73,6 +80,7 @@ describe('a vault key is made once', () => {
     expect(again.vault.keyOnDevice).toBe(false)
     expect(started.vault.keyLost).toBeNull()
     expect(again.vault.keyLost).toEqual({ keptIn: 'memory', fingerprint: kit.fingerprint })
+    await unlockOwnerKit(second, started.vault.id)
     const noKit = await call(second, 'getOwnerKit', { vaultId: started.vault.id })
     expect(noKit).toMatchObject({ ok: false, error: { code: 'VAULT_KEY_PROBLEM' } })
 
@@ -87,6 +95,7 @@ describe('a vault key is made once', () => {
       words: wordsOf(kit.html),
     })
     expect(back).toMatchObject({ keyOnDevice: true, keyLost: null })
+    await unlockOwnerKit(second, started.vault.id)
     const kitAgain = await ok<{ fingerprint: string }>(second, 'getOwnerKit', { vaultId: started.vault.id })
     expect(kitAgain.fingerprint).toBe(kit.fingerprint)
   })

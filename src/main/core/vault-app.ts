@@ -43,6 +43,7 @@ import { SettingsStore } from './storage/settings-store'
 import { keepUserDataPrivate } from './storage/user-data-dir'
 import type { UploadItem } from './uploads/upload-records'
 import { type SessionEvents, VaultSession } from './vault-session'
+import type { SystemConfirm } from './vaults/owner-kit-gate'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
 
 /** What only the desktop shell can do; browser mode leaves these out and the UI says so. */
@@ -51,6 +52,8 @@ export interface ShellCapabilities {
   printHtml?: (html: string, as: 'print' | 'pdf', suggestedName: string) => Promise<string | null>
   /** What becomes of a file the owner opens from the library, once decrypted. */
   openFile?: OpenDecryptedFile
+  /** The system's own check before the owner kit is shown (Touch ID); null where there is none. */
+  systemConfirm?: SystemConfirm | null
 }
 
 export interface VaultAppOptions {
@@ -158,7 +161,12 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
     ...createConnectionHandlers(session),
     ...createLocalMailHandlers(session),
     ...createVaultHandlers(session),
-    ...createPeopleHandlers({ session, printHtml: options.shell?.printHtml }),
+    ...createPeopleHandlers({
+      session,
+      printHtml: options.shell?.printHtml,
+      systemConfirm: options.shell?.systemConfirm ?? null,
+      ...(options.now ? { now: options.now } : {}),
+    }),
     ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
     ...createFileLibraryHandlers(session),
     ...createFileRemovalHandlers({ session, tempRoot: join(options.userDataDir, 'removal-temp') }),

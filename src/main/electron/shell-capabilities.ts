@@ -2,12 +2,26 @@
 // PDF) and opening a decrypted file with the system's default app. Kits are printed from a hidden,
 // sandboxed window with JavaScript off and no preload.
 import { writeFile } from 'node:fs/promises'
-import { type BaseWindow, BrowserWindow, dialog, shell } from 'electron'
+import { type BaseWindow, BrowserWindow, dialog, shell, systemPreferences } from 'electron'
 import { AppError } from '../../shared/app-error'
 import type { ShellCapabilities } from '../core/vault-app'
 
 export function desktopShellCapabilities(parent: () => BaseWindow | undefined): Required<ShellCapabilities> {
   return {
+    // Touch ID on a Mac that has it; elsewhere Electron offers no system check, and the owner types
+    // the vault's name instead (vaults/owner-kit-gate.ts).
+    systemConfirm:
+      process.platform === 'darwin' && systemPreferences.canPromptTouchID()
+        ? {
+            name: 'Touch ID',
+            confirm: (reason) =>
+              systemPreferences.promptTouchID(reason).then(
+                () => true,
+                () => false,
+              ),
+          }
+        : null,
+
     openFile: {
       kind: 'default-app',
       open: async (path) => {

@@ -52,7 +52,6 @@ export function LocalMailPanel() {
                 <button
                   type="button"
                   className="mail-item"
-                  aria-label={t.readLabel(m.subject)}
                   onClick={() => open(m.id)}
                   data-testid="local-mail-item"
                 >

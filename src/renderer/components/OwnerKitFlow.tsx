@@ -15,7 +15,7 @@ const t = text.ownerKit
  * the app; opened from the key panel, a readiness step or an upload that needs the kit first.
  */
 export function OwnerKitFlow() {
-  const { vaultId, step, setStep, close } = useOwnerKitFlow()
+  const { vaultId, step, setStep, close, gate, confirmedBy } = useOwnerKitFlow()
   const v = useVault(vaultId)
   if (!vaultId || !v) return null
   if (!v.keyOnDevice) {
@@ -26,16 +26,78 @@ export function OwnerKitFlow() {
     )
   }
   if (step === 'view') {
+    if (!gate?.open) return <OwnerKitGateDialog onClose={close} />
     return (
       <OwnerKitViewer
         vaultId={vaultId}
         onClose={close}
-        footer={<p className="muted small">{t.viewFooter}</p>}
+        footer={
+          <>
+            {confirmedBy && (
+              <p className="muted small" data-testid="owner-kit-confirmed-by">
+                {confirmedBy === 'system' ? t.shownAfterSystem(gate.systemName ?? '') : t.shownAfterTyped}
+              </p>
+            )}
+            <p className="muted small">{t.viewFooter}</p>
+          </>
+        }
         next={{ label: t.saved, onClick: () => setStep('check') }}
       />
     )
   }
   return <OwnerKitCheckDialog vaultId={vaultId} onBack={() => setStep('view')} onClose={close} />
+}
+
+/** Before the words: the owner confirms it is them, with the system's check or by typing the vault's name. */
+function OwnerKitGateDialog({ onClose }: { onClose(): void }) {
+  const { gate, gateBusy, gateError, confirm } = useOwnerKitFlow()
+  const [typed, setTyped] = useState('')
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    void confirm(gate?.method === 'typed' ? typed : undefined)
+  }
+  return (
+    <ModalDialog title={t.gateTitle} onClose={onClose}>
+      <form onSubmit={submit} data-testid="owner-kit-gate">
+        <div className="dialog-body">
+          <p>{t.gateLead}</p>
+          {!gate && gateError === undefined && <p className="muted">{t.choosing}</p>}
+          {gate?.method === 'system' && <p>{t.gateSystem(gate.systemName ?? '')}</p>}
+          {gate?.method === 'typed' && (
+            <div className="field">
+              <label htmlFor="owner-kit-gate-name">{t.gateTypeLabel(gate.typeThis)}</label>
+              <input
+                id="owner-kit-gate-name"
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+              />
+              <p className="muted small">{t.gateTypedWhy}</p>
+            </div>
+          )}
+          {gateError !== undefined && <ErrorNotice error={gateError} />}
+        </div>
+        <div className="dialog-actions">
+          <button type="button" className="button secondary" onClick={onClose} disabled={gateBusy}>
+            {t.close}
+          </button>
+          <button
+            type="submit"
+            className="button"
+            disabled={!gate || gateBusy || (gate.method === 'typed' && !typed.trim())}
+          >
+            {gateBusy
+              ? t.checking
+              : gate?.method === 'system'
+                ? t.gateSystemButton(gate.systemName ?? '')
+                : t.gateShow}
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  )
 }
 
 function SimpleDialog({
@@ -99,6 +161,12 @@ function OwnerKitCheckDialog({
   }
 
   const complete = check?.positions.every((p) => (words[p] ?? '').trim()) ?? false
+  // The words main found wrong (a retyped one is no longer marked).
+  const wrong = new Set<number>(
+    ((error as { details?: { wrongPositions?: unknown } } | undefined)?.details?.wrongPositions as
+      | number[]
+      | undefined) ?? [],
+  )
 
   return (
     <ModalDialog title={t.checkTitle} onClose={onClose}>
@@ -128,7 +196,12 @@ function OwnerKitCheckDialog({
                     autoCapitalize="off"
                     spellCheck={false}
                     value={words[position] ?? ''}
-                    onChange={(e) => setWords((w) => ({ ...w, [position]: e.target.value }))}
+                    aria-invalid={wrong.has(position) || undefined}
+                    className={wrong.has(position) ? 'field-invalid' : undefined}
+                    onChange={(e) => {
+                      setWords((w) => ({ ...w, [position]: e.target.value }))
+                      if (wrong.has(position)) setError(undefined)
+                    }}
                   />
                 </div>
               ))}

@@ -689,7 +689,6 @@ export const english = (f: LocaleFormat) => ({
     notSentNoServer: 'Not sent: no e-mail server is set up on this computer',
     notSentFailed: (attempts: number, error: string) =>
       `Not sent: the e-mail server failed ${f.count(attempts, { one: 'time', other: 'times' })} (${error})`,
-    readLabel: (subject: string) => `Read the e-mail “${subject}”`,
     close: 'Close',
     linksElectron: 'Its links open in your web browser, as they would for the person it is addressed to.',
     linksBrowser: 'Its links open in a new tab, as they would for the person it is addressed to.',
@@ -1237,6 +1236,18 @@ export const english = (f: LocaleFormat) => ({
     saved: 'I have saved it',
     close: 'Close',
     checkTitle: 'Check the owner kit you saved',
+    gateTitle: 'Show the vault key?',
+    gateLead:
+      'The owner kit is the vault key itself: whoever sees its words can open every file in this vault. Make sure nobody is looking at your screen.',
+    gateSystem: (name: string) => `${name} confirms it is you before the words are shown.`,
+    gateSystemButton: (name: string) => `Confirm with ${name}`,
+    gateTypeLabel: (name: string) => `To show it, type the vault's name: ${name}`,
+    gateTypedWhy:
+      'This computer offers the app no fingerprint or system password check, so typing the name is the confirmation: it keeps the words from appearing by a slip of the mouse.',
+    gateShow: 'Show the owner kit',
+    shownAfterSystem: (name: string) =>
+      `Shown after ${name} confirmed it was you. It hides again when you close it.`,
+    shownAfterTyped: "Shown after you typed the vault's name. It hides again when you close it.",
     confirmed: (at: string, vault: string | null) =>
       `The words match: your owner kit is saved and readable (confirmed ${f.dateTime(at)}). Keep it somewhere safe and private; whoever holds it can open ${vault ?? 'the vault'}.`,
     done: 'Done',

@@ -39,6 +39,7 @@ import type {
   HeirVaultFiles,
   OwnerKit,
   OwnerKitCheck,
+  OwnerKitGateInfo,
   PickKind,
   QueuedUploads,
   RecoveryProgress,
@@ -203,6 +204,15 @@ export const invokeChannels = {
   ),
 
   /** The owner's recovery kit: the vault key itself as words and QR, to print and keep safe. */
+  /** How the owner confirms before the owner kit is shown, and whether they just did. */
+  getOwnerKitGate: invoke<OwnerKitGateInfo>()('kits:owner-gate', vaultRef),
+  /** The owner confirms (the system's check, or the vault's name typed): the kit opens for a few minutes. */
+  openOwnerKitGate: invoke<OwnerKitGateInfo>()(
+    'kits:owner-gate-open',
+    z.object({ vaultId: id, typed: z.string().max(400).optional() }).strict(),
+  ),
+  /** The kit goes back behind the check (its dialog closed). */
+  closeOwnerKitGate: invoke<null>()('kits:owner-gate-close', vaultRef),
   getOwnerKit: invoke<OwnerKit>()('kits:owner', vaultRef),
   printOwnerKit: invoke<{ saved: string | null }>()(
     'kits:owner-print',

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { openOwnerKit } from '../support/owner-kit-steps'
 import { startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
@@ -108,7 +109,7 @@ test('the dialogs: guardian form with errors, guardian kit, owner kit, upload co
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
 
   await page.getByRole('tab', { name: 'Overview' }).click()
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await openOwnerKit(page)
   await expect(page.frameLocator('iframe.kit-frame').locator('ol.words .w').first()).toBeVisible()
   await checkScreen('owner kit dialog')
   await checkKitPage('owner kit page')

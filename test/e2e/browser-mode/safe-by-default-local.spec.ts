@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { openOwnerKit } from '../support/owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -57,7 +58,7 @@ test('no keychain: the first upload waits for the owner kit to be saved and conf
   await shot('2-upload-needs-owner-kit')
 
   await page.getByRole('tab', { name: 'Overview' }).click()
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await openOwnerKit(page)
   const kit = page.frameLocator('iframe.kit-frame')
   await expect(kit.locator('ol.words .w').first()).toBeVisible()
   ownerWords = await kit.locator('ol.words .w').allTextContents()

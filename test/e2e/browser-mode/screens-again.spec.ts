@@ -2,6 +2,7 @@
 // own, so any of them runs alone.
 import { expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { openOwnerKit } from '../support/owner-kit-steps'
 import { collectPageErrors, startLocally } from '../support/page-steps'
 
 const shot = (page: Page, name: string) =>
@@ -144,7 +145,7 @@ test('the smallest window (820×560): Start locally comes first, the vault tabs 
   expect(tops).toHaveLength(6)
   expect(new Set(tops).size).toBe(1)
 
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await openOwnerKit(page)
   const dialog = page.getByRole('dialog')
   await expect(page.frameLocator('iframe.kit-frame').locator('ol.words .w').first()).toBeVisible()
   for (const name of ['Close', /^Download/, 'I have saved it']) {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { openOwnerKit } from '../support/owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -39,7 +40,7 @@ test('names are hidden from the service by default; the Files tab says what opti
   await page.getByLabel('Your e-mail address').fill('owner@example.com')
   await page.getByRole('button', { name: 'Start locally' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 20_000 })
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await openOwnerKit(page)
   const kit = page.frameLocator('iframe.kit-frame')
   await expect(kit.locator('ol.words .w').first()).toBeVisible()
   ownerWords = await kit.locator('ol.words .w').allTextContents()

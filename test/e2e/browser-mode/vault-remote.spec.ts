@@ -8,6 +8,7 @@ import { type ConsoleMessage, expect, type Page, test } from '@playwright/test'
 import { type RunningService, startService } from '../../../src/service'
 import { encodeOwnerKitWords, generateVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { openOwnerKit } from '../support/owner-kit-steps'
 
 test.describe.configure({ mode: 'serial' })
 
@@ -74,7 +75,7 @@ test('a vault made elsewhere: its key is imported from the owner recovery kit', 
     .fill(encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }))
   await page.getByRole('button', { name: 'Import the key' }).click()
   await expect(page.getByRole('button', { name: 'Owner recovery kit…' })).toBeVisible()
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await openOwnerKit(page)
   await expect(page.getByRole('dialog')).toContainText('whoever holds these words can open the vault')
   await shot('owner-kit')
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()

@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { type ElectronApplication, expect, type JSHandle, type Page, test } from '@playwright/test'
 import type { BrowserWindow, MenuItemConstructorOptions, Notification, SaveDialogOptions } from 'electron'
 import { electronBinary, launchDesktopApp, launchSecondInstance, SKIP_REASON } from '../support/electron-app'
+import { openOwnerKit } from '../support/owner-kit-steps'
 
 test.skip(!electronBinary, SKIP_REASON)
 test.describe.configure({ mode: 'serial' })
@@ -198,7 +199,7 @@ test('the tray\'s "Open <vault>" item shows that vault', async () => {
 
 test('the owner kit is saved as a PDF to the file the save dialog returns', async () => {
   await page.getByRole('tab', { name: 'Overview' }).click()
-  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await openOwnerKit(page)
   const kitDialog = page.getByRole('dialog')
   await expect(page.frameLocator('iframe.kit-frame').locator('ol.words .w').first()).toBeVisible()
   await kitDialog.getByRole('button', { name: 'Save as PDF…' }).click()

@@ -2,8 +2,21 @@
 // from the vault Overview. Returns the kit's words (the test's stand-in for the printed copy).
 import { expect, type Page } from '@playwright/test'
 
-export async function saveAndConfirmOwnerKit(page: Page): Promise<string[]> {
+/**
+ * Opens the owner kit from the Overview: the app first asks the owner to confirm, here (no system
+ * check in browser mode) by typing the vault's name shown in the question.
+ */
+export async function openOwnerKit(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  const gate = page.getByRole('dialog', { name: 'Show the vault key?' })
+  const field = gate.getByLabel(/^To show it, type the vault's name: /)
+  const label = (await gate.locator('label[for="owner-kit-gate-name"]').textContent()) ?? ''
+  await field.fill(label.replace(/^To show it, type the vault's name: /, ''))
+  await gate.getByRole('button', { name: 'Show the owner kit' }).click()
+}
+
+export async function saveAndConfirmOwnerKit(page: Page): Promise<string[]> {
+  await openOwnerKit(page)
   const kit = page.frameLocator('iframe.kit-frame')
   await expect(kit.locator('ol.words .w').first()).toBeVisible()
   const words = await kit.locator('ol.words .w').allTextContents()

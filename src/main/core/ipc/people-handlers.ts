@@ -255,6 +255,8 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
         throw new AppError({
           code: 'OWNER_KIT_MISMATCH',
           userMessage: `Word${wrong.length === 1 ? '' : 's'} ${wrong.map((a) => `#${a.position}`).join(', ')} ${wrong.length === 1 ? 'does' : 'do'} not match the kit of this vault. Read ${wrong.length === 1 ? 'it' : 'them'} again from the saved kit; if the kit is lost or unreadable, save it again.`,
+          // The window marks these fields.
+          details: { wrongPositions: wrong.map((a) => a.position) },
         })
       }
       ownerKitChecks.delete(vaultId)
