@@ -71,6 +71,12 @@ const steps = [
     '-p',
     'tsconfig.vault-format.json',
   ]),
+  // The heir's recovery page: browser typings only.
+  command('typecheck (recovery page, no Node)', node, [
+    'node_modules/typescript/bin/tsc',
+    '-p',
+    'tsconfig.recovery-page.json',
+  ]),
   command('typecheck (browser journeys: Node and page code)', node, [
     'node_modules/typescript/bin/tsc',
     '-p',
@@ -81,6 +87,8 @@ const steps = [
   command('OpenAPI document lint (Redocly)', node, ['scripts/lint-openapi.mjs']),
   command('build (electron-vite)', node, ['node_modules/electron-vite/bin/electron-vite.js', 'build']),
   command('build (command-line tools)', node, ['scripts/build-cli.mjs']),
+  // The heir's recovery page (one HTML file and its SHA-256), for its journeys, the kits and pack:recovery.
+  command('build (recovery page)', node, ['scripts/build-recovery-page.mjs']),
   // `npm start` may have left them built for Electron.
   nativeModulesFor('node', 'native modules loadable by Node'),
   // Unit, service and integration tests; keytar tests talk to a real Secret Service in a private D-Bus session.
