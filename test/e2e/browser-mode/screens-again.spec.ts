@@ -159,3 +159,38 @@ test('the smallest window (820×560): Start locally comes first, the vault tabs 
   await page.screenshot({ path: 'test-results/screenshots/small-owner-kit.png' })
   await page.close()
 })
+
+test('the owner kit asks first, and its word check marks the wrong word', async ({ browser }) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(app.url)
+  await startLocally(page)
+  await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  const gate = page.getByRole('dialog', { name: 'Show the vault key?' })
+  await expect(gate).toContainText('whoever sees its words can open every file')
+  await expect(page.locator('iframe.kit-frame')).toHaveCount(0)
+  await gate.getByLabel(/^To show it, type the vault's name: /).fill('my vault')
+  await gate.getByRole('button', { name: 'Show the owner kit' }).click()
+  await expect(gate.getByRole('alert')).toContainText("Type the vault's name exactly as shown")
+  await shot(page, 'owner-kit-gate')
+  await page.keyboard.press('Escape')
+
+  await openOwnerKit(page)
+  await expect(page.getByTestId('owner-kit-confirmed-by')).toContainText("after you typed the vault's name")
+  const kitWords = page.frameLocator('iframe.kit-frame').locator('ol.words .w')
+  await expect(kitWords.first()).toBeVisible()
+  const words = await kitWords.allTextContents()
+  await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
+  const check = page.getByRole('dialog')
+  await expect(check.getByText(/^Word \d+ of \d+$/).first()).toBeVisible()
+  const labels = await check.getByText(/^Word \d+ of \d+$/).allTextContents()
+  for (const [i, label] of labels.entries()) {
+    const word = words[Number(/Word (\d+)/.exec(label)?.[1]) - 1]!
+    await check.getByLabel(label).fill(i === 1 ? `${word}x` : word)
+  }
+  await check.getByRole('button', { name: 'Confirm' }).click()
+  await expect(check.getByLabel(labels[1]!)).toHaveAttribute('aria-invalid', 'true')
+  await expect(check.getByLabel(labels[0]!)).not.toHaveAttribute('aria-invalid', 'true')
+  await shot(page, 'owner-kit-wrong-word')
+  await page.close()
+})
