@@ -73,6 +73,32 @@ it('kits made in the app register their check codes; a guardian confirms with th
   })
   expect(kitCheckCodeHash(code!, vaultId)).toMatch(/^[0-9a-f]{64}$/)
 
+  // Bo uses the app's kit check: his words typed in (any case), the code shown, confirmed with his link.
+  const bo = guardians.items.find((g) => g.name === 'Bo')!
+  const boKit = await ok<{ html: string }>('getGuardianKit', { vaultId, guardianId: bo.id })
+  const boWords = [...boKit.html.matchAll(/<span class="w">([a-z]+)<\/span>/g)].map((m) => m[1]).join('  ')
+  const boCode = /data-kit-check-code>([0-9A-Z-]+)</.exec(boKit.html)![1]
+  const boLink = /https?:\/\/\S+\/guardian\/gt_[A-Za-z0-9_-]{43}\/check/.exec(
+    stored.messages.find((m) => m.to === 'bo@example.com' && m.kind === 'guardian_invitation')!.body,
+  )![0]
+  expect(await ok('checkKit', { text: boWords.toUpperCase() })).toEqual({
+    code: boCode,
+    shareIndex: expect.any(Number),
+    shares: 3,
+    vaultFingerprint: expect.stringMatching(/^[0-9A-F]{4}-/),
+  })
+  const bad = await dispatch(backend.handlers, invokeChannels.checkKit.name, {
+    text: boWords,
+    guardianLink: `${service.url}/recover`,
+  })
+  expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_GUARDIAN_LINK' } })
+  // Ana's kit with Bo's link: named, not confirmed.
+  const swapped = await ok<{ result: { outcome: string } }>('checkKit', {
+    text: [...kit.html.matchAll(/<span class="w">([a-z]+)<\/span>/g)].map((m) => m[1]).join(' '),
+    guardianLink: boLink,
+  })
+  expect(swapped.result.outcome).toBe('other-guardian')
+
   const readinessLines = async () => {
     const view = await ok<VaultView>('refreshVault', { vaultId })
     return view.readiness.items.find((i) => i.id === 'kits')?.lines ?? []

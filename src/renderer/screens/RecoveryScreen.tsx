@@ -8,6 +8,7 @@ import type {
 } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { KitCheckPanel } from '../components/KitCheckPanel'
 import { RadioCards } from '../components/RadioCards'
 import { UntrustedName, UntrustedSentence } from '../components/UntrustedName'
 import { decodeQrFromFile } from '../display/qr-image'
@@ -555,6 +556,8 @@ export function RecoveryScreen() {
           </div>
         )}
       </form>
+
+      <KitCheckPanel />
     </section>
   )
 }

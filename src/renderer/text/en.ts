@@ -201,6 +201,32 @@ export const english = (f: LocaleFormat) => ({
       failed: 'not recovered',
       'not-reached': 'not recovered yet',
     },
+    kitCheck: {
+      title: 'For a guardian: check that you still have your kit',
+      lead: 'Your kit carries a short check code, printed apart from the words. Type your kit’s words here: this computer works out the code and shows it, and it must match the one on your paper. The words stay on this computer.',
+      words: 'Your kit’s words (one guardian kit)',
+      link: 'The “check my kit” link from your guardian e-mail (optional)',
+      linkNote:
+        'With the link, the code (never the words) is sent to the owner’s service to confirm you still have the kit.',
+      linkPlaceholder: 'https://… (the whole link from the e-mail)',
+      show: 'Show the check code',
+      confirm: 'Show and confirm',
+      working: 'Checking…',
+      code: 'Check code',
+      kitOf: (index: number, shares: number, fingerprint: string) =>
+        `Kit ${f.number(index)} of ${f.number(shares)}, vault fingerprint ${fingerprint}. The code must match the one printed on the kit.`,
+      confirmed: (at: string) =>
+        `Confirmed ${f.date(at)}: the owner’s service now knows you still have this kit. Keep it where it was.`,
+      olderSplit: (at: string) =>
+        `This kit is from an older set: the owner made new kits on ${f.date(at)}, and this one no longer fits them. Ask the owner for your new kit.`,
+      otherGuardian:
+        'This is another guardian’s kit of this vault, not the one made for you. Check that you typed your own kit and used the link from your own e-mail.',
+      typo: 'The service did not read this as a check code. Try again.',
+      unknown:
+        'The owner’s service knows no kit with this code: the kit may belong to another vault, or the link to another owner’s vault.',
+      notRegistered:
+        'The owner has not registered check codes for your kit yet. Ask them to open the Guardians tab in their app, then check again.',
+    },
   },
   toasts: {
     regionLabel: 'Notifications',

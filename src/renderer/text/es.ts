@@ -144,6 +144,32 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       failed: 'no recuperado',
       'not-reached': 'todavía no recuperado',
     },
+    kitCheck: {
+      title: 'Para un guardián: compruebe que aún tiene su kit',
+      lead: 'Su kit lleva un código de comprobación corto, impreso aparte de las palabras. Escriba aquí las palabras de su kit: este ordenador calcula el código y lo muestra, y debe coincidir con el de su papel. Las palabras no salen de este ordenador.',
+      words: 'Las palabras de su kit (un solo kit de guardián)',
+      link: 'El enlace «comprobar mi kit» de su correo de guardián (opcional)',
+      linkNote:
+        'Con el enlace, el código (nunca las palabras) se envía al servicio del propietario para confirmar que aún tiene el kit.',
+      linkPlaceholder: 'https://… (el enlace entero del correo)',
+      show: 'Mostrar el código de comprobación',
+      confirm: 'Mostrar y confirmar',
+      working: 'Comprobando…',
+      code: 'Código de comprobación',
+      kitOf: (index: number, shares: number, fingerprint: string) =>
+        `Kit ${f.number(index)} de ${f.number(shares)}, huella de la bóveda ${fingerprint}. El código debe coincidir con el impreso en el kit.`,
+      confirmed: (at: string) =>
+        `Confirmado el ${f.date(at)}: el servicio del propietario ya sabe que aún tiene este kit. Guárdelo donde estaba.`,
+      olderSplit: (at: string) =>
+        `Este kit es de un juego anterior: el propietario hizo kits nuevos el ${f.date(at)} y este ya no encaja con ellos. Pida al propietario su kit nuevo.`,
+      otherGuardian:
+        'Este es el kit de otro guardián de esta bóveda, no el que se hizo para usted. Compruebe que escribió su propio kit y usó el enlace de su propio correo.',
+      typo: 'El servicio no leyó esto como un código de comprobación. Inténtelo de nuevo.',
+      unknown:
+        'El servicio del propietario no conoce ningún kit con este código: puede que el kit sea de otra bóveda, o el enlace de la bóveda de otro propietario.',
+      notRegistered:
+        'El propietario aún no ha registrado los códigos de comprobación de su kit. Pídale que abra la pestaña Guardianes de su aplicación y vuelva a comprobarlo.',
+    },
   },
   // What a guardian change means for the kits, and rotating the vault key so that old kits open nothing.
   guardianKits: {

@@ -37,6 +37,7 @@ import type {
   GuardianList,
   HeirList,
   HeirVaultFiles,
+  KitCheckView,
   OwnerKit,
   OwnerKitCheck,
   OwnerKitGateInfo,
@@ -391,6 +392,16 @@ export const invokeChannels = {
   checkShare: invoke<ShareCheck>()(
     'recovery:check-share',
     z.object({ text: z.string().min(1).max(20_000) }).strict(),
+  ),
+  /**
+   * A guardian's kit check: the check code derived here from one kit's words; with the guardian page
+   * link from their e-mail, confirmed with the service (only the code and the link's token are sent).
+   */
+  checkKit: invoke<KitCheckView>()(
+    'recovery:kit-check',
+    z
+      .object({ text: z.string().min(1).max(20_000), guardianLink: z.string().min(1).max(2048).optional() })
+      .strict(),
   ),
   recoverFiles: invoke<RecoveryReport>()(
     'recovery:recover',

@@ -7,6 +7,7 @@ import type {
   Guardian,
   Heir,
   KeyKind,
+  KitCheckResult,
   MailTestResult,
   ReleaseTrigger,
   ServiceExtension,
@@ -344,6 +345,17 @@ export interface ShareCheck {
   vaultId?: string
   /** A practice kit of a rehearsal (worthless for the vault): the last day it works, "YYYY-MM-DD". */
   practiceUntil?: string
+}
+
+/** A guardian's kit check in the app: the code derived here from the words, and the service's answer. */
+export interface KitCheckView {
+  /** The kit's check code, "XXXX-XXXX-X" (FORMAT.md 5.5). */
+  code: string
+  shareIndex: number
+  shares: number
+  vaultFingerprint: string
+  /** With a guardian link: what the service said of the code (only the code and the link's token went). */
+  result?: KitCheckResult
 }
 
 export interface RecoveryFileResult {

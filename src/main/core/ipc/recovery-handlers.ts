@@ -14,6 +14,7 @@ import {
   recoverPracticeFile,
 } from '../../../recovery/practice-recovery'
 import { manifestNote, manifestWarns, recoverRun } from '../../../recovery/recover-files'
+import { checkKitByLink } from '../../../service-client/kit-checks'
 import { AppError } from '../../../shared/app-error'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { RecoveryFileResult } from '../../../shared/ipc/vault-types'
@@ -21,14 +22,17 @@ import {
   type CombinedShares,
   combineShareWords,
   decodeKitWords,
+  decodeShareWords,
   ENCRYPTED_FILE_SUFFIX,
 } from '../../../vault-format'
+import { ShareInputError } from '../../../vault-format/format-errors'
+import { kitCheckCodeOf } from '../../../vault-format/kit-check'
 import { asAppError, type EventHub, type HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
 
 type RecoveryHandlers = Pick<
   HandlerTable,
-  'checkShare' | 'recoverFiles' | 'listHeirFiles' | 'recoverFromService'
+  'checkShare' | 'checkKit' | 'recoverFiles' | 'listHeirFiles' | 'recoverFromService'
 >
 
 /** Kits that were not needed and did not fit (unreadable, another vault or set): said, not fatal. */
@@ -56,6 +60,25 @@ function displayName(inputs: string[], file: string): string {
 
 export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHandlers {
   return {
+    // The words are read here and only the code derived from them is sent, with the link's token.
+    checkKit: async ({ text, guardianLink }) => {
+      let kit: ReturnType<typeof decodeShareWords>
+      try {
+        kit = decodeShareWords(text)
+      } catch (error) {
+        if (!(error instanceof ShareInputError)) throw error
+        throw new AppError({ code: 'BAD_KIT', userMessage: error.message })
+      }
+      const code = kitCheckCodeOf(kit)
+      const view = {
+        code,
+        shareIndex: kit.shareIndex,
+        shares: kit.shareCount,
+        vaultFingerprint: kit.fingerprint,
+      }
+      return guardianLink ? { ...view, result: await checkKitByLink(guardianLink, code) } : view
+    },
+
     checkShare: ({ text }) => {
       try {
         const share = decodeKitWords(text)
