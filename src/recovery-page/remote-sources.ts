@@ -530,6 +530,11 @@ export function arweaveSource(options: ArweaveSourceOptions): PageSource {
       if (page > maxPages) throw new PageSourceError('BAD_ANSWER', text.gatewayTooManyPages(origin, maxPages))
       const unreachable = (at: GatewayStep, error: unknown) => {
         if (signal?.aborted) return signal.reason
+        // Opened at a service's address, the page's policy allows that origin only: say so, not "offline".
+        const served = (globalThis as { location?: { protocol?: string; origin?: string } }).location
+        if (served && /^https?:$/.test(served.protocol ?? '') && served.origin !== gateway.origin) {
+          return new PageSourceError('UNREACHABLE', text.gatewayFromServedPage(origin))
+        }
         return new PageSourceError('UNREACHABLE', text.gatewayUnreachable(origin, at, causeOf(error)))
       }
       let response: Response

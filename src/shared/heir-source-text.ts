@@ -47,6 +47,8 @@ export interface HeirSourceText {
   gatewayAddress(gateway: string): string
   ownerAddress(owner: string): string
   gatewayUnreachable(origin: string, at: GatewayStep, cause: string): string
+  /** The recovery page was opened at a service's address, whose policy lets it reach that service only. */
+  gatewayFromServedPage(origin: string): string
   gatewayUntrustworthy(origin: string, oddity: GatewayOddity): string
   gatewaySearchFailed(origin: string, status: number, detail: string | undefined): string
   gatewayTooManyPages(origin: string, maxPages: number): string
@@ -92,6 +94,8 @@ const EN: HeirSourceText = {
     `"${owner}" is not an Arweave wallet address (those are exactly 43 letters, digits, '-' and '_'). Give the address of the wallet that stored the vault (the vault service's operator), or leave the owner out.`,
   gatewayUnreachable: (origin, at, cause) =>
     `The Arweave gateway ${origin} could not be reached ${enGatewayStep(at)} (${cause}). Check the internet connection and the address, or try another gateway (https://arweave.net is one), then start the recovery again: files already recovered are kept and finished downloads are not fetched again.`,
+  gatewayFromServedPage: (origin) =>
+    `This page was opened from a vault service's address, so it may connect to that service only, not to the Arweave gateway ${origin}. Save the page (your browser's "Save page as…"), open the saved copy and choose Arweave there: a saved copy may reach any gateway.`,
   gatewayUntrustworthy: (origin, oddity) =>
     `The Arweave gateway ${origin} answered ${enOddity(oddity)}. It is faulty or not to be trusted, so the recovery stopped before downloading anything it named. Use another gateway (https://arweave.net is one) and start again.`,
   gatewaySearchFailed: (origin, status, detail) =>
@@ -177,6 +181,8 @@ const ES: HeirSourceText = {
     `"${owner}" no es una dirección de monedero de Arweave (tienen exactamente 43 letras, cifras, '-' y '_'). Dé la dirección del monedero que guardó la bóveda (el operador del servicio) o déjela en blanco.`,
   gatewayUnreachable: (origin, at, cause) =>
     `No se pudo contactar con la pasarela de Arweave ${origin} ${esGatewayStep(at)} (${cause}). Compruebe la conexión a internet y la dirección, o pruebe otra pasarela (https://arweave.net es una), y empiece de nuevo la recuperación: los archivos ya recuperados se conservan.`,
+  gatewayFromServedPage: (origin) =>
+    `Esta página se abrió desde la dirección de un servicio de bóveda, así que solo puede conectarse con ese servicio, no con la pasarela de Arweave ${origin}. Guarde la página ("Guardar página como…" del navegador), abra la copia guardada y elija Arweave allí: una copia guardada puede usar cualquier pasarela.`,
   gatewayUntrustworthy: (origin, oddity) =>
     `La pasarela de Arweave ${origin} respondió ${esOddity(oddity)}. Está averiada o no es de fiar, así que la recuperación se detuvo antes de descargar nada de lo que nombró. Use otra pasarela (https://arweave.net es una) y empiece de nuevo.`,
   gatewaySearchFailed: (origin, status, detail) =>

@@ -1,17 +1,20 @@
-// The heir's recovery page reading a released vault from a distance, in Chromium: from the Vault Service
-// with the access code, opened at the service's /recover (its CSP lets it reach only that service) and
-// from a saved copy on file:// (Origin "null": the service's CORS on the heir reads lets it in), and
-// from arlocal by the vault's tags; each time the vault key is rebuilt from two of three kits and every
-// file comes back byte for byte. The page here is a test page that runs the page's own remote sources
-// (src/recovery-page/remote-sources.ts, bundled as the page bundles them) under the page's policy; the
-// built page itself (out/recovery-page/vault-recovery.html), when there is one, is served at /recover
-// with its SHA-256 and loads without a policy violation.
+// The heir's recovery page reading a released vault from a distance, in Chromium, with two of three
+// kits each time and every file compared with its original byte for byte: the built page
+// (out/recovery-page/vault-recovery.html) opened at the service's /recover (served with its SHA-256,
+// named in the heir e-mail; its CSP lets it reach that service only, so a gateway is refused) and from
+// a saved copy on file:// (Origin "null": the service's CORS on the heir reads lets it in), from the
+// service with the access code and from arlocal by the vault's tags. The page's downloads stand in for
+// the folder picker Playwright cannot drive. A test page that runs the same remote sources without the
+// page's UI pins the sources themselves (a wrong code reads as refused, not as a network failure).
+
+import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { expect, type Page, test } from '@playwright/test'
+import { type Browser, expect, type Page, test } from '@playwright/test'
 import { build } from 'esbuild'
 import { REMOTE_CONNECT_SOURCES } from '../../../src/recovery-page/remote-sources'
 import { type ArweaveBlobStore, openArweaveBlobStore } from '../../../src/service/arweave-blob-store'
@@ -20,6 +23,7 @@ import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import {
   collectBytes,
   encodeShareWords,
+  encryptManifest,
   encryptStream,
   generateVaultKey,
   splitVaultKey,
@@ -41,6 +45,7 @@ let vaultId: string
 let token: string
 let kits: string[]
 let testPage: string
+let pageSha256: string
 let now = Date.parse('2030-01-01T00:00:00.000Z')
 /** Path inside the vault -> SHA-256 of the original. */
 const originals: Record<string, string> = {}
@@ -86,15 +91,20 @@ function policyViolations(page: Page): string[] {
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   temp = mkdtempSync(join(tmpdir(), 'vault-e2e-page-remote-'))
-  testPage = join(temp, 'vault-recovery.html')
+  testPage = join(temp, 'remote-sources-probe.html')
   writeFileSync(testPage, await buildTestPage())
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build-recovery-page.mjs')], {
+    encoding: 'utf8',
+  })
+  expect(built.status, built.stderr).toBe(0)
+  pageSha256 = sha256(readFileSync(BUILT_PAGE))
   service = await startService({
     dataDir: join(temp, 'service'),
     port: 0,
     clock: () => new Date(now),
     rateLimits: false,
     tickIntervalMs: 3_600_000,
-    recoveryPage: testPage,
+    recoveryPage: BUILT_PAGE,
   })
   const { accountId, apiKey } = await service.admin.createAccount({ email: 'grandma@example.com' })
   ;({ vaultId } = await service.admin.createVault({ account: accountId, preset: 'standard' }))
@@ -112,13 +122,10 @@ test.beforeAll(async () => {
     ['letters/will.txt', Buffer.from('The house to Ana, the books to Ben.\n')],
     ['photos/wedding.jpg', randomBytes(1_500_000)],
   ]
-  for (const [path, plain] of files) {
-    originals[path] = sha256(plain)
-    const blob = await collectBytes(
-      encryptStream([plain], { vaultKey, vaultId, identity: { path, size: plain.length } }),
-    )
+  /** One blob onto the service (as the owner's app uploads it) and onto arlocal (as its Arweave store tags it). */
+  const storeBlob = async (filename: string, blob: Uint8Array) => {
     const form = new FormData()
-    form.append('filename', `${path.split('/').pop()}.vault`)
+    form.append('filename', filename)
     form.append('file', new Blob([Buffer.from(blob)]), 'blob.bin')
     const uploaded = await fetch(`${service.url}/api/vault/${vaultId}/asset`, {
       method: 'POST',
@@ -126,15 +133,31 @@ test.beforeAll(async () => {
       body: form,
     })
     expect(uploaded.status).toBe(201)
-    // The same blobs on the permanent store, tagged as the service's Arweave store tags them.
-    const stored = join(store.newTempPath())
+    const stored = store.newTempPath()
     writeFileSync(stored, blob)
     await store.put(stored, {
       sha256Hex: sha256(blob),
       size: blob.length,
-      labels: { vaultId, assetId: path },
+      labels: { vaultId, assetId: filename },
     })
   }
+  const writtenAtMs = now - DAY_MS
+  for (const [path, plain] of files) {
+    originals[path] = sha256(plain)
+    const identity = { path, size: plain.length, writtenAtMs }
+    await storeBlob(
+      `${path.split('/').pop()}.vault`,
+      await collectBytes(encryptStream([plain], { vaultKey, vaultId, identity })),
+    )
+  }
+  // The vault's list of files, as the owner's app keeps it: recovery goes by it.
+  const entries = files
+    .map(([path, plain]) => ({ path, size: plain.length, sha256: sha256(plain), writtenAtMs }))
+    .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)))
+  await storeBlob(
+    'manifest.vault',
+    await encryptManifest({ sequence: 1, writtenAtMs: writtenAtMs + 1000, entries }, { vaultKey, vaultId }),
+  )
   expect((await fetch(`${network.gateway}/mine`)).status).toBe(200)
 
   const heir = await fetch(`${service.url}/api/vault/${vaultId}/heir`, {
@@ -152,7 +175,7 @@ test.beforeAll(async () => {
   token = /(hk_[A-Za-z0-9_-]{43})/.exec(mail.body)![1]!
   // The e-mail names the page this service serves, with its SHA-256.
   expect(mail.body).toContain(`${service.url}/recover`)
-  expect(mail.body).toContain(sha256(readFileSync(testPage)))
+  expect(mail.body).toContain(pageSha256)
 })
 
 test.afterAll(async () => {
@@ -161,23 +184,111 @@ test.afterAll(async () => {
   if (temp) rmSync(temp, { recursive: true, force: true })
 })
 
-test('opened at the service’s /recover: recovers with the access code and two kits, and reaches nothing else', async ({
-  page,
+/** The built page at `url`, without the folder API (the page then offers each file as a download). */
+async function openRecoveryPage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
+  const context = await browser.newContext({ locale: 'en-GB', acceptDownloads: true })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text())
+  })
+  await context.addInitScript(() => {
+    ;(window as unknown as { showDirectoryPicker?: unknown }).showDirectoryPicker = undefined
+  })
+  await page.goto(url)
+  await expect(page.locator('body[data-ready="true"]')).toBeAttached()
+  return { page, problems, close: () => context.close() }
+}
+
+async function enterTwoKits(page: Page): Promise<void> {
+  await page.getByLabel('Kit 1', { exact: true }).fill(kits[0]!)
+  await page.getByLabel('Kit 1', { exact: true }).blur()
+  await page.getByRole('button', { name: 'Add another kit' }).click()
+  await page.getByLabel('Kit 2', { exact: true }).fill(kits[2]!)
+  await page.getByLabel('Kit 2', { exact: true }).blur()
+  await expect(page.locator('#kits-summary')).toHaveText(
+    '2 kits entered — enough to open the files (2 of 3 needed).',
+  )
+}
+
+/** Recovers, then downloads every file the report offers and compares it with its original. */
+async function recoverAndCompare(page: Page, shotName: string): Promise<void> {
+  await page.getByRole('button', { name: 'Recover the files' }).click()
+  await expect(page.locator('#report-summary')).toHaveText('All 2 files recovered and checked.', {
+    timeout: 60_000,
+  })
+  await page.screenshot({ path: `test-results/screenshots/${shotName}.png`, fullPage: true })
+  for (const [path, sha] of Object.entries(originals)) {
+    const link = page.locator('#results li', { hasText: path }).getByRole('link', { name: 'Download' })
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+    expect(download.suggestedFilename()).toBe(path.replaceAll('/', ' - '))
+    expect(sha256(await readFile((await download.path())!)), path).toBe(sha)
+  }
+}
+
+test('the page opened at the service’s /recover recovers with the access code and two kits; a gateway is out of its reach', async ({
+  browser,
 }) => {
-  const violations = policyViolations(page)
-  const response = await page.goto(`${service.url}/recover`)
-  expect(response!.headers()['x-content-sha256']).toBe(sha256(readFileSync(testPage)))
-  expect(response!.headers()['content-security-policy']).toContain("connect-src 'self'")
-  const result = await probe(page, { kind: 'service', serviceUrl: service.url, accessToken: token })
-  expect(result).toEqual({ ok: true, labels: expect.any(Array), files: originals })
-  expect(violations).toEqual([])
-  // Served by the service, the page may talk to that service only: a gateway is out of its reach.
-  const elsewhere = await probe(page, { kind: 'arweave', gatewayUrl: network.gateway })
-  expect(elsewhere).toMatchObject({ ok: false, code: 'UNREACHABLE' })
-  expect(violations.join('\n')).toContain('connect-src')
+  const response = await fetch(`${service.url}/recover`)
+  expect(response.headers.get('x-content-sha256')).toBe(pageSha256)
+  expect(response.headers.get('content-security-policy')).toContain("connect-src 'self'")
+  await response.arrayBuffer()
+  const { page, problems, close } = await openRecoveryPage(browser, `${service.url}/recover`)
+  await page.getByRole('radio', { name: /From the vault service/ }).check()
+  await page.getByLabel('Vault Service address').fill(service.url)
+  await page.getByLabel('Your personal access code (starts with hk_)').fill(token)
+  await enterTwoKits(page)
+  await expect(page.getByLabel(/^Vault id/)).toHaveValue(vaultId)
+  await recoverAndCompare(page, 'recovery-page-served-report')
+  expect(problems).toEqual([])
+
+  // Served by the service, the page may talk to that service only (its CSP): Arweave is refused.
+  await page.getByRole('radio', { name: 'From Arweave' }).check()
+  await page.getByRole('textbox', { name: 'Arweave gateway' }).fill(network.gateway)
+  await page.getByRole('button', { name: 'Recover the files' }).click()
+  await expect(page.locator('#error')).toContainText(
+    `This page was opened from a vault service's address, so it may connect to that service only, not to the Arweave gateway ${network.gateway}. Save the page`,
+  )
+  await page.screenshot({
+    path: 'test-results/screenshots/recovery-page-served-gateway-refused.png',
+    fullPage: true,
+  })
+  await close()
 })
 
-test('a copy opened from file:// recovers from the service (CORS for Origin null) and from arlocal', async ({
+test('a saved copy opened from file:// recovers from the service (CORS for Origin null) and from arlocal', async ({
+  browser,
+}) => {
+  const saved = join(temp, 'saved', 'vault-recovery.html')
+  const served = Buffer.from(await (await fetch(`${service.url}/recover`)).arrayBuffer())
+  // The heir checks the copy in hand against the value on a kit or in RECOVERY.md.
+  expect(sha256(served)).toBe(pageSha256)
+  mkdirSync(join(temp, 'saved'), { recursive: true })
+  writeFileSync(saved, served)
+
+  const fromService = await openRecoveryPage(browser, pathToFileURL(saved).href)
+  await fromService.page.getByRole('radio', { name: /From the vault service/ }).check()
+  await fromService.page.getByLabel('Vault Service address').fill(service.url)
+  await fromService.page.getByLabel('Your personal access code (starts with hk_)').fill(token)
+  await enterTwoKits(fromService.page)
+  await recoverAndCompare(fromService.page, 'recovery-page-file-service-report')
+  expect(fromService.problems).toEqual([])
+  await fromService.close()
+
+  const fromArweave = await openRecoveryPage(browser, pathToFileURL(saved).href)
+  await fromArweave.page.getByRole('radio', { name: 'From Arweave' }).check()
+  await fromArweave.page.getByRole('textbox', { name: 'Arweave gateway' }).fill(network.gateway)
+  await enterTwoKits(fromArweave.page)
+  await recoverAndCompare(fromArweave.page, 'recovery-page-file-arweave-report')
+  expect(fromArweave.problems).toEqual([])
+  await fromArweave.close()
+})
+
+test('the remote sources under the page’s policy from file://: byte for byte, and a wrong code told as refused', async ({
   page,
 }) => {
   const violations = policyViolations(page)
@@ -188,7 +299,7 @@ test('a copy opened from file:// recovers from the service (CORS for Origin null
   const fromArweave = await probe(page, { kind: 'arweave', gatewayUrl: network.gateway })
   expect(fromArweave).toEqual({ ok: true, labels: expect.any(Array), files: originals })
   expect((fromArweave as { labels: string[] }).labels.every((l) => /^arweave:[\w-]{43}$/.test(l))).toBe(true)
-  // A wrong code is told as the service's refusal, not as a network failure: the 401 carries CORS too.
+  // The 401 carries CORS too, so the page can tell a wrong code from a network failure.
   const refused = await probe(page, {
     kind: 'service',
     serviceUrl: service.url,
@@ -196,34 +307,4 @@ test('a copy opened from file:// recovers from the service (CORS for Origin null
   })
   expect(refused).toMatchObject({ ok: false, code: 'ACCESS_REFUSED' })
   expect(violations).toEqual([])
-})
-
-test('the built recovery page, when there is one, is served with its SHA-256 and loads under its policy', async ({
-  page,
-}) => {
-  test.skip(!existsSync(BUILT_PAGE), 'no built page (node scripts/build-recovery-page.mjs)')
-  const built = await startService({
-    dataDir: join(temp, 'service-built'),
-    port: 0,
-    rateLimits: false,
-    tickIntervalMs: 3_600_000,
-    recoveryPage: BUILT_PAGE,
-  })
-  try {
-    const violations = policyViolations(page)
-    const errors: string[] = []
-    page.on('pageerror', (error) => errors.push(error.message))
-    const response = await page.goto(`${built.url}/recover`)
-    expect(response!.status()).toBe(200)
-    const html = readFileSync(BUILT_PAGE)
-    expect(response!.headers()['x-content-sha256']).toBe(sha256(html))
-    const recorded = `${BUILT_PAGE}.sha256`
-    if (existsSync(recorded)) expect(readFileSync(recorded, 'utf8')).toContain(sha256(html))
-    await page.waitForLoadState('load')
-    expect(violations).toEqual([])
-    expect(errors).toEqual([])
-    await page.screenshot({ path: 'test-results/screenshots/recovery-page-served.png', fullPage: true })
-  } finally {
-    await built.close()
-  }
 })
