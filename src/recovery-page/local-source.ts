@@ -58,7 +58,7 @@ export function localSource(files: readonly LocalFile[], describe: (count: numbe
 }
 
 /** Every file in what was dropped on the page, folders read through (webkitGetAsEntry). */
-export async function droppedFiles(items: DataTransferItemList): Promise<LocalFile[]> {
+export async function droppedFiles(items: ArrayLike<object>): Promise<LocalFile[]> {
   type Entry = {
     isFile: boolean
     isDirectory: boolean
