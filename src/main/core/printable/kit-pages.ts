@@ -72,6 +72,7 @@ ol.steps li { margin: 0 0 2.5mm; padding-left: 1mm; }
 .helper { border: 1pt dashed #888; border-radius: 2mm; padding: 3mm 4mm; margin-top: 5mm; font-size: 9.5pt; }
 .helper h2 { margin-top: 0; font-size: 11pt; }
 .helper code { font-size: 8.5pt; word-break: break-all; }
+.helper code.command { white-space: nowrap; word-break: normal; }
 footer { margin-top: 5mm; padding-top: 2mm; border-top: .6pt solid #bbb; font-size: 8.5pt; color: #555; display: flex; justify-content: space-between; }
 `
 
@@ -112,7 +113,7 @@ function checkCodeBox(share: GuardianShare): string {
 function recoveryPageNote(sha256Hex: string): string {
   const hex = e(sha256Hex)
   return `
-  <p><strong>Nothing to install:</strong> the recovery page <span class="mono">vault-recovery.html</span> (beside the owner's encrypted files, in the recovery tool's package, or at the vault service's address followed by <span class="mono">/recover</span>) does the same in a web browser, offline if need be. Use only a copy whose SHA-256 is <span class="mono">${hex.slice(0, 32)} ${hex.slice(32)}</span>: check it with <code>sha256sum vault-recovery.html</code> (Linux), <code>shasum -a 256 vault-recovery.html</code> (Mac) or <code>certutil -hashfile vault-recovery.html SHA256</code> (Windows).</p>`
+  <p><strong>Nothing to install:</strong> the recovery page <span class="mono">vault-recovery.html</span> (in the recovery tool's package, or at the vault service's address followed by <span class="mono">/recover</span>) does the same in a web browser, offline if need be. Use only a copy whose SHA-256 is <span class="mono">${hex.slice(0, 32)} ${hex.slice(32)}</span>: check it with <code class="command">sha256sum vault-recovery.html</code> (Linux), <code class="command">shasum -a 256 vault-recovery.html</code> (Mac) or <code class="command">certutil -hashfile vault-recovery.html SHA256</code> (Windows).</p>`
 }
 
 export function renderGuardianKitHtml(input: GuardianKitInput): string {
