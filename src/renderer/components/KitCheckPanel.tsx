@@ -75,15 +75,17 @@ export function KitCheckPanel() {
               setView(undefined)
             }}
           />
-          <label className="button secondary small file-button">
-            {text.recovery.readPhoto}
-            <input
-              type="file"
-              accept="image/*"
-              className="visually-hidden"
-              onChange={(e) => void fromImage(e.target.files?.[0])}
-            />
-          </label>
+          <div className="row">
+            <label className="button secondary small file-button">
+              {text.recovery.readPhoto}
+              <input
+                type="file"
+                accept="image/*"
+                className="visually-hidden"
+                onChange={(e) => void fromImage(e.target.files?.[0])}
+              />
+            </label>
+          </div>
         </div>
         <div className="field">
           <label htmlFor="kit-check-link">{t.link}</label>
@@ -104,7 +106,7 @@ export function KitCheckPanel() {
           <div className="kit-check-result" role="status">
             <p>
               {t.code}:{' '}
-              <strong className="mono" data-testid="kit-check-code">
+              <strong className="kit-check-code" data-testid="kit-check-code">
                 {view.code}
               </strong>
             </p>

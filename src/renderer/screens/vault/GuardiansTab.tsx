@@ -92,8 +92,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
             className={`small cell-note ${check.overdue ? 'text-warn' : 'muted'}`}
             data-testid="guardian-kit-check"
           >
-            {check.text}
-            {check.overdue && ` ${t.kitCheck.askToCheck(g.name)}`}
+            {check.overdue ? `${check.text}. ${t.kitCheck.askToCheck(g.name)}` : check.text}
           </span>
         )}
       </>
