@@ -179,6 +179,10 @@ async function recover(): Promise<void> {
   try {
     const key = await keyFromKits(state.kits.filter((k) => k.check?.ok).map((k) => k.text))
     if (!state.vaultId.trim()) state.vaultId = key.vaultId
+    if (state.source !== 'files' && state.vaultId.trim() !== key.vaultId) {
+      state.error = words.otherVault(key.vaultId, state.vaultId.trim())
+      return
+    }
     // A vault id typed for a remote source must be the kits' vault: they would open nothing else.
     const remote = state.source === 'files' ? source : (chosenSource() as PageSource)
     const blobs = await remote.list(signal)

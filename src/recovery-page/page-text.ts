@@ -130,6 +130,8 @@ export const PAGE_TEXT = {
     notWritten: (n: number) => `Not recovered for other reasons: ${n}.`,
     fileOutcome: (path: string, status: string) => `${path}: ${status}`,
     noSourceFiles: 'The source holds no encrypted files of this vault.',
+    otherVault: (kits: string, typed: string) =>
+      `The kits belong to vault “${kits}”, not “${typed}”. Clear the vault id (the kits name the vault) or use the kits of vault “${typed}”.`,
     openNote:
       'They open like any other files. Keep the guardians’ kits until you are sure you have everything.',
   },
@@ -254,6 +256,8 @@ export const PAGE_TEXT = {
     notWritten: (n: number) => `No recuperados por otros motivos: ${n}.`,
     fileOutcome: (path: string, status: string) => `${path}: ${status}`,
     noSourceFiles: 'La fuente no contiene archivos cifrados de esta bóveda.',
+    otherVault: (kits: string, typed: string) =>
+      `Los kits son de la bóveda «${kits}», no de «${typed}». Borre el id de la bóveda (los kits ya nombran la bóveda) o use los kits de la bóveda «${typed}».`,
     openNote:
       'Se abren como cualquier otro archivo. Guarde los kits de los guardianes hasta estar seguro de que lo tiene todo.',
   },

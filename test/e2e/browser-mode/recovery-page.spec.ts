@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import QRCode from 'qrcode'
 import { cipherByName } from '../../../src/node-cipher'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import {
@@ -131,7 +132,11 @@ async function fakeFolderPicker(context: BrowserContext, page: Page, outDir: str
   })
   await context.addInitScript(() => {
     type Op = (op: string, path: string, data?: string) => Promise<boolean>
-    const call: Op = (op, path, data) => (window as unknown as { __folderOp: Op }).__folderOp(op, path, data)
+    // With __discardWrites set, the folder keeps nothing and Node is not asked: the page's own pace.
+    const call: Op = async (op, path, data) =>
+      (window as unknown as { __discardWrites?: boolean }).__discardWrites
+        ? op !== 'exists'
+        : (window as unknown as { __folderOp: Op }).__folderOp(op, path, data)
     const join = (a: string, b: string) => (a ? `${a}/${b}` : b)
     const base64 = (bytes: Uint8Array) => {
       let text = ''
@@ -303,7 +308,19 @@ test('a bad kit gets the app’s message; the owner’s kit opens the files alon
   await expect(page.locator('#error')).toHaveText('Enter enough guardians’ kits first (step 2).')
   await shot(page, 'recovery-page-bad-kit')
 
-  await typeKit(page, 1, encodeOwnerKitWords({ vaultKey, vaultId }))
+  // The owner's kit read from a photo of its QR code (a PNG, as a phone's camera or a scanner gives).
+  const photo = join(work, 'owner-kit.png')
+  await writeFile(
+    photo,
+    await QRCode.toBuffer(encodeOwnerKitWords({ vaultKey, vaultId }), { type: 'png', scale: 6 }),
+  )
+  const notPhoto = join(work, 'not-a-photo.png')
+  await writeFile(notPhoto, 'not an image')
+  await page.getByLabel('Barcode from a photo… (Kit 1)').setInputFiles(notPhoto)
+  await expect(
+    page.getByRole('alert').filter({ hasText: '“not-a-photo.png” is not an image this page can read.' }),
+  ).toBeVisible()
+  await page.getByLabel('Barcode from a photo… (Kit 1)').setInputFiles(photo)
   await expect(page.locator('#kits-summary')).toContainText('The owner’s recovery kit, read correctly')
   await page.getByRole('button', { name: 'Choose a folder and recover' }).click()
   await expect(page.locator('#report-summary')).toHaveText('All 4 files recovered and checked.', {
@@ -482,8 +499,19 @@ test('a 1 GB file is streamed to disk while the page’s memory stays flat; Stop
   expect(got.digest('hex')).toBe(expected)
   expect((await stat(join(outDir, 'videos/wedding.mp4'))).size).toBe(size)
   const mbps = Number(await page.locator('#speed').getAttribute('data-mbps'))
+  // The page's own pace: the same recovery into a folder that keeps nothing (no forwarding to Node).
+  await page.evaluate(() => {
+    ;(window as unknown as { __discardWrites: boolean }).__discardWrites = true
+  })
+  await page.getByRole('button', { name: 'Choose a folder and recover' }).click()
+  await expect(page.locator('#progress-bar')).toBeVisible()
+  await expect(page.locator('#report-summary')).toHaveText('The file was recovered and checked.', {
+    timeout: 10 * 60_000,
+  })
+  const pageOnlyMBps = Number(await page.locator('#speed').getAttribute('data-mbps'))
   const figures = {
     pageMBps: mbps,
+    pageWithoutForwardingMBps: pageOnlyMBps,
     wallMBps: size / 1e6 / seconds,
     heapPeakMB: memory.peaks.heap / 1e6,
     rendererRssPeakMB: memory.peaks.rss / 1e6,
