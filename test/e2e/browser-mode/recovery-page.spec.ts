@@ -8,10 +8,10 @@
 // is sampled and stays flat. A bad kit gets the app's message; a phone-sized, Spanish journey too.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { createWriteStream, existsSync, readFileSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync } from 'node:fs'
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
 import { type BrowserContext, expect, type Page, test } from '@playwright/test'
@@ -495,7 +495,7 @@ test('a 1 GB file is streamed to disk while the page’s memory stays flat; Stop
   const seconds = (Date.now() - started) / 1000
   await memory.stop()
   const got = createHash('sha256')
-  await pipeline((await import('node:fs')).createReadStream(join(outDir, 'videos/wedding.mp4')), got)
+  await pipeline(createReadStream(join(outDir, 'videos/wedding.mp4')), got)
   expect(got.digest('hex')).toBe(expected)
   expect((await stat(join(outDir, 'videos/wedding.mp4'))).size).toBe(size)
   const mbps = Number(await page.locator('#speed').getAttribute('data-mbps'))
