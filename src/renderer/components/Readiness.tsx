@@ -50,22 +50,42 @@ export function TrialNote() {
   )
 }
 
-/** The checklist for a release that really reaches the heirs; each open step has one fix. */
+/** The one thing to do next: the first open step of the checklist, with its fix. */
+export function NextStep({ v }: { v: VaultView }) {
+  if (v.state === 'released') return null
+  const next = v.readiness.items.find((i) => !i.met)
+  if (!next) return <p className="text-ok next-step">{t.allDone}</p>
+  return (
+    <div className="next-step" data-testid="next-step">
+      <p>
+        <strong>{t.nextStep}</strong> {next.title}. <span className="muted small">{next.detail}</span>
+      </p>
+      {next.fix && <FixButton vaultId={v.id} label={next.fix.label} fix={next.fix.action} />}
+    </div>
+  )
+}
+
+/**
+ * The checklist for a release that really reaches the heirs; each open step has one fix. Once every
+ * step is done it folds to its one line (it opens on a click).
+ */
 export function ReadinessPanel({ v }: { v: VaultView }) {
   const { ready, summary, items } = v.readiness
   // Open steps first, in the order main gives; done ones after.
   const ordered = [...items.filter((i) => !i.met), ...items.filter((i) => i.met)]
   return (
-    <section className="panel readiness-panel" aria-labelledby="readiness-title">
-      <h2 id="readiness-title">
-        {t.title}{' '}
-        <span
-          className={`readiness-chip ${ready ? 'chip-ready' : 'chip-todo'}`}
-          data-testid="readiness-summary"
-        >
-          {summary}
-        </span>
-      </h2>
+    <details className="panel readiness-panel" open={!ready} data-testid="readiness-panel">
+      <summary>
+        <h2 id="readiness-title">
+          {t.title}{' '}
+          <span
+            className={`readiness-chip ${ready ? 'chip-ready' : 'chip-todo'}`}
+            data-testid="readiness-summary"
+          >
+            {summary}
+          </span>
+        </h2>
+      </summary>
       <p className={ready ? 'text-ok' : undefined}>{ready ? t.allDone : t.notYet}</p>
       <TrialNote />
       <ul className="readiness-list">
@@ -73,7 +93,7 @@ export function ReadinessPanel({ v }: { v: VaultView }) {
           <ReadinessRow key={item.id} vaultId={v.id} item={item} />
         ))}
       </ul>
-    </section>
+    </details>
   )
 }
 

@@ -771,6 +771,7 @@ export const english = (f: LocaleFormat) => ({
     state: { active: 'Active', releasing: 'Releasing', released: 'Released' },
   },
   readiness: {
+    nextStep: 'Next step:',
     readyTitle: 'Every step for a release that reaches your heirs is done.',
     trialTitle: 'Trial — heirs cannot reach this computer.',
     trialNote:
@@ -821,6 +822,8 @@ export const english = (f: LocaleFormat) => ({
       'RECOVERY.md or FORMAT.md could not be included: README-FOR-HEIRS.txt there says where to get them.',
   },
   overview: {
+    standsTitle: 'Where this vault stands',
+    nextDueShort: (when: string) => `next check-in ${when}`,
     status: 'Status',
     state: 'State',
     credits: 'Credits',

@@ -439,18 +439,6 @@ export interface OwnerKitGateInfo {
   open: boolean
 }
 
-/** How the owner confirms before the owner kit (the vault key in words) is shown. */
-export interface OwnerKitGateInfo {
-  vaultId: string
-  /** 'system': the operating system's own check (Touch ID); 'typed': the vault's name typed. */
-  method: 'system' | 'typed'
-  systemName: string | null
-  /** The vault's name, as it is to be typed. */
-  typeThis: string
-  /** Confirmed a moment ago: shown without asking again for a few minutes. */
-  open: boolean
-}
-
 export interface OwnerKitCheck {
   vaultId: string
   /** 1-based positions of the words the owner types back from the saved kit. */

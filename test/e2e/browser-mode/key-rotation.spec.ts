@@ -13,6 +13,7 @@ import { expect, type Page, test } from '@playwright/test'
 import { recoverFiles } from '../../../src/recovery/recover-files'
 import { combineShareWords } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { passOwnerKitGate } from '../support/owner-kit-steps'
 import { collectPageErrors, startLocally } from '../support/page-steps'
 
 test.describe.configure({ mode: 'serial' })
@@ -136,6 +137,7 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
 
   // The owner saves the new owner kit and confirms it: the old copies go.
   await awaiting.getByRole('button', { name: 'Save the new owner kit' }).click()
+  await passOwnerKitGate(page)
   const kit = page.frameLocator('iframe.kit-frame')
   await expect(kit.locator('ol.words .w').first()).toBeVisible()
   const ownerWords = await kit.locator('ol.words .w').allTextContents()

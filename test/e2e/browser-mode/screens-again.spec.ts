@@ -194,3 +194,42 @@ test('the owner kit asks first, and its word check marks the wrong word', async 
   await shot(page, 'owner-kit-wrong-word')
   await page.close()
 })
+
+test('the overview at 1280×800 shows the state, the next step and the check-in without scrolling; the rarely used sit apart', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await page.goto(app.url)
+  await startLocally(page)
+  await page.getByRole('tab', { name: 'Release settings' }).click()
+  await page.getByLabel(/Dead man's switch/).check()
+  await page.getByRole('button', { name: 'Save release settings' }).click()
+  await expect(page.getByTestId('release-saved')).toBeVisible()
+  await page.getByRole('tab', { name: 'Overview' }).click()
+  const head = page.getByRole('region', { name: 'Where this vault stands' })
+  await expect(head).toContainText('Active')
+  await expect(page.getByTestId('next-step')).toContainText('Next step:')
+  for (const [what, locator] of [
+    ['state', head.getByText('Active', { exact: true })],
+    ['next step', page.getByTestId('next-step').getByRole('button')],
+    ['check-in', page.getByRole('button', { name: 'Check in', exact: true })],
+  ] as const) {
+    const box = (await locator.boundingBox())!
+    expect(box.y + box.height, what).toBeLessThanOrEqual(800)
+  }
+  // Key and kit, the copy for the drawer and deleting: beside the main column, not in it.
+  const main = (await page.locator('.overview-main').boundingBox())!
+  const key = (await page.getByRole('button', { name: 'Owner recovery kit…' }).boundingBox())!
+  expect(key.x).toBeGreaterThanOrEqual(main.x + main.width)
+  await page.screenshot({ path: 'test-results/screenshots/overview-1280.png' })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.screenshot({ path: 'test-results/screenshots/overview-1280-dark.png' })
+  await page.setViewportSize({ width: 820, height: 560 })
+  await page.emulateMedia({ colorScheme: 'light' })
+  await expect(head.getByText('Active', { exact: true })).toBeInViewport()
+  await page.screenshot({ path: 'test-results/screenshots/overview-820.png' })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.screenshot({ path: 'test-results/screenshots/overview-820-dark.png', fullPage: true })
+  await page.close()
+})

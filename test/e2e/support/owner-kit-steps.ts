@@ -8,6 +8,11 @@ import { expect, type Page } from '@playwright/test'
  */
 export async function openOwnerKit(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Owner recovery kit…' }).click()
+  await passOwnerKitGate(page)
+}
+
+/** Answers the question the app asks before it shows the owner kit, however the kit was opened. */
+export async function passOwnerKitGate(page: Page): Promise<void> {
   const gate = page.getByRole('dialog', { name: 'Show the vault key?' })
   const field = gate.getByLabel(/^To show it, type the vault's name: /)
   const label = (await gate.locator('label[for="owner-kit-gate-name"]').textContent()) ?? ''

@@ -5,7 +5,7 @@ import { vault } from '../../bridge/vault-client'
 import { DeleteVaultPanel } from '../../components/DeleteVaultPanel'
 import { EncryptedExportPanel } from '../../components/EncryptedExportPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
-import { ReadinessPanel } from '../../components/Readiness'
+import { NextStep, ReadinessPanel } from '../../components/Readiness'
 import { ReleaseDates } from '../../components/ReleasingBanner'
 import { StateBadge } from '../../components/StateBadge'
 import { VaultKeyPanel } from '../../components/VaultKeyPanel'
@@ -48,113 +48,130 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
 
   return (
     <div className="overview-grid">
-      <ReadinessPanel v={v} />
-      <div className="panel">
-        <h2>{t.status}</h2>
-        <dl className="facts">
-          <dt>{t.state}</dt>
-          <dd>
+      <div className="overview-main">
+        {/* Where it stands and the one next step, then checking in: all in view without scrolling. */}
+        <section className="panel overview-head" aria-labelledby="overview-head-title">
+          <h2 id="overview-head-title">{t.standsTitle}</h2>
+          <p className="overview-state">
             <StateBadge state={v.state} />
-          </dd>
-          <dt>{t.credits}</dt>
-          <dd data-testid="overview-credits">{text.common.credits(v.creditsBalance)}</dd>
-          <dt>{t.balanceCovers}</dt>
-          <dd>{t.covers(r.text, format.bytes(r.storageBytes))}</dd>
-          <dt>{t.contents}</dt>
-          <dd>{t.contentsCounts(v.assetCount, v.guardianCount, v.sssPreset, v.heirCount)}</dd>
-          <dt>{t.vaultKey}</dt>
-          <dd>
-            {v.keyOnDevice ? (v.keyStorage.durable ? t.keyOnDevice : t.keyUntilClose) : t.keyNotOnDevice}
-          </dd>
-          <dt>{t.ownerKit}</dt>
-          <dd>
-            {v.ownerKitConfirmedAt ? t.ownerKitConfirmed(v.ownerKitConfirmedAt) : t.ownerKitNotConfirmed}
-          </dd>
-          <dt>{t.created}</dt>
-          <dd>{format.date(v.createdAt)}</dd>
-        </dl>
-      </div>
-
-      <div className="panel">
-        <h2>{t.release}</h2>
-        {v.releaseTrigger ? (
-          <dl className="facts">
-            <dt>{t.trigger}</dt>
-            <dd>{TRIGGER_TEXT[v.releaseTrigger].label}</dd>
-            {v.releaseTrigger === 'dead_man_switch' && (
-              <>
-                <dt>{t.checkIn}</dt>
-                <dd>{v.checkInFrequency ? FREQUENCY_SHORT[v.checkInFrequency] : text.common.notSet}</dd>
-                <dt>{t.nextDue}</dt>
-                <dd className={due?.overdue ? 'text-danger' : undefined} data-testid="next-due">
-                  {v.nextCheckInDue && due ? t.nextDueAt(v.nextCheckInDue, due.text) : text.common.notSet}
-                </dd>
-              </>
+            <span className="muted">{text.common.credits(v.creditsBalance)}</span>
+            {v.nextCheckInDue && due && (
+              <span className={due.overdue ? 'text-danger' : 'muted'}>{t.nextDueShort(due.text)}</span>
             )}
-            {v.state === 'active' && (
-              <>
-                <dt>{t.ifItStarts}</dt>
-                <dd>{t.daysToCancel(LIMITS.contestationDays)}</dd>
-              </>
+          </p>
+          <NextStep v={v} />
+        </section>
+        {/* Checking in cannot stop a release that has started: only cancelling can. */}
+        {v.state === 'active' && (
+          <form className="panel checkin-panel" onSubmit={checkIn} aria-labelledby="checkin-title">
+            <h2 id="checkin-title">{t.checkInTitle}</h2>
+            <p className="muted">{t.checkInNote(LIMITS.checkInCostCredits)}</p>
+            <label htmlFor="checkin-note">{t.note}</label>
+            <input
+              id="checkin-note"
+              type="text"
+              value={note}
+              maxLength={1000}
+              onChange={(e) => setNote(e.target.value)}
+              placeholder={t.notePlaceholder}
+              disabled={!canCheckIn}
+            />
+            <div className="row">
+              <button type="submit" className="button" disabled={!canCheckIn || busy}>
+                {busy ? t.checkingIn : t.checkInTitle}
+              </button>
+              {!canCheckIn && (
+                <span className="muted small">
+                  {v.state !== 'active' ? t.inactive : v.releaseTrigger ? t.otherTrigger : t.noSwitch}
+                </span>
+              )}
+            </div>
+            {result && (
+              <p className="notice notice-ok" role="status" data-testid="checkin-result">
+                {t.checkedIn(result.nextCheckInDue, result.daysRemaining)}
+              </p>
             )}
-          </dl>
-        ) : (
-          <p>
-            {t.noTrigger}{' '}
-            <button type="button" className="link-button" onClick={() => setTab('release')}>
-              {t.chooseTrigger}
-            </button>
-          </p>
+            {error !== undefined && <ErrorNotice error={error} />}
+            <p className="muted small" data-testid="last-checkin">
+              {t.lastCheckIn}{' '}
+              {v.lastCheckIn ? t.lastCheckInAt(v.lastCheckIn.at, v.lastCheckIn.note ?? null) : t.noneYet}
+            </p>
+          </form>
         )}
-        {/* Started: when heirs get access, not what would happen "if it starts" (the banner cancels). */}
-        {v.state !== 'active' && (
-          <p data-testid="overview-release-dates">
-            <ReleaseDates v={v} />
-          </p>
-        )}
-      </div>
 
-      {/* Checking in cannot stop a release that has started: only cancelling can. */}
-      {v.state === 'active' && (
-        <form className="panel checkin-panel" onSubmit={checkIn} aria-labelledby="checkin-title">
-          <h2 id="checkin-title">{t.checkInTitle}</h2>
-          <p className="muted">{t.checkInNote(LIMITS.checkInCostCredits)}</p>
-          <label htmlFor="checkin-note">{t.note}</label>
-          <input
-            id="checkin-note"
-            type="text"
-            value={note}
-            maxLength={1000}
-            onChange={(e) => setNote(e.target.value)}
-            placeholder={t.notePlaceholder}
-            disabled={!canCheckIn}
-          />
-          <div className="row">
-            <button type="submit" className="button" disabled={!canCheckIn || busy}>
-              {busy ? t.checkingIn : t.checkInTitle}
-            </button>
-            {!canCheckIn && (
-              <span className="muted small">
-                {v.state !== 'active' ? t.inactive : v.releaseTrigger ? t.otherTrigger : t.noSwitch}
-              </span>
+        <div className="overview-pair">
+          <div className="panel">
+            <h2>{t.status}</h2>
+            <dl className="facts">
+              <dt>{t.state}</dt>
+              <dd>
+                <StateBadge state={v.state} />
+              </dd>
+              <dt>{t.credits}</dt>
+              <dd data-testid="overview-credits">{text.common.credits(v.creditsBalance)}</dd>
+              <dt>{t.balanceCovers}</dt>
+              <dd>{t.covers(r.text, format.bytes(r.storageBytes))}</dd>
+              <dt>{t.contents}</dt>
+              <dd>{t.contentsCounts(v.assetCount, v.guardianCount, v.sssPreset, v.heirCount)}</dd>
+              <dt>{t.vaultKey}</dt>
+              <dd>
+                {v.keyOnDevice ? (v.keyStorage.durable ? t.keyOnDevice : t.keyUntilClose) : t.keyNotOnDevice}
+              </dd>
+              <dt>{t.ownerKit}</dt>
+              <dd>
+                {v.ownerKitConfirmedAt ? t.ownerKitConfirmed(v.ownerKitConfirmedAt) : t.ownerKitNotConfirmed}
+              </dd>
+              <dt>{t.created}</dt>
+              <dd>{format.date(v.createdAt)}</dd>
+            </dl>
+          </div>
+          <div className="panel">
+            <h2>{t.release}</h2>
+            {v.releaseTrigger ? (
+              <dl className="facts">
+                <dt>{t.trigger}</dt>
+                <dd>{TRIGGER_TEXT[v.releaseTrigger].label}</dd>
+                {v.releaseTrigger === 'dead_man_switch' && (
+                  <>
+                    <dt>{t.checkIn}</dt>
+                    <dd>{v.checkInFrequency ? FREQUENCY_SHORT[v.checkInFrequency] : text.common.notSet}</dd>
+                    <dt>{t.nextDue}</dt>
+                    <dd className={due?.overdue ? 'text-danger' : undefined} data-testid="next-due">
+                      {v.nextCheckInDue && due ? t.nextDueAt(v.nextCheckInDue, due.text) : text.common.notSet}
+                    </dd>
+                  </>
+                )}
+                {v.state === 'active' && (
+                  <>
+                    <dt>{t.ifItStarts}</dt>
+                    <dd>{t.daysToCancel(LIMITS.contestationDays)}</dd>
+                  </>
+                )}
+              </dl>
+            ) : (
+              <p>
+                {t.noTrigger}{' '}
+                <button type="button" className="link-button" onClick={() => setTab('release')}>
+                  {t.chooseTrigger}
+                </button>
+              </p>
+            )}
+            {/* Started: when heirs get access, not what would happen "if it starts" (the banner cancels). */}
+            {v.state !== 'active' && (
+              <p data-testid="overview-release-dates">
+                <ReleaseDates v={v} />
+              </p>
             )}
           </div>
-          {result && (
-            <p className="notice notice-ok" role="status" data-testid="checkin-result">
-              {t.checkedIn(result.nextCheckInDue, result.daysRemaining)}
-            </p>
-          )}
-          {error !== undefined && <ErrorNotice error={error} />}
-          <p className="muted small" data-testid="last-checkin">
-            {t.lastCheckIn}{' '}
-            {v.lastCheckIn ? t.lastCheckInAt(v.lastCheckIn.at, v.lastCheckIn.note ?? null) : t.noneYet}
-          </p>
-        </form>
-      )}
-
-      <VaultKeyPanel v={v} />
-      <EncryptedExportPanel vaultId={vaultId} />
-      <DeleteVaultPanel v={v} />
+        </div>
+        <ReadinessPanel v={v} />
+      </div>
+      {/* Used now and then: the key and its kit, a copy for the drawer, deleting. */}
+      <div className="overview-side">
+        <VaultKeyPanel v={v} />
+        <EncryptedExportPanel vaultId={vaultId} />
+        <DeleteVaultPanel v={v} />
+      </div>
     </div>
   )
 }
