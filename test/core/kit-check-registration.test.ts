@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { GuardianKits } from '../../src/main/core/vaults/guardian-kits'
 import { registerKitChecks } from '../../src/main/core/vaults/kit-check-registration'
-import { VaultApiClient } from '../../src/service-client'
+import { checkKitByLink, VaultApiClient } from '../../src/service-client'
 import { decodeShareWords, generateVaultKey, openKitWords } from '../../src/vault-format'
 import { kitCheckCode, kitCheckCodeHash } from '../../src/vault-format/kit-check'
 
@@ -20,6 +20,8 @@ let server: Server
 let url: string
 const bodies: { method: string; path: string; body: string; apiKey: unknown }[] = []
 let failNext = false
+/** The next answer's data, whatever was asked (a service that lies). */
+let nextAnswer: unknown
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'vault-kit-check-reg-'))
@@ -27,6 +29,13 @@ beforeAll(async () => {
     let body = ''
     for await (const chunk of request) body += chunk
     bodies.push({ method: request.method!, path: request.url!, body, apiKey: request.headers['x-api-key'] })
+    if (nextAnswer) {
+      const answer = nextAnswer
+      nextAnswer = undefined
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ data: answer }))
+      return
+    }
     if (failNext) {
       failNext = false
       response.writeHead(400, { 'content-type': 'application/json' })
@@ -108,4 +117,54 @@ it('sends each guardian kit check code hash and nothing of the words; once per s
     guardians: [{ guardianId: 'gd_a' }, { guardianId: 'gd_c' }],
   })
   expect(remade[0]!.splitId).not.toBe(made[0]!.splitId)
+})
+
+it('a kit check sends only the token and the code, without an API key; answers that make no sense are refused', async () => {
+  bodies.length = 0
+  const token = `gt_${'A'.repeat(43)}`
+  nextAnswer = { outcome: 'confirmed', confirmedAt: '2026-11-26T10:00:00.000Z' }
+  const result = await checkKitByLink(`${url}/guardian/${token}/check`, '4F7K-Q2MA-8', { maxRetries: 0 })
+  expect(result).toEqual({ outcome: 'confirmed', confirmedAt: '2026-11-26T10:00:00.000Z' })
+  expect(bodies).toEqual([
+    {
+      method: 'POST',
+      path: '/api/kit-check',
+      body: JSON.stringify({ guardianToken: token, code: '4F7K-Q2MA-8' }),
+      apiKey: undefined,
+    },
+  ])
+  // A reminder's link, and a service under a path.
+  nextAnswer = { outcome: 'not-registered' }
+  await checkKitByLink(`${url}/sub/kit-check/kc_${'b'.repeat(43)}`, '4F7K-Q2MA-8', { maxRetries: 0 })
+  expect(bodies[1]).toMatchObject({ path: '/sub/api/kit-check', body: expect.stringContaining('"kc_bbb') })
+
+  for (const lie of [
+    { outcome: 'yes' },
+    { outcome: 'confirmed' },
+    { outcome: 'older-split', newSplitAt: 'soon' },
+  ]) {
+    nextAnswer = lie
+    await expect(
+      checkKitByLink(`${url}/guardian/${token}`, '4F7K-Q2MA-8', { maxRetries: 0 }),
+    ).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+    })
+  }
+  const client = new VaultApiClient({ baseUrl: url, apiKey: 'sk_human_test', prefix: '/api', maxRetries: 0 })
+  nextAnswer = { split: 'another', registeredAt: '2026-11-26T10:00:00.000Z' }
+  await expect(client.registerKitChecks(VAULT, { split: 'mine', guardians: [] })).rejects.toMatchObject({
+    code: 'BAD_RESPONSE',
+  })
+
+  // Links that are not a guardian's, or would send the token in clear across a network: refused, nothing sent.
+  const sent = bodies.length
+  for (const link of [
+    'not a link',
+    `${url}/recover`,
+    `http://vault.example.com/guardian/${token}`,
+    `${url}/guardian/gt_short`,
+  ]) {
+    expect(() => checkKitByLink(link, '4F7K-Q2MA-8')).toThrow(/guardian e-mail/)
+  }
+  expect(bodies).toHaveLength(sent)
 })
