@@ -14,8 +14,10 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
-import { type BrowserContext, expect, type Page, test } from '@playwright/test'
+import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test'
+import { PNG } from 'pngjs'
 import QRCode from 'qrcode'
+import { CHROMIUM_PATH } from '../../../playwright.config'
 import { cipherByName } from '../../../src/node-cipher'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import {
@@ -524,4 +526,62 @@ test('a 1 GB file is streamed to disk while the page’s memory stays flat; Stop
   expect(memory.peaks.heap).toBeLessThan(64e6)
   expect(memory.peaks.rss).toBeLessThan(400e6)
   await context.close()
+})
+
+/** A camera's video (YUV4MPEG2, as Chromium's fake camera reads it) showing `text` as a QR code. */
+async function qrVideo(path: string, text: string): Promise<void> {
+  const png = PNG.sync.read(await QRCode.toBuffer(text, { type: 'png', scale: 4, margin: 4 }))
+  const width = 640
+  const height = 480
+  const luma = Buffer.alloc(width * height, 235)
+  const left = (width - png.width) >> 1
+  const top = (height - png.height) >> 1
+  for (let y = 0; y < png.height; y++)
+    for (let x = 0; x < png.width; x++) {
+      const at = (y * png.width + x) * 4
+      luma[(top + y) * width + left + x] = png.data[at]! < 128 ? 16 : 235
+    }
+  const chroma = Buffer.alloc((width / 2) * (height / 2), 128)
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma, chroma])
+  await writeFile(
+    path,
+    Buffer.concat([
+      Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`),
+      frame,
+      frame,
+      frame,
+    ]),
+  )
+}
+
+test('a kit shown to the camera is read', async () => {
+  const video = join(work, 'kit.y4m')
+  await qrVideo(video, kits[1]!)
+  const camera = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  })
+  try {
+    const page = await camera.newPage({ locale: 'en-US', viewport: { width: 360, height: 740 } })
+    const problems: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text())
+    })
+    await page.goto(pathToFileURL(PAGE).href)
+    await page.getByRole('button', { name: 'Barcode with the camera' }).click()
+    await expect(page.getByText('Hold the kit’s barcode in front of the camera.')).toBeVisible()
+    await expect(page.getByText(/Kit 2 of 3, read correctly/)).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByLabel('Kit 1', { exact: true })).toHaveValue(kits[1]!)
+    // The camera is let go once the code is read.
+    await expect(page.locator('video')).toHaveCount(0)
+    expect(problems).toEqual([])
+    await page.screenshot({ path: 'test-results/screenshots/recovery-page-camera.png', fullPage: true })
+  } finally {
+    await camera.close()
+  }
 })
