@@ -91,6 +91,15 @@ describe('printable kits', () => {
     expect(await page.locator('.check-code').innerText()).toContain('not needed for recovery')
     // Another kit of the same split carries another code.
     expect(kitCheckCode(shares[1]!.share, shares[1]!.vaultId)).not.toBe(code)
+    // With the recovery page named (its SHA-256 and the commands that check it), still two pages.
+    const withPage = renderGuardianKitHtml({
+      guardianName: 'Margaret Anne O’Brien-Fitzgerald',
+      ownerName: 'Daniel Weber',
+      share: shares[2]!,
+      createdAt: new Date('2026-11-22T10:00:00Z'),
+      recoveryPageSha256: 'ab'.repeat(32),
+    })
+    expect(await renderAndCheck('guardian-kit-recovery-page', withPage)).toEqual(shares[2])
   })
 
   it('owner kit: the vault key itself, two pages, scannable', async () => {

@@ -65,11 +65,12 @@ figure { margin: 0; text-align: center; }
 figure svg { width: 46mm; height: 46mm; display: block; margin: 0 auto; }
 figcaption { font-size: 8.5pt; color: #555; margin-top: 1mm; }
 ol.steps { padding-left: 6mm; margin: 0; }
-ol.steps li { margin: 0 0 2.5mm; padding-left: 1mm; }
+ol.steps li { margin: 0 0 1.8mm; padding-left: 1mm; }
 .check-code { display: flex; align-items: center; gap: 5mm; border: 1pt solid #1a1a1a; border-radius: 2mm; padding: 1.5mm 3mm; margin-top: 2mm; font-size: 8.5pt; line-height: 1.25; break-inside: avoid; }
 .check-code .code { font: 700 14pt/1 "DejaVu Sans Mono", Menlo, Consolas, monospace; letter-spacing: .08em; white-space: nowrap; }
 .check-code p { margin: 0; }
-.helper { border: 1pt dashed #888; border-radius: 2mm; padding: 3mm 4mm; margin-top: 5mm; font-size: 9.5pt; }
+.helper { border: 1pt dashed #888; border-radius: 2mm; padding: 2.5mm 4mm; margin-top: 3.5mm; font-size: 9pt; line-height: 1.35; }
+.helper p { margin: 0 0 1.5mm; }
 .helper h2 { margin-top: 0; font-size: 11pt; }
 .helper code { font-size: 8.5pt; word-break: break-all; }
 .helper code.command { white-space: nowrap; word-break: normal; }
