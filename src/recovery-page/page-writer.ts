@@ -48,9 +48,17 @@ export function folderWriter(root: DirectoryHandleLike, words: WriterWords): Pag
     async create(segments) {
       const shown = segments.join('/')
       let folder = root
+      // Folders this file makes, removed with it when it fails (the recovery tool does the same).
+      const made: { parent: DirectoryHandleLike; name: string }[] = []
       try {
-        for (const segment of segments.slice(0, -1))
-          folder = await folder.getDirectoryHandle(segment, { create: true })
+        for (const segment of segments.slice(0, -1)) {
+          const parent = folder
+          folder = await parent.getDirectoryHandle(segment).catch(async (error) => {
+            if (errorName(error) !== 'NotFoundError') throw error
+            made.push({ parent, name: segment })
+            return parent.getDirectoryHandle(segment, { create: true })
+          })
+        }
       } catch (error) {
         // A file where a folder should be.
         if (errorName(error) === 'TypeMismatchError')
@@ -95,6 +103,7 @@ export function folderWriter(root: DirectoryHandleLike, words: WriterWords): Pag
           finished = true
           await writable.abort().catch(() => {})
           await parent.removeEntry(name).catch(() => {})
+          for (const folder of made.reverse()) await folder.parent.removeEntry(folder.name).catch(() => {})
         },
       }
       return sink
