@@ -302,6 +302,18 @@ describe('runway (credits for 12 months of check-ins)', () => {
     }
     expect(item({ vault: { releaseTrigger: null, creditsBalance: 0 } }, 'runway').met).toBe(true)
   })
+
+  it('says which trigger needs no check-ins, and that none is set when none is', () => {
+    expect(item({ vault: { releaseTrigger: null } }, 'runway').detail).toBe(
+      'No release trigger is set yet, so no check-ins are due.',
+    )
+    expect(item({ vault: { releaseTrigger: 'manual' } }, 'runway').detail).toBe(
+      'A manual release needs no check-ins.',
+    )
+    expect(item({ vault: { releaseTrigger: 'guardian_claim' } }, 'runway').detail).toBe(
+      'A guardian claim needs no check-ins.',
+    )
+  })
 })
 
 describe('rehearsal', () => {

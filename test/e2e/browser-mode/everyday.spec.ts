@@ -376,6 +376,10 @@ test.describe('the owner everyday journey', () => {
     await expect(page.getByRole('button', { name: 'Save release settings' })).toHaveCount(0)
     await expect(page.getByLabel('Check in')).toHaveCount(0)
     await shot('release-released')
+    // The day came: the overview asks no more "Ready for the day?" (issue 30, point 11).
+    await page.getByRole('tab', { name: 'Overview' }).click()
+    await expect(page.getByTestId('readiness-panel')).toHaveCount(0)
+    await expect(page.getByTestId('next-step')).toHaveCount(0)
     expect(consoleErrors).toEqual([])
   })
 })

@@ -250,8 +250,13 @@ function heir({ vault }: ReadinessInput): Draft {
 
 function runway({ vault }: ReadinessInput): Draft {
   const title = 'Credits for 12 months of check-ins'
+  // Said as it is: no trigger yet is not "this trigger" (issue 30, point 11).
+  if (!vault.releaseTrigger) {
+    return { met: true, title, detail: 'No release trigger is set yet, so no check-ins are due.', fix: null }
+  }
   if (vault.releaseTrigger !== 'dead_man_switch' || !vault.checkInFrequency) {
-    return { met: true, title, detail: 'This trigger needs no check-ins.', fix: null }
+    const trigger = vault.releaseTrigger === 'manual' ? 'A manual release' : 'A guardian claim'
+    return { met: true, title, detail: `${trigger} needs no check-ins.`, fix: null }
   }
   const needed = checkInReserveCredits(vault.checkInFrequency, DEFAULT_RESERVE_MONTHS)
   if (vault.creditsBalance >= needed) {

@@ -164,7 +164,8 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
             )}
           </div>
         </div>
-        <ReadinessPanel v={v} />
+        {/* Released: the day came, nothing is left to get ready. */}
+        {v.state !== 'released' && <ReadinessPanel v={v} />}
       </div>
       {/* Used now and then: the key and its kit, a copy for the drawer, deleting. */}
       <div className="overview-side">
