@@ -3,9 +3,9 @@
 // CLI and a browser. A host may inject a faster AES-GCM and a batch runner (src/node-cipher).
 
 export type { AeadBackend, ChunkAead } from './aead-backend'
-export { arweaveVaultRef, contentHash } from './arweave-ref'
 export { nobleAeadBackend } from './aead-noble'
 export { webCryptoBatchRunner, webCryptoOpen, webCryptoSeal } from './aead-webcrypto'
+export { arweaveVaultRef, contentHash } from './arweave-ref'
 export type { ByteSource } from './byte-queue'
 export {
   BATCH_CHUNKS,
@@ -79,6 +79,17 @@ export {
   normalizeKitCheckCode,
 } from './kit-check'
 export { openKitWords, sealKitWords } from './kit-seal'
+export {
+  type CopyOutcome,
+  type LeftOut,
+  type ManifestUsed,
+  type MissingFile,
+  RecoveryPlan,
+  type SurveyedBlob,
+  type SurveyedCopy,
+  shownTime,
+  surveyOpened,
+} from './recovery-plan'
 export { newRehearsalChallenge, rehearsalProof, rehearsalProofHash } from './rehearsal-proof'
 export type {
   GuardianShare,
