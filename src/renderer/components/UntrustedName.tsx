@@ -33,3 +33,26 @@ export function UntrustedSentence({ text, className }: { text: string; className
     </bdi>
   )
 }
+
+/**
+ * An e-mail address from outside the app, shown like a name, that a narrow column breaks only where a
+ * reader expects: after the @ and before a dot ("carol@ / example.com"), never inside a word.
+ */
+export function EmailAddress({ email }: { email: string }) {
+  const shown = revealControls(email)
+  const at = shown.lastIndexOf('@')
+  const pieces = (at < 0 ? [shown] : [shown.slice(0, at + 1), shown.slice(at + 1)]).flatMap((piece, i) =>
+    i === 0 ? [piece] : piece.split(/(?=\.)/),
+  )
+  return (
+    <bdi dir="ltr" className="email-address" data-untrusted="">
+      {pieces.map((piece, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one address, in order
+        <span key={i}>
+          {i > 0 && <wbr />}
+          {piece}
+        </span>
+      ))}
+    </bdi>
+  )
+}

@@ -1351,7 +1351,12 @@ export const english = (f: LocaleFormat) => ({
       `Saved: ${trigger}, ${frequency}; next check-in due ${f.dateTime(due)}.`,
   },
   guardians: {
-    status: { pending: 'Invited, no answer yet', accepted: 'Accepted', declined: 'Declined' },
+    status: {
+      pending: 'Invited, no answer yet',
+      accepted: 'Accepted',
+      declined: 'Declined',
+      notTold: 'Added, not told yet',
+    },
     title: 'Guardians',
     count: (n: number, max: number) => `${f.number(n)} of ${f.number(max)}`,
     note: (threshold: number, shares: number) =>

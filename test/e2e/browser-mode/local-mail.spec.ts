@@ -49,7 +49,7 @@ test('the invitation a guardian would have got, read in the app and accepted fro
   await form.getByLabel('E-mail').fill('alice@example.com')
   await form.getByRole('button', { name: 'Add guardian' }).click()
   await expect(page.getByRole('cell', { name: 'Alice Martin', exact: true })).toBeVisible()
-  await expect(page.getByText('Invited, no answer yet')).toBeVisible()
+  await expect(page.getByText('Added, not told yet')).toBeVisible()
   await expect(page.getByTestId('guardian-change')).toBeVisible()
   await shot('guardians-1280')
 
@@ -110,7 +110,7 @@ test('the invitation a guardian would have got, read in the app and accepted fro
   const alice = page.getByRole('row').filter({ hasText: 'Alice Martin' })
   await expect(alice.getByText('Accepted', { exact: true })).toBeVisible()
   const bob = page.getByRole('row').filter({ hasText: 'Bob Okafor' })
-  await expect(bob.getByText('Invited, no answer yet')).toBeVisible()
+  await expect(bob.getByText('Added, not told yet')).toBeVisible()
   await shot('guardians-accepted-1280')
 })
 

@@ -233,3 +233,30 @@ test('the overview at 1280×800 shows the state, the next step and the check-in 
   await page.screenshot({ path: 'test-results/screenshots/overview-820-dark.png', fullPage: true })
   await page.close()
 })
+
+test('guardians in the local trial: not "invited" when no e-mail left, and addresses break only after the @ or before a dot', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 820, height: 560 } })
+  await page.goto(app.url)
+  await startLocally(page)
+  await page.getByRole('tab', { name: 'Guardians' }).click()
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  await form.getByLabel('Name').fill('Carol')
+  await form.getByLabel('E-mail').fill('carol.longname@example.com')
+  await form.getByRole('button', { name: 'Add guardian' }).click()
+  const row = page.getByRole('row').filter({ hasText: 'Carol' })
+  await expect(row).toContainText('Added, not told yet')
+  await expect(row).not.toContainText('Invited, no answer yet')
+  const address = row.locator('.email-address')
+  await expect(address).toHaveText('carol.longname@example.com')
+  // Break opportunities after the @ and before each dot of the domain, and nowhere inside a word.
+  expect(await address.evaluate((el) => el.innerHTML.split('<wbr>').length - 1)).toBe(2)
+  expect(await row.locator('.email-cell').evaluate((el) => getComputedStyle(el).overflowWrap)).toBe(
+    'break-word',
+  )
+  await row.scrollIntoViewIfNeeded()
+  await page.screenshot({ path: 'test-results/screenshots/guardians-local-trial.png' })
+  await page.close()
+})

@@ -76,7 +76,7 @@ test('guardians: inline validation, adding makes kits, the kit can be viewed', a
     await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
   }
   await expect(page.getByTestId('guardian-count')).toHaveText('2 of 3')
-  await expect(page.getByText('Invited, no answer yet').first()).toBeVisible()
+  await expect(page.getByText('Added, not told yet').first()).toBeVisible()
   await shot('guardians-list')
 
   await page

@@ -83,7 +83,10 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     const check = kitCheckText(g.kitCheck, kitOf(g.id)?.createdAt ?? null)
     return (
       <>
-        <span className={`pill pill-${g.status}`}>{t.status[g.status]}</span>
+        {/* No e-mail left this computer: nobody was invited, so nobody can be waited for. */}
+        <span className={`pill pill-${g.status}`}>
+          {g.status === 'pending' && noMail ? t.status.notTold : t.status[g.status]}
+        </span>
         <span className="muted small cell-note">
           {g.status === 'pending' && noMail ? t.addedNoMail(g.invitedAt) : t.invitedOn(g.invitedAt)}
         </span>

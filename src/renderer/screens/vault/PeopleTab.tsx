@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
-import { UntrustedName } from '../../components/UntrustedName'
+import { EmailAddress, UntrustedName } from '../../components/UntrustedName'
 import { useWriteAccess } from '../../stores/connection-store'
 
 /** The words both tabs say in the same places (text.guardians, text.heirs). */
@@ -142,7 +142,7 @@ export function PeopleTab<P extends Person>({
               <UntrustedName name={p.name} />
             </td>
             <td className={stacksWhenNarrow ? 'email-cell' : undefined}>
-              <UntrustedName name={p.email} />
+              <EmailAddress email={p.email} />
             </td>
             {columns.map((c) => (
               <td key={c.header}>{c.cell(p)}</td>
