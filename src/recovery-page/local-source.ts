@@ -68,11 +68,29 @@ export async function droppedFiles(items: ArrayLike<object>): Promise<LocalFile[
     createReader?: () => { readEntries(ok: (entries: Entry[]) => void, fail: (error: unknown) => void): void }
   }
   const entries: Entry[] = []
-  for (const item of Array.from(items)) {
-    const entry = (item as { webkitGetAsEntry?: () => Entry | null }).webkitGetAsEntry?.()
-    if (entry) entries.push(entry)
-  }
   const out: LocalFile[] = []
+  for (const item of Array.from(items)) {
+    const dropped = item as {
+      kind?: string
+      webkitGetAsEntry?: () => Entry | null
+      getAsFile?: () => File | null
+    }
+    if (dropped.kind !== undefined && dropped.kind !== 'file') continue
+    const entry = dropped.webkitGetAsEntry?.()
+    if (entry) {
+      entries.push(entry)
+      continue
+    }
+    // A browser without the entries API (or a drop made by a script): the file itself, no folders.
+    const file = dropped.getAsFile?.()
+    if (file)
+      out.push({
+        name: file.name,
+        size: file.size,
+        lastModified: file.lastModified,
+        stream: () => file.stream() as ReadableStream<Uint8Array>,
+      })
+  }
   const visit = async (entry: Entry): Promise<void> => {
     if (entry.isFile && entry.file) {
       const file = await new Promise<File>((ok, fail) => entry.file!(ok, fail))

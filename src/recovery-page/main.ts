@@ -40,9 +40,7 @@ const state = {
   busy: false,
   error: undefined as string | undefined,
   errorDetail: undefined as string | undefined,
-  run: undefined as
-    | (PageRun & { folder?: string; mbps?: number; stopped?: boolean; setAside: string[] })
-    | undefined,
+  run: undefined as (PageRun & { folder?: string; mbps?: number; setAside: string[] }) | undefined,
   camera: undefined as { kitId: number; stop: AbortController } | undefined,
 }
 let nextKitId = 2
@@ -204,7 +202,9 @@ async function recover(): Promise<void> {
     })
     const bytes = run.results.reduce((sum, r) => sum + (r.status === 'recovered' ? (r.bytes ?? 0) : 0), 0)
     const seconds = (performance.now() - started) / 1000
-    state.run = { ...run, folder, mbps: bytes / 1e6 / Math.max(seconds, 0.001), setAside: key.setAside }
+    // A pace says something only over a sizeable amount (below, it is mostly the time to read the kits).
+    const mbps = bytes >= 50e6 ? bytes / 1e6 / Math.max(seconds, 0.001) : undefined
+    state.run = { ...run, folder, ...(mbps !== undefined ? { mbps } : {}), setAside: key.setAside }
   } catch (error) {
     if (signal.aborted) {
       state.error = words.stopped

@@ -295,9 +295,23 @@ test('chosen files with a damaged copy and one missing: the report names them, a
   await page.locator('#pick-files').setInputFiles((await readdir(picked)).map((n) => join(picked, n)))
   await typeKit(page, 1, kits[1]!)
   await typeKit(page, 2, kits[0]!)
+  // One more dropped on the page: a second copy of the will (same content and date): one is left out.
+  const again = (await readFile(join(picked, 'f1.vault'))).toString('base64')
+  await page.evaluate((bytes) => {
+    const transfer = new DataTransfer()
+    const raw = Uint8Array.from(atob(bytes), (c) => c.charCodeAt(0))
+    transfer.items.add(new File([raw], 'copy of f1.vault'))
+    document
+      .querySelector('.drop')!
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+  }, again)
+  await expect(page.locator('#files-chosen')).toHaveText(/5 encrypted files chosen/)
   await page.getByRole('button', { name: 'Choose a folder and recover' }).click()
   await expect(page.locator('#report-summary')).toHaveText('2 of 4 files recovered.', { timeout: 60_000 })
-  await expect(page.locator('#report-counts')).toContainText('Recovered: 2. Damaged: 1. Missing: 1.')
+  await expect(page.locator('#report-counts')).toContainText(
+    'Recovered: 2. Damaged: 1. Missing: 1. Older copies left out: 1.',
+  )
+  await expect(page.locator('#results li[data-status="superseded"]')).toContainText('will.txt')
   await expect(page.locator('#results li[data-status="damaged"]')).toContainText('photos/house.jpg')
   await expect(page.locator('#results li[data-status="missing"]')).toContainText('Letters/Für María.txt')
   // Nothing of it: not the file, not its swap file, not the folder made for it.
