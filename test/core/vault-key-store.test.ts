@@ -30,9 +30,11 @@ describe('vault key store', () => {
   it('exports the owner kit and imports it on another device', async () => {
     const laptop = new VaultKeyStore(new MemorySecretStore())
     await laptop.create('vlt_family')
-    const kit = await laptop.exportOwnerKit('vlt_family', 'Ada')
+    const kit = await laptop.exportOwnerKit('vlt_family', { ownerName: 'Ada', vaultName: 'Family papers' })
     expect(kit.words.split(' ').length).toBeGreaterThan(24)
     expect(kit.html).toContain(kit.fingerprint)
+    // The kit names the vault as its owner knows it (issue 30, point 10).
+    expect(kit.html).toContain('<span class="kit-vault-name"><bdi>Family papers</bdi></span>')
 
     const desktop = new VaultKeyStore(new MemorySecretStore())
     const imported = await desktop.importOwnerKit(kit.words, { expectedVaultId: 'vlt_family' })

@@ -91,10 +91,12 @@ describe('printable kits', () => {
     expect(await page.locator('.check-code').innerText()).toContain('not needed for recovery')
     // Another kit of the same split carries another code.
     expect(kitCheckCode(shares[1]!.share, shares[1]!.vaultId)).not.toBe(code)
-    // With the recovery page named (its SHA-256 and the commands that check it), still two pages.
+    // With the recovery page named (its SHA-256 and the commands that check it) and the vault's name,
+    // still two pages.
     const withPage = renderGuardianKitHtml({
       guardianName: 'Margaret Anne O’Brien-Fitzgerald',
       ownerName: 'Daniel Weber',
+      vaultName: 'Family papers of the Weber household',
       share: shares[2]!,
       createdAt: new Date('2026-11-22T10:00:00Z'),
       recoveryPageSha256: 'ab'.repeat(32),
@@ -104,8 +106,16 @@ describe('printable kits', () => {
 
   it('owner kit: the vault key itself, two pages, scannable', async () => {
     const key = generateVaultKey()
-    const html = renderOwnerKitHtml({ vaultKey: key, vaultId: 'vault_42', ownerName: 'Daniel Weber' })
+    const html = renderOwnerKitHtml({
+      vaultKey: key,
+      vaultId: 'vault_42',
+      ownerName: 'Daniel Weber',
+      vaultName: 'Family papers of the Weber household',
+    })
     expect(html).toContain(vaultFingerprint(key))
+    expect(html).toContain(
+      '<span class="kit-vault-name"><bdi>Family papers of the Weber household</bdi></span>',
+    )
     const scanned = await renderAndCheck('owner-kit', html)
     expect(scanned.kind).toBe('owner-key')
     expect(scanned.kind === 'owner-key' && Buffer.from(scanned.vaultKey).equals(Buffer.from(key))).toBe(true)

@@ -82,6 +82,14 @@ describe('start locally', () => {
     expect(kit.guardianName).toBe('Bo')
     expect(kit.html).toContain('Share for <bdi>Bo</bdi>')
     expect(kit.fileName).toMatch(/guardian kit - Bo\.html$/)
+    // Renamed, the kit and its file carry the new name (issue 30, point 10).
+    await ok('renameVault', { vaultId, name: 'Family papers' })
+    const renamed = await ok<{ html: string; fileName: string }>('getGuardianKit', {
+      vaultId,
+      guardianId: change.kits[1]!.guardianId,
+    })
+    expect(renamed.fileName).toBe('Family papers - guardian kit - Bo.html')
+    expect(renamed.html).toContain('<span class="kit-vault-name"><bdi>Family papers</bdi></span>')
     const print = await call('printGuardianKit', {
       vaultId,
       guardianId: change.kits[1]!.guardianId,

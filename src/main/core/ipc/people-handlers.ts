@@ -69,7 +69,7 @@ async function listOrRecorded<T>(
 
 async function renderKit(s: VaultSession, vaultId: string, guardianId: string) {
   const key = await s.vaultKey(vaultId)
-  const kit = key ? await s.kits.render(vaultId, guardianId, key) : null
+  const kit = key ? await s.kits.render(vaultId, guardianId, key, s.labelOf(vaultId)) : null
   if (!kit) {
     throw new AppError({
       code: 'NO_KIT',
@@ -198,21 +198,24 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
 
     getOwnerKit: async ({ vaultId }) => {
       gate.assertOpen(vaultId)
-      const kit = await (await session()).vaultKeys.exportOwnerKit(vaultId)
+      const s = await session()
+      const vaultName = s.labelOf(vaultId)
+      const kit = await s.vaultKeys.exportOwnerKit(vaultId, { vaultName })
       return {
         vaultId,
         fingerprint: kit.fingerprint,
         html: kit.html,
-        fileName: `${(await session()).labelOf(vaultId)} - owner recovery kit.html`,
+        fileName: `${vaultName} - owner recovery kit.html`,
       }
     },
 
     printOwnerKit: async ({ vaultId, as }) => {
       if (!deps.printHtml) throw unavailableInBrowser()
       gate.assertOpen(vaultId)
-      const kit = await (await session()).vaultKeys.exportOwnerKit(vaultId)
-      const label = (await session()).labelOf(vaultId)
-      return { saved: await deps.printHtml(kit.html, as, `${label} - owner recovery kit.pdf`) }
+      const s = await session()
+      const vaultName = s.labelOf(vaultId)
+      const kit = await s.vaultKeys.exportOwnerKit(vaultId, { vaultName })
+      return { saved: await deps.printHtml(kit.html, as, `${vaultName} - owner recovery kit.pdf`) }
     },
 
     importOwnerKit: async ({ vaultId, words }) => {

@@ -15,6 +15,8 @@ export interface GuardianKitInput {
   share: GuardianShare
   /** Whose vault this is, as the guardian knows them. */
   ownerName?: string
+  /** The vault's name as its owner knows it now ("Family papers"), printed with its fingerprint. */
+  vaultName?: string
   createdAt?: Date
   /** SHA-256 of the recovery page this app ships (recovery-page-digest.ts); the page is not named without it. */
   recoveryPageSha256?: string
@@ -24,6 +26,8 @@ export interface OwnerKitInput {
   vaultKey: Uint8Array
   vaultId: string
   ownerName?: string
+  /** The vault's name as its owner knows it now. */
+  vaultName?: string
   createdAt?: Date
 }
 
@@ -117,6 +121,11 @@ function recoveryPageNote(sha256Hex: string): string {
   <p><strong>Nothing to install:</strong> the recovery page <span class="mono">vault-recovery.html</span> (in the recovery tool's package, or at the vault service's address followed by <span class="mono">/recover</span>) does the same in a web browser, offline if need be. Use only a copy whose SHA-256 is <span class="mono">${hex.slice(0, 32)} ${hex.slice(32)}</span>: check it with <code class="command">sha256sum vault-recovery.html</code> (Linux), <code class="command">shasum -a 256 vault-recovery.html</code> (Mac) or <code class="command">certutil -hashfile vault-recovery.html SHA256</code> (Windows).</p>`
 }
 
+/** The vault's name in the line above the title (" · Family papers"), in its own isolate. */
+function vaultOf(vaultName: string | undefined): string {
+  return vaultName ? ` · <span class="kit-vault-name">${isolateNameHtml(vaultName)}</span>` : ''
+}
+
 export function renderGuardianKitHtml(input: GuardianKitInput): string {
   const { share, guardianName } = input
   const owner = input.ownerName ? isolateNameHtml(input.ownerName) : 'the vault owner'
@@ -128,7 +137,7 @@ export function renderGuardianKitHtml(input: GuardianKitInput): string {
 
   const page1 = `
 <header>
-  <div><p class="eyebrow">Digital inheritance · guardian kit</p><h1>Share for ${isolateNameHtml(guardianName)}</h1></div>
+  <div><p class="eyebrow">Digital inheritance · guardian kit${vaultOf(input.vaultName)}</p><h1>Share for ${isolateNameHtml(guardianName)}</h1></div>
   <div class="badge">Share ${share.shareIndex} of ${share.shareCount}</div>
 </header>
 <p class="lead">${owner === 'the vault owner' ? 'The owner of an encrypted vault' : owner} chose you as a guardian. This paper holds one piece of the key that unlocks their encrypted files for their heirs. On its own it opens nothing: <strong>${rule}</strong> guardians' pieces are needed together.</p>
@@ -188,7 +197,7 @@ export function renderOwnerKitHtml(input: OwnerKitInput): string {
 
   const page1 = `
 <header>
-  <div><p class="eyebrow">Digital inheritance · owner recovery kit</p><h1>Vault key${owner ? ` of ${owner}` : ''}</h1></div>
+  <div><p class="eyebrow">Digital inheritance · owner recovery kit${vaultOf(input.vaultName)}</p><h1>Vault key${owner ? ` of ${owner}` : ''}</h1></div>
   <div class="badge">Keep in your safe</div>
 </header>
 <p class="lead">These words are the complete key to your encrypted vault. With them you can open every file in it, without any guardian, any company or any internet service.</p>

@@ -352,7 +352,10 @@ export class VaultKeyStore {
   }
 
   /** The owner recovery kit of a vault whose key is on this device. */
-  async exportOwnerKit(vaultId: string, ownerName?: string): Promise<OwnerKitExport> {
+  async exportOwnerKit(
+    vaultId: string,
+    names: { ownerName?: string; vaultName?: string } = {},
+  ): Promise<OwnerKitExport> {
     const vaultKey = await this.get(vaultId)
     if (!vaultKey) {
       throw new VaultKeyError(
@@ -363,7 +366,7 @@ export class VaultKeyStore {
     return {
       vaultId,
       words: encodeOwnerKitWords({ vaultKey, vaultId }),
-      html: renderOwnerKitHtml({ vaultKey, vaultId, ...(ownerName ? { ownerName } : {}) }),
+      html: renderOwnerKitHtml({ vaultKey, vaultId, ...names }),
       fingerprint: vaultFingerprint(vaultKey),
     }
   }

@@ -148,6 +148,8 @@ export class GuardianKits {
     vaultId: string,
     guardianId: string,
     vaultKey: Uint8Array,
+    /** The vault's name as the owner knows it now, printed on the kit. */
+    vaultName?: string,
   ): Promise<{ info: GuardianKitInfo; html: string } | null> {
     const split = await this.#load(vaultId)
     const index = split?.assignments.findIndex((a) => a.guardianId === guardianId) ?? -1
@@ -158,6 +160,7 @@ export class GuardianKits {
       guardianName: assignment.guardianName,
       share: decodeShareWords(words[index]!),
       createdAt: new Date(split.createdAt),
+      ...(vaultName ? { vaultName } : {}),
       ...(await shippedRecoveryPageSha256().then((sha) => (sha ? { recoveryPageSha256: sha } : {}))),
     })
     return { info: info(split, assignment), html }
