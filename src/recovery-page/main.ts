@@ -301,7 +301,7 @@ function filesPanel(words: PageText): HTMLElement {
       h('input', {
         type: 'file',
         multiple: true,
-        accept: '.vault',
+
         id: 'pick-files',
         class: 'hidden-input',
         disabled: state.busy,
