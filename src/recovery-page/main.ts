@@ -301,7 +301,6 @@ function filesPanel(words: PageText): HTMLElement {
       h('input', {
         type: 'file',
         multiple: true,
-
         id: 'pick-files',
         class: 'hidden-input',
         disabled: state.busy,
