@@ -646,6 +646,7 @@ export class VaultSession {
       keyStorage: this.keyStorage,
       keyLost: this.#keyLost.get(vault.id) ?? null,
       ownerKitConfirmed: this.ownerKitConfirmed(vault.id),
+      fileCount: this.uploads.knownFileCount(vault.id),
     })
   }
 

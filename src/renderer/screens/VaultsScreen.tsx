@@ -171,7 +171,7 @@ function VaultCard({ v }: { v: VaultView }) {
         <dt>{text.vaults.credits}</dt>
         <dd data-testid="vault-credits">{text.common.credits(v.creditsBalance)}</dd>
         <dt>{text.vaults.contents}</dt>
-        <dd>{text.vaults.contentsCounts(v.assetCount, v.guardianCount, v.heirCount)}</dd>
+        <dd>{text.vaults.contentsCounts(v.fileCount, v.assetCount, v.guardianCount, v.heirCount)}</dd>
         <dt>{text.vaults.release}</dt>
         <dd>{v.releaseTrigger ? TRIGGER_TEXT[v.releaseTrigger].label : text.vaults.notConfigured}</dd>
         <dt>{text.vaults.nextCheckIn}</dt>

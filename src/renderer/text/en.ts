@@ -166,7 +166,8 @@ export const english = (f: LocaleFormat) => ({
     missingKits: 'Enter enough guardians’ kits first (step 2).',
     missingOutput: 'Say where to save the files (step 3).',
     progress: 'Recovery progress',
-    progressFile: (n: number, total: number) => `File ${f.number(n)} of ${f.number(total)}`,
+    // Counts the encrypted files read (a bundle holds many of the owner's files): said as such.
+    progressFile: (n: number, total: number) => `Encrypted file ${f.number(n)} of ${f.number(total)}`,
     practicePassed: 'Practice passed: the practice kits opened the practice file.',
     manifestUsed: "The vault's own list of its files was found and checked:",
     manifestMissing: 'Check this before you rely on the files:',
@@ -759,9 +760,11 @@ export const english = (f: LocaleFormat) => ({
       `Releasing to heirs: ${f.count(days, { one: 'day', other: 'days' })} left to cancel`,
     credits: 'Credits',
     contents: 'Contents',
-    contentsCounts: (files: number, guardians: number, heirs: number) =>
+    contentsCounts: (files: number | null, blobs: number, guardians: number, heirs: number) =>
       [
-        f.count(files, { one: 'file', other: 'files' }),
+        files !== null
+          ? f.count(files, { one: 'file', other: 'files' })
+          : f.count(blobs, { one: 'stored blob', other: 'stored blobs' }),
         f.count(guardians, { one: 'guardian', other: 'guardians' }),
         f.count(heirs, { one: 'heir', other: 'heirs' }),
       ].join(' · '),
@@ -830,8 +833,14 @@ export const english = (f: LocaleFormat) => ({
     balanceCovers: 'The balance covers',
     covers: (checkIns: string, storage: string) => `${checkIns}, or about ${storage} of new encrypted files`,
     contents: 'Contents',
-    contentsCounts: (files: number, guardians: number, preset: 'standard' | 'enhanced', heirs: number) =>
-      `${f.count(files, { one: 'file', other: 'files' })} · ${f.count(guardians, { one: 'guardian', other: 'guardians' })} (${preset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) · ${f.count(heirs, { one: 'heir', other: 'heirs' })}`,
+    contentsCounts: (
+      files: number | null,
+      blobs: number,
+      guardians: number,
+      preset: 'standard' | 'enhanced',
+      heirs: number,
+    ) =>
+      `${files !== null ? f.count(files, { one: 'file', other: 'files' }) : f.count(blobs, { one: 'stored blob', other: 'stored blobs' })} · ${f.count(guardians, { one: 'guardian', other: 'guardians' })} (${preset === 'standard' ? 'any 2 of 3' : 'any 3 of 5'}) · ${f.count(heirs, { one: 'heir', other: 'heirs' })}`,
     vaultKey: 'Vault key',
     keyOnDevice: 'On this device',
     keyUntilClose: 'On this device until the app closes',

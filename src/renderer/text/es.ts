@@ -108,7 +108,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     missingKits: 'Primero introduzca los kits de suficientes guardianes (paso 2).',
     missingOutput: 'Indique dónde guardar los archivos (paso 3).',
     progress: 'Progreso de la recuperación',
-    progressFile: (n: number, total: number) => `Archivo ${f.number(n)} de ${f.number(total)}`,
+    progressFile: (n: number, total: number) => `Archivo cifrado ${f.number(n)} de ${f.number(total)}`,
     practicePassed: 'Ensayo superado: los kits de ensayo abrieron el archivo de ensayo.',
     manifestUsed: 'Se encontró y comprobó la lista de archivos de la bóveda:',
     manifestMissing: 'Compruebe esto antes de fiarse de los archivos:',

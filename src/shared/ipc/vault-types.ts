@@ -155,6 +155,11 @@ export interface VaultView extends Vault {
   ownerKitConfirmedAt: string | null
   /** Reminder e-mails carry a one-step check-in link; null: the service does not say (no such choice). */
   checkInLinks: boolean | null
+  /**
+   * Files this computer knows the vault holds (its uploads and the manifest read here), where
+   * assetCount counts the service's blobs (a bundle of 300 files is one); null when none are known here.
+   */
+  fileCount: number | null
   readiness: VaultReadiness
 }
 

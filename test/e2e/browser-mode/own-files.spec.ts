@@ -65,6 +65,10 @@ test('open, save and delete the files of a backed-up folder', async ({ browser }
   await test.step('back up a folder', async () => {
     await backUpPath(page, join(dir, 'home', 'Family'), '4 stored')
     await expect(library.getByRole('button', { name: 'Open folder Family' })).toBeVisible({ timeout: 20_000 })
+    // Four files in two blobs (the scan alone, the letters in a bundle): the overview counts files.
+    await page.getByRole('tab', { name: 'Overview' }).click()
+    await expect(page.getByRole('definition').filter({ hasText: 'guardians' })).toContainText(/^4 files ·/)
+    await page.getByRole('tab', { name: 'Assets' }).click()
   })
 
   await test.step('find a file inside a bundle by name and open it', async () => {

@@ -86,6 +86,9 @@ export class OwnerUploads {
   }
 
   /** This computer's uploads to the vault and the files another computer's manifest lists. */
+  /** How many files this computer knows the vault holds (null: none known here). */
+  knownFileCount = (vaultId: string) => this.#queue.knownFileCount(vaultId)
+
   knownFiles(vaultId: string, assets?: readonly Asset[]) {
     return this.#queue.knownFiles(vaultId, this.#deps.connectionId(), assets)
   }

@@ -324,6 +324,16 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    * newest manifest another computer stored (read from the service first when the vault key is here;
    * `manifestUnread` when that read failed, so files from elsewhere may be missing).
    */
+  /**
+   * How many files this computer knows the vault holds, without asking the service: its own uploads
+   * and the files of the newest manifest read here (null: none known here, e.g. another computer's vault).
+   */
+  knownFileCount(vaultId: string): number | null {
+    const paths = new Set(this.#manifests.carried(vaultId).map((e) => e.path))
+    for (const row of this.#store.entriesOfVault(vaultId)) paths.add(sealedPath(row.relativePath))
+    return paths.size > 0 ? paths.size : null
+  }
+
   async knownFiles(
     vaultId: string,
     connectionId?: string,

@@ -36,6 +36,8 @@ export interface VaultViewInput {
   /** The key this computer recorded for the vault and cannot read back now. */
   keyLost?: LostVaultKey | null
   ownerKitConfirmed: boolean
+  /** Files this computer knows the vault holds (its uploads, the manifest read here); null when none. */
+  fileCount?: number | null
 }
 
 export function vaultView(input: VaultViewInput): VaultView {
@@ -71,6 +73,7 @@ export function vaultView(input: VaultViewInput): VaultView {
     keyLost: input.keyLost ?? null,
     ownerKitConfirmedAt: ownerKitConfirmed ? (record.ownerKit?.confirmedAt ?? null) : null,
     checkInLinks: typeof vault.checkInLinks === 'boolean' ? vault.checkInLinks : null,
+    fileCount: input.fileCount ?? null,
     readiness,
   }
 }

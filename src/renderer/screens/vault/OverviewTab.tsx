@@ -112,7 +112,9 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
               <dt>{t.balanceCovers}</dt>
               <dd>{t.covers(r.text, format.bytes(r.storageBytes))}</dd>
               <dt>{t.contents}</dt>
-              <dd>{t.contentsCounts(v.assetCount, v.guardianCount, v.sssPreset, v.heirCount)}</dd>
+              <dd>
+                {t.contentsCounts(v.fileCount, v.assetCount, v.guardianCount, v.sssPreset, v.heirCount)}
+              </dd>
               <dt>{t.vaultKey}</dt>
               <dd>
                 {v.keyOnDevice ? (v.keyStorage.durable ? t.keyOnDevice : t.keyUntilClose) : t.keyNotOnDevice}
