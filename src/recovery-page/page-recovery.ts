@@ -200,9 +200,14 @@ export async function recoverInPage(opts: PageRecoveryOptions): Promise<PageRun>
     try {
       plaintextLength(blob.size)
       const stream = await blob.open(control.signal)
+      // The survey needs only the first chunk or so of each blob: opened on this thread (noble), so
+      // no batch is handed to WebCrypto only to be dropped.
       const opened = await openVaultBlob(
         bytesOf(stream, blob.size, () => {}, control.signal),
-        cipher,
+        {
+          vaultKey: opts.vaultKey,
+          vaultId: opts.vaultId,
+        },
       )
       surveyed.push(
         await surveyOpened(

@@ -261,6 +261,33 @@ describe('a run in the page, by the recovery tool’s plan', () => {
     expect(memory.files.size).toBe(0)
     expect(memory.discarded).toEqual(['big.bin'])
   })
+  it('the survey reads only the start of each blob, and the write reads it once more in full', async () => {
+    const blob = await fileBlob('big.bin', new Uint8Array(24 << 20), 1)
+    const reads: number[] = []
+    const counted: PageBlob = {
+      label: 'big.vault',
+      size: blob.length,
+      open: async () => {
+        let at = 0
+        const read = reads.push(0) - 1
+        return new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (at >= blob.length) return controller.close()
+            const piece = blob.slice(at, at + 65_536)
+            at += piece.length
+            reads[read]! += piece.length
+            controller.enqueue(piece)
+          },
+        })
+      },
+    }
+    const memory = memoryWriter()
+    await recoverInPage({ blobs: [counted], vaultKey, vaultId, writer: memory.writer, words })
+    expect(memory.files.get('big.bin')?.length).toBe(24 << 20)
+    expect(reads).toHaveLength(2)
+    expect(reads[0]).toBeLessThan(2 << 20)
+    expect(reads[1]).toBe(blob.length)
+  })
 })
 
 describe('kits, as the app reads them', () => {
