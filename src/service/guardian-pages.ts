@@ -11,7 +11,7 @@ import { answerUnknownToken, refuseForeignOrigin, sendPage, textFor } from './ht
 import type { PageText } from './page-text'
 import { answerInvitation, type GuardianByToken, guardianByToken } from './people'
 import type { AuthFailureLimiter } from './rate-limit'
-import { claimRelease } from './release'
+import { type ClaimStand, claimRelease, claimStandOf } from './release'
 
 type Action = 'accept' | 'decline' | 'claim'
 type Status = 'pending' | 'accepted' | 'declined'
@@ -23,6 +23,43 @@ async function findGuardian(ctx: ServiceContext, request: FastifyRequest): Promi
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null
     throw error
+  }
+}
+
+/**
+ * Where a claim stands, as paragraphs: names of the guardians who claimed go only to guardians of the same
+ * vault who have not declined (a declined guardian left the circle), with a line saying why they see them.
+ */
+async function standParagraphs(
+  ctx: ServiceContext,
+  found: GuardianByToken,
+  request: FastifyRequest,
+): Promise<string[]> {
+  if (found.guardian.status === 'declined') return []
+  const { text, format } = textFor(request)
+  const g = text.guardian
+  const owner = isolateName(found.vault.owner_email)
+  const stand: ClaimStand = await claimStandOf(ctx, found.vault.id)
+  const named = (claims: { name: string; at: string }[]) =>
+    claims.map((c) => ({ name: isolateName(c.name), on: format.dateTime(c.at) }))
+  switch (stand.kind) {
+    case 'none':
+      return [g.standNone]
+    case 'claims':
+      return [g.standClaims(stand.claims.length, stand.threshold, named(stand.claims)), g.circleOnly]
+    case 'releasing': {
+      const { threshold } = SSS_PRESET_SHAPE[found.vault.sss_preset]
+      return [
+        g.standReleasing(format.dateTime(stand.heirsAt), owner),
+        ...(stand.claims.length
+          ? [g.standClaims(stand.claims.length, threshold, named(stand.claims)), g.circleOnly]
+          : []),
+      ]
+    }
+    case 'cancelled':
+      return [g.standCancelled(format.dateTime(stand.at), owner)]
+    case 'released':
+      return [g.standReleased(format.dateTime(stand.at))]
   }
 }
 
@@ -68,15 +105,20 @@ export function registerGuardianPages(
               label: g.declineButton,
             },
           )
-        case 'claim':
+        case 'claim': {
+          const stand = await standParagraphs(ctx, found, request)
+          // Once a release is under way or done there is nothing left to claim: no button.
           return sendPage(
             reply,
             text,
             200,
             g.claimTitle,
-            [g.claimWhen(owner), g.claimThreshold(threshold, owner)],
-            { label: g.claimButton },
+            vault.state === 'active'
+              ? [g.claimWhen(owner), g.claimThreshold(threshold, owner), ...stand]
+              : stand,
+            vault.state === 'active' ? { label: g.claimButton } : undefined,
           )
+        }
       }
       return badAction(reply, text)
     },
@@ -108,16 +150,22 @@ export function registerGuardianPages(
             : sendPage(reply, text, 200, g.declinedTitle, [g.declined(owner)])
         }
         const result = await claimRelease(ctx, token)
+        const stand = await standParagraphs(ctx, result.found, request)
         if (result.outcome === 'already_releasing') {
           return sendPage(reply, text, 200, g.alreadyReleasingTitle, [
             g.alreadyReleasing(owner, result.found.vault.state),
+            ...stand,
           ])
         }
         if (result.outcome === 'release_started') {
-          return sendPage(reply, text, 200, g.releaseStartedTitle, [g.releaseStarted(result.claims, owner)])
+          return sendPage(reply, text, 200, g.releaseStartedTitle, [
+            g.releaseStarted(result.claims, owner),
+            ...stand,
+          ])
         }
         return sendPage(reply, text, 200, g.claimRecordedTitle, [
           g.claimRecorded(result.claims, result.threshold),
+          ...stand,
         ])
       } catch (error) {
         if (!(error instanceof ApiError)) throw error

@@ -48,14 +48,19 @@ export function contestationAlert(p: {
   startedAt: string
   endsAt: string
   baseUrl: string
+  /** The guardians whose claims started the release (day 0 of a guardian_claim release), else none. */
+  claims?: readonly ClaimMade[]
 }) {
   const daysLeft = LIMITS.contestationDays - p.day
+  const claimedBy = p.claims?.length
+    ? `\nThese guardians claimed it, saying you have died or can no longer act:\n${claimLines(p.claims, readableDate, 'on')}\n`
+    : ''
   const urgency =
     p.day === 0 ? 'A release of your vault has started' : `Reminder (day ${p.day}): your vault is releasing`
   return {
     subject: `${urgency}: ${daysLeft} days left to cancel`,
     body: `A release of your vault ${p.vaultId} started on ${p.startedAt} (${p.reason}).
-
+${claimedBy}
 Unless you cancel it, your heirs will be given access to the vault on ${p.endsAt}, ${daysLeft} days from day ${p.day} of the
 ${LIMITS.contestationDays}-day contestation period.
 
@@ -334,4 +339,182 @@ The app's readiness view shows when each guardian last confirmed.
 You are told once per reminder; ${name} is reminded again in a year.
 ${signature}`,
   }
+}
+
+// ---- The circle told of claims and releases (guardians and the owner) ----
+// Nobody's language is known to the service, so these go in English and Spanish in one message. They
+// carry no token and nothing that opens the vault: a guardian sees where a claim stands through the
+// claim link of their own invitation, and the owner cancels in the app.
+
+/** A date in Spanish, with the exact instant after it: "8 ene 2030, 0:00 UTC (2030-01-08T00:00:00.000Z)". */
+const fechaLegible = (iso: string) =>
+  `${new Intl.DateTimeFormat('es', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC (${iso})`
+
+/** One message in both languages: English first, then Spanish, under one signature. */
+function inBothLanguages(en: { subject: string; body: string }, es: { subject: string; body: string }) {
+  return {
+    subject: `${en.subject} / ${es.subject}`,
+    body: `${en.body.trim()}
+
+---------- En español ----------
+
+${es.body.trim()}
+${signature}`,
+  }
+}
+
+/** A guardian who claimed, and when. */
+export interface ClaimMade {
+  name: string
+  at: string
+}
+
+const claimLines = (claims: readonly ClaimMade[], on: (iso: string) => string, word: string) =>
+  claims.map((c) => `  - ${isolateName(c.name)}, ${word} ${on(c.at)}`).join('\n')
+
+/**
+ * A guardian claimed a release, short of the threshold. `toOwner`: the owner's copy, which says how to
+ * stop it; a guardian's copy says what comes next and where to see it.
+ */
+export function guardianClaimNotice(p: {
+  claimer: string
+  ownerEmail: string
+  vaultId: string
+  claims: readonly ClaimMade[]
+  threshold: number
+  toOwner: boolean
+  recipientName?: string
+}) {
+  const claimer = isolateName(p.claimer)
+  const count = p.claims.length
+  const hello = p.recipientName ? isolateName(p.recipientName) : null
+  const enNext = p.toOwner
+    ? `If you are alive and well, nothing needs to happen to your vault: open the Vault Desktop app and check in
+(or, if a release has started by then, press "Cancel release" on the vault), and talk to your guardians.
+A release starts only when ${p.threshold} guardians have claimed; you would then still have
+${LIMITS.contestationDays} days to cancel it before your heirs are given access.`
+    : `A release starts when ${p.threshold} guardians have claimed. ${p.ownerEmail} is told of every claim and, once a
+release starts, has ${LIMITS.contestationDays} days to cancel it before the heirs are given access.
+If you know something has happened to ${p.ownerEmail}, you can add your own claim with the claim link of your
+guardian invitation e-mail; that page also shows where the claim stands. If you think this claim is a
+mistake, talk to ${claimer} and to ${p.ownerEmail}.`
+  const esNext = p.toOwner
+    ? `Si estás bien, no tiene por qué pasarle nada a tu bóveda: abre la aplicación Vault Desktop y confirma que
+estás bien (o, si para entonces ya ha empezado una liberación, pulsa «Cancelar liberación» en la bóveda), y
+habla con tus guardianes. Una liberación solo empieza cuando han reclamado ${p.threshold} guardianes; aun
+entonces tendrías ${LIMITS.contestationDays} días para cancelarla antes de que tus herederos obtengan acceso.`
+    : `Una liberación empieza cuando han reclamado ${p.threshold} guardianes. ${p.ownerEmail} recibe un aviso de cada
+reclamación y, si empieza una liberación, tiene ${LIMITS.contestationDays} días para cancelarla antes de que
+los herederos obtengan acceso. Si sabes que le ha pasado algo a ${p.ownerEmail}, puedes añadir tu reclamación
+con el enlace de reclamación de tu correo de invitación de guardián; esa página muestra también cómo va la
+reclamación. Si crees que es un error, habla con ${claimer} y con ${p.ownerEmail}.`
+  const whose = p.toOwner ? 'your vault' : `the vault of ${p.ownerEmail}`
+  const cuya = p.toOwner ? 'tu bóveda' : `la bóveda de ${p.ownerEmail}`
+  return inBothLanguages(
+    {
+      subject: `${claimer} claimed a release of ${whose} (${count} of ${p.threshold} claims needed)`,
+      body: `${hello ? `Hello ${hello},\n\n` : 'Hello,\n\n'}${claimer}, a guardian, claimed a release of ${whose} (${p.vaultId}): they say
+${p.toOwner ? 'you have' : `${p.ownerEmail} has`} died or can no longer act. ${count} of the ${p.threshold} guardian claims needed to start a
+release have been made:
+${claimLines(p.claims, readableDate, 'on')}
+
+${enNext}
+
+This message opens nothing: the vault stays closed and no kit is asked for.`,
+    },
+    {
+      subject: `${claimer} reclamó una liberación de ${cuya} (${count} de ${p.threshold} reclamaciones necesarias)`,
+      body: `${hello ? `Hola, ${hello}:\n\n` : 'Hola:\n\n'}${claimer}, guardián, reclamó una liberación de ${cuya} (${p.vaultId}): afirma que
+${p.toOwner ? 'has fallecido o ya no puedes actuar' : `${p.ownerEmail} ha fallecido o ya no puede actuar`}. Se han hecho ${count} de las ${p.threshold}
+reclamaciones de guardianes necesarias para iniciar una liberación:
+${claimLines(p.claims, fechaLegible, 'el')}
+
+${esNext}
+
+Este mensaje no abre nada: la bóveda sigue cerrada y no se pide ningún kit.`,
+    },
+  )
+}
+
+/**
+ * To a guardian: a release of the vault started (any trigger); `claims` names the guardians whose claims
+ * started it (guardian_claim), empty otherwise.
+ */
+export function releaseStartedToGuardian(p: {
+  guardianName: string
+  ownerEmail: string
+  vaultId: string
+  startedAt: string
+  endsAt: string
+  claims: readonly ClaimMade[]
+}) {
+  const name = isolateName(p.guardianName)
+  const enWhy = p.claims.length
+    ? `It started because enough guardians claimed it:\n${claimLines(p.claims, readableDate, 'on')}`
+    : `It started without a guardian claim (a missed check-in deadline, or by hand).`
+  const esWhy = p.claims.length
+    ? `Empezó porque reclamaron suficientes guardianes:\n${claimLines(p.claims, fechaLegible, 'el')}`
+    : `Empezó sin reclamación de guardianes (una confirmación no hecha a tiempo, o a mano).`
+  return inBothLanguages(
+    {
+      subject: `A release of ${p.ownerEmail}'s vault has started: heirs get access on ${readableDate(p.endsAt)} unless it is cancelled`,
+      body: `Hello ${name},
+
+a release of the digital-inheritance vault of ${p.ownerEmail} (${p.vaultId}), of which you are a guardian,
+started on ${readableDate(p.startedAt)}. ${enWhy}
+
+This opens the ${LIMITS.contestationDays}-day contestation period: ${p.ownerEmail} has been told and can cancel
+the release until ${readableDate(p.endsAt)}. If it is not cancelled by then, the heirs are given access to the
+encrypted files and will ask guardians for their kits.
+
+Nothing is asked of you now. Keep your guardian kit safe; give it only to an heir whose request you have
+checked is really theirs. The claim link of your invitation e-mail shows where the release stands.`,
+    },
+    {
+      subject: `Ha empezado una liberación de la bóveda de ${p.ownerEmail}: los herederos obtienen acceso el ${fechaLegible(p.endsAt)} salvo que se cancele`,
+      body: `Hola, ${name}:
+
+el ${fechaLegible(p.startedAt)} empezó una liberación de la bóveda de herencia digital de ${p.ownerEmail}
+(${p.vaultId}), de la que eres guardián. ${esWhy}
+
+Así empieza el periodo de impugnación de ${LIMITS.contestationDays} días: ${p.ownerEmail} ha recibido un aviso y
+puede cancelar la liberación hasta el ${fechaLegible(p.endsAt)}. Si no la cancela, los herederos obtienen
+acceso a los archivos cifrados y pedirán sus kits a los guardianes.
+
+Por ahora no se te pide nada. Guarda bien tu kit de guardián y entrégalo solo a un heredero cuya petición
+hayas comprobado. El enlace de reclamación de tu correo de invitación muestra cómo va la liberación.`,
+    },
+  )
+}
+
+/** To a guardian: the owner cancelled the release (or the claims before it); the vault is active again. */
+export function releaseCancelledToGuardian(p: {
+  guardianName: string
+  ownerEmail: string
+  vaultId: string
+  cancelledAt: string
+}) {
+  const name = isolateName(p.guardianName)
+  return inBothLanguages(
+    {
+      subject: `${p.ownerEmail} cancelled the release of their vault`,
+      body: `Hello ${name},
+
+${p.ownerEmail} cancelled the release of their digital-inheritance vault (${p.vaultId}) on
+${readableDate(p.cancelledAt)}, from their own account: the vault is active again, the heirs are not given
+access, and every guardian claim made so far no longer counts.
+
+Nothing is asked of you. Keep your guardian kit where it is.`,
+    },
+    {
+      subject: `${p.ownerEmail} canceló la liberación de su bóveda`,
+      body: `Hola, ${name}:
+
+${p.ownerEmail} canceló la liberación de su bóveda de herencia digital (${p.vaultId}) el
+${fechaLegible(p.cancelledAt)}, desde su propia cuenta: la bóveda vuelve a estar activa, los herederos no
+obtienen acceso y las reclamaciones de guardianes hechas hasta ahora dejan de contar.
+
+No se te pide nada. Guarda tu kit de guardián donde está.`,
+    },
+  )
 }

@@ -41,6 +41,13 @@ export interface PageText {
     claimRecorded(claims: number, threshold: number): string
     claimNeedsAcceptance(status: GuardianStatus): string
     claimWrongTrigger(code: string | null): string
+    /** Where a claim stands (the claim page): one of these, then `circleOnly` when names are shown. */
+    standNone: string
+    standClaims(count: number, threshold: number, claims: readonly { name: string; on: string }[]): string
+    standReleasing(heirsOn: string, owner: string): string
+    standCancelled(on: string, owner: string): string
+    standReleased(on: string): string
+    circleOnly: string
   }
   checkIn: {
     title: string
@@ -144,6 +151,16 @@ function english(f: LocaleFormat): PageText {
         `Only guardians who accepted their invitation can claim; yours is ${status}. Accept it first with the link in the invitation e-mail.`,
       claimWrongTrigger: (code) =>
         `This vault does not release on guardian claims (it is set to ${trigger(code)}), so nothing was recorded.`,
+      standNone: 'Where it stands: no guardian has claimed a release.',
+      standClaims: (count, threshold, claims) =>
+        `Where it stands: ${f.number(count)} of ${f.count(threshold, guardians)} have claimed: ${claims.map((c) => `${c.name} on ${c.on}`).join('; ')}.`,
+      standReleasing: (heirsOn, owner) =>
+        `Where it stands: a release is under way. The heirs get access on ${heirsOn} unless ${owner} cancels it.`,
+      standCancelled: (on, owner) =>
+        `Where it stands: ${owner} cancelled the release on ${on}; no claim counts now.`,
+      standReleased: (on) => `Where it stands: the vault was released on ${on}; the heirs have access.`,
+      circleOnly:
+        "Guardians' names are shown only to the guardians of this vault (the circle the owner chose), so that you can talk to each other. Please keep them to yourselves.",
     },
     checkIn: {
       title: 'Check in',
@@ -284,6 +301,16 @@ function spanish(f: LocaleFormat): PageText {
         `Solo pueden reclamar los guardianes que aceptaron su invitación; la tuya está ${invitation[status]}. Acéptala primero con el enlace del correo de invitación.`,
       claimWrongTrigger: (code) =>
         `Esta bóveda no se libera por reclamación de los guardianes (está configurada con ${trigger(code)}), así que no se registró nada.`,
+      standNone: 'Cómo va: ningún guardián ha reclamado una liberación.',
+      standClaims: (count, threshold, claims) =>
+        `Cómo va: han reclamado ${f.number(count)} de ${f.count(threshold, guardians)}: ${claims.map((c) => `${c.name} el ${c.on}`).join('; ')}.`,
+      standReleasing: (heirsOn, owner) =>
+        `Cómo va: hay una liberación en curso. Los herederos obtienen acceso el ${heirsOn} salvo que ${owner} la cancele.`,
+      standCancelled: (on, owner) =>
+        `Cómo va: ${owner} canceló la liberación el ${on}; ahora no cuenta ninguna reclamación.`,
+      standReleased: (on) => `Cómo va: la bóveda se liberó el ${on}; los herederos tienen acceso.`,
+      circleOnly:
+        'Los nombres de los guardianes solo se muestran a los guardianes de esta bóveda (el círculo que eligió la persona propietaria), para que podáis hablar entre vosotros. Por favor, no los compartáis.',
     },
     checkIn: {
       title: 'Confirmar que estás bien',

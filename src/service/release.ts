@@ -16,7 +16,15 @@ import type { ServiceContext } from './context'
 import { addDays } from './days'
 import { conflict } from './errors'
 import { type KitCheckTickReport, sendKitCheckReminders } from './kit-checks'
-import { contestationAlert, heirNotification, releaseCancelled } from './mail-messages'
+import {
+  type ClaimMade,
+  contestationAlert,
+  guardianClaimNotice,
+  heirNotification,
+  releaseCancelled,
+  releaseCancelledToGuardian,
+  releaseStartedToGuardian,
+} from './mail-messages'
 import { queueMail } from './outbox'
 import { type GuardianByToken, guardianByToken } from './people'
 import { loadRecoveryPage, RECOVERY_PAGE_PATH } from './recovery-page'
@@ -74,6 +82,27 @@ function openRelease(ctx: ServiceContext, vaultId: string): Promise<ReleaseRow |
   )
 }
 
+/** The guardians who are told of claims and releases: all but those who declined, in invitation order. */
+function circleOf(ctx: ServiceContext, vaultId: string) {
+  return ctx.db.all<{ id: string; name: string; email: string }>(
+    `SELECT id, name, email FROM guardians WHERE vault_id = ? AND status != 'declined' ORDER BY invited_at, rowid`,
+    vaultId,
+  )
+}
+
+/** The claims that count now (accepted guardians who claimed), earliest first. */
+export async function claimsOf(
+  ctx: ServiceContext,
+  vaultId: string,
+): Promise<(ClaimMade & { id: string })[]> {
+  const rows = await ctx.db.all<{ id: string; name: string; claimed_at: string }>(
+    `SELECT id, name, claimed_at FROM guardians
+       WHERE vault_id = ? AND status = 'accepted' AND claimed_at IS NOT NULL ORDER BY claimed_at, rowid`,
+    vaultId,
+  )
+  return rows.map((row) => ({ id: row.id, name: row.name, at: row.claimed_at }))
+}
+
 async function ownerEmail(ctx: ServiceContext, vault: VaultRow): Promise<string> {
   const row = await ctx.db.get<{ email: string }>('SELECT email FROM accounts WHERE id = ?', vault.account_id)
   return row!.email
@@ -97,6 +126,7 @@ async function sendAlert(
     startedAt: release.started_at,
     endsAt: release.contestation_ends_at,
     baseUrl: ctx.publicUrl(),
+    ...(day === 0 ? { claims: await claimsOf(ctx, vault.id) } : {}),
   })
   await queueMail(ctx, {
     vaultId: vault.id,
@@ -177,6 +207,25 @@ async function beginRelease(
   // A practice access never outlives the start of a real release.
   await endLiveRehearsals(ctx, { vaultId: vault.id })
   await sendAlert(ctx, vault, release, 0)
+  // The whole circle learns of it too, not only the owner: a guardian can then ask the owner, and nobody
+  // is surprised by an heir's request for their kit.
+  const owner = await ownerEmail(ctx, vault)
+  const claims = await claimsOf(ctx, vault.id)
+  for (const guardian of await circleOf(ctx, vault.id)) {
+    await queueMail(ctx, {
+      vaultId: vault.id,
+      kind: 'release_started_guardian',
+      to: guardian.email,
+      ...releaseStartedToGuardian({
+        guardianName: guardian.name,
+        ownerEmail: owner,
+        vaultId: vault.id,
+        startedAt: release.started_at,
+        endsAt: release.contestation_ends_at,
+        claims,
+      }),
+    })
+  }
   return release
 }
 
@@ -242,12 +291,26 @@ export async function cancelRelease(
       vaultId,
     )
     await ctx.db.run('UPDATE guardians SET claimed_at = NULL WHERE vault_id = ?', vaultId)
+    const owner = await ownerEmail(ctx, vault)
     await queueMail(ctx, {
       vaultId,
       kind: 'release_cancelled',
-      to: await ownerEmail(ctx, vault),
+      to: owner,
       ...releaseCancelled({ vaultId, cancelledAt: now }),
     })
+    for (const guardian of await circleOf(ctx, vaultId)) {
+      await queueMail(ctx, {
+        vaultId,
+        kind: 'release_cancelled_guardian',
+        to: guardian.email,
+        ...releaseCancelledToGuardian({
+          guardianName: guardian.name,
+          ownerEmail: owner,
+          vaultId,
+          cancelledAt: now,
+        }),
+      })
+    }
     return { cancelled: true, vaultState: 'active' as const, cancelledAt: now }
   })
   ctx.outboxChanged()
@@ -275,19 +338,47 @@ export async function claimRelease(ctx: ServiceContext, token: string): Promise<
         `this vault does not release on guardian claims (its trigger is ${vault.release_trigger ?? 'not set'}); nothing was recorded`,
       )
     }
-    if (!guardian.claimed_at) {
+    // Only a guardian's first claim changes anything (and is told); a repeated press counts once.
+    const newClaim = !guardian.claimed_at
+    if (newClaim) {
       await ctx.db.run(
         'UPDATE guardians SET claimed_at = ? WHERE id = ?',
         ctx.clock().toISOString(),
         guardian.id,
       )
     }
-    const counted = await ctx.db.get<{ claims: number }>(
-      "SELECT COUNT(*) AS claims FROM guardians WHERE vault_id = ? AND status = 'accepted' AND claimed_at IS NOT NULL",
-      vault.id,
-    )
-    const claims = counted!.claims
+    const made = await claimsOf(ctx, vault.id)
+    const claims = made.length
     const { threshold } = SSS_PRESET_SHAPE[vault.sss_preset]
+    if (newClaim && claims < threshold) {
+      // Short of the threshold: the owner (who can still check in) and the other guardians are told now;
+      // the claim that reaches it is told by the release's own messages.
+      const notice = (toOwner: boolean, recipientName?: string) =>
+        guardianClaimNotice({
+          claimer: guardian.name,
+          ownerEmail: vault.owner_email,
+          vaultId: vault.id,
+          claims: made,
+          threshold,
+          toOwner,
+          ...(recipientName !== undefined ? { recipientName } : {}),
+        })
+      await queueMail(ctx, {
+        vaultId: vault.id,
+        kind: 'guardian_claim_owner',
+        to: vault.owner_email,
+        ...notice(true),
+      })
+      for (const other of await circleOf(ctx, vault.id)) {
+        if (other.id === guardian.id) continue
+        await queueMail(ctx, {
+          vaultId: vault.id,
+          kind: 'guardian_claim_guardian',
+          to: other.email,
+          ...notice(false, other.name),
+        })
+      }
+    }
     if (claims >= threshold) {
       const started = await beginRelease(
         ctx,
@@ -474,4 +565,29 @@ export async function runSchedulerPass(ctx: ServiceContext): Promise<TickReport>
     ctx.outboxChanged()
   }
   return report
+}
+
+/** Where a guardian claim on a vault stands, as the guardians' claim page shows it. */
+export type ClaimStand =
+  | { kind: 'none' }
+  | { kind: 'claims'; claims: ClaimMade[]; threshold: number }
+  | { kind: 'releasing'; claims: ClaimMade[]; heirsAt: string }
+  | { kind: 'cancelled'; at: string }
+  | { kind: 'released'; at: string }
+
+export async function claimStandOf(ctx: ServiceContext, vaultId: string): Promise<ClaimStand> {
+  const vault = (await findVault(ctx, vaultId))!
+  const latest = await ctx.db.get<ReleaseRow>(
+    'SELECT * FROM releases WHERE vault_id = ? ORDER BY started_at DESC LIMIT 1',
+    vaultId,
+  )
+  const claims = (await claimsOf(ctx, vaultId)).map(({ name, at }) => ({ name, at }))
+  if (vault.state === 'released' && latest?.released_at) return { kind: 'released', at: latest.released_at }
+  if (vault.state === 'releasing' && latest) {
+    return { kind: 'releasing', claims, heirsAt: latest.contestation_ends_at }
+  }
+  if (claims.length)
+    return { kind: 'claims', claims, threshold: SSS_PRESET_SHAPE[vault.sss_preset].threshold }
+  if (latest?.cancelled_at) return { kind: 'cancelled', at: latest.cancelled_at }
+  return { kind: 'none' }
 }

@@ -2,9 +2,11 @@
 import {
   type CheckInFrequency,
   type ReleaseTrigger,
+  SSS_PRESET_SHAPE,
   SSS_PRESETS,
   type SssPreset,
   type Vault,
+  type VaultClaims,
   type VaultState,
 } from '../shared/api'
 import { AdminError, requireAccount } from './accounts'
@@ -40,6 +42,8 @@ export interface VaultView extends Vault {
   releaseStartedAt: string | null
   contestationEndsAt: string | null
   releasedAt: string | null
+  /** Guardian claims that count now (guardian_claim vaults), null when none: the owner's app alarms on them. */
+  claims: VaultClaims | null
 }
 
 const VIEW_SQL = `
@@ -47,11 +51,17 @@ const VIEW_SQL = `
     (SELECT COUNT(*) FROM assets WHERE vault_id = v.id) AS asset_count,
     (SELECT COUNT(*) FROM guardians WHERE vault_id = v.id) AS guardian_count,
     (SELECT COUNT(*) FROM heirs WHERE vault_id = v.id) AS heir_count,
-    r.started_at AS release_started_at, r.contestation_ends_at, r.released_at
+    r.started_at AS release_started_at, r.contestation_ends_at, r.released_at,
+    c.claim_count, c.last_claim_at,
+    (SELECT name FROM guardians WHERE vault_id = v.id AND status = 'accepted' AND claimed_at IS NOT NULL
+       ORDER BY claimed_at DESC, rowid DESC LIMIT 1) AS last_claim_by
   FROM vaults v
   JOIN accounts a ON a.id = v.account_id
   LEFT JOIN releases r ON r.id = (
-    SELECT id FROM releases WHERE vault_id = v.id AND cancelled_at IS NULL ORDER BY started_at DESC LIMIT 1)`
+    SELECT id FROM releases WHERE vault_id = v.id AND cancelled_at IS NULL ORDER BY started_at DESC LIMIT 1)
+  LEFT JOIN (
+    SELECT vault_id, COUNT(*) AS claim_count, MAX(claimed_at) AS last_claim_at FROM guardians
+      WHERE status = 'accepted' AND claimed_at IS NOT NULL GROUP BY vault_id) c ON c.vault_id = v.id`
 
 interface ViewRow extends VaultRow {
   credits_balance: number
@@ -61,6 +71,20 @@ interface ViewRow extends VaultRow {
   release_started_at: string | null
   contestation_ends_at: string | null
   released_at: string | null
+  claim_count: number | null
+  last_claim_at: string | null
+  last_claim_by: string | null
+}
+
+function claimsOfRow(row: ViewRow): VaultClaims | null {
+  const count = row.claim_count ?? 0
+  if (count === 0 || !row.last_claim_at) return null
+  return {
+    count,
+    needed: SSS_PRESET_SHAPE[row.sss_preset].threshold,
+    lastAt: row.last_claim_at,
+    lastBy: row.last_claim_by ?? '',
+  }
 }
 
 function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
@@ -83,6 +107,7 @@ function toView(row: ViewRow, includeUpdatedAt: boolean): VaultView {
     releaseStartedAt: releaseShown ? row.release_started_at : null,
     contestationEndsAt: releaseShown ? row.contestation_ends_at : null,
     releasedAt: releaseShown ? row.released_at : null,
+    claims: claimsOfRow(row),
   }
   if (includeUpdatedAt) view.updatedAt = row.updated_at
   return view
