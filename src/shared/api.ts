@@ -147,6 +147,18 @@ export interface Vault {
   sssPreset: SssPreset
 }
 
+/**
+ * Guardian claims that count now on a guardian_claim vault (the owner's vault view): how many accepted
+ * guardians claimed, how many start a release, and the latest claim. Null when nobody has claimed.
+ */
+export interface VaultClaims {
+  count: number
+  needed: number
+  lastAt: string
+  /** The name of the guardian who claimed last, as the owner entered it. */
+  lastBy: string
+}
+
 export interface Guardian {
   id: string
   name: string

@@ -30,6 +30,7 @@ import {
   SMTP_SECURITY,
   SSS_PRESETS,
   VAULT_STATES,
+  type VaultClaims,
 } from '../../shared/api'
 import type { AssetView } from '../assets'
 import type { HealthReport } from '../health'
@@ -141,6 +142,17 @@ const vault = objectOf<VaultView>(
     releaseStartedAt: orNull(timestamp('when the release started (vault releasing or released)')),
     contestationEndsAt: orNull(timestamp('when the contestation period ends (vault releasing or released)')),
     releasedAt: orNull(timestamp('when the vault was released')),
+    claims: orNull(
+      objectOf<VaultClaims>(
+        'guardian claims that count now (guardian_claim vaults); null when nobody has claimed. A claim short of `needed` does not start a release: the owner can check in and talk to the guardians',
+        {
+          count: count('accepted guardians who claimed'),
+          needed: count('claims that start a release (the split threshold)'),
+          lastAt: timestamp('when the latest claim was made'),
+          lastBy: text('the name of the guardian who claimed last'),
+        },
+      ),
+    ),
   },
   ['updatedAt'],
 )
