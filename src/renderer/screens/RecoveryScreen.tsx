@@ -6,6 +6,7 @@ import type {
   RecoveryReport,
   ShareCheck,
 } from '../../shared/ipc/vault-types'
+import { isolateName } from '../../shared/untrusted-text'
 import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { KitCheckPanel } from '../components/KitCheckPanel'
@@ -106,11 +107,14 @@ export function RecoveryScreen() {
   const valid = shares.filter((s) => s.check?.ok)
   const threshold = valid[0]?.check?.threshold
   const total = valid[0]?.check?.shares
+  // Kits of another vault are not an older set of this one: named as such, as the command line does.
+  const fingerprints = [...new Set(valid.map((s) => s.check?.vaultFingerprint).filter(Boolean))] as string[]
+  const mixedVaults = fingerprints.length > 1
   const perSet = new Map<string | undefined, number>()
   for (const s of valid) perSet.set(s.check?.splitId, (perSet.get(s.check?.splitId) ?? 0) + 1)
-  const mixedSets = perSet.size > 1
+  const mixedSets = !mixedVaults && perSet.size > 1
   // As the recovery combines them: one set with enough kits is enough; the others are left out.
-  const enough = !!threshold && [...perSet.values()].some((count) => count >= threshold)
+  const enough = !mixedVaults && !!threshold && [...perSet.values()].some((count) => count >= threshold)
   // Practice kits make the whole run a practice: only the practice file, never the vault.
   const practice = source === 'service' && valid.some((s) => s.check?.practiceUntil)
 
@@ -210,11 +214,13 @@ export function RecoveryScreen() {
     ? source === 'service'
       ? t.missingService
       : t.missingFiles
-    : !enough
-      ? t.missingKits
-      : !outputDir.trim()
-        ? t.missingOutput
-        : null
+    : mixedVaults
+      ? t.missingKitsOneVault
+      : !enough
+        ? t.missingKits
+        : !outputDir.trim()
+          ? t.missingOutput
+          : null
   const recovered = report?.results.filter((r) => r.ok).length ?? 0
   // Older copies of files whose newer copy was recovered: listed, but neither counted nor failures.
   const counted = report?.results.filter((r) => r.status !== 'superseded') ?? []
@@ -353,10 +359,17 @@ export function RecoveryScreen() {
             ? valid.length === 0
               ? t.noKits
               : t.kitsEntered(valid.length)
-            : valid.length >= threshold
-              ? t.kitsEnough(valid.length, threshold, total ?? threshold)
-              : t.kitsShort(valid.length, threshold, total ?? threshold)}
+            : mixedVaults
+              ? t.kitsEntered(valid.length)
+              : enough
+                ? t.kitsEnough(valid.length, threshold, total ?? threshold)
+                : t.kitsShort(Math.max(0, ...perSet.values()), threshold, total ?? threshold)}
         </p>
+        {mixedVaults && (
+          <div className="notice notice-warn" role="alert" data-testid="kits-mixed-vaults">
+            <p>{t.mixedVaults(format.list(fingerprints.map(isolateName)))}</p>
+          </div>
+        )}
         {mixedSets && enough && (
           <div className="notice notice-warn" data-testid="kits-mixed-sets">
             <p>{t.mixedSetsEnough}</p>

@@ -139,6 +139,8 @@ export const english = (f: LocaleFormat) => ({
       const more = threshold - n
       return `${f.count(n, { one: 'kit', other: 'kits' })} entered — ${f.number(threshold)} of ${f.number(total)} needed. Ask ${more === 1 ? 'one more guardian' : `${f.number(more)} more guardians`} for their kit.`
     },
+    mixedVaults: (fingerprints: string) =>
+      `These kits belong to different vaults (fingerprints ${fingerprints}): each vault has its own guardians and its own kits, and they never fit together. Keep only the kits whose fingerprint matches the vault you are recovering.`,
     mixedSetsEnough:
       'Some kits come from another set (the owner made new kits at some point). They will be left out: the kits of the set you have enough of are what open the files.',
     mixedSetsShort:
@@ -164,6 +166,7 @@ export const english = (f: LocaleFormat) => ({
     missingService: 'Fill in the service address and access code from the e-mail (step 1).',
     missingFiles: 'Say where the encrypted files are (step 1).',
     missingKits: 'Enter enough guardians’ kits first (step 2).',
+    missingKitsOneVault: 'Use the kits of one vault only (step 2).',
     missingOutput: 'Say where to save the files (step 3).',
     progress: 'Recovery progress',
     // Counts the encrypted files read (a bundle holds many of the owner's files): said as such.

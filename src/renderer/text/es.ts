@@ -81,6 +81,8 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
       const more = threshold - n
       return `${f.count(n, { one: 'kit', other: 'kits' })} ${f.plural(n, { one: 'introducido', other: 'introducidos' })}: se necesitan ${f.number(threshold)} de ${f.number(total)}. Pida su kit a ${more === 1 ? 'un guardián más' : `${f.number(more)} guardianes más`}.`
     },
+    mixedVaults: (fingerprints: string) =>
+      `Estos kits pertenecen a bóvedas distintas (huellas ${fingerprints}): cada bóveda tiene sus propios guardianes y sus propios kits, y nunca encajan entre sí. Quédese solo con los kits cuya huella coincide con la bóveda que está recuperando.`,
     mixedSetsEnough:
       'Algunos kits son de otro juego (en algún momento el propietario hizo kits nuevos). Se dejarán fuera: abren los archivos los kits del juego del que tiene suficientes.',
     mixedSetsShort:
@@ -106,6 +108,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     missingService: 'Rellene la dirección del servicio y el código de acceso del correo (paso 1).',
     missingFiles: 'Indique dónde están los archivos cifrados (paso 1).',
     missingKits: 'Primero introduzca los kits de suficientes guardianes (paso 2).',
+    missingKitsOneVault: 'Use solo los kits de una bóveda (paso 2).',
     missingOutput: 'Indique dónde guardar los archivos (paso 3).',
     progress: 'Progreso de la recuperación',
     progressFile: (n: number, total: number) => `Archivo cifrado ${f.number(n)} de ${f.number(total)}`,

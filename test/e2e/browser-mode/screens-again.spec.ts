@@ -1,6 +1,8 @@
 // Issue 30, the owner's screens tried again: each test is one point a newcomer met, on an app of its
 // own, so any of them runs alone.
 import { expect, type Page, test } from '@playwright/test'
+import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
+import { encodeShareWords, generateVaultKey, splitVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { openOwnerKit } from '../support/owner-kit-steps'
 import { collectPageErrors, startLocally } from '../support/page-steps'
@@ -258,5 +260,30 @@ test('guardians in the local trial: not "invited" when no e-mail left, and addre
   )
   await row.scrollIntoViewIfNeeded()
   await page.screenshot({ path: 'test-results/screenshots/guardians-local-trial.png' })
+  await page.close()
+})
+
+test('recovery with a kit of another vault says "different vaults" and does not count it as enough', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  const ours = await splitVaultKey(generateVaultKey(), 'vlt_ours', SSS_PRESET_SHAPE.standard)
+  const theirs = await splitVaultKey(generateVaultKey(), 'vlt_theirs', SSS_PRESET_SHAPE.standard)
+  await page.goto(app.url)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+  await page.getByText('I have the encrypted files on this computer').click()
+  await page.getByLabel('Encrypted files or folders (one full path per line)').fill('/tmp')
+  await page.getByLabel('Kit 1').fill(encodeShareWords(ours[0]!))
+  await page.getByLabel('Kit 1').blur()
+  await page.getByRole('button', { name: 'Add another kit' }).click()
+  await page.getByLabel('Kit 2').fill(encodeShareWords(theirs[1]!))
+  await page.getByLabel('Kit 2').blur()
+  await expect(page.getByTestId('kits-mixed-vaults')).toContainText('These kits belong to different vaults')
+  await expect(page.getByTestId('share-count')).toHaveText('2 kits entered.')
+  await expect(page.getByTestId('share-count')).not.toContainText('enough')
+  await expect(page.getByText('These kits come from different sets')).toHaveCount(0)
+  await expect(page.getByText('Use the kits of one vault only (step 2).')).toBeVisible()
+  await shot(page, 'recovery-mixed-vaults')
   await page.close()
 })
