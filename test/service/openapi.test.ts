@@ -83,6 +83,7 @@ const vault = {
   releaseStartedAt: null,
   contestationEndsAt: null,
   releasedAt: null,
+  claims: null,
 }
 const listAnswer = (body: unknown, status = 200, contentType = 'application/json; charset=utf-8') =>
   answerProblems({ method: 'GET', url: '/api/vault', status, contentType, body: JSON.stringify(body) })
