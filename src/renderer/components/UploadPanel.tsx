@@ -3,6 +3,7 @@ import { vault } from '../bridge/vault-client'
 import { errorView } from '../display/error-text'
 import { useWriteAccess } from '../stores/connection-store'
 import { useFileIntakeStore } from '../stores/file-intake-store'
+import { useNavigationStore } from '../stores/navigation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { useUploadFlowStore } from '../stores/upload-flow-store'
@@ -17,6 +18,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
   const { canWrite, reason } = useWriteAccess()
   const { start, busy, error, errorVaultId, lastQueued, clearError } = useUploadFlowStore()
   const openOwnerKit = useOwnerKitFlow((s) => s.open)
+  const setTab = useNavigationStore((s) => s.setTab)
   // Main refused the upload until the owner kit is confirmed: said once, in the owner-kit notice.
   // (Once the kit is confirmed, the refusal is over: nothing is shown for it.)
   const kitError = error !== undefined && errorView(error).ownerKit
@@ -68,14 +70,23 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
       {v && v.state !== 'active' && (
         <p className="notice notice-info">{text.uploadPanel.notActive(v.state)}</p>
       )}
-      {v && !v.keyOnDevice && <p className="notice notice-warn">{text.uploadPanel.noKeyHere}</p>}
+      {/* One instruction, the one the failed upload row gives too: type in the owner kit here. */}
+      {v && !v.keyOnDevice && (
+        <div className="notice notice-warn" data-testid="upload-no-key">
+          <p>{v.keyLost ? text.uploadPanel.keyLostHere : text.uploadPanel.noKeyHere}</p>
+          <div className="notice-actions">
+            <button type="button" className="button secondary small" onClick={() => setTab('overview')}>
+              {text.uploadPanel.toVaultKey}
+            </button>
+          </div>
+        </div>
+      )}
       {(kitRefused || (v?.keyOnDevice && !v.keyStorage.durable && !v.ownerKitConfirmedAt)) && (
         <div
           className={kitRefused ? 'notice notice-error' : 'notice notice-warn'}
           role={kitRefused ? 'alert' : undefined}
           data-testid="upload-needs-owner-kit"
         >
-          {kitRefused && <p>{errorView(error).message}</p>}
           <p>
             <strong>{text.uploadPanel.saveKitFirst}</strong> {text.uploadPanel.saveKitWhy}
           </p>

@@ -46,7 +46,10 @@ export const english = (f: LocaleFormat) => ({
       'Drop files or folders anywhere on this window, or choose them below: they are encrypted by Vault Desktop on this computer, then uploaded to this vault.',
     notActive: (state: string) => `Files can be added while the vault is active; this vault is ${state}.`,
     noKeyHere:
-      "This device does not hold this vault's key, so it cannot encrypt files for it. Upload from the computer that created the vault.",
+      "This computer does not hold this vault's key, so it cannot encrypt files for it. Type in the owner kit's words (Overview → Vault key) to put the key here.",
+    keyLostHere:
+      "This computer held this vault's key only while the app ran (it has no keychain), so it cannot encrypt files for it now. Type in the owner kit's words (Overview → Vault key) to bring the key back.",
+    toVaultKey: 'Go to Vault key',
     saveKitFirst: 'Save the owner kit before the first upload.',
     saveKitWhy:
       'This computer keeps the vault key only until the app closes; the owner kit is its only lasting copy.',

@@ -74,6 +74,13 @@ test('after a restart without a keychain the vault asks for its owner kit; the k
   )
   await expect(lost).toContainText('went when the app closed')
   await shot('3-key-lost')
+  // The Assets tab gives the same one instruction (issue 30, point 3), and leads to it.
+  await page.getByRole('tab', { name: 'Assets' }).click()
+  const noKey = page.getByTestId('upload-no-key')
+  await expect(noKey).toContainText("held this vault's key only while the app ran")
+  await expect(noKey).toContainText("Type in the owner kit's words")
+  await expect(noKey).not.toContainText('computer that created the vault')
+  await noKey.getByRole('button', { name: 'Go to Vault key' }).click()
   await page.getByLabel('Words from the owner recovery kit').fill(ownerWords.join(' '))
   await page.getByRole('button', { name: 'Import the key' }).click()
   await expect(page.getByTestId('owner-kit-status')).toContainText('saved and checked')
