@@ -389,20 +389,21 @@ export function guardianClaimNotice(p: {
   const count = p.claims.length
   const hello = p.recipientName ? isolateName(p.recipientName) : null
   const enNext = p.toOwner
-    ? `If you are alive and well, nothing needs to happen to your vault: open the Vault Desktop app and check in
-(or, if a release has started by then, press "Cancel release" on the vault), and talk to your guardians.
-A release starts only when ${p.threshold} guardians have claimed; you would then still have
-${LIMITS.contestationDays} days to cancel it before your heirs are given access.`
+    ? `If you are alive and well, nothing opens now: a release starts only when ${p.threshold} guardians have
+claimed, and even then you have ${LIMITS.contestationDays} days to cancel it in the Vault Desktop app (open the
+vault and press "Cancel release"), which also clears every claim. Talk to ${claimer} and your other guardians
+now. Changing the vault's release trigger in the app clears the claims too.`
     : `A release starts when ${p.threshold} guardians have claimed. ${p.ownerEmail} is told of every claim and, once a
 release starts, has ${LIMITS.contestationDays} days to cancel it before the heirs are given access.
 If you know something has happened to ${p.ownerEmail}, you can add your own claim with the claim link of your
 guardian invitation e-mail; that page also shows where the claim stands. If you think this claim is a
 mistake, talk to ${claimer} and to ${p.ownerEmail}.`
   const esNext = p.toOwner
-    ? `Si estás bien, no tiene por qué pasarle nada a tu bóveda: abre la aplicación Vault Desktop y confirma que
-estás bien (o, si para entonces ya ha empezado una liberación, pulsa «Cancelar liberación» en la bóveda), y
-habla con tus guardianes. Una liberación solo empieza cuando han reclamado ${p.threshold} guardianes; aun
-entonces tendrías ${LIMITS.contestationDays} días para cancelarla antes de que tus herederos obtengan acceso.`
+    ? `Si estás bien, ahora no se abre nada: una liberación solo empieza cuando han reclamado ${p.threshold}
+guardianes, y aun entonces tienes ${LIMITS.contestationDays} días para cancelarla en la aplicación Vault Desktop
+(abre la bóveda y pulsa «Cancelar liberación»), lo que además borra todas las reclamaciones. Habla ya con
+${claimer} y con tus otros guardianes. Cambiar en la aplicación el disparador de liberación de la bóveda
+también borra las reclamaciones.`
     : `Una liberación empieza cuando han reclamado ${p.threshold} guardianes. ${p.ownerEmail} recibe un aviso de cada
 reclamación y, si empieza una liberación, tiene ${LIMITS.contestationDays} días para cancelarla antes de que
 los herederos obtengan acceso. Si sabes que le ha pasado algo a ${p.ownerEmail}, puedes añadir tu reclamación

@@ -74,9 +74,9 @@ describe('a claim short of the threshold', () => {
     const ownerMail = plain(owner[0]!.body)
     expect(plain(owner[0]!.subject)).toContain('Gina Guardian claimed a release of your vault (1 of 2')
     expect(ownerMail).toContain('1 of the 2 guardian claims needed')
-    expect(ownerMail).toContain('open the Vault Desktop app and check in')
+    expect(ownerMail).toContain('you have 30 days to cancel it in the Vault Desktop app')
     expect(ownerMail).toContain('Gina Guardian, el ') // the Spanish half, with the claim's date
-    expect(ownerMail).toContain('Si estás bien')
+    expect(ownerMail).toContain('Si estás bien, ahora no se abre nada')
     expect(ownerMail).toContain(t.now().toISOString())
 
     const others = ofKind(await outbox(), 'guardian_claim_guardian')
