@@ -2,7 +2,7 @@
 // reach URLs, local records and logs, sizes and credits reach arithmetic, states reach the owner's
 // screen and the heir's report. An answer that breaks one of these rules is refused whole, with a
 // message that says what was wrong, instead of being half used.
-import type { Asset, CheckInFrequency, UploadedAsset, Vault } from '../shared/api'
+import type { Asset, CheckInFrequency, UploadedAsset, Vault, VaultClaims } from '../shared/api'
 import { HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
 import {
   assetPageProblem,
@@ -31,6 +31,8 @@ export interface VaultDetails extends Vault {
   name?: string | null
   /** Reminder e-mails carry a one-step check-in link (local service extension 'check-in-links'). */
   checkInLinks?: boolean
+  /** Guardian claims that count now, null when none (local service); read only after checking its shape. */
+  claims?: VaultClaims | null
 }
 
 // The checks themselves are pure and shared with the heir's recovery page (shared/service-answers.ts).

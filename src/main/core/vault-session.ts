@@ -61,6 +61,7 @@ import type { UnlockOutcome } from './vaults/unlock-check-in'
 import { UnlockCheckInWiring } from './vaults/unlock-check-in-wiring'
 import {
   batchEndNotice,
+  claimNotice,
   creditsLowNotice,
   releasingNotice,
   reminderNotice,
@@ -69,7 +70,7 @@ import {
 } from './vaults/vault-notices'
 import { type VaultOperations, vaultOperations } from './vaults/vault-operations'
 import { trayView, vaultLabel, vaultName, vaultView } from './vaults/vault-view'
-import type { ReleaseAlarm, VaultStateChange } from './vaults/vault-watcher'
+import type { ClaimAlarm, ReleaseAlarm, VaultStateChange } from './vaults/vault-watcher'
 import { VaultWatcher } from './vaults/vault-watcher'
 
 /** The session's events in this process (the shells use 'tray', 'notice' and 'upload-item'). */
@@ -84,6 +85,7 @@ export interface SessionEvents {
   'vault-state': [VaultStateChange]
   reminder: [ReminderDue]
   alarm: [ReleaseAlarm]
+  'claim-alarm': [ClaimAlarm]
   retrying: [RetryNotice & { connectionId: string }]
   connections: [ConnectionSummary[]]
 }
@@ -396,6 +398,10 @@ export class VaultSession {
     watcher.on('alarm', (alarm) => {
       this.events.emit('alarm', alarm)
       this.#notice(releasingNotice(this.labelOf(alarm.vaultId), alarm))
+    })
+    watcher.on('claim-alarm', (alarm) => {
+      this.events.emit('claim-alarm', alarm)
+      this.#notice(claimNotice(this.labelOf(alarm.vaultId), alarm, new Date(alarm.claimedAt).toUTCString()))
     })
     reminders.on('due', (due) => {
       this.events.emit('reminder', due)

@@ -24,9 +24,15 @@ const MAX_MS = 20_000
 /** About 200 words a minute, read twice as slowly as prose: a notice is read between other things. */
 const MS_PER_CHAR = 60
 
-/** The release alarm and problems that need the owner's action stay until dismissed. */
+/** The release and claim alarms and problems that need the owner's action stay until dismissed. */
 export function staysUntilDismissed(kind: NoticeInput['kind']): boolean {
-  return kind === 'releasing' || kind === 'credits-low' || kind === 'upload-failed' || kind === 'error'
+  return (
+    kind === 'releasing' ||
+    kind === 'claimed' ||
+    kind === 'credits-low' ||
+    kind === 'upload-failed' ||
+    kind === 'error'
+  )
 }
 
 /** How long a notice stays in view (without hover or focus), by how much there is to read. */

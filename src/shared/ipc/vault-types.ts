@@ -418,7 +418,8 @@ export interface HeirVaultFiles {
 }
 
 export interface AppNotice {
-  kind: 'reminder' | 'releasing' | 'upload-done' | 'upload-failed' | 'credits-low'
+  /** claimed: a guardian claimed a release of the vault, short of the threshold. */
+  kind: 'reminder' | 'releasing' | 'claimed' | 'upload-done' | 'upload-failed' | 'credits-low'
   title: string
   body: string
   vaultId?: string

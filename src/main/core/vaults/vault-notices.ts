@@ -5,7 +5,7 @@ import type { AppNotice, ServiceSummary } from '../../../shared/ipc/vault-types'
 import { revealControls } from '../../../shared/untrusted-text'
 import type { BatchCounts } from '../uploads/upload-queue'
 import type { ReminderDue } from './checkin-schedule'
-import type { ReleaseAlarm } from './vault-watcher'
+import type { ClaimAlarm, ReleaseAlarm } from './vault-watcher'
 
 /** "2,000", as the window writes counts. */
 const grouped = (count: number) => count.toLocaleString('en-US')
@@ -19,6 +19,17 @@ export function releasingNotice(label: string, alarm: ReleaseAlarm): AppNotice {
     kind: 'releasing',
     title: `${shown(label)} is releasing`,
     body: `Its release to your heirs has started. You have ${days} day${days === 1 ? '' : 's'} left to cancel if this was not intended: open the vault and choose "Cancel release".`,
+    vaultId: alarm.vaultId,
+  }
+}
+
+/** A guardian claimed a release short of the threshold: if the owner is well, they should know now. */
+export function claimNotice(label: string, alarm: ClaimAlarm, claimedOn: string): AppNotice {
+  const left = alarm.needed - alarm.count
+  return {
+    kind: 'claimed',
+    title: `${shown(alarm.guardian)} claimed ${shown(label)}`,
+    body: `${shown(alarm.guardian)}, a guardian, said on ${claimedOn} that you have died or can no longer act: ${alarm.count} of ${alarm.needed} claims needed to start a release. If you are well, talk to your guardians now. ${left === 1 ? 'One more claim starts' : `${left} more claims start`} a release, which you can cancel in this app for 30 days.`,
     vaultId: alarm.vaultId,
   }
 }

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { type VaultApiClient, VaultApiError, type VaultDetails } from '../../../service-client'
-import type { VaultState } from '../../../shared/api'
+import type { VaultClaims, VaultState } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import { JsonFileWriter, readJsonFile } from '../storage/json-file'
 import { daysLeftToCancel } from './release-countdown'
@@ -28,6 +28,16 @@ export interface ReleaseAlarm {
   body: string
 }
 
+/** A guardian claimed a release of an active vault, short of the threshold: the owner should hear at once. */
+export interface ClaimAlarm {
+  vaultId: string
+  /** The guardian who claimed last, as the owner named them. */
+  guardian: string
+  count: number
+  needed: number
+  claimedAt: string
+}
+
 export interface PollFailure {
   vaultId: string | null
   code: string
@@ -43,6 +53,7 @@ export interface VaultWatcherEvents {
   listed: [VaultDetails[]]
   'state-change': [VaultStateChange]
   alarm: [ReleaseAlarm]
+  'claim-alarm': [ClaimAlarm]
   'vault-removed': [string]
   'poll-failed': [PollFailure]
 }
@@ -88,6 +99,8 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
   readonly #nextPollAt = new Map<string, number>()
   /** Vaults whose release was already alarmed in this session. */
   readonly #alarmed = new Set<string>()
+  /** Per vault, the latest claim already alarmed in this session (a new claim alarms again). */
+  readonly #claimAlarmed = new Map<string, string>()
   #lastListAt = Number.NEGATIVE_INFINITY
   #timer: ReturnType<typeof setInterval> | undefined
   #polling: Promise<void> | undefined
@@ -182,6 +195,7 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
     this.#latest.clear()
     this.#nextPollAt.clear()
     this.#alarmed.clear()
+    this.#claimAlarmed.clear()
     this.#lastListAt = Number.NEGATIVE_INFINITY
   }
 
@@ -252,6 +266,7 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
     this.#latest.set(vault.id, vault)
     this.emit('vault', vault)
     if (from !== vault.state) this.emit('state-change', { vaultId: vault.id, from, to: vault.state, vault })
+    this.#alarmOnClaims(vault)
     if (vault.state !== 'releasing') {
       this.#alarmed.delete(vault.id)
       return
@@ -269,6 +284,27 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
     })
   }
 
+  /**
+   * Claims short of the threshold on an active vault alarm once per latest claim and session (so again at
+   * the next app start while they stand). At the threshold the release's own alarm speaks instead.
+   */
+  #alarmOnClaims(vault: VaultDetails): void {
+    const claims = wellFormedClaims(vault.claims)
+    if (vault.state !== 'active' || !claims || claims.count >= claims.needed) {
+      this.#claimAlarmed.delete(vault.id)
+      return
+    }
+    if (this.#claimAlarmed.get(vault.id) === claims.lastAt) return
+    this.#claimAlarmed.set(vault.id, claims.lastAt)
+    this.emit('claim-alarm', {
+      vaultId: vault.id,
+      guardian: claims.lastBy,
+      count: claims.count,
+      needed: claims.needed,
+      claimedAt: claims.lastAt,
+    })
+  }
+
   #failed(vaultId: string | null, error: unknown): void {
     if (error instanceof AppError) {
       const { code, userMessage, detail } = error
@@ -281,4 +317,15 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
       userMessage: `Could not refresh the vaults: ${error instanceof Error ? error.message : String(error)}`,
     })
   }
+}
+
+/** The service's claims when they make sense (a service may be wrong or hostile), else null: no alarm. */
+function wellFormedClaims(value: unknown): VaultClaims | null {
+  if (!value || typeof value !== 'object') return null
+  const c = value as Record<string, unknown>
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0
+  if (!count(c.count) || !count(c.needed)) return null
+  if (typeof c.lastAt !== 'string' || Number.isNaN(Date.parse(c.lastAt))) return null
+  if (typeof c.lastBy !== 'string' || c.lastBy.length > 400) return null
+  return { count: c.count, needed: c.needed, lastAt: c.lastAt, lastBy: c.lastBy }
 }
