@@ -124,6 +124,7 @@ describe('write access', () => {
       addedAt: '2026-01-01T00:00:00Z',
       active: true,
       local: false,
+      keyMissing: false,
     }
     return {
       connections: [active],

@@ -160,6 +160,7 @@ export class VaultSession {
   #settings: Settings
   #fetchedAt: string | null = null
   #error: VaultsSnapshot['error'] = null
+  #keyMissing = new Set<string>()
   readonly #keyOnDevice = new Map<string, boolean>()
   readonly #keyFingerprint = new Map<string, string | undefined>()
   readonly #keyLost = new Map<string, LostVaultKey>()
@@ -624,7 +625,21 @@ export class VaultSession {
       addedAt: summary.addedAt,
       active: summary.active,
       local: this.localService.isLocal(summary.serviceUrl),
+      keyMissing: this.#keyMissing.has(summary.id),
     }
+  }
+
+  /**
+   * Which connections' keys their store no longer gives back (memory only, after a restart), for the
+   * connections list; the window is told when that changed.
+   */
+  async refreshKeyPresence(): Promise<void> {
+    const missing = new Set<string>()
+    for (const c of this.#registry.list()) if (!(await this.#registry.hasKey(c.id))) missing.add(c.id)
+    const same =
+      missing.size === this.#keyMissing.size && [...missing].every((id) => this.#keyMissing.has(id))
+    this.#keyMissing = missing
+    if (!same) this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
   }
 
   connectionStatus(): ConnectionStatus {

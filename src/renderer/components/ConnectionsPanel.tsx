@@ -15,6 +15,8 @@ export function ConnectionsPanel() {
   const status = useConnectionStore((s) => s.status)
   const go = useNavigationStore((s) => s.go)
   const [replacing, setReplacing] = useState<string>()
+  /** The connection whose key was just checked and saved, to say so where the form was. */
+  const [replaced, setReplaced] = useState<string>()
   const [newKey, setNewKey] = useState('')
   const [forgetting, setForgetting] = useState<ConnectionInfo>()
   const [adding, setAdding] = useState(false)
@@ -44,6 +46,7 @@ export function ConnectionsPanel() {
     if (await run(() => vault().replaceApiKey({ connectionId: id, apiKey: newKey }))) {
       setReplacing(undefined)
       setNewKey('')
+      setReplaced(id)
     }
   }
 
@@ -91,8 +94,20 @@ export function ConnectionsPanel() {
               <div className="muted small">
                 {c.serviceUrl} ·{' '}
                 {c.keyKind === 'agent' || c.keyKind === 'human' ? t.keyKind[c.keyKind] : t.keyKind.unknown} …
-                {c.keyLast4} · {t.keptIn(t.keyStore[c.keyStore])}
+                {c.keyLast4} ·{' '}
+                {c.keyMissing ? (
+                  <strong className="text-danger" data-testid="connection-key-missing">
+                    {t.keyMissing(t.keyStore[c.keyStore])}
+                  </strong>
+                ) : (
+                  t.keptIn(t.keyStore[c.keyStore])
+                )}
               </div>
+              {replaced === c.id && !c.keyMissing && (
+                <p className="notice notice-ok small" role="status" data-testid="connection-key-saved">
+                  {t.keySaved(c.keyLast4)}
+                </p>
+              )}
             </div>
             <div className="row">
               {!c.active && (
@@ -109,7 +124,10 @@ export function ConnectionsPanel() {
                 type="button"
                 className="button secondary small"
                 disabled={busy}
-                onClick={() => setReplacing(replacing === c.id ? undefined : c.id)}
+                onClick={() => {
+                  setReplaced(undefined)
+                  setReplacing(replacing === c.id ? undefined : c.id)
+                }}
               >
                 {t.replaceKey}
               </button>

@@ -656,6 +656,9 @@ export const english = (f: LocaleFormat) => ({
       unknown: 'key',
     },
     keptIn: (store: string) => `kept in ${store}`,
+    keyMissing: (store: string) =>
+      `gone: it was kept in ${store}, which forgot it when the app closed. Choose Replace key and enter it again.`,
+    keySaved: (last4: string) => `Checked and saved: the service accepted the key ending …${last4}.`,
     keyStore: {
       keychain: 'the keychain',
       'encrypted-file': 'an encrypted file',

@@ -30,6 +30,8 @@ export interface ConnectionInfo {
   active: boolean
   /** True for the service this app runs on this computer ("start locally"). */
   local: boolean
+  /** The key is no longer in its store (kept in memory, and the app restarted): it must be entered again. */
+  keyMissing: boolean
 }
 
 export interface ConnectionStatus {

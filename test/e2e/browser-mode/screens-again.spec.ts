@@ -1,6 +1,10 @@
 // Issue 30, the owner's screens tried again: each test is one point a newcomer met, on an app of its
 // own, so any of them runs alone.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
+import { startService } from '../../../src/service'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { encodeShareWords, generateVaultKey, splitVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
@@ -286,4 +290,45 @@ test('recovery with a kit of another vault says "different vaults" and does not 
   await expect(page.getByText('Use the kits of one vault only (step 2).')).toBeVisible()
   await shot(page, 'recovery-mixed-vaults')
   await page.close()
+})
+
+test('Settings → Connections after a restart without a keychain: the gone key is said to be gone, and Check and save confirms', async ({
+  browser,
+}) => {
+  const serviceDir = await mkdtemp(join(tmpdir(), 'vault-e2e-screens-service-'))
+  const service = await startService({ dataDir: serviceDir, port: 0 })
+  try {
+    const account = await service.admin.createAccount({ email: 'self-hosted@example.com' })
+    app = await startBrowserModeApp()
+    let page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(app.url)
+    await page.getByLabel('Service address').fill(service.url)
+    await page.getByLabel('API key').fill(account.apiKey)
+    await page.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(page.getByRole('heading', { name: 'Vaults', level: 1 })).toBeVisible({ timeout: 20_000 })
+    await page.close()
+    const dataDir = app.userDataDir
+    await app.stop({ keepData: true })
+    app = await startBrowserModeApp({ userDataDir: dataDir })
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(app.url)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+    const entry = page.getByTestId('connection')
+    await expect(entry.getByTestId('connection-key-missing')).toContainText('gone: it was kept in memory')
+    await expect(entry).not.toContainText('kept in memory ·')
+    await entry.getByRole('button', { name: 'Replace key' }).click()
+    await entry.locator('input[type="password"]').fill(account.apiKey)
+    await entry.getByRole('button', { name: 'Check and save' }).click()
+    await expect(entry.getByTestId('connection-key-saved')).toContainText(
+      `Checked and saved: the service accepted the key ending …${account.apiKey.slice(-4)}.`,
+    )
+    await expect(entry.getByTestId('connection-key-missing')).toHaveCount(0)
+    await shot(page, 'connections-key-saved')
+    await page.close()
+  } finally {
+    await app?.stop()
+    app = undefined
+    await service.close()
+    await rm(serviceDir, { recursive: true, force: true })
+  }
 })

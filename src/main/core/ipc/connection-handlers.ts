@@ -43,11 +43,16 @@ async function checkingKey<T>(serviceUrl: string, work: () => Promise<T>): Promi
 
 export function createConnectionHandlers(session: () => Promise<VaultSession>): ConnectionHandlers {
   return {
-    getConnectionStatus: async () => (await session()).connectionStatus(),
+    getConnectionStatus: async () => {
+      const s = await session()
+      await s.refreshKeyPresence()
+      return s.connectionStatus()
+    },
 
     connectService: async ({ serviceUrl, apiKey, label }) => {
       const s = await session()
       const added = await checkingKey(serviceUrl, () => s.connections.add({ serviceUrl, apiKey, label }))
+      await s.refreshKeyPresence()
       await s.vaultsRead()
       return s.connectionInfo(s.connection(added.id))
     },
@@ -84,6 +89,8 @@ export function createConnectionHandlers(session: () => Promise<VaultSession>): 
       const replaced = await checkingKey(s.connection(connectionId).serviceUrl, () =>
         s.connections.replaceKey(connectionId, apiKey),
       )
+      // A key entered again after its store forgot it: the list stops calling it gone.
+      await s.refreshKeyPresence()
       await s.vaultsRead()
       return s.connectionInfo(s.connection(replaced.id))
     },
