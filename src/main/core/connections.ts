@@ -70,7 +70,7 @@ function validateApiKey(apiKey: string): string {
     // Heirs copy this from their e-mail; it opens a released vault in Recovery, not a connection.
     throw new ConnectionError(
       'heir access token',
-      'This is an heir access token (it starts with hk_). You do not need to connect or set anything up: choose Recovery on the left and enter it there, with the service address and vault id from the same e-mail.',
+      'This is an heir access code (it starts with hk_). You do not need to connect or set anything up: choose Recovery on the left and enter it there, with the service address and vault id from the same e-mail.',
     )
   }
   if (!keyKindOf(key)) {

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react'
 import type {
   HeirVaultFiles,
   RecoveryFileResult,
@@ -84,6 +84,25 @@ function FileOutcome({ result }: { result: RecoveryFileResult }) {
   )
 }
 
+/** Past this many files, the list of outcomes is folded under its summary (the problems stay above it). */
+const RESULTS_SHOWN_OPEN = 20
+
+/** The outcome per file: open when short, folded behind "Show all N files" when long. */
+function ResultList({ count, children }: { count: number; children: ReactNode }) {
+  const list = (
+    <ul className="plain-list" style={{ listStyle: 'none', paddingLeft: 0 }}>
+      {children}
+    </ul>
+  )
+  if (count <= RESULTS_SHOWN_OPEN) return list
+  return (
+    <details data-testid="recovery-results-folded">
+      <summary>{t.showAllResults(count)}</summary>
+      {list}
+    </details>
+  )
+}
+
 export function RecoveryScreen() {
   const mode = useSettingsStore((s) => s.appInfo?.mode)
   const [source, setSource] = useState<Source>('service')
@@ -99,6 +118,13 @@ export function RecoveryScreen() {
   const [busy, setBusy] = useState(false)
   const [progress, setProgress] = useState<RecoveryProgress>()
   const [report, setReport] = useState<RecoveryReport>()
+  const reportRef = useRef<HTMLDivElement>(null)
+  // The outcome is what the heir waited for: brought into view (and focus) when it arrives.
+  useEffect(() => {
+    if (!report) return
+    reportRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' })
+    reportRef.current?.focus({ preventScroll: true })
+  }, [report])
   const [finishedAt, setFinishedAt] = useState<number>()
   const [error, setError] = useState<unknown>()
 
@@ -291,7 +317,11 @@ export function RecoveryScreen() {
             >
               {listingBusy ? t.looking : t.showFiles}
             </button>
-            <span className="muted small">{t.showFilesNote}</span>
+            <span className="muted small">
+              {serviceUrl.trim() && accessToken.trim() && !vaultId.trim()
+                ? t.showFilesNeedsVaultId
+                : t.showFilesNote}
+            </span>
           </div>
           {listError !== undefined && <ErrorNotice error={listError} />}
           {listing?.practice && (
@@ -323,7 +353,7 @@ export function RecoveryScreen() {
                   </li>
                 ))}
               </ul>
-              <p className="muted small">{t.lockedNote}</p>
+              {!enough && <p className="muted small">{t.lockedNote}</p>}
             </div>
           )}
         </form>
@@ -473,7 +503,7 @@ export function RecoveryScreen() {
         )}
         {error !== undefined && <ErrorNotice error={error} />}
         {report && (
-          <div className="panel inset" data-testid="recovery-report">
+          <div className="panel inset" data-testid="recovery-report" ref={reportRef} tabIndex={-1}>
             {report.rehearsal && (
               <div
                 className={`notice ${report.rehearsal.passed ? 'notice-ok' : 'notice-warn'}`}
@@ -539,7 +569,7 @@ export function RecoveryScreen() {
               </p>
             )}
             {recovered > 0 && <p className="muted">{t.openNote}</p>}
-            <ul className="plain-list" style={{ listStyle: 'none', paddingLeft: 0 }}>
+            <ResultList count={report.results.length}>
               {report.results.map((r, i) => (
                 <li
                   // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list where older copies share a file's name
@@ -565,7 +595,7 @@ export function RecoveryScreen() {
                   : <FileOutcome result={r} />
                 </li>
               ))}
-            </ul>
+            </ResultList>
           </div>
         )}
       </form>

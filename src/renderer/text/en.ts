@@ -116,15 +116,18 @@ export const english = (f: LocaleFormat) => ({
     sourceFilesNote: 'Files whose names end in .vault, from a backup or a download.',
     emailStep: '1. Copy three things from the e-mail',
     emailStepNote:
-      "The e-mail's subject starts with “You have been given access”. Copy each item exactly; spaces before or after do not matter.",
+      "The e-mail's subject starts with “You have been given access” (for a practice run, with “[PRACTICE] A practice run”). Copy each item exactly; spaces before or after do not matter.",
     serviceAddress: 'Vault Service address',
     serviceAddressPlaceholder: 'https://…',
-    accessToken: 'Your personal access token (starts with hk_)',
+    accessToken: 'Your personal access code (starts with hk_)',
     accessTokenPlaceholder: 'hk_…',
     vaultId: "Vault id (filled in for you when you enter a guardian's kit)",
     looking: 'Looking…',
     showFiles: 'Show the files',
     showFilesNote: 'Optional: see what the vault holds before you start.',
+    showFilesNeedsVaultId:
+      "Needs the vault id too: it is in the e-mail, or filled in by itself once you enter a guardian's kit in step 2.",
+    showAllResults: (n: number) => `Show the outcome for each of the ${f.number(n)} files`,
     vaultHolds: (files: number, size: string) =>
       `The vault holds ${f.count(files, { one: 'file', other: 'files' })} (${size} in total)`,
     lockedNote: "They are locked until enough guardians' kits are entered below.",

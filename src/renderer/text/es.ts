@@ -54,7 +54,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     sourceFilesNote: 'Archivos cuyo nombre termina en .vault, de una copia de seguridad o una descarga.',
     emailStep: '1. Copie tres datos del correo electrónico',
     emailStepNote:
-      'El asunto del correo empieza por «You have been given access». Copie cada dato tal cual; los espacios al principio o al final no importan.',
+      'El asunto del correo empieza por «You have been given access» (en un ensayo, por «[PRACTICE] A practice run»). Copie cada dato tal cual; los espacios al principio o al final no importan.',
     serviceAddress: 'Dirección del servicio de bóvedas (Vault Service)',
     serviceAddressPlaceholder: 'https://…',
     accessToken: 'Su código de acceso personal (empieza por hk_)',
@@ -63,6 +63,9 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     looking: 'Buscando…',
     showFiles: 'Ver los archivos',
     showFilesNote: 'Opcional: vea lo que contiene la bóveda antes de empezar.',
+    showFilesNeedsVaultId:
+      'Hace falta también el identificador de la bóveda: está en el correo, o se rellena solo al introducir el kit de un guardián en el paso 2.',
+    showAllResults: (n: number) => `Mostrar el resultado de cada uno de los ${f.number(n)} archivos`,
     vaultHolds: (files: number, size: string) =>
       `La bóveda contiene ${f.count(files, { one: 'archivo', other: 'archivos' })} (${size} en total)`,
     lockedNote: 'Están bloqueados hasta que se introduzcan abajo los kits de suficientes guardianes.',

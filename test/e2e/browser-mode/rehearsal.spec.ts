@@ -145,7 +145,7 @@ test('the heir recovers the practice file with practice kits; nothing on the hei
     await heir.goto(heirApp.url)
     await heir.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
     await heir.getByLabel('Vault Service address').fill(service.url)
-    await heir.getByLabel(/access token/).fill(token)
+    await heir.getByLabel(/personal access code/).fill(token)
     await heir.getByLabel(/Vault id/).fill(vaultId)
     // Two practice kits are enough, as two real kits would be on the day (2 of 3).
     await heir.getByLabel('Kit 1').fill(practiceKits[0]!)

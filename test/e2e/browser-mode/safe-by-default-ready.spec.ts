@@ -223,7 +223,7 @@ test('a practice release: the heir recovers the practice file with practice kits
     await heir.goto(heirApp.url)
     await heir.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
     await heir.getByLabel('Vault Service address').fill(service.url)
-    await heir.getByLabel(/access token/).fill(token!)
+    await heir.getByLabel(/personal access code/).fill(token!)
     await heir.getByLabel(/Vault id/).fill(vaultId!)
     await heir.getByRole('button', { name: 'Show the files' }).click()
     await expect(heir.getByTestId('heir-files')).toContainText('opens one practice file')

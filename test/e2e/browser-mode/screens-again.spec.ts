@@ -1,12 +1,19 @@
 // Issue 30, the owner's screens tried again: each test is one point a newcomer met, on an app of its
 // own, so any of them runs alone.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { expect, type Page, test } from '@playwright/test'
 import { startService } from '../../../src/service'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
-import { encodeShareWords, generateVaultKey, splitVaultKey } from '../../../src/vault-format'
+import {
+  collectBytes,
+  encodeShareWords,
+  encryptStream,
+  generateVaultKey,
+  splitVaultKey,
+} from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { openOwnerKit } from '../support/owner-kit-steps'
 import { collectPageErrors, startLocally } from '../support/page-steps'
@@ -330,5 +337,56 @@ test('Settings → Connections after a restart without a keychain: the gone key 
     app = undefined
     await service.close()
     await rm(serviceDir, { recursive: true, force: true })
+  }
+})
+
+test('Recovery: says why Show the files waits, brings the outcome into view, and folds a long list', async ({
+  browser,
+}) => {
+  app = await startBrowserModeApp()
+  const dir = await mkdtemp(join(tmpdir(), 'vault-e2e-screens-recovery-'))
+  try {
+    const vaultKey = generateVaultKey()
+    const shares = await splitVaultKey(vaultKey, 'vlt_many', SSS_PRESET_SHAPE.standard)
+    for (let n = 0; n < 24; n++) {
+      const bytes = Buffer.from(`letter ${n}\n`)
+      const blob = await collectBytes(
+        encryptStream(Readable.from([bytes]), {
+          vaultKey,
+          vaultId: 'vlt_many',
+          identity: { path: `letters/letter-${n}.txt`, size: bytes.length },
+        }),
+      )
+      await writeFile(join(dir, `letter-${n}.vault`), blob)
+    }
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.goto(app.url)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+    await page.getByLabel('Vault Service address').fill('https://vault.example.com')
+    await page.getByLabel(/personal access code/).fill('hk_something')
+    await expect(page.getByRole('button', { name: 'Show the files' })).toBeDisabled()
+    await expect(page.getByText('Needs the vault id too')).toBeVisible()
+
+    await page.getByText('I have the encrypted files on this computer').click()
+    await page.getByLabel('Encrypted files or folders (one full path per line)').fill(dir)
+    await page.getByLabel('Kit 1').fill(encodeShareWords(shares[0]!))
+    await page.getByLabel('Kit 1').blur()
+    await page.getByRole('button', { name: 'Add another kit' }).click()
+    await page.getByLabel('Kit 2').fill(encodeShareWords(shares[2]!))
+    await page.getByLabel('Kit 2').blur()
+    await page.getByLabel('Folder for the recovered files').fill(join(dir, 'out'))
+    await page.getByRole('button', { name: 'Verify and decrypt' }).click()
+    const report = page.getByTestId('recovery-report')
+    await expect(report).toContainText('All 24 files recovered and checked.', { timeout: 30_000 })
+    await expect(report).toBeInViewport()
+    const folded = report.getByTestId('recovery-results-folded')
+    await expect(folded).toContainText('Show the outcome for each of the 24 files')
+    await expect(folded.getByRole('listitem').first()).toBeHidden()
+    await folded.getByText('Show the outcome for each of the 24 files').click()
+    await expect(folded.getByRole('listitem')).toHaveCount(24)
+    await page.screenshot({ path: 'test-results/screenshots/recovery-folded.png' })
+    await page.close()
+  } finally {
+    await rm(dir, { recursive: true, force: true })
   }
 })
