@@ -402,7 +402,10 @@ export class VaultSession {
     })
     watcher.on('claim-alarm', (alarm) => {
       this.events.emit('claim-alarm', alarm)
-      this.#notice(claimNotice(this.labelOf(alarm.vaultId), alarm, new Date(alarm.claimedAt).toUTCString()))
+      // "Thu, 26 Nov 2026": the day is what matters; the service's page and e-mail give the time.
+      this.#notice(
+        claimNotice(this.labelOf(alarm.vaultId), alarm, new Date(alarm.claimedAt).toUTCString().slice(0, 16)),
+      )
     })
     reminders.on('due', (due) => {
       this.events.emit('reminder', due)

@@ -5,6 +5,7 @@ import { releaseProgress } from '../display/release-text'
 import { useWriteAccess } from '../stores/connection-store'
 import { format, text } from '../text'
 import { AskFirstButton } from './AskFirstButton'
+import { UntrustedName } from './UntrustedName'
 
 const t = text.releaseStatus
 
@@ -42,6 +43,20 @@ export function CancelReleaseButton({ v }: { v: VaultView }) {
   )
 }
 
+/** An active vault some guardians claimed, short of a release: who claimed last, how many, what to do. */
+function ClaimBanner({ v }: { v: VaultView }) {
+  const claims = v.claims!
+  return (
+    <div className="releasing-banner claim-banner" role="alert" data-testid="claim-banner">
+      <div>
+        <strong>{t.claimedTitle}</strong> <UntrustedName name={claims.lastBy} />{' '}
+        {t.claimedBy(format.date(claims.lastAt))} {t.claimedCount(claims.count, claims.needed)}{' '}
+        {t.claimedAdvice(LIMITS.contestationDays)}
+      </div>
+    </div>
+  )
+}
+
 /** Shown on every screen of a releasing vault (dates, days left, the way to stop it), or a released one. */
 export function ReleasingBanner({ vaultView }: { vaultView: VaultView }) {
   if (vaultView.state === 'released') {
@@ -51,6 +66,7 @@ export function ReleasingBanner({ vaultView }: { vaultView: VaultView }) {
       </div>
     )
   }
+  if (vaultView.state === 'active' && vaultView.claims) return <ClaimBanner v={vaultView} />
   if (vaultView.state !== 'releasing') return null
   return (
     <div className="releasing-banner" role="alert" data-testid="releasing-banner">

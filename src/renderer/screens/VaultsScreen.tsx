@@ -167,6 +167,11 @@ function VaultCard({ v }: { v: VaultView }) {
       {v.state === 'releasing' && (
         <p className="card-alarm">{text.vaults.releasingAlarm(daysLeftToCancel(v, now))}</p>
       )}
+      {v.state === 'active' && v.claims && (
+        <p className="card-alarm" data-testid="card-claim">
+          <UntrustedName name={v.claims.lastBy} /> {text.vaults.claimAlarm(v.claims.count, v.claims.needed)}
+        </p>
+      )}
       <dl className="card-facts">
         <dt>{text.vaults.credits}</dt>
         <dd data-testid="vault-credits">{text.common.credits(v.creditsBalance)}</dd>

@@ -267,6 +267,12 @@ export const english = (f: LocaleFormat) => ({
     releasedNote:
       "Nothing about the release can be changed any more: no check-ins, no release settings. Your heirs recover the files with the guardians' kits.",
     settingsWhileActive: 'Check-ins and release settings apply while the vault is active.',
+    claimedTitle: 'A guardian says you can no longer act.',
+    claimedBy: (date: string) => `claimed a release of this vault on ${date}:`,
+    claimedCount: (count: number, needed: number) =>
+      `${f.number(count)} of ${f.number(needed)} guardian claims needed to start one.`,
+    claimedAdvice: (days: number) =>
+      `If you are well, talk to your guardians now. Once a release starts, you can cancel it here for ${f.count(days, { one: 'day', other: 'days' })}.`,
   },
   uploadCost: {
     permanentStore:
@@ -770,6 +776,8 @@ export const english = (f: LocaleFormat) => ({
     create: 'Create vault',
     releasingAlarm: (days: number) =>
       `Releasing to heirs: ${f.count(days, { one: 'day', other: 'days' })} left to cancel`,
+    claimAlarm: (count: number, needed: number) =>
+      `claimed a release: ${f.number(count)} of ${f.number(needed)} guardian claims needed`,
     credits: 'Credits',
     contents: 'Contents',
     contentsCounts: (files: number | null, blobs: number, guardians: number, heirs: number) =>

@@ -13,6 +13,7 @@ import type {
   ServiceExtension,
   UploadedAsset,
   Vault,
+  VaultClaims,
 } from '../api'
 import type { AppErrorData } from '../app-error'
 
@@ -162,6 +163,8 @@ export interface VaultView extends Vault {
    * assetCount counts the service's blobs (a bundle of 300 files is one); null when none are known here.
    */
   fileCount: number | null
+  /** Guardian claims that count now (the service's, when well formed); null when none. */
+  claims: VaultClaims | null
   readiness: VaultReadiness
 }
 

@@ -112,7 +112,18 @@ test("the owner's app raises the alarm", async () => {
   await expect(alarm).toContainText(/Ana Ruiz.? claimed/)
   await expect(alarm).toContainText('1 of 2 claims needed')
   await expect(alarm).toContainText('If you are well, talk to your guardians now')
+  await expect(page.getByTestId('card-claim')).toContainText(
+    /Ana Ruiz.? claimed a release: 1 of 2 guardian claims needed/,
+  )
   await shot(page, '3-owner-alarm')
+  await page.getByTestId('vault-card').getByRole('button').first().click()
+  const banner = page.getByTestId('claim-banner')
+  await expect(banner).toContainText('A guardian says you can no longer act.')
+  await expect(banner).toContainText(
+    /Ana Ruiz.? claimed a release of this vault on .*1 of 2 guardian claims needed/,
+  )
+  await shot(page, '3b-owner-vault-banner')
+  await page.getByRole('button', { name: '← All vaults' }).click()
 })
 
 test("every guardian's page shows the claim; Bo's claim starts the release and the pages say until when", async ({

@@ -1,6 +1,7 @@
 // How a vault looks to the window and the tray: its label, its view (what the service reports, what
 // this device remembers, and its readiness) and the tray's summary of all views. Pure functions.
 import type { VaultDetails } from '../../../service-client'
+import type { VaultClaims } from '../../../shared/api'
 import type {
   KeyStorageInfo,
   LostVaultKey,
@@ -24,6 +25,17 @@ export function vaultLabel(vaultId: string): string {
 /** The owner's name for the vault: the one the service keeps wins; one kept on this device covers services without names. */
 export function vaultName(vault: Pick<VaultDetails, 'name'>, record: VaultRecord): string | null {
   return vault.name || record.name || null
+}
+
+/** The service's claims when they make sense (a service may be wrong or hostile), else null: no alarm. */
+export function wellFormedClaims(value: unknown): VaultClaims | null {
+  if (!value || typeof value !== 'object') return null
+  const c = value as Record<string, unknown>
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0
+  if (!count(c.count) || !count(c.needed)) return null
+  if (typeof c.lastAt !== 'string' || Number.isNaN(Date.parse(c.lastAt))) return null
+  if (typeof c.lastBy !== 'string' || c.lastBy.length > 400) return null
+  return { count: c.count, needed: c.needed, lastAt: c.lastAt, lastBy: c.lastBy }
 }
 
 export interface VaultViewInput {
@@ -74,6 +86,7 @@ export function vaultView(input: VaultViewInput): VaultView {
     ownerKitConfirmedAt: ownerKitConfirmed ? (record.ownerKit?.confirmedAt ?? null) : null,
     checkInLinks: typeof vault.checkInLinks === 'boolean' ? vault.checkInLinks : null,
     fileCount: input.fileCount ?? null,
+    claims: wellFormedClaims(vault.claims),
     readiness,
   }
 }

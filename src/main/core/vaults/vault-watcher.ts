@@ -5,10 +5,11 @@
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { type VaultApiClient, VaultApiError, type VaultDetails } from '../../../service-client'
-import type { VaultClaims, VaultState } from '../../../shared/api'
+import type { VaultState } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import { JsonFileWriter, readJsonFile } from '../storage/json-file'
 import { daysLeftToCancel } from './release-countdown'
+import { wellFormedClaims } from './vault-view'
 
 export interface VaultStateChange {
   vaultId: string
@@ -317,15 +318,4 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
       userMessage: `Could not refresh the vaults: ${error instanceof Error ? error.message : String(error)}`,
     })
   }
-}
-
-/** The service's claims when they make sense (a service may be wrong or hostile), else null: no alarm. */
-function wellFormedClaims(value: unknown): VaultClaims | null {
-  if (!value || typeof value !== 'object') return null
-  const c = value as Record<string, unknown>
-  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n > 0
-  if (!count(c.count) || !count(c.needed)) return null
-  if (typeof c.lastAt !== 'string' || Number.isNaN(Date.parse(c.lastAt))) return null
-  if (typeof c.lastBy !== 'string' || c.lastBy.length > 400) return null
-  return { count: c.count, needed: c.needed, lastAt: c.lastAt, lastBy: c.lastBy }
 }
