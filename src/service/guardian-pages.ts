@@ -40,26 +40,29 @@ async function standParagraphs(
   const g = text.guardian
   const owner = isolateName(found.vault.owner_email)
   const stand: ClaimStand = await claimStandOf(ctx, found.vault.id)
+  // In UTC, said so: the service's own time zone means nothing to a guardian elsewhere.
+  const utc = new Intl.DateTimeFormat(format.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  })
+  const when = (iso: string) => `${utc.format(new Date(iso))} UTC`
   const named = (claims: { name: string; at: string }[]) =>
-    claims.map((c) => ({ name: isolateName(c.name), on: format.dateTime(c.at) }))
+    claims.map((c) => ({ name: isolateName(c.name), on: when(c.at) }))
   switch (stand.kind) {
     case 'none':
       return [g.standNone]
     case 'claims':
       return [g.standClaims(stand.claims.length, stand.threshold, named(stand.claims)), g.circleOnly]
-    case 'releasing': {
-      const { threshold } = SSS_PRESET_SHAPE[found.vault.sss_preset]
+    case 'releasing':
       return [
-        g.standReleasing(format.dateTime(stand.heirsAt), owner),
-        ...(stand.claims.length
-          ? [g.standClaims(stand.claims.length, threshold, named(stand.claims)), g.circleOnly]
-          : []),
+        g.standReleasing(when(stand.heirsAt), owner),
+        ...(stand.claims.length ? [g.startedByClaims(named(stand.claims)), g.circleOnly] : []),
       ]
-    }
     case 'cancelled':
-      return [g.standCancelled(format.dateTime(stand.at), owner)]
+      return [g.standCancelled(when(stand.at), owner)]
     case 'released':
-      return [g.standReleased(format.dateTime(stand.at))]
+      return [g.standReleased(when(stand.at))]
   }
 }
 

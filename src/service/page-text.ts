@@ -45,6 +45,7 @@ export interface PageText {
     standNone: string
     standClaims(count: number, threshold: number, claims: readonly { name: string; on: string }[]): string
     standReleasing(heirsOn: string, owner: string): string
+    startedByClaims(claims: readonly { name: string; on: string }[]): string
     standCancelled(on: string, owner: string): string
     standReleased(on: string): string
     circleOnly: string
@@ -156,6 +157,8 @@ function english(f: LocaleFormat): PageText {
         `Where it stands: ${f.number(count)} of ${f.count(threshold, guardians)} have claimed: ${claims.map((c) => `${c.name} on ${c.on}`).join('; ')}.`,
       standReleasing: (heirsOn, owner) =>
         `Where it stands: a release is under way. The heirs get access on ${heirsOn} unless ${owner} cancels it.`,
+      startedByClaims: (claims) =>
+        `It started with the claims of ${claims.map((c) => `${c.name} on ${c.on}`).join('; ')}.`,
       standCancelled: (on, owner) =>
         `Where it stands: ${owner} cancelled the release on ${on}; no claim counts now.`,
       standReleased: (on) => `Where it stands: the vault was released on ${on}; the heirs have access.`,
@@ -306,6 +309,8 @@ function spanish(f: LocaleFormat): PageText {
         `Cómo va: han reclamado ${f.number(count)} de ${f.count(threshold, guardians)}: ${claims.map((c) => `${c.name} el ${c.on}`).join('; ')}.`,
       standReleasing: (heirsOn, owner) =>
         `Cómo va: hay una liberación en curso. Los herederos obtienen acceso el ${heirsOn} salvo que ${owner} la cancele.`,
+      startedByClaims: (claims) =>
+        `Empezó con las reclamaciones de ${claims.map((c) => `${c.name} el ${c.on}`).join('; ')}.`,
       standCancelled: (on, owner) =>
         `Cómo va: ${owner} canceló la liberación el ${on}; ahora no cuenta ninguna reclamación.`,
       standReleased: (on) => `Cómo va: la bóveda se liberó el ${on}; los herederos tienen acceso.`,
