@@ -228,6 +228,8 @@ describe.each(BACKENDS)('$name', ({ open, skip }) => {
             contestation_alert_day_3: 1,
             contestation_alert_day_21: 1,
             heir_access: 2,
+            // The guardian learns of the start once, like the owner.
+            release_started_guardian: 1,
           })
         }
         expect(kinds[monthly]).toEqual({ check_in_reminder: 1, contestation_alert_day_0: 1 })
