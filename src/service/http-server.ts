@@ -387,6 +387,10 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         )
       }
       if (principal.kind === 'practice') await markOpened(ctx, principal.rehearsalId)
+      // Who claimed is for the owner and the guardians (the circle), not for an heir's access code.
+      if (owner === undefined) {
+        return okSerialized(request, reply, JSON.stringify({ ...JSON.parse(found.json), claims: null }))
+      }
       return okSerialized(request, reply, found.json)
     })
     route<{ id: string }>('PATCH', '/vault/:id', write('otherPost'), async (request, reply) => {

@@ -199,6 +199,30 @@ describe('the release the claims start, and its cancel', () => {
   })
 })
 
+describe('who sees the claims field', () => {
+  it("the owner does; an heir's access code does not (names are for the circle)", async () => {
+    t = await startTestService()
+    const { apiKey, vaultId, gina, gus, vault } = await circle()
+    await call(t.url, 'POST', `/api/vault/${vaultId}/heir`, {
+      key: apiKey,
+      json: { name: 'Hana Heir', email: 'hana@example.com' },
+    })
+    await fetch(linkFrom(gina, 'claim'), { method: 'POST' })
+    await fetch(linkFrom(gus, 'claim'), { method: 'POST' })
+    t.advance(30 * DAY_MS)
+    await t.service.tick()
+    expect((await vault()).claims).toMatchObject({ count: 2, needed: 2 })
+    const [access] = ofKind((await t.service.admin.outbox({ vault: vaultId })).messages, 'heir_access')
+    const token = /(hk_[A-Za-z0-9_-]{43})/.exec(access!.body)![1]!
+    const seen = await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: token })
+    expect(seen.status).toBe(200)
+    expect(seen.body.data.state).toBe('released')
+    expect(seen.body.data.claims).toBeNull()
+    // And the owner's answer, read again after the heir's, still has them (the read cache is shared).
+    expect((await vault()).claims).toMatchObject({ count: 2, lastBy: 'Gus Guardian' })
+  })
+})
+
 describe('names on the claim page are escaped', () => {
   it('a claimer named like markup shows as text', async () => {
     t = await startTestService()
