@@ -144,7 +144,7 @@ const vault = objectOf<VaultView>(
     releasedAt: orNull(timestamp('when the vault was released')),
     claims: orNull(
       objectOf<VaultClaims>(
-        'guardian claims that count now (guardian_claim vaults); null when nobody has claimed. A claim short of `needed` does not start a release: the owner can check in and talk to the guardians',
+        "guardian claims that count now (guardian_claim vaults); null when nobody has claimed, and always null to an heir's or a practice access code. A claim short of `needed` starts nothing: the owner's app raises an alarm",
         {
           count: count('accepted guardians who claimed'),
           needed: count('claims that start a release (the split threshold)'),
