@@ -203,7 +203,10 @@ describe('guardian removal re-splits; the heir meets the edges', () => {
     for (const name of ['letter.txt', 'scans/deed.pdf', 'scans/passport.png']) {
       originals.set(name, await sha256File(join(source, name)))
     }
-    // No keychain here: the owner kit is saved and confirmed before the first upload.
+    // No keychain here: the owner kit is saved and confirmed before the first upload (shown once the
+    // owner typed the vault's name, as the window asks).
+    const gate = await ok<{ typeThis: string }>('getOwnerKitGate', { vaultId })
+    await ok('openOwnerKitGate', { vaultId, typed: gate.typeThis })
     const ownerWords = kitWords(await ok<GuardianKit>('getOwnerKit', { vaultId })).split(' ')
     const check = await ok<{ positions: number[] }>('getOwnerKitCheck', { vaultId })
     await ok('confirmOwnerKit', {
