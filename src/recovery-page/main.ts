@@ -2,6 +2,7 @@
 // from a file or served by a Vault Service, following the app's Recovery screen: where the encrypted
 // files are, the guardians' kits, then the files decrypted, checked and written, with the recovery
 // tool's report. No request of its own making: the remote sources ask only what the heir typed.
+import { AppError } from '../shared/app-error'
 import { shownTime } from '../vault-format/recovery-plan'
 import { droppedFiles, type LocalFile, localSource, vaultFiles } from './local-source'
 import { checkKit, type KitCheck, keyFromKits, kitsSummary } from './page-kits'
@@ -209,8 +210,8 @@ async function recover(): Promise<void> {
     if (signal.aborted) {
       state.error = words.stopped
     } else {
-      const e = error as { userMessage?: string; message?: string }
-      state.error = e.userMessage ?? e.message ?? String(error)
+      state.error =
+        error instanceof AppError ? error.userMessage : error instanceof Error ? error.message : String(error)
     }
   } finally {
     state.busy = false

@@ -6,6 +6,7 @@
 // the authenticated blobs, placed by shared/portable-names.ts (confined, Windows-safe, no collisions);
 // a file is written as it is decrypted and kept only once all of it authenticated (and had the listed
 // content), else removed.
+import { AppError } from '../shared/app-error'
 import { confinedSegments, OutputNames, windowsSafeSegment } from '../shared/portable-names'
 import { webCryptoBatchRunner } from '../vault-format/aead-webcrypto'
 import { contentHash } from '../vault-format/arweave-ref'
@@ -43,13 +44,14 @@ export interface PageFileSink {
 
 export type PageWriteFailure = 'exists' | 'too-large' | 'write-failed'
 
-export class PageWriteError extends Error {
+/** A file the page could not write (in the way, too large, refused by the browser): its words are the heir's. */
+export class PageWriteError extends AppError {
   override readonly name = 'PageWriteError'
   constructor(
     readonly reason: PageWriteFailure,
     message: string,
   ) {
-    super(message)
+    super({ code: 'PAGE_WRITE_FAILED', userMessage: message })
   }
 }
 
@@ -156,8 +158,8 @@ async function* bytesOf(
 function failureOf(label: string, error: unknown, words: PageRecoveryOptions['words']) {
   if (error instanceof FileCipherError) return { message: error.message, damaged: true }
   if (error instanceof PageWriteError) return { message: error.message, damaged: false }
-  const e = error as { message?: string; userMessage?: string }
-  return { message: e?.userMessage ?? words.readFailed(label, e?.message ?? String(error)), damaged: false }
+  if (error instanceof AppError) return { message: error.userMessage, damaged: false }
+  return { message: words.readFailed(label, (error as Error)?.message ?? String(error)), damaged: false }
 }
 
 function isAbort(error: unknown, signal?: AbortSignal): boolean {

@@ -1,10 +1,16 @@
 // A kit's QR code read in the page: from a photo (canvas + jsQR, as the app's Recovery screen does) or
 // from the camera (getUserMedia, a frame at a time). Nothing leaves the page.
+
 import jsQR from 'jsqr'
+import { AppError } from '../shared/app-error'
 import type { PageText } from './page-text'
 
-export class QrReadError extends Error {
+/** A photo or camera frame without a readable kit code: its words are the heir's. */
+export class QrReadError extends AppError {
   override readonly name = 'QrReadError'
+  constructor(message: string) {
+    super({ code: 'QR_UNREADABLE', userMessage: message })
+  }
 }
 
 function codeIn(context: CanvasRenderingContext2D, width: number, height: number): string | null {

@@ -25,7 +25,6 @@ import {
   decodeShareWords,
   ENCRYPTED_FILE_SUFFIX,
 } from '../../../vault-format'
-import { ShareInputError } from '../../../vault-format/format-errors'
 import { kitCheckCodeOf } from '../../../vault-format/kit-check'
 import { asAppError, type EventHub, type HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
@@ -62,13 +61,8 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
   return {
     // The words are read here and only the code derived from them is sent, with the link's token.
     checkKit: async ({ text, guardianLink }) => {
-      let kit: ReturnType<typeof decodeShareWords>
-      try {
-        kit = decodeShareWords(text)
-      } catch (error) {
-        if (!(error instanceof ShareInputError)) throw error
-        throw new AppError({ code: 'BAD_KIT', userMessage: error.message })
-      }
+      // A kit that cannot be read is a ShareInputError, which dispatch turns into its words (asAppError).
+      const kit = decodeShareWords(text)
       const code = kitCheckCodeOf(kit)
       const view = {
         code,
