@@ -41,9 +41,15 @@ ${signature}`,
   }
 }
 
+/** A vault as its owner reads it: its name when it has one, with the id (what support and the app show). */
+function vaultCalled(p: { vaultId: string; vaultName?: string | null }): string {
+  return p.vaultName ? `“${p.vaultName}” (${p.vaultId})` : p.vaultId
+}
+
 export function contestationAlert(p: {
   day: number
   vaultId: string
+  vaultName?: string | null
   reason: string
   startedAt: string
   endsAt: string
@@ -59,14 +65,13 @@ export function contestationAlert(p: {
     p.day === 0 ? 'A release of your vault has started' : `Reminder (day ${p.day}): your vault is releasing`
   return {
     subject: `${urgency}: ${daysLeft} days left to cancel`,
-    body: `A release of your vault ${p.vaultId} started on ${p.startedAt} (${p.reason}).
+    body: `A release of your vault ${vaultCalled(p)} started on ${readableDate(p.startedAt)} (${readableInstants(p.reason)}).
 ${claimedBy}
-Unless you cancel it, your heirs will be given access to the vault on ${p.endsAt}, ${daysLeft} days from day ${p.day} of the
+Unless you cancel it, your heirs will be given access to the vault on ${readableDate(p.endsAt)}, ${daysLeft} days from day ${p.day} of the
 ${LIMITS.contestationDays}-day contestation period.
 
-If you are fine and this is a mistake, cancel the release now:
-  - in the Vault Desktop app: open the vault and press "Cancel release", or
-  - with your sk_human_ API key: POST ${p.baseUrl}/api/vault/${p.vaultId}/release/cancel
+If you are fine and this is a mistake, cancel the release now: in the Vault Desktop app, open the vault and press
+"Cancel release". Any copy of Vault Desktop connected to this service (${p.baseUrl}) with your key can do it.
 
 You will be reminded on days ${LIMITS.contestationAlertDays.join(', ')} of the period.
 ${signature}`,
@@ -146,17 +151,24 @@ ${signature}`,
   }
 }
 
-export function releaseCancelled(p: { vaultId: string; cancelledAt: string }) {
+export function releaseCancelled(p: { vaultId: string; vaultName?: string | null; cancelledAt: string }) {
   return {
     subject: 'The release of your vault was cancelled',
-    body: `The release of your vault ${p.vaultId} was cancelled on ${p.cancelledAt}. Your vault is active again.
+    body: `The release of your vault ${vaultCalled(p)} was cancelled on ${readableDate(p.cancelledAt)}. Your vault is active again.
 If you did not cancel it yourself, check who holds your API keys and revoke the ones you do not recognise.
 ${signature}`,
   }
 }
 
-/** A date as people read it, with the exact instant after it: "Tue, 08 Jan 2030 00:00 UTC (2030-01-08T00:00:00.000Z)". */
-const readableDate = (iso: string) => `${new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC')} (${iso})`
+/**
+ * A date as people read it: "Tue, 08 Jan 2030 00:00 UTC". The service knows no reader's language or
+ * time zone, so it says UTC; the app shows the same instants in the reader's own format.
+ */
+const readableDate = (iso: string) => new Date(iso).toUTCString().replace(/:\d\d GMT$/, ' UTC')
+
+/** A recorded sentence ("no check-in by the deadline 2030-01-08T00:00:00.000Z") with its instants readable. */
+const readableInstants = (text: string) =>
+  text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z/g, (iso) => readableDate(iso))
 
 export function mailTest(p: { accountEmail: string; baseUrl: string; at: string }) {
   return {

@@ -122,6 +122,7 @@ async function sendAlert(
   const mail = contestationAlert({
     day,
     vaultId: vault.id,
+    vaultName: vault.name,
     reason: release.reason,
     startedAt: release.started_at,
     endsAt: release.contestation_ends_at,
@@ -296,7 +297,7 @@ export async function cancelRelease(
       vaultId,
       kind: 'release_cancelled',
       to: owner,
-      ...releaseCancelled({ vaultId, cancelledAt: now }),
+      ...releaseCancelled({ vaultId, vaultName: vault.name, cancelledAt: now }),
     })
     for (const guardian of await circleOf(ctx, vaultId)) {
       await queueMail(ctx, {

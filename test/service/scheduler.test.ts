@@ -75,7 +75,13 @@ describe('dead man switch release', () => {
     expect(alerts(await outbox())).toEqual([0])
     const day0 = (await outbox()).find((m) => m.kind === 'contestation_alert_day_0')!
     expect(day0.to).toBe('owner@example.com')
-    expect(day0.body).toContain(`/api/vault/${vaultId}/release/cancel`)
+    // The owner is sent to the app's Cancel, with the date as people read it (issue 30, point 18): no API
+    // call with a key to type, no raw timestamp.
+    expect(day0.body).toContain('press\n"Cancel release"')
+    expect(day0.body).not.toContain('/release/cancel')
+    expect(day0.body).not.toContain('sk_human_')
+    expect(day0.body).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/)
+    expect(day0.body).toMatch(/started on \w{3}, \d\d \w{3} \d{4} \d\d:\d\d UTC/)
 
     // Changes and check-ins are refused while releasing.
     expect((await call(t.url, 'POST', `/api/vault/${vaultId}/release/checkin`, { key: apiKey })).status).toBe(
