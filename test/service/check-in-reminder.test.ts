@@ -88,7 +88,9 @@ describe('check-in reminder e-mails', () => {
     expect(more).toEqual([])
     expect(mail).toMatchObject({ to: 'owner@example.com', kind: 'check_in_reminder' })
     expect(mail!.subject).toContain('Check in by')
-    expect(mail!.body).toContain(due)
+    // The deadline in words, never as a raw timestamp (issue 30, point 18).
+    expect(mail!.body).toContain(new Date(due).toUTCString().replace(/:\d\d GMT$/, ' UTC'))
+    expect(mail!.body).not.toContain(due)
     expect(linkIn(mail!)).toMatch(new RegExp(`^${t.url}/check-in/ck_`))
     // Only the token's hash is stored, and a delivered copy loses the token.
     const token = linkIn(mail!).split('/').pop()!
