@@ -300,6 +300,16 @@ describe('tray, notifications and the window', () => {
     const { vault, vaultId } = await localVault(shell)
     const target = join(await scratchDir(), 'owner kit.pdf')
 
+    // Never printed before the owner confirmed; on Linux Electron offers no system check, so the
+    // vault's name is typed.
+    expect((await vault.printOwnerKit({ vaultId, as: 'pdf' })) as { ok: boolean }).toMatchObject({
+      ok: false,
+      error: { code: 'OWNER_KIT_LOCKED' },
+    })
+    const gate = await answer(vault.getOwnerKitGate({ vaultId }))
+    expect(gate).toMatchObject({ method: 'typed', systemName: null })
+    await answer(vault.openOwnerKitGate({ vaultId, typed: (gate as { typeThis: string }).typeThis }))
+
     world.dialogAnswers.save = undefined
     expect(await answer(vault.printOwnerKit({ vaultId, as: 'pdf' }))).toEqual({ saved: null })
     expect(existsSync(target)).toBe(false)
