@@ -319,18 +319,23 @@ async function blobBytes(
       if (!remote) return
       const sink = await openDownload(part, have > 0)
       let room = blob.encryptedBytes - have
+      // One piece is written to the download file while it is decrypted (never more: memory stays flat).
+      let writing: Promise<unknown> | undefined
       try {
         for await (const piece of remote as AsyncIterable<Buffer>) {
           if (piece.length > room) throw new LongerThanListed()
           room -= piece.length
-          await sink.write(piece)
+          await writing
+          writing = sink.write(piece)
           counted(piece.length)
           yield piece
         }
+        await writing
       } catch (error) {
         if (!(error instanceof LongerThanListed)) onReadError(error)
         throw error
       } finally {
+        await writing?.catch(() => {})
         await sink.close()
       }
     },
