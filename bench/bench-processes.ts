@@ -1,10 +1,33 @@
-// What the process benchmarks share (bench/upload.ts, bench/owner-download.ts): the local service
-// in a child process of its own, a random test file, the median, and progress lines on stderr (the
-// last stdout line is the result).
+// What the process benchmarks share (bench/upload.ts, bench/owner-download.ts, bench/heir-recovery.ts):
+// the local service in a child process of its own, the measured side bundled, a random test file, the
+// median, and progress lines on stderr (the last stdout line is the result).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * Bundles a benchmark's measured side into out/bench/<name>.mjs, as the app's processes run bundled
+ * (no tsx in its memory), with the worker threads' modules beside it; returns its path.
+ */
+export async function bundleBenchClient(name: string, entry: string): Promise<string> {
+  const { build } = await import('esbuild')
+  const { NODE_CIPHER_WORKERS } = await import('../scripts/node-cipher-workers.mjs')
+  const outdir = join('out', 'bench')
+  await build({
+    entryPoints: { [name]: entry, ...NODE_CIPHER_WORKERS },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+  return join(outdir, `${name}.mjs`)
+}
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)

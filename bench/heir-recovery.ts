@@ -1,11 +1,19 @@
-// Heir recovery from the service: one large file (default 1 GiB, --mb N to change) uploaded encrypted
-// through the owner's app core, the vault released, then recovered by the heir through
-// recoverFromService. Prints the download and check+decrypt rates, the total, and the peak resident
-// memory of this process (service included), last as one JSON line.
-//   npx tsx bench/heir-recovery.ts [--mb 1024]
-import { stat } from 'node:fs/promises'
+// Heir recovery from the service, the heir's side measured apart: one large file (default 1 GiB,
+// --mb N to change) uploaded encrypted through the owner's app core, the vault released, then, in a
+// process of its own per run (the service stays in this one), the heir's tool recovers it with the
+// access code (download, check, decrypt: recoverFromService), against a plain download of the same
+// blob with the same code. One untimed run of each, then --rounds=N (default 3) alternating; medians.
+// Last line: {"recoverMBps", "plainMBps", "ratio", "peakRssMB": {recover, plain}, ...}. Targets
+// (issue 31): peak RSS under 150 MB for 1 GB, and at least 0.9x the plain download.
+//   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3]
+import { execFile, execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { recoverFromService } from '../src/recovery/heir-recovery'
+import { pipeline } from 'node:stream/promises'
+import { promisify } from 'node:util'
 import {
   DAY_MS,
   heirToken,
@@ -13,11 +21,19 @@ import {
   startReleaseWorld,
   writeSeededFile,
 } from '../test/release/release-fixture'
+import { bundleBenchClient, log, median } from './bench-processes'
+import type { HeirMode, HeirRun } from './heir-client'
 
 const mbArg = process.argv.indexOf('--mb')
 const megabytes = mbArg > 0 ? Number(process.argv[mbArg + 1]) : 1024
 const bytes = megabytes * 1024 * 1024
+const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
+const ROUNDS = roundsArg ? Math.max(1, Number(roundsArg.slice(9))) : 3
+const SETTLE_MS = 2000
+const NAME = 'big.bin'
+const load0 = loadavg()
 
+const clientBundle = await bundleBenchClient('heir-client', 'bench/heir-client.ts')
 const world = await startReleaseWorld('bench-owner@example.com')
 await world.service.admin.addCredits({
   account: world.accountId,
@@ -27,57 +43,100 @@ try {
   const owner = await world.ownerCore()
   const vaultId = (await owner.vaults.create({ preset: 'standard' })).id
   await owner.vaults.addHeir(vaultId, { name: 'Bench Heir', email: 'bench-heir@example.com' })
-  const source = join(await world.tempDir('vault-bench-heir-src-'), 'big.bin')
+  const sourceDir = await world.tempDir('vault-bench-heir-src-')
+  const source = join(sourceDir, NAME)
   await writeSeededFile(source, bytes, 'bench')
-  const uploadStarted = performance.now()
+  const originalSha256 = await sha256Of(source)
+  log(`uploading ${megabytes} MiB encrypted through the owner's app core (untimed)...`)
   await owner.uploads.enqueue({ vaultId, paths: [source] })
   await owner.uploads.idle()
-  const uploadSeconds = (performance.now() - uploadStarted) / 1000
   const vaultKey = await ownerVaultKey(owner, vaultId)
+  const assets = await owner.vaults.listAllAssets(vaultId)
+  const blob = assets.reduce((a, b) => (b.sizeBytes > a.sizeBytes ? b : a))
   await owner.vaults.configureRelease(vaultId, { trigger: 'manual', config: { checkInFrequency: 'weekly' } })
   await owner.vaults.startRelease(vaultId)
   world.advance(30 * DAY_MS + 60_000)
   await world.service.tick()
   const accessToken = heirToken(await world.mail.waitFor('bench-heir@example.com'))
+  const work = await world.tempDir('vault-bench-heir-out-')
 
-  const outDir = await world.tempDir('vault-bench-heir-out-')
-  let peakRss = process.memoryUsage().rss
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss)
-  }, 50)
-  const started = performance.now()
-  let downloadedAt = started
-  const report = await recoverFromService({
-    serviceUrl: world.service.url,
-    accessToken,
-    vaultId,
-    vaultKey,
-    outDir,
-    onProgress: (p) => {
-      if (p.phase === 'downloading') downloadedAt = performance.now()
-    },
-  })
-  const finished = performance.now()
-  clearInterval(sampler)
-  if (report.stopped || report.results[0]?.status !== 'recovered') {
-    throw new Error(`recovery failed: ${JSON.stringify(report)}`)
+  let checked = false
+  let runNumber = 0
+  async function measure(mode: HeirMode, timed: boolean): Promise<HeirRun> {
+    // Every run from the same settled state: the last run's output deleted, no dirty pages, a pause.
+    execFileSync('sync')
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+    const folder = join(work, `out-${++runNumber}`)
+    await mkdir(folder)
+    try {
+      // The access code and the key go through the environment, never the command line.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [clientBundle, mode, world.service.url, vaultId, blob.id, folder, NAME],
+        {
+          maxBuffer: 1 << 20,
+          env: {
+            ...process.env,
+            VAULT_BENCH_HEIR_TOKEN: accessToken,
+            ...(mode === 'recover' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
+          },
+        },
+      )
+      const run = JSON.parse(stdout.trim().split('\n').at(-1)!) as HeirRun
+      log(
+        `${timed ? '' : '(untimed) '}${mode.padEnd(7)} ${run.seconds.toFixed(2)} s  ` +
+          `${(bytes / 1e6 / run.seconds).toFixed(1)} MB/s  CPU ${((run.cpuSeconds * 1e9) / bytes).toFixed(2)} s/GB  ` +
+          `RSS start ${run.startRssMB.toFixed(0)} MB, peak ${run.peakRssMB.toFixed(0)} MB (${run.peakFrom})`,
+      )
+      if (mode === 'recover' && !checked) {
+        if ((await sha256Of(run.output)) !== originalSha256) throw new Error('the recovered file differs')
+        checked = true
+        log('recovered file checked: SHA-256 identical to the original')
+      }
+      return run
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
   }
-  const written = (await stat(join(outDir, 'big.bin'))).size
-  if (written !== bytes) throw new Error(`wrote ${written} bytes, expected ${bytes}`)
+
+  await measure('plain', false)
+  await measure('recover', false)
+  const runs: HeirRun[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: HeirMode[] = round % 2 === 0 ? ['recover', 'plain'] : ['plain', 'recover']
+    for (const mode of order) runs.push(await measure(mode, true))
+  }
+  const of = (mode: HeirMode, figure: (r: HeirRun) => number) =>
+    median(runs.filter((r) => r.mode === mode).map(figure))
   const mb = bytes / 1e6
-  const result = {
-    megabytes: Math.round(mb),
-    uploadMBps: Math.round(mb / uploadSeconds),
-    downloadMBps: Math.round(mb / ((downloadedAt - started) / 1000)),
-    checkAndDecryptMBps: Math.round(mb / ((finished - downloadedAt) / 1000)),
-    heirTotalSeconds: Number(((finished - started) / 1000).toFixed(1)),
-    heirTotalMBps: Math.round(mb / ((finished - started) / 1000)),
-    peakRssMB: Math.round(peakRss / 1e6),
-  }
+  const recoverMBps = of('recover', (r) => mb / r.seconds)
+  const plainMBps = of('plain', (r) => mb / r.seconds)
+  const peak = (mode: HeirMode) => Math.max(...runs.filter((r) => r.mode === mode).map((r) => r.peakRssMB))
+  const round2 = (x: number) => Number(x.toFixed(2))
   console.log(
-    `heir recovery of ${result.megabytes} MB: download ${result.downloadMBps} MB/s, check+decrypt ${result.checkAndDecryptMBps} MB/s, total ${result.heirTotalSeconds} s (${result.heirTotalMBps} MB/s); peak RSS ${result.peakRssMB} MB (service in the same process)`,
+    JSON.stringify({
+      recoverMBps: Number(recoverMBps.toFixed(1)),
+      plainMBps: Number(plainMBps.toFixed(1)),
+      ratio: Number((recoverMBps / plainMBps).toFixed(3)),
+      peakRssMB: { recover: Number(peak('recover').toFixed(1)), plain: Number(peak('plain').toFixed(1)) },
+      startRssMB: Number(of('recover', (r) => r.startRssMB).toFixed(1)),
+      cpuSecondsPerGB: {
+        recover: round2(of('recover', (r) => (r.cpuSeconds * 1e9) / bytes)),
+        plain: round2(of('plain', (r) => (r.cpuSeconds * 1e9) / bytes)),
+      },
+      sizeBytes: bytes,
+      rounds: ROUNDS,
+      cores: availableParallelism(),
+      load: { start: load0.map(round2), end: loadavg().map(round2) },
+      targets: { peakRssMB: 150, ratio: 0.9 },
+    }),
   )
-  console.log(JSON.stringify(result))
 } finally {
   await world.close()
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash)
+  return hash.digest('hex')
 }

@@ -9,18 +9,11 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { type BlobToSave, saveVaultFiles } from '../src/main/core/vaults/file-save'
 import { VaultApiClient } from '../src/service-client'
+import { type MeasuredRun, measureRun } from './measured-run'
 
 export type DownloadMode = 'plain' | 'save'
-export interface OwnerDownloadRun {
+export interface OwnerDownloadRun extends MeasuredRun {
   mode: DownloadMode
-  seconds: number
-  /** User + system CPU of the whole process (all threads) during the run. */
-  cpuSeconds: number
-  /** RSS just before the run, with the code loaded and the connection made. */
-  startRssMB: number
-  /** The process's peak RSS (startup included): the kernel's VmHWM, or sampled every 50 ms. */
-  peakRssMB: number
-  peakFrom: 'VmHWM' | 'sampled'
   /** The file written (for the parent to check). */
   output: string
 }
@@ -40,23 +33,6 @@ if (blobs.length !== 1 || blobs[0]!.files.length !== 1) {
   process.exit(2)
 }
 const blob = blobs[0]!
-
-function vmHwm(): number | null {
-  try {
-    const kB = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]
-    return kB ? Number(kB) * 1024 : null
-  } catch {
-    return null
-  }
-}
-// Where /proc is missing, sample: a 50 ms timer sees any peak that lasts longer than that.
-let sampledPeak = process.memoryUsage.rss()
-const sampler =
-  vmHwm() === null
-    ? setInterval(() => {
-        sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss())
-      }, 50)
-    : undefined
 
 const client = new VaultApiClient({ baseUrl: url, apiKey, timeoutMs: 120_000 })
 await client.listVaults()
@@ -84,22 +60,8 @@ async function save(): Promise<string> {
   return join(folder, blob.files[0]!.saveAs)
 }
 
-const startRss = process.memoryUsage.rss()
-const cpu = process.cpuUsage()
-const t0 = performance.now()
-const output = await (mode === 'plain' ? plain() : save())
-const seconds = (performance.now() - t0) / 1000
-const used = process.cpuUsage(cpu)
-if (sampler) clearInterval(sampler)
-const hwm = vmHwm()
-const run: OwnerDownloadRun = {
-  mode,
-  seconds,
-  cpuSeconds: (used.user + used.system) / 1e6,
-  startRssMB: startRss / 1e6,
-  peakRssMB: Math.max(hwm ?? 0, sampledPeak, process.memoryUsage.rss()) / 1e6,
-  peakFrom: hwm === null ? 'sampled' : 'VmHWM',
-  output,
-}
+const measured = await measureRun(() => (mode === 'plain' ? plain() : save()))
+const { value: output, ...figures } = measured
+const run: OwnerDownloadRun = { mode, ...figures, output }
 console.log(JSON.stringify(run))
 process.exit(0)

@@ -22,8 +22,6 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
-import { build } from 'esbuild'
-import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
 import { blobsToSave } from '../src/main/core/ipc/file-save-handlers'
 import { MemorySecretStore } from '../src/main/core/storage/secret-store'
 import { VaultKeyStore } from '../src/main/core/storage/vault-key-store'
@@ -32,7 +30,7 @@ import { UploadQueue } from '../src/main/core/uploads/upload-queue'
 import type { UploadItem } from '../src/main/core/uploads/upload-records'
 import { VaultApiClient } from '../src/service-client'
 import { generateVaultKey } from '../src/vault-format'
-import { log, makeFile, median, startService, stopService } from './bench-processes'
+import { bundleBenchClient, log, makeFile, median, startService, stopService } from './bench-processes'
 import type { DownloadMode, OwnerDownloadRun } from './owner-download-client'
 
 const sizeArg = process.argv.find((a) => a.startsWith('--size='))
@@ -53,20 +51,7 @@ const load0 = loadavg()
 const work = await mkdtemp(join(tmpdir(), 'vault-bench-download-'))
 let service: ChildProcess | undefined
 try {
-  const outdir = join('out', 'bench')
-  await build({
-    // The worker threads' modules go beside the client, which starts them from there.
-    entryPoints: { 'owner-download-client': 'bench/owner-download-client.ts', ...NODE_CIPHER_WORKERS },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    logLevel: 'warning',
-  })
-  const clientBundle = join(outdir, 'owner-download-client.mjs')
+  const clientBundle = await bundleBenchClient('owner-download-client', 'bench/owner-download-client.ts')
   const source = join(work, 'files', NAME)
   await mkdir(join(work, 'files'))
   log(`writing a ${(SIZE / GB).toFixed(3)} GB test file...`)

@@ -1,0 +1,59 @@
+// The measured side of bench/heir-recovery.ts: the heir's tool, bundled, in a Node process of its own
+// (the service runs in the parent), so its CPU and peak RSS are the heir's alone. One run:
+//   plain    the released blob downloaded with the heir's access code and piped to a file;
+//   recover  recoverFromService(): the same download, checked and decrypted into the file.
+// Prints one JSON line (HeirRun). The access code and the vault key come in the environment.
+import { createWriteStream } from 'node:fs'
+import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { recoverFromService } from '../src/recovery/heir-recovery'
+import { VaultApiClient } from '../src/service-client'
+import { type MeasuredRun, measureRun } from './measured-run'
+
+export type HeirMode = 'plain' | 'recover'
+export interface HeirRun extends MeasuredRun {
+  mode: HeirMode
+  /** The file written (for the parent to check). */
+  output: string
+}
+
+const args = process.argv.slice(2)
+const token = process.env.VAULT_BENCH_HEIR_TOKEN
+const [mode, url, vaultId, assetId, folder, name] = args as [HeirMode, string, string, string, string, string]
+if (!token || args.length !== 6 || (mode !== 'plain' && mode !== 'recover')) {
+  console.error(
+    'usage: VAULT_BENCH_HEIR_TOKEN=... [VAULT_BENCH_VAULT_KEY=<hex>] heir-client <plain|recover> <url> <vaultId> <assetId> <folder> <file name>',
+  )
+  process.exit(2)
+}
+
+async function plain(): Promise<string> {
+  // Heir codes cannot list vaults, the client's way to find the prefix: it is given, as the tool does.
+  const client = new VaultApiClient({ baseUrl: url, apiKey: token!, prefix: '/api', timeoutMs: 120_000 })
+  const output = join(folder, 'plain.bin')
+  const { stream } = await client.downloadAssetFrom(vaultId, assetId, 0)
+  await pipeline(stream, createWriteStream(output, { highWaterMark: 1 << 20 }))
+  return output
+}
+
+async function recover(): Promise<string> {
+  const hex = process.env.VAULT_BENCH_VAULT_KEY
+  if (!hex || !/^[0-9a-f]{64}$/.test(hex)) throw new Error('VAULT_BENCH_VAULT_KEY (64 hex digits) is missing')
+  const report = await recoverFromService({
+    serviceUrl: url,
+    accessToken: token!,
+    vaultId,
+    vaultKey: new Uint8Array(Buffer.from(hex, 'hex')),
+    outDir: folder,
+    timeoutMs: 120_000,
+  })
+  if (report.stopped || report.results.filter((r) => r.status === 'recovered').length !== 1) {
+    throw new Error(`the recovery did not write the file: ${JSON.stringify(report)}`)
+  }
+  return join(folder, name)
+}
+
+const { value: output, ...figures } = await measureRun(() => (mode === 'plain' ? plain() : recover()))
+const run: HeirRun = { mode, ...figures, output }
+console.log(JSON.stringify(run))
+process.exit(0)
