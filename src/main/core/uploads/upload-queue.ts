@@ -241,6 +241,8 @@ type FileVerdict =
 
 export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #store: UploadStore
+  /** knownFileCount's answers, with the database's change count they were made at. */
+  readonly #fileCounts = new Map<string, { version: number; count: number | null }>()
   readonly #index: UploadIndex
   readonly #manifests: VaultManifests
   readonly #options: UploadQueueOptions
@@ -329,9 +331,15 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    * and the files of the newest manifest read here (null: none known here, e.g. another computer's vault).
    */
   knownFileCount(vaultId: string): number | null {
+    // Asked for every vault view the window gets: counted again only once the database changed.
+    const version = this.#store.rowsWritten()
+    const cached = this.#fileCounts.get(vaultId)
+    if (cached?.version === version) return cached.count
     const paths = new Set(this.#manifests.carried(vaultId).map((e) => e.path))
     for (const row of this.#store.entriesOfVault(vaultId)) paths.add(sealedPath(row.relativePath))
-    return paths.size > 0 ? paths.size : null
+    const count = paths.size > 0 ? paths.size : null
+    this.#fileCounts.set(vaultId, { version, count })
+    return count
   }
 
   async knownFiles(
