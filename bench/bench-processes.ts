@@ -1,11 +1,64 @@
 // What the process benchmarks share (bench/upload.ts, bench/owner-download.ts, bench/heir-recovery.ts):
 // the local service in a child process of its own, the measured side bundled, a random test file, the
 // median, and progress lines on stderr (the last stdout line is the result).
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { promisify } from 'node:util'
+import type { MeasuredRun } from './measured-run'
+
+/** A pause before each run, so that one run's aftermath (writeback, GC) does not land on the next. */
+const SETTLE_MS = 2000
+
+/**
+ * One run of a bundled measured client from a settled machine: dirty pages written, a pause, a fresh
+ * output folder (removed afterwards, `check` sees the run before). Secrets go in `env`, never in the
+ * arguments (command lines show up in process lists). Logs the run's line; returns its JSON result.
+ */
+export async function runMeasuredClient<T extends MeasuredRun & { mode: string }>(options: {
+  bundle: string
+  /** The client's arguments for this run's output folder. */
+  args: (folder: string) => string[]
+  nodeArgs?: string[]
+  env: Record<string, string>
+  folder: string
+  /** For the log line: the bytes the run moved, and whether it counts. */
+  bytes: number
+  timed: boolean
+  check?: (run: T) => Promise<void>
+}): Promise<T> {
+  execFileSync('sync')
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+  await mkdir(options.folder)
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [...(options.nodeArgs ?? []), options.bundle, ...options.args(options.folder)],
+      { maxBuffer: 1 << 20, env: { ...process.env, ...options.env } },
+    )
+    const run = JSON.parse(stdout.trim().split('\n').at(-1)!) as T
+    log(
+      `${options.timed ? '' : '(untimed) '}${run.mode.padEnd(7)} ${run.seconds.toFixed(2)} s  ` +
+        `${(options.bytes / 1e6 / run.seconds).toFixed(1)} MB/s  CPU ${((run.cpuSeconds * 1e9) / options.bytes).toFixed(2)} s/GB  ` +
+        `RSS start ${run.startRssMB.toFixed(0)} MB, peak ${run.peakRssMB.toFixed(0)} MB (${run.peakFrom})`,
+    )
+    await options.check?.(run)
+    return run
+  } finally {
+    await rm(options.folder, { recursive: true, force: true })
+  }
+}
+
+/** A file's SHA-256 (hex), read as a stream. */
+export async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash)
+  return hash.digest('hex')
+}
 
 /**
  * Bundles a benchmark's measured side into out/bench/<name>.mjs, as the app's processes run bundled

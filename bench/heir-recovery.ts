@@ -6,14 +6,8 @@
 // Last line: {"recoverMBps", "plainMBps", "ratio", "peakRssMB": {recover, plain}, ...}. Targets
 // (issue 31): peak RSS under 150 MB for 1 GB, and at least 0.9x the plain download.
 //   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3]
-import { execFile, execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { promisify } from 'node:util'
 import {
   DAY_MS,
   heirToken,
@@ -21,7 +15,7 @@ import {
   startReleaseWorld,
   writeSeededFile,
 } from '../test/release/release-fixture'
-import { bundleBenchClient, log, median } from './bench-processes'
+import { bundleBenchClient, log, median, runMeasuredClient, sha256Of } from './bench-processes'
 import type { HeirMode, HeirRun } from './heir-client'
 
 const mbArg = process.argv.indexOf('--mb')
@@ -29,7 +23,6 @@ const megabytes = mbArg > 0 ? Number(process.argv[mbArg + 1]) : 1024
 const bytes = megabytes * 1024 * 1024
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Math.max(1, Number(roundsArg.slice(9))) : 3
-const SETTLE_MS = 2000
 const NAME = 'big.bin'
 const load0 = loadavg()
 
@@ -63,40 +56,23 @@ try {
   let checked = false
   let runNumber = 0
   async function measure(mode: HeirMode, timed: boolean): Promise<HeirRun> {
-    // Every run from the same settled state: the last run's output deleted, no dirty pages, a pause.
-    execFileSync('sync')
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
-    const folder = join(work, `out-${++runNumber}`)
-    await mkdir(folder)
-    try {
-      // The access code and the key go through the environment, never the command line.
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [clientBundle, mode, world.service.url, vaultId, blob.id, folder, NAME],
-        {
-          maxBuffer: 1 << 20,
-          env: {
-            ...process.env,
-            VAULT_BENCH_HEIR_TOKEN: accessToken,
-            ...(mode === 'recover' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
-          },
-        },
-      )
-      const run = JSON.parse(stdout.trim().split('\n').at(-1)!) as HeirRun
-      log(
-        `${timed ? '' : '(untimed) '}${mode.padEnd(7)} ${run.seconds.toFixed(2)} s  ` +
-          `${(bytes / 1e6 / run.seconds).toFixed(1)} MB/s  CPU ${((run.cpuSeconds * 1e9) / bytes).toFixed(2)} s/GB  ` +
-          `RSS start ${run.startRssMB.toFixed(0)} MB, peak ${run.peakRssMB.toFixed(0)} MB (${run.peakFrom})`,
-      )
-      if (mode === 'recover' && !checked) {
+    return runMeasuredClient<HeirRun>({
+      bundle: clientBundle,
+      args: (folder) => [mode, world.service.url, vaultId, blob.id, folder, NAME],
+      env: {
+        VAULT_BENCH_HEIR_TOKEN: accessToken,
+        ...(mode === 'recover' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
+      },
+      folder: join(work, `out-${++runNumber}`),
+      bytes,
+      timed,
+      check: async (run) => {
+        if (mode !== 'recover' || checked) return
         if ((await sha256Of(run.output)) !== originalSha256) throw new Error('the recovered file differs')
         checked = true
         log('recovered file checked: SHA-256 identical to the original')
-      }
-      return run
-    } finally {
-      await rm(folder, { recursive: true, force: true })
-    }
+      },
+    })
   }
 
   await measure('plain', false)
@@ -133,10 +109,4 @@ try {
   )
 } finally {
   await world.close()
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256')
-  await pipeline(createReadStream(path, { highWaterMark: 1 << 20 }), hash)
-  return hash.digest('hex')
 }

@@ -14,14 +14,10 @@
 // file's plaintext bytes on both sides. `--size=N` (bytes) is for a quick smoke run; `--cpu-prof=DIR`
 // runs every client under `node --cpu-prof` into DIR (to see where the time goes; the figures then
 // include the profiler's cost).
-import { type ChildProcess, execFile, execFileSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
-import { createReadStream } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pipeline } from 'node:stream/promises'
-import { promisify } from 'node:util'
 import { blobsToSave } from '../src/main/core/ipc/file-save-handlers'
 import { MemorySecretStore } from '../src/main/core/storage/secret-store'
 import { VaultKeyStore } from '../src/main/core/storage/vault-key-store'
@@ -30,7 +26,16 @@ import { UploadQueue } from '../src/main/core/uploads/upload-queue'
 import type { UploadItem } from '../src/main/core/uploads/upload-records'
 import { VaultApiClient } from '../src/service-client'
 import { generateVaultKey } from '../src/vault-format'
-import { bundleBenchClient, log, makeFile, median, startService, stopService } from './bench-processes'
+import {
+  bundleBenchClient,
+  log,
+  makeFile,
+  median,
+  runMeasuredClient,
+  sha256Of,
+  startService,
+  stopService,
+} from './bench-processes'
 import type { DownloadMode, OwnerDownloadRun } from './owner-download-client'
 
 const sizeArg = process.argv.find((a) => a.startsWith('--size='))
@@ -45,7 +50,6 @@ const profileArg = process.argv.find((a) => a.startsWith('--cpu-prof='))
 const PROFILE_ARGS = profileArg ? ['--cpu-prof', `--cpu-prof-dir=${profileArg.slice(11)}`] : []
 const NAME = 'owner-download-bench.bin'
 const GB = 1e9
-const SETTLE_MS = 2000
 const load0 = loadavg()
 
 const work = await mkdtemp(join(tmpdir(), 'vault-bench-download-'))
@@ -105,44 +109,26 @@ try {
   let checked = false
   let runNumber = 0
   async function measure(mode: DownloadMode, timed: boolean): Promise<OwnerDownloadRun> {
-    // Every run from the same settled state: the previous run's output deleted, no dirty pages, a pause.
-    execFileSync('sync')
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
-    const folder = join(work, `out-${++runNumber}`)
-    await mkdir(folder)
-    try {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [...PROFILE_ARGS, clientBundle, mode, svc.url, vaultId, folder, blobsFile],
-        // Keys go through the environment: command lines show up in process lists and error reports.
-        {
-          maxBuffer: 1 << 20,
-          env: {
-            ...process.env,
-            VAULT_BENCH_API_KEY: svc.apiKey,
-            ...(mode === 'save' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
-          },
-        },
-      )
-      const run = JSON.parse(stdout.trim().split('\n').at(-1)!) as OwnerDownloadRun
-      log(
-        `${timed ? '' : '(untimed) '}${mode.padEnd(5)} ${run.seconds.toFixed(2)} s  ` +
-          `${(SIZE / 1e6 / run.seconds).toFixed(1)} MB/s  CPU ${((run.cpuSeconds * GB) / SIZE).toFixed(2)} s/GB  ` +
-          `RSS start ${run.startRssMB.toFixed(0)} MB, peak ${run.peakRssMB.toFixed(0)} MB (${run.peakFrom})`,
-      )
-      if (mode === 'save' && !checked) {
-        const hash = createHash('sha256')
-        await pipeline(createReadStream(run.output, { highWaterMark: 1 << 20 }), hash)
-        const got = hash.digest('hex')
+    return runMeasuredClient<OwnerDownloadRun>({
+      bundle: clientBundle,
+      nodeArgs: PROFILE_ARGS,
+      args: (folder) => [mode, svc.url, vaultId, folder, blobsFile],
+      env: {
+        VAULT_BENCH_API_KEY: svc.apiKey,
+        ...(mode === 'save' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
+      },
+      folder: join(work, `out-${++runNumber}`),
+      bytes: SIZE,
+      timed,
+      check: async (run) => {
+        if (mode !== 'save' || checked) return
+        const got = await sha256Of(run.output)
         if (got !== originalSha256)
           throw new Error(`the saved file differs: SHA-256 ${got}, original ${originalSha256}`)
         checked = true
         log('saved file checked: SHA-256 identical to the original')
-      }
-      return run
-    } finally {
-      await rm(folder, { recursive: true, force: true })
-    }
+      },
+    })
   }
 
   log(`one untimed run of each, then ${ROUNDS} rounds of plain and save in alternating order...`)
