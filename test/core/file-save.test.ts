@@ -224,4 +224,58 @@ describe('saving the owner’s files', () => {
       await desktop.close()
     }
   })
+
+  it("a hostile service: a blob longer than listed, or another file's blob in its place, writes nothing", async () => {
+    const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
+    await backUpFamily(queue)
+    const vaultKey = (await keys.get(vaultId))!
+    const scan = (await plan(queue, { files: ['Family/scan.pdf'], folders: [] }))[0]!
+    const letters = (await plan(queue, { files: ['Family/Letters/to-anna.txt'], folders: [] }))[0]!
+
+    // Sends one byte more than it lists.
+    const longer: FileSaveSource = {
+      downloadAssetFrom: async (v, a, start, signal) => {
+        const answer = await client.downloadAssetFrom(v, a, start, signal)
+        const padded = Readable.from(
+          (async function* () {
+            yield* answer.stream as AsyncIterable<Buffer>
+            yield Buffer.from([0])
+          })(),
+        )
+        return { stream: padded, partial: answer.partial }
+      },
+    }
+    const outLonger = join(files, '..', 'hostile-longer')
+    const tooLong = await saveVaultFiles({
+      source: longer,
+      vaultId,
+      vaultKey,
+      folder: outLonger,
+      blobs: [scan],
+    })
+    expect(tooLong.saved).toBe(0)
+    expect(tooLong.failed).toEqual([
+      { path: 'Family/scan.pdf', message: expect.stringMatching(/more bytes than it lists/) },
+    ])
+    expect(await readdir(outLonger)).toEqual([])
+
+    // Answers for the scan with the letters' bundle (authentic, of this vault, but not the file asked for).
+    const swapped: FileSaveSource = {
+      downloadAssetFrom: (v, _a, start, signal) =>
+        client.downloadAssetFrom(v, letters.assetId, start, signal),
+    }
+    const outSwapped = join(files, '..', 'hostile-swapped')
+    const other = await saveVaultFiles({
+      source: swapped,
+      vaultId,
+      vaultKey,
+      folder: outSwapped,
+      blobs: [{ ...scan, encryptedBytes: letters.encryptedBytes }],
+    })
+    expect(other.saved).toBe(0)
+    expect(other.failed).toEqual([
+      { path: 'Family/scan.pdf', message: expect.stringMatching(/No blob on the service holds this file/) },
+    ])
+    expect(await readdir(outSwapped)).toEqual([])
+  })
 })

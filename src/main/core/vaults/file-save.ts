@@ -177,7 +177,10 @@ export async function saveVaultFiles(opts: FileSaveOptions): Promise<SaveOutcome
         done.add(file.path)
       }
       await rm(part, { force: true })
-    } catch (error) {
+    } catch (thrown) {
+      // What the download itself failed with, whatever the writer made of it on its way out (it takes
+      // an error of its body for its own file's write failure).
+      const error = readError ?? thrown
       if (opts.signal?.aborted) {
         outcome.stopped = {
           reason: 'cancelled',
@@ -332,7 +335,7 @@ async function blobBytes(
         }
         await writing
       } catch (error) {
-        if (!(error instanceof LongerThanListed)) onReadError(error)
+        onReadError(error)
         throw error
       } finally {
         await writing?.catch(() => {})
