@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { app, BrowserWindow, Notification, powerMonitor, safeStorage, session, shell } from 'electron'
 import { eventChannels } from '../../shared/ipc/contract'
 import type { AppNotice, TrayView } from '../../shared/ipc/vault-types'
+import { desktopLanguage, desktopText, setDesktopLocale } from '../core/desktop-text'
 import { asAppError } from '../core/ipc/handler-table'
 import { createVaultApp, type VaultApp } from '../core/vault-app'
 import { LocalServiceHost } from '../local-service-host'
@@ -75,6 +76,8 @@ if (!app.requestSingleInstanceLock()) {
 
   void app.whenReady().then(async () => {
     denyAllPermissions(session.defaultSession)
+    // The tray's and notifications' words follow the system's language (the window's follow the page's).
+    setDesktopLocale(app.getLocale())
     serveAppProtocol(join(here, '../renderer'))
     const applyLoginItem = (launchAtLogin: boolean) => {
       // Linux has no login-item API in Electron; the setting is kept for desktop-entry based autostart.
@@ -129,7 +132,9 @@ if (!app.requestSingleInstanceLock()) {
       body: notice.body,
       urgency: notice.kind === 'releasing' ? 'critical' : 'normal',
       // One-step check-in from the reminder (buttons show on macOS; elsewhere the window's notice has it).
-      ...(checkInHere ? { actions: [{ type: 'button' as const, text: 'Check in now' }] } : {}),
+      ...(checkInHere
+        ? { actions: [{ type: 'button' as const, text: desktopText().notifications.checkInNow }] }
+        : {}),
     })
     notification.on('click', () => (notice.vaultId ? openVault(notice.vaultId) : showMainWindow()))
     if (checkInHere) {
@@ -147,17 +152,19 @@ if (!app.requestSingleInstanceLock()) {
       .then((result) =>
         notify({
           kind: 'reminder',
-          title: 'Checked in',
-          body: `${label}: next check-in due in ${result.daysRemaining} days.`,
+          title: desktopText().notifications.checkedInTitle,
+          body: desktopText().notifications.checkedInBody(label, result.daysRemaining),
           vaultId,
+          lang: desktopLanguage(),
         }),
       )
       .catch((error: unknown) =>
         notify({
           kind: 'reminder',
-          title: 'Check-in failed',
+          title: desktopText().notifications.checkInFailedTitle,
           body: `${label}: ${asAppError(error).userMessage}`,
           vaultId,
+          lang: desktopLanguage(),
         }),
       )
   }
@@ -165,7 +172,7 @@ if (!app.requestSingleInstanceLock()) {
   const updateTray = (view: TrayView) => {
     tray?.setState(
       view.level,
-      `Vault Desktop — ${view.text}`,
+      desktopText().tray.tooltip(view.text),
       trayMenuItems(view, vaultApp?.vaults() ?? [], {
         checkIn: (vaultId, label) => checkInFrom('tray', vaultId, label),
         openVault,

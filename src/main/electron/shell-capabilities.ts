@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises'
 import { type BaseWindow, BrowserWindow, dialog, shell, systemPreferences } from 'electron'
 import { AppError } from '../../shared/app-error'
+import { desktopText } from '../core/desktop-text'
 import type { ShellCapabilities } from '../core/vault-app'
 
 export function desktopShellCapabilities(parent: () => BaseWindow | undefined): Required<ShellCapabilities> {
@@ -38,20 +39,18 @@ export function desktopShellCapabilities(parent: () => BaseWindow | undefined): 
 
     pickPaths: async (kind) => {
       const window = parent()
+      const t = desktopText().pickers
       const options: Electron.OpenDialogOptions =
         kind === 'files'
-          ? { title: 'Choose files to back up', properties: ['openFile', 'multiSelections'] }
+          ? { title: t.filesToBackUp, properties: ['openFile', 'multiSelections'] }
           : kind === 'folder'
-            ? { title: 'Choose a folder to back up', properties: ['openDirectory', 'multiSelections'] }
+            ? { title: t.folderToBackUp, properties: ['openDirectory', 'multiSelections'] }
             : kind === 'output-folder'
-              ? {
-                  title: 'Choose where to put the recovered files',
-                  properties: ['openDirectory', 'createDirectory'],
-                }
+              ? { title: t.recoveryFolder, properties: ['openDirectory', 'createDirectory'] }
               : {
-                  title: 'Choose a photo of the QR code',
+                  title: t.qrPhoto,
                   properties: ['openFile'],
-                  filters: [{ name: 'Images', extensions: ['png', 'jpg', 'jpeg', 'webp'] }],
+                  filters: [{ name: t.images, extensions: ['png', 'jpg', 'jpeg', 'webp'] }],
                 }
       const result = window
         ? await dialog.showOpenDialog(window, options)
@@ -77,10 +76,13 @@ export function desktopShellCapabilities(parent: () => BaseWindow | undefined): 
         const window = parent()
         const target = window
           ? await dialog.showSaveDialog(window, {
-              title: 'Save the guardian kit as PDF',
+              title: desktopText().pickers.saveKitPdf,
               defaultPath: suggestedName,
             })
-          : await dialog.showSaveDialog({ title: 'Save the guardian kit as PDF', defaultPath: suggestedName })
+          : await dialog.showSaveDialog({
+              title: desktopText().pickers.saveKitPdf,
+              defaultPath: suggestedName,
+            })
         if (target.canceled || !target.filePath) return null
         const pdf = await printer.webContents.printToPDF({ printBackground: true, pageSize: 'A4' })
         await writeFile(target.filePath, pdf, { mode: 0o600 })

@@ -2,6 +2,7 @@
 // menu can be tested without Electron. Actions are passed in.
 import type { MenuItemConstructorOptions } from 'electron'
 import type { TrayView, VaultView } from '../../shared/ipc/vault-types'
+import { desktopText } from '../core/desktop-text'
 
 export interface TrayMenuActions {
   checkIn(vaultId: string, label: string): void
@@ -13,26 +14,27 @@ export function trayMenuItems(
   vaults: Pick<VaultView, 'id' | 'label' | 'state'>[],
   actions: TrayMenuActions,
 ): MenuItemConstructorOptions[] {
+  const t = desktopText().tray
   const next = view.nextCheckIn
   const releasing = vaults.filter((v) => v.state === 'releasing')
   const releasingIds = new Set(releasing.map((v) => v.id))
   return [
     { label: view.text, enabled: false },
     ...releasing.map((v) => ({
-      label: `${v.label} is releasing — open to cancel`,
+      label: t.releasingItem(v.label),
       click: () => actions.openVault(v.id),
     })),
     // Whether each vault would really reach its heirs: "ready" or what is left to do.
     ...view.readiness
       .filter((r) => !releasingIds.has(r.vaultId))
       .map((r) => ({
-        label: `${r.label}: ${r.ready ? 'ready' : r.summary}`,
+        label: t.readinessItem(r.label, r.ready ? t.ready : r.summary),
         click: () => actions.openVault(r.vaultId),
       })),
     ...(next
       ? [
-          { label: `Check in now (${next.label})`, click: () => actions.checkIn(next.vaultId, next.label) },
-          { label: `Open ${next.label}`, click: () => actions.openVault(next.vaultId) },
+          { label: t.checkInNow(next.label), click: () => actions.checkIn(next.vaultId, next.label) },
+          { label: t.openVault(next.label), click: () => actions.openVault(next.vaultId) },
         ]
       : []),
   ]

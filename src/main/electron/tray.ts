@@ -1,6 +1,7 @@
 // The tray icon: shows the worst state across vaults and gives quick actions without the window.
 import { join } from 'node:path'
 import { Menu, type MenuItemConstructorOptions, nativeImage, Tray } from 'electron'
+import { desktopText } from '../core/desktop-text'
 
 export const TRAY_STATES = ['ok', 'due-soon', 'overdue', 'releasing'] as const
 export type TrayState = (typeof TRAY_STATES)[number]
@@ -20,7 +21,7 @@ export class AppTray {
     this.#iconDir = iconDir
     this.#actions = actions
     this.#tray = new Tray(this.#icon('ok'))
-    this.#tray.setToolTip('Vault Desktop')
+    this.#tray.setToolTip(desktopText().tray.appName)
     this.#tray.on('click', () => actions.open())
     this.#render()
   }
@@ -43,10 +44,10 @@ export class AppTray {
 
   #render(): void {
     const items: MenuItemConstructorOptions[] = [
-      { label: 'Open Vault Desktop', click: () => this.#actions.open() },
+      { label: desktopText().tray.openApp, click: () => this.#actions.open() },
       ...(this.#extraItems.length ? [{ type: 'separator' as const }, ...this.#extraItems] : []),
       { type: 'separator' },
-      { label: 'Quit', click: () => this.#actions.quit() },
+      { label: desktopText().tray.quit, click: () => this.#actions.quit() },
     ]
     this.#tray.setContextMenu(Menu.buildFromTemplate(items))
   }

@@ -109,7 +109,7 @@ export function ToastText({ toast }: { toast: Toast }) {
         <strong>{text.toasts.backupsFinished(toast.lines.length)}</strong>
         <ul className="toast-lines">
           {toast.lines.map((line) => (
-            <li key={line}>
+            <li key={line} lang={toast.lang}>
               <UntrustedSentence text={line} />
             </li>
           ))}
@@ -120,11 +120,11 @@ export function ToastText({ toast }: { toast: Toast }) {
   return (
     <>
       {toast.title && (
-        <strong>
+        <strong lang={toast.lang}>
           <UntrustedSentence text={toast.title} />
         </strong>
       )}
-      <p>
+      <p lang={toast.lang}>
         <UntrustedSentence text={toast.body} />
       </p>
     </>

@@ -9,6 +9,8 @@ export interface NoticeInput {
   title?: string
   body: string
   vaultId?: string
+  /** Set when main wrote the words in the system's language and the page is English. */
+  lang?: string
 }
 
 export interface Toast extends NoticeInput {

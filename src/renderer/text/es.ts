@@ -3,7 +3,7 @@
 // Sections not listed here stay in English.
 import type { LocaleFormat } from '../../shared/locale-format'
 import { isolateName, revealControls } from '../../shared/untrusted-text'
-import type { Translation } from './catalogue'
+import type { Translation } from '../../shared/text-catalogue'
 import type { Catalogue } from './en'
 
 export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({

@@ -2,7 +2,7 @@
 // Electron and the browser's in browser mode). Import `text` and `format` from here; never write a
 // user-facing string or date format in a component.
 import { type LocaleFormat, localeFormat } from '../../shared/locale-format'
-import { overlay, type Translation } from './catalogue'
+import { overlay, type Translation } from '../../shared/text-catalogue'
 import { type Catalogue, english } from './en'
 import { spanish } from './es'
 

@@ -428,6 +428,8 @@ export interface AppNotice {
   title: string
   body: string
   vaultId?: string
+  /** The language of title and body when it is not the page's English (the system's language). */
+  lang?: string
 }
 
 export interface TrayView {

@@ -5,6 +5,7 @@
 // events.
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
+import { desktopText } from '../desktop-text'
 import { JsonFileWriter, readJsonFile } from '../storage/json-file'
 
 export const DAY_MS = 86_400_000
@@ -70,17 +71,17 @@ export function daysUntil(dueAt: number, now: number): number {
 
 /** "in 3 days", "today", "2 days ago"... for reminder texts. */
 export function describeDue(dueAt: number, now: number): string {
+  const t = desktopText().due
   const ms = dueAt - now
   if (ms <= 0) {
     const hours = Math.floor(-ms / HOUR_MS)
-    if (hours < 1) return 'now'
-    if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`
-    return `${Math.floor(hours / 24)} days ago`
+    if (hours < 1) return t.now
+    if (hours < 48) return t.hoursAgo(hours)
+    return t.daysAgo(Math.floor(hours / 24))
   }
   const hours = Math.ceil(ms / HOUR_MS)
-  if (hours <= 24) return `in ${hours} hour${hours === 1 ? '' : 's'}`
-  const days = Math.ceil(ms / DAY_MS)
-  return `in ${days} day${days === 1 ? '' : 's'}`
+  if (hours <= 24) return t.inHours(hours)
+  return t.inDays(Math.ceil(ms / DAY_MS))
 }
 
 export interface ReminderDue {
@@ -101,22 +102,17 @@ export function reminderText(
   now: number,
 ): { title: string; body: string } {
   const when = describeDue(dueAt, now)
+  const t = desktopText().reminders
   switch (kind) {
     case 'before':
       return {
-        title: `Check-in due ${when}`,
-        body: `${vaultLabel}: check in before ${new Date(dueAt).toISOString().replace('T', ' ').slice(0, 16)} UTC so the release does not start. A check-in costs 2 credits.`,
+        title: t.beforeTitle(when),
+        body: t.beforeBody(vaultLabel, new Date(dueAt).toISOString().replace('T', ' ').slice(0, 16)),
       }
     case 'deadline':
-      return {
-        title: 'Check-in due now',
-        body: `${vaultLabel}: the check-in deadline has arrived. Check in now to keep the release from starting.`,
-      }
+      return { title: t.deadlineTitle, body: t.deadlineBody(vaultLabel) }
     case 'overdue':
-      return {
-        title: 'Check-in overdue',
-        body: `${vaultLabel}: the check-in was due ${when}. Check in now; if the service starts the release, you have 30 days to cancel it.`,
-      }
+      return { title: t.overdueTitle, body: t.overdueBody(vaultLabel, when) }
   }
 }
 

@@ -2,6 +2,7 @@
 // of the vaults and the time.
 import type { VaultState } from '../../../shared/api'
 import { revealControls } from '../../../shared/untrusted-text'
+import { desktopText } from '../desktop-text'
 import { DAY_MS, describeDue } from './checkin-schedule'
 import { daysLeftToCancel } from './release-countdown'
 
@@ -31,6 +32,7 @@ export function deriveTrayState(
   now: number,
   options: { dueSoonDays?: number } = {},
 ): TrayState {
+  const t = desktopText().tray
   const dueSoonMs = (options.dueSoonDays ?? 3) * DAY_MS
   let level: TrayLevel = 'ok'
   const raise = (l: TrayLevel) => {
@@ -64,18 +66,18 @@ export function deriveTrayState(
         dueAt: next.vault.nextCheckInDue!,
         text:
           next.dueAt <= now
-            ? `Check-in for ${revealControls(next.vault.label)} overdue (due ${describeDue(next.dueAt, now)})`
-            : `Next check-in: ${revealControls(next.vault.label)} ${describeDue(next.dueAt, now)}`,
+            ? t.overdueCheckIn(revealControls(next.vault.label), describeDue(next.dueAt, now))
+            : t.nextCheckIn(revealControls(next.vault.label), describeDue(next.dueAt, now)),
       }
     : null
   let text: string
   const first = releasing[0]
   if (first) {
-    text = `${first.label} is releasing: ${first.daysLeftToCancel} day${first.daysLeftToCancel === 1 ? '' : 's'} left to cancel`
+    text = t.releasing(first.label, first.daysLeftToCancel)
   } else if (nextCheckIn) {
     text = nextCheckIn.text
   } else {
-    text = vaults.length === 0 ? 'No vaults yet' : 'No check-ins scheduled'
+    text = vaults.length === 0 ? t.noVaults : t.noCheckIns
   }
   return { level, text, nextCheckIn, releasing }
 }

@@ -3,45 +3,48 @@
 // uploads ended, a check-in on unlock that failed, files this device cannot keep.
 import type { AppNotice, ServiceSummary } from '../../../shared/ipc/vault-types'
 import { revealControls } from '../../../shared/untrusted-text'
+import { desktopLanguage, desktopText } from '../desktop-text'
 import type { BatchCounts } from '../uploads/upload-queue'
 import type { ReminderDue } from './checkin-schedule'
 import type { ClaimAlarm, ReleaseAlarm } from './vault-watcher'
 
-/** "2,000", as the window writes counts. */
-const grouped = (count: number) => count.toLocaleString('en-US')
-const plural = (count: number, word: string) => `${grouped(count)} ${word}${count === 1 ? '' : 's'}`
 /** A vault's label comes from the service: desktop notifications draw it raw, so its hidden characters show. */
 const shown = revealControls
+/** The notice in the words of the system's language, marked with it when the window's page is not. */
+function notice(fields: AppNotice): AppNotice {
+  const lang = desktopLanguage()
+  return lang ? { ...fields, lang } : fields
+}
 
 export function releasingNotice(label: string, alarm: ReleaseAlarm): AppNotice {
-  const days = alarm.daysLeftToCancel
-  return {
+  const t = desktopText().notices
+  return notice({
     kind: 'releasing',
-    title: `${shown(label)} is releasing`,
-    body: `Its release to your heirs has started. You have ${days} day${days === 1 ? '' : 's'} left to cancel if this was not intended: open the vault and choose "Cancel release".`,
+    title: t.releasingTitle(shown(label)),
+    body: t.releasingBody(alarm.daysLeftToCancel),
     vaultId: alarm.vaultId,
-  }
+  })
 }
 
 /** A guardian claimed a release short of the threshold: if the owner is well, they should know now. */
 export function claimNotice(label: string, alarm: ClaimAlarm, claimedOn: string): AppNotice {
-  const left = alarm.needed - alarm.count
-  return {
+  const t = desktopText().notices
+  return notice({
     kind: 'claimed',
-    title: `${shown(alarm.guardian)} claimed ${shown(label)}`,
-    body: `${shown(alarm.guardian)}, a guardian, said on ${claimedOn} that you have died or can no longer act: ${alarm.count} of ${alarm.needed} claims needed to start a release. If you are well, talk to your guardians now. ${left === 1 ? 'One more claim starts' : `${left} more claims start`} a release, which you can cancel in this app for 30 days.`,
+    title: t.claimTitle(shown(alarm.guardian), shown(label)),
+    body: t.claimBody(shown(alarm.guardian), claimedOn, alarm.count, alarm.needed),
     vaultId: alarm.vaultId,
-  }
+  })
 }
 
 /** The reminder's own words, with the vault's name as the window shows it now. */
 export function reminderNotice(due: ReminderDue, label: string): AppNotice {
-  return {
+  return notice({
     kind: 'reminder',
     title: due.title,
     body: due.body.replace(due.label, shown(label)),
     vaultId: due.vaultId,
-  }
+  })
 }
 
 /**
@@ -49,9 +52,8 @@ export function reminderNotice(due: ReminderDue, label: string): AppNotice {
  * names none (never the service's own address, an API that answers 404 to a browser).
  */
 export function buyCreditsText(service: ServiceSummary | null): string {
-  return service?.credits.buyAt
-    ? `Buy credits on the page of your Vault Service's operator: ${service.credits.buyAt}`
-    : 'Your Vault Service does not say where to buy credits: ask the operator of this service to add credits to your account.'
+  const t = desktopText().notices
+  return service?.credits.buyAt ? t.buyCreditsAt(service.credits.buyAt) : t.buyCreditsUnknown
 }
 
 export function creditsLowNotice(
@@ -59,44 +61,48 @@ export function creditsLowNotice(
   months: number,
   service: ServiceSummary | null,
 ): AppNotice {
-  const where = service?.credits.addHere ? 'Add credits in Settings → Credits.' : buyCreditsText(service)
-  return {
+  const t = desktopText().notices
+  const where = service?.credits.addHere ? t.addCreditsHere : buyCreditsText(service)
+  return notice({
     kind: 'credits-low',
-    title: `${shown(vault.label)}: credits for check-ins run short`,
-    body: `The balance of ${vault.creditsBalance} credits pays check-ins for about ${Math.floor(months * 30)} more days. A check-in that cannot be paid lets the vault release by accident. ${where}`,
+    title: t.creditsLowTitle(shown(vault.label)),
+    body: t.creditsLowBody(vault.creditsBalance, Math.floor(months * 30), where),
     vaultId: vault.id,
-  }
+  })
 }
 
 /** When a batch of uploads has ended: what failed, or what was stored. */
 export function batchEndNotice(label: string, vaultId: string, counts: BatchCounts): AppNotice {
+  const t = desktopText().notices
   const { done, failed } = counts
   if (failed > 0) {
-    return {
+    return notice({
       kind: 'upload-failed',
-      title: `${plural(failed, 'upload')} failed`,
-      body: `${shown(label)}: ${counts.firstError?.message ?? 'see the upload list for the reason.'}`,
+      title: t.uploadsFailedTitle(failed),
+      body: `${shown(label)}: ${counts.firstError?.message ?? t.uploadsFailedReason}`,
       vaultId,
-    }
+    })
   }
-  return {
+  return notice({
     kind: 'upload-done',
-    title: `Backup finished: ${plural(done, 'file')}`,
-    body: `${shown(label)}: ${plural(done, 'file')} encrypted and stored for ${plural(counts.creditsConsumed, 'credit')}.`,
+    title: t.backupDoneTitle(done),
+    body: t.backupDoneBody(shown(label), done, counts.creditsConsumed),
     vaultId,
-  }
+  })
 }
 
 export function unlockCheckInFailedNotice(label: string, vaultId: string, message: string): AppNotice {
-  return {
+  return notice({
     kind: 'reminder',
-    title: `${shown(label)}: the check-in on unlock did not go through`,
+    title: desktopText().notices.unlockCheckInFailedTitle(shown(label)),
     body: message,
     vaultId,
-  }
+  })
 }
 
 /** The upload list (uploads.sqlite) or the activity history (activity.sqlite) cannot be kept. */
 export function storageProblemNotice(what: 'upload list' | 'activity history', problem: string): AppNotice {
-  return { kind: 'upload-failed', title: `The ${what} needs attention`, body: problem }
+  const t = desktopText().notices
+  const title = what === 'upload list' ? t.uploadListProblemTitle : t.activityHistoryProblemTitle
+  return notice({ kind: 'upload-failed', title, body: problem })
 }

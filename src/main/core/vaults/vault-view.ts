@@ -9,6 +9,7 @@ import type {
   TrayView,
   VaultView,
 } from '../../../shared/ipc/vault-types'
+import { desktopText } from '../desktop-text'
 import type { VaultRecord } from './device-records'
 import type { VaultFacts } from './readiness-facts'
 import { deriveTrayState } from './tray-state'
@@ -111,12 +112,14 @@ export function trayView(vaults: readonly VaultView[], now: number, dueSoonDays:
     text: tray.text,
     nextCheckIn: tray.nextCheckIn,
     readiness: vaults.map((v) => {
+      const t = desktopText().readiness
       const runwayShort = v.readiness.items.some((i) => i.id === 'runway' && !i.met)
+      const summary = t.summary(v.readiness.stepsLeft)
       return {
         vaultId: v.id,
         label: v.label,
         ready: v.readiness.ready,
-        summary: runwayShort ? `credits run short · ${v.readiness.summary}` : v.readiness.summary,
+        summary: runwayShort ? t.creditsShort(summary) : summary,
       }
     }),
   }

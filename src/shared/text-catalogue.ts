@@ -1,7 +1,8 @@
-// How the UI's words are kept: one English catalogue holds every string; a translation is one file
-// that overrides any part of it (the rest stays English). Messages with numbers are functions of the
-// locale's format, so plurals, dates and numbers follow the same locale as the words.
-import type { LocaleFormat } from '../../shared/locale-format'
+// How words are kept, in the window and outside it (tray, notifications): one English catalogue holds
+// every string; a translation is one file that overrides any part of it (the rest stays English).
+// Messages with numbers are functions of the locale's format, so plurals, dates and numbers follow the
+// same locale as the words.
+import type { LocaleFormat } from './locale-format'
 
 type Message = string | ((...args: never[]) => string)
 export interface CatalogueShape {

@@ -1,0 +1,43 @@
+// The words outside the window for the system's language. The shell names the language once at start
+// (Electron: app.getLocale()); until then, and in tests, the words are English.
+import { type LocaleFormat, localeFormat } from '../../../shared/locale-format'
+import { overlay, type Translation } from '../../../shared/text-catalogue'
+import { type DesktopCatalogue, english } from './en'
+import { spanish } from './es'
+
+export type { DesktopCatalogue } from './en'
+
+const TRANSLATIONS: Record<string, (f: LocaleFormat) => Translation<DesktopCatalogue>> = { es: spanish }
+
+export interface DesktopText {
+  text: DesktopCatalogue
+  format: LocaleFormat
+  /** 'en', or the translation's language. */
+  language: string
+}
+
+export function desktopTextFor(locale: string | undefined): DesktopText {
+  const format = localeFormat(locale)
+  const language = format.locale.split('-')[0]!.toLowerCase()
+  const translate = TRANSLATIONS[language]
+  const base = english(format)
+  if (!translate) return { text: base, format, language: 'en' }
+  return { text: overlay(base, translate(format)), format, language }
+}
+
+let active = desktopTextFor('en')
+
+/** Called by the shell with the system's language before it shows anything. */
+export function setDesktopLocale(locale: string | undefined): void {
+  active = desktopTextFor(locale)
+}
+
+/** The words for the language in use now. */
+export function desktopText(): DesktopCatalogue {
+  return active.text
+}
+
+/** The language of those words, for a notice the window shows (undefined when English, as the page is). */
+export function desktopLanguage(): string | undefined {
+  return active.language === 'en' ? undefined : active.language
+}
