@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { type FileHandle, mkdir, open, readdir, rm, rmdir, utimes } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import { AppError } from '../../shared/app-error'
+import { releaseReceived } from './received-buffers'
 
 /** Names a browser can hand over; what the queue cannot seal is refused later, with its own reason. */
 const MAX_SEGMENT_BYTES = 255
@@ -26,6 +27,8 @@ interface IncomingFile {
   size: number
   lastModified: number
   received: number
+  /** Of those, written to disk: what the page's window of unacknowledged chunks counts against. */
+  written: number
   handle: FileHandle
   /** Writes run one after another, in the order the chunks arrived. */
   writing: Promise<unknown>
@@ -111,13 +114,14 @@ export class DropIntake {
       size,
       lastModified: Number.isFinite(lastModified) ? lastModified : Date.now(),
       received: 0,
+      written: 0,
       handle,
       writing: Promise.resolve(),
     })
     return fileId
   }
 
-  /** Appends the next chunk; resolves with the bytes received so far once they are written. */
+  /** Appends the next chunk; resolves with the bytes of the file written so far, this chunk's included. */
   write(fileId: number, bytes: Uint8Array): Promise<number> {
     const file = this.#files.get(fileId)
     if (!file) return Promise.reject(new DropIntakeError('That dropped file is no longer being received.'))
@@ -134,7 +138,12 @@ export class DropIntake {
     })
     file.writing = written.catch(() => undefined)
     return written.then(
-      () => file.received,
+      () => {
+        // The page sends more only as bytes are written: answer with those, never with what is queued.
+        file.written += bytes.byteLength
+        releaseReceived(bytes.byteLength)
+        return file.written
+      },
       (error: NodeJS.ErrnoException) => {
         throw new DropIntakeError(
           error.code === 'ENOSPC'
