@@ -25,19 +25,28 @@ export function desktopTextFor(locale: string | undefined): DesktopText {
   return { text: overlay(base, translate(format)), format, language }
 }
 
-let active = desktopTextFor('en')
+// Made on first use: the locale's Intl data costs memory a process that shows nothing need not pay.
+let locale: string | undefined = 'en'
+let active: DesktopText | undefined
 
 /** Called by the shell with the system's language before it shows anything. */
-export function setDesktopLocale(locale: string | undefined): void {
-  active = desktopTextFor(locale)
+export function setDesktopLocale(wanted: string | undefined): void {
+  locale = wanted
+  active = undefined
+}
+
+function current(): DesktopText {
+  active ??= desktopTextFor(locale)
+  return active
 }
 
 /** The words for the language in use now. */
 export function desktopText(): DesktopCatalogue {
-  return active.text
+  return current().text
 }
 
 /** The language of those words, for a notice the window shows (undefined when English, as the page is). */
 export function desktopLanguage(): string | undefined {
-  return active.language === 'en' ? undefined : active.language
+  const { language } = current()
+  return language === 'en' ? undefined : language
 }

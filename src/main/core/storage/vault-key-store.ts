@@ -10,7 +10,6 @@ import {
   ShareInputError,
   vaultFingerprint,
 } from '../../../vault-format'
-import { renderOwnerKitHtml } from '../printable/kit-pages'
 import { JsonFileWriter, readJsonFile } from './json-file'
 import type { SecretStore, SecretStoreKind } from './secret-store'
 
@@ -363,6 +362,8 @@ export class VaultKeyStore {
         'This device has no key for this vault, so there is no kit to print. Import the kit on this device first.',
       )
     }
+    // Loaded when a kit is printed: the QR code library is memory an upload does not need.
+    const { renderOwnerKitHtml } = await import('../printable/kit-pages')
     return {
       vaultId,
       words: encodeOwnerKitWords({ vaultKey, vaultId }),

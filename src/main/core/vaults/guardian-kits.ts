@@ -17,7 +17,6 @@ import {
   splitVaultKey,
 } from '../../../vault-format'
 import { kitCheckCodeHash, kitCheckCodeOf } from '../../../vault-format/kit-check'
-import { renderGuardianKitHtml } from '../printable/kit-pages'
 import { shippedRecoveryPageSha256 } from '../printable/recovery-page-digest'
 import { readJsonFile, writeFileAtomic } from '../storage/json-file'
 
@@ -156,6 +155,8 @@ export class GuardianKits {
     if (!split || index < 0) return null
     const words = openKitWords(vaultKey, vaultId, split.splitId, split.sealedShares)
     const assignment = split.assignments[index]!
+    // Loaded when a kit is printed: the QR code library is memory the rest of the app does not need.
+    const { renderGuardianKitHtml } = await import('../printable/kit-pages')
     const html = renderGuardianKitHtml({
       guardianName: assignment.guardianName,
       share: decodeShareWords(words[index]!),
