@@ -1,6 +1,7 @@
 // An action that asks first: a button opens the confirmation, confirming runs the action (busy
 // meanwhile) and closes it whatever happened; a failure stays in `error`, shown beside the button.
 import { useState } from 'react'
+import { useAction } from './use-action'
 
 export interface ConfirmedAction {
   confirming: boolean
@@ -13,8 +14,7 @@ export interface ConfirmedAction {
 
 export function useConfirmedAction(action: () => Promise<unknown>): ConfirmedAction {
   const [confirming, setConfirming] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
+  const { busy, error, run } = useAction(action)
   return {
     confirming,
     busy,
@@ -22,16 +22,8 @@ export function useConfirmedAction(action: () => Promise<unknown>): ConfirmedAct
     ask: () => setConfirming(true),
     cancel: () => setConfirming(false),
     confirm: async () => {
-      setBusy(true)
-      setError(undefined)
-      try {
-        await action()
-      } catch (e) {
-        setError(e)
-      } finally {
-        setBusy(false)
-        setConfirming(false)
-      }
+      await run()
+      setConfirming(false)
     },
   }
 }
