@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
 import { useVaultsStore } from '../stores/vaults-store'
 import { text } from '../text'
 import { AskFirstButton } from './AskFirstButton'
 import { ErrorNotice } from './ErrorNotice'
+import { useAction } from './use-action'
 
 const t = text.checkInLinks
 
@@ -16,28 +16,14 @@ const t = text.checkInLinks
  */
 export function CheckInLinksPanel({ v }: { v: VaultView }) {
   const { canWrite, reason } = useWriteAccess()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
   const [done, setDone] = useState<string>()
-  if (v.checkInLinks === null || v.state !== 'active' || v.releaseTrigger !== 'dead_man_switch') return null
-
-  const change = async (on: boolean) => {
-    setError(undefined)
+  const changing = useAction(async (on: boolean) => {
     setDone(undefined)
-    setBusy(true)
-    try {
-      await vault().setCheckInLinks({ vaultId: v.id, on })
-      void useVaultsStore
-        .getState()
-        .refresh()
-        .catch(() => undefined)
-      setDone(on ? t.turnedOn : t.turnedOff)
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
-  }
+    await useVaultsStore.getState().setCheckInLinks(v.id, on)
+    setDone(on ? t.turnedOn : t.turnedOff)
+  })
+  const { busy, error } = changing
+  if (v.checkInLinks === null || v.state !== 'active' || v.releaseTrigger !== 'dead_man_switch') return null
 
   return (
     <section className="panel" aria-labelledby="check-in-links-title" data-testid="check-in-links">
@@ -49,7 +35,7 @@ export function CheckInLinksPanel({ v }: { v: VaultView }) {
           className="button"
           disabled={!canWrite || busy}
           title={reason ?? undefined}
-          onClick={() => void change(false)}
+          onClick={() => void changing.run(false)}
         >
           {t.turnOff}
         </button>
@@ -57,7 +43,7 @@ export function CheckInLinksPanel({ v }: { v: VaultView }) {
         <AskFirstButton
           label={t.turnOn}
           className="button"
-          action={() => change(true)}
+          action={() => changing.run(true)}
           dialog={{ title: t.confirmTitle, confirmLabel: t.confirm, danger: true }}
         >
           <p>

@@ -1,5 +1,4 @@
 import type { ServiceSummary, VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { deletionLosses } from '../display/readiness-text'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
@@ -23,12 +22,8 @@ export function DeleteVaultPanel({ v }: { v: VaultView }) {
   const offered = extensions?.includes('vault-delete') ?? false
 
   const remove = async () => {
-    await vault().deleteVault({ vaultId: v.id })
+    await useVaultsStore.getState().remove(v.id)
     closeVault()
-    void useVaultsStore
-      .getState()
-      .refresh()
-      .catch(() => undefined)
   }
 
   return (

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react'
-import { droppedEntries } from '../bridge/drop-transfer'
 import { formatRate } from '../display/units'
 import { useWriteAccess } from '../stores/connection-store'
 import { useFileIntakeStore } from '../stores/file-intake-store'
@@ -54,7 +53,7 @@ export function DropTarget() {
         return
       }
       // Entries must be taken inside the event; reading them can wait.
-      if (e.dataTransfer) void useFileIntakeStore.getState().receive(v.id, droppedEntries(e.dataTransfer))
+      if (e.dataTransfer) void useFileIntakeStore.getState().receiveDrop(v.id, e.dataTransfer)
     }
     window.addEventListener('dragover', onOver)
     window.addEventListener('dragleave', onLeave)

@@ -1,8 +1,8 @@
 import { LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { releaseProgress } from '../display/release-text'
 import { useWriteAccess } from '../stores/connection-store'
+import { useVaultsStore } from '../stores/vaults-store'
 import { format, text } from '../text'
 import { AskFirstButton } from './AskFirstButton'
 import { UntrustedName } from './UntrustedName'
@@ -34,7 +34,7 @@ export function CancelReleaseButton({ v }: { v: VaultView }) {
     <AskFirstButton
       label={t.cancelRelease}
       className="button danger-solid"
-      action={() => vault().cancelRelease({ vaultId: v.id })}
+      action={() => useVaultsStore.getState().cancelRelease(v.id)}
       dialog={{ title: t.cancelTitle, confirmLabel: t.cancelRelease }}
       afterButton={!canWrite && <p className="banner-note">{reason}</p>}
     >

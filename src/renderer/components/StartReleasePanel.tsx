@@ -1,8 +1,8 @@
 import { LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useConnectionStore } from '../stores/connection-store'
 import { useSectionTarget } from '../stores/section-target'
+import { useVaultsStore } from '../stores/vaults-store'
 import { text } from '../text'
 import { AskFirstButton } from './AskFirstButton'
 import { LocalMailLink } from './LocalMailPanel'
@@ -29,7 +29,7 @@ export function StartReleasePanel({ v }: { v: VaultView }) {
           <AskFirstButton
             label={t.button}
             className="button danger"
-            action={() => vault().startRelease({ vaultId: v.id })}
+            action={() => useVaultsStore.getState().startRelease(v.id)}
             dialog={{ title: t.confirmTitle, confirmLabel: t.confirm, danger: true }}
           >
             <ul className="plain-list">

@@ -1,5 +1,4 @@
 import { type ChangeEvent, type FormEvent, useRef, useState } from 'react'
-import { vault } from '../bridge/vault-client'
 import { errorView } from '../display/error-text'
 import { useWriteAccess } from '../stores/connection-store'
 import { useFileIntakeStore } from '../stores/file-intake-store'
@@ -10,6 +9,7 @@ import { useUploadFlowStore } from '../stores/upload-flow-store'
 import { useVault } from '../stores/vaults-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { useAction } from './use-action'
 
 /** Ways to start a backup: pickers (native on the desktop, the page's in browser mode), a typed path, the drop hint. */
 export function UploadPanel({ vaultId }: { vaultId: string }) {
@@ -24,7 +24,9 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
   const kitError = error !== undefined && errorView(error).ownerKit
   const kitRefused = kitError && !v?.ownerKitConfirmedAt
   const [path, setPath] = useState('')
-  const [pickError, setPickError] = useState<unknown>()
+  const picking = useAction((kind: 'files' | 'folder') =>
+    useUploadFlowStore.getState().pickAndStart(vaultId, kind),
+  )
   const writable = canWrite && v?.state === 'active'
   const receiving = useFileIntakeStore((s) => s.receiving !== undefined)
   const filesInput = useRef<HTMLInputElement>(null)
@@ -32,7 +34,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
 
   /** Native pickers on the desktop; the page's own (streamed to the backend like a drop) in browser mode. */
   const choose = (kind: 'files' | 'folder') => {
-    if (mode === 'electron') void pick(kind)
+    if (mode === 'electron') void picking.run(kind)
     else (kind === 'files' ? filesInput : folderInput).current?.click()
   }
 
@@ -41,16 +43,6 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
     const files = Array.from(event.target.files ?? [])
     event.target.value = ''
     if (files.length > 0) void useFileIntakeStore.getState().receive(vaultId, files)
-  }
-
-  const pick = async (kind: 'files' | 'folder') => {
-    setPickError(undefined)
-    try {
-      const paths = await vault().pickPaths({ kind })
-      if (paths.length) await start(vaultId, paths)
-    } catch (e) {
-      setPickError(e)
-    }
   }
 
   const submitPath = async (event: FormEvent) => {
@@ -177,7 +169,7 @@ export function UploadPanel({ vaultId }: { vaultId: string }) {
           </button>
         </div>
       )}
-      {pickError !== undefined && <ErrorNotice error={pickError} />}
+      {picking.error !== undefined && <ErrorNotice error={picking.error} />}
     </div>
   )
 }

@@ -1,7 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useMemo, useRef } from 'react'
 import type { UploadItemView, UploadProgressView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { formatRate } from '../display/units'
 import {
   type BatchGroup,
@@ -62,7 +61,7 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
           type="button"
           className="button secondary small"
           disabled={failures === 0}
-          onClick={() => void vault().clearFinishedUploads({ only: 'failed' })}
+          onClick={() => void useUploadsStore.getState().clearFinished('failed')}
         >
           {t.clearFailures}
         </button>
@@ -70,7 +69,7 @@ export function UploadQueue({ vaultId }: { vaultId: string }) {
           type="button"
           className="button secondary small"
           disabled={finished === 0}
-          onClick={() => void vault().clearFinishedUploads({ only: 'finished' })}
+          onClick={() => void useUploadsStore.getState().clearFinished('finished')}
         >
           {t.clearFinished}
         </button>
@@ -189,7 +188,7 @@ export function UploadRow({
           <button
             type="button"
             className="link-button small"
-            onClick={() => void vault().cancelUpload({ itemId: item.id })}
+            onClick={() => void useUploadsStore.getState().cancel(item.id)}
           >
             {t.cancel}
           </button>

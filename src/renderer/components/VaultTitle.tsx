@@ -1,40 +1,35 @@
 import { type FormEvent, useState } from 'react'
 import { EXTENSION_LIMITS } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
+import { useVaultsStore } from '../stores/vaults-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { ReadinessChip } from './Readiness'
 import { StateBadge } from './StateBadge'
 import { UntrustedName } from './UntrustedName'
+import { useAction } from './use-action'
 
 /** The vault's name as the page title, renamed in place; its state and readiness beside it. */
 export function VaultTitle({ v }: { v: VaultView }) {
   const { canWrite, reason } = useWriteAccess()
   const [editing, setEditing] = useState(false)
   const [name, setName] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
+  const saving = useAction(async () => {
+    await useVaultsStore.getState().rename(v.id, name)
+    setEditing(false)
+  })
+  const { busy, error } = saving
 
   const start = () => {
     setName(v.name ?? '')
-    setError(undefined)
+    saving.clearError()
     setEditing(true)
   }
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    try {
-      await vault().renameVault({ vaultId: v.id, name: name.trim() })
-      setEditing(false)
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    void saving.run()
   }
 
   return (

@@ -2,12 +2,12 @@ import { type FormEvent, useState } from 'react'
 import { EXTENSION_LIMITS, type SssPreset } from '../../shared/api'
 import { AppError } from '../../shared/app-error'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ReadinessChip, TrialNote } from '../components/Readiness'
 import { ReadOnlyNote } from '../components/ReadOnlyNote'
 import { StateBadge } from '../components/StateBadge'
 import { UntrustedName } from '../components/UntrustedName'
+import { useAction } from '../components/use-action'
 import { TRIGGER_TEXT } from '../display/release-text'
 import { daysLeftToCancel, describeDeadline } from '../display/units'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
@@ -86,23 +86,16 @@ function NewVaultForm({ first = false }: { first?: boolean }) {
   const openVault = useNavigationStore((s) => s.openVault)
   const [name, setName] = useState('')
   const [preset, setPreset] = useState<SssPreset>('standard')
-  const [creating, setCreating] = useState(false)
-  const [error, setError] = useState<unknown>()
+  const creation = useAction(async () => {
+    const id = await useVaultsStore.getState().create(preset, name)
+    setName('')
+    openVault(id)
+  })
+  const { busy: creating, error } = creation
 
-  const create = async (event: FormEvent) => {
+  const create = (event: FormEvent) => {
     event.preventDefault()
-    setCreating(true)
-    setError(undefined)
-    try {
-      const trimmed = name.trim()
-      const created = await vault().createVault({ preset, ...(trimmed ? { name: trimmed } : {}) })
-      setName('')
-      openVault(created.id)
-    } catch (e) {
-      setError(e)
-    } finally {
-      setCreating(false)
-    }
+    void creation.run()
   }
 
   return (

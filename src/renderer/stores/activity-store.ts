@@ -4,6 +4,8 @@ import { create } from 'zustand'
 import type { ActivityEntry, ActivityKind } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 
+type ActivityExport = Awaited<ReturnType<ReturnType<typeof vault>['exportActivity']>>
+
 export const ACTIVITY_FILTERS = {
   'check-in': ['check-in', 'check-in-failed'],
   upload: ['upload', 'files-deleted'],
@@ -42,6 +44,8 @@ interface ActivityState {
   byVault: Record<string, VaultActivity>
   load(vaultId: string, filter?: ActivityFilter): Promise<void>
   more(vaultId: string): Promise<void>
+  /** The whole history as a file to save (CSV or JSON). */
+  exportAs(vaultId: string, format: 'csv' | 'json'): Promise<ActivityExport>
 }
 
 const kindsOf = (filter: ActivityFilter): ActivityKind[] | undefined =>
@@ -105,6 +109,7 @@ export const useActivityStore = create<ActivityState>((set, get) => {
         patch(vaultId, { loading: false, error })
       }
     },
+    exportAs: (vaultId, format) => vault().exportActivity({ vaultId, format }),
     more: async (vaultId) => {
       const current = get().byVault[vaultId]
       if (!current || current.loading) return

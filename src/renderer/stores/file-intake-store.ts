@@ -4,7 +4,7 @@ import { create } from 'zustand'
 import { AppError } from '../../shared/app-error'
 import {
   collectDroppedFiles,
-  type droppedEntries,
+  droppedEntries,
   sendDroppedFiles,
   type TransferProgress,
 } from '../bridge/drop-transfer'
@@ -38,6 +38,8 @@ interface FileIntakeState {
   /** Bytes on their way to the backend; undefined when nothing is being received. */
   receiving: Receiving | undefined
   receive(vaultId: string, entries: Entries): Promise<void>
+  /** A drop on the window: its entries are taken now (only valid inside the event), read later. */
+  receiveDrop(vaultId: string, dataTransfer: DataTransfer): Promise<void>
   cancel(): void
 }
 
@@ -66,7 +68,7 @@ function failureText(error: unknown): string {
 
 let controller: AbortController | undefined
 
-export const useFileIntakeStore = create<FileIntakeState>((set) => ({
+export const useFileIntakeStore = create<FileIntakeState>((set, get) => ({
   receiving: undefined,
   receive: async (vaultId, entries) => {
     const intake = fileIntake()
@@ -115,5 +117,6 @@ export const useFileIntakeStore = create<FileIntakeState>((set) => ({
       }
     }
   },
+  receiveDrop: (vaultId, dataTransfer) => get().receive(vaultId, droppedEntries(dataTransfer)),
   cancel: () => controller?.abort(),
 }))

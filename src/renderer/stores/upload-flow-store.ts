@@ -49,6 +49,8 @@ interface UploadFlowState {
   errorVaultId: string | null
   lastQueued: { count: number; skipped: number } | null
   start(vaultId: string, paths: string[]): Promise<void>
+  /** The desktop's native picker, then start with what was chosen (nothing when it was closed). */
+  pickAndStart(vaultId: string, kind: 'files' | 'folder'): Promise<void>
   /** Uploads a cancelled or failed item again, asking for its cost as a new upload would. */
   retry(item: UploadItemView): Promise<void>
   confirm(): Promise<void>
@@ -96,6 +98,10 @@ export const useUploadFlowStore = create<UploadFlowState>((set, get) => {
     error: undefined,
     errorVaultId: null,
     lastQueued: null,
+    pickAndStart: async (vaultId, kind) => {
+      const paths = await vault().pickPaths({ kind })
+      if (paths.length) await get().start(vaultId, paths)
+    },
     start: async (vaultId, paths) => {
       const opener = currentOpener()
       set({ busy: true, error: undefined, errorVaultId: null, lastQueued: null })

@@ -12,6 +12,9 @@ interface UploadsState {
   applyProgress(batch: UploadProgressView[]): void
   replaceAll(items: UploadItemView[]): void
   load(): Promise<void>
+  /** Takes ended rows off the list: the failed ones, or all that finished. */
+  clearFinished(only: 'failed' | 'finished'): Promise<void>
+  cancel(itemId: string): Promise<void>
 }
 
 export const useUploadsStore = create<UploadsState>((set, get) => ({
@@ -28,5 +31,11 @@ export const useUploadsStore = create<UploadsState>((set, get) => ({
     const items = await vault().listUploads()
     // Changes that arrived while the list was on its way are newer: keep them.
     set((s) => ({ items: { ...Object.fromEntries(items.map((i) => [i.id, i])), ...s.items } }))
+  },
+  clearFinished: async (only) => {
+    await vault().clearFinishedUploads({ only })
+  },
+  cancel: async (itemId) => {
+    await vault().cancelUpload({ itemId })
   },
 }))

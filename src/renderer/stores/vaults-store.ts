@@ -1,6 +1,7 @@
 // The vault list exactly as main last reported it (vaultsChanged). The one copy in the window.
 import { create } from 'zustand'
-import type { VaultsSnapshot, VaultView } from '../../shared/ipc/vault-types'
+import type { CheckInFrequency, ReleaseTrigger, SssPreset } from '../../shared/api'
+import type { CheckInOutcome, ReleaseSettings, VaultsSnapshot, VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 
 interface VaultsState {
@@ -8,7 +9,29 @@ interface VaultsState {
   refreshing: boolean
   load(): Promise<void>
   refresh(): Promise<void>
+  /** A new vault; its id, to open it. */
+  create(preset: SssPreset, name: string): Promise<string>
+  rename(vaultId: string, name: string): Promise<void>
+  /** Deletes the vault for good, then reads the list again. */
+  remove(vaultId: string): Promise<void>
+  checkIn(vaultId: string, note: string): Promise<CheckInOutcome>
+  configureRelease(
+    vaultId: string,
+    trigger: ReleaseTrigger,
+    checkInFrequency: CheckInFrequency,
+  ): Promise<ReleaseSettings>
+  /** Whether reminder e-mails carry a one-step check-in link; the list is read again after. */
+  setCheckInLinks(vaultId: string, on: boolean): Promise<void>
+  startRelease(vaultId: string): Promise<void>
+  cancelRelease(vaultId: string): Promise<void>
 }
+
+/** Reads the list again after a change main may not announce; a failure here changes nothing shown. */
+const refreshQuietly = () =>
+  void useVaultsStore
+    .getState()
+    .refresh()
+    .catch(() => undefined)
 
 export const useVaultsStore = create<VaultsState>((set) => ({
   snapshot: undefined,
@@ -25,6 +48,35 @@ export const useVaultsStore = create<VaultsState>((set) => ({
     } finally {
       set({ refreshing: false })
     }
+  },
+  create: async (preset, name) => {
+    const trimmed = name.trim()
+    const created = await vault().createVault({ preset, ...(trimmed ? { name: trimmed } : {}) })
+    return created.id
+  },
+  rename: async (vaultId, name) => {
+    await vault().renameVault({ vaultId, name: name.trim() })
+  },
+  remove: async (vaultId) => {
+    await vault().deleteVault({ vaultId })
+    refreshQuietly()
+  },
+  checkIn: (vaultId, note) => vault().checkIn({ vaultId, note: note.trim() || undefined }),
+  configureRelease: (vaultId, trigger, checkInFrequency) =>
+    vault().configureRelease({
+      vaultId,
+      trigger,
+      ...(trigger === 'dead_man_switch' ? { checkInFrequency } : {}),
+    }),
+  setCheckInLinks: async (vaultId, on) => {
+    await vault().setCheckInLinks({ vaultId, on })
+    refreshQuietly()
+  },
+  startRelease: async (vaultId) => {
+    await vault().startRelease({ vaultId })
+  },
+  cancelRelease: async (vaultId) => {
+    await vault().cancelRelease({ vaultId })
   },
 }))
 

@@ -885,7 +885,6 @@ export const english = (f: LocaleFormat) => ({
     note: 'Note (optional)',
     notePlaceholder: 'e.g. all well, back from holiday',
     checkingIn: 'Checking in…',
-    inactive: 'Check-ins apply to active vaults only.',
     otherTrigger: "Check-ins apply to the dead man's switch trigger; this vault uses another trigger.",
     noSwitch: "Choose the dead man's switch in Release settings to start checking in.",
     checkedIn: (due: string, days: number) =>

@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from 'react'
 import type { ActivityEntry } from '../../../shared/ipc/vault-types'
-import { vault } from '../../bridge/vault-client'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { ACTIVITY_FILTERS, type ActivityFilter, useActivityStore } from '../../stores/activity-store'
 import { format, text } from '../../text'
@@ -91,7 +90,7 @@ export function ActivityTab({ vaultId }: { vaultId: string }) {
   const exportAs = async (as: 'csv' | 'json') => {
     setExportError(undefined)
     try {
-      const file = await vault().exportActivity({ vaultId, format: as })
+      const file = await useActivityStore.getState().exportAs(vaultId, as)
       download(file.fileName, file.mimeType, file.text)
       setStatus({ kind: 'saved', text: t.exported(file.fileName) })
     } catch (error) {

@@ -1,19 +1,19 @@
 import { type FormEvent, useState } from 'react'
 import { LIMITS } from '../../../shared/api'
 import type { CheckInOutcome } from '../../../shared/ipc/vault-types'
-import { vault } from '../../bridge/vault-client'
 import { DeleteVaultPanel } from '../../components/DeleteVaultPanel'
 import { EncryptedExportPanel } from '../../components/EncryptedExportPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { NextStep, ReadinessPanel } from '../../components/Readiness'
 import { ReleaseDates } from '../../components/ReleasingBanner'
 import { StateBadge } from '../../components/StateBadge'
+import { useAction } from '../../components/use-action'
 import { VaultKeyPanel } from '../../components/VaultKeyPanel'
 import { FREQUENCY_SHORT, TRIGGER_TEXT } from '../../display/release-text'
 import { runway } from '../../display/runway'
 import { describeDeadline } from '../../display/units'
 import { useNavigationStore } from '../../stores/navigation-store'
-import { useVault } from '../../stores/vaults-store'
+import { useVault, useVaultsStore } from '../../stores/vaults-store'
 import { format, text } from '../../text'
 
 const t = text.overview
@@ -22,28 +22,21 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const setTab = useNavigationStore((s) => s.setTab)
   const [note, setNote] = useState('')
-  const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<CheckInOutcome>()
-  const [error, setError] = useState<unknown>()
+  const checkingIn = useAction(async () => {
+    setResult(undefined)
+    setResult(await useVaultsStore.getState().checkIn(vaultId, note))
+    setNote('')
+  })
   if (!v) return null
   const now = Date.now()
   const r = runway(v.creditsBalance, v.releaseTrigger === 'dead_man_switch' ? v.checkInFrequency : null)
   const due = v.nextCheckInDue ? describeDeadline(v.nextCheckInDue, now) : null
   const canCheckIn = v.state === 'active' && v.releaseTrigger === 'dead_man_switch'
 
-  const checkIn = async (event: FormEvent) => {
+  const checkIn = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    setResult(undefined)
-    try {
-      setResult(await vault().checkIn({ vaultId, note: note.trim() || undefined }))
-      setNote('')
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    void checkingIn.run()
   }
 
   return (
@@ -77,13 +70,11 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
               disabled={!canCheckIn}
             />
             <div className="row">
-              <button type="submit" className="button" disabled={!canCheckIn || busy}>
-                {busy ? t.checkingIn : t.checkInTitle}
+              <button type="submit" className="button" disabled={!canCheckIn || checkingIn.busy}>
+                {checkingIn.busy ? t.checkingIn : t.checkInTitle}
               </button>
               {!canCheckIn && (
-                <span className="muted small">
-                  {v.state !== 'active' ? t.inactive : v.releaseTrigger ? t.otherTrigger : t.noSwitch}
-                </span>
+                <span className="muted small">{v.releaseTrigger ? t.otherTrigger : t.noSwitch}</span>
               )}
             </div>
             {result && (
@@ -91,7 +82,7 @@ export function OverviewTab({ vaultId }: { vaultId: string }) {
                 {t.checkedIn(result.nextCheckInDue, result.daysRemaining)}
               </p>
             )}
-            {error !== undefined && <ErrorNotice error={error} />}
+            {checkingIn.error !== undefined && <ErrorNotice error={checkingIn.error} />}
             <p className="muted small" data-testid="last-checkin">
               {t.lastCheckIn}{' '}
               {v.lastCheckIn ? t.lastCheckInAt(v.lastCheckIn.at, v.lastCheckIn.note ?? null) : t.noneYet}

@@ -7,7 +7,6 @@ import {
   type ReleaseTrigger,
 } from '../../../shared/api'
 import type { ReleaseSettings } from '../../../shared/ipc/vault-types'
-import { vault } from '../../bridge/vault-client'
 import { CheckInLinksPanel } from '../../components/CheckInLinksPanel'
 import { ErrorNotice } from '../../components/ErrorNotice'
 import { RadioCards } from '../../components/RadioCards'
@@ -15,9 +14,10 @@ import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { RehearsalPanel } from '../../components/RehearsalPanel'
 import { CancelReleaseButton, ReleaseDates } from '../../components/ReleasingBanner'
 import { StartReleasePanel } from '../../components/StartReleasePanel'
+import { useAction } from '../../components/use-action'
 import { FREQUENCY_TEXT, TRIGGER_TEXT } from '../../display/release-text'
 import { useWriteAccess } from '../../stores/connection-store'
-import { useVault } from '../../stores/vaults-store'
+import { useVault, useVaultsStore } from '../../stores/vaults-store'
 import { text } from '../../text'
 
 export function ReleaseTab({ vaultId }: { vaultId: string }) {
@@ -26,9 +26,12 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
   // A new vault has no trigger: none is shown chosen until the owner picks one and saves it.
   const [trigger, setTrigger] = useState<ReleaseTrigger | null>(v?.releaseTrigger ?? null)
   const [frequency, setFrequency] = useState<CheckInFrequency>(v?.checkInFrequency ?? 'monthly')
-  const [busy, setBusy] = useState(false)
   const [saved, setSaved] = useState<ReleaseSettings>()
-  const [error, setError] = useState<unknown>()
+  const saving = useAction(async (chosen: ReleaseTrigger) => {
+    setSaved(undefined)
+    setSaved(await useVaultsStore.getState().configureRelease(vaultId, chosen, frequency))
+  })
+  const { busy, error } = saving
   if (!v) return null
   const writable = canWrite && v.state === 'active'
   // Once a release has started, the trigger and check-ins are over: say where it stands instead.
@@ -58,25 +61,9 @@ export function ReleaseTab({ vaultId }: { vaultId: string }) {
     )
   }
 
-  const save = async (event: FormEvent) => {
+  const save = (event: FormEvent) => {
     event.preventDefault()
-    if (!trigger) return
-    setBusy(true)
-    setError(undefined)
-    setSaved(undefined)
-    try {
-      setSaved(
-        await vault().configureRelease({
-          vaultId,
-          trigger,
-          ...(trigger === 'dead_man_switch' ? { checkInFrequency: frequency } : {}),
-        }),
-      )
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    if (trigger) void saving.run(trigger)
   }
 
   return (
