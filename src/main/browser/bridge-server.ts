@@ -22,6 +22,12 @@ export const BRIDGE_PATH = '/bridge'
 export const DOWNLOAD_PATH = '/download/'
 /** An offered file nobody fetched is removed after this long. */
 const DOWNLOAD_TTL_MS = 5 * 60_000
+/**
+ * Dropped bytes a connection may have handed to the intake and not yet seen on disk. Past this the
+ * socket stops reading until the disk catches up, so memory stays bounded whatever the page sends (the
+ * page keeps to a window of 8 chunks of 512 KiB, well under it).
+ */
+export const MAX_UNWRITTEN_DROP_BYTES = 8 * 1024 * 1024
 
 export interface BrowserBridgeOptions {
   rendererDir: string
@@ -246,6 +252,11 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
       send({ type: 'event', channel, payload }),
     )
     const drops = new Set<string>()
+    let unwritten = 0
+    const settled = (bytes: number) => {
+      unwritten -= bytes
+      if (ws.isPaused && unwritten <= MAX_UNWRITTEN_DROP_BYTES / 2) ws.resume()
+    }
     ws.on('close', () => {
       unsubscribe()
       // A closed page cannot finish its drops: what it sent and no upload needs is removed.
@@ -263,9 +274,18 @@ export async function startBrowserBridge(options: BrowserBridgeOptions): Promise
           return
         }
         const fileId = chunk.readUInt32BE(0)
+        unwritten += chunk.byteLength
+        // Backpressure from the disk to the sender: no queue of chunks that grows with the file.
+        if (unwritten > MAX_UNWRITTEN_DROP_BYTES) ws.pause()
         intake.write(fileId, chunk.subarray(CHUNK_HEADER_BYTES)).then(
-          (received) => send({ type: 'intake-ack', fileId, received }),
-          (error: Error) => send({ type: 'intake-error', fileId, message: error.message }),
+          (received) => {
+            settled(chunk.byteLength)
+            send({ type: 'intake-ack', fileId, received })
+          },
+          (error: Error) => {
+            settled(chunk.byteLength)
+            send({ type: 'intake-error', fileId, message: error.message })
+          },
         )
         return
       }
