@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react'
 import type { ConnectionInfo } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useSectionTarget } from '../stores/section-target'
 import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
+import { useAction } from './use-action'
 
 const t = text.connections
 
@@ -22,28 +22,15 @@ export function ConnectionsPanel() {
   const [adding, setAdding] = useState(false)
   const [url, setUrl] = useState('https://')
   const [key, setKey] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
+  // One action at a time in this panel, and one place for its failure.
+  const { busy, error, run } = useAction((action: () => Promise<unknown>) => action())
+  const connections = useConnectionStore.getState()
   useSectionTarget('connections', !!status)
   if (!status) return null
 
-  const run = async (action: () => Promise<unknown>) => {
-    setBusy(true)
-    setError(undefined)
-    try {
-      await action()
-      return true
-    } catch (e) {
-      setError(e)
-      return false
-    } finally {
-      setBusy(false)
-    }
-  }
-
   const replace = async (event: FormEvent, id: string) => {
     event.preventDefault()
-    if (await run(() => vault().replaceApiKey({ connectionId: id, apiKey: newKey }))) {
+    if (await run(() => connections.replaceApiKey(id, newKey))) {
       setReplacing(undefined)
       setNewKey('')
       setReplaced(id)
@@ -52,7 +39,7 @@ export function ConnectionsPanel() {
 
   const add = async (event: FormEvent) => {
     event.preventDefault()
-    if (await run(() => vault().connectService({ serviceUrl: url, apiKey: key }))) {
+    if (await run(() => connections.connectService(url, key))) {
       setAdding(false)
       setKey('')
     }
@@ -115,7 +102,7 @@ export function ConnectionsPanel() {
                   type="button"
                   className="button secondary small"
                   disabled={busy}
-                  onClick={() => void run(() => vault().switchConnection({ connectionId: c.id }))}
+                  onClick={() => void run(() => connections.switchConnection(c.id))}
                 >
                   {t.use}
                 </button>
@@ -206,9 +193,7 @@ export function ConnectionsPanel() {
           danger
           busy={busy}
           onConfirm={() =>
-            void run(() => vault().forgetConnection({ connectionId: forgetting.id })).then(() =>
-              setForgetting(undefined),
-            )
+            void run(() => connections.forgetConnection(forgetting.id)).then(() => setForgetting(undefined))
           }
           onCancel={() => setForgetting(undefined)}
         >

@@ -1,13 +1,11 @@
-import { useState } from 'react'
-import type { MailTestResult } from '../../shared/api'
 import type { ReadinessFix, ReadinessItem, VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { mailTestText } from '../display/readiness-text'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { useMailTest } from './use-mail-test'
 
 const t = text.readiness
 
@@ -131,22 +129,7 @@ function ReadinessRow({ vaultId, item }: { vaultId: string; item: ReadinessItem 
 function FixButton({ vaultId, label, fix }: { vaultId: string; label: string; fix: ReadinessFix }) {
   const { setTab, go, openVault } = useNavigationStore()
   const openOwnerKit = useOwnerKitFlow((s) => s.open)
-  const [busy, setBusy] = useState(false)
-  const [result, setResult] = useState<MailTestResult>()
-  const [error, setError] = useState<unknown>()
-
-  const sendTestMail = async () => {
-    setBusy(true)
-    setError(undefined)
-    setResult(undefined)
-    try {
-      setResult(await vault().sendTestMail())
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const { busy, error, result, run: sendTestMail } = useMailTest()
 
   const run = () => {
     switch (fix.kind) {
@@ -170,7 +153,8 @@ function FixButton({ vaultId, label, fix }: { vaultId: string; label: string; fi
       <button type="button" className="button small" onClick={run} disabled={busy}>
         {busy ? t.sending : label}
       </button>
-      {result && (
+      {/* A new test's outcome replaces the last: none is shown while it is on its way. */}
+      {result && !busy && (
         <p className={`notice ${result.delivered ? 'notice-ok' : 'notice-error'}`} role="status">
           {mailTestText(result)}
         </p>

@@ -1,6 +1,4 @@
 import { type FormEvent, useId, useState } from 'react'
-import type { MailTestResult } from '../../shared/api'
-import { vault } from '../bridge/vault-client'
 import { UiError } from '../display/error-text'
 import { mailTestText } from '../display/readiness-text'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
@@ -8,6 +6,8 @@ import { useSectionTarget } from '../stores/section-target'
 import { langOf, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { LocalMailLink } from './LocalMailPanel'
+import { useAction } from './use-action'
+import { useMailTest } from './use-mail-test'
 
 const MAX_CREDITS = 1_000_000
 
@@ -17,29 +17,28 @@ export function CreditsPanel() {
   const { canWrite, reason } = useWriteAccess()
   const id = useId()
   const [amount, setAmount] = useState('500')
-  const [busy, setBusy] = useState(false)
   const [balance, setBalance] = useState<number>()
-  const [error, setError] = useState<unknown>()
+  const adding = useAction(async (credits: number) =>
+    setBalance(await useConnectionStore.getState().addLocalCredits(credits)),
+  )
+  // A refused amount is said where the service's failure would be.
+  const [invalid, setInvalid] = useState<unknown>()
+  const busy = adding.busy
+  const error = invalid ?? adding.error
   useSectionTarget('credits', !!service)
   if (!service) return null
 
   const add = async (event: FormEvent) => {
     event.preventDefault()
     const credits = Number(amount)
-    setError(undefined)
+    adding.clearError()
     setBalance(undefined)
     if (!Number.isInteger(credits) || credits < 1 || credits > MAX_CREDITS) {
-      setError(new UiError(text.credits.invalid(MAX_CREDITS), langOf('credits')))
+      setInvalid(new UiError(text.credits.invalid(MAX_CREDITS), langOf('credits')))
       return
     }
-    setBusy(true)
-    try {
-      setBalance((await vault().addLocalCredits({ credits })).creditsBalance)
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    setInvalid(undefined)
+    await adding.run(credits)
   }
 
   return (
@@ -89,25 +88,11 @@ export function CreditsPanel() {
 /** Settings → E-mail: whether the service can reach heirs and guardians, and a test to prove it. */
 export function MailPanel() {
   const service = useConnectionStore((s) => s.status?.service)
-  const [busy, setBusy] = useState(false)
-  const [result, setResult] = useState<MailTestResult>()
-  const [error, setError] = useState<unknown>()
+  const { busy, error, result, run: send } = useMailTest()
   useSectionTarget('mail-test', !!service)
   if (!service) return null
   const last = result ?? service.lastMailTest
   const canTest = service.extensions.includes('mail-test')
-
-  const send = async () => {
-    setBusy(true)
-    setError(undefined)
-    try {
-      setResult(await vault().sendTestMail())
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
-  }
 
   return (
     <div className="panel">

@@ -1,8 +1,8 @@
 import { type FormEvent, useId, useState } from 'react'
 import { LIMITS } from '../../shared/api'
 import { EmailSchema } from '../../shared/ipc/contract'
-import { vault } from '../bridge/vault-client'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { useAction } from '../components/use-action'
 import { useConnectionStore } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { langOf, text } from '../text'
@@ -18,8 +18,14 @@ export function FirstRunScreen() {
   const [serviceUrl, setServiceUrl] = useState('https://')
   const [apiKey, setApiKey] = useState('')
   const [email, setEmail] = useState('')
-  const [busy, setBusy] = useState<'connect' | 'local' | null>(null)
-  const [error, setError] = useState<{ which: 'connect' | 'local'; error: unknown }>()
+  const connecting = useAction(async () => {
+    await useConnectionStore.getState().connectService(serviceUrl, apiKey)
+    setApiKey('')
+  })
+  const starting = useAction(async (checkedEmail: string) =>
+    openVault(await useConnectionStore.getState().startLocally(checkedEmail)),
+  )
+  const busy = connecting.busy ? 'connect' : starting.busy ? 'local' : null
   const store = t.secretStore[status?.secretStore ?? 'memory']
   const localStore = t.localKeyStore[status?.secretStore ?? 'memory']
   // The service's own rule, checked here so that a mistyped address is the owner's to fix, said by its field.
@@ -27,16 +33,9 @@ export function FirstRunScreen() {
 
   const connect = async (event: FormEvent) => {
     event.preventDefault()
-    setBusy('connect')
-    setError(undefined)
-    try {
-      await vault().connectService({ serviceUrl, apiKey })
-      setApiKey('')
-    } catch (e) {
-      setError({ which: 'connect', error: e })
-    } finally {
-      setBusy(null)
-    }
+    // One failure shown at a time: the one of the choice tried last.
+    starting.clearError()
+    await connecting.run()
   }
 
   const startLocally = async (event: FormEvent) => {
@@ -47,16 +46,8 @@ export function FirstRunScreen() {
       return
     }
     setEmailProblem(undefined)
-    setBusy('local')
-    setError(undefined)
-    try {
-      const result = await vault().startLocally({ email: checked.data })
-      openVault(result.vault.id)
-    } catch (e) {
-      setError({ which: 'local', error: e })
-    } finally {
-      setBusy(null)
-    }
+    connecting.clearError()
+    await starting.run(checked.data)
   }
 
   return (
@@ -102,7 +93,7 @@ export function FirstRunScreen() {
           <button type="submit" className="button" disabled={busy !== null}>
             {busy === 'local' ? t.starting : t.startLocally}
           </button>
-          {error?.which === 'local' && <ErrorNotice error={error.error} />}
+          {starting.error !== undefined && <ErrorNotice error={starting.error} />}
         </form>
         <form className="panel choice" onSubmit={connect} aria-labelledby="connect-title">
           <h2 id="connect-title">{t.connectTitle}</h2>
@@ -133,7 +124,7 @@ export function FirstRunScreen() {
           <button type="submit" className="button" disabled={busy !== null}>
             {busy === 'connect' ? t.checkingKey : t.connect}
           </button>
-          {error?.which === 'connect' && <ErrorNotice error={error.error} />}
+          {connecting.error !== undefined && <ErrorNotice error={connecting.error} />}
         </form>
       </div>
     </section>

@@ -1,11 +1,11 @@
 import { useEffect, useId, useState } from 'react'
 import type { SettingsPatch } from '../../shared/ipc/settings'
 import type { UnlockCheckInStatus } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { ConnectionsPanel } from '../components/ConnectionsPanel'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { LocalMailPanel } from '../components/LocalMailPanel'
 import { CreditsPanel, MailPanel } from '../components/ServicePanel'
+import { useAction } from '../components/use-action'
 import { errorView } from '../display/error-text'
 import { useSettingsStore } from '../stores/settings-store'
 import { format, text } from '../text'
@@ -227,16 +227,31 @@ function UnlockCheckInPanel() {
   const [status, setStatus] = useState<UnlockCheckInStatus>()
   const [asking, setAsking] = useState(false)
   const [pasted, setPasted] = useState('')
-  const [busy, setBusy] = useState(false)
   /** What the owner just asked for, shown while main works on it. */
   const [pending, setPending] = useState<boolean>()
-  const [error, setError] = useState<unknown>()
+  const [readError, setReadError] = useState<unknown>()
   const [done, setDone] = useState<string>()
+  const unlock = useSettingsStore.getState()
+  const changing = useAction(
+    async (
+      work: () => Promise<UnlockCheckInStatus>,
+      after: string | ((result: UnlockCheckInStatus) => string),
+    ) => {
+      setDone(undefined)
+      const result = await work()
+      setStatus(result)
+      setAsking(false)
+      setPasted('')
+      setDone(typeof after === 'string' ? after : after(result))
+    },
+  )
+  const busy = changing.busy
+  const error = changing.error ?? readError
 
   // Read again whenever the setting changes (here or from another window).
   // biome-ignore lint/correctness/useExhaustiveDependencies: the status follows the setting
   useEffect(() => {
-    void vault().getUnlockCheckIn().then(setStatus, setError)
+    void unlock.readUnlockCheckIn().then(setStatus, setReadError)
   }, [enabled])
 
   const run = async (
@@ -244,29 +259,16 @@ function UnlockCheckInPanel() {
     after: string | ((result: UnlockCheckInStatus) => string),
     wanted: boolean,
   ) => {
-    setBusy(true)
     setPending(wanted)
-    setError(undefined)
-    setDone(undefined)
-    try {
-      const result = await work()
-      setStatus(result)
-      setAsking(false)
-      setPasted('')
-      setDone(typeof after === 'string' ? after : after(result))
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-      setPending(undefined)
-    }
+    setReadError(undefined)
+    await changing.run(work, after)
+    setPending(undefined)
   }
-  const turnOn = (agentKey?: string) =>
-    run(() => vault().enableUnlockCheckIn(agentKey ? { agentKey } : {}), u.turnedOn, true)
+  const turnOn = (agentKey?: string) => run(() => unlock.enableUnlockCheckIn(agentKey), u.turnedOn, true)
   const toggle = (on: boolean) => {
     if (!on) {
       setAsking(false)
-      if (enabled) void run(() => vault().disableUnlockCheckIn(), turnedOffText, false)
+      if (enabled) void run(unlock.disableUnlockCheckIn, turnedOffText, false)
       return
     }
     // The service on this computer: the app makes the key. Another service: the owner pastes one.

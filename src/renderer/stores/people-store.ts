@@ -1,8 +1,8 @@
 // Guardians, heirs and guardian kits per vault, as last read from main. Re-read after every change
 // and whenever the vault's counts move (another device may have changed them).
 import { create } from 'zustand'
-import type { Guardian, Heir } from '../../shared/api'
-import type { GuardianKitInfo } from '../../shared/ipc/vault-types'
+import type { Guardian, Heir, PersonRequest } from '../../shared/api'
+import type { GuardianChange, GuardianKitInfo } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 
 interface PeopleEntry {
@@ -20,6 +20,13 @@ interface PeopleState {
   loadHeirs(vaultId: string): Promise<void>
   /** Kits as main returned them after a change (e.g. marked handed over). */
   setKits(vaultId: string, kits: GuardianKitInfo[]): void
+  addHeir(vaultId: string, person: PersonRequest): Promise<void>
+  removeHeir(vaultId: string, heirId: string): Promise<void>
+  /** What the change did to the shares and kits, to say so. */
+  addGuardian(vaultId: string, person: PersonRequest): Promise<GuardianChange>
+  removeGuardian(vaultId: string, guardianId: string): Promise<GuardianChange>
+  /** Marks a guardian's kit as handed over (or taken back); the kits as main returns them after. */
+  setKitHandedOver(vaultId: string, guardianId: string, handedOver: boolean): Promise<void>
 }
 
 export const usePeopleStore = create<PeopleState>((set) => {
@@ -47,5 +54,16 @@ export const usePeopleStore = create<PeopleState>((set) => {
       }
     },
     setKits: (vaultId, kits) => patch(vaultId, { kits }),
+    addHeir: async (vaultId, person) => {
+      await vault().addHeir({ vaultId, person })
+    },
+    removeHeir: async (vaultId, heirId) => {
+      await vault().removeHeir({ vaultId, heirId })
+    },
+    addGuardian: (vaultId, person) => vault().addGuardian({ vaultId, person }),
+    removeGuardian: (vaultId, guardianId) => vault().removeGuardian({ vaultId, guardianId }),
+    setKitHandedOver: async (vaultId, guardianId, handedOver) => {
+      patch(vaultId, { kits: await vault().setKitHandedOver({ vaultId, guardianId, handedOver }) })
+    },
   }
 })

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react'
-import { type Guardian, SSS_PRESET_SHAPE } from '../../../shared/api'
+import { type Guardian, type PersonRequest, SSS_PRESET_SHAPE } from '../../../shared/api'
 import type { GuardianChange } from '../../../shared/ipc/vault-types'
-import { vault } from '../../bridge/vault-client'
 import { KeyRotationPanel } from '../../components/KeyRotationPanel'
 import { GuardianKitViewer } from '../../components/KitViewer'
 import { LocalMailLink } from '../../components/LocalMailPanel'
@@ -18,7 +17,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const entry = usePeopleStore((s) => s.byVault[vaultId])
   const load = usePeopleStore((s) => s.loadGuardians)
-  const setKits = usePeopleStore((s) => s.setKits)
+  const { addGuardian, removeGuardian, setKitHandedOver } = usePeopleStore.getState()
   const service = useConnectionStore((s) => s.status?.service)
   const [handing, setHanding] = useState<string>()
   const { canWrite } = useWriteAccess()
@@ -47,16 +46,16 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     handedOver: entry?.kits?.filter((k) => k.handedOver).length ?? 0,
   })
 
-  const add = async (person: { name: string; email: string; walletAddress?: string }) => {
+  const add = async (person: PersonRequest) => {
     setChange(undefined)
     setBefore(kitsNow())
-    setChange(await vault().addGuardian({ vaultId, person }))
+    setChange(await addGuardian(vaultId, person))
     void load(vaultId)
   }
 
   const remove = async (guardianId: string) => {
     setBefore(kitsNow())
-    setChange(await vault().removeGuardian({ vaultId, guardianId }))
+    setChange(await removeGuardian(vaultId, guardianId))
     setOfferRotation(true)
     await load(vaultId)
   }
@@ -71,7 +70,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
     setHanding(guardianId)
     setError(undefined)
     try {
-      setKits(vaultId, await vault().setKitHandedOver({ vaultId, guardianId, handedOver: value }))
+      await setKitHandedOver(vaultId, guardianId, value)
     } catch (e) {
       setError(e)
     } finally {

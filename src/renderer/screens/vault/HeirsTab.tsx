@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react'
 import { type Heir, LIMITS } from '../../../shared/api'
-import { vault } from '../../bridge/vault-client'
 import { LocalMailLink } from '../../components/LocalMailPanel'
 import { useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
@@ -14,6 +13,7 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
   const v = useVault(vaultId)
   const entry = usePeopleStore((s) => s.byVault[vaultId])
   const load = usePeopleStore((s) => s.loadHeirs)
+  const { addHeir, removeHeir } = usePeopleStore.getState()
   const { canWrite } = useWriteAccess()
   const [error, setError] = useState<unknown>()
 
@@ -46,11 +46,11 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
       error={error}
       setError={setError}
       onAdd={async (person) => {
-        await vault().addHeir({ vaultId, person })
+        await addHeir(vaultId, person)
         void load(vaultId)
       }}
       onRemove={async (heirId) => {
-        await vault().removeHeir({ vaultId, heirId })
+        await removeHeir(vaultId, heirId)
         await load(vaultId)
       }}
       removeNote={t.removeNote}
