@@ -222,7 +222,7 @@ const appSide = (path: string) => !path.startsWith('src/service/')
  * they are thrown); the rest never reach a person.
  */
 const PLAIN_ERROR_CLASSES: Record<string, string> = {
-  'src/main/core/uploads/upload-queue.ts: AbortReason': 'why a job was aborted; settled by the queue itself',
+  'src/main/core/uploads/send-job.ts: AbortReason': 'why a job was aborted; settled by the queue itself',
   'src/service-client/transport.ts: AnswerCutOff':
     'why an answer was cut off while it arrived; the transport turns it into a VaultApiError (BAD_RESPONSE)',
 }

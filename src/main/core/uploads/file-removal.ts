@@ -31,7 +31,8 @@ import {
   openVaultBlob,
 } from '../../../vault-format'
 import { fileLibrary, selectedFiles } from './file-library'
-import { buildMultipartBodyFor, bundleMetadata, serviceNames, type UploadQueue } from './upload-queue'
+import { buildMultipartBodyFor, bundleMetadata, serviceNames } from './upload-metadata'
+import type { UploadQueue } from './upload-queue'
 import type { UploadIndexEntry } from './upload-records'
 import { carriesManifest, sealedPath } from './vault-manifests'
 
