@@ -3,18 +3,17 @@
 // kit advice that fits the situation, a guardians table that fits the minimum window width, focus
 // back on what opened a dialog, a cost question for uploads nothing of which fits and for retries,
 // the window title naming screen and vault, and the release panel once a release has started.
+// Each test starts from a vault of its own (fixtures below build what it stands on), since most of
+// them change what the whole app shares: settings, the account's credits, the release.
 // Screenshots (light and dark): test-results/screenshots/everyday-*.png.
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { expect, type Locator, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import type { Locator, Page } from '@playwright/test'
+import type { BrowserModeApp } from '../support/browser-mode-app'
+import { expect, test as journey, type LocalVault } from '../support/fixtures'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
-import { collectPageErrors } from '../support/page-steps'
-
-test.describe.configure({ mode: 'serial' })
 
 const run = promisify(execFile)
 const DAY_MS = 86_400_000
@@ -22,17 +21,11 @@ const DAY_MS = 86_400_000
 const MIN_WINDOW = { width: 820, height: 560 }
 const WIDE = { width: 1280, height: 800 }
 
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-let vaultLabel: string
-const consoleErrors: string[] = []
-
-const nav = () => page.getByRole('navigation', { name: 'Main' })
-const toasts = () => page.getByTestId('toast')
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
+const toasts = (page: Page) => page.getByTestId('toast')
 
 /** One screenshot per theme of what is on screen now (the same data-theme Settings → Theme sets). */
-async function shot(name: string): Promise<void> {
+async function shot(page: Page, name: string): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((t) => {
       document.documentElement.dataset.theme = t
@@ -43,7 +36,7 @@ async function shot(name: string): Promise<void> {
 }
 
 /** The embedded service's admin commands, on its data folder (as a self-hoster would run them). */
-async function admin(...args: string[]): Promise<unknown> {
+async function admin(app: BrowserModeApp, ...args: string[]): Promise<unknown> {
   const dataDir = join(app.userDataDir, 'local-service')
   const { stdout } = await run(process.execPath, [
     'out/cli/service.js',
@@ -55,8 +48,13 @@ async function admin(...args: string[]): Promise<unknown> {
   return JSON.parse(stdout)
 }
 
-async function openVault(tab: string): Promise<void> {
-  await nav().getByRole('button', { name: 'Vaults' }).click()
+async function addCredits(app: BrowserModeApp, credits: string): Promise<void> {
+  const account = JSON.parse(await readFile(join(app.userDataDir, 'local-service.json'), 'utf8')).accountId
+  await admin(app, 'add-credits', '--account', account, '--credits', credits)
+}
+
+async function openVault(page: Page, tab: string): Promise<void> {
+  await nav(page).getByRole('button', { name: 'Vaults' }).click()
   await page.getByTestId('vault-card').getByRole('button').first().click()
   await page.getByRole('tab', { name: tab }).click()
 }
@@ -69,9 +67,9 @@ async function overlap(a: Locator, b: Locator): Promise<boolean> {
 }
 
 /** Every notice lies beside the page's content, never over one of its controls. */
-async function expectToastsBesideContent(): Promise<void> {
+async function expectToastsBesideContent(page: Page): Promise<void> {
   const content = page.locator('main.content')
-  for (const toast of await toasts().all()) {
+  for (const toast of await toasts(page).all()) {
     expect(await overlap(toast, content)).toBe(false)
     // And inside the window, fully readable.
     const box = (await toast.boundingBox())!
@@ -81,8 +79,8 @@ async function expectToastsBesideContent(): Promise<void> {
   }
 }
 
-async function setting(label: string, value: string): Promise<void> {
-  await nav().getByRole('button', { name: 'Settings' }).click()
+async function setting(page: Page, label: string, value: string): Promise<void> {
+  await nav(page).getByRole('button', { name: 'Settings' }).click()
   const field = page.getByLabel(label)
   if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(value)
   else {
@@ -92,47 +90,99 @@ async function setting(label: string, value: string): Promise<void> {
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
 }
 
-test.beforeAll(async ({ browser }) => {
-  app = await startBrowserModeApp()
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-everyday-'))
-  await writeFile(join(filesDir, 'letter.txt'), 'To my family.\n')
-  // Sparse files: their size is what counts for the cost and the time they take to go up.
-  await writeFile(join(filesDir, 'film.mov'), '')
-  await truncate(join(filesDir, 'film.mov'), 25_000_000)
+async function addGuardian(page: Page, name: string, email: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'Add guardian' })
+  await form.getByLabel('Name').fill(name)
+  await form.getByLabel('E-mail').fill(email)
+  await form.getByRole('button', { name: 'Add guardian' }).click()
+}
+
+/** Two files to upload one after the other (one at a time): the large one first. */
+async function makeTwoFiles(filesDir: string): Promise<string> {
   await mkdir(join(filesDir, 'two'))
   await writeFile(join(filesDir, 'two', 'a-large.bin'), '')
   await truncate(join(filesDir, 'two', 'a-large.bin'), 1_000_000_000)
   await writeFile(join(filesDir, 'two', 'b-small.bin'), '')
   await truncate(join(filesDir, 'two', 'b-small.bin'), 5_000_000)
-  page = await browser.newPage({ viewport: WIDE })
-  collectPageErrors(page, consoleErrors)
+  return join(filesDir, 'two')
+}
+
+/** Backs up the two files with nothing free to spend, confirming the cost. */
+async function startTwoFiles(page: Page, app: BrowserModeApp, filesDir: string): Promise<void> {
+  const two = await makeTwoFiles(filesDir)
+  await setting(page, 'Ask before an upload costing more than (credits)', '0')
+  await addCredits(app, '10000')
+  // One upload at a time: the small file waits while the large one goes up.
+  await setting(page, 'Files uploaded at the same time', '1')
+  await openVault(page, 'Assets')
+  await page.getByLabel('Path of a file or folder on the computer running Vault Desktop').fill(two)
+  await page.getByRole('button', { name: 'Back up' }).click()
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^Encrypt and upload/ })
+    .click()
+}
+
+const uploadItem = (page: Page, name: string) => page.getByTestId('upload-item').filter({ hasText: name })
+
+const test = journey.extend<{
+  /** The owner kit saved and confirmed, and Alice added as the first guardian (on the Guardians tab). */
+  aliceAdded: LocalVault
+  /** Alice, Bob and Chloé added, Alice's first kit handed over before Chloé's split. */
+  threeGuardians: LocalVault
+  /** Both files cancelled, then the small one retried and stored: its batch has just ended. */
+  retriedUpload: LocalVault
+}>({
+  aliceAdded: async ({ ownerKitSaved, page }, use) => {
+    await page.getByRole('tab', { name: 'Guardians' }).click()
+    await addGuardian(page, 'Alice Martin', 'alice@example.com')
+    await expect(page.getByRole('button', { name: 'View kit 1' })).toBeVisible()
+    await use(ownerKitSaved)
+  },
+  threeGuardians: async ({ aliceAdded, page }, use) => {
+    await addGuardian(page, 'Bob Okafor', 'bob@example.com')
+    await expect(page.getByTestId('guardian-change')).toContainText('Bob Okafor was')
+    await page.getByLabel('Kit 1 handed over to Alice Martin').click()
+    await expect(page.getByLabel('Kit 1 handed over to Alice Martin')).toBeChecked()
+    await addGuardian(page, 'Chloé Dubois-Lefèvre', 'chloe.dubois-lefevre@example.com')
+    await expect(page.getByTestId('add-all-first')).toHaveCount(0)
+    await use(aliceAdded)
+  },
+  retriedUpload: async ({ ownerKitSaved, page, workDir }, use) => {
+    await startTwoFiles(page, ownerKitSaved.app, workDir)
+    const [small, large] = [uploadItem(page, 'two/b-small.bin'), uploadItem(page, 'two/a-large.bin')]
+    await small.getByRole('button', { name: 'Cancel' }).click()
+    await expect(small).toContainText('Cancelled')
+    await large.getByRole('button', { name: 'Cancel' }).click()
+    await expect(large).toContainText('Cancelled')
+    await small.getByRole('button', { name: 'Retry' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Encrypt and upload (24 credits)' }).click()
+    await expect(small).toContainText('Stored', { timeout: 30_000 })
+    await use(ownerKitSaved)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
+test.use({ viewport: WIDE, failOnPageErrors: true })
 
 test.describe('the owner everyday journey', () => {
-  test('the window title names the screen and the vault', async () => {
-    await page.goto(app.url)
+  test('the window title names the screen and the vault', async ({ page, ownApp }) => {
+    await page.goto(ownApp.url)
     await page.getByLabel('Your e-mail address').fill('owner@example.com')
     await page.getByRole('button', { name: 'Start locally' }).click()
     await expect(page.getByRole('heading', { name: /^Vault /, level: 1 })).toBeAttached({ timeout: 20_000 })
-    vaultLabel = (await page.getByRole('heading', { level: 1 }).textContent())!.trim()
+    const vaultLabel = (await page.getByRole('heading', { level: 1 }).textContent())!.trim()
     await expect(page).toHaveTitle(`${vaultLabel} — Overview — Vault Desktop`)
     await page.getByRole('tab', { name: 'Guardians' }).click()
     await expect(page).toHaveTitle(`${vaultLabel} — Guardians — Vault Desktop`)
-    await nav().getByRole('button', { name: 'Settings' }).click()
+    await nav(page).getByRole('button', { name: 'Settings' }).click()
     await expect(page).toHaveTitle('Settings — Vault Desktop')
-    await nav().getByRole('button', { name: 'Vaults' }).click()
+    await nav(page).getByRole('button', { name: 'Vaults' }).click()
     await expect(page).toHaveTitle('Vaults — Vault Desktop')
   })
 
-  test('a dialog gives focus back to the button that opened it', async () => {
+  test('a dialog gives focus back to the button that opened it', async ({ page, localVault: _ }) => {
     // The owner kit: two dialogs in a row (the kit, then the check), then back to the button.
-    await openVault('Overview')
+    await openVault(page, 'Overview')
     await saveAndConfirmOwnerKit(page)
     await expect(page.getByRole('button', { name: 'Owner recovery kit…' })).toBeFocused()
 
@@ -159,7 +209,10 @@ test.describe('the owner everyday journey', () => {
     await expect(remove).toBeFocused()
   })
 
-  test('guardians: no talk of earlier kits before any was made, and advice to add them all first', async () => {
+  test('guardians: no talk of earlier kits before any was made, and advice to add them all first', async ({
+    page,
+    aliceAdded: _,
+  }) => {
     // Alice was the first guardian: there were no kits before her.
     const change = page.getByTestId('guardian-change')
     await expect(change).toContainText('Alice Martin was')
@@ -173,7 +226,7 @@ test.describe('the owner everyday journey', () => {
       'this kit is replaced when you add the next one',
     )
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
-    await shot('guardians-first')
+    await shot(page, 'guardians-first')
 
     const form = page.getByRole('form', { name: 'Add guardian' })
     await form.getByLabel('Name').fill('Bob Okafor')
@@ -196,10 +249,13 @@ test.describe('the owner everyday journey', () => {
       'A kit of the previous split was handed over. It still opens the vault together with any other kit of that split until they are destroyed: give every guardian their new kit',
     )
     await expect(page.getByTestId('add-all-first')).toHaveCount(0)
-    await shot('guardians-all')
+    await shot(page, 'guardians-all')
   })
 
-  test('at the minimum window width the guardians table fits and Remove is fully visible', async () => {
+  test('at the minimum window width the guardians table fits and Remove is fully visible', async ({
+    page,
+    threeGuardians: _,
+  }) => {
     await page.setViewportSize(MIN_WINDOW)
     const box = page.locator('.people-table-box')
     await expect(box).toBeVisible()
@@ -220,16 +276,23 @@ test.describe('the owner everyday journey', () => {
     )
     expect(pageSideways).toBe(0)
     await page.getByTestId('guardian-count').scrollIntoViewIfNeeded()
-    await shot('guardians-min-width')
+    await shot(page, 'guardians-min-width')
     await page.setViewportSize(WIDE)
   })
 
-  test('nothing fits the balance: no "Upload what fits", but how many credits to add', async () => {
-    await setting('Ask before an upload costing more than (credits)', '0')
-    await openVault('Assets')
+  test('nothing fits the balance: no "Upload what fits", but how many credits to add', async ({
+    page,
+    ownerKitSaved: _,
+    workDir,
+  }) => {
+    // Sparse: its size is what counts for the cost.
+    await writeFile(join(workDir, 'film.mov'), '')
+    await truncate(join(workDir, 'film.mov'), 25_000_000)
+    await setting(page, 'Ask before an upload costing more than (credits)', '0')
+    await openVault(page, 'Assets')
     await page
       .getByLabel('Path of a file or folder on the computer running Vault Desktop')
-      .fill(join(filesDir, 'film.mov'))
+      .fill(join(workDir, 'film.mov'))
     await page.getByRole('button', { name: 'Back up' }).click()
     const dialog = page.getByRole('dialog')
     await expect(
@@ -243,30 +306,22 @@ test.describe('the owner everyday journey', () => {
       'None of these files fits the balance of 100 credits ($1.00), so nothing would be uploaded. Add at least 18 credits ($0.18) in Settings, then back them up again.',
     )
     await expect(dialog.getByRole('button', { name: 'Add credits in Settings' })).toBeVisible()
-    await shot('nothing-fits')
+    await shot(page, 'nothing-fits')
     await dialog.getByRole('button', { name: 'Not now' }).click()
     await expect(page.getByRole('dialog')).toHaveCount(0)
     // Declining keeps the path, so focus goes back to "Back up", ready to try again after adding credits.
     await expect(page.getByRole('button', { name: 'Back up' })).toBeFocused()
     await expect(
       page.getByLabel('Path of a file or folder on the computer running Vault Desktop'),
-    ).toHaveValue(join(filesDir, 'film.mov'))
+    ).toHaveValue(join(workDir, 'film.mov'))
   })
 
-  test('retrying a cancelled upload asks for its cost again before it runs', async () => {
-    const account = JSON.parse(await readFile(join(app.userDataDir, 'local-service.json'), 'utf8')).accountId
-    await admin('add-credits', '--account', account, '--credits', '10000')
-    // One upload at a time: the small file waits while the large one goes up.
-    await setting('Files uploaded at the same time', '1')
-    await openVault('Assets')
-    await page
-      .getByLabel('Path of a file or folder on the computer running Vault Desktop')
-      .fill(join(filesDir, 'two'))
-    await page.getByRole('button', { name: 'Back up' }).click()
-    await page
-      .getByRole('dialog')
-      .getByRole('button', { name: /^Encrypt and upload/ })
-      .click()
+  test('retrying a cancelled upload asks for its cost again before it runs', async ({
+    page,
+    ownerKitSaved: vault,
+    workDir,
+  }) => {
+    await startTwoFiles(page, vault.app, workDir)
     const small = page.getByTestId('upload-item').filter({ hasText: 'two/b-small.bin' })
     const large = page.getByTestId('upload-item').filter({ hasText: 'two/a-large.bin' })
     await expect(small).toContainText('Waiting')
@@ -284,7 +339,7 @@ test.describe('the owner everyday journey', () => {
     await expect(dialog.getByTestId('retry-note')).toHaveText(
       'It was not stored before, so uploading it again is charged like a new upload.',
     )
-    await shot('retry-confirm')
+    await shot(page, 'retry-confirm')
     // Declined: it stays cancelled, nothing runs.
     await dialog.getByRole('button', { name: 'Not now' }).click()
     await expect(retry).toBeFocused()
@@ -295,41 +350,51 @@ test.describe('the owner everyday journey', () => {
     await expect(large).toContainText('Cancelled')
   })
 
-  test('finished backups: one notice beside the files, which goes by itself', async () => {
+  test('finished backups: one notice beside the files, which goes by itself', async ({
+    page,
+    retriedUpload: _,
+  }) => {
     // The retried file's batch ended: one notice for it, in the sidebar, not over the upload list.
-    const done = toasts().filter({ hasText: 'Backup finished' })
+    const done = toasts(page).filter({ hasText: 'Backup finished' })
     await expect(done).toHaveCount(1)
-    await expectToastsBesideContent()
-    await shot('notice-backup')
+    await expectToastsBesideContent(page)
+    await shot(page, 'notice-backup')
     await expect(done).toHaveCount(0, { timeout: 30_000 })
   })
 
-  test("a reminder's notice checks in with one step and says the new due date", async () => {
+  test("a reminder's notice checks in with one step and says the new due date", async ({
+    page,
+    localVault,
+  }) => {
     await page.getByRole('tab', { name: 'Release settings' }).click()
     await page.getByLabel(/Dead man's switch/).check()
     await page.getByLabel('Check in').selectOption('weekly')
     await page.getByRole('button', { name: 'Save release settings' }).click()
     await expect(page.getByTestId('release-saved')).toContainText("Dead man's switch, weekly")
     // A reminder 7 days before a weekly deadline is due at once.
-    await setting('Remind me before a check-in is due', '7,3,1')
-    const reminder = toasts().filter({ has: page.getByRole('button', { name: 'Check in now' }) })
+    await setting(page, 'Remind me before a check-in is due', '7,3,1')
+    const reminder = toasts(page).filter({ has: page.getByRole('button', { name: 'Check in now' }) })
     await expect(reminder).toHaveCount(1, { timeout: 20_000 })
-    await expectToastsBesideContent()
+    await expectToastsBesideContent(page)
     await page.setViewportSize(MIN_WINDOW)
-    await expectToastsBesideContent()
-    await shot('notice-reminder-min-width')
+    await expectToastsBesideContent(page)
+    await shot(page, 'notice-reminder-min-width')
     await page.setViewportSize(WIDE)
-    await shot('notice-reminder')
+    await shot(page, 'notice-reminder')
     await reminder.getByRole('button', { name: 'Check in now' }).click()
-    const checked = toasts().filter({ hasText: 'Checked in' })
-    await expect(checked).toContainText(`${vaultLabel}: next check-in due`)
+    const checked = toasts(page).filter({ hasText: 'Checked in' })
+    await expect(checked).toContainText(`${localVault.label}: next check-in due`)
     await expect(checked).toContainText('(in 7 days)')
     await expect(reminder).toHaveCount(0)
-    await shot('notice-checked-in')
+    await shot(page, 'notice-checked-in')
   })
 
-  test('releasing: the start, the day heirs get access, days left and Cancel release; no settings', async () => {
-    await openVault('Release settings')
+  test('releasing: the start, the day heirs get access, days left and Cancel release; no settings', async ({
+    page,
+    ownerKitSaved: vault,
+    pageErrors,
+  }) => {
+    await openVault(page, 'Release settings')
     await page.getByLabel(/Manual/).check()
     await page.getByRole('button', { name: 'Save release settings' }).click()
     await expect(page.getByTestId('release-saved')).toContainText('Manual')
@@ -353,7 +418,7 @@ test.describe('the owner everyday journey', () => {
     await expect(page.getByTestId('releasing-banner').getByTestId('release-access')).toContainText(
       day.format(started + 30 * DAY_MS),
     )
-    await shot('release-releasing')
+    await shot(page, 'release-releasing')
     // The Overview says when heirs get access, not "if it starts", and offers no check-in.
     await page.getByRole('tab', { name: 'Overview' }).click()
     await expect(page.getByTestId('overview-release-dates').getByTestId('release-access')).toContainText(
@@ -361,11 +426,11 @@ test.describe('the owner everyday journey', () => {
     )
     await expect(page.getByText('If it starts')).toHaveCount(0)
     await expect(page.getByRole('form', { name: 'Check in' })).toHaveCount(0)
-    await shot('overview-releasing')
+    await shot(page, 'overview-releasing')
     await page.getByRole('tab', { name: 'Release settings' }).click()
 
     // The period ends (the service's clock moved past it): heirs are given access.
-    await admin('tick', '--now', new Date(started + 30 * DAY_MS + 60 * 60_000).toISOString())
+    await admin(vault.app, 'tick', '--now', new Date(started + 30 * DAY_MS + 60 * 60_000).toISOString())
     const released = page.getByTestId('released-banner')
     await expect(released).toBeVisible({ timeout: 30_000 })
     await expect(status.getByRole('heading', { name: 'Released to your heirs' })).toBeVisible()
@@ -375,11 +440,11 @@ test.describe('the owner everyday journey', () => {
     await expect(status.getByRole('button', { name: 'Cancel release' })).toHaveCount(0)
     await expect(page.getByRole('button', { name: 'Save release settings' })).toHaveCount(0)
     await expect(page.getByLabel('Check in')).toHaveCount(0)
-    await shot('release-released')
+    await shot(page, 'release-released')
     // The day came: the overview asks no more "Ready for the day?" (issue 30, point 11).
     await page.getByRole('tab', { name: 'Overview' }).click()
     await expect(page.getByTestId('readiness-panel')).toHaveCount(0)
     await expect(page.getByTestId('next-step')).toHaveCount(0)
-    expect(consoleErrors).toEqual([])
+    expect(pageErrors).toEqual([])
   })
 })
