@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type { EncryptedExportProgress, EncryptedExportReport } from '../../shared/ipc/contract'
-import { vault } from '../bridge/vault-client'
+import { useEncryptedExportStore } from '../stores/encrypted-export-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { useAction } from './use-action'
 
 const t = text.encryptedExport
 
@@ -11,42 +12,28 @@ const t = text.encryptedExport
 export function EncryptedExportPanel({ vaultId }: { vaultId: string }) {
   const mode = useSettingsStore((s) => s.appInfo?.mode)
   const [folder, setFolder] = useState('')
-  const [busy, setBusy] = useState(false)
   const [progress, setProgress] = useState<EncryptedExportProgress>()
   const [report, setReport] = useState<EncryptedExportReport>()
-  const [error, setError] = useState<unknown>()
+  const exporting = useAction(async (to: string) => {
+    setReport(undefined)
+    setProgress(undefined)
+    setReport(await useEncryptedExportStore.getState().exportTo(vaultId, to))
+  })
+  const picking = useAction(async () => {
+    const chosen = await useEncryptedExportStore.getState().pickFolder()
+    if (chosen) setFolder(chosen)
+  })
+  const busy = exporting.busy
+  // The picker's failure first: it is the later one (an export run clears it).
+  const error = picking.error ?? exporting.error
 
-  useEffect(
-    () =>
-      vault().on.encryptedExportProgress((p) => {
-        if (p.vaultId === vaultId) setProgress(p)
-      }),
-    [vaultId],
-  )
-
-  const pick = async () => {
-    try {
-      const [chosen] = await vault().pickPaths({ kind: 'output-folder' })
-      if (chosen) setFolder(chosen)
-    } catch (e) {
-      setError(e)
-    }
-  }
+  useEffect(() => useEncryptedExportStore.getState().watch(vaultId, setProgress), [vaultId])
 
   const start = async (event: FormEvent) => {
     event.preventDefault()
     if (!folder.trim()) return
-    setBusy(true)
-    setError(undefined)
-    setReport(undefined)
-    setProgress(undefined)
-    try {
-      setReport(await vault().exportEncryptedCopy({ vaultId, folder: folder.trim() }))
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    picking.clearError()
+    await exporting.run(folder.trim())
   }
 
   return (
@@ -72,7 +59,7 @@ export function EncryptedExportPanel({ vaultId }: { vaultId: string }) {
             type="button"
             className="button secondary small"
             disabled={busy}
-            onClick={() => void pick()}
+            onClick={() => void picking.run()}
           >
             {t.chooseFolder}
           </button>

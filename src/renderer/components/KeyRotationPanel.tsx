@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import type { KeyRotationEstimate, KeyRotationStatus } from '../../shared/ipc/key-rotation'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
+import { type KeyRotationControl, useKeyRotationStore } from '../stores/key-rotation-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { useAction } from './use-action'
 
 /**
  * "Rotate the vault key": the cost first (and what the service's store means for the old copies),
@@ -27,18 +28,31 @@ export function KeyRotationPanel({
   const { canWrite, reason } = useWriteAccess()
   const [status, setStatus] = useState<KeyRotationStatus>()
   const [estimate, setEstimate] = useState<KeyRotationEstimate>()
-  const [busy, setBusy] = useState<'estimate' | 'start' | 'pause' | 'resume' | 'abandon'>()
-  const [error, setError] = useState<unknown>()
+  /** Which call is on its way (one at a time), to say so on its button. */
+  const [doing, setDoing] = useState<'estimate' | 'start' | KeyRotationControl>()
+  const [readError, setReadError] = useState<unknown>()
+  const acting = useAction(async (what: NonNullable<typeof doing>, call: () => Promise<unknown>) => {
+    setDoing(what)
+    setReadError(undefined)
+    try {
+      await call()
+    } finally {
+      setDoing(undefined)
+    }
+  })
+  const busy = acting.busy ? doing : undefined
+  const error = acting.error ?? readError
+  const rotation = useKeyRotationStore.getState()
   const onRotatedRef = useRef(onRotated)
   onRotatedRef.current = onRotated
 
   useEffect(() => {
     let live = true
-    vault()
-      .getKeyRotation({ vaultId: v.id })
+    const { read, watch } = useKeyRotationStore.getState()
+    read(v.id)
       .then((s) => live && setStatus(s))
-      .catch((e: unknown) => live && setError(e))
-    const stop = vault().on.keyRotation((s) => {
+      .catch((e: unknown) => live && setReadError(e))
+    const stop = watch((s) => {
       if (s.vaultId !== v.id) return
       setStatus((before) => {
         if (s.phase === 'done' && before?.phase !== 'done') onRotatedRef.current?.()
@@ -51,35 +65,15 @@ export function KeyRotationPanel({
     }
   }, [v.id])
 
-  const act = async (what: NonNullable<typeof busy>, call: () => Promise<unknown>) => {
-    setBusy(what)
-    setError(undefined)
-    try {
-      await call()
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(undefined)
-    }
-  }
-
-  const readCost = () =>
-    act('estimate', async () => setEstimate(await vault().estimateKeyRotation({ vaultId: v.id })))
+  const act = acting.run
+  const readCost = () => act('estimate', async () => setEstimate(await rotation.estimate(v.id)))
   const start = (credits: number) =>
     act('start', async () => {
-      setStatus(await vault().startKeyRotation({ vaultId: v.id, credits }))
+      setStatus(await rotation.start(v.id, credits))
       setEstimate(undefined)
     })
-  const control = (what: 'pause' | 'resume' | 'abandon') =>
-    act(what, async () => {
-      const call =
-        what === 'pause'
-          ? vault().pauseKeyRotation
-          : what === 'resume'
-            ? vault().resumeKeyRotation
-            : vault().abandonKeyRotation
-      setStatus(await call({ vaultId: v.id }))
-    })
+  const control = (what: KeyRotationControl) =>
+    act(what, async () => setStatus(await rotation.control(v.id, what)))
 
   const writable = canWrite && v.state === 'active' && v.keyOnDevice
   const underWay = status && (status.phase === 're-encrypting' || status.phase === 'switched')

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import { vault } from '../bridge/vault-client'
+import { useOwnerKitFlow } from '../stores/owner-kit-store'
+import { usePeopleStore } from '../stores/people-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
@@ -129,7 +130,7 @@ export function GuardianKitViewer({
       footer={footer}
       title={text.kitViewer.guardianTitle}
       load={async () => {
-        const kit = await vault().getGuardianKit({ vaultId, guardianId })
+        const kit = await usePeopleStore.getState().readGuardianKit(vaultId, guardianId)
         return {
           html: kit.html,
           fileName: kit.fileName,
@@ -143,7 +144,7 @@ export function GuardianKitViewer({
           ),
         }
       }}
-      print={(as) => vault().printGuardianKit({ vaultId, guardianId, as })}
+      print={(as) => usePeopleStore.getState().printGuardianKit(vaultId, guardianId, as)}
       onClose={onClose}
     />
   )
@@ -166,14 +167,14 @@ export function OwnerKitViewer({
       next={next}
       title={text.kitViewer.ownerTitle}
       load={async () => {
-        const kit = await vault().getOwnerKit({ vaultId })
+        const kit = await useOwnerKitFlow.getState().readKit(vaultId)
         return {
           html: kit.html,
           fileName: kit.fileName,
           detail: text.kitViewer.ownerDetail(kit.fingerprint),
         }
       }}
-      print={(as) => vault().printOwnerKit({ vaultId, as })}
+      print={(as) => useOwnerKitFlow.getState().printKit(vaultId, as)}
       onClose={onClose}
     />
   )

@@ -1,12 +1,12 @@
 import { type FormEvent, useEffect, useState } from 'react'
 import type { OwnerKitCheck } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { useVault } from '../stores/vaults-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { OwnerKitViewer } from './KitViewer'
 import { ModalDialog } from './ModalDialog'
+import { useAction } from './use-action'
 
 const t = text.ownerKit
 
@@ -133,31 +133,26 @@ function OwnerKitCheckDialog({
   const v = useVault(vaultId)
   const [check, setCheck] = useState<OwnerKitCheck>()
   const [words, setWords] = useState<Record<number, string>>({})
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
+  const [readError, setReadError] = useState<unknown>()
+  const confirming = useAction(async (answers: { position: number; word: string }[]) => {
+    const view = await useOwnerKitFlow.getState().confirmWords(vaultId, answers)
+    setConfirmedAt(view.ownerKitConfirmedAt ?? new Date().toISOString())
+  })
+  const busy = confirming.busy
+  const error = confirming.error ?? readError
   const [confirmedAt, setConfirmedAt] = useState<string | null>(null)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: one check per opening
   useEffect(() => {
-    vault().getOwnerKitCheck({ vaultId }).then(setCheck, setError)
+    useOwnerKitFlow.getState().readCheck(vaultId).then(setCheck, setReadError)
   }, [])
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     if (!check) return
-    setBusy(true)
-    setError(undefined)
-    try {
-      const view = await vault().confirmOwnerKit({
-        vaultId,
-        answers: check.positions.map((position) => ({ position, word: (words[position] ?? '').trim() })),
-      })
-      setConfirmedAt(view.ownerKitConfirmedAt ?? new Date().toISOString())
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    await confirming.run(
+      check.positions.map((position) => ({ position, word: (words[position] ?? '').trim() })),
+    )
   }
 
   const complete = check?.positions.every((p) => (words[p] ?? '').trim()) ?? false
@@ -200,7 +195,7 @@ function OwnerKitCheckDialog({
                     className={wrong.has(position) ? 'field-invalid' : undefined}
                     onChange={(e) => {
                       setWords((w) => ({ ...w, [position]: e.target.value }))
-                      if (wrong.has(position)) setError(undefined)
+                      if (wrong.has(position)) confirming.clearError()
                     }}
                   />
                 </div>

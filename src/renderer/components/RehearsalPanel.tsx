@@ -1,16 +1,17 @@
 import { type ChangeEvent, type FormEvent, useCallback, useEffect, useState } from 'react'
 import { EXTENSION_LIMITS, type Rehearsal, SSS_PRESET_SHAPE } from '../../shared/api'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { rehearsalStages, rehearsalStateText } from '../display/readiness-text'
 import { useConnectionStore, useWriteAccess } from '../stores/connection-store'
 import { useNavigationStore } from '../stores/navigation-store'
 import { usePeopleStore } from '../stores/people-store'
+import { type RehearsalSample, useRehearsalStore } from '../stores/rehearsal-store'
 import { useSectionTarget } from '../stores/section-target'
 import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
 import { LocalMailLink } from './LocalMailPanel'
 import { RadioCards } from './RadioCards'
+import { useAction } from './use-action'
 
 const t = text.rehearsal
 
@@ -52,7 +53,7 @@ function RehearsalBody({ v }: { v: VaultView }) {
 
   const refresh = useCallback(async () => {
     try {
-      setRehearsal(await vault().getRehearsal({ vaultId: v.id }))
+      setRehearsal(await useRehearsalStore.getState().read(v.id))
       setLoadError(undefined)
     } catch (e) {
       setLoadError(e)
@@ -91,20 +92,8 @@ function RehearsalReport({ r, onChange }: { r: Rehearsal; onChange(r: Rehearsal)
   const { canWrite, reason } = useWriteAccess()
   const service = useConnectionStore((s) => s.status?.service)
   const mailSent = !!service && !service.trial && service.mailConfigured !== false
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
-
-  const end = async () => {
-    setBusy(true)
-    setError(undefined)
-    try {
-      onChange(await vault().endRehearsal({ vaultId: r.vaultId }))
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
-  }
+  const ending = useAction(async () => onChange(await useRehearsalStore.getState().end(r.vaultId)))
+  const { busy, error, run: end } = ending
 
   const stages = rehearsalStages(r, mailSent)
   return (
@@ -182,8 +171,10 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
   const [sampleKind, setSampleKind] = useState<'letter' | 'file'>('letter')
   const [ownFile, setOwnFile] = useState<OwnFile>()
   const [fileProblem, setFileProblem] = useState<string>()
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
+  const starting = useAction(async (sample: RehearsalSample) =>
+    onStarted(await useRehearsalStore.getState().start(v.id, chosenHeir, sample)),
+  )
+  const { busy, error } = starting
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's counts move
   useEffect(() => {
@@ -210,19 +201,11 @@ function StartRehearsalForm({ v, onStarted }: { v: VaultView; onStarted(r: Rehea
 
   const start = async (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    try {
-      const sample =
-        sampleKind === 'file' && ownFile
-          ? { kind: 'file' as const, name: ownFile.name, contentBase64: ownFile.contentBase64 }
-          : { kind: 'letter' as const }
-      onStarted(await vault().startRehearsal({ vaultId: v.id, heirId: chosenHeir, sample }))
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    await starting.run(
+      sampleKind === 'file' && ownFile
+        ? { kind: 'file', name: ownFile.name, contentBase64: ownFile.contentBase64 }
+        : { kind: 'letter' },
+    )
   }
 
   if (heirs && heirs.length === 0) {

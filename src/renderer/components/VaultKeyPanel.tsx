@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from 'react'
 import type { VaultView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { useWriteAccess } from '../stores/connection-store'
 import { useOwnerKitFlow } from '../stores/owner-kit-store'
 import { text } from '../text'
 import { ConfirmDialog } from './ConfirmDialog'
 import { ErrorNotice } from './ErrorNotice'
 import { KeyRotationPanel } from './KeyRotationPanel'
+import { useAction } from './use-action'
 import { useConfirmedAction } from './use-confirmed-action'
 
 /** Where the vault key is: save and confirm the owner kit when it is here, import it when it is not. */
@@ -14,23 +14,17 @@ export function VaultKeyPanel({ v }: { v: VaultView }) {
   const openFlow = useOwnerKitFlow((s) => s.open)
   const { canWrite, reason } = useWriteAccess()
   const [words, setWords] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<unknown>()
-  const replace = useConfirmedAction(() => vault().replaceLostVaultKey({ vaultId: v.id }))
-  const working = busy || replace.busy
+  const importing = useAction(async () => {
+    await useOwnerKitFlow.getState().importKit(v.id, words)
+    setWords('')
+  })
+  const { error } = importing
+  const replace = useConfirmedAction(() => useOwnerKitFlow.getState().replaceLostKey(v.id))
+  const working = importing.busy || replace.busy
 
-  const importKit = async (event: FormEvent) => {
+  const importKit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    setError(undefined)
-    try {
-      await vault().importOwnerKit({ vaultId: v.id, words })
-      setWords('')
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    void importing.run()
   }
 
   const t = text.vaultKey

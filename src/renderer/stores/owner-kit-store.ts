@@ -2,7 +2,7 @@
 // The kit is the vault key in words: it is shown only once the owner confirmed it is them (the
 // system's check, or the vault's name typed; main enforces it), and goes back behind it on close.
 import { create } from 'zustand'
-import type { OwnerKitGateInfo } from '../../shared/ipc/vault-types'
+import type { OwnerKit, OwnerKitCheck, OwnerKitGateInfo, VaultView } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
 
 export type OwnerKitStep = 'view' | 'check'
@@ -21,7 +21,21 @@ interface OwnerKitFlowState {
   /** Runs the check: the system's, or the typed name. */
   confirm(typed?: string): Promise<void>
   close(): void
+  /** The kit itself (main shows it only once the owner confirmed it is them). */
+  readKit(vaultId: string): Promise<OwnerKit>
+  printKit(vaultId: string, as: KitPrintAs): Promise<{ saved: string | null }>
+  /** Which of the kit's words to type back. */
+  readCheck(vaultId: string): Promise<OwnerKitCheck>
+  /** The words typed back; the vault as it stands after (confirmed, or a refusal naming wrong words). */
+  confirmWords(vaultId: string, answers: { position: number; word: string }[]): Promise<VaultView>
+  /** Puts the vault key on this device from the kit's words. */
+  importKit(vaultId: string, words: string): Promise<void>
+  /** A new key for a vault with no files whose key (and kit) was lost. */
+  replaceLostKey(vaultId: string): Promise<void>
 }
+
+/** Through the print dialog, or as a PDF where the owner chooses. */
+export type KitPrintAs = 'print' | 'pdf'
 
 export const useOwnerKitFlow = create<OwnerKitFlowState>((set, get) => ({
   vaultId: null,
@@ -62,5 +76,15 @@ export const useOwnerKitFlow = create<OwnerKitFlowState>((set, get) => ({
         .closeOwnerKitGate({ vaultId })
         .catch(() => undefined)
     set({ vaultId: null, step: 'view', gate: null, confirmedBy: null, gateError: undefined })
+  },
+  readKit: (vaultId) => vault().getOwnerKit({ vaultId }),
+  printKit: (vaultId, as) => vault().printOwnerKit({ vaultId, as }),
+  readCheck: (vaultId) => vault().getOwnerKitCheck({ vaultId }),
+  confirmWords: (vaultId, answers) => vault().confirmOwnerKit({ vaultId, answers }),
+  importKit: async (vaultId, words) => {
+    await vault().importOwnerKit({ vaultId, words })
+  },
+  replaceLostKey: async (vaultId) => {
+    await vault().replaceLostVaultKey({ vaultId })
   },
 }))

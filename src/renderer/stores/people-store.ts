@@ -2,8 +2,9 @@
 // and whenever the vault's counts move (another device may have changed them).
 import { create } from 'zustand'
 import type { Guardian, Heir, PersonRequest } from '../../shared/api'
-import type { GuardianChange, GuardianKitInfo } from '../../shared/ipc/vault-types'
+import type { GuardianChange, GuardianKit, GuardianKitInfo } from '../../shared/ipc/vault-types'
 import { vault } from '../bridge/vault-client'
+import type { KitPrintAs } from './owner-kit-store'
 
 interface PeopleEntry {
   guardians?: Guardian[]
@@ -27,6 +28,9 @@ interface PeopleState {
   removeGuardian(vaultId: string, guardianId: string): Promise<GuardianChange>
   /** Marks a guardian's kit as handed over (or taken back); the kits as main returns them after. */
   setKitHandedOver(vaultId: string, guardianId: string, handedOver: boolean): Promise<void>
+  /** A guardian's kit of the current split, to show or print. */
+  readGuardianKit(vaultId: string, guardianId: string): Promise<GuardianKit>
+  printGuardianKit(vaultId: string, guardianId: string, as: KitPrintAs): Promise<{ saved: string | null }>
 }
 
 export const usePeopleStore = create<PeopleState>((set) => {
@@ -65,5 +69,7 @@ export const usePeopleStore = create<PeopleState>((set) => {
     setKitHandedOver: async (vaultId, guardianId, handedOver) => {
       patch(vaultId, { kits: await vault().setKitHandedOver({ vaultId, guardianId, handedOver }) })
     },
+    readGuardianKit: (vaultId, guardianId) => vault().getGuardianKit({ vaultId, guardianId }),
+    printGuardianKit: (vaultId, guardianId, as) => vault().printGuardianKit({ vaultId, guardianId, as }),
   }
 })
