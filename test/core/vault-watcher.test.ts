@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DAY_MS } from '../../src/main/core/vaults/checkin-schedule'
 import {
   type ReleaseAlarm,
@@ -152,5 +154,48 @@ describe('vault watcher against the local service', () => {
     await watcher.pollNow()
     expect(failures[0]).toMatchObject({ code: 'UNAUTHORIZED' })
     expect(failures[0]!.userMessage).toMatch(/Reconnect/)
+  })
+
+  it('sleeps until a request is due, and writes its file only when a state changed', async () => {
+    // In the tray for days: a wake-up a second and a file rewritten at each were most of what the app
+    // cost while idle (bench:idle).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    const dir = await tempDir('vault-watch-idle-')
+    let watcher: VaultWatcher | undefined
+    try {
+      const vault = { id: 'vault-idle', state: 'active' } as VaultDetails
+      let requests = 0
+      const client = {
+        listVaults: async () => {
+          requests++
+          return [vault]
+        },
+        getVault: async () => {
+          requests++
+          return vault
+        },
+      } as unknown as VaultApiClient
+      watcher = await VaultWatcher.open({ client: async () => client, userDataDir: dir.path })
+      watcher.start()
+      await vi.advanceTimersByTimeAsync(0)
+      await watcher.flush()
+      expect(requests).toBe(1)
+      const file = join(dir.path, 'vault-watch.json')
+      const written = (await stat(file)).ino
+      const passes = vi.spyOn(watcher, 'pollDue')
+      await vi.advanceTimersByTimeAsync(59_000)
+      expect(passes).not.toHaveBeenCalled()
+      await vi.advanceTimersByTimeAsync(1_000)
+      await watcher.flush()
+      expect(requests).toBe(2)
+      expect(passes).toHaveBeenCalledTimes(1)
+      // Seen again in the same state: the file stays as it was.
+      expect((await stat(file)).ino).toBe(written)
+    } finally {
+      watcher?.stop()
+      await watcher?.flush()
+      vi.useRealTimers()
+      await dir.remove()
+    }
   })
 })

@@ -61,6 +61,7 @@ export interface VaultWatcherEvents {
 
 interface SeenVault {
   state: VaultState
+  /** When the vault was last seen, as of the last time the file was written (a state changed). */
   lastSeenAt: string
   /** When this app first saw the vault releasing (fallback when the service omits the start). */
   firstSeenReleasingAt?: string
@@ -103,8 +104,13 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
   /** Per vault, the latest claim already alarmed in this session (a new claim alarms again). */
   readonly #claimAlarmed = new Map<string, string>()
   #lastListAt = Number.NEGATIVE_INFINITY
-  #timer: ReturnType<typeof setInterval> | undefined
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #running = false
   #polling: Promise<void> | undefined
+  /** A state worth keeping changed since the file was last written (not merely seen again). */
+  #unsaved = false
+  /** With no client to poll with (no connection, no key): when to try again. */
+  #clientRetryAt = Number.NEGATIVE_INFINITY
 
   private constructor(
     options: VaultWatcherOptions,
@@ -151,18 +157,22 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
   /** Makes a vault known right away (after creating it, for example) and polls it on the next pass. */
   watch(vaultId: string): void {
     if (!this.#nextPollAt.has(vaultId)) this.#nextPollAt.set(vaultId, this.#options.now())
+    this.#wakeAtNextDue()
   }
 
   /** Feeds data obtained elsewhere (a check-in, a cancel) without spending a request. */
   observe(vault: VaultDetails): void {
     this.#nextPollAt.set(vault.id, this.#options.now() + this.intervalFor(vault.state))
     this.#record(vault)
+    // A vault seen outside a pass (created, checked in, released) may now be the soonest due.
+    this.#wakeAtNextDue()
   }
 
   /** One pass: re-list when due, then poll every vault whose time has come. Never throws. */
   pollDue(): Promise<void> {
     this.#polling ??= this.#pass().finally(() => {
       this.#polling = undefined
+      this.#wakeAtNextDue()
     })
     return this.#polling
   }
@@ -171,6 +181,7 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
   async pollNow(): Promise<void> {
     await this.#polling
     this.#lastListAt = Number.NEGATIVE_INFINITY
+    this.#clientRetryAt = Number.NEGATIVE_INFINITY
     for (const id of this.#nextPollAt.keys()) this.#nextPollAt.set(id, this.#options.now())
     await this.pollDue()
   }
@@ -179,16 +190,40 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
     return this.pollNow()
   }
 
-  start(tickMs = 1_000): void {
+  /**
+   * Polls now, then wakes only when the next vault or the list is due (not on a fixed tick: the app
+   * spends days in the tray, and a wake-up a second was most of what it cost there).
+   */
+  start(): void {
     this.stop()
+    this.#running = true
     void this.pollNow()
-    this.#timer = setInterval(() => void this.pollDue(), tickMs)
-    this.#timer.unref?.()
   }
 
   stop(): void {
-    if (this.#timer) clearInterval(this.#timer)
+    this.#running = false
+    if (this.#timer) clearTimeout(this.#timer)
     this.#timer = undefined
+  }
+
+  /** The moment of the next request the watcher owes: the list's or the soonest vault's. */
+  nextDueAt(): number {
+    let next = this.#lastListAt + this.#options.listIntervalMs
+    for (const at of this.#nextPollAt.values()) next = Math.min(next, at)
+    return Math.max(next, this.#clientRetryAt)
+  }
+
+  #wakeAtNextDue(): void {
+    if (!this.#running || this.#polling) return
+    if (this.#timer) clearTimeout(this.#timer)
+    // At least a second apart (a vault due now is polled by the pass under way or the next one); at
+    // most the list interval, so a wall clock set back does not hold the watcher off for long.
+    const delay = Math.min(
+      Math.max(1_000, this.nextDueAt() - this.#options.now()),
+      this.#options.listIntervalMs,
+    )
+    this.#timer = setTimeout(() => void this.pollDue(), delay)
+    this.#timer.unref?.()
   }
 
   /** Forget everything (when the active connection changes). */
@@ -210,6 +245,8 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
     try {
       client = await this.#options.client()
     } catch (error) {
+      // Connecting again polls at once (pollNow); until then, no wake-up a second to fail again.
+      this.#clientRetryAt = this.#options.now() + this.#options.baseIntervalMs
       this.#failed(null, error)
       return
     }
@@ -249,7 +286,11 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
         this.#failed(vaultId, error)
       }
     }
-    await this.#writer?.write({ version: 1, vaults: this.#seen })
+    // Written when a state changed, not at every pass: nothing changed, nothing written.
+    if (this.#unsaved) {
+      this.#unsaved = false
+      await this.#writer?.write({ version: 1, vaults: this.#seen })
+    }
   }
 
   #record(vault: VaultDetails): void {
@@ -263,6 +304,8 @@ export class VaultWatcher extends EventEmitter<VaultWatcherEvents> {
           ? previous.firstSeenReleasingAt
           : new Date(now).toISOString()
     }
+    if (previous?.state !== seen.state || previous.firstSeenReleasingAt !== seen.firstSeenReleasingAt)
+      this.#unsaved = true
     this.#seen[vault.id] = seen
     this.#latest.set(vault.id, vault)
     this.emit('vault', vault)
