@@ -1,49 +1,57 @@
 // Issue 28, points 5 and 6. Dropping a file the vault already holds (a browser drop lands under a
 // new name each time) is told "already backed up on ‹date›" and charges nothing unless the owner
 // insists; a drop waiting on the cost confirmation survives a trip to Add credits and back.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import type { Page } from '@playwright/test'
+import type { BrowserModeApp } from '../support/browser-mode-app'
 import { dropFiles, droppedFilesLeft } from '../support/drop-steps'
-import { startLocally } from '../support/page-steps'
+import { expect, test as journey, type LocalVault } from '../support/fixtures'
 
-test.describe.configure({ mode: 'serial' })
-
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-const shot = (name: string) =>
+const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
-const droppedLeft = () => droppedFilesLeft(app.userDataDir)
+/** Files left in this backend's folder of dropped files. */
+const droppedLeftIn = (app: BrowserModeApp) => () => droppedFilesLeft(app.userDataDir)
 
 /** The vault's balance as its Overview shows it. */
-async function balance(): Promise<string> {
+const overviewBalance = (page: Page) => async (): Promise<string> => {
   await page.getByRole('tab', { name: 'Overview' }).click()
   return (await page.getByTestId('overview-credits').textContent()) ?? ''
 }
 
-test.beforeAll(async ({ browser }) => {
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-drop-again-'))
-  await writeFile(join(filesDir, 'will.txt'), 'My last will, signed.\n'.repeat(200))
-  // 30 MiB costs about 147 credits: more than the trial balance, so the confirmation offers Add credits.
-  const block = Buffer.alloc(1024 * 1024)
-  for (let i = 0; i < block.length; i++) block[i] = (i * 17 + 5) & 0xff
-  await writeFile(join(filesDir, 'scans.zip'), Buffer.concat(Array(30).fill(block)))
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+const test = journey.extend<{
+  /** will.txt (small) and scans.zip (30 MiB) in the test's folder. */
+  filesDir: string
+  /** will.txt dropped once and stored (the trial balance paid for it). */
+  willStored: LocalVault
+}>({
+  filesDir: async ({ workDir }, use) => {
+    await writeFile(join(workDir, 'will.txt'), 'My last will, signed.\n'.repeat(200))
+    // 30 MiB costs about 147 credits: more than the trial balance, so the confirmation offers Add credits.
+    const block = Buffer.alloc(1024 * 1024)
+    for (let i = 0; i < block.length; i++) block[i] = (i * 17 + 5) & 0xff
+    await writeFile(join(workDir, 'scans.zip'), Buffer.concat(Array(30).fill(block)))
+    await use(workDir)
+  },
+  willStored: async ({ localVault, page, filesDir }, use) => {
+    await page.getByRole('tab', { name: 'Assets' }).click()
+    await dropFiles(page, join(filesDir, 'will.txt'))
+    await expect(page.getByTestId('upload-summary')).toContainText('1 stored', { timeout: 30_000 })
+    await expect.poll(droppedLeftIn(localVault.app)).toEqual([])
+    await use(localVault)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
+// The keychain keeps the vault key, so uploads need no owner kit saved first.
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 900 } })
 
-test('dropping the same file again is told it is already there, and no credits are spent', async () => {
-  await page.goto(app.url)
-  await startLocally(page)
+test('dropping the same file again is told it is already there, and no credits are spent', async ({
+  page,
+  localVault,
+  filesDir,
+}) => {
+  const droppedLeft = droppedLeftIn(localVault.app)
+  const balance = overviewBalance(page)
   const trial = await balance()
   await page.getByRole('tab', { name: 'Assets' }).click()
   await dropFiles(page, join(filesDir, 'will.txt'))
@@ -64,7 +72,7 @@ test('dropping the same file again is told it is already there, and no credits a
   await expect(dialog.getByTestId('already-stored')).toContainText(`will.txt: already backed up on ${today}`)
   await expect(dialog).toContainText('1 file is already in this vault')
   await expect(dialog.getByRole('button', { name: /Encrypt and upload/ })).toHaveCount(0)
-  await shot('drop-again-already')
+  await shot(page, 'drop-again-already')
   await dialog.getByRole('button', { name: 'Close' }).click()
   await expect(dialog).toBeHidden()
   await expect.poll(droppedLeft).toEqual([])
@@ -81,13 +89,18 @@ test('dropping the same file again is told it is already there, and no credits a
   await expect(confirm.getByTestId('upload-again-note')).toHaveText(
     'Another copy costs credits like a new upload.',
   )
-  await shot('drop-again-insist')
+  await shot(page, 'drop-again-insist')
   await confirm.getByRole('button', { name: 'Not now' }).click()
   await expect.poll(droppedLeft).toEqual([])
   expect(await balance()).toBe(before)
 })
 
-test('a drop waiting on the confirmation survives a trip to Add credits and back', async () => {
+test('a drop waiting on the confirmation survives a trip to Add credits and back', async ({
+  page,
+  willStored,
+  filesDir,
+}) => {
+  const droppedLeft = droppedLeftIn(willStored.app)
   await page.getByRole('tab', { name: 'Assets' }).click()
   await dropFiles(page, join(filesDir, 'scans.zip'))
   const short = page.getByRole('dialog', { name: 'Not enough credits for any of these files' })
@@ -105,7 +118,7 @@ test('a drop waiting on the confirmation survives a trip to Add credits and back
   await expect(confirm).toBeVisible({ timeout: 30_000 })
   await expect(confirm).toContainText(/1 file, 31\.\d MB/)
   await expect(confirm).toContainText(/Balance: 2,0\d\d credits/)
-  await shot('drop-after-credits')
+  await shot(page, 'drop-after-credits')
   await confirm.getByRole('button', { name: /^Encrypt and upload/ }).click()
   await page.getByRole('button', { name: /^Vault / }).click()
   await page.getByRole('tab', { name: 'Assets' }).click()
