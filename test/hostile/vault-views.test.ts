@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { MemorySecretStore } from '../../src/main/core/storage/secret-store'
 import { VaultKeyStore } from '../../src/main/core/storage/vault-key-store'
 import { CheckInDeadlines } from '../../src/main/core/vaults/checkin-deadlines'
+import { DeviceRecords } from '../../src/main/core/vaults/device-records'
 import { vaultOperations } from '../../src/main/core/vaults/vault-operations'
 import { VaultWatcher } from '../../src/main/core/vaults/vault-watcher'
 import { VaultApiClient, VaultApiError } from '../../src/service-client'
@@ -55,6 +56,12 @@ async function ownerApp(lie: FakeServiceOptions['lie']) {
     uploadIndex: () => {
       throw new Error('the vault views never reach the upload index')
     },
+    records: await DeviceRecords.open(world.outDir),
+    now: () => Date.now(),
+    recordActivity: () => undefined,
+    offers: () => false,
+    forget: async () => undefined,
+    knownBalance: () => undefined,
   })
   cleanup.push(world, elsewhere, service, watcher)
   /** The owner's key went only to the service: never to the other host, in no redirect. */

@@ -40,7 +40,12 @@ import type {
   VaultView,
 } from '../../shared/ipc/vault-types'
 import { decodeOwnerKitWords } from '../../vault-format'
-import { type AddConnectionRequest, ConnectionRegistry, type ConnectionSummary } from './connections'
+import {
+  type AddConnectionRequest,
+  ConnectionError,
+  ConnectionRegistry,
+  type ConnectionSummary,
+} from './connections'
 import { EventHub } from './ipc/handler-table'
 import { type LocalService, NO_LOCAL_SERVICE } from './local-service'
 import { describeSecretStore, openSecretStore, type SecretBox } from './storage/secret-store'
@@ -191,6 +196,12 @@ export class VaultSession {
       deadlines: this.#deadlines,
       vaultKeys: this.vaultKeys,
       uploadIndex: () => this.#queue.index,
+      records: this.records,
+      now: this.#now,
+      recordActivity: (input) => this.recordActivity(input),
+      offers: (extension) => this.facts.service?.extensions.includes(extension) ?? false,
+      forget: (vaultId) => this.forgetVault(vaultId),
+      knownBalance: (vaultId) => this.watcher.snapshot().find((v) => v.id === vaultId)?.creditsBalance,
     })
     this.unlockCheckIn = new UnlockCheckInWiring({
       userDataDir: options.userDataDir,
@@ -318,11 +329,8 @@ export class VaultSession {
           .then(async (apiKey) => {
             await registry.replaceKey(local.id, apiKey)
             pacers.delete(local.id)
-            if (registry.active()?.id !== local.id) return
             // As after any key change of the active connection: its vaults are read from scratch.
-            watcher.reset()
-            for (const v of reminders.vaults()) reminders.removeVault(v.vaultId)
-            void watcher.pollNow()
+            if (registry.active()?.id === local.id) readAfresh(watcher, reminders)
           })
           .catch((error: unknown) => {
             console.error('[vault-desktop] could not issue a new key for the local service:', error)
@@ -428,10 +436,7 @@ export class VaultSession {
 
   /** After the connections changed: the new account's vaults are read from scratch. */
   #connectionsChanged(): void {
-    this.watcher.reset()
-    for (const v of this.reminders.vaults()) this.reminders.removeVault(v.vaultId)
-    this.#connectionsListed()
-    void this.watcher.pollNow()
+    readAfresh(this.watcher, this.reminders, () => this.#connectionsListed())
   }
 
   #connectionsListed(): void {
@@ -613,7 +618,12 @@ export class VaultSession {
 
   connection(id: string): ConnectionSummary {
     const found = this.#registry.list().find((c) => c.id === id)
-    if (!found) throw new Error(`no connection ${id}`)
+    if (!found) {
+      throw new ConnectionError(
+        `no connection ${id}`,
+        'That connection is no longer on this device (it may have been removed in another window). Open Settings → Connections and choose one from the list.',
+      )
+    }
     return found
   }
 
@@ -867,6 +877,17 @@ export class VaultSession {
     this.activity.close()
     await this.localService.close()
   }
+}
+
+/**
+ * After a key change or a switch of the active connection: the vaults read with the old key are
+ * forgotten (and their reminders), `listed` tells the window, and the new account is read.
+ */
+function readAfresh(watcher: VaultWatcher, reminders: CheckInReminders, listed?: () => void): void {
+  watcher.reset()
+  for (const v of reminders.vaults()) reminders.removeVault(v.vaultId)
+  listed?.()
+  void watcher.pollNow()
 }
 
 /** Read at each call: a clock faked or moved after opening (tests) is followed. */

@@ -1,6 +1,6 @@
 // The activity history's channels (list, export), the unlock check-in's channels (status, turn on
 // with an agent key, turn off), and `withActivity`: the owner's actions through the other channels
-// recorded in the history once they succeed (check-ins, people, kits, release, keys).
+// recorded in the history once they succeed (people, kits, release starts, keys; check-ins and release settings record themselves).
 
 import { VaultApiClient, VaultApiError } from '../../../service-client'
 import { AppError } from '../../../shared/app-error'
@@ -208,27 +208,7 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
 
   return {
     ...handlers,
-    checkIn: after('checkIn', (s, { vaultId, note, source }, result) => {
-      const trimmed = note?.trim()
-      s.recordActivity({
-        vaultId,
-        kind: 'check-in',
-        source: source ?? 'window',
-        at: result.checkedInAt,
-        detail: { nextCheckInDue: result.nextCheckInDue, ...(trimmed ? { note: trimmed } : {}) },
-      })
-    }),
-    configureRelease: after('configureRelease', (s, { vaultId }, config) => {
-      s.recordActivity({
-        vaultId,
-        kind: 'release-configured',
-        source: 'window',
-        detail: {
-          trigger: config.trigger,
-          ...(config.trigger === 'dead_man_switch' ? { checkInFrequency: config.checkInFrequency } : {}),
-        },
-      })
-    }),
+    // Check-ins and release settings are recorded by their operations (vault-operations.ts).
     startRelease: releaseAction('startRelease'),
     cancelRelease: releaseAction('cancelRelease'),
     createVault: after('createVault', (s, _args, view) => {
