@@ -1,25 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { collectPageErrors } from '../support/page-steps'
+import { expect, test } from '../support/fixtures'
 
-let app: BrowserModeApp
-const consoleErrors: string[] = []
+// The file's one backend (fixture `app`): no test here makes a vault, so each finds the first-run choice.
 
-test.beforeAll(async () => {
-  app = await startBrowserModeApp()
-})
-test.afterAll(async () => {
-  await app.stop()
-})
-
-test.beforeEach(({ page }) => {
-  consoleErrors.length = 0
-  collectPageErrors(page, consoleErrors)
-})
-
-test('the shell opens on the first-run choice when nothing is connected', async ({ page }) => {
+test('the shell opens on the first-run choice when nothing is connected', async ({
+  page,
+  app,
+  pageErrors: consoleErrors,
+}) => {
   await page.goto(app.url)
   await expect(page.getByRole('heading', { name: 'Set up Vault Desktop', level: 1 })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Connect to a vault service' })).toBeVisible()
@@ -28,7 +17,11 @@ test('the shell opens on the first-run choice when nothing is connected', async 
   expect(consoleErrors).toEqual([])
 })
 
-test('navigation reaches every screen and marks the current one', async ({ page }) => {
+test('navigation reaches every screen and marks the current one', async ({
+  page,
+  app,
+  pageErrors: consoleErrors,
+}) => {
   await page.goto(app.url)
   const nav = page.getByRole('navigation', { name: 'Main' })
   for (const [name, heading] of [
@@ -43,7 +36,11 @@ test('navigation reaches every screen and marks the current one', async ({ page 
   expect(consoleErrors).toEqual([])
 })
 
-test('settings round-trip through the real handlers and persist on disk', async ({ page }) => {
+test('settings round-trip through the real handlers and persist on disk', async ({
+  page,
+  app,
+  pageErrors: consoleErrors,
+}) => {
   await page.goto(app.url)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
   await page.getByLabel('Theme').selectOption('dark')
@@ -63,7 +60,7 @@ test('settings round-trip through the real handlers and persist on disk', async 
   expect(consoleErrors).toEqual([])
 })
 
-test('the bridge refuses a connection without the token', async ({ page }) => {
+test('the bridge refuses a connection without the token', async ({ page, app }) => {
   const origin = new URL(app.url).origin
   await page.goto(`${origin}/`)
   await expect(page.getByRole('alert')).toContainText('needs the link printed by "npm start"')
