@@ -1,48 +1,67 @@
 // A folder of many small files: the confirmation shows what bundling saves, the queue of 2,000 items
 // stays usable (virtualized) and finishes, and the assets tab shows the bundle with the files inside;
 // a second folder gets its own line in the queue.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { startLocally } from '../support/page-steps'
-
-test.describe.configure({ mode: 'serial' })
+import type { Page } from '@playwright/test'
+import { expect, test as journey, type LocalVault } from '../support/fixtures'
 
 const FILES = 2000
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-const shot = (name: string) =>
+const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+const pathField = (page: Page) =>
+  page.getByLabel('Path of a file or folder on the computer running Vault Desktop')
 
-test.beforeAll(async ({ browser }) => {
-  // The keychain of npm test's private session holds the key, so no owner-kit step is needed.
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-bundles-'))
-  for (const year of ['2024', '2025']) await mkdir(join(filesDir, 'Photos', year), { recursive: true })
-  await mkdir(join(filesDir, 'Letters'))
-  for (const name of ['to-anna.txt', 'to-ben.txt', 'passwords-hint.txt']) {
-    await writeFile(join(filesDir, 'Letters', name), `${name}\n`.repeat(200))
-  }
-  const content = Buffer.alloc(10_000, 7)
-  for (let n = 0; n < FILES; n++) {
-    const year = n % 2 === 0 ? '2024' : '2025'
-    await writeFile(join(filesDir, 'Photos', year, `IMG_${String(n).padStart(4, '0')}.jpg`), content)
-  }
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+const test = journey.extend<{
+  /** Photos/2024 and Photos/2025 (2,000 small files between them) and Letters (3 files). */
+  filesDir: string
+  /** The Photos upload confirmed (95 credits) and under way. */
+  photosConfirmed: LocalVault
+  /** The Photos upload finished: 2,000 stored. */
+  photosStored: LocalVault
+  /** Letters backed up after Photos: 2,003 stored. */
+  lettersStored: LocalVault
+}>({
+  filesDir: async ({ workDir }, use) => {
+    for (const year of ['2024', '2025']) await mkdir(join(workDir, 'Photos', year), { recursive: true })
+    await mkdir(join(workDir, 'Letters'))
+    for (const name of ['to-anna.txt', 'to-ben.txt', 'passwords-hint.txt']) {
+      await writeFile(join(workDir, 'Letters', name), `${name}\n`.repeat(200))
+    }
+    const content = Buffer.alloc(10_000, 7)
+    for (let n = 0; n < FILES; n++) {
+      const year = n % 2 === 0 ? '2024' : '2025'
+      await writeFile(join(workDir, 'Photos', year, `IMG_${String(n).padStart(4, '0')}.jpg`), content)
+    }
+    await use(workDir)
+  },
+  photosConfirmed: async ({ localVault, page, filesDir }, use) => {
+    await page.getByRole('tab', { name: 'Assets' }).click()
+    await pathField(page).fill(join(filesDir, 'Photos'))
+    await page.getByRole('button', { name: 'Back up' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Encrypt and upload (95 credits)' }).click()
+    await use(localVault)
+  },
+  photosStored: async ({ photosConfirmed, page }, use) => {
+    await expect(page.getByTestId('upload-summary')).toContainText('2,000 stored', { timeout: 60_000 })
+    await use(photosConfirmed)
+  },
+  lettersStored: async ({ photosStored, page, filesDir }, use) => {
+    await pathField(page).fill(join(filesDir, 'Letters'))
+    await page.getByRole('button', { name: 'Back up' }).click()
+    await expect(page.getByTestId('upload-summary')).toContainText('2,003 stored', { timeout: 30_000 })
+    await use(photosStored)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
+// The keychain of npm test's private session holds the key, so no owner-kit step is needed.
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 900 } })
 
-test('2,000 small files cost what their bytes cost, and the confirmation says so', async () => {
-  await page.goto(app.url)
-  await startLocally(page)
+test('2,000 small files cost what their bytes cost, and the confirmation says so', async ({
+  page,
+  localVault: _,
+  filesDir,
+}) => {
   await page.getByRole('tab', { name: 'Assets' }).click()
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')
@@ -55,14 +74,17 @@ test('2,000 small files cost what their bytes cost, and the confirmation says so
   await expect(dialog.getByTestId('upload-bundles')).toContainText(
     '2,000 small files go in 1 bundle: this upload costs 95 credits ($0.95) instead of 2,000 credits ($20.00) one by one.',
   )
-  await shot('bundles-confirm')
+  await shot(page, 'bundles-confirm')
   await dialog.getByRole('button', { name: 'Encrypt and upload (95 credits)' }).click()
 })
 
-test('the queue of 2,000 files shows a summary, renders only what is in view, and finishes', async () => {
+test('the queue of 2,000 files shows a summary, renders only what is in view, and finishes', async ({
+  page,
+  photosConfirmed: _,
+}) => {
   const summary = page.getByTestId('upload-summary')
   await expect(summary).toContainText('2,000 files (1 bundle of small files)')
-  await shot('bundles-queue-running')
+  await shot(page, 'bundles-queue-running')
   await expect(summary).toContainText('2,000 stored', { timeout: 60_000 })
   // One batch: no header line inside the list, the summary says it all.
   await expect(page.getByTestId('upload-batch')).toHaveCount(0)
@@ -73,10 +95,13 @@ test('the queue of 2,000 files shows a summary, renders only what is in view, an
   // Scrolling to the end brings the last files into view.
   await page.locator('.upload-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight))
   await expect(page.getByTestId('upload-item').filter({ hasText: 'IMG_1999.jpg' })).toBeVisible()
-  await shot('bundles-queue')
+  await shot(page, 'bundles-queue')
 })
 
-test('the file library lists the 2,000 files inside the bundle, a few rows in the page, and finds one by name', async () => {
+test('the file library lists the 2,000 files inside the bundle, a few rows in the page, and finds one by name', async ({
+  page,
+  photosStored: _,
+}) => {
   const library = page.getByTestId('file-library')
   await expect(library.getByRole('button', { name: 'Open folder Photos' })).toBeVisible({ timeout: 20_000 })
   await expect(library.getByRole('row').filter({ hasText: 'Photos' })).toContainText('2,000 files')
@@ -91,13 +116,17 @@ test('the file library lists the 2,000 files inside the bundle, a few rows in th
   await expect(found).toHaveCount(1)
   await expect(found).toContainText('bundle')
   await expect(found).toContainText(/Photos\//)
-  await shot('bundles-assets')
+  await shot(page, 'bundles-assets')
   // Charged 95 of the 100 trial credits: one upload, not 2,000.
   await page.getByRole('tab', { name: 'Overview' }).click()
   await expect(page.getByTestId('overview-credits')).toHaveText('5 credits ($0.05)')
 })
 
-test('a second folder gets its own line in the queue, with its own counts', async () => {
+test('a second folder gets its own line in the queue, with its own counts', async ({
+  page,
+  photosStored: _,
+  filesDir,
+}) => {
   await page.getByRole('tab', { name: 'Assets' }).click()
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')
@@ -115,10 +144,14 @@ test('a second folder gets its own line in the queue, with its own counts', asyn
   const letters = page.getByTestId('upload-batch').filter({ hasText: 'Letters' })
   await expect(letters).toContainText('3 files (1 bundle of small files): 3 stored · 1 credit spent')
   await expect(page.getByTestId('upload-item').last()).toContainText('in a bundle with 2 other files')
-  await shot('bundles-queue-batches')
+  await shot(page, 'bundles-queue-batches')
 })
 
-test('a changed file goes up again, and the library lists its newer copy once, in its own blob', async () => {
+test('a changed file goes up again, and the library lists its newer copy once, in its own blob', async ({
+  page,
+  lettersStored: _,
+  filesDir,
+}) => {
   await writeFile(join(filesDir, 'Letters', 'to-anna.txt'), 'Dear Anna, the key is with Ben.\n')
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')
@@ -137,5 +170,5 @@ test('a changed file goes up again, and the library lists its newer copy once, i
     timeout: 20_000,
   })
   await expect(anna).toContainText('32 B')
-  await shot('bundles-superseded')
+  await shot(page, 'bundles-superseded')
 })
