@@ -18,16 +18,10 @@ import type { ServiceContext } from './context'
 import { ApiError, badRequest, forbidden, unauthorized } from './errors'
 import { registerGuardianPages } from './guardian-pages'
 import { answerClientError, handleExpectations } from './http-framing'
+import type { HttpServerOptions } from './http-server-options'
 import { registerKitCheckPages } from './kit-check-pages'
-import type { MailSender } from './outbox'
 import type { Principal } from './principal'
-import {
-  AuthFailureLimiter,
-  type RateCounterKind,
-  RateLimiter,
-  type RateLimitSettings,
-  rateCounter,
-} from './rate-limit'
+import { AuthFailureLimiter, RateLimiter, rateCounter } from './rate-limit'
 import { allowHeirReadsFromPages, registerRecoveryPage } from './recovery-page'
 import { authenticatePractice } from './rehearsal'
 import { registerAccountRoutes } from './routes/account-routes'
@@ -60,27 +54,7 @@ declare module 'fastify' {
   }
 }
 
-export interface HttpServerOptions {
-  rateLimits?: RateLimitSettings
-  /**
-   * Where rate-limit windows are counted: 'database' (the rate_windows table, one limit for every instance
-   * sharing the database) or 'memory' (this instance alone). Default: 'database' on PostgreSQL, 'memory'
-   * on SQLite (one instance, and no write per request).
-   */
-  rateCounters?: RateCounterKind
-  /** Largest JSON body accepted, in bytes (uploads are not bound by it). */
-  bodyLimit?: number
-  /** Called with every upload's promise so shutdown can wait for it to settle. */
-  trackUpload?: (settled: Promise<unknown>) => void
-  /** SMTP delivery, for GET /service and the mail test; without it mail counts as not configured. */
-  mail?: MailSender
-  /** Host names the service answers to (Host header, port ignored); unset: any. See allowed-hosts.ts. */
-  allowedHosts?: readonly string[]
-  /** Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For/-Host are believed. */
-  trustProxy?: readonly string[]
-  /** Serve https with this certificate chain and private key (PEM) instead of plain http. */
-  https?: { cert: Buffer | string; key: Buffer | string }
-}
+export type { HttpServerOptions } from './http-server-options'
 
 const UNSUPPORTED_CONTENT_TYPE =
   'unsupported Content-Type; send JSON bodies as application/json and uploads as multipart/form-data'

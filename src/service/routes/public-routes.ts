@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { API_PREFIXES, REMOVED_V1_ENDPOINTS } from '../../shared/api'
 import type { ServiceContext } from '../context'
 import { healthReport } from '../health'
-import type { HttpServerOptions } from '../http-server'
+import type { HttpServerOptions } from '../http-server-options'
 import { vaultApiDocumentJson } from '../openapi/vault-api-document'
 import { sendError } from './api-route'
 
