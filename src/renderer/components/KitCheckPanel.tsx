@@ -4,10 +4,11 @@
 import { type FormEvent, useState } from 'react'
 import type { KitCheckOutcome } from '../../shared/api'
 import type { KitCheckView } from '../../shared/ipc/vault-types'
-import { vault } from '../bridge/vault-client'
 import { decodeQrFromFile } from '../display/qr-image'
+import { useRecoveryStore } from '../stores/recovery-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { useAction } from './use-action'
 
 const t = text.recovery.kitCheck
 
@@ -27,23 +28,20 @@ function outcomeText(result: NonNullable<KitCheckView['result']>): string {
 export function KitCheckPanel() {
   const [words, setWords] = useState('')
   const [link, setLink] = useState('')
-  const [busy, setBusy] = useState(false)
   const [view, setView] = useState<KitCheckView>()
-  const [error, setError] = useState<unknown>()
-
-  const run = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
-    setError(undefined)
+  const checking = useAction(async () => {
     setView(undefined)
-    try {
-      const guardianLink = link.trim()
-      setView(await vault().checkKit({ text: words, ...(guardianLink ? { guardianLink } : {}) }))
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-    }
+    setView(await useRecoveryStore.getState().checkKit(words, link.trim()))
+  })
+  // A photo that holds no kit: said where the check's failure would be.
+  const [photoError, setPhotoError] = useState<unknown>()
+  const busy = checking.busy
+  const error = photoError ?? checking.error
+
+  const run = (event: FormEvent) => {
+    event.preventDefault()
+    setPhotoError(undefined)
+    void checking.run()
   }
 
   const fromImage = async (file: File | undefined) => {
@@ -51,7 +49,7 @@ export function KitCheckPanel() {
     try {
       setWords(await decodeQrFromFile(file))
     } catch (e) {
-      setError(e)
+      setPhotoError(e)
     }
   }
 
