@@ -4,12 +4,13 @@ import type { GuardianChange } from '../../../shared/ipc/vault-types'
 import { KeyRotationPanel } from '../../components/KeyRotationPanel'
 import { GuardianKitViewer } from '../../components/KitViewer'
 import { LocalMailLink } from '../../components/LocalMailPanel'
+import { useAction } from '../../components/use-action'
 import { kitCheckText } from '../../display/readiness-text'
 import { useConnectionStore, useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
 import { text } from '../../text'
-import { PeopleTab } from './PeopleTab'
+import { PeopleTab, type TabAction } from './PeopleTab'
 
 const t = text.guardians
 
@@ -21,7 +22,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
   const service = useConnectionStore((s) => s.status?.service)
   const [handing, setHanding] = useState<string>()
   const { canWrite } = useWriteAccess()
-  const [error, setError] = useState<unknown>()
+  const action: TabAction = useAction((work: () => Promise<unknown>) => work())
   const [change, setChange] = useState<GuardianChange>()
   /** The kits there were before the change: earlier kits only matter when some were made. */
   const [before, setBefore] = useState<{ made: number; handedOver: number }>({ made: 0, handedOver: 0 })
@@ -68,14 +69,8 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
 
   const markHandedOver = async (guardianId: string, value: boolean) => {
     setHanding(guardianId)
-    setError(undefined)
-    try {
-      await setKitHandedOver(vaultId, guardianId, value)
-    } catch (e) {
-      setError(e)
-    } finally {
-      setHanding(undefined)
-    }
+    await action.run(() => setKitHandedOver(vaultId, guardianId, value))
+    setHanding(undefined)
   }
 
   const status = (g: Guardian) => {
@@ -203,8 +198,7 @@ export function GuardiansTab({ vaultId }: { vaultId: string }) {
         </>
       }
       writable={writable}
-      error={error}
-      setError={setError}
+      action={action}
       onAdd={add}
       onRemove={remove}
       removeNote={() => t.removeNote}

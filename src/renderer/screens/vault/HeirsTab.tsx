@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { type Heir, LIMITS } from '../../../shared/api'
 import { LocalMailLink } from '../../components/LocalMailPanel'
+import { useAction } from '../../components/use-action'
 import { useWriteAccess } from '../../stores/connection-store'
 import { usePeopleStore } from '../../stores/people-store'
 import { useVault } from '../../stores/vaults-store'
 import { format, text } from '../../text'
-import { PeopleTab } from './PeopleTab'
+import { PeopleTab, type TabAction } from './PeopleTab'
 
 const t = text.heirs
 
@@ -15,7 +16,7 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
   const load = usePeopleStore((s) => s.loadHeirs)
   const { addHeir, removeHeir } = usePeopleStore.getState()
   const { canWrite } = useWriteAccess()
-  const [error, setError] = useState<unknown>()
+  const action: TabAction = useAction((work: () => Promise<unknown>) => work())
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when the vault's count moves (a change made elsewhere)
   useEffect(() => {
@@ -43,8 +44,7 @@ export function HeirsTab({ vaultId }: { vaultId: string }) {
       afterList={<LocalMailLink lead={text.localMail.heirsLead} label={text.localMail.seeAllMail} />}
       fullNote={<p data-testid="heir-limit">{t.limit(LIMITS.maxHeirs)}</p>}
       writable={canWrite && v.state === 'active'}
-      error={error}
-      setError={setError}
+      action={action}
       onAdd={async (person) => {
         await addHeir(vaultId, person)
         void load(vaultId)

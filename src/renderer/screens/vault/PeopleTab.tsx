@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../components/ErrorNotice'
 import { PersonForm } from '../../components/PersonForm'
 import { ReadOnlyNote } from '../../components/ReadOnlyNote'
 import { EmailAddress, UntrustedName } from '../../components/UntrustedName'
+import type { Action } from '../../components/use-action'
 import { useWriteAccess } from '../../stores/connection-store'
 
 /** The words both tabs say in the same places (text.guardians, text.heirs). */
@@ -40,6 +41,9 @@ interface Person {
   email: string
 }
 
+/** One action at a time in a people tab (add, remove, the tab's own), with one place for its failure. */
+export type TabAction = Action<[work: () => Promise<unknown>]>
+
 export function PeopleTab<P extends Person>({
   t,
   countTestId,
@@ -55,8 +59,7 @@ export function PeopleTab<P extends Person>({
   fullNote,
   beforeForm,
   writable,
-  error,
-  setError,
+  action,
   onAdd,
   onRemove,
   removeNote,
@@ -79,9 +82,8 @@ export function PeopleTab<P extends Person>({
   fullNote: ReactNode
   beforeForm?: ReactNode
   writable: boolean
-  /** Shown under the form; the tab owns it, as it may fail at things of its own too. */
-  error: unknown
-  setError(error: unknown): void
+  /** Runs adding and removing; its failure is shown under the form. The tab owns it, as it may fail at things of its own too. */
+  action: TabAction
   /** Resolves once added (the form clears then; the list may still refresh behind it); throws to keep the form. */
   onAdd(person: PersonRequest): Promise<void>
   onRemove(id: string): Promise<void>
@@ -91,32 +93,15 @@ export function PeopleTab<P extends Person>({
 }) {
   const { reason } = useWriteAccess()
   const [removing, setRemoving] = useState<{ id: string; name: string }>()
-  const [busy, setBusy] = useState(false)
+  const { busy, error, run } = action
   const full = people.length >= max
 
-  const add = async (person: PersonRequest) => {
-    setError(undefined)
-    try {
-      await onAdd(person)
-      return true
-    } catch (e) {
-      setError(e)
-      return false
-    }
-  }
+  const add = (person: PersonRequest) => run(() => onAdd(person))
 
   const remove = async () => {
     if (!removing) return
-    setBusy(true)
-    setError(undefined)
-    try {
-      await onRemove(removing.id)
-    } catch (e) {
-      setError(e)
-    } finally {
-      setBusy(false)
-      setRemoving(undefined)
-    }
+    await run(() => onRemove(removing.id))
+    setRemoving(undefined)
   }
 
   const table = (
