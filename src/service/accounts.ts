@@ -205,7 +205,7 @@ export async function addCredits(ctx: ServiceContext, accountId: string, credits
   })
 }
 
-interface KeyRow {
+export interface KeyRow {
   id: string
   account_id: string
   kind: 'human' | 'agent'
@@ -235,6 +235,15 @@ export async function authenticate(ctx: ServiceContext, presented: string): Prom
     'SELECT id, account_id, kind, key_hash, revoked_at FROM api_keys WHERE key_hash = ?',
     hash,
   )
+  return ownerKeyPrincipal(row, presented, hash)
+}
+
+/** The owner (human or agent) behind an api_keys row found by `hash`; null when none, revoked or re-labelled. */
+export function ownerKeyPrincipal(
+  row: KeyRow | undefined,
+  presented: string,
+  hash: Buffer,
+): Principal | null {
   if (!row || row.revoked_at || !sameHash(row.key_hash, hash)) return null
   // The prefix must agree with the stored kind, so a key cannot be re-labelled by its holder.
   if (!presented.startsWith(KEY_PREFIX[row.kind])) return null

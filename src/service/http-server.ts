@@ -34,6 +34,7 @@ import {
   PRACTICE_DENIED,
   PRACTICE_ONLY,
   sendError,
+  type VaultRead,
 } from './routes/api-route'
 import { registerAssetRoutes } from './routes/asset-routes'
 import { registerKitCheckRoutes } from './routes/kit-check-routes'
@@ -42,11 +43,14 @@ import { registerPublicRoutes } from './routes/public-routes'
 import { registerRehearsalRoutes } from './routes/rehearsal-routes'
 import { registerReleaseRoutes } from './routes/release-routes'
 import { registerVaultRoutes } from './routes/vault-routes'
-import { hashSecretText } from './secrets'
+import { HEIR_TOKEN_PREFIX, hashSecretText } from './secrets'
+import { ownerKeyWithVaultView } from './vaults'
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null
+    /** The vault of GET /vault/:id when authorization read it in the same statement as the key, else null. */
+    vaultRead: VaultRead | null
   }
   interface FastifyInstance {
     /** Requests whose response has not closed yet (shutdown waits for them). */
@@ -88,6 +92,7 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   const reads = ctx.db.readCache
 
   app.decorateRequest('principal', null)
+  app.decorateRequest('vaultRead', null)
   let active = 0
   app.decorate('activeRequests', () => active)
   app.addHook('onRequest', (request, reply, done) => {
@@ -134,6 +139,17 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   })
   app.register(multipart)
 
+  /**
+   * PostgreSQL, an owner key on GET /vault/:id: the key and the vault in one round trip, the vault kept on
+   * the request for the route (SQLite serves both from its read cache, so it looks them up as before).
+   */
+  async function ownerKeyAlongsideVault(request: FastifyRequest, presented: string) {
+    const { id } = request.params as Partial<Params>
+    const { principal, vault } = await ownerKeyWithVaultView(ctx, presented, id!)
+    request.vaultRead = { found: vault && { accountId: vault.accountId, json: JSON.stringify(vault.view) } }
+    return principal
+  }
+
   function authorize(access: Access): onRequestHookHandler {
     return async (request, reply) => {
       const presented = request.headers['x-api-key']
@@ -143,10 +159,13 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
         )
       }
       reads.sync()
-      // Practice tokens expire with time, so only keys and heir tokens are kept between requests.
       const found =
-        (await reads.get(`key:${hashSecretText(presented)}`, async () => authenticate(ctx, presented))) ??
-        (await authenticatePractice(ctx, presented))
+        access.withVault && ctx.db.kind === 'postgres' && !presented.startsWith(HEIR_TOKEN_PREFIX)
+          ? await ownerKeyAlongsideVault(request, presented)
+          : // Practice tokens expire with time, so only keys and heir tokens are kept between requests.
+            ((await reads.get(`key:${hashSecretText(presented)}`, async () =>
+              authenticate(ctx, presented),
+            )) ?? (await authenticatePractice(ctx, presented)))
       if (found && 'ended' in found) throw unauthorized(found.ended)
       const principal = found
       // Looked up before the failure count is consulted: a valid key is never refused for other clients'

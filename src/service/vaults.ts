@@ -9,12 +9,13 @@ import {
   type VaultClaims,
   type VaultState,
 } from '../shared/api'
-import { AdminError, requireAccount } from './accounts'
+import { AdminError, type KeyRow, ownerKeyPrincipal, requireAccount } from './accounts'
 import { inBlobTurn, removeUnreferencedBlob } from './assets'
 import type { StoredBlob } from './blob-store'
 import type { ServiceContext } from './context'
 import { conflict, notFound } from './errors'
-import { newId } from './secrets'
+import type { Principal } from './principal'
+import { hashSecret, newId } from './secrets'
 
 export interface VaultRow {
   id: string
@@ -134,6 +135,48 @@ export async function vaultViewWithOwner(
 ): Promise<{ view: VaultView; accountId: string } | undefined> {
   const row = await ctx.db.get<ViewRow>(`${VIEW_SQL} WHERE v.id = ?`, vaultId)
   return row ? { view: toView(row, true), accountId: row.account_id } : undefined
+}
+
+/**
+ * An owner key's principal and a vault's view with its owner, in one statement: GET /vault/:id on
+ * PostgreSQL, where every statement is a round trip to another machine (SQLite keeps both in its read
+ * cache instead). principal is null when the key is unknown, revoked or re-labelled; vault undefined when
+ * the vault does not exist.
+ */
+export async function ownerKeyWithVaultView(
+  ctx: ServiceContext,
+  presented: string,
+  vaultId: string,
+): Promise<{ principal: Principal | null; vault: { view: VaultView; accountId: string } | undefined }> {
+  const hash = hashSecret(presented)
+  const row = await ctx.db.get<ViewRow & KeyColumns>(
+    `SELECT k.id AS key_id, k.account_id AS key_account_id, k.kind AS key_kind, k.key_hash AS key_hash,
+       k.revoked_at AS key_revoked_at, view.*
+     FROM api_keys k LEFT JOIN (${VIEW_SQL} WHERE v.id = ?) view ON 1 = 1
+     WHERE k.key_hash = ?`,
+    vaultId,
+    hash,
+  )
+  if (!row) return { principal: null, vault: undefined }
+  const key: KeyRow = {
+    id: row.key_id,
+    account_id: row.key_account_id,
+    kind: row.key_kind,
+    key_hash: row.key_hash,
+    revoked_at: row.key_revoked_at,
+  }
+  const principal = ownerKeyPrincipal(key, presented, hash)
+  // The vault is only told to a key that is good.
+  if (!principal || row.id === null) return { principal, vault: undefined }
+  return { principal, vault: { view: toView(row, true), accountId: row.account_id } }
+}
+
+interface KeyColumns {
+  key_id: string
+  key_account_id: string
+  key_kind: KeyRow['kind']
+  key_hash: Buffer
+  key_revoked_at: string | null
 }
 
 export function findVault(ctx: ServiceContext, vaultId: string): Promise<VaultRow | undefined> {

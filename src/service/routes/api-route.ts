@@ -18,6 +18,13 @@ export interface Access {
   heir: boolean
   practice: boolean
   pattern: RateLimitPattern
+  /** The route reads the vault :id: on PostgreSQL, authorization reads it with the key (request.vaultRead). */
+  withVault?: boolean
+}
+
+/** A vault read during authorization: its owner and view as JSON, or undefined when it does not exist. */
+export interface VaultRead {
+  found: { accountId: string; json: string } | undefined
 }
 
 export type Params = { id: string; pid: string; aid: string }

@@ -20,13 +20,15 @@ export function registerVaultRoutes({ ctx, route, reads }: ApiRoutes): void {
       201,
     )
   })
-  route<{ id: string }>('GET', '/vault/:id', heirRead, async (request, reply) => {
+  route<{ id: string }>('GET', '/vault/:id', { ...heirRead, withVault: true }, async (request, reply) => {
     const vaultId = request.params.id
     const principal = request.principal!
-    const found = await reads.get(`vault:${vaultId}`, async () => {
-      const row = await vaultViewWithOwner(ctx, vaultId)
-      return row && { accountId: row.accountId, json: JSON.stringify(row.view) }
-    })
+    const found = request.vaultRead
+      ? request.vaultRead.found
+      : await reads.get(`vault:${vaultId}`, async () => {
+          const row = await vaultViewWithOwner(ctx, vaultId)
+          return row && { accountId: row.accountId, json: JSON.stringify(row.view) }
+        })
     // Another account's vault is reported as missing, as ownedVault() does.
     const owner = principal.kind === 'human' || principal.kind === 'agent' ? principal.accountId : undefined
     if (!found || (owner !== undefined && found.accountId !== owner)) {
