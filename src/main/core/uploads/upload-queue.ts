@@ -10,8 +10,10 @@ import type { VaultApiClient } from '../../../service-client'
 import type { Asset } from '../../../shared/api'
 import type { UploadState } from '../../../shared/ipc/vault-types'
 import type { ManifestEntry } from '../../../vault-format'
+import { cancelBatch, cancelItem, requeue } from './cancel-and-retry'
 import { CreditBalances } from './credit-balances'
 import type { SkippedEntry } from './folder-scan'
+import { KnownFiles } from './known-files'
 import { ManifestWriter } from './manifest-writer'
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from './upload-bundle-plan'
 import { cobblestoneCipher, type UploadCipher } from './upload-cipher'
@@ -22,7 +24,7 @@ import { type UploadEstimate, UploadPlanner } from './upload-planning'
 import type { UploadProgress } from './upload-progress'
 import type { UploadIndexEntry, UploadItem } from './upload-records'
 import { UploadStore } from './upload-store'
-import { pathsOfAsset, sealedPath, VaultManifests } from './vault-manifests'
+import { VaultManifests } from './vault-manifests'
 
 export { largestUploadableFile } from './upload-cipher'
 export type { BatchCounts, UploadCipher, UploadEstimate, UploadProgress, UploadState }
@@ -67,8 +69,6 @@ export interface UploadQueueOptions {
 
 export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #store: UploadStore
-  /** knownFileCount's answers, with the database's change count they were made at. */
-  readonly #fileCounts = new Map<string, { version: number; count: number | null }>()
   readonly #index: UploadIndex
   readonly #manifests: VaultManifests
   readonly #options: UploadQueueOptions
@@ -77,6 +77,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   readonly #planner: UploadPlanner
   readonly #jobs: UploadJobs
   readonly #manifestWriter: ManifestWriter
+  readonly #knownFiles: KnownFiles
   #concurrency: number
   #realNameVaults: ReadonlySet<string>
   #running = false
@@ -115,6 +116,14 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
       now,
       problem: (vaultId, message) => this.emit('manifest-problem', { vaultId, message }),
       settled: () => this.#notifyIdle(),
+    })
+    this.#knownFiles = new KnownFiles({
+      store,
+      index: this.#index,
+      manifests: this.#manifests,
+      manifestWriter: this.#manifestWriter,
+      vaultKey,
+      clientFor,
     })
     this.#planner = new UploadPlanner({
       cipher,
@@ -173,44 +182,24 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
   }
 
   /**
-   * What the file library lists from: this computer's uploads to the vault, and the files of the
-   * newest manifest another computer stored (read from the service first when the vault key is here;
-   * `manifestUnread` when that read failed, so files from elsewhere may be missing).
-   */
-  /**
    * How many files this computer knows the vault holds, without asking the service: its own uploads
    * and the files of the newest manifest read here (null: none known here, e.g. another computer's vault).
    */
   knownFileCount(vaultId: string): number | null {
-    // Asked for every vault view the window gets: counted again only once the database changed.
-    const version = this.#store.rowsWritten()
-    const cached = this.#fileCounts.get(vaultId)
-    if (cached?.version === version) return cached.count
-    const paths = new Set(this.#manifests.carried(vaultId).map((e) => e.path))
-    for (const row of this.#store.entriesOfVault(vaultId)) paths.add(sealedPath(row.relativePath))
-    const count = paths.size > 0 ? paths.size : null
-    this.#fileCounts.set(vaultId, { version, count })
-    return count
+    return this.#knownFiles.count(vaultId)
   }
 
-  async knownFiles(
+  /**
+   * What the file library lists from: this computer's uploads to the vault, and the files of the
+   * newest manifest another computer stored (read from the service first when the vault key is here;
+   * `manifestUnread` when that read failed, so files from elsewhere may be missing).
+   */
+  knownFiles(
     vaultId: string,
     connectionId?: string,
     assets?: readonly Asset[],
   ): Promise<{ uploadedHere: UploadIndexEntry[]; elsewhere: ManifestEntry[]; manifestUnread: boolean }> {
-    let manifestUnread = false
-    try {
-      const vaultKey = await this.#options.vaultKeys.get(vaultId)
-      if (vaultKey)
-        await this.#manifests.sync(await this.#options.clientFor(connectionId), vaultId, vaultKey, assets)
-    } catch {
-      manifestUnread = true
-    }
-    return {
-      uploadedHere: this.#store.entriesOfVault(vaultId),
-      elsewhere: this.#manifests.carried(vaultId),
-      manifestUnread,
-    }
+    return this.#knownFiles.list(vaultId, connectionId, assets)
   }
 
   /** Set when the upload list could not be read or saved: a sentence for the user. */
@@ -315,51 +304,13 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    * bundle in flight: the bundle's upload is aborted (the cancelled file must not be stored) and its
    * other files go back to the queue, to be uploaded again together without it.
    */
-  async cancel(itemId: string): Promise<boolean> {
-    const item = this.#ledger.get(itemId)
-    if (!item) return false
-    let wasActive = false
-    for (let job = this.#jobs.jobOf(itemId); job; job = this.#jobs.jobOf(itemId)) {
-      wasActive = true
-      this.#jobs.abortForCancel(job, itemId)
-      await job.done
-    }
-    if (item.state !== 'queued') return wasActive
-    this.#ledger.set(item, { state: 'cancelled', note: 'cancelled before it started' })
-    return true
+  cancel(itemId: string): Promise<boolean> {
+    return cancelItem(this.#ledger, this.#jobs, itemId)
   }
 
   /** Cancels every item of a batch not finished yet; returns how many. */
-  async cancelBatch(batchId: string): Promise<number> {
-    const ids = this.#ledger.batchItems(batchId)
-    if (!ids) return 0
-    let n = 0
-    const jobs = new Set<Promise<void>>()
-    // Queued items first, so that an aborted bundle does not put them back and start them again.
-    this.#store.write(() => {
-      for (const id of ids) {
-        const item = this.#ledger.get(id)!
-        const job = this.#jobs.jobOf(id)
-        if (job) {
-          this.#jobs.abortForCancel(job, id)
-          jobs.add(job.done)
-          n++
-        } else if (item.state === 'queued') {
-          this.#ledger.set(item, { state: 'cancelled', note: 'cancelled before it started' })
-          n++
-        }
-      }
-    })
-    await Promise.all(jobs)
-    // Put back by a stop meanwhile: cancelled too.
-    this.#store.write(() => {
-      for (const id of ids) {
-        const item = this.#ledger.get(id)
-        if (item?.state === 'queued' && !this.#jobs.isActive(id))
-          this.#ledger.set(item, { state: 'cancelled', note: 'cancelled before it started' })
-      }
-    })
-    return n
+  cancelBatch(batchId: string): Promise<number> {
+    return cancelBatch(this.#ledger, this.#jobs, this.#store, batchId)
   }
 
   /**
@@ -367,15 +318,7 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    * file of a bundle keeps its bundle: files retried together go up together again.
    */
   async retry(itemId: string, force?: boolean): Promise<boolean> {
-    const item = this.#ledger.get(itemId)
-    if (!item || !['failed', 'cancelled', 'skipped'].includes(item.state)) return false
-    this.#ledger.set(item, {
-      state: 'queued',
-      sentBytes: 0,
-      error: undefined,
-      note: undefined,
-      force: force ?? item.force,
-    })
+    if (!requeue(this.#ledger, itemId, force)) return false
     // On the next turn, so that files of one bundle retried together go up together again.
     this.#schedulePump()
     return true
@@ -465,36 +408,15 @@ export class UploadQueue extends EventEmitter<UploadQueueEvents> {
    * they are no longer carried from another computer's manifest, and the manifest is written without
    * them. Rejects when the manifest could not be stored (the owner is told as after an upload too).
    */
-  async forgetFiles(vaultId: string, paths: ReadonlySet<string>, connectionId?: string): Promise<void> {
-    this.#store.write(() => {
-      for (const row of this.#store.entriesOfVault(vaultId)) {
-        if (paths.has(sealedPath(row.relativePath))) this.#store.forgetEntry(vaultId, row.path)
-      }
-    })
-    this.#manifests.dropCarried(vaultId, paths)
-    await this.#manifestWriter.write(vaultId, connectionId, true)
+  forgetFiles(vaultId: string, paths: ReadonlySet<string>, connectionId?: string): Promise<void> {
+    return this.#knownFiles.forget(vaultId, paths, connectionId)
   }
 
   /**
    * Takes a file (or a bundle of files) out of the vault on the service, forgets it here, and
    * writes the manifest without it. Resolves once the manifest was written (or its failure logged).
    */
-  async deleteAsset(
-    vaultId: string,
-    assetId: string,
-    connectionId?: string,
-  ): Promise<{ contentRemoved: boolean }> {
-    const client = await this.#options.clientFor(connectionId)
-    // Uploaded from another computer: its authenticated records say which files leave with it.
-    const vaultKey = await this.#options.vaultKeys.get(vaultId)
-    const elsewhere =
-      vaultKey && this.#index.filesOfAsset(vaultId, assetId).length === 0
-        ? await pathsOfAsset(client, vaultId, vaultKey, assetId)
-        : new Set<string>()
-    const answer = await client.deleteAsset(vaultId, assetId)
-    this.#index.forgetAsset(vaultId, assetId)
-    this.#manifests.dropCarried(vaultId, elsewhere)
-    await this.#manifestWriter.write(vaultId, connectionId)
-    return { contentRemoved: answer.contentRemoved }
+  deleteAsset(vaultId: string, assetId: string, connectionId?: string): Promise<{ contentRemoved: boolean }> {
+    return this.#knownFiles.deleteAsset(vaultId, assetId, connectionId)
   }
 }
