@@ -3,23 +3,18 @@
 // which knownFiles reads from the service first.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { fileLibrary } from '../../src/main/core/uploads/file-library'
 import { UploadQueue } from '../../src/main/core/uploads/upload-queue'
-import {
-  client,
-  files,
-  keys,
-  openQueue,
-  startUploadQueueWorld,
-  userData,
-  vaultId,
-} from './upload-queue-fixture'
+import { uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('file-library-', { credits: 100 })
+const it = uploadQueueTest('file-library-', { credits: 100 })
 
 describe('the file library of a backed-up folder', () => {
-  it('lists the files inside the bundle here, and from the manifest on another computer', async () => {
+  it('lists the files inside the bundle here, and from the manifest on another computer', async ({
+    world,
+  }) => {
+    const { client, userData, files, keys, vaultId, openQueue } = world
     const letters = join(files, 'Letters')
     await mkdir(join(letters, 'old'), { recursive: true })
     await writeFile(join(letters, 'to-anna.txt'), 'Dear Anna\n')
@@ -70,7 +65,10 @@ describe('the file library of a backed-up folder', () => {
     }
   })
 
-  it('without the vault key another computer cannot read the manifest and says how many blobs it cannot name', async () => {
+  it('without the vault key another computer cannot read the manifest and says how many blobs it cannot name', async ({
+    world,
+  }) => {
+    const { client, userData, files, vaultId, openQueue } = world
     const letters = join(files, 'Notes')
     await mkdir(letters)
     await writeFile(join(letters, 'a.txt'), 'a\n')

@@ -4,7 +4,7 @@
 // of every blob left brings back exactly the files that stay, byte for byte.
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { createFileRemovalHandlers } from '../../src/main/core/ipc/file-removal-handlers'
 import { dispatch, type HandlerTable } from '../../src/main/core/ipc/handler-table'
 import { fileLibrary } from '../../src/main/core/uploads/file-library'
@@ -21,18 +21,9 @@ import type { VaultApiClient } from '../../src/service-client'
 import { AppError } from '../../src/shared/app-error'
 import type { LibrarySelection } from '../../src/shared/ipc/vault-types'
 import { openVaultBlob } from '../../src/vault-format'
-import {
-  client,
-  closeQueue,
-  files,
-  keys,
-  openQueue,
-  startUploadQueueWorld,
-  userData,
-  vaultId,
-} from './upload-queue-fixture'
+import { type UploadQueueWorld, uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('file-removal-', { credits: 1000 })
+const it = uploadQueueTest('file-removal-', { credits: 1000 })
 
 const SMALL = { bundleSmallFiles: { fileThreshold: 65_536 } }
 
@@ -45,91 +36,115 @@ const CONTENT: Record<string, Buffer> = {
   'Backup/Photos/hills.raw': Buffer.alloc(120_000, 'hills-photo '),
 }
 
-async function backUp(queue: UploadQueue): Promise<void> {
-  for (const [path, bytes] of Object.entries(CONTENT)) {
-    await mkdir(join(files, path, '..'), { recursive: true })
-    await writeFile(join(files, path), bytes)
-  }
-  await queue.enqueue({ vaultId, paths: [join(files, 'Backup')] })
-  await queue.idle()
-}
-
-function depsOf(queue: UploadQueue, over: Partial<FileRemovalDeps> = {}): Promise<FileRemovalDeps> {
-  return keys.get(vaultId).then((vaultKey) => ({ client, queue, vaultKey, tempRoot: userData, ...over }))
-}
-
-async function library(queue: UploadQueue) {
-  const assets = await client.listAllAssets(vaultId)
-  return fileLibrary({ assets, ...(await queue.knownFiles(vaultId, undefined, assets)) })
-}
-
-async function balance(): Promise<number> {
-  return (await client.getVault(vaultId)).creditsBalance
-}
-
-async function download(assetId: string): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  for await (const chunk of await client.downloadAsset(vaultId, assetId)) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks)
-}
-
-/** Every blob still on the service, opened with the key: the files it holds (path and bytes) and the paths its manifest names. */
-async function everyBlob(): Promise<
-  Array<{ files: Map<string, Buffer>; listed: string[]; plaintext: Buffer }>
-> {
-  const vaultKey = (await keys.get(vaultId))!
-  const blobs = []
-  for (const asset of await client.listAllAssets(vaultId)) {
-    const opened = await openVaultBlob([await download(asset.id)], { vaultKey, vaultId })
-    const held = new Map<string, Buffer>()
-    let listed: string[] = []
-    if (opened.kind === 'bundle') {
-      listed = opened.manifest?.entries.map((e) => e.path) ?? []
-      for await (const entry of opened.entries) {
-        const parts: Buffer[] = []
-        for await (const piece of entry.body) parts.push(Buffer.from(piece))
-        held.set(entry.identity.path, Buffer.concat(parts))
-      }
-    } else if (opened.kind === 'file') {
-      const parts: Buffer[] = []
-      for await (const piece of opened.body) parts.push(Buffer.from(piece))
-      held.set(opened.identity?.path ?? asset.id, Buffer.concat(parts))
-    } else {
-      listed = opened.manifest.entries.map((e) => e.path)
+/** The helpers below, on a test's own world (service client, folders, vault and key). */
+function helpersOn(world: UploadQueueWorld) {
+  const { client, userData, files, keys, vaultId } = world
+  async function backUp(queue: UploadQueue): Promise<void> {
+    for (const [path, bytes] of Object.entries(CONTENT)) {
+      await mkdir(join(files, path, '..'), { recursive: true })
+      await writeFile(join(files, path), bytes)
     }
-    blobs.push({ files: held, listed, plaintext: Buffer.concat([...held.values()]) })
+    await queue.enqueue({ vaultId, paths: [join(files, 'Backup')] })
+    await queue.idle()
   }
-  return blobs
-}
 
-/** An heir's recovery of every blob still on the service: the files it writes, by path. */
-async function heirRecovery(name: string): Promise<Map<string, Buffer>> {
-  const blobs = join(userData, '..', `${name}-blobs`)
-  const out = join(userData, '..', `${name}-recovered`)
-  await mkdir(blobs)
-  for (const asset of await client.listAllAssets(vaultId)) {
-    await writeFile(join(blobs, `${asset.id}.vault`), await download(asset.id))
+  function depsOf(queue: UploadQueue, over: Partial<FileRemovalDeps> = {}): Promise<FileRemovalDeps> {
+    return keys.get(vaultId).then((vaultKey) => ({ client, queue, vaultKey, tempRoot: userData, ...over }))
   }
-  const run = await recoverRun({
-    vaultKey: (await keys.get(vaultId))!,
-    vaultId,
-    inputs: [blobs],
-    outDir: out,
-  })
-  expect(run.manifest).not.toBeNull()
-  expect(run.results.filter((r) => r.status === 'failed' || r.status === 'missing')).toEqual([])
-  const recovered = new Map<string, Buffer>()
-  for (const r of run.results) {
-    if (r.status !== 'recovered') continue
-    recovered.set(
-      r.output
-        .slice(out.length + 1)
-        .split('\\')
-        .join('/'),
-      await readFile(r.output),
-    )
+
+  async function library(queue: UploadQueue) {
+    const assets = await client.listAllAssets(vaultId)
+    return fileLibrary({ assets, ...(await queue.knownFiles(vaultId, undefined, assets)) })
   }
-  return recovered
+
+  async function balance(): Promise<number> {
+    return (await client.getVault(vaultId)).creditsBalance
+  }
+
+  async function download(assetId: string): Promise<Buffer> {
+    const chunks: Buffer[] = []
+    for await (const chunk of await client.downloadAsset(vaultId, assetId)) chunks.push(chunk as Buffer)
+    return Buffer.concat(chunks)
+  }
+
+  /** Every blob still on the service, opened with the key: the files it holds (path and bytes) and the paths its manifest names. */
+  async function everyBlob(): Promise<
+    Array<{ files: Map<string, Buffer>; listed: string[]; plaintext: Buffer }>
+  > {
+    const vaultKey = (await keys.get(vaultId))!
+    const blobs = []
+    for (const asset of await client.listAllAssets(vaultId)) {
+      const opened = await openVaultBlob([await download(asset.id)], { vaultKey, vaultId })
+      const held = new Map<string, Buffer>()
+      let listed: string[] = []
+      if (opened.kind === 'bundle') {
+        listed = opened.manifest?.entries.map((e) => e.path) ?? []
+        for await (const entry of opened.entries) {
+          const parts: Buffer[] = []
+          for await (const piece of entry.body) parts.push(Buffer.from(piece))
+          held.set(entry.identity.path, Buffer.concat(parts))
+        }
+      } else if (opened.kind === 'file') {
+        const parts: Buffer[] = []
+        for await (const piece of opened.body) parts.push(Buffer.from(piece))
+        held.set(opened.identity?.path ?? asset.id, Buffer.concat(parts))
+      } else {
+        listed = opened.manifest.entries.map((e) => e.path)
+      }
+      blobs.push({ files: held, listed, plaintext: Buffer.concat([...held.values()]) })
+    }
+    return blobs
+  }
+
+  /** An heir's recovery of every blob still on the service: the files it writes, by path. */
+  async function heirRecovery(name: string): Promise<Map<string, Buffer>> {
+    const blobs = join(userData, '..', `${name}-blobs`)
+    const out = join(userData, '..', `${name}-recovered`)
+    await mkdir(blobs)
+    for (const asset of await client.listAllAssets(vaultId)) {
+      await writeFile(join(blobs, `${asset.id}.vault`), await download(asset.id))
+    }
+    const run = await recoverRun({
+      vaultKey: (await keys.get(vaultId))!,
+      vaultId,
+      inputs: [blobs],
+      outDir: out,
+    })
+    expect(run.manifest).not.toBeNull()
+    expect(run.results.filter((r) => r.status === 'failed' || r.status === 'missing')).toEqual([])
+    const recovered = new Map<string, Buffer>()
+    for (const r of run.results) {
+      if (r.status !== 'recovered') continue
+      recovered.set(
+        r.output
+          .slice(out.length + 1)
+          .split('\\')
+          .join('/'),
+        await readFile(r.output),
+      )
+    }
+    return recovered
+  }
+
+  /** The session's parts the handlers use, on this test's queue, client and key. */
+  function handlersOn(
+    queue: UploadQueue,
+    uploads: () => Partial<UploadItem>[] = () => [],
+    rotationPhase = 'none',
+  ) {
+    const session = async () =>
+      ({
+        uploads: {
+          list: uploads,
+          removalSide: () => ({ queue, connectionId: undefined }),
+        },
+        activeService: { client: async () => client },
+        vaultKey: (id: string) => keys.get(id),
+        rotation: { status: () => ({ phase: rotationPhase }) },
+      }) as unknown as VaultSession
+    return createFileRemovalHandlers({ session, tempRoot: userData }) as unknown as HandlerTable
+  }
+  return { backUp, depsOf, library, balance, download, everyBlob, heirRecovery, handlersOn }
 }
 
 function expectExactly(recovered: Map<string, Buffer>, paths: string[]): void {
@@ -140,7 +155,11 @@ function expectExactly(recovered: Map<string, Buffer>, paths: string[]): void {
 const only = (...paths: string[]): LibrarySelection => ({ files: paths, folders: [] })
 
 describe('deleting files from a vault', () => {
-  it('a lone file: its blob is deleted and recovery no longer brings it; the plan changed nothing and said so', async () => {
+  it('a lone file: its blob is deleted and recovery no longer brings it; the plan changed nothing and said so', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, depsOf, library, balance, heirRecovery } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const deps = await depsOf(queue)
@@ -190,7 +209,11 @@ describe('deleting files from a vault', () => {
     ])
   })
 
-  it('a bundle member: the bundle is re-packed without it, so its bytes are in no blob left, and the credits are as planned', async () => {
+  it('a bundle member: the bundle is re-packed without it, so its bytes are in no blob left, and the credits are as planned', async ({
+    world,
+  }) => {
+    const { client, userData, vaultId, openQueue } = world
+    const { backUp, depsOf, library, balance, everyBlob, heirRecovery } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const deps = await depsOf(queue)
@@ -235,7 +258,11 @@ describe('deleting files from a vault', () => {
     ])
   })
 
-  it('a folder: every file below it goes, and a whole bundle of them is deleted without re-packing', async () => {
+  it('a folder: every file below it goes, and a whole bundle of them is deleted without re-packing', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, depsOf, library, heirRecovery } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const deps = await depsOf(queue)
@@ -274,7 +301,11 @@ describe('deleting files from a vault', () => {
     expect((await client.listAllAssets(vaultId)).map((a) => a.id).sort()).toEqual(assets)
   })
 
-  it('the re-packed bundle reaches the service as the queue sends bundles: names hidden, or real when the vault chose so', async () => {
+  it('the re-packed bundle reaches the service as the queue sends bundles: names hidden, or real when the vault chose so', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, depsOf, library } = helpersOn(world)
     const queue = await openQueue({ ...SMALL, realNameVaults: [vaultId] })
     await backUp(queue)
     await removeVaultFiles(await depsOf(queue), vaultId, only('Backup/Letters/to-ben.txt'))
@@ -309,7 +340,11 @@ describe('deleting files from a vault', () => {
     ])
   })
 
-  it('an older copy of the file in a bundle kept for other files goes too: that bundle is re-packed', async () => {
+  it('an older copy of the file in a bundle kept for other files goes too: that bundle is re-packed', async ({
+    world,
+  }) => {
+    const { files, vaultId, openQueue } = world
+    const { backUp, depsOf, everyBlob, heirRecovery } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const ben = join(files, 'Backup/Letters/to-ben.txt')
@@ -333,7 +368,11 @@ describe('deleting files from a vault', () => {
     ])
   })
 
-  it('cut off after the new bundle went up: every file is still there, and deleting again finishes', async () => {
+  it('cut off after the new bundle went up: every file is still there, and deleting again finishes', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, depsOf, library, everyBlob, heirRecovery } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const oldBundle = (await library(queue)).files.find((f) => f.path === 'Backup/Letters/to-ben.txt')!.blob!
@@ -367,7 +406,11 @@ describe('deleting files from a vault', () => {
     ])
   })
 
-  it('cut off before the list was written: asking again writes it, and recovery no longer names the file', async () => {
+  it('cut off before the list was written: asking again writes it, and recovery no longer names the file', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue, closeQueue } = world
+    const { backUp, depsOf, library, heirRecovery } = helpersOn(world)
     const failingUploads = new Proxy(client, {
       get(target, name, receiver) {
         if (name === 'uploadAsset')
@@ -401,7 +444,11 @@ describe('deleting files from a vault', () => {
     ])
   })
 
-  it('not enough credits for the re-pack: refused before anything is deleted or charged', async () => {
+  it('not enough credits for the re-pack: refused before anything is deleted or charged', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, depsOf, library, balance } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     // The service's balance as this account sees it, less than the re-pack costs.
@@ -428,7 +475,11 @@ describe('deleting files from a vault', () => {
     expect((await library(queue)).files).toHaveLength(5)
   })
 
-  it('a blob that cannot be read for a network failure stops the plan: it is not taken for holding nothing', async () => {
+  it('a blob that cannot be read for a network failure stops the plan: it is not taken for holding nothing', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, depsOf, library } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const cutOff = new Proxy(client, {
@@ -451,7 +502,11 @@ describe('deleting files from a vault', () => {
     expect((await library(queue)).files).toHaveLength(5)
   })
 
-  it('without the vault key nothing is read or deleted, and the owner is told to type in the owner kit', async () => {
+  it('without the vault key nothing is read or deleted, and the owner is told to type in the owner kit', async ({
+    world,
+  }) => {
+    const { vaultId, openQueue } = world
+    const { backUp, depsOf, library } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const deps = await depsOf(queue, { vaultKey: null })
@@ -465,7 +520,11 @@ describe('deleting files from a vault', () => {
     expect((await library(queue)).files).toHaveLength(5)
   })
 
-  it('on another computer, names hidden: the bundle is found by its records and re-packed the same way', async () => {
+  it('on another computer, names hidden: the bundle is found by its records and re-packed the same way', async ({
+    world,
+  }) => {
+    const { userData, vaultId, openQueue } = world
+    const { backUp, depsOf, library, everyBlob, heirRecovery } = helpersOn(world)
     const laptop = await openQueue(SMALL)
     await backUp(laptop)
     const desktopData = join(userData, '..', 'desktop-user-data')
@@ -494,26 +553,11 @@ describe('deleting files from a vault', () => {
 })
 
 describe('files:remove-plan and files:remove over the bridge', () => {
-  /** The session's parts the handlers use, on this test's queue, client and key. */
-  function handlersOn(
-    queue: UploadQueue,
-    uploads: () => Partial<UploadItem>[] = () => [],
-    rotationPhase = 'none',
-  ) {
-    const session = async () =>
-      ({
-        uploads: {
-          list: uploads,
-          removalSide: () => ({ queue, connectionId: undefined }),
-        },
-        activeService: { client: async () => client },
-        vaultKey: (id: string) => keys.get(id),
-        rotation: { status: () => ({ phase: rotationPhase }) },
-      }) as unknown as VaultSession
-    return createFileRemovalHandlers({ session, tempRoot: userData }) as unknown as HandlerTable
-  }
-
-  it('plans, refuses what the schema does not allow, and runs two removals of one vault one after the other', async () => {
+  it('plans, refuses what the schema does not allow, and runs two removals of one vault one after the other', async ({
+    world,
+  }) => {
+    const { vaultId, openQueue } = world
+    const { backUp, library, everyBlob, handlersOn } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const handlers = handlersOn(queue)
@@ -544,7 +588,11 @@ describe('files:remove-plan and files:remove over the bridge', () => {
     expect((await library(queue)).files).toHaveLength(4)
   })
 
-  it('refuses while files of the vault are uploading or its key is being replaced, and changes nothing', async () => {
+  it('refuses while files of the vault are uploading or its key is being replaced, and changes nothing', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { backUp, handlersOn } = helpersOn(world)
     const queue = await openQueue(SMALL)
     await backUp(queue)
     const handlers = handlersOn(queue, () => [{ vaultId, state: 'uploading' }])

@@ -5,49 +5,46 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { blobsToSave } from '../../src/main/core/ipc/file-save-handlers'
 import { fileLibrary, selectedFiles } from '../../src/main/core/uploads/file-library'
 import { UploadQueue } from '../../src/main/core/uploads/upload-queue'
 import { type FileSaveSource, saveVaultFiles } from '../../src/main/core/vaults/file-save'
 import type { LibrarySelection } from '../../src/shared/ipc/vault-types'
-import {
-  client,
-  files,
-  keys,
-  openQueue,
-  startUploadQueueWorld,
-  userData,
-  vaultId,
-} from './upload-queue-fixture'
+import { type UploadQueueWorld, uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('file-save-', { credits: 1000 })
+const it = uploadQueueTest('file-save-', { credits: 1000 })
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
-/** Backs up Family/ (a 3 MiB scan alone, three letters in one bundle) and returns the originals. */
-async function backUpFamily(queue?: UploadQueue): Promise<Map<string, Buffer>> {
-  const family = join(files, 'Family')
-  await mkdir(join(family, 'Letters', 'old'), { recursive: true })
-  const originals = new Map<string, Buffer>([
-    ['Family/scan.pdf', randomBytes(3 * 1024 * 1024 + 17)],
-    ['Family/Letters/to-anna.txt', Buffer.from('Dear Anna\n')],
-    ['Family/Letters/to-ben.txt', Buffer.from('Dear Ben\n')],
-    ['Family/Letters/old/2019.txt', Buffer.from('An old letter\n')],
-  ])
-  for (const [path, bytes] of originals) await writeFile(join(files, path), bytes)
-  const q = queue ?? (await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } }))
-  await q.enqueue({ vaultId, paths: [family] })
-  await q.idle()
-  return originals
-}
+/** The helpers below, on a test's own world (service client, folders, vault and key). */
+function helpersOn(world: UploadQueueWorld) {
+  const { client, files, vaultId, openQueue } = world
+  /** Backs up Family/ (a 3 MiB scan alone, three letters in one bundle) and returns the originals. */
+  async function backUpFamily(queue?: UploadQueue): Promise<Map<string, Buffer>> {
+    const family = join(files, 'Family')
+    await mkdir(join(family, 'Letters', 'old'), { recursive: true })
+    const originals = new Map<string, Buffer>([
+      ['Family/scan.pdf', randomBytes(3 * 1024 * 1024 + 17)],
+      ['Family/Letters/to-anna.txt', Buffer.from('Dear Anna\n')],
+      ['Family/Letters/to-ben.txt', Buffer.from('Dear Ben\n')],
+      ['Family/Letters/old/2019.txt', Buffer.from('An old letter\n')],
+    ])
+    for (const [path, bytes] of originals) await writeFile(join(files, path), bytes)
+    const q = queue ?? (await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } }))
+    await q.enqueue({ vaultId, paths: [family] })
+    await q.idle()
+    return originals
+  }
 
-async function plan(queue: UploadQueue, selection: LibrarySelection) {
-  const assets = await client.listAllAssets(vaultId)
-  const known = await queue.knownFiles(vaultId)
-  const library = fileLibrary({ assets, ...known })
-  const listed = new Map(known.elsewhere.map((e) => [e.path, e.sha256]))
-  return blobsToSave(selectedFiles(library.files, selection), library.files, assets, listed)
+  async function plan(queue: UploadQueue, selection: LibrarySelection) {
+    const assets = await client.listAllAssets(vaultId)
+    const known = await queue.knownFiles(vaultId)
+    const library = fileLibrary({ assets, ...known })
+    const listed = new Map(known.elsewhere.map((e) => [e.path, e.sha256]))
+    return blobsToSave(selectedFiles(library.files, selection), library.files, assets, listed)
+  }
+  return { backUpFamily, plan }
 }
 
 async function listTree(root: string, prefix = ''): Promise<string[]> {
@@ -61,7 +58,11 @@ async function listTree(root: string, prefix = ''): Promise<string[]> {
 }
 
 describe('saving the owner’s files', () => {
-  it('saves the whole vault byte for byte, and a second save into the same folder keeps them all', async () => {
+  it('saves the whole vault byte for byte, and a second save into the same folder keeps them all', async ({
+    world,
+  }) => {
+    const { client, files, keys, vaultId, openQueue } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     const originals = await backUpFamily(queue)
     const out = join(files, '..', 'saved-all')
@@ -86,7 +87,11 @@ describe('saving the owner’s files', () => {
     expect(again).toMatchObject({ saved: 0, kept: 4, failed: [] })
   })
 
-  it('saves a folder under its own name, and one file of a bundle straight into the folder', async () => {
+  it('saves a folder under its own name, and one file of a bundle straight into the folder', async ({
+    world,
+  }) => {
+    const { client, files, keys, vaultId, openQueue } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     const originals = await backUpFamily(queue)
     const vaultKey = (await keys.get(vaultId))!
@@ -103,7 +108,11 @@ describe('saving the owner’s files', () => {
     expect(await readFile(join(out, 'to-ben.txt'))).toEqual(originals.get('Family/Letters/to-ben.txt'))
   })
 
-  it('resumes a download cut off part-way with a byte range, without fetching the start again', async () => {
+  it('resumes a download cut off part-way with a byte range, without fetching the start again', async ({
+    world,
+  }) => {
+    const { client, files, keys, vaultId, openQueue } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     const originals = await backUpFamily(queue)
     const vaultKey = (await keys.get(vaultId))!
@@ -152,7 +161,9 @@ describe('saving the owner’s files', () => {
     expect(await readdir(out)).toEqual(['scan.pdf'])
   })
 
-  it('stops when cancelled and says how to go on', async () => {
+  it('stops when cancelled and says how to go on', async ({ world }) => {
+    const { client, files, keys, vaultId, openQueue } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     await backUpFamily(queue)
     const vaultKey = (await keys.get(vaultId))!
@@ -172,7 +183,9 @@ describe('saving the owner’s files', () => {
     expect(result.stopped?.message).toMatch(/save again into the same folder/)
   })
 
-  it('leaves a different file already in the folder untouched and says so', async () => {
+  it('leaves a different file already in the folder untouched and says so', async ({ world }) => {
+    const { client, files, keys, vaultId, openQueue } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     await backUpFamily(queue)
     const vaultKey = (await keys.get(vaultId))!
@@ -196,7 +209,11 @@ describe('saving the owner’s files', () => {
     expect(await readFile(join(out, 'to-anna.txt'), 'utf8')).toBe('my own notes')
   })
 
-  it('on another computer finds a file whose blob hides its name, by reading the blobs', async () => {
+  it('on another computer finds a file whose blob hides its name, by reading the blobs', async ({
+    world,
+  }) => {
+    const { client, userData, files, keys, vaultId } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const originals = await backUpFamily()
     const desktopData = join(userData, '..', 'desktop-data')
     await mkdir(desktopData)
@@ -225,7 +242,11 @@ describe('saving the owner’s files', () => {
     }
   })
 
-  it("a hostile service: a blob longer than listed, or another file's blob in its place, writes nothing", async () => {
+  it("a hostile service: a blob longer than listed, or another file's blob in its place, writes nothing", async ({
+    world,
+  }) => {
+    const { client, files, keys, vaultId, openQueue } = world
+    const { backUpFamily, plan } = helpersOn(world)
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     await backUpFamily(queue)
     const vaultKey = (await keys.get(vaultId))!

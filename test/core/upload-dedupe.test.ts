@@ -4,16 +4,19 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { UploadIndex } from '../../src/main/core/uploads/upload-index'
-import { client, files, openQueue, startUploadQueueWorld, userData, vaultId } from './upload-queue-fixture'
+import { uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('vault-dedupe-')
+const it = uploadQueueTest('vault-dedupe-')
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
 describe('files the vault already holds', () => {
-  it('are left out of the estimate and the queue, not charged, unless the owner insists', async () => {
+  it('are left out of the estimate and the queue, not charged, unless the owner insists', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
     // Large enough to go up alone (its hash comes from the encryption pass, not a second read).
     const bytes = randomBytes(5 * 1024 * 1024)
     const first = join(files, 'photo.jpg')
@@ -55,7 +58,10 @@ describe('files the vault already holds', () => {
     expect((await client.getVault(vaultId)).creditsBalance).toBeLessThan(before.creditsBalance)
   })
 
-  it('tells a file of the same size but other bytes apart, and counts duplicates in a bundle apart', async () => {
+  it('tells a file of the same size but other bytes apart, and counts duplicates in a bundle apart', async ({
+    world,
+  }) => {
+    const { files, vaultId, openQueue } = world
     const a = join(files, 'a.txt')
     await writeFile(a, 'same size, first text')
     const queue = await openQueue()
@@ -73,7 +79,10 @@ describe('files the vault already holds', () => {
     expect(estimate.alreadyStored.map((s) => s.path)).toEqual([join('more', 'twin.txt')])
   })
 
-  it('reads a file only when the vault holds something of its size; knows other computers’ files by the manifest', async () => {
+  it('reads a file only when the vault holds something of its size; knows other computers’ files by the manifest', async ({
+    world,
+  }) => {
+    const { userData, files, vaultId } = world
     const index = await UploadIndex.open(userData)
     // Nothing of this size: answered without opening the file (this path does not exist).
     await expect(

@@ -4,55 +4,60 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { VaultApiClient } from '../../src/service-client'
-import { client, files, openQueue, startUploadQueueWorld, vaultId } from './upload-queue-fixture'
+import { type UploadQueueWorld, uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('vault-upload-names-')
+const it = uploadQueueTest('vault-upload-names-')
 
-/** The client, recording every upload body byte for byte as it is sent. */
-function recordingClient(): { client: VaultApiClient; bodies: Buffer[] } {
-  const bodies: Buffer[] = []
-  const uploadAsset: VaultApiClient['uploadAsset'] = (request) =>
-    client.uploadAsset({
-      ...request,
-      body: () => {
-        const pieces: Buffer[] = []
-        bodies.push(Buffer.alloc(0))
-        const at = bodies.length - 1
-        const source = request.body()
-        return Readable.from(
-          (async function* () {
-            for await (const piece of source) {
-              pieces.push(Buffer.from(piece as Uint8Array))
-              bodies[at] = Buffer.concat(pieces)
-              yield piece
-            }
-          })(),
-        )
+/** The helpers below, on a test's own world (service client, folders, vault and key). */
+function helpersOn(world: UploadQueueWorld) {
+  const { client, files } = world
+  /** The client, recording every upload body byte for byte as it is sent. */
+  function recordingClient(): { client: VaultApiClient; bodies: Buffer[] } {
+    const bodies: Buffer[] = []
+    const uploadAsset: VaultApiClient['uploadAsset'] = (request) =>
+      client.uploadAsset({
+        ...request,
+        body: () => {
+          const pieces: Buffer[] = []
+          bodies.push(Buffer.alloc(0))
+          const at = bodies.length - 1
+          const source = request.body()
+          return Readable.from(
+            (async function* () {
+              for await (const piece of source) {
+                pieces.push(Buffer.from(piece as Uint8Array))
+                bodies[at] = Buffer.concat(pieces)
+                yield piece
+              }
+            })(),
+          )
+        },
+      })
+    // The client keeps private fields: every other call goes to it unchanged.
+    const recording = new Proxy(client, {
+      get: (target, property) => {
+        if (property === 'uploadAsset') return uploadAsset
+        const value = Reflect.get(target, property)
+        return typeof value === 'function' ? value.bind(target) : value
       },
     })
-  // The client keeps private fields: every other call goes to it unchanged.
-  const recording = new Proxy(client, {
-    get: (target, property) => {
-      if (property === 'uploadAsset') return uploadAsset
-      const value = Reflect.get(target, property)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
-  return { client: recording, bodies }
-}
+    return { client: recording, bodies }
+  }
 
-/** A folder with one file that goes up alone and three that go up as one bundle. */
-async function privateFolder() {
-  const root = join(files, 'Medical-Quokka')
-  await mkdir(join(root, 'scans-Walrus'), { recursive: true })
-  const big = join(root, 'scans-Walrus', 'diagnosis-Zebra.pdf')
-  await writeFile(big, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300_000, 7)]))
-  for (const name of ['letter-Okapi.txt', 'will-Narwhal.txt', 'passwords-Axolotl.txt'])
-    await writeFile(join(root, name), `${name}\n`)
-  const mtime = new Date((await stat(big)).mtimeMs).toISOString()
-  return { root, mtime }
+  /** A folder with one file that goes up alone and three that go up as one bundle. */
+  async function privateFolder() {
+    const root = join(files, 'Medical-Quokka')
+    await mkdir(join(root, 'scans-Walrus'), { recursive: true })
+    const big = join(root, 'scans-Walrus', 'diagnosis-Zebra.pdf')
+    await writeFile(big, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300_000, 7)]))
+    for (const name of ['letter-Okapi.txt', 'will-Narwhal.txt', 'passwords-Axolotl.txt'])
+      await writeFile(join(root, name), `${name}\n`)
+    const mtime = new Date((await stat(big)).mtimeMs).toISOString()
+    return { root, mtime }
+  }
+  return { recordingClient, privateFolder }
 }
 
 /** Files from 64 KiB go up alone (the 300 kB PDF); the rest in one bundle. */
@@ -78,7 +83,11 @@ const SECRETS = [
 ]
 
 describe('names hidden from the service', () => {
-  it('by default the bytes the service receives carry no part of a name, path, type or time', async () => {
+  it('by default the bytes the service receives carry no part of a name, path, type or time', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { recordingClient, privateFolder } = helpersOn(world)
     const { root, mtime } = await privateFolder()
     const recorded = recordingClient()
     const queue = await openQueue({ clientFor: async () => recorded.client, bundleSmallFiles: SMALL })
@@ -102,7 +111,11 @@ describe('names hidden from the service', () => {
     )
   })
 
-  it('a vault whose owner chose real names tells the service the name, path, type and time', async () => {
+  it('a vault whose owner chose real names tells the service the name, path, type and time', async ({
+    world,
+  }) => {
+    const { client, keys, vaultId, openQueue } = world
+    const { recordingClient, privateFolder } = helpersOn(world)
     const { root, mtime } = await privateFolder()
     const recorded = recordingClient()
     const queue = await openQueue({
@@ -119,7 +132,6 @@ describe('names hidden from the service', () => {
     expect(alone).toContain(mtime)
     // Another vault of the same queue keeps the default.
     const other = (await client.createVault()).id
-    const { keys } = await import('./upload-queue-fixture')
     await keys.create(other)
     recorded.bodies.length = 0
     await queue.enqueue({ vaultId: other, paths: [join(root, 'scans-Walrus')] })

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { appendFile, mkdir, readFile, rm, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { assetView } from '../../src/main/core/ipc/upload-handlers'
 import type { UploadCipher } from '../../src/main/core/uploads/upload-queue'
 import type { UploadItem } from '../../src/main/core/uploads/upload-records'
@@ -17,18 +17,9 @@ import {
   encryptStream,
   openEncryptedFile,
 } from '../../src/vault-format'
-import {
-  client,
-  closeQueue,
-  files,
-  keys,
-  openQueue,
-  startUploadQueueWorld,
-  svc,
-  vaultId,
-} from './upload-queue-fixture'
+import { type UploadQueueWorld, uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('vault-upload-bundles-')
+const it = uploadQueueTest('vault-upload-bundles-')
 
 /** The real cipher, slowed after each chunk (and a hook after the first) so a test can act mid-upload. */
 function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
@@ -65,30 +56,39 @@ async function makeFolder(dir: string, n: number, size = (i: number) => 100 + i 
   return contents
 }
 
-async function openBundle(assetId: string) {
-  const key = (await keys.get(vaultId))!
-  const blob = await openEncryptedFile(await client.downloadAsset(vaultId, assetId), {
-    vaultKey: key,
-    vaultId,
-  })
-  if (blob.kind !== 'bundle') throw new Error(`asset ${assetId} is a ${blob.kind}, not a bundle`)
-  const out = new Map<string, Buffer>()
-  for await (const entry of blob.entries) {
-    const pieces: Buffer[] = []
-    for await (const piece of entry.body) pieces.push(Buffer.from(piece))
-    out.set(entry.identity.path, Buffer.concat(pieces))
+/** The helpers below, on a test's own world (service client, folders, vault and key). */
+function helpersOn(world: UploadQueueWorld) {
+  const { client, keys, vaultId } = world
+  async function openBundle(assetId: string) {
+    const key = (await keys.get(vaultId))!
+    const blob = await openEncryptedFile(await client.downloadAsset(vaultId, assetId), {
+      vaultKey: key,
+      vaultId,
+    })
+    if (blob.kind !== 'bundle') throw new Error(`asset ${assetId} is a ${blob.kind}, not a bundle`)
+    const out = new Map<string, Buffer>()
+    for await (const entry of blob.entries) {
+      const pieces: Buffer[] = []
+      for await (const piece of entry.body) pieces.push(Buffer.from(piece))
+      out.set(entry.identity.path, Buffer.concat(pieces))
+    }
+    return { createdAtMs: blob.createdAtMs, files: out, manifest: blob.manifest }
   }
-  return { createdAtMs: blob.createdAtMs, files: out, manifest: blob.manifest }
-}
 
-async function balance(): Promise<number> {
-  return (await client.getVault(vaultId)).creditsBalance
+  async function balance(): Promise<number> {
+    return (await client.getVault(vaultId)).creditsBalance
+  }
+  return { openBundle, balance }
 }
 
 const withMetadata = (a: Asset) => a as Asset & { metadata: Record<string, unknown> }
 
 describe('bundles of small files', () => {
-  it('uploads a folder of small files as one asset that decrypts to the very files; the estimate is the charge', async () => {
+  it('uploads a folder of small files as one asset that decrypts to the very files; the estimate is the charge', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { openBundle, balance } = helpersOn(world)
     const root = join(files, 'Letters')
     const originals = await makeFolder(root, 30)
     const big = join(files, 'big.bin')
@@ -152,7 +152,11 @@ describe('bundles of small files', () => {
     expect(view.originalBytes).toBe([...originals.values()].reduce((s, c) => s + c.length, 0))
   })
 
-  it('splits a large set into several bundles within the limits, and charges what it estimated', async () => {
+  it('splits a large set into several bundles within the limits, and charges what it estimated', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { balance } = helpersOn(world)
     const root = join(files, 'Many')
     await makeFolder(root, 10)
     const queue = await openQueue({ bundleSmallFiles: { maxFiles: 4 } })
@@ -172,7 +176,8 @@ describe('bundles of small files', () => {
     expect(await client.listAllAssets(vaultId)).toHaveLength(3)
   })
 
-  it('by default, sends a neutral name and not even the total size', async () => {
+  it('by default, sends a neutral name and not even the total size', async ({ world }) => {
+    const { client, files, vaultId, openQueue } = world
     const root = join(files, 'Medical')
     await makeFolder(root, 5)
     const queue = await openQueue()
@@ -192,7 +197,10 @@ describe('bundles of small files', () => {
     expect(view).toMatchObject({ nameHidden: true, displayName: 'Medical: 5 files in one bundle' })
   })
 
-  it('a lone small file goes up as a bundle of one carrying the manifest, and is listed as that file', async () => {
+  it('a lone small file goes up as a bundle of one carrying the manifest, and is listed as that file', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
     const file = join(files, 'lone note.txt')
     await writeFile(file, 'just one small file')
     const queue = await openQueue()
@@ -207,7 +215,11 @@ describe('bundles of small files', () => {
     expect(view.bundle).toBeUndefined()
   })
 
-  it('a file changed while the bundle is read fails alone; the others go up in a new bundle', async () => {
+  it('a file changed while the bundle is read fails alone; the others go up in a new bundle', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { openBundle, balance } = helpersOn(world)
     const root = join(files, 'Busy')
     const originals = await makeFolder(root, 20, () => 20_000)
     const lastPath = join(root, 'nested', 'file 019.txt')
@@ -251,7 +263,11 @@ describe('bundles of small files', () => {
     expect(queue.get(changed.id)!.state).toBe('done')
   })
 
-  it('cancelling one file of a bundle in flight stores nothing of it; the others go up without it', async () => {
+  it('cancelling one file of a bundle in flight stores nothing of it; the others go up without it', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { openBundle } = helpersOn(world)
     const root = join(files, 'Photos')
     const originals = await makeFolder(root, 20, () => 20_000)
     const queue = await openQueue({ cipher: slowCipher(5) })
@@ -283,7 +299,11 @@ describe('bundles of small files', () => {
     expect(opened.files).toEqual(originals)
   })
 
-  it('a file of a bundle cancelled before it starts is left out; the bundle goes up without it', async () => {
+  it('a file of a bundle cancelled before it starts is left out; the bundle goes up without it', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { openBundle } = helpersOn(world)
     const root = join(files, 'Queued')
     const originals = await makeFolder(root, 5)
     const queue = await openQueue({ autoStart: false })
@@ -298,7 +318,9 @@ describe('bundles of small files', () => {
     expect((await openBundle(assets[0]!.id)).files).toEqual(originals)
   })
 
-  it('cancelling a whole batch mid-bundle stores and charges nothing', async () => {
+  it('cancelling a whole batch mid-bundle stores and charges nothing', async ({ world }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { balance } = helpersOn(world)
     const root = join(files, 'Drop')
     await makeFolder(root, 20, () => 20_000)
     const before = await balance()
@@ -315,7 +337,9 @@ describe('bundles of small files', () => {
     expect(await balance()).toBe(before)
   })
 
-  it('survives a restart mid-bundle: the bundle goes up whole after the restart', async () => {
+  it('survives a restart mid-bundle: the bundle goes up whole after the restart', async ({ world }) => {
+    const { client, files, vaultId, openQueue, closeQueue } = world
+    const { openBundle } = helpersOn(world)
     const root = join(files, 'Archive')
     const originals = await makeFolder(root, 20, () => 20_000)
     const first = await openQueue({ cipher: slowCipher(5) })
@@ -340,7 +364,10 @@ describe('bundles of small files', () => {
     expect((await openBundle(assets[0]!.id)).files).toEqual(originals)
   })
 
-  it('skips unchanged files by the index (a touched file by the hash taken as the bundle read it)', async () => {
+  it('skips unchanged files by the index (a touched file by the hash taken as the bundle read it)', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
     const root = join(files, 'Notes')
     const originals = await makeFolder(root, 6)
     const queue = await openQueue()
@@ -371,7 +398,11 @@ describe('bundles of small files', () => {
     expect(originals.size).toBe(6)
   })
 
-  it('a changed file goes up again in a new bundle; its older copy is superseded in the index', async () => {
+  it('a changed file goes up again in a new bundle; its older copy is superseded in the index', async ({
+    world,
+  }) => {
+    const { client, files, vaultId, openQueue } = world
+    const { openBundle } = helpersOn(world)
     const root = join(files, 'Drafts')
     await makeFolder(root, 5)
     const queue = await openQueue()
@@ -417,7 +448,11 @@ describe('bundles of small files', () => {
     expect(newer.files.get('Drafts/nested/file 001.txt')!.toString()).toBe('rewritten A')
   })
 
-  it('a bundle the balance cannot cover fails whole before sending; retried together, its files go up together', async () => {
+  it('a bundle the balance cannot cover fails whole before sending; retried together, its files go up together', async ({
+    world,
+  }) => {
+    const { svc, client, files, vaultId, openQueue } = world
+    const { balance } = helpersOn(world)
     const root = join(files, 'Videos')
     await mkdir(root)
     for (const name of ['a.bin', 'b.bin', 'c.bin']) {
@@ -448,7 +483,8 @@ describe('bundles of small files', () => {
     await rm(root, { recursive: true })
   })
 
-  it('uploads each file alone when bundling is off (benchmarks compare with it)', async () => {
+  it('uploads each file alone when bundling is off (benchmarks compare with it)', async ({ world }) => {
+    const { client, files, vaultId, openQueue } = world
     const root = join(files, 'Loose')
     await makeFolder(root, 4)
     const queue = await openQueue({ bundleSmallFiles: false })

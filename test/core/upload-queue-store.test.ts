@@ -3,18 +3,11 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { UPLOAD_DB_FILE } from '../../src/main/core/uploads/upload-store'
-import {
-  closeQueue,
-  files,
-  openQueue,
-  startUploadQueueWorld,
-  userData,
-  vaultId,
-} from './upload-queue-fixture'
+import { uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('vault-upload-store-', { credits: 100_000 })
+const it = uploadQueueTest('vault-upload-store-', { credits: 100_000 })
 
 async function smallFiles(dir: string, n: number): Promise<string> {
   await mkdir(dir, { recursive: true })
@@ -23,7 +16,8 @@ async function smallFiles(dir: string, n: number): Promise<string> {
 }
 
 describe('upload queue storage', () => {
-  it('imports the JSON files of an earlier version once, then renames them aside', async () => {
+  it('imports the JSON files of an earlier version once, then renames them aside', async ({ world }) => {
+    const { userData, files, vaultId, openQueue, closeQueue } = world
     const done = join(files, 'done.txt')
     const waiting = join(files, 'waiting.txt')
     await writeFile(done, 'uploaded by the old version')
@@ -111,7 +105,8 @@ describe('upload queue storage', () => {
     expect(again.get('i2')!.state).toBe('done')
   })
 
-  it('keeps a damaged database aside and starts a new list, saying so', async () => {
+  it('keeps a damaged database aside and starts a new list, saying so', async ({ world }) => {
+    const { userData, files, vaultId, openQueue, closeQueue } = world
     await writeFile(join(userData, UPLOAD_DB_FILE), Buffer.alloc(8192, 'not a database '))
     const queue = await openQueue()
     expect(queue.storageProblem).toMatch(/could not be read .* kept as .*damaged-\d+.* new list was started/)
@@ -130,7 +125,8 @@ describe('upload queue storage', () => {
     expect(reopened.list()).toHaveLength(3)
   })
 
-  it('keeps working in memory when the database cannot be created at all', async () => {
+  it('keeps working in memory when the database cannot be created at all', async ({ world }) => {
+    const { userData, files, vaultId, openQueue } = world
     // A folder where the database file should be: SQLite cannot open it.
     await mkdir(join(userData, UPLOAD_DB_FILE))
     const queue = await openQueue()
@@ -140,7 +136,10 @@ describe('upload queue storage', () => {
     expect(queue.list().map((i) => i.state)).toEqual(['done', 'done'])
   })
 
-  it('writes a constant number of rows per file, however long the queue (no whole-state rewrites)', async () => {
+  it('writes a constant number of rows per file, however long the queue (no whole-state rewrites)', async ({
+    world,
+  }) => {
+    const { userData, files, vaultId, openQueue, closeQueue } = world
     const rowsPerFile = async (n: number, bundleSmallFiles: boolean) => {
       await rm(userData, { recursive: true, force: true })
       await mkdir(userData)
@@ -174,7 +173,8 @@ describe('upload queue storage', () => {
     expect(existsSync(join(userData, 'upload-index.json'))).toBe(false)
   })
 
-  it('counts a batch by state without walking the queue, and names its first failure', async () => {
+  it('counts a batch by state without walking the queue, and names its first failure', async ({ world }) => {
+    const { files, vaultId, openQueue } = world
     const dir = await smallFiles(join(files, 'batch'), 4)
     const queue = await openQueue({ autoStart: false, bundleSmallFiles: false })
     const { batchId, items } = await queue.enqueue({ vaultId, paths: [dir] })
@@ -198,7 +198,8 @@ describe('upload queue storage', () => {
     expect(queue.list()).toEqual([])
   })
 
-  it('keeps queue order across restarts: a retried item goes back to its place', async () => {
+  it('keeps queue order across restarts: a retried item goes back to its place', async ({ world }) => {
+    const { files, vaultId, openQueue, closeQueue } = world
     const dir = await smallFiles(join(files, 'order'), 5)
     const queue = await openQueue({ autoStart: false, bundleSmallFiles: false })
     const { items } = await queue.enqueue({ vaultId, paths: [dir] })

@@ -1,6 +1,6 @@
 import { appendFile, mkdir, symlink, truncate, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import {
   largestUploadableFile,
   type UploadCipher,
@@ -17,7 +17,7 @@ import {
   encryptStream,
   openEncryptedFile,
 } from '../../src/vault-format'
-import { client, files, keys, startUploadQueueWorld, userData, vaultId } from './upload-queue-fixture'
+import { type UploadQueueWorld, uploadQueueTest } from './upload-queue-fixture'
 
 /** A vault manifest stored as a blob of its own (not a file the owner uploaded). */
 const manifestAlone = (a: Asset) =>
@@ -25,7 +25,7 @@ const manifestAlone = (a: Asset) =>
 
 const PNG_HEADER = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex')
 
-startUploadQueueWorld('vault-upload-')
+const it = uploadQueueTest('vault-upload-')
 
 /** The real cipher, slowed after the first chunk so a test can act mid-upload. */
 function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>): UploadCipher {
@@ -46,26 +46,35 @@ function slowCipher(delayMs: number, onFirstChunk?: () => void | Promise<void>):
   }
 }
 
-function openQueue(extra: Partial<Parameters<typeof UploadQueue.open>[0]> = {}) {
-  return UploadQueue.open({
-    userDataDir: userData,
-    clientFor: async () => client,
-    vaultKeys: keys,
-    progressIntervalMs: 0,
-    ...extra,
-  })
-}
+/** The helpers below, on a test's own world (service client, folders, vault and key). */
+function helpersOn(world: UploadQueueWorld) {
+  const { client, userData, keys, vaultId } = world
+  function openQueue(extra: Partial<Parameters<typeof UploadQueue.open>[0]> = {}) {
+    return UploadQueue.open({
+      userDataDir: userData,
+      clientFor: async () => client,
+      vaultKeys: keys,
+      progressIntervalMs: 0,
+      ...extra,
+    })
+  }
 
-async function decryptAsset(assetId: string): Promise<Buffer> {
-  const key = (await keys.get(vaultId))!
-  const chunks: Buffer[] = []
-  const stream = await client.downloadAsset(vaultId, assetId)
-  for await (const c of decryptStream(stream, { vaultKey: key, vaultId })) chunks.push(Buffer.from(c))
-  return Buffer.concat(chunks)
+  async function decryptAsset(assetId: string): Promise<Buffer> {
+    const key = (await keys.get(vaultId))!
+    const chunks: Buffer[] = []
+    const stream = await client.downloadAsset(vaultId, assetId)
+    for await (const c of decryptStream(stream, { vaultKey: key, vaultId })) chunks.push(Buffer.from(c))
+    return Buffer.concat(chunks)
+  }
+  return { openQueue, decryptAsset }
 }
 
 describe('upload queue against the local service', () => {
-  it('seals each file path and size inside its blob; by default the service sees neither', async () => {
+  it('seals each file path and size inside its blob; by default the service sees neither', async ({
+    world,
+  }) => {
+    const { client, files, keys, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const root = join(files, 'Private')
     await mkdir(join(root, 'medical'), { recursive: true })
     await writeFile(join(root, 'medical', 'diagnosis.pdf'), '%PDF-1.7\n% test pdf\n')
@@ -102,7 +111,11 @@ describe('upload queue against the local service', () => {
     expect((await client.listAllAssets(vaultId)).map((a) => a.filename)).toContain('open.txt')
   })
 
-  it('refuses a file whose name carries a bidirectional control character, with a way out', async () => {
+  it('refuses a file whose name carries a bidirectional control character, with a way out', async ({
+    world,
+  }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const spoof = join(files, 'invoice\u202Efdp.exe')
     await writeFile(spoof, 'x')
     const queue = await openQueue()
@@ -118,7 +131,11 @@ describe('upload queue against the local service', () => {
     expect(await client.listAllAssets(vaultId)).toEqual([])
   })
 
-  it('backs up a folder with nested files one by one, skipping junk and links that leave it', async () => {
+  it('backs up a folder with nested files one by one, skipping junk and links that leave it', async ({
+    world,
+  }) => {
+    const { client, files, vaultId } = world
+    const { openQueue, decryptAsset } = helpersOn(world)
     const root = join(files, 'Documents')
     await mkdir(join(root, 'taxes', '2025'), { recursive: true })
     await writeFile(join(root, 'letter.txt'), 'Dear heirs,\n')
@@ -181,7 +198,11 @@ describe('upload queue against the local service', () => {
     expect((await client.getVault(vaultId)).assetCount).toBe(5)
   })
 
-  it('skips files already uploaded unchanged, unless forced (a skipped file drops out of its bundle)', async () => {
+  it('skips files already uploaded unchanged, unless forced (a skipped file drops out of its bundle)', async ({
+    world,
+  }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const a = join(files, 'a.txt')
     const b = join(files, 'b.txt')
     await writeFile(a, 'first version')
@@ -221,7 +242,9 @@ describe('upload queue against the local service', () => {
     expect(stored.filter(manifestAlone)).toHaveLength(0)
   })
 
-  it('refuses before sending when the balance cannot cover the estimate', async () => {
+  it('refuses before sending when the balance cannot cover the estimate', async ({ world }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const big = join(files, 'video.mp4')
     await writeFile(big, '')
     await truncate(big, 40_000_000) // sparse: 40 MB costs 187 credits, the balance is lower
@@ -244,7 +267,9 @@ describe('upload queue against the local service', () => {
     expect(after.assetCount).toBe(0)
   })
 
-  it('fails clearly for files over 5 GB and vaults without a key on this device', async () => {
+  it('fails clearly for files over 5 GB and vaults without a key on this device', async ({ world }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const huge = join(files, 'disk.img')
     await writeFile(huge, '')
     // Exactly 5 GB: the ciphertext (what the service stores) would exceed the limit.
@@ -267,7 +292,9 @@ describe('upload queue against the local service', () => {
     expect(noKey!.error!.message).toMatch(/recovery kit/)
   })
 
-  it('cancels mid-upload: no asset, no debit', async () => {
+  it('cancels mid-upload: no asset, no debit', async ({ world }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const file = join(files, 'archive.bin')
     await writeFile(file, Buffer.alloc(2_000_000, 1))
     const before = await client.getVault(vaultId)
@@ -290,7 +317,9 @@ describe('upload queue against the local service', () => {
     expect(after.creditsBalance).toBe(before.creditsBalance)
   })
 
-  it('fails a file that changes while it is uploaded, storing nothing', async () => {
+  it('fails a file that changes while it is uploaded, storing nothing', async ({ world }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const file = join(files, 'growing.log')
     await writeFile(file, Buffer.alloc(1_000_000, 2))
     const before = await client.getVault(vaultId)
@@ -306,7 +335,9 @@ describe('upload queue against the local service', () => {
     expect(after.creditsBalance).toBe(before.creditsBalance)
   })
 
-  it('uploads a file of several MiB byte for byte (reads come in 1 MiB pieces)', async () => {
+  it('uploads a file of several MiB byte for byte (reads come in 1 MiB pieces)', async ({ world }) => {
+    const { files, vaultId } = world
+    const { openQueue, decryptAsset } = helpersOn(world)
     const file = join(files, 'several-mib.bin')
     // Every 4-byte word differs, so a piece read twice, skipped or swapped would show.
     const original = Buffer.alloc(3 * 1024 * 1024 + 12_345)
@@ -320,7 +351,9 @@ describe('upload queue against the local service', () => {
     expect((await decryptAsset(item!.asset!.id)).equals(original)).toBe(true)
   })
 
-  it('fails a file cut short while it is uploaded, storing nothing', async () => {
+  it('fails a file cut short while it is uploaded, storing nothing', async ({ world }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const file = join(files, 'shrinking.bin')
     await writeFile(file, Buffer.alloc(3 * 1024 * 1024, 7))
     const before = await client.getVault(vaultId)
@@ -335,7 +368,9 @@ describe('upload queue against the local service', () => {
     expect(after.creditsBalance).toBe(before.creditsBalance)
   })
 
-  it('resumes the queue after a restart; the interrupted item starts over', async () => {
+  it('resumes the queue after a restart; the interrupted item starts over', async ({ world }) => {
+    const { client, files, vaultId } = world
+    const { openQueue } = helpersOn(world)
     const paths = ['one', 'two', 'three'].map((n) => join(files, `${n}.bin`))
     for (const p of paths) await writeFile(p, Buffer.alloc(600_000, p.length))
     const first = await openQueue({
@@ -363,7 +398,9 @@ describe('upload queue against the local service', () => {
     expect(assets.map((a) => a.filename).sort()).toEqual(['one.bin', 'three.bin', 'two.bin'])
   })
 
-  it('restarts items a crash left in flight from the beginning', async () => {
+  it('restarts items a crash left in flight from the beginning', async ({ world }) => {
+    const { userData, files, vaultId } = world
+    const { openQueue, decryptAsset } = helpersOn(world)
     const file = join(files, 'crash.txt')
     await writeFile(file, 'after the crash')
     const stamp = new Date().toISOString()

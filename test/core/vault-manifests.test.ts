@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect } from 'vitest'
 import { UploadQueue } from '../../src/main/core/uploads/upload-queue'
 import type { Asset } from '../../src/shared/api'
 import {
@@ -14,17 +14,9 @@ import {
   openVaultBlob,
   type VaultManifest,
 } from '../../src/vault-format'
-import {
-  client,
-  files,
-  keys,
-  openQueue,
-  startUploadQueueWorld,
-  userData,
-  vaultId,
-} from './upload-queue-fixture'
+import { type UploadQueueWorld, uploadQueueTest } from './upload-queue-fixture'
 
-startUploadQueueWorld('vault-manifests-', { credits: 100 })
+const it = uploadQueueTest('vault-manifests-', { credits: 100 })
 
 interface Stored {
   asset: Asset
@@ -32,51 +24,60 @@ interface Stored {
   manifest: VaultManifest
 }
 
-/**
- * Every manifest the service holds for the vault under its current key (stored alone or embedded in
- * a bundle), by sequence; blobs under another key are passed over.
- */
-async function storedManifests(): Promise<Stored[]> {
-  const vaultKey = (await keys.get(vaultId))!
-  const out: Stored[] = []
-  for (const asset of await client.listAllAssets(vaultId)) {
-    const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), {
-      vaultKey,
-      vaultId,
-    }).catch((error: unknown) => {
-      if (error instanceof FileCipherError && error.reason === 'wrong-key') return null
-      throw error
-    })
-    if (!opened) continue
-    if (opened.kind === 'manifest') out.push({ asset, kind: 'manifest', manifest: opened.manifest })
-    if (opened.kind === 'bundle') {
-      for await (const entry of opened.entries) for await (const _ of entry.body);
-      if (opened.manifest) out.push({ asset, kind: 'bundle', manifest: opened.manifest })
+/** The helpers below, on a test's own world (service client, folders, vault and key). */
+function helpersOn(world: UploadQueueWorld) {
+  const { client, files, keys, vaultId } = world
+  /**
+   * Every manifest the service holds for the vault under its current key (stored alone or embedded in
+   * a bundle), by sequence; blobs under another key are passed over.
+   */
+  async function storedManifests(): Promise<Stored[]> {
+    const vaultKey = (await keys.get(vaultId))!
+    const out: Stored[] = []
+    for (const asset of await client.listAllAssets(vaultId)) {
+      const opened = await openVaultBlob(await client.downloadAsset(vaultId, asset.id), {
+        vaultKey,
+        vaultId,
+      }).catch((error: unknown) => {
+        if (error instanceof FileCipherError && error.reason === 'wrong-key') return null
+        throw error
+      })
+      if (!opened) continue
+      if (opened.kind === 'manifest') out.push({ asset, kind: 'manifest', manifest: opened.manifest })
+      if (opened.kind === 'bundle') {
+        for await (const entry of opened.entries) for await (const _ of entry.body);
+        if (opened.manifest) out.push({ asset, kind: 'bundle', manifest: opened.manifest })
+      }
+      if (opened.kind === 'file') for await (const _ of opened.body);
     }
-    if (opened.kind === 'file') for await (const _ of opened.body);
+    return out.sort((a, b) => a.manifest.sequence - b.manifest.sequence)
   }
-  return out.sort((a, b) => a.manifest.sequence - b.manifest.sequence)
-}
 
-const sha256 = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex')
-const paths = (m: VaultManifest) => m.entries.map((e) => e.path)
+  const sha256 = async (path: string) =>
+    createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex')
+  const paths = (m: VaultManifest) => m.entries.map((e) => e.path)
 
-/** A folder of small files (one bundle) and a large file (alone). */
-async function twoBatches() {
-  const letters = join(files, 'Letters')
-  await mkdir(letters)
-  for (const name of ['to-ann.txt', 'to-bo.txt', 'to-cy.txt'])
-    await writeFile(join(letters, name), `${name}\n`)
-  const video = join(files, 'video.bin')
-  await writeFile(video, Buffer.alloc(200_000, 3))
-  return { letters, video }
+  /** A folder of small files (one bundle) and a large file (alone). */
+  async function twoBatches() {
+    const letters = join(files, 'Letters')
+    await mkdir(letters)
+    for (const name of ['to-ann.txt', 'to-bo.txt', 'to-cy.txt'])
+      await writeFile(join(letters, name), `${name}\n`)
+    const video = join(files, 'video.bin')
+    await writeFile(video, Buffer.alloc(200_000, 3))
+    return { letters, video }
+  }
+  return { storedManifests, sha256, paths, twoBatches }
 }
 
 describe('the vault manifest', () => {
-  it('after two batches the service holds manifests 1 and 2, and 2 lists the files of both', async () => {
+  it('after two batches the service holds manifests 1 and 2, and 2 lists the files of both', async ({
+    world,
+  }) => {
+    const { client, keys, vaultId, openQueue } = world
+    const { storedManifests, sha256, paths, twoBatches } = helpersOn(world)
     const { letters, video } = await twoBatches()
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
 
@@ -136,7 +137,9 @@ describe('the vault manifest', () => {
     expect(await storedManifests()).toHaveLength(2)
   })
 
-  it('after deleting a file the next manifest omits it', async () => {
+  it('after deleting a file the next manifest omits it', async ({ world }) => {
+    const { vaultId, openQueue } = world
+    const { storedManifests, paths, twoBatches } = helpersOn(world)
     const { letters, video } = await twoBatches()
     const queue = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     await queue.enqueue({ vaultId, paths: [letters, video] })
@@ -152,7 +155,11 @@ describe('the vault manifest', () => {
     expect(paths(newest)).toEqual(['Letters/to-ann.txt', 'Letters/to-bo.txt', 'Letters/to-cy.txt'])
   })
 
-  it("another computer continues the sequence and keeps the first computer's files in its manifest", async () => {
+  it("another computer continues the sequence and keeps the first computer's files in its manifest", async ({
+    world,
+  }) => {
+    const { client, userData, files, keys, vaultId, openQueue } = world
+    const { storedManifests, paths, twoBatches } = helpersOn(world)
     const { letters, video } = await twoBatches()
     const laptop = await openQueue({ bundleSmallFiles: { fileThreshold: 65_536 } })
     await laptop.enqueue({ vaultId, paths: [letters] })
@@ -198,7 +205,11 @@ describe('the vault manifest', () => {
     ])
   })
 
-  it('a manifest that cannot be stored is told to the owner, and written after the next change', async () => {
+  it('a manifest that cannot be stored is told to the owner, and written after the next change', async ({
+    world,
+  }) => {
+    const { client, vaultId, openQueue } = world
+    const { storedManifests, paths, twoBatches } = helpersOn(world)
     const { video } = await twoBatches()
     let refuseManifests = true
     const flaky = new Proxy(client, {
@@ -230,7 +241,9 @@ describe('the vault manifest', () => {
     expect(paths((await storedManifests()).at(-1)!.manifest)).toEqual(['video.bin'])
   })
 
-  it('after the vault key changed, the same list is written again under the new key', async () => {
+  it('after the vault key changed, the same list is written again under the new key', async ({ world }) => {
+    const { keys, vaultId, openQueue } = world
+    const { storedManifests, paths, twoBatches } = helpersOn(world)
     const { video } = await twoBatches()
     const queue = await openQueue()
     await queue.enqueue({ vaultId, paths: [video] })
