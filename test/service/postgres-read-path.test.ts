@@ -75,7 +75,7 @@ describe.skipIf(noPostgres)('GET /vault/:id on PostgreSQL', () => {
     // The first request of a connection prepares its statements; count a later one.
     expect((await call(a.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).status).toBe(200)
     for (const key of [apiKey, agentKey]) {
-      let answer: Awaited<ReturnType<typeof call>> | undefined
+      let answer: Reply | undefined
       const sent = await statementsDuring(async () => {
         answer = await call(a.url, 'GET', `/api/vault/${vaultId}`, { key })
       })
