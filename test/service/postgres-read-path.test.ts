@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
-import { call } from './harness'
+import { call, type Reply } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
 
 const noPostgres = postgresUnavailableReason()
