@@ -46,6 +46,8 @@ export interface Run {
   serviceCpuSeconds: number | null
   /** The client's peak RSS during this upload alone (Linux); the process's peak so far elsewhere. */
   peakRssMB: number
+  /** The client's RSS as this upload starts: what earlier runs left resident, apart from the upload's own growth. */
+  runStartRssMB: number
   /** Peak RSS while the queue hashed the file for its index after the upload (encrypted runs). */
   afterPeakRssMB: number | null
   /** Client CPU of that hashing (encrypted runs): part of the upload's cost, after its end. */
@@ -161,6 +163,7 @@ async function measure(mode: Mode): Promise<Run> {
   execFileSync('sync')
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
   const phases = resetPeak()
+  const runStartRss = process.memoryUsage.rss()
   const cpu = process.cpuUsage()
   const service0 = serviceCpuSeconds()
   const t0 = performance.now()
@@ -181,6 +184,7 @@ async function measure(mode: Mode): Promise<Run> {
     cpuSeconds: (used.user + used.system) / 1e6,
     serviceCpuSeconds: service0 === null || service1 === null ? null : service1 - service0,
     peakRssMB: uploadPeak / 1e6,
+    runStartRssMB: runStartRss / 1e6,
     afterPeakRssMB: mode === 'encrypted' && afterPeak !== null ? afterPeak / 1e6 : null,
     afterCpuSeconds: mode === 'encrypted' ? (afterUsed.user + afterUsed.system) / 1e6 : null,
   }

@@ -101,7 +101,8 @@ async function largeFile(): Promise<void> {
           (run.afterCpuSeconds === null
             ? ''
             : ` (+${run.afterCpuSeconds.toFixed(2)} s hashing for the index after)`) +
-          (run.serviceCpuSeconds === null ? '' : `, service CPU ${run.serviceCpuSeconds.toFixed(2)} s`),
+          (run.serviceCpuSeconds === null ? '' : `, service CPU ${run.serviceCpuSeconds.toFixed(2)} s`) +
+          `; client RSS ${run.runStartRssMB.toFixed(0)} MB at its start, peak ${run.peakRssMB.toFixed(0)} MB`,
       )
     }
     const of = (mode: Run['mode'], figure: (r: Run) => number) =>
