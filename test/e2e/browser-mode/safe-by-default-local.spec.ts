@@ -1,42 +1,49 @@
 // "Start locally" on a computer with no keychain, as a new owner would: the app says it is a trial,
 // asks for the owner kit before the first upload, starts and cancels a manual release, and after a
 // restart comes back connected with no key to type; the vault key comes back from the owner kit.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { openOwnerKit } from '../support/owner-kit-steps'
+import type { Page } from '@playwright/test'
+import { expect, test as journey, startAgain } from '../support/fixtures'
+import { openOwnerKit, saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
+import { backUpPath } from '../support/page-steps'
 
-test.describe.configure({ mode: 'serial' })
-
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-let ownerWords: string[] = []
-const shot = (name: string) =>
+const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/safe-local-${name}.png`, fullPage: true })
-const nav = () => page.getByRole('navigation', { name: 'Main' })
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
+const VIEWPORT = { width: 1280, height: 900 }
 
-async function openApp(browser: Browser, userDataDir?: string) {
-  app = await startBrowserModeApp({ secretStore: 'memory', ...(userDataDir ? { userDataDir } : {}) })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  await page.goto(app.url)
-}
-
-test.beforeAll(async ({ browser }) => {
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-safe-'))
-  await writeFile(join(filesDir, 'letter.txt'), 'To my family: the papers are in the blue folder.\n')
-  await openApp(browser)
+const test = journey.extend<{
+  /** letter.txt in the test's folder. */
+  filesDir: string
+  /**
+   * The app started again on the same folder after the owner kit was saved and letter.txt backed up:
+   * its page, and the owner kit's words.
+   */
+  restarted: { page: Page; ownerWords: string[] }
+}>({
+  filesDir: async ({ workDir }, use) => {
+    await writeFile(join(workDir, 'letter.txt'), 'To my family: the papers are in the blue folder.\n')
+    await use(workDir)
+  },
+  restarted: async ({ localVault, page, filesDir, browser }, use) => {
+    const ownerWords = await saveAndConfirmOwnerKit(page)
+    await backUpPath(page, join(filesDir, 'letter.txt'), '1 stored')
+    await page.close()
+    const again = await startAgain(localVault.app, browser, { secretStore: 'memory', viewport: VIEWPORT })
+    await use({ page: again.page, ownerWords })
+    await again.page.close()
+    await again.app.stop()
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
+test.use({ appOptions: { secretStore: 'memory' }, viewport: VIEWPORT })
 
-test('start locally: a trial that says heirs cannot reach it, with the steps left', async () => {
+test('start locally: a trial that says heirs cannot reach it, with the steps left', async ({
+  page,
+  ownApp,
+}) => {
+  await page.goto(ownApp.url)
   await page.getByLabel('Your e-mail address').fill('owner@example.com')
   await page.getByRole('button', { name: 'Start locally' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 20_000 })
@@ -45,23 +52,27 @@ test('start locally: a trial that says heirs cannot reach it, with the steps lef
   await expect(page.getByTestId('readiness-item-reachable')).toHaveAttribute('data-met', 'false')
   await expect(page.getByTestId('readiness-item-key-storage')).toHaveAttribute('data-met', 'false')
   await expect(page.getByTestId('key-not-durable')).toBeVisible()
-  await shot('1-trial-overview')
+  await shot(page, '1-trial-overview')
 })
 
-test('no keychain: the first upload waits for the owner kit to be saved and confirmed', async () => {
+test('no keychain: the first upload waits for the owner kit to be saved and confirmed', async ({
+  page,
+  localVault: _,
+  filesDir,
+}) => {
   await page.getByRole('tab', { name: 'Assets' }).click()
   await page
     .getByLabel('Path of a file or folder on the computer running Vault Desktop')
     .fill(join(filesDir, 'letter.txt'))
   await page.getByRole('button', { name: 'Back up' }).click()
   await expect(page.getByTestId('upload-needs-owner-kit')).toBeVisible()
-  await shot('2-upload-needs-owner-kit')
+  await shot(page, '2-upload-needs-owner-kit')
 
   await page.getByRole('tab', { name: 'Overview' }).click()
   await openOwnerKit(page)
   const kit = page.frameLocator('iframe.kit-frame')
   await expect(kit.locator('ol.words .w').first()).toBeVisible()
-  ownerWords = await kit.locator('ol.words .w').allTextContents()
+  const ownerWords = await kit.locator('ol.words .w').allTextContents()
   expect(ownerWords.length).toBeGreaterThan(20)
   await page.getByRole('dialog').getByRole('button', { name: 'I have saved it', exact: true }).click()
   const check = page.getByRole('dialog')
@@ -92,10 +103,13 @@ test('no keychain: the first upload waits for the owner kit to be saved and conf
   await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(1, {
     timeout: 20_000,
   })
-  await shot('3-uploaded')
+  await shot(page, '3-uploaded')
 })
 
-test('manual trigger: the release is started with a confirmation, then cancelled', async () => {
+test('manual trigger: the release is started with a confirmation, then cancelled', async ({
+  page,
+  localVault: _,
+}) => {
   await page.getByRole('tab', { name: 'Release settings' }).click()
   await page.getByLabel(/Manual/).check()
   await page.getByRole('button', { name: 'Save release settings' }).click()
@@ -104,10 +118,10 @@ test('manual trigger: the release is started with a confirmation, then cancelled
   const confirm = page.getByRole('dialog')
   await expect(confirm).toContainText('30-day contestation period')
   await expect(confirm).toContainText(/cancel/i)
-  await shot('4-start-release-confirm')
+  await shot(page, '4-start-release-confirm')
   await confirm.getByRole('button', { name: 'Start the release' }).click()
   await expect(page.getByTestId('releasing-banner')).toBeVisible({ timeout: 10_000 })
-  await shot('5-releasing')
+  await shot(page, '5-releasing')
   await page
     .getByTestId('releasing-banner')
     .getByRole('button', { name: /Cancel release/ })
@@ -120,18 +134,15 @@ test('manual trigger: the release is started with a confirmation, then cancelled
 })
 
 test('restart without a keychain: no key to type, and the owner kit brings the vault key back', async ({
-  browser,
+  restarted,
 }) => {
-  const dataDir = app.userDataDir
-  await page.close()
-  await app.stop({ keepData: true })
-  await openApp(browser, dataDir)
+  const { page, ownerWords } = restarted
   // Straight to the vaults: no first-run screen, no "enter the key again".
   await expect(page.getByTestId('vault-card')).toHaveCount(1, { timeout: 20_000 })
   await expect(page.getByText(/Enter the key again/i)).toHaveCount(0)
   await page.getByTestId('vault-card').getByRole('button').first().click()
   await expect(page.getByLabel('Words from the owner recovery kit')).toBeVisible()
-  await shot('6-after-restart')
+  await shot(page, '6-after-restart')
   await page.getByLabel('Words from the owner recovery kit').fill(ownerWords.join(' '))
   await page.getByRole('button', { name: 'Import the key' }).click()
   await expect(page.getByTestId('owner-kit-status')).toContainText('saved and checked')
@@ -142,7 +153,7 @@ test('restart without a keychain: no key to type, and the owner kit brings the v
     'title',
     /knows this blob only as \u2068?file-[0-9a-f]{16}/,
   )
-  await nav().getByRole('button', { name: 'Settings' }).click()
+  await nav(page).getByRole('button', { name: 'Settings' }).click()
   await expect(page.getByTestId('key-storage')).toContainText(/only while the app runs/)
-  await shot('7-settings-key-storage')
+  await shot(page, '7-settings-key-storage')
 })

@@ -10,7 +10,7 @@ export interface BrowserModeApp {
   userDataDir: string
   /** The backend's process, to read its memory (/proc/<pid>/status). */
   pid: number
-  /** Stops the app; the user-data folder is removed unless `keepData`. */
+  /** Stops the app (again: no effect); the user-data folder is removed unless `keepData`. */
   stop(options?: { keepData?: boolean }): Promise<void>
 }
 
@@ -48,13 +48,15 @@ export async function startBrowserModeApp(
     })
     child.once('exit', (code) => reject(new Error(`browser mode exited early (${code}): ${output}`)))
   })
+  // Stopping twice is fine (a test may stop its app to see what the page does; the fixture then stops
+  // it again): the second call finds the process gone and waits for nothing.
+  const exited = new Promise((resolve) => child.once('exit', resolve))
   return {
     url,
     userDataDir,
     pid: child.pid!,
     stop: async ({ keepData = false } = {}) => {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGTERM')
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited
       if (!keepData) await rm(userDataDir, { recursive: true, force: true })
     },

@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { test as base, expect } from '@playwright/test'
+import { type Browser, test as base, expect, type Page } from '@playwright/test'
 import { type BrowserModeApp, type BrowserModeOptions, startBrowserModeApp } from './browser-mode-app'
 import { saveAndConfirmOwnerKit } from './owner-kit-steps'
 import { collectPageErrors, startLocally } from './page-steps'
@@ -64,6 +64,23 @@ class FileBackends {
     this.current = undefined
     await running?.app.stop()
   }
+}
+
+/**
+ * A restart: stops `app` keeping its user-data folder, starts the app again on that folder and opens a
+ * page on it. The caller stops the new app (which removes the folder) and closes the page.
+ */
+export async function startAgain(
+  app: BrowserModeApp,
+  browser: Browser,
+  options: BrowserModeOptions & { viewport: { width: number; height: number } },
+): Promise<{ app: BrowserModeApp; page: Page }> {
+  const { viewport, ...appOptions } = options
+  await app.stop({ keepData: true })
+  const again = await startBrowserModeApp({ ...appOptions, userDataDir: app.userDataDir })
+  const page = await browser.newPage({ viewport })
+  await page.goto(again.url)
+  return { app: again, page }
 }
 
 export const test = base.extend<JourneyFixtures, WorkerFixtures>({
