@@ -218,7 +218,7 @@ describe('names the service holds: guardians and heirs', () => {
         onReload: () => {},
         columns: [],
         writable: true,
-        setError: () => {},
+        action: { busy: false, error: undefined, run: async () => true, clearError: () => {} },
         onAdd: async () => true,
         onRemove: async () => {},
         removeNote: () => '',
