@@ -14,8 +14,8 @@ import { promisify } from 'node:util'
 import { adminOperations } from '../src/service/admin'
 import { openServiceContext } from '../src/service/service-context'
 import { uploadCostCredits } from '../src/shared/api'
-import { buildServiceCli, serveChild } from '../test/service/harness'
 import { startTestPostgres } from '../test/service/postgres-server'
+import { buildServiceCli, serveChild } from '../test/service/service-child'
 import { autocannon } from './autocannon'
 
 const root = join(import.meta.dirname, '..')

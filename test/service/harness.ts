@@ -223,50 +223,5 @@ export function uploadForm(
   return form
 }
 
-/** Bundles the service CLI once per test file (as scripts/build-cli.mjs does) so child processes start fast. */
-export async function buildServiceCli(): Promise<string> {
-  const { build } = await import('esbuild')
-  const root = join(import.meta.dirname, '../..')
-  const outfile = join(root, 'out', 'test-service-cli', `service-${process.pid}.js`)
-  await build({
-    entryPoints: [join(root, 'src/service/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    logLevel: 'warning',
-  })
-  return outfile
-}
-
-export interface ServeChild {
-  child: ChildProcess
-  exit: Promise<{ code: number | null; stdout: string; stderr: string }>
-  /** The address it printed once listening; rejects if it exits first. */
-  url: Promise<string>
-}
-
-/** `serve` from the built CLI (buildServiceCli) as a child process. */
-export function serveChild(cli: string, ...args: string[]): ServeChild {
-  const child = spawn(process.execPath, [cli, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (d) => {
-    stderr += d
-  })
-  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, stdout, stderr })),
-  )
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d
-      const match = /^listening on (https?:\/\/\S+)$/m.exec(stdout)
-      if (match) resolve(match[1]!)
-    })
-    void exit.then(({ code }) => reject(new Error(`exited with ${code}: ${stderr}`)))
-  })
-  url.catch(() => undefined)
-  return { child, exit, url }
-}
+// In their own module so benchmarks can start a served child without this file's vitest hooks.
+export { buildServiceCli, type ServeChild, serveChild } from './service-child'
