@@ -1,5 +1,4 @@
 // Starts a real service on port 0 with a temp data dir and a movable clock, plus small HTTP helpers.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
