@@ -1,46 +1,37 @@
 // A dropped file named "photo" + U+202E + "gpj.exe" (drawn "photoexe.jpg" by any text renderer, the
 // rest of its line mirrored) is refused for its name; the refusal, the queue row and the notice show
 // it as "photo[U+202E]gpj.exe", in an isolate of its own, and the sentence reads in order.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
 import { dropFiles } from '../support/drop-steps'
-import { startLocally } from '../support/page-steps'
+import { expect, test as journey } from '../support/fixtures'
 
 const DISGUISED = 'photo\u202Egpj.exe'
 const SHOWN = 'photo[U+202E]gpj.exe'
 /** Inside a sentence the name also sits between FSI and PDI (U+2068, U+2069). */
 const isolated = (name: string) => `\u2068${name}\u2069`
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
 
-test.describe.configure({ mode: 'serial' })
-
-test.beforeAll(async ({ browser }) => {
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-untrusted-'))
-  await writeFile(join(filesDir, DISGUISED), 'MZ not really a program\n')
-  await mkdir(join(filesDir, 'Letters'))
-  await writeFile(join(filesDir, 'Letters', DISGUISED), 'MZ not really a program\n')
-  await writeFile(join(filesDir, 'Letters', 'to-anna.txt'), 'Dear Anna,\n')
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+const test = journey.extend<{
+  /** The disguised name alone, and in Letters/ beside an ordinary file. */
+  filesDir: string
+}>({
+  filesDir: async ({ workDir }, use) => {
+    await writeFile(join(workDir, DISGUISED), 'MZ not really a program\n')
+    await mkdir(join(workDir, 'Letters'))
+    await writeFile(join(workDir, 'Letters', DISGUISED), 'MZ not really a program\n')
+    await writeFile(join(workDir, 'Letters', 'to-anna.txt'), 'Dear Anna,\n')
+    await use(workDir)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 900 } })
 
-/** Drops files on the window as a drag from the file manager does. */
-const drop = (path: string, options: { folder?: boolean } = {}) => dropFiles(page, path, options)
-
-test('a disguised name dropped alone is refused with its marker showing', async () => {
-  await page.goto(app.url)
-  await startLocally(page)
+test('a disguised name dropped alone is refused with its marker showing', async ({
+  page,
+  localVault: _,
+  filesDir,
+}) => {
+  const drop = (path: string) => dropFiles(page, path)
   await drop(join(filesDir, DISGUISED))
   const refusal = page.getByRole('alert').filter({ hasText: 'Nothing to upload there' })
   await expect(refusal).toContainText(
@@ -50,7 +41,12 @@ test('a disguised name dropped alone is refused with its marker showing', async 
   await expect(refusal).not.toContainText('..')
 })
 
-test('in a dropped folder, the queue row and the notice show the marker, the name isolated', async () => {
+test('in a dropped folder, the queue row and the notice show the marker, the name isolated', async ({
+  page,
+  localVault: _,
+  filesDir,
+}) => {
+  const drop = (path: string, options: { folder?: boolean }) => dropFiles(page, path, options)
   await drop(join(filesDir, 'Letters'), { folder: true })
   const row = page.getByTestId('upload-item').filter({ hasText: `Letters/${SHOWN}` })
   await expect(row).toContainText('Failed', { timeout: 30_000 })

@@ -2,48 +2,46 @@
 // owner opts the vault in (the Files tab says what the service then learns); after a restart on a
 // computer without a keychain the vault says its key is gone and asks for the owner kit, and no
 // new key takes its place.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { type Browser, expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import type { Page } from '@playwright/test'
+import { expect, test as journey, startAgain } from '../support/fixtures'
 import { openOwnerKit } from '../support/owner-kit-steps'
 
-test.describe.configure({ mode: 'serial' })
-
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-let ownerWords: string[] = []
-const shot = (name: string) =>
+const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/key-once-${name}.png`, fullPage: true })
+const VIEWPORT = { width: 1280, height: 900 }
 
-async function openApp(browser: Browser, userDataDir?: string) {
-  app = await startBrowserModeApp({ secretStore: 'memory', ...(userDataDir ? { userDataDir } : {}) })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  await page.goto(app.url)
-}
-
-test.beforeAll(async ({ browser }) => {
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-key-once-'))
-  await writeFile(join(filesDir, 'will.txt'), 'The will is in the blue folder.\n')
-  await openApp(browser)
+const test = journey.extend<{
+  /** The owner kit's words read (and the kit closed), then the app started again on its folder. */
+  restarted: { page: Page; ownerWords: string[] }
+}>({
+  restarted: async ({ localVault, page, browser }, use) => {
+    await openOwnerKit(page)
+    const kit = page.frameLocator('iframe.kit-frame')
+    await expect(kit.locator('ol.words .w').first()).toBeVisible()
+    const ownerWords = await kit.locator('ol.words .w').allTextContents()
+    await page.keyboard.press('Escape')
+    await page.close()
+    const again = await startAgain(localVault.app, browser, { secretStore: 'memory', viewport: VIEWPORT })
+    await use({ page: again.page, ownerWords })
+    await again.page.close()
+    await again.app.stop()
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
+test.use({ appOptions: { secretStore: 'memory' }, viewport: VIEWPORT })
 
-test('names are hidden from the service by default; the Files tab says what opting in tells it', async () => {
+test('names are hidden from the service by default; the Files tab says what opting in tells it', async ({
+  page,
+  ownApp,
+}) => {
+  await page.goto(ownApp.url)
   await page.getByLabel('Your e-mail address').fill('owner@example.com')
   await page.getByRole('button', { name: 'Start locally' }).click()
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 20_000 })
   await openOwnerKit(page)
   const kit = page.frameLocator('iframe.kit-frame')
   await expect(kit.locator('ol.words .w').first()).toBeVisible()
-  ownerWords = await kit.locator('ol.words .w').allTextContents()
+  // (The words are for the restart below; its fixture reads them the same way.)
   await page.keyboard.press('Escape')
 
   await page.getByRole('tab', { name: 'Assets' }).click()
@@ -53,19 +51,16 @@ test('names are hidden from the service by default; the Files tab says what opti
   await expect(names).toContainText('Off (recommended)')
   await optIn.check()
   await expect(names).toContainText('the service learns the name, folder path, type and modification time')
-  await shot('1-real-names-on')
+  await shot(page, '1-real-names-on')
   await optIn.uncheck()
   await expect(names).toContainText('Off (recommended)')
-  await shot('2-names-hidden')
+  await shot(page, '2-names-hidden')
 })
 
 test('after a restart without a keychain the vault asks for its owner kit; the kit brings the same key back', async ({
-  browser,
+  restarted,
 }) => {
-  const dataDir = app.userDataDir
-  await page.close()
-  await app.stop({ keepData: true })
-  await openApp(browser, dataDir)
+  const { page, ownerWords } = restarted
   await expect(page.getByTestId('vault-card')).toHaveCount(1, { timeout: 20_000 })
   await page.getByTestId('vault-card').getByRole('button').first().click()
   const lost = page.getByTestId('key-lost')
@@ -73,7 +68,7 @@ test('after a restart without a keychain the vault asks for its owner kit; the k
     'The key of this vault is not on this computer any more: import the owner kit.',
   )
   await expect(lost).toContainText('went when the app closed')
-  await shot('3-key-lost')
+  await shot(page, '3-key-lost')
   // The Assets tab gives the same one instruction (issue 30, point 3), and leads to it.
   await page.getByRole('tab', { name: 'Assets' }).click()
   const noKey = page.getByTestId('upload-no-key')
