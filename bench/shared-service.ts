@@ -7,7 +7,7 @@
 //   3. a scheduler tick run by both instances at the same moment over vaults whose releases are due.
 // The last line printed is one JSON object with the figures.
 import { type ChildProcess, execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -137,7 +137,12 @@ async function main(): Promise<void> {
     )
 
     const sqlite = await serve(cli, ['--data-dir', sqliteDir])
-    const pair = await Promise.all(instanceDirs.map((dir) => serve(cli, ['--data-dir', dir, ...shared])))
+    const first = await serve(cli, ['--data-dir', instanceDirs[0]!, ...shared])
+    // Instances sharing a database share its mail key (the outbox is sealed with the key the first one
+    // made), so the second gets a copy, as an operator gives it.
+    mkdirSync(instanceDirs[1]!, { recursive: true })
+    copyFileSync(join(instanceDirs[0]!, 'mail.key'), join(instanceDirs[1]!, 'mail.key'))
+    const pair = [first, await serve(cli, ['--data-dir', instanceDirs[1]!, ...shared])]
     children.push(sqlite.child, ...pair.map((p) => p.child))
 
     // 1. Reads: one SQLite instance, one instance on PostgreSQL alone, and the pair on it.
