@@ -40,8 +40,7 @@ import { parseArgs } from 'node:util'
 import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
 import { type AeadBackendName, cipherByName } from '../src/node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../src/node-cipher/file-read-worker'
-import { decryptStream, encryptStream } from '../src/vault-format/file-cipher'
-import { generateVaultKey } from '../src/vault-format/vault-key'
+import { decryptStream, encryptStream, generateVaultKey } from '../src/vault-format'
 
 const self = fileURLToPath(import.meta.url)
 const VAULT_ID = 'bench-vault'
@@ -139,18 +138,25 @@ async function bundleChild(dir: string): Promise<void> {
   })
 }
 
-/** CPU seconds of the waited-for children so far (Linux: /proc/self/stat cutime + cstime), else null. */
-const clockTicks = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
-  } catch {
-    return 100
+// Asked for on first use, by the parent only: at module level every child ran `getconf` too, and its
+// CPU (a process start) was counted in ours.
+let clockTicks: number | undefined
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+    } catch {
+      clockTicks = 100
+    }
   }
-})()
+  return clockTicks
+}
+/** CPU seconds of the waited-for children so far (Linux: /proc/self/stat cutime + cstime), else null. */
 function childrenCpuSeconds(): number | null {
   try {
+    const ticks = ticksPerSecond() // before reading: getconf is a waited-for child too
     const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[13]) + Number(fields[14])) / clockTicks
+    return (Number(fields[13]) + Number(fields[14])) / ticks
   } catch {
     return null
   }

@@ -1,11 +1,12 @@
 // The hot path: node:crypto AES-256-GCM (AES-NI), one cipher object per 16 KiB chunk. ~1.7 GB/s on
-// one core, against ~50 MB/s for the library's pure-JS default.
-import { createCipheriv, createDecipheriv } from 'node:crypto'
-import type { AeadBackend } from '../vault-format/aead-backend'
-import { chunkNonce, TAG_SIZE } from '../vault-format/chunked-format'
+// one core, against ~50 MB/s for the library's pure-JS default. A stream's chunks share one KeyObject:
+// each cipher object then skips converting and copying the raw key (about 5% of the cipher's CPU).
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto'
+import type { AeadBackend } from '../vault-format'
+import { chunkNonce, TAG_SIZE } from '../vault-format'
 
 function sealInto(
-  key: Uint8Array,
+  key: Uint8Array | KeyObject,
   nonce: Uint8Array,
   plaintext: Uint8Array,
   out: Uint8Array,
@@ -21,7 +22,12 @@ function sealInto(
   out.set(cipher.getAuthTag(), offset + body.length + tail.length)
 }
 
-function open(key: Uint8Array, nonce: Uint8Array, sealed: Uint8Array, aad?: Uint8Array): Uint8Array | null {
+function open(
+  key: Uint8Array | KeyObject,
+  nonce: Uint8Array,
+  sealed: Uint8Array,
+  aad?: Uint8Array,
+): Uint8Array | null {
   if (sealed.length < TAG_SIZE) return null
   const split = sealed.length - TAG_SIZE
   const decipher = createDecipheriv('aes-256-gcm', key, nonce)
@@ -41,10 +47,11 @@ export const nodeAeadBackend: AeadBackend = {
   diagnosisBudgetBytes: 160 * 1024 * 1024,
   create(key, baseNonce) {
     const nonce = new Uint8Array(baseNonce.length)
+    const keyObject = createSecretKey(key)
     return {
       sealInto: (index, plaintext, out, offset) =>
-        sealInto(key, chunkNonce(baseNonce, index, nonce), plaintext, out, offset),
-      open: (index, sealed) => open(key, chunkNonce(baseNonce, index, nonce), sealed),
+        sealInto(keyObject, chunkNonce(baseNonce, index, nonce), plaintext, out, offset),
+      open: (index, sealed) => open(keyObject, chunkNonce(baseNonce, index, nonce), sealed),
     }
   },
   seal(key, nonce, plaintext, aad) {
