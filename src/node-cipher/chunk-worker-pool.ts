@@ -3,7 +3,7 @@
 // chunk-worker.ts.
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
-import type { BatchJob, BatchResult, ChunkBatchRunner } from '../vault-format/chunk-batch'
+import type { BatchJob, BatchResult, ChunkBatchRunner } from '../vault-format'
 import type { ChunkWorkerJob } from './chunk-worker'
 import { startWorker } from './worker-module'
 

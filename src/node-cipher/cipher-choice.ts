@@ -2,9 +2,8 @@
 // node:crypto's AES-GCM, and the worker pool where spare cores make it pay. Spread it into the
 // options: encryptStream(source, { vaultKey, vaultId, identity, ...nodeCipher() }).
 import { availableParallelism } from 'node:os'
-import { nobleAeadBackend } from '../vault-format/aead-noble'
-import type { CipherImplementation } from '../vault-format/chunk-batch'
-import { FileCipherError } from '../vault-format/format-errors'
+import type { CipherImplementation } from '../vault-format'
+import { FileCipherError, nobleAeadBackend } from '../vault-format'
 import { nodeAeadBackend } from './aead-node'
 import { type ChunkWorkerPool, sharedChunkWorkerPool } from './chunk-worker-pool'
 

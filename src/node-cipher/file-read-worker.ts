@@ -6,13 +6,21 @@
 // The thread runs file-read-thread.ts.
 import { basename } from 'node:path'
 import type { Worker } from 'node:worker_threads'
-import { concatBytes } from '../vault-format/bytes'
-import { BATCH_PLAIN, BATCH_SEALED } from '../vault-format/chunk-batch'
-import { CHUNK_SIZE, deriveMessageKeys, MAX_CHUNKS } from '../vault-format/chunked-format'
-import { type FileEncryptOptions, fileContext, fileSalt } from '../vault-format/file-context'
-import { encodeIdentity, type FileIdentity, stampWriteTime } from '../vault-format/file-identity'
-import { FileCipherError } from '../vault-format/format-errors'
-import { deriveFilesKey } from '../vault-format/vault-key'
+import {
+  BATCH_PLAIN,
+  BATCH_SEALED,
+  CHUNK_SIZE,
+  deriveFilesKey,
+  deriveMessageKeys,
+  encodeIdentity,
+  FileCipherError,
+  type FileEncryptOptions,
+  type FileIdentity,
+  fileContext,
+  fileSalt,
+  MAX_CHUNKS,
+  stampWriteTime,
+} from '../vault-format'
 import type { ReadMessage, ReadRequest } from './file-read-thread'
 import { startWorker } from './worker-module'
 
@@ -319,7 +327,7 @@ export function encryptFileInWorker(
   return new WorkerFileStream({
     path,
     opts: { ...opts, size: opts.identity.size },
-    first: concatBytes(salt, commitment),
+    first: Buffer.concat([salt, commitment]),
     seal: { key, baseNonce, prefix },
   })
 }

@@ -7,7 +7,7 @@ import {
   type FileCipherOptions,
   type FileEncryptOptions,
   type FileIdentity,
-} from '../vault-format/file-cipher'
+} from '../vault-format'
 import { nodeCipher } from './cipher-choice'
 
 /** Write the file's bytes, read a format-2 blob. */

@@ -3,7 +3,7 @@
 // both dropped on the page. Only files ending in .vault are considered; their names serve the report
 // and, for the old blobs that carry no path of their own, the name to save under (as the recovery tool
 // does); every other name comes from inside the authenticated blobs.
-import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
+import { ENCRYPTED_FILE_SUFFIX } from '../vault-format'
 import type { PageBlob, PageSource } from './page-source'
 
 /** What the page needs of a File (a browser File, or a test's stand-in). */

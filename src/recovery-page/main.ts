@@ -3,7 +3,7 @@
 // files are, the guardians' kits, then the files decrypted, checked and written, with the recovery
 // tool's report. No request of its own making: the remote sources ask only what the heir typed.
 import { AppError } from '../shared/app-error'
-import { shownTime } from '../vault-format/recovery-plan'
+import { shownTime } from '../vault-format'
 import { droppedFiles, type LocalFile, localSource, vaultFiles } from './local-source'
 import { checkKit, type KitCheck, keyFromKits, kitsSummary } from './page-kits'
 import { type PageFileResult, type PageRun, type PageWriter, recoverInPage } from './page-recovery'

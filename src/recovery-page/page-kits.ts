@@ -4,9 +4,7 @@
 // combined with the format's own rules (a kit that does not read, or of another set, is left out and
 // said when the others are enough); the owner's recovery kit opens the vault alone.
 import { AppError } from '../shared/app-error'
-import { ShareInputError } from '../vault-format/format-errors'
-import { decodeKitWords, decodeOwnerKitWords } from '../vault-format/share-words'
-import { combineShareWords } from '../vault-format/vault-shares'
+import { combineShareWords, decodeKitWords, decodeOwnerKitWords, ShareInputError } from '../vault-format'
 import type { PageText } from './page-text'
 
 /** A kit as the check read it. */

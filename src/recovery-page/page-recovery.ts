@@ -8,22 +8,23 @@
 // content), else removed.
 import { AppError } from '../shared/app-error'
 import { confinedSegments, OutputNames, windowsSafeSegment } from '../shared/portable-names'
-import { webCryptoBatchRunner } from '../vault-format/aead-webcrypto'
-import { contentHash } from '../vault-format/arweave-ref'
-import type { ChunkBatchRunner } from '../vault-format/chunk-batch'
-import { plaintextLength } from '../vault-format/chunked-format'
-import { openEncryptedFile, openVaultBlob } from '../vault-format/file-cipher'
-import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
-import { FileCipherError } from '../vault-format/format-errors'
+import type { ChunkBatchRunner } from '../vault-format'
 import {
   type CopyOutcome,
+  contentHash,
+  ENCRYPTED_FILE_SUFFIX,
+  FileCipherError,
   type ManifestUsed,
+  openEncryptedFile,
+  openVaultBlob,
+  plaintextLength,
   RecoveryPlan,
   type SurveyedBlob,
   type SurveyedCopy,
   shownTime,
   surveyOpened,
-} from '../vault-format/recovery-plan'
+  webCryptoBatchRunner,
+} from '../vault-format'
 import type { PageBlob } from './page-source'
 
 /** Where recovered files go: a folder the heir chose, or downloads. */

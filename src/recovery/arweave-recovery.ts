@@ -29,8 +29,7 @@ import {
   searchBody,
 } from '../shared/arweave-search'
 import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
-import { arweaveVaultRef } from '../vault-format/arweave-ref'
-import { plaintextLength } from '../vault-format/chunked-format'
+import { arweaveVaultRef, plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'

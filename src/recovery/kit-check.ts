@@ -4,10 +4,8 @@
 import { readFile } from 'node:fs/promises'
 import { checkKitByLink } from '../service-client/kit-checks'
 import type { KitCheckResult } from '../shared/api'
-import { ShareInputError } from '../vault-format/format-errors'
-import { kitCheckCodeOf } from '../vault-format/kit-check'
-import type { GuardianShare } from '../vault-format/share-envelope'
-import { decodeShareWords } from '../vault-format/share-words'
+import type { GuardianShare } from '../vault-format'
+import { decodeShareWords, kitCheckCodeOf, ShareInputError } from '../vault-format'
 import { RecoveryInputError, readQrImage } from './recovery-key'
 
 export interface KitCheckSource {

@@ -9,11 +9,14 @@ import { VaultApiClient, VaultApiError } from '../service-client'
 import { checkServiceAddress } from '../service-client/service-address'
 import type { RehearsalTicket } from '../shared/api'
 import { AppError } from '../shared/app-error'
-import { decodeKitWords, plaintextLength } from '../vault-format'
-import { identityRecordLength } from '../vault-format/file-identity'
-import { FileCipherError } from '../vault-format/format-errors'
-import { rehearsalProof } from '../vault-format/rehearsal-proof'
-import { combinePracticeWords } from '../vault-format/vault-shares'
+import {
+  combinePracticeWords,
+  decodeKitWords,
+  FileCipherError,
+  identityRecordLength,
+  plaintextLength,
+  rehearsalProof,
+} from '../vault-format'
 import { createNewFile, makeConfinedFolders, outputRoot } from './confined-write'
 import { DOWNLOADS_FOLDER } from './heir-recovery'
 import { writeRecoveredBlob } from './recovery-writer'

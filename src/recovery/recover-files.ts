@@ -8,9 +8,12 @@
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
-import { plaintextLength } from '../vault-format/chunked-format'
-import { ENCRYPTED_FILE_SUFFIX } from '../vault-format/file-context'
-import { FileCipherError, type FileCipherErrorReason } from '../vault-format/format-errors'
+import {
+  ENCRYPTED_FILE_SUFFIX,
+  FileCipherError,
+  type FileCipherErrorReason,
+  plaintextLength,
+} from '../vault-format'
 import { confinedPath, OutputNames } from './portable-names'
 import {
   type CopyOutcome,

@@ -4,10 +4,7 @@ import { readFile } from 'node:fs/promises'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { AppError } from '../shared/app-error'
-import { ShareInputError } from '../vault-format/format-errors'
-import { decodeOwnerKitWords } from '../vault-format/share-words'
-import { vaultFingerprint } from '../vault-format/vault-key'
-import { combineShareWords } from '../vault-format/vault-shares'
+import { combineShareWords, decodeOwnerKitWords, ShareInputError, vaultFingerprint } from '../vault-format'
 
 export interface RecoveryKeySources {
   /** Each entry: one guardian's words, as typed. */

@@ -2,8 +2,7 @@
 // vault-format/recovery-plan.ts's (docs/FORMAT.md 3.11), shared with the heir's recovery page.
 import { createReadStream } from 'node:fs'
 import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
-import { openVaultBlob } from '../vault-format/file-cipher'
-import { type SurveyedBlob, surveyOpened } from '../vault-format/recovery-plan'
+import { openVaultBlob, type SurveyedBlob, surveyOpened } from '../vault-format'
 
 export {
   type CopyOutcome,
@@ -14,7 +13,7 @@ export {
   type SurveyedBlob,
   type SurveyedCopy,
   shownTime,
-} from '../vault-format/recovery-plan'
+} from '../vault-format'
 
 /**
  * Opens an encrypted file far enough to know what it holds (the records of a file or a bundle, or a

@@ -20,9 +20,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
-import type { OpenedBundle } from '../vault-format/file-bundle'
-import { openEncryptedFile } from '../vault-format/file-cipher'
-import { FileCipherError, type FileCipherErrorReason } from '../vault-format/format-errors'
+import type { OpenedBundle } from '../vault-format'
+import { FileCipherError, type FileCipherErrorReason, openEncryptedFile } from '../vault-format'
 import {
   createNewFile,
   localTempName,

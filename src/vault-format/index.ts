@@ -9,6 +9,8 @@ export { arweaveVaultRef, contentHash } from './arweave-ref'
 export type { ByteSource } from './byte-queue'
 export {
   BATCH_CHUNKS,
+  BATCH_PLAIN,
+  BATCH_SEALED,
   type BatchJob,
   type BatchResult,
   type ChunkBatchRunner,
@@ -19,8 +21,10 @@ export {
 export {
   CHUNK_SIZE,
   chunkNonce,
+  deriveMessageKeys,
   encryptedLength,
   HEADER_SIZE,
+  MAX_CHUNKS,
   plaintextLength,
   SEALED_CHUNK_SIZE,
   TAG_SIZE,
@@ -61,7 +65,8 @@ export {
   openEncryptedFile,
   openVaultBlob,
 } from './file-cipher'
-export type { BundleFormatVersion } from './file-context'
+export { type BundleFormatVersion, fileSalt, manifestContext } from './file-context'
+export { encodeIdentity, identityRecordLength, stampWriteTime } from './file-identity'
 export {
   FileCipherError,
   type FileCipherErrorReason,

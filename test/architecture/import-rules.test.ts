@@ -126,6 +126,21 @@ function violations(file: string): string[] {
   return found
 }
 
+/**
+ * The format library has one door, src/vault-format/index.ts (its README): a file outside the folder
+ * that imports one of its files by name reaches past it. Returns what `file` reaches into.
+ */
+function deepFormatImports(file: string, specs: string[]): string[] {
+  if (within(file, 'vault-format')) return []
+  return specs
+    .filter((spec) => spec.startsWith('.'))
+    .filter((spec) => {
+      const rel = relative(join(SRC, 'vault-format'), resolve(dirname(file), spec))
+      return rel !== '' && rel !== 'index' && rel !== 'index.ts' && !rel.startsWith('..')
+    })
+    .map((spec) => `${relative(ROOT, file)} imports '${spec}': import from the folder's index.ts instead`)
+}
+
 describe('import rules of src/', () => {
   const files = sourceFiles(SRC)
 
@@ -171,6 +186,17 @@ describe('import rules of src/', () => {
     }
     for (const file of files) if (!state.has(file)) visit(file, [file])
     expect(circles).toEqual([])
+  })
+
+  it('nothing outside vault-format imports its files past index.ts', () => {
+    expect(files.flatMap((file) => deepFormatImports(file, importsOf(file)))).toEqual([])
+  })
+
+  it('the door rule sees a deep import, and lets the door and the folder itself through', () => {
+    const outside = join(SRC, 'recovery/heir-recovery.ts')
+    expect(deepFormatImports(outside, ['../vault-format/file-cipher'])).toHaveLength(1)
+    expect(deepFormatImports(outside, ['../vault-format', '../vault-format/index', '../shared/x'])).toEqual([])
+    expect(deepFormatImports(join(SRC, 'vault-format/file-cipher.ts'), ['./chunk-batch'])).toEqual([])
   })
 
   it('the vault format uses no Node-only global', () => {

@@ -24,8 +24,8 @@ import {
   decodeKitWords,
   decodeShareWords,
   ENCRYPTED_FILE_SUFFIX,
+  kitCheckCodeOf,
 } from '../../../vault-format'
-import { kitCheckCodeOf } from '../../../vault-format/kit-check'
 import { asAppError, type EventHub, type HandlerTable } from './handler-table'
 import { checkedPaths } from './upload-handlers'
 

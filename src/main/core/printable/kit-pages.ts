@@ -3,11 +3,8 @@
 // Written for a person opening a drawer years from now, without assuming any company still exists.
 
 import { isolateName, isolateNameHtml } from '../../../shared/untrusted-text'
-import { ENCRYPTED_FILE_SUFFIX } from '../../../vault-format/file-context'
-import { kitCheckCodeOf } from '../../../vault-format/kit-check'
-import type { GuardianShare } from '../../../vault-format/share-envelope'
-import { wordsFor } from '../../../vault-format/share-words'
-import { vaultFingerprint } from '../../../vault-format/vault-key'
+import type { GuardianShare } from '../../../vault-format'
+import { ENCRYPTED_FILE_SUFFIX, kitCheckCodeOf, vaultFingerprint, wordsFor } from '../../../vault-format'
 import { escapeXml, shareQrSvg } from './share-qr'
 
 export interface GuardianKitInput {

@@ -1,8 +1,7 @@
 // QR codes carry the same words as the kit, in capitals (QR alphanumeric mode packs them densely).
 // Any phone camera shows them as plain words, so a QR is readable without this app.
 import QRCode from 'qrcode'
-import type { RecoveryEnvelope } from '../../../vault-format/share-envelope'
-import { wordsFor } from '../../../vault-format/share-words'
+import { type RecoveryEnvelope, wordsFor } from '../../../vault-format'
 
 export function recoveryQrText(envelope: RecoveryEnvelope): string {
   return wordsFor(envelope).join(' ').toUpperCase()

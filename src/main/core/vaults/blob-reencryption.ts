@@ -22,9 +22,10 @@ import {
   encryptManifest,
   FileCipherError,
   fileContext,
+  fileSalt,
+  manifestContext,
   openVaultBlob,
 } from '../../../vault-format'
-import { fileSalt, manifestContext } from '../../../vault-format/file-context'
 import { buildMultipartBody, type MultipartBody } from '../uploads/multipart-body'
 
 /** An asset as listed, with the metadata object the service keeps beside it. */

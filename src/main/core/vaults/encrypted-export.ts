@@ -18,8 +18,7 @@ import {
 import { portableKey, windowsSafeSegment } from '../../../recovery/portable-names'
 import type { Asset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
-import { plaintextLength } from '../../../vault-format/chunked-format'
-import { ENCRYPTED_FILE_SUFFIX } from '../../../vault-format/file-context'
+import { ENCRYPTED_FILE_SUFFIX, plaintextLength } from '../../../vault-format'
 
 /** The sub-folder holding the .vault files. */
 export const EXPORT_BLOBS_FOLDER = 'encrypted-files'

@@ -22,7 +22,7 @@ import { type RecoveredBlob, RecoveryWriteError, writeRecoveredBlob } from '../.
 import { VaultApiError } from '../../../service-client'
 import { AppError } from '../../../shared/app-error'
 import type { FileSaveReport } from '../../../shared/ipc/vault-types'
-import { FileCipherError } from '../../../vault-format/format-errors'
+import { FileCipherError } from '../../../vault-format'
 
 /** What a save reads from the service. */
 export interface FileSaveSource {

@@ -12,11 +12,12 @@ import type { GuardianKitInfo } from '../../../shared/ipc/vault-types'
 import {
   decodeShareWords,
   encodeShareWords,
+  kitCheckCodeHash,
+  kitCheckCodeOf,
   openKitWords,
   sealKitWords,
   splitVaultKey,
 } from '../../../vault-format'
-import { kitCheckCodeHash, kitCheckCodeOf } from '../../../vault-format/kit-check'
 import { shippedRecoveryPageSha256 } from '../printable/recovery-page-digest'
 import { readJsonFile, writeFileAtomic } from '../storage/json-file'
 
