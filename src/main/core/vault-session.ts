@@ -9,7 +9,8 @@
 //                                       localService?, window?, events? })
 //   s.connections   list() active() add() replaceKey() rename() remove() switchTo() hasKey()
 //   s.vaults        list() get() create() remove() configureRelease() checkIn() cancelRelease()
-//                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection)
+//                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection);
+//                   each owns what it writes (deadline, device record, history): handlers only call them
 //   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
 //   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
 //   s.rotation      estimate() start() pause() resume() abandon() status(): rotating a vault's key
@@ -18,120 +19,59 @@
 //   s.start() s.onResume() s.onUnlock() s.applySettings() await s.close()
 //   s.events        in-process: 'tray', 'notice', 'upload-item', 'vault', 'alarm', 'reminder', ...
 //
+// The session is the composition; each job is its own file: opening the parts (session-parts.ts),
+// the connections (session-connections.ts), what the window sees of the vaults (vaults/vault-board.ts),
+// notices and the history's appends (vaults/owner-notices.ts), kits from the held key
+// (vaults/kit-making.ts), and which report moves which part (session-wiring.ts).
 // Errors thrown by these calls are AppErrors (VaultApiError, ConnectionError, VaultKeyError...).
-import { EventEmitter } from 'node:events'
+import type { EventEmitter } from 'node:events'
 import { join } from 'node:path'
-import { type RetryNotice, VaultApiClient, VaultApiError, type VaultDetails } from '../../service-client'
-import { RequestPacer } from '../../service-client/request-pacer'
+import type { VaultDetails } from '../../service-client'
 import { AppError } from '../../shared/app-error'
-import { runwayMonths } from '../../shared/check-in-reserve'
 import { eventChannels } from '../../shared/ipc/contract'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/ipc/settings'
 import type {
   ActivityEntry,
-  AppNotice,
   ConnectionInfo,
   ConnectionStatus,
   KeyStorageInfo,
-  LostVaultKey,
   TrayView,
-  UploadItemView,
   VaultsSnapshot,
   VaultView,
 } from '../../shared/ipc/vault-types'
-import { decodeOwnerKitWords } from '../../vault-format'
+import type { ConnectionRegistry, ConnectionSummary } from './connections'
+import type { EventHub } from './ipc/handler-table'
+import type { LocalService } from './local-service'
+import { SessionConnections } from './session-connections'
 import {
-  type AddConnectionRequest,
-  ConnectionError,
-  ConnectionRegistry,
-  type ConnectionSummary,
-} from './connections'
-import { EventHub } from './ipc/handler-table'
-import { type LocalService, NO_LOCAL_SERVICE } from './local-service'
-import { describeSecretStore, openSecretStore, type SecretBox } from './storage/secret-store'
-import { VaultKeyRecords, VaultKeyStore } from './storage/vault-key-store'
+  clockNow,
+  openSessionParts,
+  reminderConfig,
+  type SessionEvents,
+  type SessionParts,
+  type VaultSessionOptions,
+} from './session-parts'
+import { wireSession } from './session-wiring'
+import type { VaultKeyStore } from './storage/vault-key-store'
 import { OwnerUploads } from './uploads/owner-uploads'
-import { type BatchCounts, UploadQueue } from './uploads/upload-queue'
-import type { UploadItem } from './uploads/upload-records'
-import { type ActivityInput, ActivityLog, MAX_NAMES } from './vaults/activity-log'
-import { CheckInDeadlines } from './vaults/checkin-deadlines'
-import { CheckInReminders, type ReminderConfig, type ReminderDue } from './vaults/checkin-schedule'
-import { DeviceRecords } from './vaults/device-records'
+import type { UploadQueue } from './uploads/upload-queue'
+import type { ActivityInput, ActivityLog } from './vaults/activity-log'
+import type { CheckInDeadlines } from './vaults/checkin-deadlines'
+import type { CheckInReminders } from './vaults/checkin-schedule'
+import type { DeviceRecords } from './vaults/device-records'
 import { GuardianKits } from './vaults/guardian-kits'
 import { KeyRotation } from './vaults/key-rotation'
-import { KeyRotationStore } from './vaults/key-rotation-store'
-import { registerKitChecks } from './vaults/kit-check-registration'
+import { KitMaking } from './vaults/kit-making'
+import { OwnerNotices } from './vaults/owner-notices'
 import { ReadinessFacts } from './vaults/readiness-facts'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
 import { UnlockCheckInWiring } from './vaults/unlock-check-in-wiring'
-import {
-  batchEndNotice,
-  claimNotice,
-  creditsLowNotice,
-  releasingNotice,
-  reminderNotice,
-  storageProblemNotice,
-  unlockCheckInFailedNotice,
-} from './vaults/vault-notices'
+import { VaultBoard } from './vaults/vault-board'
+import { storageProblemNotice, unlockCheckInFailedNotice } from './vaults/vault-notices'
 import { type VaultOperations, vaultOperations } from './vaults/vault-operations'
-import { trayView, vaultLabel, vaultName, vaultView } from './vaults/vault-view'
-import type { ClaimAlarm, ReleaseAlarm, VaultStateChange } from './vaults/vault-watcher'
-import { VaultWatcher } from './vaults/vault-watcher'
+import type { VaultWatcher } from './vaults/vault-watcher'
 
-/** The session's events in this process (the shells use 'tray', 'notice' and 'upload-item'). */
-export interface SessionEvents {
-  /** What the tray shows, after every change of the vaults the window sees. */
-  tray: [TrayView]
-  /** A notice for a desktop notification (only when the owner allows notifications). */
-  notice: [AppNotice]
-  /** An upload item changed (with its path on this computer). */
-  'upload-item': [UploadItem]
-  vault: [VaultDetails]
-  'vault-state': [VaultStateChange]
-  reminder: [ReminderDue]
-  alarm: [ReleaseAlarm]
-  'claim-alarm': [ClaimAlarm]
-  retrying: [RetryNotice & { connectionId: string }]
-  connections: [ConnectionSummary[]]
-}
-
-export interface VaultSessionOptions {
-  userDataDir: string
-  /** Electron safeStorage behind an interface; without it keys fall back to memory when no keychain. */
-  secretBox?: SecretBox
-  /** false: skip the OS keychain (tests, or a machine without a Secret Service). */
-  useKeychain?: boolean
-  now?: () => number
-  /** The settings as saved (the defaults otherwise). */
-  settings?: Settings
-  /** The Vault Service this process can run ("Start locally"); without it nothing is local. */
-  localService?: LocalService
-  /** Where contract events for the window go (the facade's hub). */
-  window?: EventHub
-  /** Where the session's own events go (the facade's, so a shell can listen before it opens). */
-  events?: EventEmitter<SessionEvents>
-}
-
-/** Below this many months of check-ins, a notification warns (once a week). */
-const CREDITS_LOW_MONTHS = 3
-const CREDITS_LOW_REPEAT_MS = 7 * 24 * 3600_000
-
-interface SessionParts {
-  events: EventEmitter<SessionEvents>
-  window: EventHub
-  registry: ConnectionRegistry
-  pacers: Map<string, RequestPacer>
-  secretStore: VaultSession['secretStore']
-  vaultKeys: VaultKeyStore
-  deadlines: CheckInDeadlines
-  reminders: CheckInReminders
-  watcher: VaultWatcher
-  queue: UploadQueue
-  records: DeviceRecords
-  activity: ActivityLog
-  localService: LocalService
-  rotations: KeyRotationStore
-}
+export type { SessionEvents, VaultSessionOptions }
 
 export class VaultSession {
   readonly events: EventEmitter<SessionEvents>
@@ -157,21 +97,17 @@ export class VaultSession {
   readonly releaseActions = new Set<string>()
 
   readonly #registry: ConnectionRegistry
-  readonly #pacers: Map<string, RequestPacer>
   readonly #deadlines: CheckInDeadlines
   readonly #queue: UploadQueue
   readonly #window: EventHub
   readonly #now: () => number
   #settings: Settings
-  #fetchedAt: string | null = null
-  #error: VaultsSnapshot['error'] = null
-  #keyMissing = new Set<string>()
-  readonly #keyOnDevice = new Map<string, boolean>()
-  readonly #keyFingerprint = new Map<string, string | undefined>()
-  readonly #keyLost = new Map<string, LostVaultKey>()
-  #emitTimer: ReturnType<typeof setTimeout> | undefined
+  /** What the window sees of the vaults, and telling it. */
+  readonly #board: VaultBoard
   readonly #refreshTimers = new Map<string, ReturnType<typeof setTimeout>>()
-  #activityProblemTold: string | undefined
+  /** What the owner is told and what the history keeps. */
+  readonly #notices: OwnerNotices
+  readonly #kitMaking: KitMaking
 
   private constructor(options: VaultSessionOptions, parts: SessionParts) {
     this.events = parts.events
@@ -184,12 +120,57 @@ export class VaultSession {
     this.localService = parts.localService
     this.kits = new GuardianKits(join(options.userDataDir, 'guardian-kits'))
     this.#registry = parts.registry
-    this.#pacers = parts.pacers
     this.#deadlines = parts.deadlines
     this.#queue = parts.queue
     this.#window = parts.window
     this.#now = options.now ?? clockNow
     this.#settings = options.settings ?? DEFAULT_SETTINGS
+    this.#board = new VaultBoard({
+      watcher: this.watcher,
+      records: this.records,
+      vaultKeys: this.vaultKeys,
+      facts: () => this.facts,
+      keyStorage: () => this.keyStorage,
+      fileCount: (vaultId) => this.uploads.knownFileCount(vaultId),
+      activeConnectionId: () => this.#registry.active()?.id,
+      window: this.#window,
+      tray: (view) => this.events.emit('tray', view),
+      now: this.#now,
+      dueSoonDays: () => Math.max(1, ...this.#settings.reminderDaysBefore),
+    })
+    this.#kitMaking = new KitMaking({
+      vaultKeys: this.vaultKeys,
+      kits: this.kits,
+      records: this.records,
+      vaults: () => this.vaults,
+      facts: () => this.facts,
+    })
+    this.#notices = new OwnerNotices({
+      window: this.#window,
+      desktop: (notice) => this.events.emit('notice', notice),
+      notificationsOn: () => this.#settings.notifications,
+      activity: this.activity,
+      records: this.records,
+      watcher: this.watcher,
+      now: this.#now,
+      view: (vault) => this.#board.view(vault),
+      labelOf: (vaultId) => this.#board.labelOf(vaultId),
+      service: () => this.facts.service,
+      uploads: () => this.#queue.list(),
+      releaseActions: this.releaseActions,
+    })
+    this.connections = new SessionConnections({
+      registry: this.#registry,
+      pacers: parts.pacers,
+      localService: this.localService,
+      watcher: this.watcher,
+      reminders: this.reminders,
+      window: this.#window,
+      secretStoreKind: this.secretStore.kind,
+      keyStorage: () => this.keyStorage,
+      service: () => this.facts.service,
+      listed: () => this.#connectionsListed(),
+    })
     this.vaults = vaultOperations({
       client: () => this.#registry.client(),
       watcher: this.watcher,
@@ -220,7 +201,7 @@ export class VaultSession {
       },
       recordActivity: (input) => this.recordActivity(input),
       failed: (vaultId, message) =>
-        this.#notice(unlockCheckInFailedNotice(this.labelOf(vaultId), vaultId, message)),
+        this.#notices.notice(unlockCheckInFailedNotice(this.labelOf(vaultId), vaultId, message)),
     })
     this.facts = new ReadinessFacts({
       now: this.#now,
@@ -228,9 +209,9 @@ export class VaultSession {
       isLocal: (url) => this.localService.isLocal(url),
       client: () => this.#registry.client(),
       kits: this.kits,
-      factsChanged: () => this.#scheduleEmit(),
+      factsChanged: () => this.#board.scheduleEmit(),
       serviceRead: () => {
-        this.#emitNow()
+        this.#board.emitNow()
         this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
       },
     })
@@ -242,211 +223,53 @@ export class VaultSession {
       durableKeys: () => this.keyStorage.durable,
       index: () => this.#queue.index,
       uploadsSettled: () => this.#queue.idle(),
-      remakeKits: (vaultId, key) => this.#remakeKits(vaultId, key),
+      remakeKits: (vaultId, key) => this.#kitMaking.remake(vaultId, key),
       ownerKitSaved: (vaultId, fingerprint) =>
         this.records.get(vaultId).ownerKit?.fingerprint === fingerprint,
       changed: (status) => {
         this.#window.emit(eventChannels.keyRotation, status)
         // The switch changes the key's fingerprint: the views ask for the new owner kit.
-        if (status.phase !== 're-encrypting') void this.#rememberKeyPresence(status.vaultId)
+        if (status.phase !== 're-encrypting') void this.#board.rememberKeyPresence(status.vaultId)
       },
     })
     this.uploads = new OwnerUploads({
       queue: this.#queue,
       connectionId: () => this.#registry.active()?.id,
       window: this.#window,
-      batchEnded: (item, counts) => this.#batchEnded(item, counts),
-      storageProblem: (problem) => this.#notice(storageProblemNotice('upload list', problem)),
+      batchEnded: (item, counts) => this.#notices.batchEnded(item, counts),
+      storageProblem: (problem) => this.#notices.notice(storageProblemNotice('upload list', problem)),
     })
   }
 
   static async open(options: VaultSessionOptions): Promise<VaultSession> {
-    const { userDataDir } = options
-    const now = options.now ?? clockNow
-    const settings = options.settings ?? DEFAULT_SETTINGS
-    const events = options.events ?? new EventEmitter<SessionEvents>()
-    const window = options.window ?? new EventHub()
-    const localService = options.localService ?? NO_LOCAL_SERVICE
-    const opened = await openSecretStore({
-      userDataDir,
-      ...(options.secretBox ? { secretBox: options.secretBox } : {}),
-      ...(options.useKeychain === false ? { loadKeytar: null } : {}),
-    })
-    const secrets = opened.store
-    // One pacer per connection: the service's limits are per API key.
-    const pacers = new Map<string, RequestPacer>()
-    const registry = await ConnectionRegistry.open({
-      userDataDir,
-      secrets,
-      createClient: (c) => {
-        let pacer = pacers.get(c.id)
-        if (!pacer) {
-          pacer = new RequestPacer()
-          pacers.set(c.id, pacer)
-        }
-        return new VaultApiClient({
-          baseUrl: c.serviceUrl,
-          apiKey: c.apiKey,
-          ...(c.prefix ? { prefix: c.prefix } : {}),
-          pacer,
-          onRetry: (notice) => {
-            events.emit('retrying', { ...notice, connectionId: c.id })
-            window.emit(eventChannels.retrying, { text: notice.text, waitSeconds: notice.waitSeconds })
-          },
-        })
-      },
-    })
-    const vaultKeys = new VaultKeyStore(
-      secrets,
-      await VaultKeyRecords.open(join(userDataDir, 'vault-keys.json')),
-    )
-    const deadlines = await CheckInDeadlines.open(userDataDir)
-    const reminders = await CheckInReminders.open({
-      userDataDir,
-      clock: { now },
-      config: reminderConfig(settings),
-    })
-    const watcher = await VaultWatcher.open({ userDataDir, client: () => registry.client(), now })
-    const queue = await UploadQueue.open({
-      userDataDir,
-      clientFor: (connectionId) => registry.client(connectionId),
-      vaultKeys,
-      concurrency: settings.uploadConcurrency,
-      realNameVaults: settings.realNameVaults,
-      now,
-    })
-    // The local service must be up before anything asks it for vaults.
-    const local = registry.list().find((c) => localService.isLocal(c.serviceUrl))
-    if (local) {
-      await localService.start().catch((error: unknown) => {
-        console.error('[vault-desktop] the local Vault Service did not start:', error)
-      })
-      // Without a keychain the key is gone after a restart; the app owns the local service, so it
-      // issues itself a new one instead of asking the owner for a key "Start locally" never showed.
-      if (localService.currentUrl && !(await registry.hasKey(local.id))) {
-        await localService
-          .issueKey()
-          .then(async (apiKey) => {
-            await registry.replaceKey(local.id, apiKey)
-            pacers.delete(local.id)
-            // As after any key change of the active connection: its vaults are read from scratch.
-            if (registry.active()?.id === local.id) readAfresh(watcher, reminders)
-          })
-          .catch((error: unknown) => {
-            console.error('[vault-desktop] could not issue a new key for the local service:', error)
-          })
-      }
-    }
-    const records = await DeviceRecords.open(userDataDir)
-    const activity = await ActivityLog.open(userDataDir, options.now)
-    const rotations = await KeyRotationStore.open(userDataDir, options.now)
-    const session = new VaultSession(options, {
-      events,
-      window,
-      registry,
-      pacers,
-      secretStore: {
-        kind: secrets.kind,
-        fallbackReasons: opened.fallbackReasons,
-        ...describeSecretStore(secrets.kind),
-      },
-      vaultKeys,
-      deadlines,
-      reminders,
-      watcher,
-      queue,
-      records,
-      activity,
-      localService,
-      rotations,
-    })
+    const session = new VaultSession(options, await openSessionParts(options))
     session.#wire()
     return session
   }
 
   #wire(): void {
-    const { watcher, reminders } = this
-    watcher.on('vault', (vault) => {
-      reminders.setVault({
-        vaultId: vault.id,
-        label: this.#labelOf(vault),
-        nextCheckInDue: this.#deadlines.dueOf(vault),
-      })
-      this.events.emit('vault', vault)
-      this.#fetchedAt = new Date(this.#now()).toISOString()
-      this.#error = null
-      void this.#rememberKeyPresence(vault.id)
-      void this.facts.refresh(vault.id, false)
-      this.#warnIfCreditsLow(vault)
-      this.#scheduleEmit()
-    })
-    // An account with no vault: the list was read, there is just nothing in it.
-    watcher.on('listed', () => {
-      this.#fetchedAt = new Date(this.#now()).toISOString()
-      this.#error = null
-      this.#scheduleEmit()
-    })
-    watcher.on('vault-removed', (vaultId) => {
-      reminders.removeVault(vaultId)
-      this.#scheduleEmit()
-    })
-    watcher.on('poll-failed', (failure) => {
-      // Nothing connected yet: the first-run screen says so; no error to show.
-      if (!this.#registry.active() || failure.vaultId !== null) return
-      this.#error = {
-        code: failure.code,
-        message: failure.userMessage,
-        ...(failure.detail !== undefined ? { detail: failure.detail } : {}),
-      }
-      this.#scheduleEmit()
-    })
-    watcher.on('state-change', (change) => {
-      this.events.emit('vault-state', change)
-      this.#recordStateChange(change)
-    })
-    watcher.on('alarm', (alarm) => {
-      this.events.emit('alarm', alarm)
-      this.#notice(releasingNotice(this.labelOf(alarm.vaultId), alarm))
-    })
-    watcher.on('claim-alarm', (alarm) => {
-      this.events.emit('claim-alarm', alarm)
-      // "Thu, 26 Nov 2026": the day is what matters; the service's page and e-mail give the time.
-      this.#notice(
-        claimNotice(this.labelOf(alarm.vaultId), alarm, new Date(alarm.claimedAt).toUTCString().slice(0, 16)),
-      )
-    })
-    reminders.on('due', (due) => {
-      this.events.emit('reminder', due)
-      this.#notice(reminderNotice(due, this.labelOf(due.vaultId)))
-    })
-    this.#queue.on('manifest-problem', ({ vaultId, message }) =>
-      this.#notice({
-        kind: 'upload-failed',
-        title: `${this.labelOf(vaultId)}: the list of files needs attention`,
-        body: message,
-        vaultId,
-      }),
-    )
-    this.#queue.on('item', (item) => {
-      this.events.emit('upload-item', item)
-      // One read of the vault for its new asset count and balance once uploads land.
-      if (item.state === 'done') this.#refreshSoon(item.vaultId)
+    wireSession({
+      watcher: this.watcher,
+      reminders: this.reminders,
+      queue: this.#queue,
+      deadlines: this.#deadlines,
+      events: this.events,
+      board: this.#board,
+      notices: this.#notices,
+      facts: this.facts,
+      connected: () => this.#registry.active() !== undefined,
+      refreshSoon: (vaultId) => this.#refreshSoon(vaultId),
     })
   }
 
-  /** After the connections changed: the new account's vaults are read from scratch. */
-  #connectionsChanged(): void {
-    readAfresh(this.watcher, this.reminders, () => this.#connectionsListed())
-  }
-
+  /** The list changed: what the window saw of the old account goes, the new one is told. */
   #connectionsListed(): void {
     this.events.emit('connections', this.#registry.list())
-    this.#fetchedAt = null
-    this.#error = null
+    this.#board.cleared()
     this.facts.clear()
     void this.facts.refreshService()
     this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
-    this.#emitNow()
+    this.#board.emitNow()
   }
 
   #refreshSoon(vaultId: string): void {
@@ -461,39 +284,8 @@ export class VaultSession {
     )
   }
 
-  // ---- the owner's connections (summaries only: keys stay in the secret store) ----
-
-  readonly connections = {
-    list: (): ConnectionSummary[] => this.#registry.list(),
-    active: (): ConnectionSummary | undefined => this.#registry.active(),
-    hasKey: (id: string) => this.#registry.hasKey(id),
-    add: async (request: AddConnectionRequest): Promise<ConnectionSummary> => {
-      const added = await this.#registry.add(request)
-      this.#connectionsChanged()
-      return added
-    },
-    replaceKey: async (id: string, apiKey: string): Promise<ConnectionSummary> => {
-      const replaced = await this.#registry.replaceKey(id, apiKey)
-      this.#pacers.delete(id)
-      if (this.#registry.active()?.id === id) this.#connectionsChanged()
-      return replaced
-    },
-    rename: async (id: string, label: string): Promise<ConnectionSummary> => {
-      const renamed = await this.#registry.rename(id, label)
-      this.#connectionsListed()
-      return renamed
-    },
-    remove: async (id: string): Promise<void> => {
-      await this.#registry.remove(id)
-      this.#pacers.delete(id)
-      this.#connectionsChanged()
-    },
-    switchTo: async (id: string): Promise<ConnectionSummary> => {
-      const active = await this.#registry.switchTo(id)
-      this.#connectionsChanged()
-      return active
-    },
-  }
+  /** The owner's connections (summaries only: keys stay in the secret store). */
+  readonly connections: SessionConnections
 
   /** The active service's own description and its e-mail test (local service extensions). */
   readonly activeService = {
@@ -501,27 +293,6 @@ export class VaultSession {
     sendTestMail: async () => (await this.#registry.client()).sendTestMail(),
     /** The client itself, for the encrypted export's listing and downloads. */
     client: () => this.#registry.client(),
-  }
-
-  // ---- uploads ----
-
-  /** Every item of a batch of uploads has finished: tell the owner and record it. */
-  #batchEnded(item: UploadItemView, counts: BatchCounts): void {
-    const { done, failed } = counts
-    this.#notice(batchEndNotice(this.labelOf(item.vaultId), item.vaultId, counts))
-    const names: string[] = []
-    for (const i of this.#queue.list()) {
-      if (names.length >= MAX_NAMES) break
-      if (i.batchId === item.batchId && i.state === 'done') names.push(i.relativePath)
-    }
-    this.recordActivity({
-      vaultId: item.vaultId,
-      kind: 'upload',
-      source: 'window',
-      // Retrying the failed files ends the batch again: a new entry only when its counts moved.
-      ref: `upload:${item.batchId}:${done}:${failed}`,
-      detail: { files: done, failed, credits: counts.creditsConsumed, names },
-    })
   }
 
   // ---- vault keys ----
@@ -532,61 +303,18 @@ export class VaultSession {
   }
 
   /** The raw key, for splitting into guardian shares; null when this device does not hold it. */
-  async vaultKey(vaultId: string): Promise<Uint8Array | null> {
-    if (!(await this.vaultKeys.info(vaultId)).present) return null
-    // The store hands out the key only as the owner kit's words; they decode to the key itself.
-    return decodeOwnerKitWords((await this.vaultKeys.exportOwnerKit(vaultId)).words).vaultKey
+  vaultKey(vaultId: string): Promise<Uint8Array | null> {
+    return this.#kitMaking.vaultKey(vaultId)
   }
 
-  /** A new split of a rotated key for the vault's guardians (those the service lists, else those added here). */
-  async #remakeKits(vaultId: string, key: Uint8Array): Promise<number> {
-    const vault = await this.vaults.get(vaultId)
-    let guardians: Array<{ id: string; name: string }>
-    try {
-      guardians = await this.vaults.listGuardians(vaultId)
-    } catch (error) {
-      if (!(error instanceof VaultApiError) || error.status !== 404) throw error
-      guardians = this.records.get(vaultId).guardians ?? []
-    }
-    const kits = await this.kits.regenerate(vaultId, key, vault.sssPreset, guardians)
-    await this.registerKitChecks(vaultId, key)
-    await this.facts.refresh(vaultId)
-    return kits.length
-  }
-
-  /**
-   * Tells the service the current split's kit check code hashes, when it offers kit checks and has not
-   * taken them yet. Never fails the caller: kits work without it, and the next listing of the guardians
-   * tries again.
-   */
-  async registerKitChecks(vaultId: string, key?: Uint8Array): Promise<void> {
-    try {
-      const vaultKey = key ?? (await this.vaultKey(vaultId))
-      if (!vaultKey) return
-      await registerKitChecks(
-        {
-          kits: this.kits,
-          offersKitChecks: async () => {
-            if (!this.facts.service) await this.facts.refreshService()
-            return this.facts.service?.extensions.includes('kit-check') ?? false
-          },
-          register: (id, registration) => this.vaults.registerKitChecks(id, registration),
-        },
-        vaultId,
-        vaultKey,
-      )
-    } catch (error) {
-      console.warn(
-        `[vault-desktop] kit check codes of ${vaultId} not registered yet:`,
-        error instanceof AppError ? error.userMessage : error,
-      )
-    }
+  /** The split's kit check codes to the service when it offers kit checks; never fails the caller. */
+  registerKitChecks(vaultId: string, key?: Uint8Array): Promise<void> {
+    return this.#kitMaking.registerChecks(vaultId, key)
   }
 
   /** Whether the owner confirmed the saved owner kit of the key this device holds now. */
   ownerKitConfirmed(vaultId: string): boolean {
-    const confirmed = this.records.get(vaultId).ownerKit
-    return !!confirmed && confirmed.fingerprint === this.#keyFingerprint.get(vaultId)
+    return this.#board.ownerKitConfirmed(vaultId)
   }
 
   /** Uploads need a key that outlives the app, or the owner's saved and confirmed kit. */
@@ -599,121 +327,43 @@ export class VaultSession {
     })
   }
 
-  async #rememberKeyPresence(vaultId: string): Promise<void> {
-    const info = await this.vaultKeys.info(vaultId)
-    if (
-      this.#keyOnDevice.get(vaultId) !== info.present ||
-      this.#keyFingerprint.get(vaultId) !== info.fingerprint ||
-      this.#keyLost.get(vaultId)?.fingerprint !== info.lost?.fingerprint
-    ) {
-      this.#keyOnDevice.set(vaultId, info.present)
-      this.#keyFingerprint.set(vaultId, info.fingerprint)
-      if (info.lost) this.#keyLost.set(vaultId, info.lost)
-      else this.#keyLost.delete(vaultId)
-      this.#scheduleEmit()
-    }
-  }
-
   // ---- connections as the window sees them ----
 
   connection(id: string): ConnectionSummary {
-    const found = this.#registry.list().find((c) => c.id === id)
-    if (!found) {
-      throw new ConnectionError(
-        `no connection ${id}`,
-        'That connection is no longer on this device (it may have been removed in another window). Open Settings → Connections and choose one from the list.',
-      )
-    }
-    return found
+    return this.connections.connection(id)
   }
 
   connectionInfo(summary: ConnectionSummary): ConnectionInfo {
-    return {
-      id: summary.id,
-      serviceUrl: summary.serviceUrl,
-      label: summary.label,
-      keyKind: summary.keyKind,
-      keyLast4: summary.keyLast4,
-      keyStore: summary.keyStore,
-      addedAt: summary.addedAt,
-      active: summary.active,
-      local: this.localService.isLocal(summary.serviceUrl),
-      keyMissing: this.#keyMissing.has(summary.id),
-    }
+    return this.connections.info(summary)
   }
 
-  /**
-   * Which connections' keys their store no longer gives back (memory only, after a restart), for the
-   * connections list; the window is told when that changed.
-   */
-  async refreshKeyPresence(): Promise<void> {
-    const missing = new Set<string>()
-    for (const c of this.#registry.list()) if (!(await this.#registry.hasKey(c.id))) missing.add(c.id)
-    const same =
-      missing.size === this.#keyMissing.size && [...missing].every((id) => this.#keyMissing.has(id))
-    this.#keyMissing = missing
-    if (!same) this.#window.emit(eventChannels.connectionChanged, this.connectionStatus())
+  /** Which connections' keys their store no longer gives back; the window is told when that changed. */
+  refreshKeyPresence(): Promise<void> {
+    return this.connections.refreshKeyPresence()
   }
 
   connectionStatus(): ConnectionStatus {
-    const connections = this.#registry.list().map((c) => this.connectionInfo(c))
-    const localUrl = this.localService.currentUrl
-    return {
-      connections,
-      active: connections.find((c) => c.active) ?? null,
-      secretStore: this.secretStore.kind,
-      localService: { running: localUrl !== null, url: localUrl },
-      keyStorage: this.keyStorage,
-      service: this.facts.service,
-    }
+    return this.connections.status()
   }
 
   // ---- vaults as the window sees them ----
 
   view(vault: VaultDetails): VaultView {
-    return vaultView({
-      vault,
-      record: this.records.get(vault.id),
-      facts: this.facts.of(vault.id),
-      service: this.facts.service,
-      keyOnDevice: this.#keyOnDevice.get(vault.id) ?? false,
-      keyStorage: this.keyStorage,
-      keyLost: this.#keyLost.get(vault.id) ?? null,
-      ownerKitConfirmed: this.ownerKitConfirmed(vault.id),
-      fileCount: this.uploads.knownFileCount(vault.id),
-    })
+    return this.#board.view(vault)
   }
 
   snapshot(): VaultsSnapshot {
-    const vaults = this.watcher
-      .snapshot()
-      .map((v) => this.view(v))
-      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
-    return {
-      connectionId: this.#registry.active()?.id ?? null,
-      vaults,
-      fetchedAt: this.#fetchedAt,
-      error: this.#error,
-    }
+    return this.#board.snapshot()
   }
 
   /** The tray: the worst state across the vaults and the next check-in, as the window labels them. */
   tray(): TrayView {
-    return this.#trayOf(this.snapshot())
-  }
-
-  #trayOf(snapshot: VaultsSnapshot): TrayView {
-    return trayView(snapshot.vaults, this.#now(), Math.max(1, ...this.#settings.reminderDaysBefore))
+    return this.#board.tray()
   }
 
   /** The vault's name as the window shows it (the owner's name, else a short id). */
   labelOf(vaultId: string): string {
-    const known = this.watcher.snapshot().find((v) => v.id === vaultId)
-    return known ? this.#labelOf(known) : (this.records.get(vaultId).name ?? vaultLabel(vaultId))
-  }
-
-  #labelOf(vault: VaultDetails): string {
-    return vaultName(vault, this.records.get(vault.id)) ?? vaultLabel(vault.id)
+    return this.#board.labelOf(vaultId)
   }
 
   /** After the service deleted a vault: its key, kits and records on this device go too. */
@@ -722,23 +372,21 @@ export class VaultSession {
     await this.kits.forget(vaultId)
     await this.records.update(vaultId, () => ({}))
     this.facts.forget(vaultId)
-    this.#keyOnDevice.delete(vaultId)
-    this.#keyFingerprint.delete(vaultId)
-    this.#keyLost.delete(vaultId)
-    this.#emitNow()
+    this.#board.forgetKey(vaultId)
+    this.#board.emitNow()
   }
 
   /** The vault as the watcher last saw it, after an action; the window is told at once. */
   async viewOf(vault: VaultDetails): Promise<VaultView> {
-    await this.#rememberKeyPresence(vault.id)
-    this.#emitNow()
+    await this.#board.rememberKeyPresence(vault.id)
+    this.#board.emitNow()
     return this.view(vault)
   }
 
   /** After a connection change: the new account's vaults are read before the call returns. */
   async vaultsRead(): Promise<void> {
     if (this.#registry.active()) await this.watcher.pollNow()
-    this.#emitNow()
+    this.#board.emitNow()
   }
 
   /** The vault as last read (every write reads it back), else a fresh read. */
@@ -747,71 +395,11 @@ export class VaultSession {
     return this.viewOf(known ?? (await this.vaults.get(vaultId)))
   }
 
-  #scheduleEmit(): void {
-    if (this.#emitTimer) return
-    this.#emitTimer = setTimeout(() => {
-      this.#emitTimer = undefined
-      this.#emitNow()
-    }, 30)
-  }
-
-  #emitNow(): void {
-    if (this.#emitTimer) clearTimeout(this.#emitTimer)
-    this.#emitTimer = undefined
-    const snapshot = this.snapshot()
-    this.#window.emit(eventChannels.vaultsChanged, snapshot)
-    this.events.emit('tray', this.#trayOf(snapshot))
-  }
-
   // ---- notices and the activity history ----
-
-  #notice(notice: AppNotice): void {
-    this.#window.emit(eventChannels.notice, notice)
-    if (this.#settings.notifications) this.events.emit('notice', notice)
-  }
-
-  #warnIfCreditsLow(vault: VaultDetails): void {
-    const view = this.view(vault)
-    if (view.state !== 'active' || view.releaseTrigger !== 'dead_man_switch') return
-    const months = runwayMonths(view.creditsBalance, view.checkInFrequency)
-    if (months === null || months >= CREDITS_LOW_MONTHS) return
-    const last = this.records.get(vault.id).creditsLowNoticeAt
-    if (last && this.#now() - Date.parse(last) < CREDITS_LOW_REPEAT_MS) return
-    void this.records.update(vault.id, (r) => ({
-      ...r,
-      creditsLowNoticeAt: new Date(this.#now()).toISOString(),
-    }))
-    this.#notice(creditsLowNotice(view, months, this.facts.service))
-  }
 
   /** Appends to the history and tells the window; the owner hears once of a history that cannot be kept. */
   recordActivity(input: ActivityInput): ActivityEntry | undefined {
-    const entry = this.activity.append(input)
-    if (entry) this.#window.emit(eventChannels.activityAdded, entry)
-    const problem = this.activity.problem
-    if (problem && problem !== this.#activityProblemTold) {
-      this.#activityProblemTold = problem
-      this.#notice(storageProblemNotice('activity history', problem))
-    }
-    return entry
-  }
-
-  #recordStateChange({ vaultId, from, to }: VaultStateChange): void {
-    if (from === to) return
-    const source = this.releaseActions.has(vaultId) ? 'window' : 'service'
-    const vault = this.watcher.snapshot().find((v) => v.id === vaultId)
-    if (to === 'releasing') {
-      this.recordActivity({
-        vaultId,
-        kind: 'release-started',
-        source,
-        ref: `release-started:${vault?.releaseStartedAt ?? new Date(this.#now()).toISOString()}`,
-      })
-    } else if (to === 'released') {
-      this.recordActivity({ vaultId, kind: 'released', source, ref: 'released' })
-    } else if (to === 'active' && from === 'releasing') {
-      this.recordActivity({ vaultId, kind: 'release-cancelled', source })
-    }
+    return this.#notices.record(input)
   }
 
   // ---- settings and lifecycle ----
@@ -837,7 +425,7 @@ export class VaultSession {
     if (settings.uploadConcurrency) this.#queue.setConcurrency(settings.uploadConcurrency)
     this.#queue.setRealNameVaults(settings.realNameVaults)
     this.reminders.tick()
-    this.#emitNow()
+    this.#board.emitNow()
   }
 
   /** Timers: the reminder tick (60 s) and vault polling (1 s pass); the active service is read. */
@@ -853,12 +441,12 @@ export class VaultSession {
   async onResume(): Promise<void> {
     this.reminders.onResume()
     await this.watcher.onResume()
-    this.#emitNow()
+    this.#board.emitNow()
   }
 
   /** Stops timers, puts running uploads back in the queue, flushes files, stops the local service. */
   async close(): Promise<void> {
-    if (this.#emitTimer) clearTimeout(this.#emitTimer)
+    this.#board.close()
     this.uploads.close()
     for (const timer of this.#refreshTimers.values()) clearTimeout(timer)
     this.reminders.stop()
@@ -877,25 +465,4 @@ export class VaultSession {
     this.activity.close()
     await this.localService.close()
   }
-}
-
-/**
- * After a key change or a switch of the active connection: the vaults read with the old key are
- * forgotten (and their reminders), `listed` tells the window, and the new account is read.
- */
-function readAfresh(watcher: VaultWatcher, reminders: CheckInReminders, listed?: () => void): void {
-  watcher.reset()
-  for (const v of reminders.vaults()) reminders.removeVault(v.vaultId)
-  listed?.()
-  void watcher.pollNow()
-}
-
-/** Read at each call: a clock faked or moved after opening (tests) is followed. */
-const clockNow = () => Date.now()
-
-function reminderConfig(settings: Settings): Partial<ReminderConfig> {
-  const config: Partial<ReminderConfig> = {}
-  if (settings.reminderDaysBefore.length) config.reminderDaysBefore = settings.reminderDaysBefore
-  if (settings.overdueRepeatHours) config.overdueRepeatHours = settings.overdueRepeatHours
-  return config
 }
