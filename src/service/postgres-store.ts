@@ -9,7 +9,7 @@ import { NO_READ_CACHE, type RunResult, type SqlStore, type SqlValue } from './s
 // Each entry moves the schema one version forward, numbered as SQLite's (database.ts): version N here
 // holds what version N holds there. Never edit a released migration: append a new one. Tables listed in
 // insertion order get a `rowid` column, as SQLite gives every table, so one ORDER BY serves both.
-const MIGRATIONS: string[] = [
+export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
@@ -402,15 +402,15 @@ async function migrate(pool: pg.Pool): Promise<void> {
       | { version: string }
       | undefined
     const current = row ? Number(row.version) : 0
-    if (current > MIGRATIONS.length) {
+    if (current > POSTGRES_MIGRATIONS.length) {
       throw new Error(
-        `the schema is version ${current}, newer than this service understands (${MIGRATIONS.length}); run a newer Vault Service`,
+        `the schema is version ${current}, newer than this service understands (${POSTGRES_MIGRATIONS.length}); run a newer Vault Service`,
       )
     }
-    for (let version = current; version < MIGRATIONS.length; version++) {
+    for (let version = current; version < POSTGRES_MIGRATIONS.length; version++) {
       await client.query('BEGIN')
       try {
-        await client.query(MIGRATIONS[version]!)
+        await client.query(POSTGRES_MIGRATIONS[version]!)
         await client.query('DELETE FROM schema_version')
         await client.query('INSERT INTO schema_version (version) VALUES ($1)', [version + 1])
         await client.query('COMMIT')
