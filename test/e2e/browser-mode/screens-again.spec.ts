@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { startService } from '../../../src/service'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import {
@@ -15,22 +15,17 @@ import {
   splitVaultKey,
 } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { expect, test } from '../support/fixtures'
 import { openOwnerKit } from '../support/owner-kit-steps'
 import { collectPageErrors, startLocally } from '../support/page-steps'
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
 
-let app: BrowserModeApp | undefined
-test.afterEach(async () => {
-  await app?.stop()
-  app = undefined
-})
-
 test('first run: an address without a domain is the owner’s to fix, said by its field; the local key is not typed again', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   const errors: string[] = []
   collectPageErrors(page, errors)
@@ -58,8 +53,8 @@ test('first run: an address without a domain is the owner’s to fix, said by it
 
 test('dark mode: a disabled button looks switched off, not like a paler button to press', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' })
   await page.goto(app.url)
   await startLocally(page)
@@ -94,8 +89,8 @@ test('dark mode: a disabled button looks switched off, not like a paler button t
 
 test('release settings of a new vault: no trigger looks chosen, the tab says none is set, and Save waits for a choice', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.goto(app.url)
   await startLocally(page)
@@ -117,15 +112,14 @@ test('release settings of a new vault: no trigger looks chosen, the tab says non
 
 test('browser mode: when the backend stops, the page says so at once and stops offering stale screens', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   const errors: string[] = []
   collectPageErrors(page, errors)
   await page.goto(app.url)
   await startLocally(page)
   await app.stop()
-  app = undefined
   const banner = page.getByTestId('backend-lost')
   await expect(banner).toContainText('Lost the connection to the Vault Desktop backend.')
   await expect(banner).toContainText('open the new link it prints')
@@ -140,8 +134,8 @@ test('browser mode: when the backend stops, the page says so at once and stops o
 
 test('the smallest window (820×560): Start locally comes first, the vault tabs keep one row, the owner kit dialog keeps its buttons in view', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 820, height: 560 } })
   await page.goto(app.url)
   const local = page.getByRole('button', { name: 'Start locally' })
@@ -173,8 +167,10 @@ test('the smallest window (820×560): Start locally comes first, the vault tabs 
   await page.close()
 })
 
-test('the owner kit asks first, and its word check marks the wrong word', async ({ browser }) => {
-  app = await startBrowserModeApp()
+test('the owner kit asks first, and its word check marks the wrong word', async ({
+  browser,
+  ownApp: app,
+}) => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.goto(app.url)
   await startLocally(page)
@@ -210,8 +206,8 @@ test('the owner kit asks first, and its word check marks the wrong word', async 
 
 test('the overview at 1280×800 shows the state, the next step and the check-in without scrolling; the rarely used sit apart', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   await page.goto(app.url)
   await startLocally(page)
@@ -249,8 +245,8 @@ test('the overview at 1280×800 shows the state, the next step and the check-in 
 
 test('guardians in the local trial: not "invited" when no e-mail left, and addresses break only after the @ or before a dot', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 820, height: 560 } })
   await page.goto(app.url)
   await startLocally(page)
@@ -276,8 +272,8 @@ test('guardians in the local trial: not "invited" when no e-mail left, and addre
 
 test('recovery with a kit of another vault says "different vaults" and does not count it as enough', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   const ours = await splitVaultKey(generateVaultKey(), 'vlt_ours', SSS_PRESET_SHAPE.standard)
   const theirs = await splitVaultKey(generateVaultKey(), 'vlt_theirs', SSS_PRESET_SHAPE.standard)
@@ -304,6 +300,7 @@ test('Settings → Connections after a restart without a keychain: the gone key 
 }) => {
   const serviceDir = await mkdtemp(join(tmpdir(), 'vault-e2e-screens-service-'))
   const service = await startService({ dataDir: serviceDir, port: 0 })
+  let app: BrowserModeApp | undefined
   try {
     const account = await service.admin.createAccount({ email: 'self-hosted@example.com' })
     app = await startBrowserModeApp()
@@ -334,7 +331,6 @@ test('Settings → Connections after a restart without a keychain: the gone key 
     await page.close()
   } finally {
     await app?.stop()
-    app = undefined
     await service.close()
     await rm(serviceDir, { recursive: true, force: true })
   }
@@ -342,8 +338,8 @@ test('Settings → Connections after a restart without a keychain: the gone key 
 
 test('Recovery: says why Show the files waits, brings the outcome into view, and folds a long list', async ({
   browser,
+  ownApp: app,
 }) => {
-  app = await startBrowserModeApp()
   const dir = await mkdtemp(join(tmpdir(), 'vault-e2e-screens-recovery-'))
   try {
     const vaultKey = generateVaultKey()
