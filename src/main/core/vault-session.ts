@@ -317,6 +317,17 @@ export class VaultSession {
     return this.#board.ownerKitConfirmed(vaultId)
   }
 
+  /**
+   * The owner proved the kit of this key saved (the words checked, or the whole kit typed in): the
+   * device record keeps it at the session clock's time, and a key rotation waiting for it may go on.
+   */
+  async ownerKitSaved(vaultId: string, fingerprint: string): Promise<void> {
+    const confirmedAt = new Date(this.#now()).toISOString()
+    await this.records.update(vaultId, (r) => ({ ...r, ownerKit: { confirmedAt, fingerprint } }))
+    // A key rotation waiting for this kit may now delete the old copies.
+    this.rotation.ownerKitConfirmed(vaultId)
+  }
+
   /** Uploads need a key that outlives the app, or the owner's saved and confirmed kit. */
   requireLastingKey(vaultId: string): void {
     if (this.keyStorage.durable || this.ownerKitConfirmed(vaultId)) return

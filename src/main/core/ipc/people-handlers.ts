@@ -149,7 +149,6 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     addGuardian: async ({ vaultId, person }) => {
       const s = await session()
       const guardian = await s.vaults.addGuardian(vaultId, person)
-      await s.records.update(vaultId, (r) => ({ ...r, guardians: [...(r.guardians ?? []), guardian] }))
       const kits = await regenerateKits(s, vaultId)
       await s.facts.refresh(vaultId)
       return { guardian, sharesRegenerated: true, ...kits }
@@ -158,10 +157,6 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     removeGuardian: async ({ vaultId, guardianId }) => {
       const s = await session()
       const removed = await s.vaults.removeGuardian(vaultId, guardianId)
-      await s.records.update(vaultId, (r) => ({
-        ...r,
-        guardians: (r.guardians ?? []).filter((g) => g.id !== guardianId),
-      }))
       const kits = await regenerateKits(s, vaultId)
       await s.facts.refresh(vaultId)
       return { guardian: null, sharesRegenerated: removed.sharesRegenerated, ...kits }
@@ -222,15 +217,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
       const s = await session()
       const info = await s.vaultKeys.importOwnerKit(words, { expectedVaultId: vaultId })
       // Typing the whole kit in proves it was saved as well as any check would.
-      if (info.fingerprint) {
-        const fingerprint = info.fingerprint
-        await s.records.update(vaultId, (r) => ({
-          ...r,
-          ownerKit: { confirmedAt: new Date().toISOString(), fingerprint },
-        }))
-        // A key rotation waiting for this kit may now delete the old copies.
-        s.rotation.ownerKitConfirmed(vaultId)
-      }
+      if (info.fingerprint) await s.ownerKitSaved(vaultId, info.fingerprint)
       return s.viewOf(await s.vaults.get(vaultId))
     },
 
@@ -263,12 +250,7 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
         })
       }
       ownerKitChecks.delete(vaultId)
-      await s.records.update(vaultId, (r) => ({
-        ...r,
-        ownerKit: { confirmedAt: new Date().toISOString(), fingerprint: kit.fingerprint },
-      }))
-      // A key rotation waiting for this kit may now delete the old copies.
-      s.rotation.ownerKitConfirmed(vaultId)
+      await s.ownerKitSaved(vaultId, kit.fingerprint)
       return s.latestView(vaultId)
     },
 
@@ -332,7 +314,6 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     addHeir: async ({ vaultId, person }) => {
       const s = await session()
       const heir = await s.vaults.addHeir(vaultId, person)
-      await s.records.update(vaultId, (r) => ({ ...r, heirs: [...(r.heirs ?? []), heir] }))
       await s.viewOf(await s.vaults.get(vaultId))
       return heir
     },
@@ -340,10 +321,6 @@ export function createPeopleHandlers(deps: PeopleHandlerDeps): PeopleHandlers {
     removeHeir: async ({ vaultId, heirId }) => {
       const s = await session()
       const removed = await s.vaults.removeHeir(vaultId, heirId)
-      await s.records.update(vaultId, (r) => ({
-        ...r,
-        heirs: (r.heirs ?? []).filter((h) => h.id !== heirId),
-      }))
       await s.latestView(vaultId)
       return removed
     },

@@ -183,18 +183,42 @@ export function vaultOperations(deps: VaultOperationDeps) {
       (await client()).startRehearsal(vaultId, request),
     endRehearsal: async (vaultId: string) => (await client()).endRehearsal(vaultId),
     listGuardians: async (vaultId: string) => (await client()).listGuardians(vaultId),
+    /** The guardian on the service and in the device record (a service that lists none still shows them). */
     addGuardian: (vaultId: string, person: PersonRequest) =>
-      thenReread(vaultId, (c) => c.addGuardian(vaultId, person)),
+      thenReread(vaultId, async (c) => {
+        const guardian = await c.addGuardian(vaultId, person)
+        await records.update(vaultId, (r) => ({ ...r, guardians: [...(r.guardians ?? []), guardian] }))
+        return guardian
+      }),
     removeGuardian: (vaultId: string, guardianId: string) =>
-      thenReread(vaultId, (c) => c.removeGuardian(vaultId, guardianId)),
+      thenReread(vaultId, async (c) => {
+        const removed = await c.removeGuardian(vaultId, guardianId)
+        await records.update(vaultId, (r) => ({
+          ...r,
+          guardians: (r.guardians ?? []).filter((g) => g.id !== guardianId),
+        }))
+        return removed
+      }),
     /** A split's kit check code hashes (extension kit-check). */
     registerKitChecks: async (vaultId: string, registration: KitCheckRegistration) =>
       (await client()).registerKitChecks(vaultId, registration),
     listHeirs: async (vaultId: string) => (await client()).listHeirs(vaultId),
+    /** The heir on the service and in the device record. */
     addHeir: (vaultId: string, person: PersonRequest) =>
-      thenReread(vaultId, (c) => c.addHeir(vaultId, person)),
+      thenReread(vaultId, async (c) => {
+        const heir = await c.addHeir(vaultId, person)
+        await records.update(vaultId, (r) => ({ ...r, heirs: [...(r.heirs ?? []), heir] }))
+        return heir
+      }),
     removeHeir: (vaultId: string, heirId: string) =>
-      thenReread(vaultId, (c) => c.removeHeir(vaultId, heirId)),
+      thenReread(vaultId, async (c) => {
+        const removed = await c.removeHeir(vaultId, heirId)
+        await records.update(vaultId, (r) => ({
+          ...r,
+          heirs: (r.heirs ?? []).filter((h) => h.id !== heirId),
+        }))
+        return removed
+      }),
     listAssets: async (vaultId: string, query: AssetListQuery = {}) =>
       (await client()).listAssets(vaultId, query),
     /** Every asset, page after page (the file library). */
