@@ -2,22 +2,16 @@
 // (a USB stick), and a fresh app's Recovery screen, "I have the encrypted files", given exactly that
 // folder and two guardians' kits, brings every file back byte for byte. A folder already in use is
 // refused, and says so.
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { decodeOwnerKitWords, encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { expect, test as journey } from '../support/fixtures'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
 import { backUpPath, collectPageErrors, startLocally } from '../support/page-steps'
 
-test.describe.configure({ mode: 'serial' })
-
-let app: BrowserModeApp
-let fresh: BrowserModeApp | undefined
-let page: Page
-let dir: string
 const files: Record<string, Buffer> = {
   'will.txt': Buffer.from('My last will, signed.\n'.repeat(300)),
   'photos/house.jpg': Buffer.alloc(300_000, 0x5a),
@@ -25,22 +19,34 @@ const files: Record<string, Buffer> = {
 const shot = (p: Page, name: string) =>
   p.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
 
-test.beforeAll(async ({ browser }) => {
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-export-'))
-  await mkdir(join(dir, 'papers', 'photos'), { recursive: true })
-  for (const [path, bytes] of Object.entries(files)) await writeFile(join(dir, 'papers', path), bytes)
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+const test = journey.extend<{
+  /** papers/ (the files above) in the test's folder. */
+  dir: string
+  /** A fresh app on another "computer" (no keychain), for the heir. */
+  fresh: BrowserModeApp
+}>({
+  dir: async ({ workDir }, use) => {
+    await mkdir(join(workDir, 'papers', 'photos'), { recursive: true })
+    for (const [path, bytes] of Object.entries(files)) await writeFile(join(workDir, 'papers', path), bytes)
+    await use(workDir)
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  fresh: async ({}, use) => {
+    const app = await startBrowserModeApp()
+    await use(app)
+    await app.stop()
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await fresh?.stop()
-  await rm(dir, { recursive: true, force: true })
-})
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 1000 } })
 
-test('export an encrypted copy, then recover that folder in a fresh app', async ({ browser }) => {
+test('export an encrypted copy, then recover that folder in a fresh app', async ({
+  browser,
+  page,
+  ownApp: app,
+  dir,
+  fresh,
+}) => {
   const errors: string[] = []
   collectPageErrors(page, errors)
   await page.goto(app.url)
@@ -71,7 +77,6 @@ test('export an encrypted copy, then recover that folder in a fresh app', async 
   // A fresh app on another "computer": only the folder and two guardians' kits.
   const key = decodeOwnerKitWords(words.join(' '))
   const shares = await splitVaultKey(key.vaultKey, key.vaultId, SSS_PRESET_SHAPE.standard)
-  fresh = await startBrowserModeApp()
   const heir = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
   collectPageErrors(heir, errors)
   await heir.goto(fresh.url)

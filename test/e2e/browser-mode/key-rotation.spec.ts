@@ -6,47 +6,37 @@
 // them) rebuild the old key, which opens none of them, and two new kits recover every file.
 // Screenshots: test-results/screenshots/key-rotation-*.png.
 import { createHash } from 'node:crypto'
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { recoverFiles } from '../../../src/recovery/recover-files'
 import { combineShareWords } from '../../../src/vault-format'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import type { BrowserModeApp } from '../support/browser-mode-app'
+import { expect, test as journey } from '../support/fixtures'
 import { passOwnerKitGate } from '../support/owner-kit-steps'
-import { collectPageErrors, startLocally } from '../support/page-steps'
+import { startLocally } from '../support/page-steps'
 
-test.describe.configure({ mode: 'serial' })
-
-let app: BrowserModeApp
-let page: Page
-let dir: string
-const consoleErrors: string[] = []
 const files = new Map<string, Buffer>([
   ['Family/deeds.bin', createHash('sha512').update('deeds').digest().subarray(0, 16)],
   ['Family/letter.txt', Buffer.from('To whoever reads this: the boat is yours.\n'.repeat(50))],
   ['Family/video.bin', Buffer.alloc(5 * 1024 * 1024 + 17, 9)],
 ])
 
-test.beforeAll(async ({ browser }) => {
-  // The rotation keeps its new key across restarts, so it needs the keychain (npm test runs a private one).
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-rotation-'))
-  for (const [path, bytes] of files) {
-    await mkdir(join(dir, 'Family'), { recursive: true })
-    await writeFile(join(dir, path), bytes)
-  }
-  page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
-  collectPageErrors(page, consoleErrors)
+const test = journey.extend<{
+  /** Family/ (the files above) in the test's folder. */
+  dir: string
+}>({
+  dir: async ({ workDir }, use) => {
+    await mkdir(join(workDir, 'Family'), { recursive: true })
+    for (const [path, bytes] of files) await writeFile(join(workDir, path), bytes)
+    await use(workDir)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(dir, { recursive: true, force: true })
-})
+// The rotation keeps its new key across restarts, so it needs the keychain (npm test runs a private one).
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 1000 } })
 
-async function kitWords(guardian: string): Promise<string> {
+async function kitWords(page: Page, guardian: string): Promise<string> {
   await page
     .getByRole('row')
     .filter({ hasText: guardian })
@@ -60,7 +50,7 @@ async function kitWords(guardian: string): Promise<string> {
 }
 
 /** Every blob the local service keeps on disk, copied out as encrypted files for the recovery library. */
-async function blobsOnDisk(): Promise<string> {
+async function blobsOnDisk(app: BrowserModeApp, dir: string): Promise<string> {
   const out = join(dir, `blobs-${Date.now()}`)
   await mkdir(out)
   const root = join(app.userDataDir, 'local-service', 'blobs')
@@ -72,7 +62,12 @@ async function blobsOnDisk(): Promise<string> {
   return out
 }
 
-test('remove a guardian, rotate the key: two old kits open nothing the service holds, the new kits recover every file', async () => {
+test('remove a guardian, rotate the key: two old kits open nothing the service holds, the new kits recover every file', async ({
+  page,
+  ownApp: app,
+  dir,
+  pageErrors: consoleErrors,
+}) => {
   test.setTimeout(180_000)
   await page.goto(app.url)
   await startLocally(page, 'rotation-owner@example.com')
@@ -97,8 +92,8 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
     await form.getByRole('button', { name: 'Add guardian' }).click()
     await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
   }
-  const oldAlice = await kitWords('Alice Martin')
-  const oldChloe = await kitWords('Chloe Park')
+  const oldAlice = await kitWords(page, 'Alice Martin')
+  const oldChloe = await kitWords(page, 'Chloe Park')
 
   // The removal says what holds, and does not claim the old kits stop working.
   await page.getByRole('button', { name: 'Remove guardian Chloe Park' }).click()
@@ -131,7 +126,7 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
   await expect(awaiting).toContainText('2 old copies stay on the service')
   await expect(awaiting).toContainText("the removed guardian's old kit, together with other old kits")
   await expect(awaiting).toContainText('2 new guardian kits were made')
-  expect((await readdir(await blobsOnDisk())).length).toBe(4)
+  expect((await readdir(await blobsOnDisk(app, dir))).length).toBe(4)
   await panel.scrollIntoViewIfNeeded()
   await page.screenshot({ path: 'test-results/screenshots/key-rotation-awaiting.png', fullPage: true })
 
@@ -156,8 +151,8 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
   await expect(panel.getByTestId('key-rotation-save-owner-kit')).toHaveCount(0)
   await page.screenshot({ path: 'test-results/screenshots/key-rotation-done.png', fullPage: true })
 
-  const newAlice = await kitWords('Alice Martin')
-  const newBob = await kitWords('Bob Okafor')
+  const newAlice = await kitWords(page, 'Alice Martin')
+  const newBob = await kitWords(page, 'Bob Okafor')
   expect(newAlice).not.toBe(oldAlice)
 
   // Two old kits, the removed guardian's among them, still rebuild the old key...
@@ -166,7 +161,7 @@ test('remove a guardian, rotate the key: two old kits open nothing the service h
   expect(old.vaultId).toBe(fresh.vaultId)
   expect(Buffer.from(old.vaultKey).equals(Buffer.from(fresh.vaultKey))).toBe(false)
   // ...which opens nothing the service holds.
-  const blobs = await blobsOnDisk()
+  const blobs = await blobsOnDisk(app, dir)
   expect((await readdir(blobs)).length).toBe(2)
   const withOld = await recoverFiles({ ...old, inputs: [blobs], outDir: join(dir, 'with-old-kits') })
   expect(withOld.length).toBeGreaterThan(0)

@@ -5,19 +5,16 @@
 // back byte for byte.
 import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { decodeOwnerKitWords, encodeShareWords, splitVaultKey } from '../../../src/vault-format'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { expect, test as journey } from '../support/fixtures'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
 import { backUpPath, collectPageErrors, startLocally } from '../support/page-steps'
 
-let app: BrowserModeApp
-let dir: string
 const files: Record<string, Buffer> = {
   'Family/scan.pdf': randomBytes(2 * 1024 * 1024 + 5),
   'Family/Letters/to-anna.txt': Buffer.from('Dear Anna, the key is with Ben.\n'),
@@ -38,21 +35,22 @@ async function tree(root: string, prefix = ''): Promise<string[]> {
   return out.sort()
 }
 
-test.beforeAll(async () => {
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-own-files-'))
-  for (const [path, bytes] of Object.entries(files)) {
-    await mkdir(join(dir, 'home', path, '..'), { recursive: true })
-    await writeFile(join(dir, 'home', path), bytes)
-  }
+const test = journey.extend<{
+  /** home/Family (the files above) in the test's folder. */
+  dir: string
+}>({
+  dir: async ({ workDir }, use) => {
+    for (const [path, bytes] of Object.entries(files)) {
+      await mkdir(join(workDir, 'home', path, '..'), { recursive: true })
+      await writeFile(join(workDir, 'home', path), bytes)
+    }
+    await use(workDir)
+  },
 })
 
-test.afterAll(async () => {
-  await app?.stop()
-  await rm(dir, { recursive: true, force: true })
-})
+test.use({ appOptions: { secretStore: 'auto' } })
 
-test('open, save and delete the files of a backed-up folder', async ({ browser }) => {
+test('open, save and delete the files of a backed-up folder', async ({ browser, ownApp: app, dir }) => {
   test.setTimeout(240_000)
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, acceptDownloads: true })
   const errors: string[] = []

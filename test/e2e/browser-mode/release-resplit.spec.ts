@@ -3,28 +3,13 @@
 // the key), splits the key again, and asks the owner to give every remaining guardian their new kit;
 // the kits it shows afterwards belong to a new set. (That old and new kits never combine is tested in
 // test/release/release-branches.test.ts.) Screenshot: test-results/screenshots/owner-resplit-*.png.
-import { expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { collectPageErrors, startLocally } from '../support/page-steps'
+import type { Page } from '@playwright/test'
+import { expect, test } from '../support/fixtures'
+import { startLocally } from '../support/page-steps'
 
-test.describe.configure({ mode: 'serial' })
+test.use({ viewport: { width: 1280, height: 900 } })
 
-let app: BrowserModeApp
-let page: Page
-const consoleErrors: string[] = []
-
-test.beforeAll(async ({ browser }) => {
-  app = await startBrowserModeApp()
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-  collectPageErrors(page, consoleErrors)
-})
-
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-})
-
-async function shareSetOfFirstKit(): Promise<string> {
+async function shareSetOfFirstKit(page: Page): Promise<string> {
   await page
     .getByRole('button', { name: /View kit/ })
     .first()
@@ -41,7 +26,11 @@ async function shareSetOfFirstKit(): Promise<string> {
   return set
 }
 
-test('removing a guardian re-splits the key and asks for the new kits to be handed out', async () => {
+test('removing a guardian re-splits the key and asks for the new kits to be handed out', async ({
+  page,
+  ownApp: app,
+  pageErrors: consoleErrors,
+}) => {
   await page.goto(app.url)
   await startLocally(page, 'resplit-owner@example.com')
   await page.getByRole('tab', { name: 'Guardians' }).click()
@@ -57,7 +46,7 @@ test('removing a guardian re-splits the key and asks for the new kits to be hand
     await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
   }
   await expect(page.getByTestId('guardian-count')).toHaveText('3 of 3')
-  const before = await shareSetOfFirstKit()
+  const before = await shareSetOfFirstKit(page)
 
   await page.getByRole('button', { name: 'Remove guardian Chloe Park' }).click()
   const confirm = page.getByRole('dialog')
@@ -72,7 +61,7 @@ test('removing a guardian re-splits the key and asks for the new kits to be hand
   await expect(status).toContainText("The removed guardian's kit still opens the vault")
   await expect(page.getByTestId('guardian-count')).toHaveText('2 of 3')
   await page.screenshot({ path: 'test-results/screenshots/owner-resplit-done.png', fullPage: true })
-  const after = await shareSetOfFirstKit()
+  const after = await shareSetOfFirstKit(page)
   expect(after).not.toBe(before)
   expect(consoleErrors).toEqual([])
 })
