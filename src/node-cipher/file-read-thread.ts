@@ -172,6 +172,8 @@ port.on('message', (m: ReadRequest) => {
           : null,
       hash: m.sha256 ? createHash('sha256') : null,
     }
+    // The sealer's KeyObject holds its own copy of the key (which node:crypto gives no way to wipe).
+    m.key?.fill(0)
     jobs.set(m.id, job)
     pump(job)
     return

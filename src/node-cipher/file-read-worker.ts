@@ -19,6 +19,7 @@ import {
   fileContext,
   fileSalt,
   MAX_CHUNKS,
+  sizeChangedError,
   stampWriteTime,
 } from '../vault-format'
 import type { ReadMessage, ReadRequest } from './file-read-thread'
@@ -213,9 +214,11 @@ class WorkerFileStream implements AsyncIterableIterator<Uint8Array> {
         if (this.#ended) {
           await this.#checkEnd({ bytesRead: this.#ended.bytesRead })
           // The reader says the file is shorter, and the check did not object: say so ourselves.
-          throw new FileCipherError(
-            'invalid-input',
-            `'${basename(this.#plan.path)}' ended after ${this.#ended.bytesRead} of the ${this.#plan.opts.size} bytes announced (it shrank while being read?); nothing was stored. Try again once the file is no longer changing.`,
+          throw sizeChangedError(
+            basename(this.#plan.path),
+            this.#plan.opts.size,
+            this.#ended.bytesRead,
+            'nothing was stored',
           )
         }
         // Set by the worker's messages while this waited (the compiler cannot see that).
@@ -260,6 +263,9 @@ class WorkerFileStream implements AsyncIterableIterator<Uint8Array> {
         ...(seal ? { key: seal.key, baseNonce: seal.baseNonce, prefix: seal.prefix } : {}),
       },
     )
+    // The thread got its own copies with the message: these are no longer needed here.
+    seal?.key.fill(0)
+    seal?.baseNonce.fill(0)
   }
 
   #onMessage(message: ReadMessage): void {
@@ -324,6 +330,7 @@ export function encryptFileInWorker(
   const filesKey = deriveFilesKey(opts.vaultKey)
   const salt = fileSalt(filesKey, opts.saltPrefix)
   const { key, baseNonce, commitment } = deriveMessageKeys(filesKey, salt, fileContext(opts.vaultId, 3))
+  filesKey.fill(0)
   return new WorkerFileStream({
     path,
     opts: { ...opts, size: opts.identity.size },

@@ -41,11 +41,13 @@ export function deriveMessageKeys(inputKey: Uint8Array, salt: Uint8Array, contex
     concatBytes(INFO_PREFIX, salt, context),
     KEY_SIZE + NONCE_SIZE + COMMITMENT_SIZE,
   )
-  return {
+  const keys = {
     key: okm.slice(0, KEY_SIZE),
     baseNonce: okm.slice(KEY_SIZE, KEY_SIZE + NONCE_SIZE),
     commitment: okm.slice(KEY_SIZE + NONCE_SIZE),
   }
+  okm.fill(0) // the copies above are the ones handed out
+  return keys
 }
 
 /** Base nonce XOR the chunk counter as a big-endian integer (it fits in the last 5 bytes). */

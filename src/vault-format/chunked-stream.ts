@@ -30,6 +30,11 @@ import { StickyIterator } from './sticky-iterator'
 export interface ChunkedCipherOptions extends CipherImplementation {
   inputKey: Uint8Array
   context: Uint8Array
+  /**
+   * The caller derived `inputKey` for this stream alone: zero it once the message keys are derived
+   * (and, decrypting, once a mismatch has been explained).
+   */
+  wipeInputKey?: boolean
 }
 
 export interface ChunkedEncryptOptions extends ChunkedCipherOptions {
@@ -62,6 +67,15 @@ function checkIndex(index: number): void {
   }
 }
 
+/**
+ * Zeroes a stream's message key and base nonce once it ended, however it ended. Batches already sent
+ * to a runner carry copies (a posted message, an imported CryptoKey) that this cannot reach.
+ */
+function wipeMessageKeys(keys: MessageKeys): void {
+  keys.key.fill(0)
+  keys.baseNonce.fill(0)
+}
+
 async function* encryptGenerator(
   source: ByteSource,
   opts: ChunkedEncryptOptions,
@@ -70,43 +84,48 @@ async function* encryptGenerator(
   const runner = opts.batchRunner
   const salt = opts.salt ?? randomBytes(SALT_SIZE)
   const keys = deriveMessageKeys(opts.inputKey, salt, opts.context)
-  const aead = backend.create(keys.key, keys.baseNonce)
-  const batches = new BatchQueue('seal', keys, aead, backend, runner)
-  yield concatBytes(salt, keys.commitment)
+  if (opts.wipeInputKey) opts.inputKey.fill(0)
+  try {
+    const aead = backend.create(keys.key, keys.baseNonce)
+    const batches = new BatchQueue('seal', keys, aead, backend, runner)
+    yield concatBytes(salt, keys.commitment)
 
-  let batch: Uint8Array = new Uint8Array(BATCH_PLAIN)
-  let fill = 0
-  let index = 0 // of the next chunk to seal
-  for await (const raw of source) {
-    const piece = asBytes(raw)
-    for (let p = 0; p < piece.length; ) {
-      if (!runner && fill === 0 && piece.length - p >= CHUNK_SIZE) {
-        // Fast path: whole chunks sealed straight from the source's piece, without a copy.
-        const chunks = Math.min(BATCH_CHUNKS, Math.floor((piece.length - p) / CHUNK_SIZE))
-        checkIndex(index + chunks)
-        yield batches.runHere(piece.subarray(p, p + chunks * CHUNK_SIZE), index, false).result.out
-        index += chunks
-        p += chunks * CHUNK_SIZE
-        continue
+    let batch: Uint8Array = new Uint8Array(BATCH_PLAIN)
+    let fill = 0
+    let index = 0 // of the next chunk to seal
+    for await (const raw of source) {
+      const piece = asBytes(raw)
+      for (let p = 0; p < piece.length; ) {
+        if (!runner && fill === 0 && piece.length - p >= CHUNK_SIZE) {
+          // Fast path: whole chunks sealed straight from the source's piece, without a copy.
+          const chunks = Math.min(BATCH_CHUNKS, Math.floor((piece.length - p) / CHUNK_SIZE))
+          checkIndex(index + chunks)
+          yield batches.runHere(piece.subarray(p, p + chunks * CHUNK_SIZE), index, false).result.out
+          index += chunks
+          p += chunks * CHUNK_SIZE
+          continue
+        }
+        const n = Math.min(piece.length - p, BATCH_PLAIN - fill)
+        batch.set(piece.subarray(p, p + n), fill)
+        fill += n
+        p += n
+        if (fill < BATCH_PLAIN) continue
+        // A full batch never holds the final chunk (that one is always short): seal it now.
+        checkIndex(index + BATCH_CHUNKS)
+        batches.send(batch, index, false)
+        index += BATCH_CHUNKS
+        fill = 0
+        // A runner took the buffer; on this thread it is done with and refilled.
+        if (runner) batch = batches.spare() ?? new Uint8Array(BATCH_PLAIN)
+        while (batches.full) yield (await batches.next()).result.out
       }
-      const n = Math.min(piece.length - p, BATCH_PLAIN - fill)
-      batch.set(piece.subarray(p, p + n), fill)
-      fill += n
-      p += n
-      if (fill < BATCH_PLAIN) continue
-      // A full batch never holds the final chunk (that one is always short): seal it now.
-      checkIndex(index + BATCH_CHUNKS)
-      batches.send(batch, index, false)
-      index += BATCH_CHUNKS
-      fill = 0
-      // A runner took the buffer; on this thread it is done with and refilled.
-      if (runner) batch = batches.spare() ?? new Uint8Array(BATCH_PLAIN)
-      while (batches.full) yield (await batches.next()).result.out
     }
+    checkIndex(index + Math.floor(fill / CHUNK_SIZE) + 1)
+    while (batches.length > 0) yield (await batches.next()).result.out
+    yield batches.runHere(batch.subarray(0, fill), index, true).result.out
+  } finally {
+    wipeMessageKeys(keys)
   }
-  checkIndex(index + Math.floor(fill / CHUNK_SIZE) + 1)
-  while (batches.length > 0) yield (await batches.next()).result.out
-  yield batches.runHere(batch.subarray(0, fill), index, true).result.out
 }
 
 /** The message keys of the first context whose commitment matches the header's; throws when none does. */
@@ -121,6 +140,7 @@ function matchHeader(header: Uint8Array, opts: ChunkedDecryptOptions): MessageKe
       opts.onContextMatched?.(expected.length - 1)
       return keys
     }
+    wipeMessageKeys(keys)
   }
   throw (
     opts.onCommitmentMismatch?.({ salt, commitment: stored, expected }) ??
@@ -139,42 +159,51 @@ async function* decryptGenerator(
   const runner = opts.batchRunner
   const input = new SourceQueue(source)
   if ((await input.fill(HEADER_SIZE)) < HEADER_SIZE) throw headerCutShort(input.length)
-  const keys = matchHeader(input.take(HEADER_SIZE), opts)
-  const aead = backend.create(keys.key, keys.baseNonce)
-  const batches = new BatchQueue('open', keys, aead, backend, runner)
-
-  /** A finished batch's plaintext, then the diagnosis of its failed chunk, if any. */
-  function* release(batch: FinishedBatch): Generator<Uint8Array> {
-    if (batch.result.out.length > 0) yield batch.result.out
-    if (batch.result.failedAt >= 0) throw diagnoseChunkFailure(backend, aead, failedChunk(batch), keys)
+  let keys: MessageKeys
+  try {
+    keys = matchHeader(input.take(HEADER_SIZE), opts)
+  } finally {
+    if (opts.wipeInputKey) opts.inputKey.fill(0)
   }
+  try {
+    const aead = backend.create(keys.key, keys.baseNonce)
+    const batches = new BatchQueue('open', keys, aead, backend, runner)
 
-  let index = 0 // of the next chunk to open
-  // With more than a batch buffered, no chunk of the batch is the final one.
-  while ((await input.fill(BATCH_SEALED + 1)) > BATCH_SEALED) {
-    checkIndex(index + BATCH_CHUNKS)
-    // A runner needs a buffer of its own; this thread reads whole chunks in place.
-    const data = runner
-      ? input.take(BATCH_SEALED, batches.spare())
-      : input.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED)
-    const chunks = data.length / SEALED_CHUNK_SIZE // read before a transfer detaches it
-    batches.send(data, index, false)
-    index += chunks
-    while (batches.full) yield* release(await batches.next())
-  }
-  while (batches.length > 0) yield* release(await batches.next())
+    /** A finished batch's plaintext, then the diagnosis of its failed chunk, if any. */
+    function* release(batch: FinishedBatch): Generator<Uint8Array> {
+      if (batch.result.out.length > 0) yield batch.result.out
+      if (batch.result.failedAt >= 0) throw diagnoseChunkFailure(backend, aead, failedChunk(batch), keys)
+    }
 
-  // What is left ends with the final chunk.
-  const rest = input.take(input.length)
-  const lastLength = rest.length % SEALED_CHUNK_SIZE
-  const lastIndex = index + Math.floor(rest.length / SEALED_CHUNK_SIZE)
-  checkIndex(lastIndex)
-  if (lastLength < TAG_SIZE) {
-    // Authenticate what is there first, so a damaged chunk is reported as such, then report the cut.
-    yield* release(batches.runHere(rest.subarray(0, rest.length - lastLength), index, false))
-    throw endCutShort(lastLength, lastIndex)
+    let index = 0 // of the next chunk to open
+    // With more than a batch buffered, no chunk of the batch is the final one.
+    while ((await input.fill(BATCH_SEALED + 1)) > BATCH_SEALED) {
+      checkIndex(index + BATCH_CHUNKS)
+      // A runner needs a buffer of its own; this thread reads whole chunks in place.
+      const data = runner
+        ? input.take(BATCH_SEALED, batches.spare())
+        : input.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED)
+      const chunks = data.length / SEALED_CHUNK_SIZE // read before a transfer detaches it
+      batches.send(data, index, false)
+      index += chunks
+      while (batches.full) yield* release(await batches.next())
+    }
+    while (batches.length > 0) yield* release(await batches.next())
+
+    // What is left ends with the final chunk.
+    const rest = input.take(input.length)
+    const lastLength = rest.length % SEALED_CHUNK_SIZE
+    const lastIndex = index + Math.floor(rest.length / SEALED_CHUNK_SIZE)
+    checkIndex(lastIndex)
+    if (lastLength < TAG_SIZE) {
+      // Authenticate what is there first, so a damaged chunk is reported as such, then report the cut.
+      yield* release(batches.runHere(rest.subarray(0, rest.length - lastLength), index, false))
+      throw endCutShort(lastLength, lastIndex)
+    }
+    yield* release(batches.runHere(rest, index, true))
+  } finally {
+    wipeMessageKeys(keys)
   }
-  yield* release(batches.runHere(rest, index, true))
 }
 
 /**

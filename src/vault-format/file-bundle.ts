@@ -6,6 +6,7 @@
 // Version 2 is written; version 1 (no write times, no manifest) is read. Reading releases each file's
 // bytes as their chunks authenticate, so the files before a damaged spot can still be recovered.
 
+import { exactlyAnnounced } from './announced-size'
 import {
   BUNDLE_FORMAT_MAX_FILES,
   BUNDLE_HEADER_FIXED_SIZE,
@@ -14,7 +15,7 @@ import {
   encodeBundleHeader,
   readBundleHeader,
 } from './bundle-header'
-import { asBytes, type ByteSource } from './byte-queue'
+import type { ByteSource } from './byte-queue'
 import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS } from './chunked-format'
 import { encryptChunked } from './chunked-stream'
 import {
@@ -153,25 +154,9 @@ async function* bundlePlaintext(
   yield header
   if (manifest) yield await manifest()
   for (const { identity, content } of entries) {
-    let seen = 0
     // Pieces are passed on at once, never kept: sources may reuse their buffers.
-    for await (const raw of content()) {
-      const piece = asBytes(raw)
-      seen += piece.length
-      if (seen > identity.size) {
-        throw new FileCipherError(
-          'invalid-input',
-          `'${identity.path}' has more than the ${identity.size} bytes announced (it grew while being read?); the bundle was not completed. Try again once the file is no longer changing.`,
-        )
-      }
+    for await (const piece of exactlyAnnounced(content(), identity, 'the bundle was not completed')) {
       if (piece.length > 0) yield piece
-    }
-    // Thrown before the final chunk is sealed, so no complete bundle with a wrong size ever exists.
-    if (seen !== identity.size) {
-      throw new FileCipherError(
-        'invalid-input',
-        `'${identity.path}' ended after ${seen} of the ${identity.size} bytes announced (it shrank while being read?); the bundle was not completed. Try again once the file is no longer changing.`,
-      )
     }
   }
 }
@@ -197,6 +182,7 @@ export function encryptBundleStream(
   const embed = manifest && manifestLength > 0 ? () => manifestBlob(manifest, opts) : undefined
   return encryptChunked(bundlePlaintext(header, [...entries], embed), {
     inputKey: filesKey,
+    wipeInputKey: true,
     context: bundleContext(opts.vaultId, 2),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,

@@ -5,7 +5,8 @@
 // format 2 (no write time) and format 1 (no record) still decrypt. Bundles (many small files in one
 // blob, file-bundle.ts) and vault manifests (vault-manifest.ts) are opened here too. The version and
 // kind are told by which context's commitment matches (docs/FORMAT.md, 3.6).
-import { asBytes, type ByteSource } from './byte-queue'
+import { exactlyAnnounced } from './announced-size'
+import type { ByteSource } from './byte-queue'
 import { concatBytes, equalBytes } from './bytes'
 import { CHUNK_SIZE, encryptedLength, MAX_CHUNKS, SALT_SIZE } from './chunked-format'
 import { collectBytes, decryptChunked, encryptChunked } from './chunked-stream'
@@ -97,25 +98,7 @@ async function* withIdentity(
   identity: FileIdentity,
 ): AsyncGenerator<Uint8Array> {
   yield record
-  let seen = 0
-  for await (const raw of source) {
-    const piece = asBytes(raw)
-    seen += piece.length
-    if (seen > identity.size) {
-      throw new FileCipherError(
-        'invalid-input',
-        `'${identity.path}' has more than the ${identity.size} bytes announced (it grew while being read?); encryption stopped. Try again once the file is no longer changing.`,
-      )
-    }
-    yield piece
-  }
-  // Thrown before the final chunk is sealed, so no complete blob with a wrong size ever exists.
-  if (seen !== identity.size) {
-    throw new FileCipherError(
-      'invalid-input',
-      `'${identity.path}' ended after ${seen} of the ${identity.size} bytes announced (it shrank while being read?); encryption stopped. Try again once the file is no longer changing.`,
-    )
-  }
+  yield* exactlyAnnounced(source, identity, 'encryption stopped')
 }
 
 /**
@@ -130,6 +113,7 @@ export function encryptStream(
   const filesKey = deriveFilesKey(opts.vaultKey)
   return encryptChunked(withIdentity(record, source, opts.identity), {
     inputKey: filesKey,
+    wipeInputKey: true,
     context: fileContext(opts.vaultId, 3),
     salt: fileSalt(filesKey, opts.saltPrefix),
     backend: opts.backend,
@@ -198,6 +182,7 @@ export async function openVaultBlob(source: ByteSource, opts: FileCipherOptions)
   const [first, ...fallbacks] = KINDS.map((k) => contextOf(k, opts.vaultId))
   const inner = decryptChunked(source, {
     inputKey: filesKey,
+    wipeInputKey: true,
     context: first!,
     fallbackContexts: fallbacks,
     backend: opts.backend,

@@ -17,9 +17,11 @@ export function hkdfExpandSha512(prk: Uint8Array, info: Uint8Array, length: numb
     mac.update(previous)
     mac.update(info)
     mac.update(Uint8Array.of(counter))
+    previous.fill(0) // T(i-1), key material: consumed by the MAC above
     previous = mac.digest()
     out.set(previous.subarray(0, Math.min(HASH_LEN, length - offset)), offset)
     offset += HASH_LEN
   }
+  previous.fill(0)
   return out
 }

@@ -5,6 +5,7 @@
 export type { AeadBackend, ChunkAead } from './aead-backend'
 export { nobleAeadBackend } from './aead-noble'
 export { webCryptoBatchRunner, webCryptoOpen, webCryptoSeal } from './aead-webcrypto'
+export { exactlyAnnounced, sizeChangedError } from './announced-size'
 export { arweaveVaultRef, contentHash } from './arweave-ref'
 export type { ByteSource } from './byte-queue'
 export {

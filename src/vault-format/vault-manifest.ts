@@ -280,6 +280,7 @@ export async function encryptManifest(
   return collectBytes(
     encryptChunked([plaintext], {
       inputKey: filesKey,
+      wipeInputKey: true,
       context: manifestContext(opts.vaultId),
       salt: fileSalt(filesKey, opts.saltPrefix),
       backend: opts.backend,
@@ -297,6 +298,7 @@ export async function decryptManifestBlob(blob: ByteSource, opts: FileCipherOpti
   const plaintext = await collectBytes(
     decryptChunked(blob, {
       inputKey: deriveFilesKey(opts.vaultKey),
+      wipeInputKey: true,
       context: manifestContext(opts.vaultId),
       backend: opts.backend,
       batchRunner: opts.batchRunner,
