@@ -4,19 +4,10 @@
 // the owner's app, connected to the same service, raises the alarm; every guardian's claim page shows the
 // claim with Ana's name. Then Bo's claim starts the release: every guardian is told when the heirs get
 // access, and the pages say so. Screenshots: test-results/screenshots/guardian-claim-*.png.
-import { expect, type Page, test } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { type Mail, type ReleaseWorld, startReleaseWorld } from '../../release/release-fixture'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { collectPageErrors } from '../support/page-steps'
+import { expect, test as journey } from '../support/fixtures'
 
-test.describe.configure({ mode: 'serial' })
-
-let world: ReleaseWorld
-let app: BrowserModeApp
-let page: Page
-let vaultId: string
-const invitations = new Map<string, Mail>()
-const consoleErrors: string[] = []
 const shot = (p: Page, name: string) =>
   p.screenshot({ path: `test-results/screenshots/guardian-claim-${name}.png`, fullPage: true })
 
@@ -38,7 +29,7 @@ function expectNothingThatOpens(mail: Mail) {
   expect(mail.text).not.toMatch(/\b(gt|hk|ck|kc|sk_human|sk_agent)_[A-Za-z0-9]{8}/)
 }
 
-async function api(method: string, path: string, json?: unknown) {
+async function api(world: ReleaseWorld, method: string, path: string, json?: unknown) {
   const response = await fetch(`${world.service.url}/api${path}`, {
     method,
     headers: { 'x-api-key': world.ownerKey, ...(json ? { 'content-type': 'application/json' } : {}) },
@@ -48,34 +39,64 @@ async function api(method: string, path: string, json?: unknown) {
   return (await response.json()).data
 }
 
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(60_000)
-  world = await startReleaseWorld('owner@example.com')
-  vaultId = (await world.service.admin.createVault({ account: world.accountId, preset: 'standard' })).vaultId
-  await api('POST', `/vault/${vaultId}/release/config`, { trigger: 'guardian_claim' })
-  for (const [name, email] of GUARDIANS) {
-    await api('POST', `/vault/${vaultId}/guardian`, { name, email })
-    const invitation = await world.mail.waitFor(email, (m) => /\/guardian\/gt_/.test(m.text))
-    invitations.set(email, invitation)
-    expect((await fetch(linkIn(invitation, 'accept'), { method: 'POST' })).status).toBe(200)
-  }
-  app = await startBrowserModeApp()
-  page = await browser.newPage({ viewport: { width: 1180, height: 900 } })
-  collectPageErrors(page, consoleErrors)
-  await page.goto(app.url)
-  await page.getByLabel('Service address').fill(world.service.url)
-  await page.getByLabel('API key').fill(world.ownerKey)
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
-  await expect(page.getByTestId('vault-card')).toBeVisible()
+/** A vault released by guardian claims (2 of 3), its three guardians invited and accepted. */
+interface Circle {
+  world: ReleaseWorld
+  vaultId: string
+  invitations: Map<string, Mail>
+}
+
+/** Ana claims on her claim page, as her invitation's link opens it. */
+async function anaClaims(browser: Browser, circle: Circle): Promise<void> {
+  const ana = await browser.newPage({ viewport: { width: 390, height: 844 } })
+  await ana.goto(linkIn(circle.invitations.get('ana@example.com')!, 'claim'))
+  await ana.getByRole('button', { name: 'Claim a release' }).click()
+  await expect(ana.getByRole('heading', { name: 'Claim recorded' })).toBeVisible()
+  await ana.close()
+}
+
+const test = journey.extend<{
+  circle: Circle
+  /** Ana has claimed (the owner's app not started). */
+  anaClaimed: Circle
+  /** The owner's app connected to the service (on `page`), then Ana claimed. */
+  ownerWatching: Circle
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  circle: async ({}, use) => {
+    const world = await startReleaseWorld('owner@example.com')
+    const vaultId = (await world.service.admin.createVault({ account: world.accountId, preset: 'standard' }))
+      .vaultId
+    await api(world, 'POST', `/vault/${vaultId}/release/config`, { trigger: 'guardian_claim' })
+    const invitations = new Map<string, Mail>()
+    for (const [name, email] of GUARDIANS) {
+      await api(world, 'POST', `/vault/${vaultId}/guardian`, { name, email })
+      const invitation = await world.mail.waitFor(email, (m) => /\/guardian\/gt_/.test(m.text))
+      invitations.set(email, invitation)
+      expect((await fetch(linkIn(invitation, 'accept'), { method: 'POST' })).status).toBe(200)
+    }
+    await use({ world, vaultId, invitations })
+    await world.close()
+  },
+  anaClaimed: async ({ circle, browser }, use) => {
+    await anaClaims(browser, circle)
+    await use(circle)
+  },
+  ownerWatching: async ({ circle, ownApp, page, browser }, use) => {
+    await page.goto(ownApp.url)
+    await page.getByLabel('Service address').fill(circle.world.service.url)
+    await page.getByLabel('API key').fill(circle.world.ownerKey)
+    await page.getByRole('button', { name: 'Connect', exact: true }).click()
+    await expect(page.getByTestId('vault-card')).toBeVisible()
+    await anaClaims(browser, circle)
+    await use(circle)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await world?.close()
-})
+test.use({ viewport: { width: 1180, height: 900 } })
 
-test('Ana claims on her page: it shows where the claim stands', async ({ browser }) => {
+test('Ana claims on her page: it shows where the claim stands', async ({ browser, circle }) => {
+  const { invitations } = circle
   const ana = await browser.newPage({ viewport: { width: 390, height: 844 } })
   await ana.goto(linkIn(invitations.get('ana@example.com')!, 'claim'))
   await expect(ana.locator('body')).toContainText('Where it stands: no guardian has claimed a release.')
@@ -90,7 +111,10 @@ test('Ana claims on her page: it shows where the claim stands', async ({ browser
   await ana.close()
 })
 
-test('the owner and the two other guardians get the e-mail; Ana does not; nothing in it opens the vault', async () => {
+test('the owner and the two other guardians get the e-mail; Ana does not; nothing in it opens the vault', async ({
+  anaClaimed,
+}) => {
+  const { world } = anaClaimed
   const owner = await world.mail.waitFor('owner@example.com', (m) => m.text.includes('claimed a release'))
   expect(owner.text).toContain('claimed a release of your vault')
   expect(owner.text).toContain('1 of the 2 guardian claims needed')
@@ -106,7 +130,7 @@ test('the owner and the two other guardians get the e-mail; Ana does not; nothin
   expect(world.mail.to('ana@example.com').filter((m) => m.text.includes('claimed a release'))).toEqual([])
 })
 
-test("the owner's app raises the alarm", async () => {
+test("the owner's app raises the alarm", async ({ page, ownerWatching: _ }) => {
   await page.getByRole('button', { name: 'Refresh' }).click()
   const alarm = page.getByTestId('toast').filter({ hasText: 'claimed' })
   await expect(alarm).toContainText(/Ana Ruiz.? claimed/)
@@ -128,7 +152,11 @@ test("the owner's app raises the alarm", async () => {
 
 test("every guardian's page shows the claim; Bo's claim starts the release and the pages say until when", async ({
   browser,
+  page,
+  ownerWatching,
+  pageErrors: consoleErrors,
 }) => {
+  const { world, invitations } = ownerWatching
   const guardian = await browser.newPage({ viewport: { width: 390, height: 844 } })
   for (const [, email] of GUARDIANS) {
     await guardian.goto(linkIn(invitations.get(email)!, 'claim'))
