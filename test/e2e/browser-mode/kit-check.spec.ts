@@ -5,47 +5,114 @@
 // service reminds him, and 30 days later he is named to the owner (e-mail, readiness, Guardians tab).
 // A guardian also checks a kit from the app's Recovery screen with the words and the link.
 // Screenshots: test-results/screenshots/kit-check-*.png.
-import { expect, type Page, test } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { encodeOwnerKitWords, generateVaultKey } from '../../../src/vault-format'
 import { DAY_MS, type ReleaseWorld, startReleaseWorld } from '../../release/release-fixture'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { collectPageErrors } from '../support/page-steps'
+import { expect, test as journey } from '../support/fixtures'
 
-test.describe.configure({ mode: 'serial' })
-
-let world: ReleaseWorld
-let app: BrowserModeApp
-let page: Page
-let vaultId: string
-const consoleErrors: string[] = []
 const shot = (p: Page, name: string) =>
   p.screenshot({ path: `test-results/screenshots/kit-check-${name}.png`, fullPage: true })
 
 const checkLink = (text: string) => /https?:\/\/\S+\/guardian\/gt_[A-Za-z0-9_-]{43}\/check/.exec(text)?.[0]
 
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(60_000)
-  world = await startReleaseWorld('owner@example.com')
-  vaultId = (await world.service.admin.createVault({ account: world.accountId, preset: 'standard' })).vaultId
-  app = await startBrowserModeApp()
-  page = await browser.newPage({ viewport: { width: 1180, height: 900 } })
-  collectPageErrors(page, consoleErrors)
-})
-
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await world?.close()
-})
-
-async function refreshAndOpen(tab: 'Overview' | 'Guardians') {
+async function refreshAndOpen(page: Page, tab: 'Overview' | 'Guardians') {
   await page.getByRole('button', { name: '← All vaults' }).click()
   await page.getByRole('button', { name: 'Refresh' }).click()
   await page.getByTestId('vault-card').getByRole('button').first().click()
   await page.getByRole('tab', { name: tab }).click()
 }
 
-test('the owner adds guardians: their kits show a check code, registered with the service', async () => {
+/** The check code printed on a guardian's kit, read off the kit shown in the Guardians tab. */
+async function kitCheckCode(page: Page, guardian: string): Promise<string> {
+  await page
+    .getByRole('row', { name: new RegExp(guardian) })
+    .getByRole('button', { name: /View kit/ })
+    .click()
+  const code = (
+    await page.frameLocator('iframe.kit-frame').locator('[data-kit-check-code]').innerText()
+  ).trim()
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+  return code
+}
+
+/** Ana types her kit's check code on her guardian page, from the link in her invitation. */
+async function anaChecks(browser: Browser, world: ReleaseWorld, code: string): Promise<void> {
+  const invitation = await world.mail.waitFor('ana@example.com', (m) => !!checkLink(m.text))
+  const guardian = await browser.newPage({ viewport: { width: 390, height: 844 } })
+  await guardian.goto(checkLink(invitation.text)!)
+  await guardian.getByLabel('Check code').fill(code)
+  await guardian.getByRole('button', { name: 'Check my kit' }).click()
+  await expect(guardian.locator('body')).toContainText(/confirmed/i)
+  await guardian.close()
+}
+
+const test = journey.extend<{
+  /** A service (its clock and mail under the test's control) with the owner's account and one vault. */
+  ownerAccount: { world: ReleaseWorld; vaultId: string }
+  /** The owner's app connected, the vault's key imported, Ana and Bo added in the Guardians tab. */
+  guardiansAdded: ReleaseWorld
+  /** Then Ana confirmed her kit on her guardian page. */
+  anaConfirmed: ReleaseWorld
+  /** Then Bo, who never checked, was reminded and, 31 days later, named to the owner (Guardians tab open). */
+  boOverdue: ReleaseWorld
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  ownerAccount: async ({}, use) => {
+    const world = await startReleaseWorld('owner@example.com')
+    const { vaultId } = await world.service.admin.createVault({
+      account: world.accountId,
+      preset: 'standard',
+    })
+    await use({ world, vaultId })
+    await world.close()
+  },
+  guardiansAdded: async ({ ownerAccount, ownApp, page }, use) => {
+    const { world, vaultId } = ownerAccount
+    await page.goto(ownApp.url)
+    await page.getByLabel('Service address').fill(world.service.url)
+    await page.getByLabel('API key').fill(world.ownerKey)
+    await page.getByRole('button', { name: 'Connect', exact: true }).click()
+    await page.getByTestId('vault-card').getByRole('button').first().click()
+    await page
+      .getByLabel('Words from the owner recovery kit')
+      .fill(encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }))
+    await page.getByRole('button', { name: 'Import the key' }).click()
+    await page.getByRole('tab', { name: 'Guardians' }).click()
+    const form = page.getByRole('form', { name: 'Add guardian' })
+    for (const [name, email] of [
+      ['Ana Ruiz', 'ana@example.com'],
+      ['Bo Chen', 'bo@example.com'],
+    ] as const) {
+      await form.getByLabel('Name').fill(name)
+      await form.getByLabel('E-mail').fill(email)
+      await form.getByRole('button', { name: 'Add guardian' }).click()
+      await expect(page.getByRole('cell', { name, exact: true })).toBeVisible()
+    }
+    await use(world)
+  },
+  anaConfirmed: async ({ guardiansAdded: world, page, browser }, use) => {
+    await anaChecks(browser, world, await kitCheckCode(page, 'Ana Ruiz'))
+    await use(world)
+  },
+  boOverdue: async ({ anaConfirmed: world, page }, use) => {
+    await world.service.tick()
+    await world.mail.waitFor('bo@example.com', (m) => /\/kit-check\/kc_/.test(m.text))
+    world.advance(31 * DAY_MS)
+    await world.service.tick()
+    await world.mail.waitFor(world.ownerEmail, (m) => /Bo Chen/.test(m.text) && /kit/i.test(m.subject))
+    await refreshAndOpen(page, 'Guardians')
+    await use(world)
+  },
+})
+
+test.use({ viewport: { width: 1180, height: 900 } })
+
+test('the owner adds guardians: their kits show a check code, registered with the service', async ({
+  page,
+  ownApp: app,
+  ownerAccount,
+}) => {
+  const { world, vaultId } = ownerAccount
   await page.goto(app.url)
   await page.getByLabel('Service address').fill(world.service.url)
   await page.getByLabel('API key').fill(world.ownerKey)
@@ -77,6 +144,8 @@ test('the owner adds guardians: their kits show a check code, registered with th
 
 test('Ana types the check code from her kit on her guardian page; the owner sees it confirmed', async ({
   browser,
+  page,
+  guardiansAdded: world,
 }) => {
   await page
     .getByRole('row', { name: /Ana Ruiz/ })
@@ -103,7 +172,7 @@ test('Ana types the check code from her kit on her guardian page; the owner sees
   await shot(guardian, '3-guardian-page-confirmed')
   await guardian.close()
 
-  await refreshAndOpen('Overview')
+  await refreshAndOpen(page, 'Overview')
   const lines = page.getByTestId('readiness-lines-kits')
   await expect(lines).toContainText(/Ana Ruiz: kit confirmed \d{1,2} [A-Z][a-z]{2} \d{4}/)
   await expect(lines).toContainText('Bo Chen: not confirmed yet')
@@ -111,7 +180,10 @@ test('Ana types the check code from her kit on her guardian page; the owner sees
   await shot(page, '4-readiness-confirmed')
 })
 
-test('Bo never checks: reminded, then named to the owner by e-mail, in readiness and on the Guardians tab', async () => {
+test('Bo never checks: reminded, then named to the owner by e-mail, in readiness and on the Guardians tab', async ({
+  page,
+  anaConfirmed: world,
+}) => {
   await world.service.tick()
   const reminder = await world.mail.waitFor('bo@example.com', (m) => /\/kit-check\/kc_/.test(m.text))
   expect(reminder.text).not.toContain('ana@example.com')
@@ -123,7 +195,7 @@ test('Bo never checks: reminded, then named to the owner by e-mail, in readiness
   )
   expect(told.text).toContain('Bo Chen')
 
-  await refreshAndOpen('Overview')
+  await refreshAndOpen(page, 'Overview')
   const kits = page.getByTestId('readiness-item-kits')
   await expect(kits).toHaveAttribute('data-met', 'false')
   await expect(kits).toContainText('Ask Bo Chen to check their kit')
@@ -139,7 +211,11 @@ test('Bo never checks: reminded, then named to the owner by e-mail, in readiness
   await shot(page, '6-guardians-overdue')
 })
 
-test("Bo checks his kit from the app's Recovery screen with his words and the reminder's link", async () => {
+test("Bo checks his kit from the app's Recovery screen with his words and the reminder's link", async ({
+  page,
+  boOverdue: world,
+  pageErrors: consoleErrors,
+}) => {
   await page
     .getByRole('row', { name: /Bo Chen/ })
     .getByRole('button', { name: /View kit/ })
