@@ -259,174 +259,181 @@ async function sizeOf(path: string): Promise<number | undefined> {
   }
 }
 
-export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {
-  const report: HeirRecoveryReport = {
-    vaultId: opts.vaultId,
-    outDir: opts.outDir,
-    results: [],
-    manifest: null,
-    manifestExpected: false,
-  }
-  let client: VaultApiClient
-  let files: HeirFile[]
+/** One run's state, shared by its steps: the report it fills, the files, and the progress told so far. */
+interface HeirRun {
+  opts: HeirRecoveryOptions
+  client: VaultApiClient
+  files: HeirFile[]
+  report: HeirRecoveryReport
+  /** The folder inside the output folder that holds downloads in progress. */
+  downloads: string
+  progress(file: HeirFile, index: number, phase: HeirRecoveryProgress['phase'], add: number): void
+}
+
+interface Downloaded {
+  file: HeirFile
+  index: number
+  part: string
+}
+
+/** A file's fields every result repeats. */
+function baseOf(run: HeirRun, file: HeirFile): Pick<HeirFileResult, 'assetId' | 'name' | 'output'> {
+  return { assetId: file.assetId, name: file.name, output: join(run.opts.outDir, ...file.name.split('/')) }
+}
+
+/** The run stops here (a re-run resumes): the report says why, and `file`, if given, was not reached. */
+function stopRun(run: HeirRun, stop: HeirAccessError, file?: HeirFile): void {
+  run.report.stopped = { code: stop.code, message: stop.userMessage }
+  if (file)
+    run.report.results.push({ ...baseOf(run, file), status: 'not-reached', message: stop.userMessage })
+}
+
+/** Step 1: the vault opened with the heir's code and its files listed; null (the report says why) when not. */
+async function openListing(
+  opts: HeirRecoveryOptions,
+  report: HeirRecoveryReport,
+): Promise<{ client: VaultApiClient; files: HeirFile[] } | null> {
   try {
     const opened = await openVault(opts)
-    client = opened.client
-    files = namesFor(await opened.client.listAllAssets(opts.vaultId))
+    return { client: opened.client, files: namesFor(await opened.client.listAllAssets(opts.vaultId)) }
   } catch (error) {
     const stop = toAccessError(error, opts.serviceUrl, { step: 'list' })
     report.stopped = { code: stop.code, message: stop.userMessage }
-    return report
+    return null
   }
-  const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
+}
+
+/** Step 2: the output folder and its downloads folder, made confined; false (the report says why) when not. */
+async function prepareOutput(
+  opts: HeirRecoveryOptions,
+  report: HeirRecoveryReport,
+  downloads: string,
+): Promise<boolean> {
   try {
     await makeConfinedFolders(await outputRoot(opts.outDir), downloads)
+    return true
   } catch (error) {
     report.stopped = {
       code: 'OUTPUT_UNWRITABLE',
       message: `The folder ${opts.outDir} cannot be used (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Choose a folder you can write to, for example one inside your Documents, and start again.`,
     }
-    return report
+    return false
   }
-  const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
-  let doneBytes = 0
-  let checked = 0
-  const progress = (file: HeirFile, index: number, phase: HeirRecoveryProgress['phase'], add: number) => {
-    doneBytes += add
-    opts.onProgress?.({
-      name: file.name,
-      fileNumber: index + 1,
-      fileCount: files.length,
-      phase,
-      doneBytes,
-      totalBytes,
-    })
-  }
-  const outputOf = (file: HeirFile) => join(opts.outDir, ...file.name.split('/'))
-  const baseOf = (file: HeirFile) => ({ assetId: file.assetId, name: file.name, output: outputOf(file) })
+}
 
-  // 1. Download every file not recovered yet. Nothing is decrypted before all are here: which copy
-  // of a file is the newest is known only once every bundle can be read (recovery-plan.ts).
-  const downloaded: { file: HeirFile; index: number; part: string }[] = []
-  for (const [index, file] of files.entries()) {
-    const base = baseOf(file)
-    if (report.stopped) {
+/**
+ * Step 3, for one file: its blob downloaded whole into its .part file (resuming what an earlier run
+ * got). Returns the download, or null when the file failed or the run stopped (the report says which).
+ */
+async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise<Downloaded | null> {
+  const { opts, client, report } = run
+  const base = baseOf(run, file)
+  // Every file is downloaded, also when a run before recovered it: the service's name and size are
+  // no proof, and the manifest may be in any blob. The writer counts an identical file as kept.
+  if (file.plaintextBytes < 0) {
+    report.results.push({
+      ...base,
+      status: 'failed',
+      reason: 'truncated',
+      message: `The service holds only ${file.encryptedBytes} bytes for "${file.name}", too few to be an encrypted file: it was damaged or cut short on the service. Nothing was written for it.`,
+    })
+    return null
+  }
+
+  // Named here, never after the asset id the service gave.
+  const part = join(run.downloads, `${localDownloadName('service', opts.vaultId, file.assetId)}.part`)
+  let have = (await sizeOf(part)) ?? 0
+  if (have > file.encryptedBytes) {
+    await rm(part, { force: true })
+    have = 0
+  }
+  run.progress(file, index, 'downloading', have)
+  if (have >= file.encryptedBytes) return { file, index, part }
+  try {
+    // Not the client's expectedBytes: its guard can fail the stream before this code has it (an
+    // unhandled error); the counter below cuts a longer body instead, in the same words.
+    const { stream, partial } = await client.downloadAssetFrom(opts.vaultId, file.assetId, have, opts.signal)
+    // A drip the client stops may fail the stream before the pipeline below takes it up; the
+    // pipeline still gets that error, this keeps it from being thrown unhandled meanwhile.
+    stream.on('error', () => {})
+    if (have > 0 && !partial) {
+      run.progress(file, index, 'downloading', -have)
+      have = 0
+    }
+    // Never more than the listing declared: a longer body is cut and the file refused.
+    let room = file.encryptedBytes - have
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        if (chunk.length > room) {
+          done(new TooLongError(opts.serviceUrl, file.encryptedBytes))
+          return
+        }
+        room -= chunk.length
+        run.progress(file, index, 'downloading', chunk.length)
+        done(null, chunk)
+      },
+    })
+    const sink = (await openDownload(part, have > 0)).createWriteStream()
+    await pipeline(stream, counter, sink)
+  } catch (error) {
+    if (error instanceof TooLongError) {
+      await rm(part, { force: true })
       report.results.push({
         ...base,
+        status: 'failed',
+        reason: 'wrong-size',
+        message: `${error.userMessage} Nothing was written for "${file.name}"; the other files are not affected.`,
+      })
+      return null
+    }
+    if (error instanceof VaultApiError && error.status === 404) {
+      report.results.push({ ...base, status: 'failed', reason: 'missing', message: TEXT.fileGone(file.name) })
+      return null
+    }
+    stopRun(run, toAccessError(error, opts.serviceUrl, { step: 'download', name: file.name }), file)
+    return null
+  }
+  if (((await sizeOf(part)) ?? 0) !== file.encryptedBytes) {
+    const cutOff = unreachable(opts.serviceUrl, { step: 'download', name: file.name, cutOff: true })
+    stopRun(run, new HeirAccessError('SERVICE_UNREACHABLE', cutOff), file)
+    return null
+  }
+  return { file, index, part }
+}
+
+/**
+ * Step 3: every file not recovered yet, downloaded. Nothing is decrypted before all are here: which
+ * copy of a file is the newest is known only once every bundle can be read (recovery-plan.ts).
+ */
+async function downloadAll(run: HeirRun): Promise<Downloaded[]> {
+  const downloaded: Downloaded[] = []
+  for (const [index, file] of run.files.entries()) {
+    if (run.report.stopped) {
+      run.report.results.push({
+        ...baseOf(run, file),
         status: 'not-reached',
         message: 'Not recovered yet: the run stopped before this file. Start the recovery again.',
       })
       continue
     }
-
-    // Every file is downloaded, also when a run before recovered it: the service's name and size are
-    // no proof, and the manifest may be in any blob. The writer counts an identical file as kept.
-    if (file.plaintextBytes < 0) {
-      report.results.push({
-        ...base,
-        status: 'failed',
-        reason: 'truncated',
-        message: `The service holds only ${file.encryptedBytes} bytes for "${file.name}", too few to be an encrypted file: it was damaged or cut short on the service. Nothing was written for it.`,
-      })
-      continue
-    }
-
-    // Named here, never after the asset id the service gave.
-    const part = join(downloads, `${localDownloadName('service', opts.vaultId, file.assetId)}.part`)
-    let have = (await sizeOf(part)) ?? 0
-    if (have > file.encryptedBytes) {
-      await rm(part, { force: true })
-      have = 0
-    }
-    progress(file, index, 'downloading', have)
-    if (have < file.encryptedBytes) {
-      try {
-        // Not the client's expectedBytes: its guard can fail the stream before this code has it (an
-        // unhandled error); the counter below cuts a longer body instead, in the same words.
-        const { stream, partial } = await client.downloadAssetFrom(
-          opts.vaultId,
-          file.assetId,
-          have,
-          opts.signal,
-        )
-        // A drip the client stops may fail the stream before the pipeline below takes it up; the
-        // pipeline still gets that error, this keeps it from being thrown unhandled meanwhile.
-        stream.on('error', () => {})
-        if (have > 0 && !partial) {
-          progress(file, index, 'downloading', -have)
-          have = 0
-        }
-        // Never more than the listing declared: a longer body is cut and the file refused.
-        let room = file.encryptedBytes - have
-        const counter = new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            if (chunk.length > room) {
-              done(new TooLongError(opts.serviceUrl, file.encryptedBytes))
-              return
-            }
-            room -= chunk.length
-            progress(file, index, 'downloading', chunk.length)
-            done(null, chunk)
-          },
-        })
-        const sink = (await openDownload(part, have > 0)).createWriteStream()
-        await pipeline(stream, counter, sink)
-      } catch (error) {
-        if (error instanceof TooLongError) {
-          await rm(part, { force: true })
-          report.results.push({
-            ...base,
-            status: 'failed',
-            reason: 'wrong-size',
-            message: `${error.userMessage} Nothing was written for "${file.name}"; the other files are not affected.`,
-          })
-          continue
-        }
-        if (error instanceof VaultApiError && error.status === 404) {
-          report.results.push({
-            ...base,
-            status: 'failed',
-            reason: 'missing',
-            message: TEXT.fileGone(file.name),
-          })
-          continue
-        }
-        const stop = toAccessError(error, opts.serviceUrl, { step: 'download', name: file.name })
-        report.stopped = { code: stop.code, message: stop.userMessage }
-        report.results.push({ ...base, status: 'not-reached', message: stop.userMessage })
-        continue
-      }
-      const got = (await sizeOf(part)) ?? 0
-      if (got !== file.encryptedBytes) {
-        const stop = new HeirAccessError(
-          'SERVICE_UNREACHABLE',
-          unreachable(opts.serviceUrl, { step: 'download', name: file.name, cutOff: true }),
-        )
-        report.stopped = { code: stop.code, message: stop.userMessage }
-        report.results.push({ ...base, status: 'not-reached', message: stop.userMessage })
-        continue
-      }
-    }
-    downloaded.push({ file, index, part })
+    const got = await downloadOne(run, file, index)
+    if (got) downloaded.push(got)
   }
-  if (report.stopped) {
-    for (const { file } of downloaded) {
-      report.results.push({
-        ...baseOf(file),
-        status: 'not-reached',
-        message:
-          'Downloaded, not decrypted yet: files are decrypted once all of them are downloaded. Start the recovery again; it will not download this one again.',
-      })
-    }
-    return report
-  }
+  return downloaded
+}
 
-  // 2. Check and decrypt as local files: the vault's manifest and the write times sealed in the blobs
-  // decide which copy of each file is written, never the service's dates (recovery-plan.ts).
+/**
+ * Step 4: the downloads checked and decrypted as local files: the vault's manifest and the write
+ * times sealed in the blobs decide which copy of each file is written, never the service's dates
+ * (recovery-plan.ts). Downloads are removed, except those of files that could not be written.
+ */
+async function decryptDownloads(run: HeirRun, downloaded: Downloaded[]): Promise<void> {
+  const { opts, report } = run
   const byPart = new Map(downloaded.map((item) => [item.part, item]))
   // Named as the heir knows them (the service's names), not by the local download names.
   const named = (part: string) => `"${byPart.get(part)?.file.name ?? part}" on the service`
-  const run = await recoverRun({
+  let checked = 0
+  const result = await recoverRun({
     vaultKey: opts.vaultKey,
     vaultId: opts.vaultId,
     inputs: downloaded.map((item) => item.part),
@@ -437,27 +444,79 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
     sourceDateMs: (part) => byPart.get(part)?.file.uploadedAtMs,
     onProgress: (p) => {
       const item = byPart.get(p.input)
-      if (item) progress(item.file, item.index, 'checking', p.allBytesDone - checked)
+      if (item) run.progress(item.file, item.index, 'checking', p.allBytesDone - checked)
       checked = p.allBytesDone
     },
   })
-  report.manifestExpected = run.manifestExpected
-  report.manifest = run.manifest && {
-    ...run.manifest,
-    inputs: run.manifest.inputs.map(named),
-    rivals: run.manifest.rivals.map(named),
+  report.manifestExpected = result.manifestExpected
+  report.manifest = result.manifest && {
+    ...result.manifest,
+    inputs: result.manifest.inputs.map(named),
+    rivals: result.manifest.rivals.map(named),
   }
   const keepPart = new Set<string>()
-  for (const result of run.results) {
-    const item = byPart.get(result.input)
-    report.results.push(heirResultOf(result, item, opts.outDir))
+  for (const fileResult of result.results) {
+    const item = byPart.get(fileResult.input)
+    report.results.push(heirResultOf(fileResult, item, opts.outDir))
     // A file that could not be written (in the way, say): its download is kept for the next run.
-    if (item && (result.status === 'skipped' || (result.status === 'failed' && isWriteSide(result.reason)))) {
+    if (
+      item &&
+      (fileResult.status === 'skipped' || (fileResult.status === 'failed' && isWriteSide(fileResult.reason)))
+    ) {
       keepPart.add(item.part)
     }
   }
   for (const { part } of downloaded) if (!keepPart.has(part)) await rm(part, { force: true })
-  await rmdir(downloads).catch(() => {})
+  await rmdir(run.downloads).catch(() => {})
+}
+
+export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {
+  const report: HeirRecoveryReport = {
+    vaultId: opts.vaultId,
+    outDir: opts.outDir,
+    results: [],
+    manifest: null,
+    manifestExpected: false,
+  }
+  const listing = await openListing(opts, report)
+  if (!listing) return report
+  const downloads = join(opts.outDir, DOWNLOADS_FOLDER)
+  if (!(await prepareOutput(opts, report, downloads))) return report
+
+  const { client, files } = listing
+  const totalBytes = 2 * files.reduce((sum, f) => sum + f.encryptedBytes, 0)
+  let doneBytes = 0
+  const run: HeirRun = {
+    opts,
+    client,
+    files,
+    report,
+    downloads,
+    progress(file, index, phase, add) {
+      doneBytes += add
+      opts.onProgress?.({
+        name: file.name,
+        fileNumber: index + 1,
+        fileCount: files.length,
+        phase,
+        doneBytes,
+        totalBytes,
+      })
+    },
+  }
+  const downloaded = await downloadAll(run)
+  if (report.stopped) {
+    for (const { file } of downloaded) {
+      report.results.push({
+        ...baseOf(run, file),
+        status: 'not-reached',
+        message:
+          'Downloaded, not decrypted yet: files are decrypted once all of them are downloaded. Start the recovery again; it will not download this one again.',
+      })
+    }
+    return report
+  }
+  await decryptDownloads(run, downloaded)
   // No rehearsal is reported from here: a practice is recovered with practice kits only
   // (practice-recovery.ts), and nothing is ever computed from the real key for a practice.
   return report
