@@ -6,7 +6,7 @@
 // explained. Screenshots: test-results/screenshots/heir-*.png.
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import {
@@ -21,27 +21,26 @@ import {
   startReleaseWorld,
   writeSeededFile,
 } from '../../release/release-fixture'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { collectPageErrors } from '../support/page-steps'
+import { expect, test as journey } from '../support/fixtures'
 
-test.describe.configure({ mode: 'serial' })
+/** A vault released to its heir Sam: its service, the heir's access code, two kits' words, the files' hashes. */
+interface Released {
+  world: ReleaseWorld
+  vaultId: string
+  token: string
+  kits: string[]
+  originals: Map<string, string>
+}
 
-let world: ReleaseWorld
-let app: BrowserModeApp
-let page: Page
-let vaultId: string
-let token: string
-let kits: string[]
-const originals = new Map<string, string>()
-const consoleErrors: string[] = []
-const shot = (name: string) =>
+const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/heir-${name}.png`, fullPage: true })
 
-test.beforeAll(async ({ browser }) => {
-  test.setTimeout(60_000)
-  world = await startReleaseWorld('grandma@example.com')
+/** The owner's vault set up through the app core, files uploaded, then released: no check-in, nobody cancels. */
+async function releasedVault(): Promise<Released> {
+  const world = await startReleaseWorld('grandma@example.com')
+  const originals = new Map<string, string>()
   const owner = await world.ownerCore()
-  vaultId = (await owner.vaults.create({ preset: 'standard' })).id
+  const vaultId = (await owner.vaults.create({ preset: 'standard' })).id
   const guardians = ['Aunt May <may@example.com>', 'Dr. Osei <osei@example.com>', 'Tom Li <tom@example.com>']
   for (const g of guardians) {
     const [, name, email] = /^(.*) <(.*)>$/.exec(g)!
@@ -67,29 +66,66 @@ test.beforeAll(async ({ browser }) => {
     paths: [join(source, 'Photos'), join(source, 'voice message.m4a'), join(source, 'will.pdf')],
   })
   await owner.uploads.idle()
-  kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, SSS_PRESET_SHAPE.standard)).map(
-    encodeShareWords,
-  )
+  const kits = (
+    await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, SSS_PRESET_SHAPE.standard)
+  ).map(encodeShareWords)
 
   // No check-in; nobody cancels.
   world.advance(7 * DAY_MS + 60_000)
   await world.service.tick()
   world.advance(30 * DAY_MS)
   await world.service.tick()
-  token = heirToken(await world.mail.waitFor('sam@example.com'))
+  const token = heirToken(await world.mail.waitFor('sam@example.com'))
+  return { world, vaultId, token, kits, originals }
+}
 
-  app = await startBrowserModeApp()
-  page = await browser.newPage({ viewport: { width: 1180, height: 900 } })
-  collectPageErrors(page, consoleErrors)
+const test = journey.extend<{
+  released: Released
+  /** The heir's fresh app on Recovery, the vault's 4 files listed with the right access code. */
+  filesShown: Released
+  /** Then two kits entered and a folder for the files chosen in the test's app folder. */
+  twoKitsEntered: Released
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  released: async ({}, use) => {
+    const released = await releasedVault()
+    await use(released)
+    await released.world.close()
+  },
+  filesShown: async ({ released, ownApp, page }, use) => {
+    await page.goto(ownApp.url)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Recovery' }).click()
+    await page.getByLabel('Vault Service address').fill(released.world.service.url)
+    await page.getByLabel(/personal access code/).fill(released.token)
+    await page.getByLabel(/Vault id/).fill(released.vaultId)
+    await page.getByRole('button', { name: 'Show the files' }).click()
+    await expect(page.getByTestId('heir-files')).toContainText('The vault holds 4 files')
+    await use(released)
+  },
+  twoKitsEntered: async ({ filesShown, ownApp, page }, use) => {
+    await page.getByLabel('Kit 1').fill(filesShown.kits[1]!)
+    await page.getByRole('button', { name: 'Add another kit' }).click()
+    await page.getByLabel('Kit 2').fill(filesShown.kits[2]!)
+    await page.getByLabel('Kit 2').blur()
+    await expect(page.getByTestId('share-count')).toContainText('2 kits entered — enough to open the files')
+    await page
+      .getByLabel('Folder for the recovered files')
+      .fill(join(ownApp.userDataDir, 'Recovered for Sam'))
+    await use(filesShown)
+  },
 })
 
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await world?.close()
-})
+test.use({ viewport: { width: 1180, height: 900 } })
+// Each test's own released vault (uploads, then a release) is built within its time.
+test.describe.configure({ timeout: 120_000 })
 
-test('the heir opens Recovery and copies what the e-mail says; a wrong code is explained', async () => {
+test('the heir opens Recovery and copies what the e-mail says; a wrong code is explained', async ({
+  page,
+  ownApp: app,
+  released,
+}) => {
+  const { world, token, vaultId } = released
+  const shot = (name: string) => screenshot(page, name)
   await page.goto(app.url)
   // A fresh app opens on the owner's set-up screen: an heir who pastes the token there is redirected.
   await expect(page.getByTestId('heir-pointer')).toContainText('Did someone leave you their files?')
@@ -120,7 +156,14 @@ test('the heir opens Recovery and copies what the e-mail says; a wrong code is e
   await shot('3-files')
 })
 
-test('one kit is not enough; two are; every file comes back identical', async () => {
+test('one kit is not enough; two are; every file comes back identical', async ({
+  page,
+  ownApp: app,
+  filesShown,
+  pageErrors: consoleErrors,
+}) => {
+  const { kits, originals } = filesShown
+  const shot = (name: string) => screenshot(page, name)
   const outDir = join(app.userDataDir, 'Recovered for Sam')
   await page.getByLabel('Kit 1').fill(kits[1]!)
   await page.getByLabel('Kit 1').blur()
@@ -151,7 +194,13 @@ test('one kit is not enough; two are; every file comes back identical', async ()
   expect(consoleErrors.filter((e) => !/401|Unauthorized/i.test(e))).toEqual([])
 })
 
-test('the service cannot be reached: the run stops, says what to do, and offers to continue', async () => {
+test('the service cannot be reached: the run stops, says what to do, and offers to continue', async ({
+  page,
+  ownApp: app,
+  twoKitsEntered,
+}) => {
+  const { world } = twoKitsEntered
+  const shot = (name: string) => screenshot(page, name)
   await page.getByLabel('Vault Service address').fill('http://127.0.0.1:9')
   await page.getByLabel('Folder for the recovered files').fill(join(app.userDataDir, 'Second try'))
   await page.getByRole('button', { name: 'Recover the files' }).click()
@@ -162,7 +211,13 @@ test('the service cannot be reached: the run stops, says what to do, and offers 
   await page.getByLabel('Vault Service address').fill(world.service.url)
 })
 
-test('a file altered on the service is refused and listed; the others are recovered', async () => {
+test('a file altered on the service is refused and listed; the others are recovered', async ({
+  page,
+  ownApp: app,
+  twoKitsEntered,
+}) => {
+  const { world, vaultId, originals } = twoKitsEntered
+  const shot = (name: string) => screenshot(page, name)
   const assets = (await (await world.ownerCore()).vaults.listAssets(vaultId)).data
   // will.pdf is the bundle's last file: a byte near the bundle's end lies in its content.
   const bundle = assets.find(
