@@ -1,10 +1,9 @@
 // Recovery in the window: one share from a photo of its QR code (decoded in the page), one typed,
 // then the encrypted files decrypted into a folder with a result per file.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
-import { type ConsoleMessage, expect, test } from '@playwright/test'
+import type { ConsoleMessage } from '@playwright/test'
 import QRCode from 'qrcode'
 import { recoveryQrText } from '../../../src/main/core/printable/share-qr'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
@@ -15,21 +14,15 @@ import {
   generateVaultKey,
   splitVaultKey,
 } from '../../../src/vault-format'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { expect, test } from '../support/fixtures'
 
-let app: BrowserModeApp
-let dir: string
+// The file's one backend (fixture `app`); each test brings its own kits and files in its own folder.
 
-test.beforeAll(async () => {
-  app = await startBrowserModeApp()
-  dir = await mkdtemp(join(tmpdir(), 'vault-e2e-recovery-'))
-})
-test.afterAll(async () => {
-  await app?.stop()
-  await rm(dir, { recursive: true, force: true })
-})
-
-test('shares from a QR photo and typed words decrypt the files into a chosen folder', async ({ page }) => {
+test('shares from a QR photo and typed words decrypt the files into a chosen folder', async ({
+  page,
+  app,
+  workDir: dir,
+}) => {
   const errors: string[] = []
   page.on('console', (m: ConsoleMessage) => m.type() === 'error' && errors.push(m.text()))
   page.on('pageerror', (e) => errors.push(e.message))
@@ -80,6 +73,8 @@ test('shares from a QR photo and typed words decrypt the files into a chosen fol
 
 test('a kit from an older set among enough current ones is left out and said; the files still come back', async ({
   page,
+  app,
+  workDir: dir,
 }) => {
   const vaultKey = generateVaultKey()
   const vaultId = 'vlt_e2e-recovery-sets'
