@@ -82,15 +82,12 @@ describe('vault operations own their writes', () => {
       })
       const outcome = await ok<{ checkedInAt: string }>('checkIn', { vaultId: vault.id, source: 'tray' })
       expect(outcome.checkedInAt).toBe(new Date(now).toISOString())
-      const page = await ok<{ items: Array<{ kind: string; at: string; source: string }> }>(
-        'listActivity',
-        {
-          vaultId: vault.id,
-          kinds: ['check-in', 'release-configured'],
-          limit: 10,
-          offset: 0,
-        },
-      )
+      const page = await ok<{ items: Array<{ kind: string; at: string; source: string }> }>('listActivity', {
+        vaultId: vault.id,
+        kinds: ['check-in', 'release-configured'],
+        limit: 10,
+        offset: 0,
+      })
       expect(page.items.map((e) => [e.kind, e.source, e.at])).toEqual(
         expect.arrayContaining([['check-in', 'tray', outcome.checkedInAt]]),
       )
@@ -98,6 +95,34 @@ describe('vault operations own their writes', () => {
       expect(page.items.filter((e) => e.kind === 'release-configured')).toHaveLength(1)
     } finally {
       await app.close()
+      await dir.remove()
+    }
+  })
+
+  it("a release started and cancelled through the operations is the owner's in the history, whoever calls", async () => {
+    const dir = await tempDir('vault-own-writes-release-')
+    const core = await VaultSession.open({
+      userDataDir: dir.path,
+      secretBox: testSecretBox(),
+      useKeychain: false,
+      now: svc.now,
+    })
+    try {
+      await core.connections.add({ serviceUrl: svc.url, apiKey: svc.humanKey, label: 'Local' })
+      const vault = await core.vaults.create({ name: 'Papers' })
+      await core.vaults.configureRelease(vault.id, { trigger: 'manual' })
+      await core.vaults.startRelease(vault.id)
+      await core.vaults.cancelRelease(vault.id)
+      const kinds = ['vault-created', 'release-started', 'release-cancelled'] as const
+      const history = core.activity.list(vault.id, { kinds: [...kinds], limit: 10, offset: 0 }).items
+      expect(history.map((e) => [e.kind, e.source]).sort()).toEqual([
+        ['release-cancelled', 'window'],
+        ['release-started', 'window'],
+        ['vault-created', 'window'],
+      ])
+      expect(core.releaseActions.size).toBe(0)
+    } finally {
+      await core.close()
       await dir.remove()
     }
   })

@@ -62,6 +62,8 @@ async function ownerApp(lie: FakeServiceOptions['lie']) {
     offers: () => false,
     forget: async () => undefined,
     knownBalance: () => undefined,
+    labelOf: (id) => id,
+    releaseActions: new Set(),
   })
   cleanup.push(world, elsewhere, service, watcher)
   /** The owner's key went only to the service: never to the other host, in no redirect. */

@@ -182,6 +182,8 @@ export class VaultSession {
       recordActivity: (input) => this.recordActivity(input),
       offers: (extension) => this.facts.service?.extensions.includes(extension) ?? false,
       forget: (vaultId) => this.forgetVault(vaultId),
+      labelOf: (vaultId) => this.#board.labelOf(vaultId),
+      releaseActions: this.releaseActions,
       knownBalance: (vaultId) => this.watcher.snapshot().find((v) => v.id === vaultId)?.creditsBalance,
     })
     this.unlockCheckIn = new UnlockCheckInWiring({

@@ -1,6 +1,6 @@
 // The activity history's channels (list, export), the unlock check-in's channels (status, turn on
 // with an agent key, turn off), and `withActivity`: the owner's actions through the other channels
-// recorded in the history once they succeed (people, kits, release starts, keys; check-ins and release settings record themselves).
+// recorded in the history once they succeed (people, kits, files, practice, keys; the vault operations record their own).
 
 import { VaultApiClient, VaultApiError } from '../../../service-client'
 import { AppError } from '../../../shared/app-error'
@@ -193,52 +193,10 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
     return person?.name ? { person: person.name, ...(person.email ? { email: person.email } : {}) } : {}
   }
 
-  /** Release changes are recorded when the watcher sees the new state; this marks them as the owner's. */
-  const releaseAction =
-    <K extends 'startRelease' | 'cancelRelease'>(key: K) =>
-    async (args: Args<K>) => {
-      const s = await session()
-      s.releaseActions.add(args.vaultId)
-      try {
-        return await (handlers[key] as (a: typeof args) => Promise<Result<K>>)(args)
-      } finally {
-        s.releaseActions.delete(args.vaultId)
-      }
-    }
-
   return {
     ...handlers,
-    // Check-ins and release settings are recorded by their operations (vault-operations.ts).
-    startRelease: releaseAction('startRelease'),
-    cancelRelease: releaseAction('cancelRelease'),
-    createVault: after('createVault', (s, _args, view) => {
-      s.recordActivity({
-        vaultId: view.id,
-        kind: 'vault-created',
-        source: 'window',
-        detail: { note: view.label },
-      })
-    }),
-    // "Start locally" makes the first vault when the service has none.
-    startLocally: after(
-      'startLocally',
-      (s, _args, result, before) => {
-        if (before !== 0) return
-        s.recordActivity({
-          vaultId: result.vault.id,
-          kind: 'vault-created',
-          source: 'window',
-          detail: { note: result.vault.label },
-        })
-      },
-      async (s) =>
-        s.connections.list().some((c) => s.localService.isLocal(c.serviceUrl))
-          ? (await s.vaults.list()).length
-          : 0,
-    ),
-    renameVault: after('renameVault', (s, { vaultId }, view) => {
-      s.recordActivity({ vaultId, kind: 'vault-renamed', source: 'window', detail: { note: view.label } })
-    }),
+    // Check-ins, release settings and starts, vault creation and names are recorded by their
+    // operations (vault-operations.ts).
     // Credits belong to the account: every vault on it has more to spend.
     addLocalCredits: after('addLocalCredits', (s, { credits }) => {
       for (const v of s.snapshot().vaults) {

@@ -44,6 +44,10 @@ export interface VaultOperationDeps {
   offers: (extension: ServiceExtension) => boolean
   /** After the service deleted a vault: its key, kits and records on this device go too. */
   forget: (vaultId: string) => Promise<void>
+  /** The vault's name as the window shows it (for the history). */
+  labelOf: (vaultId: string) => string
+  /** Vaults whose release the owner is starting or cancelling from this device right now. */
+  releaseActions: Set<string>
   /** The vault's credit balance as last read, for the sentence of a refused check-in. */
   knownBalance: (vaultId: string) => number | undefined
 }
@@ -57,6 +61,15 @@ export function vaultOperations(deps: VaultOperationDeps) {
     const vault = await (await client()).getVault(vaultId)
     watcher.observe(vault)
     return vault
+  }
+  /** A release started or cancelled from this device, marked so while it runs. */
+  const ownersRelease = async <T>(vaultId: string, work: () => Promise<T>): Promise<T> => {
+    deps.releaseActions.add(vaultId)
+    try {
+      return await work()
+    } finally {
+      deps.releaseActions.delete(vaultId)
+    }
   }
   /** A write, then the vault read back; resolves with the write's answer. */
   const thenReread = async <T>(vaultId: string, write: (c: VaultApiClient) => Promise<T>): Promise<T> => {
@@ -86,6 +99,12 @@ export function vaultOperations(deps: VaultOperationDeps) {
       await vaultKeys.create(vault.id)
       if (named && !keptByService) await records.update(vault.id, (r) => ({ ...r, name: named }))
       watcher.observe(vault)
+      recordActivity({
+        vaultId: vault.id,
+        kind: 'vault-created',
+        source: 'window',
+        detail: { note: deps.labelOf(vault.id) },
+      })
       return vault
     },
     async remove(vaultId: string): Promise<{ deleted: string }> {
@@ -145,26 +164,38 @@ export function vaultOperations(deps: VaultOperationDeps) {
         })
         return { ...result, checkedInAt }
       }),
-    cancelRelease: (vaultId: string) => thenReread(vaultId, (c) => c.cancelRelease(vaultId)),
-    async startRelease(vaultId: string): Promise<VaultDetails> {
-      const vault = await (await client()).startRelease(vaultId)
-      watcher.observe(vault)
-      return vault
-    },
+    // The watcher records a release started or cancelled when it sees the new state; the mark says
+    // it was the owner's doing.
+    cancelRelease: (vaultId: string) =>
+      ownersRelease(vaultId, () => thenReread(vaultId, (c) => c.cancelRelease(vaultId))),
+    startRelease: (vaultId: string): Promise<VaultDetails> =>
+      ownersRelease(vaultId, async () => {
+        const vault = await (await client()).startRelease(vaultId)
+        watcher.observe(vault)
+        return vault
+      }),
     /** On the service when it keeps names, else on this device; an empty name clears it. */
     async rename(vaultId: string, name: string | null): Promise<VaultDetails> {
       const trimmed = name?.trim() || null
+      let vault: VaultDetails | undefined
       if (offers('vault-name')) {
-        const vault = await (await client()).renameVault(vaultId, trimmed)
+        vault = await (await client()).renameVault(vaultId, trimmed)
         watcher.observe(vault)
-        return vault
+      } else {
+        await records.update(vaultId, (r) => {
+          const { name: _old, ...rest } = r
+          return trimmed ? { ...rest, name: trimmed } : rest
+        })
+        // The vault as last read (every write reads it back), else a fresh read.
+        vault = watcher.snapshot().find((v) => v.id === vaultId) ?? (await reread(vaultId))
       }
-      await records.update(vaultId, (r) => {
-        const { name: _old, ...rest } = r
-        return trimmed ? { ...rest, name: trimmed } : rest
+      recordActivity({
+        vaultId,
+        kind: 'vault-renamed',
+        source: 'window',
+        detail: { note: deps.labelOf(vaultId) },
       })
-      // The vault as last read (every write reads it back), else a fresh read.
-      return watcher.snapshot().find((v) => v.id === vaultId) ?? reread(vaultId)
+      return vault
     },
     async setCheckInLinks(vaultId: string, on: boolean): Promise<VaultDetails> {
       if (!offers('check-in-links')) {
