@@ -49,7 +49,9 @@ async function anaChecks(browser: Browser, world: ReleaseWorld, code: string): P
 const test = journey.extend<{
   /** A service (its clock and mail under the test's control) with the owner's account and one vault. */
   ownerAccount: { world: ReleaseWorld; vaultId: string }
-  /** The owner's app connected, the vault's key imported, Ana and Bo added in the Guardians tab. */
+  /** The owner's app connected to the service and the vault's key imported (on `page`). */
+  ownerConnected: ReleaseWorld
+  /** Then Ana and Bo added in the Guardians tab. */
   guardiansAdded: ReleaseWorld
   /** Then Ana confirmed her kit on her guardian page. */
   anaConfirmed: ReleaseWorld
@@ -66,7 +68,7 @@ const test = journey.extend<{
     await use({ world, vaultId })
     await world.close()
   },
-  guardiansAdded: async ({ ownerAccount, ownApp, page }, use) => {
+  ownerConnected: async ({ ownerAccount, ownApp, page }, use) => {
     const { world, vaultId } = ownerAccount
     await page.goto(ownApp.url)
     await page.getByLabel('Service address').fill(world.service.url)
@@ -77,6 +79,10 @@ const test = journey.extend<{
       .getByLabel('Words from the owner recovery kit')
       .fill(encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }))
     await page.getByRole('button', { name: 'Import the key' }).click()
+    await use(world)
+  },
+  guardiansAdded: async ({ ownerConnected: world, page }, use) => {
+    await expect(page.getByRole('button', { name: 'Owner recovery kit…' })).toBeVisible()
     await page.getByRole('tab', { name: 'Guardians' }).click()
     const form = page.getByRole('form', { name: 'Add guardian' })
     for (const [name, email] of [
@@ -109,19 +115,8 @@ test.use({ viewport: { width: 1180, height: 900 } })
 
 test('the owner adds guardians: their kits show a check code, registered with the service', async ({
   page,
-  ownApp: app,
-  ownerAccount,
+  ownerConnected: _,
 }) => {
-  const { world, vaultId } = ownerAccount
-  await page.goto(app.url)
-  await page.getByLabel('Service address').fill(world.service.url)
-  await page.getByLabel('API key').fill(world.ownerKey)
-  await page.getByRole('button', { name: 'Connect', exact: true }).click()
-  await page.getByTestId('vault-card').getByRole('button').first().click()
-  await page
-    .getByLabel('Words from the owner recovery kit')
-    .fill(encodeOwnerKitWords({ vaultKey: generateVaultKey(), vaultId }))
-  await page.getByRole('button', { name: 'Import the key' }).click()
   await expect(page.getByRole('button', { name: 'Owner recovery kit…' })).toBeVisible()
 
   await page.getByRole('tab', { name: 'Guardians' }).click()
