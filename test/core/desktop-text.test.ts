@@ -94,6 +94,7 @@ describe('the files that show words outside the window write none in place', () 
     'src/main/core/vaults/tray-state.ts',
     'src/main/core/vaults/vault-notices.ts',
     'src/main/core/vaults/checkin-schedule.ts',
+    'src/main/core/session-wiring.ts',
   ]
   for (const file of FILES) {
     it(file, () => {

@@ -10,7 +10,7 @@ import type { CheckInReminders } from './vaults/checkin-schedule'
 import type { OwnerNotices } from './vaults/owner-notices'
 import type { ReadinessFacts } from './vaults/readiness-facts'
 import type { VaultBoard } from './vaults/vault-board'
-import { claimNotice, releasingNotice, reminderNotice } from './vaults/vault-notices'
+import { claimNotice, manifestProblemNotice, releasingNotice, reminderNotice } from './vaults/vault-notices'
 import type { VaultWatcher } from './vaults/vault-watcher'
 
 export interface SessionWiring {
@@ -77,12 +77,7 @@ export function wireSession(w: SessionWiring): void {
     notices.notice(reminderNotice(due, board.labelOf(due.vaultId)))
   })
   queue.on('manifest-problem', ({ vaultId, message }) =>
-    notices.notice({
-      kind: 'upload-failed',
-      title: `${board.labelOf(vaultId)}: the list of files needs attention`,
-      body: message,
-      vaultId,
-    }),
+    notices.notice(manifestProblemNotice(board.labelOf(vaultId), vaultId, message)),
   )
   queue.on('item', (item) => {
     events.emit('upload-item', item)

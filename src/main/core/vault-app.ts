@@ -7,7 +7,7 @@
 //   app.handlers        every invoke channel of the contract (shared/ipc/contract.ts), for a transport
 //   app.events          the contract's events for the window, for a transport to forward
 //   app.settings        the settings file; changes reach the session and onSettingsChanged
-//   await app.start()   opens the vault services and starts the timers: reminders (60 s), polling (1 s)
+//   await app.start()   opens the vault services and starts the timers: reminders (60 s), polling (when due)
 //   app.on('tray' | 'notice' | 'upload-item' | ..., listener)    in-process events for the shell
 //   app.vaults()        the vaults as the window last saw them (tray menu, notifications)
 //   app.uploads()       the upload queue's items with their paths (browser mode's dropped files)

@@ -441,7 +441,7 @@ export class VaultSession {
     this.#board.emitNow()
   }
 
-  /** Timers: the reminder tick (60 s) and vault polling (1 s pass); the active service is read. */
+  /** Timers: the reminder tick (60 s) and vault polling (when a vault is next due); the active service is read. */
   start(): void {
     this.reminders.start()
     this.watcher.start()

@@ -72,6 +72,7 @@ export function english(f: LocaleFormat) {
         `${label}: ${files(done)} encrypted and stored for ${f.count(credits, { one: 'credit', other: 'credits' })}.`,
       unlockCheckInFailedTitle: (label: string) => `${label}: the check-in on unlock did not go through`,
       uploadListProblemTitle: 'The upload list needs attention',
+      manifestProblemTitle: (label: string) => `${label}: the list of files needs attention`,
       activityHistoryProblemTitle: 'The activity history needs attention',
     },
     notifications: {

@@ -76,6 +76,7 @@ export function spanish(f: LocaleFormat): Translation<DesktopCatalogue> {
         `${label}: ${files(done)} cifrados y guardados por ${f.count(credits, { one: 'crédito', other: 'créditos' })}.`,
       unlockCheckInFailedTitle: (label: string) => `${label}: la confirmación al desbloquear no se completó`,
       uploadListProblemTitle: 'La lista de subidas necesita atención',
+      manifestProblemTitle: (label: string) => `${label}: la lista de archivos necesita atención`,
       activityHistoryProblemTitle: 'El historial de actividad necesita atención',
     },
     notifications: {

@@ -100,6 +100,16 @@ export function unlockCheckInFailedNotice(label: string, vaultId: string, messag
   })
 }
 
+/** The vault's list of files (its manifest) could not be written: the heirs would miss what changed. */
+export function manifestProblemNotice(label: string, vaultId: string, problem: string): AppNotice {
+  return notice({
+    kind: 'upload-failed',
+    title: desktopText().notices.manifestProblemTitle(shown(label)),
+    body: problem,
+    vaultId,
+  })
+}
+
 /** The upload list (uploads.sqlite) or the activity history (activity.sqlite) cannot be kept. */
 export function storageProblemNotice(what: 'upload list' | 'activity history', problem: string): AppNotice {
   const t = desktopText().notices
