@@ -234,37 +234,45 @@ async function main(argv: string[]): Promise<number> {
   console.error(`Key rebuilt from ${from}: vault ${key.vaultId}, fingerprint ${key.fingerprint}.`)
   console.error('Compare the fingerprint with the one printed on the kits.')
   for (const note of key.kitsSetAside ?? []) console.error(`Left out: ${revealSentence(note)}`)
-  if (values.check) return 0
-
-  const showProgress = process.stderr.isTTY && !values.json
-  if (fromService) return recoverFromTheService(values, key, backend, showProgress)
-  if (fromArweave) return recoverFromTheNetwork(values, key, backend, showProgress)
-  const run = await recoverRun({
-    vaultKey: key.vaultKey,
-    vaultId: key.vaultId,
-    inputs: positionals,
-    outDir: values.out!,
-    backend,
-    onProgress: showProgress
-      ? (p) => {
-          const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
-          process.stderr.write(
-            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${revealControls(p.input)}`
-              .slice(0, 120)
-              .padEnd(120),
-          )
-        }
-      : undefined,
-  })
-  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
-  const { results } = run
-  for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
-  if (results.length === 0) {
-    console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
-    return 1
+  if (values.check) {
+    key.vaultKey.fill(0)
+    return 0
   }
-  console.error(revealSentence(manifestNote(run)))
-  return summarize(results, `into ${values.out}`, 'Files that failed were not written.', runProblems(run))
+
+  // The vault key serves this run only: zeroed once it ends, whichever way.
+  try {
+    const showProgress = process.stderr.isTTY && !values.json
+    if (fromService) return await recoverFromTheService(values, key, backend, showProgress)
+    if (fromArweave) return await recoverFromTheNetwork(values, key, backend, showProgress)
+    const run = await recoverRun({
+      vaultKey: key.vaultKey,
+      vaultId: key.vaultId,
+      inputs: positionals,
+      outDir: values.out!,
+      backend,
+      onProgress: showProgress
+        ? (p) => {
+            const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
+            process.stderr.write(
+              `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${revealControls(p.input)}`
+                .slice(0, 120)
+                .padEnd(120),
+            )
+          }
+        : undefined,
+    })
+    if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+    const { results } = run
+    for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
+    if (results.length === 0) {
+      console.error(`No encrypted files found (looked for files ending in "${ENCRYPTED_FILE_SUFFIX}").`)
+      return 1
+    }
+    console.error(revealSentence(manifestNote(run)))
+    return summarize(results, `into ${values.out}`, 'Files that failed were not written.', runProblems(run))
+  } finally {
+    key.vaultKey.fill(0)
+  }
 }
 
 /** One guardian's kit: its check code, and with --guardian-link its confirmation by the service. */

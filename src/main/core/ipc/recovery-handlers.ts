@@ -113,59 +113,64 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
 
     recoverFiles: async ({ shares, inputs, outputDir }) => {
       const key = await combineShareWords(shares)
-      const [out] = checkedPaths([outputDir])
-      const roots = checkedPaths(inputs)
-      await checkInputsExist(roots)
-      const runId = randomUUID()
-      // The same recovery as the command line: names from the authenticated files, never an overwrite.
-      const run = await recoverRun({
-        vaultKey: key.vaultKey,
-        vaultId: key.vaultId,
-        inputs: roots,
-        outDir: out!,
-        onProgress: (p) =>
-          deps.events.emit(eventChannels.recoveryProgress, {
-            runId,
-            input: displayName(roots, p.input),
-            doneBytes: p.allBytesDone,
-            totalBytes: p.allBytesTotal,
-            filesDone: p.fileNumber - 1,
-            filesTotal: p.fileCount,
-          }),
-      })
-      const { results } = run
-      if (results.length === 0) {
-        throw new AppError({
-          code: 'NOTHING_TO_RECOVER',
-          userMessage: `No encrypted files found there (they end in ${ENCRYPTED_FILE_SUFFIX}). Choose the files downloaded from the vault, or the folder holding them.`,
+      try {
+        const [out] = checkedPaths([outputDir])
+        const roots = checkedPaths(inputs)
+        await checkInputsExist(roots)
+        const runId = randomUUID()
+        // The same recovery as the command line: names from the authenticated files, never an overwrite.
+        const run = await recoverRun({
+          vaultKey: key.vaultKey,
+          vaultId: key.vaultId,
+          inputs: roots,
+          outDir: out!,
+          onProgress: (p) =>
+            deps.events.emit(eventChannels.recoveryProgress, {
+              runId,
+              input: displayName(roots, p.input),
+              doneBytes: p.allBytesDone,
+              totalBytes: p.allBytesTotal,
+              filesDone: p.fileNumber - 1,
+              filesTotal: p.fileCount,
+            }),
         })
-      }
-      return {
-        runId,
-        outputDir: out!,
-        results: results.map((r): RecoveryFileResult => {
-          const ok = r.status === 'recovered' || r.status === 'kept'
-          // A listed file with no copy has no encrypted file to name.
-          const input = r.input ? displayName(roots, r.input) : ''
-          return {
-            // A file inside a bundle: the bundle, then the file's own path.
-            input: r.entry ? (input ? `${input} › ${r.entry}` : r.entry) : input,
-            ...(ok ? { output: r.output } : {}),
-            ok,
-            // Missing, newer-than-the-list and in-the-way are not recovered: shown as failures, with why.
-            status:
-              r.status === 'recovered' || r.status === 'kept' || r.status === 'superseded'
-                ? r.status
-                : 'failed',
-            message:
-              r.status === 'recovered'
-                ? (r.message ?? 'decrypted and verified')
-                : `${r.message ?? r.status}${r.detail ? ` (${r.detail})` : ''}`,
-          }
-        }),
-        manifestNote: manifestNote(run, (input) => displayName(roots, input)),
-        manifestWarning: manifestWarns(run),
-        ...kitsSetAside(key),
+        const { results } = run
+        if (results.length === 0) {
+          throw new AppError({
+            code: 'NOTHING_TO_RECOVER',
+            userMessage: `No encrypted files found there (they end in ${ENCRYPTED_FILE_SUFFIX}). Choose the files downloaded from the vault, or the folder holding them.`,
+          })
+        }
+        return {
+          runId,
+          outputDir: out!,
+          results: results.map((r): RecoveryFileResult => {
+            const ok = r.status === 'recovered' || r.status === 'kept'
+            // A listed file with no copy has no encrypted file to name.
+            const input = r.input ? displayName(roots, r.input) : ''
+            return {
+              // A file inside a bundle: the bundle, then the file's own path.
+              input: r.entry ? (input ? `${input} › ${r.entry}` : r.entry) : input,
+              ...(ok ? { output: r.output } : {}),
+              ok,
+              // Missing, newer-than-the-list and in-the-way are not recovered: shown as failures, with why.
+              status:
+                r.status === 'recovered' || r.status === 'kept' || r.status === 'superseded'
+                  ? r.status
+                  : 'failed',
+              message:
+                r.status === 'recovered'
+                  ? (r.message ?? 'decrypted and verified')
+                  : `${r.message ?? r.status}${r.detail ? ` (${r.detail})` : ''}`,
+            }
+          }),
+          manifestNote: manifestNote(run, (input) => displayName(roots, input)),
+          manifestWarning: manifestWarns(run),
+          ...kitsSetAside(key),
+        }
+      } finally {
+        // The vault key is needed for this run only: not left in memory after it.
+        key.vaultKey.fill(0)
       }
     },
 
@@ -242,45 +247,49 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
         throw new AppError({ code: 'REAL_KITS_IN_PRACTICE', userMessage: REAL_KITS_IN_PRACTICE })
       }
       const key = await combineShareWords(shares)
-      if (vaultId?.trim() && vaultId.trim() !== key.vaultId) {
-        throw new AppError({
-          code: 'SHARE_INVALID',
-          userMessage: `These guardians' kits are for vault ${key.vaultId}, but the e-mail names vault ${vaultId.trim()}. Ask the guardians of vault ${vaultId.trim()} for their kits.`,
+      try {
+        if (vaultId?.trim() && vaultId.trim() !== key.vaultId) {
+          throw new AppError({
+            code: 'SHARE_INVALID',
+            userMessage: `These guardians' kits are for vault ${key.vaultId}, but the e-mail names vault ${vaultId.trim()}. Ask the guardians of vault ${vaultId.trim()} for their kits.`,
+          })
+        }
+        const [out] = checkedPaths([outputDir])
+        const runId = randomUUID()
+        const report = await recoverFromService({
+          serviceUrl: serviceUrl.trim(),
+          accessToken: accessToken.trim(),
+          vaultId: key.vaultId,
+          vaultKey: key.vaultKey,
+          outDir: out!,
+          onProgress: (p) =>
+            deps.events.emit(eventChannels.recoveryProgress, {
+              runId,
+              input: p.name,
+              doneBytes: p.doneBytes,
+              totalBytes: p.totalBytes,
+              filesDone: p.fileNumber - 1,
+              filesTotal: p.fileCount,
+            }),
         })
-      }
-      const [out] = checkedPaths([outputDir])
-      const runId = randomUUID()
-      const report = await recoverFromService({
-        serviceUrl: serviceUrl.trim(),
-        accessToken: accessToken.trim(),
-        vaultId: key.vaultId,
-        vaultKey: key.vaultKey,
-        outDir: out!,
-        onProgress: (p) =>
-          deps.events.emit(eventChannels.recoveryProgress, {
-            runId,
-            input: p.name,
-            doneBytes: p.doneBytes,
-            totalBytes: p.totalBytes,
-            filesDone: p.fileNumber - 1,
-            filesTotal: p.fileCount,
-          }),
-      })
-      return {
-        runId,
-        outputDir: out!,
-        results: report.results.map((r) => ({
-          input: r.name,
-          ...(r.status === 'recovered' || r.status === 'kept' ? { output: r.output } : {}),
-          ok: r.status === 'recovered' || r.status === 'kept',
-          message: r.message,
-          status: r.status === 'newer' || r.status === 'missing' ? 'failed' : r.status,
-        })),
-        ...(report.stopped
-          ? {}
-          : { manifestNote: manifestNote(report), manifestWarning: manifestWarns(report) }),
-        ...(report.stopped ? { stopped: report.stopped } : {}),
-        ...kitsSetAside(key),
+        return {
+          runId,
+          outputDir: out!,
+          results: report.results.map((r) => ({
+            input: r.name,
+            ...(r.status === 'recovered' || r.status === 'kept' ? { output: r.output } : {}),
+            ok: r.status === 'recovered' || r.status === 'kept',
+            message: r.message,
+            status: r.status === 'newer' || r.status === 'missing' ? 'failed' : r.status,
+          })),
+          ...(report.stopped
+            ? {}
+            : { manifestNote: manifestNote(report), manifestWarning: manifestWarns(report) }),
+          ...(report.stopped ? { stopped: report.stopped } : {}),
+          ...kitsSetAside(key),
+        }
+      } finally {
+        key.vaultKey.fill(0)
       }
     },
   }
