@@ -11,6 +11,7 @@
 //   s.vaults        list() get() create() remove() configureRelease() checkIn() cancelRelease()
 //                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection);
 //                   each owns what it writes (deadline, device record, history): handlers only call them
+//   s.rehearsals    get() start() end(): practice runs, made at the session's clock, recorded in the history
 //   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
 //   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
 //   s.rotation      estimate() start() pause() resume() abandon() status(): rotating a vault's key
@@ -64,6 +65,7 @@ import { KeyRotation } from './vaults/key-rotation'
 import { KitMaking } from './vaults/kit-making'
 import { OwnerNotices } from './vaults/owner-notices'
 import { ReadinessFacts } from './vaults/readiness-facts'
+import { type RehearsalOperations, rehearsalOperations } from './vaults/rehearsal-operations'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
 import { UnlockCheckInWiring } from './vaults/unlock-check-in-wiring'
 import { VaultBoard } from './vaults/vault-board'
@@ -87,6 +89,8 @@ export class VaultSession {
   readonly facts: ReadinessFacts
   /** The owner's calls on the active connection's vaults (each write read back through the watcher). */
   readonly vaults: VaultOperations
+  /** Practice runs of the release (rehearsal-operations.ts). */
+  readonly rehearsals: RehearsalOperations
   readonly unlockCheckIn: UnlockCheckInWiring
   /** The upload queue on the active connection, and the list the window shows. */
   readonly uploads: OwnerUploads
@@ -185,6 +189,13 @@ export class VaultSession {
       labelOf: (vaultId) => this.#board.labelOf(vaultId),
       releaseActions: this.releaseActions,
       knownBalance: (vaultId) => this.watcher.snapshot().find((v) => v.id === vaultId)?.creditsBalance,
+    })
+    this.rehearsals = rehearsalOperations({
+      vaults: this.vaults,
+      service: () => this.facts.service,
+      noteRehearsal: (vaultId, rehearsal) => this.facts.noteRehearsal(vaultId, rehearsal),
+      now: this.#now,
+      recordActivity: (input) => this.recordActivity(input),
     })
     this.unlockCheckIn = new UnlockCheckInWiring({
       userDataDir: options.userDataDir,

@@ -196,32 +196,12 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
   return {
     ...handlers,
     // Check-ins, release settings and starts, vault creation and names are recorded by their
-    // operations (vault-operations.ts).
+    // operations (vault-operations.ts), practices by theirs (rehearsal-operations.ts).
     // Credits belong to the account: every vault on it has more to spend.
     addLocalCredits: after('addLocalCredits', (s, { credits }) => {
       for (const v of s.snapshot().vaults) {
         s.recordActivity({ vaultId: v.id, kind: 'credits-added', source: 'window', detail: { credits } })
       }
-    }),
-    startRehearsal: after('startRehearsal', (s, { vaultId }, rehearsal) => {
-      s.recordActivity({
-        vaultId,
-        kind: 'practice-started',
-        source: 'window',
-        detail: personDetail(rehearsal.heir),
-        ref: `practice-started:${rehearsal.id}`,
-      })
-    }),
-    // A practice passes on the heir's side; the app records it the first time it sees it.
-    getRehearsal: after('getRehearsal', (s, { vaultId }, rehearsal) => {
-      if (!rehearsal?.passedAt) return
-      s.recordActivity({
-        vaultId,
-        kind: 'practice-passed',
-        source: 'service',
-        detail: personDetail(rehearsal.heir),
-        ref: `practice-passed:${rehearsal.id}`,
-      })
     }),
     // Who took what out of the vault, in the owner's own history: the paths chosen, not every file.
     removeVaultFiles: after('removeVaultFiles', (s, { vaultId, selection }, report) => {
