@@ -4,11 +4,13 @@
 // who accept by the links in their e-mails, kits handed over, the owner kit confirmed, an heir, and
 // a practice release the heir completes in a second, fresh app with the two guardians' PRACTICE kits
 // (read from their practice e-mails): the real kits are never asked for and never combined.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+// Each test builds the owner's path up to its own step from the same step functions (fixtures), on a
+// service, a mailbox and an app of its own, so any test runs alone.
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import type { Page } from '@playwright/test'
+import { startBrowserModeApp } from '../support/browser-mode-app'
+import { expect, test as journey } from '../support/fixtures'
 import {
   type Mailbox,
   type SelfHostedService,
@@ -16,8 +18,6 @@ import {
   startSelfHostedService,
 } from '../support/loopback-services'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
-
-test.describe.configure({ mode: 'serial' })
 
 // Heirs and guardians are sent to this address; in the test they reach the same service on loopback.
 const PUBLIC_URL = 'https://vault.example.org'
@@ -28,44 +28,29 @@ const GUARDIANS = [
 ] as const
 const HEIR = ['Sam Doe', 'sam@example.com'] as const
 
-let mailbox: Mailbox
-let service: SelfHostedService
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-let sample: string
-const kitWords = new Map<string, string>()
+/** What a test of this file works on: the owner's page and app, the service and its mail. */
+interface Owner {
+  page: Page
+  service: SelfHostedService
+  mailbox: Mailbox
+  /** A 40 kB file to back up. */
+  sample: string
+}
+
 const shot = (target: Page, name: string) =>
   target.screenshot({ path: `test-results/screenshots/safe-ready-${name}.png`, fullPage: true })
-const item = (id: string) => page.getByTestId(`readiness-item-${id}`)
+const item = (page: Page, id: string) => page.getByTestId(`readiness-item-${id}`)
 /** What the owner does to see answers that came by e-mail: back to the list, Refresh, open the vault. */
-async function reopenVault() {
+async function reopenVault(page: Page) {
   await page.getByRole('button', { name: '← All vaults' }).click()
   await page.getByRole('button', { name: 'Refresh' }).click()
   await page.getByTestId('vault-card').getByRole('button').first().click()
 }
 
-test.beforeAll(async ({ browser }) => {
-  mailbox = await startMailbox()
-  service = await startSelfHostedService({ smtpPort: mailbox.port, publicUrl: PUBLIC_URL })
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-ready-'))
-  sample = join(filesDir, 'where-things-are.txt')
-  await writeFile(sample, `The deeds are with the notary.\n${'x'.repeat(40_000)}\n`)
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-})
-
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await service?.stop()
-  await mailbox?.close()
-  await rm(filesDir, { recursive: true, force: true })
-})
-
-test('an account with no vault shows what to do next, not "Loading" forever', async () => {
+/** An empty account connected in the app: what to do next, then "Family papers" created. */
+async function createVault({ page, service }: Owner, appUrl: string) {
   const { apiKey } = (await service.admin('create-account', '--email', OWNER)) as { apiKey: string }
-  await page.goto(app.url)
+  await page.goto(appUrl)
   await page.getByLabel('Service address').fill(service.url)
   await page.getByLabel('API key').fill(apiKey)
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
@@ -77,24 +62,17 @@ test('an account with no vault shows what to do next, not "Loading" forever', as
   await expect(page.getByRole('heading', { name: 'Family papers', level: 1 })).toBeVisible({
     timeout: 20_000,
   })
-})
+}
 
-test('a fresh vault on an always-on service with a keychain: 7 steps left', async () => {
-  await expect(page.getByTestId('readiness-summary')).toContainText('7 steps left')
-  for (const met of ['reachable', 'runway', 'key-storage'])
-    await expect(item(met)).toHaveAttribute('data-met', 'true')
-  await expect(page.getByTestId('trial-note')).toHaveCount(0)
-  await shot(page, '2-seven-steps')
-})
-
-test('a test e-mail arrives at the loopback SMTP server', async () => {
-  await item('mail').getByRole('button', { name: 'Send a test e-mail' }).click()
+async function sendTestMail({ page, mailbox }: Owner) {
+  await item(page, 'mail').getByRole('button', { name: 'Send a test e-mail' }).click()
   const mail = await mailbox.waitFor(OWNER)
   expect(mail.text).toMatch(/test/i)
-  await expect(item('mail')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
-})
+  await expect(item(page, 'mail')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
+}
 
-test('weekly check-ins: an upload that eats the reserve is refused until the owner chooses', async () => {
+/** Weekly check-ins refuse the upload for the reserve; monthly ones let it through. */
+async function backUpBesideTheReserve({ page, sample }: Owner) {
   await page.getByRole('tab', { name: 'Release settings' }).click()
   await page.getByLabel(/Dead man's switch/).check()
   await page.getByLabel('Check in').selectOption('weekly')
@@ -130,9 +108,10 @@ test('weekly check-ins: an upload that eats the reserve is refused until the own
   await expect(page.getByTestId('upload-item').filter({ hasText: 'Stored' })).toHaveCount(1, {
     timeout: 20_000,
   })
-})
+}
 
-test('an heir, and guardians who accept through the links in their invitations', async () => {
+/** An heir, and the two guardians, who accept by the links in their invitations. */
+async function addTheCircle({ page, service, mailbox }: Owner) {
   await page.getByRole('tab', { name: 'Heirs' }).click()
   const heirs = page.getByRole('form', { name: 'Add heir' })
   await heirs.getByLabel('Name').fill(HEIR[0])
@@ -155,11 +134,13 @@ test('an heir, and guardians who accept through the links in their invitations',
     const answer = await fetch(`${service.url}${link}`, { method: 'POST' })
     expect(answer.status).toBe(200)
   }
-  await reopenVault()
-  await expect(item('guardians')).toHaveAttribute('data-met', 'true', { timeout: 20_000 })
-})
+  await reopenVault(page)
+  await expect(item(page, 'guardians')).toHaveAttribute('data-met', 'true', { timeout: 20_000 })
+}
 
-test('kits handed over, and the owner kit confirmed', async () => {
+/** Both kits read and marked handed over, then the owner kit confirmed: the kits' words by guardian. */
+async function handOverKits({ page }: Owner): Promise<Map<string, string>> {
+  const kitWords = new Map<string, string>()
   await page.getByRole('tab', { name: 'Guardians' }).click()
   for (const [index, [name]] of GUARDIANS.entries()) {
     await page.getByRole('button', { name: new RegExp(`View kit ${index + 1}`) }).click()
@@ -174,17 +155,95 @@ test('kits handed over, and the owner kit confirmed', async () => {
   }
   await shot(page, '4-kits-handed-over')
   await page.getByRole('tab', { name: 'Overview' }).click()
-  await expect(item('kits')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
+  await expect(item(page, 'kits')).toHaveAttribute('data-met', 'true', { timeout: 10_000 })
 
   await saveAndConfirmOwnerKit(page)
   await expect(page.getByTestId('readiness-summary')).toContainText('1 step left')
   await shot(page, '5-one-step-left')
+  return kitWords
+}
+
+const test = journey.extend<{
+  /** A self-hosted service of the test's own, its mail to a loopback mailbox; the owner's page. */
+  owner: Owner
+  /** `owner` connected to an empty account, where it created "Family papers". */
+  vaultCreated: Owner
+  /** Every step before the guardians: the test e-mail, the release settings and the upload. */
+  filesBackedUp: Owner
+  /** `filesBackedUp` with the heir and the guardians who accepted. */
+  circleAccepted: Owner
+  /** `circleAccepted` with the kits handed over and the owner kit confirmed; the kits' words. */
+  kitsHandedOver: Owner & { kitWords: Map<string, string> }
+}>({
+  owner: async ({ page, workDir }, use) => {
+    const mailbox = await startMailbox()
+    const service = await startSelfHostedService({ smtpPort: mailbox.port, publicUrl: PUBLIC_URL })
+    const sample = join(workDir, 'where-things-are.txt')
+    await writeFile(sample, `The deeds are with the notary.\n${'x'.repeat(40_000)}\n`)
+    await use({ page, service, mailbox, sample })
+    await service.stop()
+    await mailbox.close()
+  },
+  vaultCreated: async ({ owner, ownApp }, use) => {
+    await createVault(owner, ownApp.url)
+    await use(owner)
+  },
+  filesBackedUp: async ({ vaultCreated }, use) => {
+    await sendTestMail(vaultCreated)
+    await backUpBesideTheReserve(vaultCreated)
+    await use(vaultCreated)
+  },
+  circleAccepted: async ({ filesBackedUp }, use) => {
+    await addTheCircle(filesBackedUp)
+    await use(filesBackedUp)
+  },
+  kitsHandedOver: async ({ circleAccepted }, use) => {
+    const kitWords = await handOverKits(circleAccepted)
+    await use({ ...circleAccepted, kitWords })
+  },
+})
+
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 900 } })
+
+test('an account with no vault shows what to do next, not "Loading" forever', async ({ owner, ownApp }) => {
+  await createVault(owner, ownApp.url)
+})
+
+test('a fresh vault on an always-on service with a keychain: 7 steps left', async ({
+  vaultCreated: { page },
+}) => {
+  await expect(page.getByTestId('readiness-summary')).toContainText('7 steps left')
+  for (const met of ['reachable', 'runway', 'key-storage'])
+    await expect(item(page, met)).toHaveAttribute('data-met', 'true')
+  await expect(page.getByTestId('trial-note')).toHaveCount(0)
+  await shot(page, '2-seven-steps')
+})
+
+test('a test e-mail arrives at the loopback SMTP server', async ({ vaultCreated }) => {
+  await sendTestMail(vaultCreated)
+})
+
+test('weekly check-ins: an upload that eats the reserve is refused until the owner chooses', async ({
+  vaultCreated,
+}) => {
+  await backUpBesideTheReserve(vaultCreated)
+})
+
+test('an heir, and guardians who accept through the links in their invitations', async ({
+  filesBackedUp,
+}) => {
+  await addTheCircle(filesBackedUp)
+})
+
+test('kits handed over, and the owner kit confirmed', async ({ circleAccepted }) => {
+  await handOverKits(circleAccepted)
 })
 
 test('a practice release: the heir recovers the practice file with practice kits in a fresh app; then Ready', async ({
   browser,
+  kitsHandedOver: { page, mailbox, service, kitWords },
 }) => {
-  await item('rehearsal').getByRole('button', { name: 'Start a practice run' }).click()
+  await item(page, 'rehearsal').getByRole('button', { name: 'Start a practice run' }).click()
   await page.getByLabel('Heir who practises').selectOption({ label: `${HEIR[0]} (${HEIR[1]})` })
   await expect(page.getByLabel('A practice letter the app writes')).toBeChecked()
   await page.getByLabel('A copy of one of my files').check()
@@ -256,9 +315,9 @@ test('a practice release: the heir recovers the practice file with practice kits
     await heirApp.stop()
   }
 
-  await reopenVault()
+  await reopenVault(page)
   await expect(page.getByTestId('readiness-summary')).toContainText('Ready', { timeout: 20_000 })
-  await expect(item('rehearsal')).toHaveAttribute('data-met', 'true')
+  await expect(item(page, 'rehearsal')).toHaveAttribute('data-met', 'true')
   await shot(page, '8-ready')
   await page.getByRole('button', { name: '← All vaults' }).click()
   await expect(page.getByTestId('readiness-chip')).toContainText('Ready')
