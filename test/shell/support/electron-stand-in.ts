@@ -260,6 +260,10 @@ class FakeApp extends EventEmitter {
   getVersion(): string {
     return '0.0.0-shell-test'
   }
+  /** The system's language, as Electron reports it after ready (the tray's and notifications' words). */
+  getLocale(): string {
+    return 'en-US'
+  }
   isReady(): boolean {
     return this.#world.ready
   }
