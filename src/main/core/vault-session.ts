@@ -12,6 +12,7 @@
 //                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection);
 //                   each owns what it writes (deadline, device record, history): handlers only call them
 //   s.rehearsals    get() start() end(): practice runs, made at the session's clock, recorded in the history
+//   s.people        guardians (with their kits), heirs, the owner kit's check: each with its history line
 //   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
 //   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
 //   s.rotation      estimate() start() pause() resume() abandon() status(): rotating a vault's key
@@ -64,6 +65,7 @@ import { GuardianKits } from './vaults/guardian-kits'
 import { KeyRotation } from './vaults/key-rotation'
 import { KitMaking } from './vaults/kit-making'
 import { OwnerNotices } from './vaults/owner-notices'
+import { type PeopleOperations, peopleOperations } from './vaults/people-operations'
 import { ReadinessFacts } from './vaults/readiness-facts'
 import { type RehearsalOperations, rehearsalOperations } from './vaults/rehearsal-operations'
 import type { UnlockOutcome } from './vaults/unlock-check-in'
@@ -89,6 +91,8 @@ export class VaultSession {
   readonly facts: ReadinessFacts
   /** The owner's calls on the active connection's vaults (each write read back through the watcher). */
   readonly vaults: VaultOperations
+  /** Guardians, heirs and the owner kit, each call owning its writes (people-operations.ts). */
+  readonly people: PeopleOperations
   /** Practice runs of the release (rehearsal-operations.ts). */
   readonly rehearsals: RehearsalOperations
   readonly unlockCheckIn: UnlockCheckInWiring
@@ -245,6 +249,8 @@ export class VaultSession {
         if (status.phase !== 're-encrypting') void this.#board.rememberKeyPresence(status.vaultId)
       },
     })
+    // The session is what these calls use: its parts and its reads after a write.
+    this.people = peopleOperations(this)
     this.uploads = new OwnerUploads({
       queue: this.#queue,
       connectionId: () => this.#registry.active()?.id,

@@ -182,21 +182,11 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
       return result
     }
 
-  const guardianOf = async (s: VaultSession, vaultId: string, guardianId: string) =>
-    s.records.get(vaultId).guardians?.find((g) => g.id === guardianId) ??
-    (await s.vaults.listGuardians(vaultId)).find((g) => g.id === guardianId)
-  const heirOf = async (s: VaultSession, vaultId: string, heirId: string) =>
-    s.records.get(vaultId).heirs?.find((h) => h.id === heirId) ??
-    (await s.vaults.listHeirs(vaultId)).find((h) => h.id === heirId)
-  const personDetail = (p: unknown) => {
-    const person = p as { name?: string; email?: string } | undefined
-    return person?.name ? { person: person.name, ...(person.email ? { email: person.email } : {}) } : {}
-  }
-
   return {
     ...handlers,
     // Check-ins, release settings and starts, vault creation and names are recorded by their
-    // operations (vault-operations.ts), practices by theirs (rehearsal-operations.ts).
+    // operations (vault-operations.ts), practices, people, kits and the owner kit by theirs
+    // (rehearsal-operations.ts, people-operations.ts).
     // Credits belong to the account: every vault on it has more to spend.
     addLocalCredits: after('addLocalCredits', (s, { credits }) => {
       for (const v of s.snapshot().vaults) {
@@ -212,49 +202,6 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
         source: 'window',
         detail: { files: report.removed, credits: report.creditsSpent, names: chosen.slice(0, 3) },
       })
-    }),
-    addGuardian: after('addGuardian', (s, { vaultId, person }) => {
-      s.recordActivity({ vaultId, kind: 'guardian-added', source: 'window', detail: personDetail(person) })
-    }),
-    removeGuardian: after(
-      'removeGuardian',
-      (s, { vaultId }, _result, before) => {
-        s.recordActivity({
-          vaultId,
-          kind: 'guardian-removed',
-          source: 'window',
-          detail: personDetail(before),
-        })
-      },
-      (s, { vaultId, guardianId }) => guardianOf(s, vaultId, guardianId),
-    ),
-    addHeir: after('addHeir', (s, { vaultId, person }) => {
-      s.recordActivity({ vaultId, kind: 'heir-added', source: 'window', detail: personDetail(person) })
-    }),
-    removeHeir: after(
-      'removeHeir',
-      (s, { vaultId }, _result, before) => {
-        s.recordActivity({ vaultId, kind: 'heir-removed', source: 'window', detail: personDetail(before) })
-      },
-      (s, { vaultId, heirId }) => heirOf(s, vaultId, heirId),
-    ),
-    setKitHandedOver: after('setKitHandedOver', (s, { vaultId, guardianId, handedOver }, kits) => {
-      const kit = kits.find((k) => k.guardianId === guardianId)
-      s.recordActivity({
-        vaultId,
-        kind: handedOver ? 'kit-handed-over' : 'kit-taken-back',
-        source: 'window',
-        detail: kit ? { person: kit.guardianName } : {},
-      })
-    }),
-    confirmOwnerKit: after('confirmOwnerKit', (s, { vaultId }) => {
-      s.recordActivity({ vaultId, kind: 'owner-kit-confirmed', source: 'window' })
-    }),
-    importOwnerKit: after('importOwnerKit', (s, { vaultId }) => {
-      s.recordActivity({ vaultId, kind: 'vault-key-imported', source: 'window' })
-    }),
-    replaceLostVaultKey: after('replaceLostVaultKey', (s, { vaultId }) => {
-      s.recordActivity({ vaultId, kind: 'vault-key-replaced', source: 'window' })
     }),
   }
 }
