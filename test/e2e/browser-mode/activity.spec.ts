@@ -3,45 +3,20 @@
 // check-in on unlock in Settings: for the service on this computer the app makes the read-and-check-in
 // key and keeps it in the keychain; for another service the owner pastes one, and a full-access key is
 // refused. Keys live in the OS keychain of this run (scripts/with-keyring.sh).
+// Each test builds its own starting state (fixtures), so any runs alone.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { type RunningService, startService } from '../../../src/service'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { collectPageErrors, startLocally } from '../support/page-steps'
+import { expect, test as journey, type LocalVault } from '../support/fixtures'
 
-test.describe.configure({ mode: 'serial' })
-
-let app: BrowserModeApp
-let page: Page
-let filesDir: string
-const consoleErrors: string[] = []
-const shot = (name: string) =>
+const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
-const nav = () => page.getByRole('navigation', { name: 'Main' })
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
 
-test.beforeAll(async ({ browser }) => {
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  filesDir = await mkdtemp(join(tmpdir(), 'vault-e2e-activity-'))
-  await writeFile(
-    join(filesDir, 'letter-to-my-family.txt'),
-    'Dear all,\nthe papers are in the blue folder.\n',
-  )
-  page = await browser.newPage({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' })
-  collectPageErrors(page, consoleErrors)
-})
-
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await rm(filesDir, { recursive: true, force: true })
-})
-
-test('a check-in, a guardian and a backup appear in the activity history, newest first', async () => {
-  await page.goto(app.url)
-  await startLocally(page)
-
+/** On a vault just made: a monthly check-in switch, a check-in with a note, a guardian, a backup; then Activity. */
+async function makeHistory(page: Page, filesDir: string) {
   await page.getByRole('tab', { name: 'Release settings' }).click()
   await page.getByLabel(/Dead man's switch/).check()
   await page.getByLabel('Check in').selectOption('monthly')
@@ -70,6 +45,59 @@ test('a check-in, a guardian and a backup appear in the activity history, newest
   })
 
   await page.getByRole('tab', { name: 'Activity' }).click()
+}
+
+/** Another service, its owner's account with one vault, a full-access and an agent key. */
+interface Remote {
+  service: RunningService
+  humanKey: string
+  agentKey: string
+}
+
+const test = journey.extend<{
+  /** letter-to-my-family.txt in the test's folder. */
+  filesDir: string
+  /** A first-run vault with its history made (`makeHistory`), open on its Activity tab. */
+  historyMade: LocalVault
+  remote: Remote
+}>({
+  filesDir: async ({ workDir }, use) => {
+    await writeFile(
+      join(workDir, 'letter-to-my-family.txt'),
+      'Dear all,\nthe papers are in the blue folder.\n',
+    )
+    await use(workDir)
+  },
+  historyMade: async ({ localVault, page, filesDir }, use) => {
+    await makeHistory(page, filesDir)
+    await use(localVault)
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  remote: async ({}, use) => {
+    const remoteDir = await mkdtemp(join(tmpdir(), 'vault-e2e-activity-svc-'))
+    const service = await startService({ dataDir: remoteDir, port: 0 })
+    const account = await service.admin.createAccount({ email: 'owner@example.com' })
+    const humanKey = account.apiKey
+    await service.admin.createVault({ account: account.accountId, preset: 'standard' })
+    const agentKey = (await service.admin.createKey({ account: account.accountId, kind: 'agent' })).apiKey
+    await use({ service, humanKey, agentKey })
+    await service.close()
+    await rm(remoteDir, { recursive: true, force: true })
+  },
+})
+
+test.use({
+  appOptions: { secretStore: 'auto' },
+  viewport: { width: 1280, height: 860 },
+  colorScheme: 'light',
+})
+
+test('a check-in, a guardian and a backup appear in the activity history, newest first', async ({
+  page,
+  localVault: _,
+  filesDir,
+}) => {
+  await makeHistory(page, filesDir)
   const entries = page.getByTestId('activity-entry')
   await expect(entries.first()).toHaveAttribute('data-kind', 'upload')
   await expect(entries).toHaveCount(5)
@@ -89,7 +117,7 @@ test('a check-in, a guardian and a backup appear in the activity history, newest
   await expect(entries.nth(2).locator('time')).toHaveText(/now|minute/)
   await expect(entries.nth(2).locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/)
   await expect(page.getByTestId('activity-count')).toHaveText('5 entries')
-  await shot('activity-tab')
+  await shot(page, 'activity-tab')
 
   await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Check-ins' })
   await expect(entries).toHaveCount(1)
@@ -98,7 +126,7 @@ test('a check-in, a guardian and a backup appear in the activity history, newest
   await expect(entries).toHaveCount(5)
 })
 
-test('the history exports as CSV with a header and one row per entry', async () => {
+test('the history exports as CSV with a header and one row per entry', async ({ page, historyMade: _ }) => {
   const downloading = page.waitForEvent('download')
   await page.getByRole('button', { name: 'Export CSV' }).click()
   const file = await downloading
@@ -126,8 +154,12 @@ test('the history exports as CSV with a header and one row per entry', async () 
   await expect(page.getByRole('status').filter({ hasText: file.suggestedFilename() })).toBeVisible()
 })
 
-test('check-in on unlock: the app makes a read-and-check-in key for its own service and keeps it in the keychain', async () => {
-  await nav().getByRole('button', { name: 'Settings' }).click()
+test('check-in on unlock: the app makes a read-and-check-in key for its own service and keeps it in the keychain', async ({
+  page,
+  pageErrors,
+  localVault: _,
+}) => {
+  await nav(page).getByRole('button', { name: 'Settings' }).click()
   const toggle = page.getByLabel('Check in when I unlock this computer')
   await expect(toggle).not.toBeChecked()
   await toggle.check()
@@ -139,68 +171,49 @@ test('check-in on unlock: the app makes a read-and-check-in key for its own serv
   const panel = page.locator('#unlock-check-in')
   await panel.scrollIntoViewIfNeeded()
   await panel.screenshot({ path: 'test-results/screenshots/settings-unlock-check-in.png' })
-  await shot('settings-unlock-on')
+  await shot(page, 'settings-unlock-on')
 
   // Still on after a reload: the setting and the key are kept.
   await page.reload()
-  await nav().getByRole('button', { name: 'Settings' }).click()
+  await nav(page).getByRole('button', { name: 'Settings' }).click()
   await expect(page.getByLabel('Check in when I unlock this computer')).toBeChecked()
   await expect(page.getByTestId('agent-key-status')).toBeVisible()
 
   await page.getByLabel('Check in when I unlock this computer').uncheck()
   await expect(page.getByRole('status').filter({ hasText: 'Turned off' })).toBeVisible()
   await expect(page.getByTestId('agent-key-status')).toHaveCount(0)
-  expect(consoleErrors).toEqual([])
+  expect(pageErrors).toEqual([])
 })
 
-test.describe('another service', () => {
-  let remote: RunningService
-  let remoteDir: string
-  let remoteApp: BrowserModeApp
-  let humanKey: string
-  let agentKey: string
+test('another service: a full-access key pasted for unlocking is refused; an sk_agent_ key is kept', async ({
+  page,
+  pageErrors,
+  ownApp,
+  remote: { service: remote, humanKey, agentKey },
+}) => {
+  await page.goto(ownApp.url)
+  await page.getByLabel('Service address').fill(remote.url)
+  await page.getByLabel('API key').fill(humanKey)
+  await page.getByRole('button', { name: 'Connect', exact: true }).click()
+  await expect(page.getByTestId('vault-card')).toHaveCount(1)
 
-  test.beforeAll(async () => {
-    remoteDir = await mkdtemp(join(tmpdir(), 'vault-e2e-activity-svc-'))
-    remote = await startService({ dataDir: remoteDir, port: 0 })
-    const account = await remote.admin.createAccount({ email: 'owner@example.com' })
-    humanKey = account.apiKey
-    await remote.admin.createVault({ account: account.accountId, preset: 'standard' })
-    agentKey = (await remote.admin.createKey({ account: account.accountId, kind: 'agent' })).apiKey
-    remoteApp = await startBrowserModeApp({ secretStore: 'auto' })
-  })
+  await nav(page).getByRole('button', { name: 'Settings' }).click()
+  await page.getByLabel('Check in when I unlock this computer').check()
+  const keyField = page.getByLabel('Read-and-check-in key (sk_agent_…)')
+  await keyField.fill(humanKey)
+  await page.getByRole('button', { name: 'Turn on' }).click()
+  await expect(page.getByRole('alert')).toContainText(
+    'This is a full-access key (it starts with sk_human_): kept for unlocking, it could change or delete the vault.',
+  )
+  await expect(page.getByRole('alert')).toContainText('paste that one. Nothing was stored.')
+  await shot(page, 'settings-unlock-human-key-refused')
 
-  test.afterAll(async () => {
-    await remoteApp?.stop()
-    await remote?.close()
-    await rm(remoteDir, { recursive: true, force: true })
-  })
-
-  test('a full-access key pasted for unlocking is refused; an sk_agent_ key is kept', async () => {
-    await page.goto(remoteApp.url)
-    await page.getByLabel('Service address').fill(remote.url)
-    await page.getByLabel('API key').fill(humanKey)
-    await page.getByRole('button', { name: 'Connect', exact: true }).click()
-    await expect(page.getByTestId('vault-card')).toHaveCount(1)
-
-    await nav().getByRole('button', { name: 'Settings' }).click()
-    await page.getByLabel('Check in when I unlock this computer').check()
-    const keyField = page.getByLabel('Read-and-check-in key (sk_agent_…)')
-    await keyField.fill(humanKey)
-    await page.getByRole('button', { name: 'Turn on' }).click()
-    await expect(page.getByRole('alert')).toContainText(
-      'This is a full-access key (it starts with sk_human_): kept for unlocking, it could change or delete the vault.',
-    )
-    await expect(page.getByRole('alert')).toContainText('paste that one. Nothing was stored.')
-    await shot('settings-unlock-human-key-refused')
-
-    await keyField.fill(agentKey)
-    await page.getByRole('button', { name: 'Turn on' }).click()
-    await expect(page.getByTestId('agent-key-status')).toHaveText(
-      `Your read-and-check-in key ending in ${agentKey.slice(-4)} is kept in the system keychain.`,
-    )
-    await expect(page.getByLabel('Check in when I unlock this computer')).toBeChecked()
-    await shot('settings-unlock-agent-key')
-    expect(consoleErrors).toEqual([])
-  })
+  await keyField.fill(agentKey)
+  await page.getByRole('button', { name: 'Turn on' }).click()
+  await expect(page.getByTestId('agent-key-status')).toHaveText(
+    `Your read-and-check-in key ending in ${agentKey.slice(-4)} is kept in the system keychain.`,
+  )
+  await expect(page.getByLabel('Check in when I unlock this computer')).toBeChecked()
+  await shot(page, 'settings-unlock-agent-key')
+  expect(pageErrors).toEqual([])
 })
