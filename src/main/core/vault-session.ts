@@ -12,6 +12,7 @@
 //                   startRelease() rename() rehearsals, guardians, heirs, listAssets() (active connection);
 //                   each owns what it writes (deadline, device record, history): handlers only call them
 //   s.rehearsals    get() start() end(): practice runs, made at the session's clock, recorded in the history
+//   s.localTrial    start() addCredits(): the service on this computer, its first vault, its credits
 //   s.people        guardians (with their kits), heirs, the owner kit's check: each with its history line
 //   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
 //   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
@@ -64,6 +65,7 @@ import type { DeviceRecords } from './vaults/device-records'
 import { GuardianKits } from './vaults/guardian-kits'
 import { KeyRotation } from './vaults/key-rotation'
 import { KitMaking } from './vaults/kit-making'
+import { type LocalTrialOperations, localTrialOperations } from './vaults/local-trial-operations'
 import { OwnerNotices } from './vaults/owner-notices'
 import { type PeopleOperations, peopleOperations } from './vaults/people-operations'
 import { ReadinessFacts } from './vaults/readiness-facts'
@@ -93,6 +95,8 @@ export class VaultSession {
   readonly vaults: VaultOperations
   /** Guardians, heirs and the owner kit, each call owning its writes (people-operations.ts). */
   readonly people: PeopleOperations
+  /** The trial on this computer: starting it and its credits (local-trial-operations.ts). */
+  readonly localTrial: LocalTrialOperations
   /** Practice runs of the release (rehearsal-operations.ts). */
   readonly rehearsals: RehearsalOperations
   readonly unlockCheckIn: UnlockCheckInWiring
@@ -251,6 +255,7 @@ export class VaultSession {
     })
     // The session is what these calls use: its parts and its reads after a write.
     this.people = peopleOperations(this)
+    this.localTrial = localTrialOperations(this)
     this.uploads = new OwnerUploads({
       queue: this.#queue,
       connectionId: () => this.#registry.active()?.id,

@@ -187,12 +187,6 @@ export function withActivity(handlers: HandlerTable, session: () => Promise<Vaul
     // Check-ins, release settings and starts, vault creation and names are recorded by their
     // operations (vault-operations.ts), practices, people, kits and the owner kit by theirs
     // (rehearsal-operations.ts, people-operations.ts).
-    // Credits belong to the account: every vault on it has more to spend.
-    addLocalCredits: after('addLocalCredits', (s, { credits }) => {
-      for (const v of s.snapshot().vaults) {
-        s.recordActivity({ vaultId: v.id, kind: 'credits-added', source: 'window', detail: { credits } })
-      }
-    }),
     // Who took what out of the vault, in the owner's own history: the paths chosen, not every file.
     removeVaultFiles: after('removeVaultFiles', (s, { vaultId, selection }, report) => {
       const chosen = [...selection.files, ...selection.folders.map((f) => (f ? `${f}/` : '/'))]

@@ -1,11 +1,10 @@
-// Connections: connect to a service with an API key, start the local service, switch, replace a
-// key, forget. The key goes straight into the secret store; the window only ever sees its summary.
+// Connections: connect to a service with an API key, start the local service (its steps and credits
+// are the session's local-trial operations), switch, replace a key, forget. The key goes straight
+// into the secret store; the window only ever sees its summary.
 
 import { VaultApiError } from '../../../service-client'
-import type { SssPreset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
 import type { VaultSession } from '../vault-session'
-import { buyCreditsText } from '../vaults/vault-notices'
 import type { HandlerTable } from './handler-table'
 import { extensionCall } from './vault-handlers'
 
@@ -20,8 +19,6 @@ type ConnectionHandlers = Pick<
   | 'sendTestMail'
   | 'addLocalCredits'
 >
-
-const FIRST_VAULT_PRESET: SssPreset = 'standard'
 
 /** While a key is being entered, a 401 means "this key", not "reconnect": say what to check. */
 async function checkingKey<T>(serviceUrl: string, work: () => Promise<T>): Promise<T> {
@@ -57,24 +54,7 @@ export function createConnectionHandlers(session: () => Promise<VaultSession>): 
       return s.connectionInfo(s.connection(added.id))
     },
 
-    startLocally: async ({ email }) => {
-      const s = await session()
-      const existing = s.connections.list().find((c) => s.localService.isLocal(c.serviceUrl))
-      let id: string
-      if (existing) {
-        await s.localService.start()
-        id = (await s.connections.switchTo(existing.id)).id
-      } else {
-        const { apiKey, serviceUrl } = await s.localService.createAccount(email)
-        id = (await s.connections.add({ serviceUrl, apiKey, label: 'This computer' })).id
-      }
-      const vaults = await s.vaults.list()
-      // A new vault's key is made with it, here, and never leaves this device. A vault the service
-      // already has keeps the key it was made with: when that key is gone, the vault says so and its
-      // owner kit brings it back; a second key would open none of its files or kits.
-      const first = vaults[0] ?? (await s.vaults.create({ preset: FIRST_VAULT_PRESET }))
-      return { connection: s.connectionInfo(s.connection(id)), vault: await s.viewOf(first) }
-    },
+    startLocally: async ({ email }) => (await session()).localTrial.start(email),
 
     switchConnection: async ({ connectionId }) => {
       const s = await session()
@@ -110,19 +90,7 @@ export function createConnectionHandlers(session: () => Promise<VaultSession>): 
       return result
     },
 
-    addLocalCredits: async ({ credits }) => {
-      const s = await session()
-      const active = s.connections.active()
-      if (!active || !s.localService.isLocal(active.serviceUrl)) {
-        throw new AppError({
-          code: 'NOT_LOCAL',
-          userMessage: `Credits are added here only for the Vault Service on this computer. ${buyCreditsText(s.facts.service)}`,
-        })
-      }
-      const creditsBalance = await s.localService.addCredits(credits)
-      await s.vaultsRead()
-      return { creditsBalance }
-    },
+    addLocalCredits: async ({ credits }) => (await session()).localTrial.addCredits(credits),
 
     forgetConnection: async ({ connectionId }) => {
       const s = await session()
