@@ -4,16 +4,18 @@
 // recovers the practice file. Afterwards nothing the heir's side holds — the e-mails to the heir and
 // the guardians, what the service serves to the practice code, the practice file, the proof, the heir
 // app's own folder — equals or derives the vault key, nor holds a real kit.
+// The heir's test starts from a fixture that takes the owner's steps on a service of its own, so it runs alone.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import {
   combinePracticeWords,
   decodeOwnerKitWords,
   openEncryptedFile,
   rehearsalProof,
 } from '../../../src/vault-format'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
+import { startBrowserModeApp } from '../support/browser-mode-app'
+import { expect, test as journey } from '../support/fixtures'
 import {
   type Mailbox,
   type SelfHostedService,
@@ -21,8 +23,6 @@ import {
   startSelfHostedService,
 } from '../support/loopback-services'
 import { saveAndConfirmOwnerKit } from '../support/owner-kit-steps'
-
-test.describe.configure({ mode: 'serial' })
 
 const PUBLIC_URL = 'https://vault.example.org'
 const OWNER = 'owner@example.com'
@@ -33,28 +33,8 @@ const GUARDIANS = [
 ] as const
 const HEIR = ['Sam Doe', 'sam@example.com'] as const
 
-let mailbox: Mailbox
-let service: SelfHostedService
-let app: BrowserModeApp
-let page: Page
-let vaultKey: Uint8Array
-const realKits: string[] = []
 const shot = (target: Page, name: string) =>
   target.screenshot({ path: `test-results/screenshots/rehearsal-${name}.png`, fullPage: true })
-
-test.beforeAll(async ({ browser }) => {
-  mailbox = await startMailbox()
-  service = await startSelfHostedService({ smtpPort: mailbox.port, publicUrl: PUBLIC_URL })
-  app = await startBrowserModeApp({ secretStore: 'auto' })
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-})
-
-test.afterAll(async () => {
-  await page?.close()
-  await app?.stop()
-  await service?.stop()
-  await mailbox?.close()
-})
 
 /** Every line of an e-mail that is a kit's words (a long run of lowercase words). */
 const kitLines = (text: string) =>
@@ -75,9 +55,18 @@ async function filesBelow(dir: string): Promise<{ path: string; bytes: Buffer }[
   return out
 }
 
-test('the owner starts a practice with the practice letter: guardians get practice kits, not a request for their real ones', async () => {
+/**
+ * The owner's side: an account and "Family papers", an heir, three guardians (their real kits read),
+ * the owner kit confirmed, and a practice started with the practice letter.
+ */
+async function startPractice(
+  page: Page,
+  appUrl: string,
+  service: SelfHostedService,
+): Promise<{ vaultKey: Uint8Array; realKits: string[] }> {
+  const realKits: string[] = []
   const { apiKey } = (await service.admin('create-account', '--email', OWNER)) as { apiKey: string }
-  await page.goto(app.url)
+  await page.goto(appUrl)
   await page.getByLabel('Service address').fill(service.url)
   await page.getByLabel('API key').fill(apiKey)
   await page.getByRole('button', { name: 'Connect', exact: true }).click()
@@ -112,7 +101,7 @@ test('the owner starts a practice with the practice letter: guardians get practi
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
   }
   await page.getByRole('tab', { name: 'Overview' }).click()
-  vaultKey = decodeOwnerKitWords((await saveAndConfirmOwnerKit(page)).join(' ')).vaultKey
+  const vaultKey = decodeOwnerKitWords((await saveAndConfirmOwnerKit(page)).join(' ')).vaultKey
 
   await page
     .getByTestId('readiness-item-rehearsal')
@@ -125,10 +114,44 @@ test('the owner starts a practice with the practice letter: guardians get practi
   await expect(page.getByTestId('rehearsal-state')).toContainText(`Practice running with ${HEIR[0]}`)
   await expect(page.getByTestId('rehearsal-sample')).toContainText('Practice file - ')
   await panel.screenshot({ path: 'test-results/screenshots/rehearsal-panel-running.png' })
+  return { vaultKey, realKits }
+}
+
+const test = journey.extend<{
+  /** A self-hosted service of the test's own, its mail to a loopback mailbox. */
+  loopback: { service: SelfHostedService; mailbox: Mailbox }
+  /** `startPractice` taken on `ownApp` in the test's page: the vault key and the real kits' words. */
+  practiceStarted: { vaultKey: Uint8Array; realKits: string[] }
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  loopback: async ({}, use) => {
+    const mailbox = await startMailbox()
+    const service = await startSelfHostedService({ smtpPort: mailbox.port, publicUrl: PUBLIC_URL })
+    await use({ service, mailbox })
+    await service.stop()
+    await mailbox.close()
+  },
+  practiceStarted: async ({ loopback, ownApp, page }, use) => {
+    await use(await startPractice(page, ownApp.url, loopback.service))
+  },
+})
+
+test.use({ appOptions: { secretStore: 'auto' }, viewport: { width: 1280, height: 900 } })
+
+test('the owner starts a practice with the practice letter: guardians get practice kits, not a request for their real ones', async ({
+  // The service before the app, as the owner's app always finds it running (see practiceStarted).
+  loopback,
+  ownApp,
+  page,
+}) => {
+  await startPractice(page, ownApp.url, loopback.service)
 })
 
 test('the heir recovers the practice file with practice kits; nothing on the heir side derives the vault key', async ({
   browser,
+  page,
+  loopback: { service, mailbox },
+  practiceStarted: { vaultKey, realKits },
 }) => {
   const heirMail = await mailbox.waitFor(HEIR[1], /PRACTICE/)
   const guardianMails = []
