@@ -141,6 +141,8 @@ function helpersOn(world: UploadQueueWorld) {
         activeService: { client: async () => client },
         vaultKey: (id: string) => keys.get(id),
         rotation: { status: () => ({ phase: rotationPhase }) },
+        // The removal records itself in the history (file-removal-operations.ts).
+        recordActivity: () => undefined,
       }) as unknown as VaultSession
     return createFileRemovalHandlers({ session, tempRoot: userData }) as unknown as HandlerTable
   }

@@ -23,7 +23,7 @@ import type { AppInfo } from '../../shared/ipc/contract'
 import { eventChannels } from '../../shared/ipc/contract'
 import type { Settings, SettingsPatch } from '../../shared/ipc/settings'
 import type { PickKind, SecretStoreKind, VaultView } from '../../shared/ipc/vault-types'
-import { createActivityHandlers, withActivity } from './ipc/activity-handlers'
+import { createActivityHandlers } from './ipc/activity-handlers'
 import { createAppHandlers } from './ipc/app-handlers'
 import { createConnectionHandlers } from './ipc/connection-handlers'
 import { createExportHandlers } from './ipc/export-handlers'
@@ -178,8 +178,8 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
   }
 
   return {
-    // The owner's actions are recorded in the activity history once they succeed.
-    handlers: withActivity(handlers, session),
+    // Each operation records its own line in the activity history (vaults/*-operations.ts).
+    handlers,
     events,
     settings,
     on: (event, listener) => {

@@ -1,11 +1,9 @@
-// The activity history's channels (list, export), the unlock check-in's channels (status, turn on
-// with an agent key, turn off), and `withActivity`: the owner's actions through the other channels
-// recorded in the history once they succeed (people, kits, files, practice, keys; the vault operations record their own).
+// The activity history's channels (list, export) and the unlock check-in's channels (status, turn on
+// with an agent key, turn off). The history's lines are written by the operations that did the thing
+// (vaults/*-operations.ts), whichever door called them; no handler records.
 
 import { VaultApiClient, VaultApiError } from '../../../service-client'
 import { AppError } from '../../../shared/app-error'
-import type { InvokeChannels } from '../../../shared/ipc/contract'
-import type { ParsedArgsOf, ResultOf } from '../../../shared/ipc/contract-kit'
 import type { Settings, SettingsPatch } from '../../../shared/ipc/settings'
 import type { UnlockCheckInStatus } from '../../../shared/ipc/vault-types'
 import { describeSecretStore } from '../storage/secret-store'
@@ -159,43 +157,5 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
       }
       return { ...(await unlockStatus(s, settings)), ...(removedKey ? { removedKey } : {}) }
     },
-  }
-}
-
-type Args<K extends keyof InvokeChannels> = ParsedArgsOf<InvokeChannels[K]>
-type Result<K extends keyof InvokeChannels> = ResultOf<InvokeChannels[K]>
-
-/** The owner's actions recorded in the activity history once they succeed. */
-export function withActivity(handlers: HandlerTable, session: () => Promise<VaultSession>): HandlerTable {
-  const after =
-    <K extends keyof HandlerTable>(
-      key: K,
-      record: (s: VaultSession, args: Args<K>, result: Result<K>, before: unknown) => void,
-      lookup?: (s: VaultSession, args: Args<K>) => Promise<unknown>,
-    ) =>
-    async (args: Args<K>) => {
-      const s = await session()
-      const before = lookup ? await lookup(s, args).catch(() => undefined) : undefined
-      const inner = handlers[key] as (a: typeof args) => Promise<Result<K>>
-      const result = await inner(args)
-      record(s, args, result, before)
-      return result
-    }
-
-  return {
-    ...handlers,
-    // Check-ins, release settings and starts, vault creation and names are recorded by their
-    // operations (vault-operations.ts), practices, people, kits and the owner kit by theirs
-    // (rehearsal-operations.ts, people-operations.ts).
-    // Who took what out of the vault, in the owner's own history: the paths chosen, not every file.
-    removeVaultFiles: after('removeVaultFiles', (s, { vaultId, selection }, report) => {
-      const chosen = [...selection.files, ...selection.folders.map((f) => (f ? `${f}/` : '/'))]
-      s.recordActivity({
-        vaultId,
-        kind: 'files-deleted',
-        source: 'window',
-        detail: { files: report.removed, credits: report.creditsSpent, names: chosen.slice(0, 3) },
-      })
-    }),
   }
 }
