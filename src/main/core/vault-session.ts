@@ -113,6 +113,8 @@ export class VaultSession {
   readonly #queue: UploadQueue
   readonly #window: EventHub
   readonly #now: () => number
+  /** The session's clock (faked in tests): operations stamp their writes with it. */
+  readonly now: () => number
   #settings: Settings
   /** What the window sees of the vaults, and telling it. */
   readonly #board: VaultBoard
@@ -136,6 +138,7 @@ export class VaultSession {
     this.#queue = parts.queue
     this.#window = parts.window
     this.#now = options.now ?? clockNow
+    this.now = this.#now
     this.#settings = options.settings ?? DEFAULT_SETTINGS
     this.#board = new VaultBoard({
       watcher: this.watcher,

@@ -1,15 +1,12 @@
 // The activity history's channels (list, export) and the unlock check-in's channels (status, turn on
-// with an agent key, turn off). The history's lines are written by the operations that did the thing
+// with an agent key, turn off: adapters over vaults/unlock-check-in-operations.ts). The history's lines are written by the operations that did the thing
 // (vaults/*-operations.ts), whichever door called them; no handler records.
 
-import { VaultApiClient, VaultApiError } from '../../../service-client'
 import { AppError } from '../../../shared/app-error'
 import type { Settings, SettingsPatch } from '../../../shared/ipc/settings'
-import type { UnlockCheckInStatus } from '../../../shared/ipc/vault-types'
-import { describeSecretStore } from '../storage/secret-store'
 import type { VaultSession } from '../vault-session'
 import { exportActivityText } from '../vaults/activity-log'
-import { checkAgentKey } from '../vaults/unlock-check-in'
+import { unlockCheckInOperations } from '../vaults/unlock-check-in-operations'
 import type { HandlerTable } from './handler-table'
 
 type ActivityHandlers = Pick<
@@ -29,25 +26,9 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 /** A file name without characters file systems refuse. */
 const safeName = (name: string) => name.replace(/[\\/:*?"<>|\p{Cc}]/gu, '-').trim() || 'Vault'
 
-async function unlockStatus(s: VaultSession, settings: Settings): Promise<UnlockCheckInStatus> {
-  const active = s.connections.active()
-  const keys = await s.unlockCheckIn.agentKeys()
-  const info = active ? keys.info(active.id) : undefined
-  // A key the store forgot (memory, after a restart) is not shown as kept.
-  const held = active && info ? (await keys.get(active.id)) !== null : false
-  return {
-    enabled: settings.checkInOnUnlock,
-    local: active ? s.localService.isLocal(active.serviceUrl) : false,
-    connectionLabel: active?.label ?? null,
-    agentKey:
-      info && held
-        ? { ...info, storedIn: keys.store.kind, durable: describeSecretStore(keys.store.kind).durable }
-        : null,
-  }
-}
-
 export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandlers {
   const { session } = deps
+  const unlock = unlockCheckInOperations(deps)
   return {
     listActivity: async ({ vaultId, kinds, limit, offset }) => {
       const s = await session()
@@ -68,94 +49,8 @@ export function createActivityHandlers(deps: ActivityHandlerDeps): ActivityHandl
       }
     },
 
-    getUnlockCheckIn: async () => unlockStatus(await session(), await deps.settings()),
-
-    enableUnlockCheckIn: async ({ agentKey }) => {
-      const s = await session()
-      const active = s.connections.active()
-      if (!active) {
-        throw new AppError({
-          code: 'NO_CONNECTION',
-          userMessage:
-            'No Vault Service is connected, so there is nothing to check in to. Connect first (Settings → Connections), then turn this on.',
-        })
-      }
-      const keys = await s.unlockCheckIn.agentKeys()
-      if (s.localService.isLocal(active.serviceUrl)) {
-        // The app owns the service on this computer: it makes the read-and-check-in key itself.
-        if (!(await keys.get(active.id))) {
-          await keys.set(active.id, await s.localService.issueAgentKey(), 'created', Date.now())
-        }
-      } else if (agentKey !== undefined) {
-        const key = checkAgentKey(agentKey)
-        const client = new VaultApiClient({
-          baseUrl: active.serviceUrl,
-          apiKey: key,
-          ...(active.prefix ? { prefix: active.prefix } : {}),
-        })
-        try {
-          await client.listVaults()
-        } catch (error) {
-          if (error instanceof VaultApiError && error.status === 401) {
-            throw new AppError({
-              code: 'KEY_REJECTED',
-              status: 401,
-              userMessage: `The service at ${active.serviceUrl} did not accept this key. Check that you copied the whole sk_agent_ key of this account from the dashboard settings and that it has not been revoked; nothing was stored.`,
-              detail: error.detail,
-              cause: error,
-            })
-          }
-          throw error
-        }
-        await keys.set(active.id, key, 'pasted', Date.now())
-      } else if (!(await keys.get(active.id))) {
-        throw new AppError({
-          code: 'AGENT_KEY_NEEDED',
-          userMessage: `Paste a read-and-check-in key (it starts with sk_agent_), created in the dashboard settings of ${active.label}. It cannot change or delete anything, but it reads your file names, your guardians' and heirs' e-mail addresses and your encrypted files, and it can check in: keep it as private as your e-mail.`,
-        })
-      }
-      const settings = await deps.updateSettings({ checkInOnUnlock: true })
-      return unlockStatus(s, settings)
-    },
-
-    disableUnlockCheckIn: async () => {
-      const s = await session()
-      const settings = await deps.updateSettings({ checkInOnUnlock: false })
-      const active = s.connections.active()
-      let removedKey: UnlockCheckInStatus['removedKey']
-      if (active) {
-        const keys = await s.unlockCheckIn.agentKeys()
-        const key = await keys.get(active.id)
-        const info = keys.info(active.id)
-        // Revoked where the app can: the service on this computer through its admin path, another
-        // service that offers DELETE /key (extension key-revoke) with the key itself. The spec gives no
-        // revocation over the API, so elsewhere the owner is told the key still works and where to
-        // revoke it; the window says which happened, never guesses.
-        const revoke = async (): Promise<boolean> => {
-          if (!key) return false
-          if (s.localService.isLocal(active.serviceUrl)) {
-            await s.localService.revokeKey(key)
-            return true
-          }
-          const client = new VaultApiClient({
-            baseUrl: active.serviceUrl,
-            apiKey: key,
-            ...(active.prefix ? { prefix: active.prefix } : {}),
-          })
-          if (!(await client.getServiceInfo()).extensions.includes('key-revoke')) return false
-          await client.revokeOwnKey()
-          return true
-        }
-        const revokedOnService = await revoke().catch((error: unknown) => {
-          console.warn('[vault-desktop] the service did not revoke the agent key:', error)
-          return false
-        })
-        if (info) {
-          await keys.remove(active.id)
-          removedKey = { last4: info.last4, revokedOnService }
-        }
-      }
-      return { ...(await unlockStatus(s, settings)), ...(removedKey ? { removedKey } : {}) }
-    },
+    getUnlockCheckIn: async () => unlock.status(await session()),
+    enableUnlockCheckIn: async ({ agentKey }) => unlock.enable(await session(), agentKey),
+    disableUnlockCheckIn: async () => unlock.disable(await session()),
   }
 }
