@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { pathToFileURL } from 'node:url'
-import { type BrowserContext, chromium, expect, type Page, test } from '@playwright/test'
+import { type BrowserContext, test as base, chromium, expect, type Page } from '@playwright/test'
 import { PNG } from 'pngjs'
 import QRCode from 'qrcode'
 import { CHROMIUM_PATH } from '../../../playwright.config'
@@ -40,15 +40,10 @@ import {
   splitVaultKey,
 } from '../../../src/vault-format'
 
-test.describe.configure({ mode: 'serial' })
-
 const ROOT = resolve(import.meta.dirname, '../../..')
 const PAGE = join(ROOT, 'out/recovery-page/vault-recovery.html')
 const vaultId = 'vault-recovery-page-e2e'
 const vaultKey = generateVaultKey()
-let kits: string[]
-let work: string
-let exportDir: string
 const writtenAt = Date.parse('2026-11-20T10:00:00Z')
 const files: Record<string, Buffer> = {
   'will.txt': Buffer.from('My last will, signed and witnessed.\n'.repeat(400)),
@@ -70,38 +65,61 @@ async function encryptTo(path: string, rel: string, bytes: Buffer): Promise<void
   await pipeline(out, createWriteStream(path))
 }
 
-test.beforeAll(async () => {
-  // The page as npm test builds it (esbuild takes a second).
-  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build-recovery-page.mjs')], {
-    encoding: 'utf8',
-  })
-  expect(built.status, built.stderr).toBe(0)
-  expect(built.stdout).toMatch(/SHA-256: [0-9a-f]{64}/)
-  work = await mkdtemp(join(tmpdir(), 'vault-e2e-recovery-page-'))
-  // The encrypted export's shape: a folder with encrypted-files/*.vault (names say nothing).
-  exportDir = join(work, 'Vault export')
-  await mkdir(join(exportDir, 'encrypted-files'), { recursive: true })
-  let n = 0
-  for (const [rel, bytes] of Object.entries(files))
-    await encryptTo(join(exportDir, 'encrypted-files', `f${++n}.vault`), rel, bytes)
-  const manifest = await encryptManifest(
-    {
-      sequence: 3,
-      writtenAtMs: writtenAt + 1000,
-      entries: Object.entries(files)
-        .map(([path, bytes]) => ({ path, size: bytes.length, sha256: sha256(bytes), writtenAtMs: writtenAt }))
-        .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path))),
-    },
-    { vaultKey, vaultId },
-  )
-  await writeFile(join(exportDir, 'encrypted-files', 'manifest.vault'), manifest)
-  await writeFile(join(exportDir, 'README.txt'), 'Not a .vault file: left alone.')
-  const shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
-  kits = shares.map((share) => encodeShareWords(share))
-})
+/** The page built and a sealed vault's encrypted export with its three guardians' kits (read only). */
+interface SealedExport {
+  /** The export's folder: encrypted-files/*.vault, the manifest, and a README left alone. */
+  exportDir: string
+  kits: string[]
+}
 
-test.afterAll(async () => {
-  if (work) await rm(work, { recursive: true, force: true })
+const test = base.extend<{ workDir: string }, { sealed: SealedExport }>({
+  // Built once per worker: the tests only read it, each writes below its own workDir.
+  sealed: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+    async ({}, use) => {
+      // The page as npm test builds it (esbuild takes a second).
+      const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build-recovery-page.mjs')], {
+        encoding: 'utf8',
+      })
+      expect(built.status, built.stderr).toBe(0)
+      expect(built.stdout).toMatch(/SHA-256: [0-9a-f]{64}/)
+      const work = await mkdtemp(join(tmpdir(), 'vault-e2e-recovery-page-'))
+      // The encrypted export's shape: a folder with encrypted-files/*.vault (names say nothing).
+      const exportDir = join(work, 'Vault export')
+      await mkdir(join(exportDir, 'encrypted-files'), { recursive: true })
+      let n = 0
+      for (const [rel, bytes] of Object.entries(files))
+        await encryptTo(join(exportDir, 'encrypted-files', `f${++n}.vault`), rel, bytes)
+      const manifest = await encryptManifest(
+        {
+          sequence: 3,
+          writtenAtMs: writtenAt + 1000,
+          entries: Object.entries(files)
+            .map(([path, bytes]) => ({
+              path,
+              size: bytes.length,
+              sha256: sha256(bytes),
+              writtenAtMs: writtenAt,
+            }))
+            .sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path))),
+        },
+        { vaultKey, vaultId },
+      )
+      await writeFile(join(exportDir, 'encrypted-files', 'manifest.vault'), manifest)
+      await writeFile(join(exportDir, 'README.txt'), 'Not a .vault file: left alone.')
+      const shares = await splitVaultKey(vaultKey, vaultId, SSS_PRESET_SHAPE.standard)
+      const kits = shares.map((share) => encodeShareWords(share))
+      await use({ exportDir, kits })
+      await rm(work, { recursive: true, force: true })
+    },
+    { scope: 'worker' },
+  ],
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+  workDir: async ({}, use) => {
+    const dir = await mkdtemp(join(tmpdir(), 'vault-e2e-recovery-page-'))
+    await use(dir)
+    await rm(dir, { recursive: true, force: true })
+  },
 })
 
 /**
@@ -238,8 +256,10 @@ async function expectRecovered(outDir: string): Promise<void> {
 
 test('an heir with only the page recovers the export folder with two of three kits, byte for byte', async ({
   browser,
+  sealed: { exportDir, kits },
+  workDir,
 }) => {
-  const outDir = join(work, 'out-folder')
+  const outDir = join(workDir, 'out-folder')
   await mkdir(outDir)
   const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1100, height: 900 } })
   const page = await openPage(context, outDir)
@@ -277,10 +297,12 @@ test('an heir with only the page recovers the export folder with two of three ki
 
 test('chosen files with a damaged copy and one missing: the report names them, and nothing is written for them', async ({
   browser,
+  sealed: { exportDir, kits },
+  workDir,
 }) => {
-  const outDir = join(work, 'out-damaged')
+  const outDir = join(workDir, 'out-damaged')
   await mkdir(outDir)
-  const picked = join(work, 'picked')
+  const picked = join(workDir, 'picked')
   await mkdir(picked)
   const names = (await readdir(join(exportDir, 'encrypted-files'))).sort()
   // f1 (will.txt) damaged in its middle; f3 (the letter) left out.
@@ -321,8 +343,12 @@ test('chosen files with a damaged copy and one missing: the report names them, a
   await context.close()
 })
 
-test('a bad kit gets the app’s message; the owner’s kit opens the files alone', async ({ browser }) => {
-  const outDir = join(work, 'out-owner')
+test('a bad kit gets the app’s message; the owner’s kit opens the files alone', async ({
+  browser,
+  sealed: { exportDir, kits },
+  workDir,
+}) => {
+  const outDir = join(workDir, 'out-owner')
   await mkdir(outDir)
   const context = await browser.newContext({ locale: 'en-US' })
   const page = await openPage(context, outDir)
@@ -338,12 +364,12 @@ test('a bad kit gets the app’s message; the owner’s kit opens the files alon
   await shot(page, 'recovery-page-bad-kit')
 
   // The owner's kit read from a photo of its QR code (a PNG, as a phone's camera or a scanner gives).
-  const photo = join(work, 'owner-kit.png')
+  const photo = join(workDir, 'owner-kit.png')
   await writeFile(
     photo,
     await QRCode.toBuffer(encodeOwnerKitWords({ vaultKey, vaultId }), { type: 'png', scale: 6 }),
   )
-  const notPhoto = join(work, 'not-a-photo.png')
+  const notPhoto = join(workDir, 'not-a-photo.png')
   await writeFile(notPhoto, 'not an image')
   await page.getByLabel('Barcode from a photo… (Kit 1)').setInputFiles(notPhoto)
   await expect(
@@ -359,7 +385,10 @@ test('a bad kit gets the app’s message; the owner’s kit opens the files alon
   await context.close()
 })
 
-test('on a phone (360×740), in Spanish, without the folder API: per-file downloads', async ({ browser }) => {
+test('on a phone (360×740), in Spanish, without the folder API: per-file downloads', async ({
+  browser,
+  sealed: { exportDir, kits },
+}) => {
   const context = await browser.newContext({
     locale: 'es-ES',
     viewport: { width: 360, height: 740 },
@@ -466,13 +495,15 @@ async function sampleMemory(context: BrowserContext, page: Page) {
 
 test('a 1 GB file is streamed to disk while the page’s memory stays flat; Stop leaves nothing half-written', async ({
   browser,
+  sealed: { kits },
+  workDir,
 }) => {
   test.setTimeout(15 * 60_000)
   const mib = 1024
   const big = bigPlaintext(mib)
   const size = mib << 20
   const expected = await big.sha256()
-  const source = join(work, 'big')
+  const source = join(workDir, 'big')
   await mkdir(source)
   await pipeline(
     encryptStream(big.chunks(), {
@@ -495,7 +526,7 @@ test('a 1 GB file is streamed to disk while the page’s memory stays flat; Stop
       { vaultKey, vaultId },
     ),
   )
-  const outDir = join(work, 'out-big')
+  const outDir = join(workDir, 'out-big')
   await mkdir(outDir)
   const context = await browser.newContext({ locale: 'en-US' })
   const page = await openPage(context, outDir)
@@ -581,8 +612,8 @@ async function qrVideo(path: string, text: string): Promise<void> {
   )
 }
 
-test('a kit shown to the camera is read', async () => {
-  const video = join(work, 'kit.y4m')
+test('a kit shown to the camera is read', async ({ sealed: { kits }, workDir }) => {
+  const video = join(workDir, 'kit.y4m')
   await qrVideo(video, kits[1]!)
   const camera = await chromium.launch({
     executablePath: CHROMIUM_PATH,
