@@ -100,6 +100,9 @@ test('a drop waiting on the confirmation survives a trip to Add credits and back
   willStored,
   filesDir,
 }) => {
+  // Its waits (up to 60 s for the upload after the trip) need room beyond the 60 s default now that
+  // the test stores will.txt for itself first.
+  test.setTimeout(120_000)
   const droppedLeft = droppedLeftIn(willStored.app)
   await page.getByRole('tab', { name: 'Assets' }).click()
   await dropFiles(page, join(filesDir, 'scans.zip'))
