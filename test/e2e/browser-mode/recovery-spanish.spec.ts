@@ -3,7 +3,6 @@
 // recovered files; an owner in en-US sees every date on the vault screens in one format.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type ConsoleMessage, expect, test } from '@playwright/test'
 import { SSS_PRESET_SHAPE } from '../../../src/shared/api'
 import { encodeShareWords, splitVaultKey } from '../../../src/vault-format'
 import {
@@ -17,67 +16,70 @@ import {
   startReleaseWorld,
   writeSeededFile,
 } from '../../release/release-fixture'
-import { type BrowserModeApp, startBrowserModeApp } from '../support/browser-mode-app'
-import { startLocally } from '../support/page-steps'
+import { expect, test as journey } from '../support/fixtures'
 
 /** Above the bundling threshold, so it travels alone and the service lists its own size. */
 const LETTER_BYTES = 4_500_000
 
+/** A vault released to Lucía 30 days after a missed weekly check-in: the heir's way in and the letter. */
+interface ReleasedToLucia {
+  world: ReleaseWorld
+  vaultId: string
+  token: string
+  kits: string[]
+  letterHash: string
+}
+
+const test = journey.extend<{ releasedToLucia: ReleasedToLucia }>({
+  releasedToLucia: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern
+    async ({}, use) => {
+      const world = await startReleaseWorld('abuela@example.com')
+      const owner = await world.ownerCore()
+      const vaultId = (await owner.vaults.create({ preset: 'standard' })).id
+      for (const [name, email] of [
+        ['Tía Carmen', 'carmen@example.com'],
+        ['Dr. Osei', 'osei@example.com'],
+        ['Tomás', 'tomas@example.com'],
+      ] as const) {
+        await owner.vaults.addGuardian(vaultId, { name, email })
+        await followGuardianLink(guardianLink(await world.mail.waitFor(email), 'accept'))
+      }
+      await owner.vaults.addHeir(vaultId, { name: 'Lucía', email: 'lucia@example.com' })
+      await owner.vaults.configureRelease(vaultId, {
+        trigger: 'dead_man_switch',
+        config: { checkInFrequency: 'weekly' },
+      })
+      const source = await world.tempDir('vault-e2e-es-src-')
+      await writeSeededFile(join(source, 'carta.pdf'), LETTER_BYTES, 'carta')
+      const letterHash = await sha256File(join(source, 'carta.pdf'))
+      await owner.uploads.enqueue({ vaultId, paths: [join(source, 'carta.pdf')] })
+      await owner.uploads.idle()
+      const kits = (
+        await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, SSS_PRESET_SHAPE.standard)
+      ).map(encodeShareWords)
+      // No check-in; nobody cancels: released to the heir 30 days later.
+      world.advance(7 * DAY_MS + 60_000)
+      await world.service.tick()
+      world.advance(30 * DAY_MS)
+      await world.service.tick()
+      const token = heirToken(await world.mail.waitFor('lucia@example.com'))
+      await use({ world, vaultId, token, kits, letterHash })
+      await world.close()
+    },
+    { timeout: 60_000 },
+  ],
+})
+
 test.describe('an heir on a Spanish system', () => {
   test.use({ locale: 'es-ES', viewport: { width: 1180, height: 900 } })
 
-  let world: ReleaseWorld
-  let app: BrowserModeApp
-  let vaultId: string
-  let token: string
-  let kits: string[]
-  let letterHash: string
-
-  test.beforeAll(async () => {
-    test.setTimeout(60_000)
-    world = await startReleaseWorld('abuela@example.com')
-    const owner = await world.ownerCore()
-    vaultId = (await owner.vaults.create({ preset: 'standard' })).id
-    for (const [name, email] of [
-      ['Tía Carmen', 'carmen@example.com'],
-      ['Dr. Osei', 'osei@example.com'],
-      ['Tomás', 'tomas@example.com'],
-    ] as const) {
-      await owner.vaults.addGuardian(vaultId, { name, email })
-      await followGuardianLink(guardianLink(await world.mail.waitFor(email), 'accept'))
-    }
-    await owner.vaults.addHeir(vaultId, { name: 'Lucía', email: 'lucia@example.com' })
-    await owner.vaults.configureRelease(vaultId, {
-      trigger: 'dead_man_switch',
-      config: { checkInFrequency: 'weekly' },
-    })
-    const source = await world.tempDir('vault-e2e-es-src-')
-    await writeSeededFile(join(source, 'carta.pdf'), LETTER_BYTES, 'carta')
-    letterHash = await sha256File(join(source, 'carta.pdf'))
-    await owner.uploads.enqueue({ vaultId, paths: [join(source, 'carta.pdf')] })
-    await owner.uploads.idle()
-    kits = (await splitVaultKey(await ownerVaultKey(owner, vaultId), vaultId, SSS_PRESET_SHAPE.standard)).map(
-      encodeShareWords,
-    )
-    // No check-in; nobody cancels: released to the heir 30 days later.
-    world.advance(7 * DAY_MS + 60_000)
-    await world.service.tick()
-    world.advance(30 * DAY_MS)
-    await world.service.tick()
-    token = heirToken(await world.mail.waitFor('lucia@example.com'))
-    app = await startBrowserModeApp()
-  })
-
-  test.afterAll(async () => {
-    await app?.stop()
-    await world?.close()
-  })
-
-  test('Recovery reads in Spanish, kit by kit, to the files and the date it finished', async ({ page }) => {
-    const errors: string[] = []
-    page.on('console', (m: ConsoleMessage) => m.type() === 'error' && errors.push(m.text()))
-    page.on('pageerror', (e) => errors.push(e.message))
-
+  test('Recovery reads in Spanish, kit by kit, to the files and the date it finished', async ({
+    page,
+    pageErrors,
+    ownApp: app,
+    releasedToLucia: { world, vaultId, token, kits, letterHash },
+  }) => {
     await page.goto(app.url)
     // The first screen's pointer for heirs is Spanish, and says so to screen readers.
     const pointer = page.getByTestId('heir-pointer')
@@ -155,7 +157,7 @@ test.describe('an heir on a Spanish system', () => {
       'ya se recuperó antes; se deja como está',
       { timeout: 30_000 },
     )
-    expect(errors).toEqual([])
+    expect(pageErrors).toEqual([])
     expect((await readFile(join(outDir, 'carta.pdf'))).length).toBe(LETTER_BYTES)
   })
 })
@@ -163,17 +165,7 @@ test.describe('an heir on a Spanish system', () => {
 test.describe('an owner on a US-English system', () => {
   test.use({ locale: 'en-US', viewport: { width: 1280, height: 900 } })
 
-  let app: BrowserModeApp
-  test.beforeAll(async () => {
-    app = await startBrowserModeApp()
-  })
-  test.afterAll(async () => {
-    await app?.stop()
-  })
-
-  test('the vault screens write every date one way, the US way', async ({ page }) => {
-    await page.goto(app.url)
-    await startLocally(page)
+  test('the vault screens write every date one way, the US way', async ({ page, localVault: _ }) => {
     await page.getByRole('tab', { name: 'Release settings' }).click()
     await page.getByLabel(/Dead man's switch/).check()
     await page.getByLabel('Check in').selectOption('weekly')
