@@ -195,7 +195,9 @@ describe('import rules of src/', () => {
   it('the door rule sees a deep import, and lets the door and the folder itself through', () => {
     const outside = join(SRC, 'recovery/heir-recovery.ts')
     expect(deepFormatImports(outside, ['../vault-format/file-cipher'])).toHaveLength(1)
-    expect(deepFormatImports(outside, ['../vault-format', '../vault-format/index', '../shared/x'])).toEqual([])
+    expect(deepFormatImports(outside, ['../vault-format', '../vault-format/index', '../shared/x'])).toEqual(
+      [],
+    )
     expect(deepFormatImports(join(SRC, 'vault-format/file-cipher.ts'), ['./chunk-batch'])).toEqual([])
   })
 

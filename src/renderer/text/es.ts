@@ -2,8 +2,8 @@
 // its section, checked by test/ui/catalogue.test.ts), and the messages it shows from shared parts.
 // Sections not listed here stay in English.
 import type { LocaleFormat } from '../../shared/locale-format'
-import { isolateName, revealControls } from '../../shared/untrusted-text'
 import type { Translation } from '../../shared/text-catalogue'
+import { isolateName, revealControls } from '../../shared/untrusted-text'
 import type { Catalogue } from './en'
 
 export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
