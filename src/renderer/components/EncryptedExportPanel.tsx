@@ -4,6 +4,7 @@ import { useEncryptedExportStore } from '../stores/encrypted-export-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { FolderField } from './FolderField'
 import { useAction } from './use-action'
 
 const t = text.encryptedExport
@@ -40,31 +41,15 @@ export function EncryptedExportPanel({ vaultId }: { vaultId: string }) {
     <form className="panel" onSubmit={start} data-testid="encrypted-export">
       <h2>{t.title}</h2>
       <p className="muted small">{t.intro}</p>
-      <label htmlFor="encrypted-export-folder">{t.folderLabel}</label>
-      <p className="muted small" id="encrypted-export-help">
-        {t.folderHelp}
-      </p>
-      <div className="row">
-        <input
-          id="encrypted-export-folder"
-          type="text"
-          value={folder}
-          onChange={(e) => setFolder(e.target.value)}
-          aria-describedby="encrypted-export-help"
-          spellCheck={false}
-          disabled={busy}
-        />
-        {mode === 'electron' && (
-          <button
-            type="button"
-            className="button secondary small"
-            disabled={busy}
-            onClick={() => void picking.run()}
-          >
-            {t.chooseFolder}
-          </button>
-        )}
-      </div>
+      <FolderField
+        id="encrypted-export-folder"
+        label={t.folderLabel}
+        help={t.folderHelp}
+        value={folder}
+        onChange={setFolder}
+        disabled={busy}
+        pick={mode === 'electron' ? { label: t.chooseFolder, run: () => void picking.run() } : undefined}
+      />
       <div className="row">
         <button type="submit" className="button" disabled={busy || !folder.trim()}>
           {busy ? t.exporting : t.start}

@@ -3,6 +3,7 @@ import { useFileActionsStore } from '../stores/file-actions-store'
 import { useSettingsStore } from '../stores/settings-store'
 import { format, text } from '../text'
 import { ErrorNotice } from './ErrorNotice'
+import { FolderField } from './FolderField'
 import { ModalDialog } from './ModalDialog'
 import { UntrustedName } from './UntrustedName'
 
@@ -26,31 +27,15 @@ export function FileSaveDialog() {
       <form className="dialog-body" onSubmit={submit} data-testid="file-save">
         <p>{text.fileActions.chosen(chosen.kind, chosen.name, chosen.files, format.bytes(chosen.bytes))}</p>
         <p className="muted small">{t.intro}</p>
-        <label htmlFor="file-save-folder">{t.folderLabel}</label>
-        <p className="muted small" id="file-save-help">
-          {t.folderHelp}
-        </p>
-        <div className="row">
-          <input
-            id="file-save-folder"
-            type="text"
-            value={folder}
-            onChange={(e) => setSaveFolder(e.target.value)}
-            aria-describedby="file-save-help"
-            spellCheck={false}
-            disabled={running}
-          />
-          {mode === 'electron' && (
-            <button
-              type="button"
-              className="button secondary small"
-              disabled={running}
-              onClick={() => void pickSaveFolder()}
-            >
-              {t.chooseFolder}
-            </button>
-          )}
-        </div>
+        <FolderField
+          id="file-save-folder"
+          label={t.folderLabel}
+          help={t.folderHelp}
+          value={folder}
+          onChange={setSaveFolder}
+          disabled={running}
+          pick={mode === 'electron' ? { label: t.chooseFolder, run: () => void pickSaveFolder() } : undefined}
+        />
         {running && (
           <div>
             <progress
