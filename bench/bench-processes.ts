@@ -64,7 +64,12 @@ export async function sha256Of(path: string): Promise<string> {
  * Bundles a benchmark's measured side into out/bench/<name>.mjs, as the app's processes run bundled
  * (no tsx in its memory), with the worker threads' modules beside it; returns its path.
  */
-export async function bundleBenchClient(name: string, entry: string): Promise<string> {
+export async function bundleBenchClient(
+  name: string,
+  entry: string,
+  /** splitting: modules imported on demand stay chunks of their own, as electron-vite builds the app. */
+  options: { splitting?: boolean; sourcemap?: 'external' } = {},
+): Promise<string> {
   const { build } = await import('esbuild')
   const { NODE_CIPHER_WORKERS } = await import('../scripts/node-cipher-workers.mjs')
   const outdir = join('out', 'bench')
@@ -77,6 +82,7 @@ export async function bundleBenchClient(name: string, entry: string): Promise<st
     format: 'esm',
     target: 'node20.19',
     packages: 'external',
+    ...options,
     logLevel: 'warning',
   })
   return join(outdir, `${name}.mjs`)

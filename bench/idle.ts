@@ -14,7 +14,7 @@ import { SourceMap } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { promisify } from 'node:util'
-import { log } from './bench-processes'
+import { bundleBenchClient, log } from './bench-processes'
 
 const minutesArg = process.argv.find((a) => a.startsWith('--minutes='))
 const MINUTES = minutesArg ? Number(minutesArg.slice('--minutes='.length)) : 10
@@ -29,26 +29,6 @@ interface ClientResult {
   rssMB: { start: number; end: number }
   requestsPerHour: Record<string, number>
   written: { bytes: number; writeCalls: number }
-}
-
-async function bundleClient(): Promise<string> {
-  const { build } = await import('esbuild')
-  const outdir = join('out', 'bench')
-  await build({
-    entryPoints: { 'idle-client': 'bench/idle-client.ts' },
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    // External maps: the census records bundle positions (cheap) and they are mapped back here.
-    sourcemap: 'external',
-    logLevel: 'warning',
-  })
-  return join(outdir, 'idle-client.mjs')
 }
 
 /** "setTimeout out/bench/x.mjs:120:7" -> "setTimeout src/main/core/...ts:88", through the bundle's map. */
@@ -117,7 +97,11 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
   return [...names].filter((name) => before.get(name) !== after.get(name)).sort()
 }
 
-const bundle = await bundleClient()
+// External maps: the census records bundle positions (cheap) and they are mapped back below.
+const bundle = await bundleBenchClient('idle-client', 'bench/idle-client.ts', {
+  splitting: true,
+  sourcemap: 'external',
+})
 const results: Record<string, unknown> = {}
 for (const scenario of SCENARIOS) {
   const work = await mkdtemp(join(tmpdir(), 'vault-bench-idle-'))
