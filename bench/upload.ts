@@ -17,7 +17,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { log, makeFile, median, startService, stopService } from './bench-processes'
+import { bundleBenchClient, log, makeFile, median, startService, stopService } from './bench-processes'
 import type { Run } from './upload-client'
 
 if (process.argv.includes('--small')) {
@@ -27,8 +27,6 @@ if (process.argv.includes('--small')) {
 }
 
 async function largeFile(): Promise<void> {
-  const { build } = await import('esbuild')
-  const { NODE_CIPHER_WORKERS } = await import('../scripts/node-cipher-workers.mjs')
   const { encryptedFileLength } = await import('../src/vault-format')
   const { largestUploadableFile } = await import('../src/main/core/uploads/upload-queue')
   const big = process.argv.includes('--big')
@@ -48,21 +46,10 @@ async function largeFile(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'vault-bench-upload-'))
   let service: ChildProcess | undefined
   try {
-    const clientBundle = join('out', 'bench', 'upload-client.mjs')
-    await build({
-      // The worker threads' modules go beside the client, which starts them from there.
-      entryPoints: { 'upload-client': 'bench/upload-client.ts', ...NODE_CIPHER_WORKERS },
-      outdir: join('out', 'bench'),
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20.19',
-      packages: 'external',
-      // As electron-vite builds the app: a module imported on demand (kit printing) is a chunk of its
-      // own, loaded when used, so the client's memory is what the app's upload path costs.
+    // As electron-vite builds the app: a module imported on demand (kit printing) is a chunk of its own,
+    // loaded when used, so the client's memory is what the app's upload path costs.
+    const clientBundle = await bundleBenchClient('upload-client', 'bench/upload-client.ts', {
       splitting: true,
-      logLevel: 'warning',
     })
     const file = join(work, NAME)
     log(`writing a ${(SIZE / GB).toFixed(3)} GB test file...`)
