@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { AppError } from '../shared/app-error'
+import { attachDashValues } from '../shared/command-line'
 import { isolateName, revealControls, revealSentence } from '../shared/untrusted-text'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format'
 import { ArweaveRecoveryError, checkOwnerAddress, recoverFromArweave } from './arweave-recovery'
@@ -473,6 +474,12 @@ async function recoverFromTheNetwork(
   if (report.results.length > 0) {
     console.error(revealSentence(manifestNote(report)))
   }
+  if (report.found.length === 0 && values.owner !== undefined) {
+    console.error(
+      `No files of vault ${key.vaultId} posted by the wallet ${values.owner} were found on Arweave through ${gateway} (searched for the tag Vault-Ref = ${report.vaultRef}). Check the address with whoever ran the vault's service, or run without --owner to see which wallets posted transactions with this vault's label.`,
+    )
+    return 1
+  }
   if (report.found.length === 0) {
     console.error(
       `No files of vault ${key.vaultId} were found on Arweave through ${gateway} (searched for the tag Vault-Ref = ${report.vaultRef}). The vault's service may not have stored it on Arweave, or its newest uploads are not indexed yet: try again later or with another gateway.`,
@@ -487,31 +494,33 @@ async function recoverFromTheNetwork(
   )
 }
 
+const OPTIONS = {
+  'share-words': { type: 'string', multiple: true },
+  'share-file': { type: 'string', multiple: true },
+  'share-qr': { type: 'string', multiple: true },
+  'owner-kit': { type: 'string' },
+  'owner-kit-file': { type: 'string' },
+  'owner-kit-qr': { type: 'string' },
+  vault: { type: 'string' },
+  out: { type: 'string' },
+  service: { type: 'string' },
+  token: { type: 'string' },
+  'from-arweave': { type: 'string' },
+  owner: { type: 'string' },
+  backend: { type: 'string' },
+  check: { type: 'boolean' },
+  'kit-check': { type: 'boolean' },
+  'guardian-link': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 function parse(argv: string[]) {
   return parseArgs({
-    args: argv,
+    args: attachDashValues(argv, OPTIONS),
     allowPositionals: true,
     strict: true,
-    options: {
-      'share-words': { type: 'string', multiple: true },
-      'share-file': { type: 'string', multiple: true },
-      'share-qr': { type: 'string', multiple: true },
-      'owner-kit': { type: 'string' },
-      'owner-kit-file': { type: 'string' },
-      'owner-kit-qr': { type: 'string' },
-      vault: { type: 'string' },
-      out: { type: 'string' },
-      service: { type: 'string' },
-      token: { type: 'string' },
-      'from-arweave': { type: 'string' },
-      owner: { type: 'string' },
-      backend: { type: 'string' },
-      check: { type: 'boolean' },
-      'kit-check': { type: 'boolean' },
-      'guardian-link': { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: OPTIONS,
   })
 }
 

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { KeyKind, SssPreset } from '../shared/api'
+import { attachDashValues } from '../shared/command-line'
 import { AdminError } from './accounts'
 import { adminOperations } from './admin'
 import {
@@ -392,14 +393,17 @@ function parseFailure(error: NodeJS.ErrnoException): string {
   const option = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1]
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}.`
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
-    return /argument missing/.test(error.message) ? `${option} needs a value.` : `${option} takes no value.`
+    // "argument missing" and "argument is ambiguous" (the next word is another option) both mean no value.
+    return /does not take an argument/.test(error.message)
+      ? `${option} takes no value.`
+      : `${option} needs a value.`
   }
   return `${error.message}.`
 }
 
 function parse(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+    return parseArgs({ args: attachDashValues(argv, OPTIONS), options: OPTIONS, allowPositionals: true })
   } catch (error) {
     throw new UsageError(parseFailure(error as NodeJS.ErrnoException))
   }

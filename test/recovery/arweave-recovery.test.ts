@@ -339,6 +339,19 @@ describe('recover --from-arweave', () => {
     })
     expect(report.found.map((b) => b.owner)).toEqual(Array(4).fill(store.address))
     expect(report.foreign).toEqual([])
+    // About one address in 64 starts with "-": it is still the value of --owner, not an option.
+    const dashed = await recoverCli([
+      ...words,
+      '--from-arweave',
+      gateway,
+      '--owner',
+      `-${store.address.slice(1)}`,
+      '--out',
+      join(temp, 'owners-dashed'),
+    ])
+    expect(dashed.stderr).not.toMatch(/ambiguous|Run with --help/)
+    expect(dashed.code).toBe(1)
+    expect(dashed.stderr).toContain(`posted by the wallet -${store.address.slice(1)} were found`)
     const bad = await recoverCli([...words, '--from-arweave', gateway, '--owner', 'x', '--out', temp])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('"x" is not an Arweave wallet address')

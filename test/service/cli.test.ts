@@ -157,6 +157,11 @@ describe('service CLI for people', () => {
       [['admin', 'create-account', '--data-dir', dataDir], 'service: --email is required.'],
       [['serve'], 'service: --data-dir is required.'],
       [['serve', '--port'], 'service: --port needs a value.'],
+      // Another option where a value belongs is a forgotten value, not "takes no value".
+      [['serve', '--port', '--data-dir', dataDir], 'service: --port needs a value.'],
+      [['serve', '--yes=no', '--data-dir', dataDir], 'service: --yes takes no value.'],
+      // A value that starts with a dash is a value (parseArgs alone refuses it as ambiguous).
+      [['serve', '--port', '-1', '--data-dir', dataDir], 'service: --port must be a whole number'],
       [['serve', '--port', '70000', '--data-dir', dataDir], 'service: --port must be a whole number'],
     ]
     for (const [args, message] of cases) {
