@@ -167,7 +167,7 @@ export function createVaultApp(options: VaultAppOptions): VaultApp {
       systemConfirm: options.shell?.systemConfirm ?? null,
       ...(options.now ? { now: options.now } : {}),
     }),
-    ...createUploadHandlers({ session, events, pickPaths: options.shell?.pickPaths }),
+    ...createUploadHandlers({ session, pickPaths: options.shell?.pickPaths }),
     ...createFileLibraryHandlers(session),
     ...createFileRemovalHandlers({ session, tempRoot: join(options.userDataDir, 'removal-temp') }),
     ...createFileSaveHandlers({ session, events, openedFilesDir, openFile: options.shell?.openFile }),

@@ -14,7 +14,8 @@
 //   s.rehearsals    get() start() end(): practice runs, made at the session's clock, recorded in the history
 //   s.localTrial    start() addCredits(): the service on this computer, its first vault, its credits
 //   s.people        guardians (with their kits), heirs, the owner kit's check: each with its history line
-//   s.uploads       estimate() enqueue() cancel() retry() list() idle() ... and the window's list: visible()
+//   s.uploads       estimate() queueFiles() (guards the check-in reserve) cancel() retry() clear() idle() ...
+//                   and the window's list: visible()
 //   s.facts         the service summary and each vault's readiness facts    s.unlockCheckIn  agent keys
 //   s.rotation      estimate() start() pause() resume() abandon() status(): rotating a vault's key
 //   s.vaultKeys, s.watcher, s.reminders, s.records, s.kits, s.activity, s.localService  (the parts)
@@ -31,6 +32,7 @@ import type { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import type { VaultDetails } from '../../service-client'
 import { AppError } from '../../shared/app-error'
+import { checkInReserveCredits } from '../../shared/check-in-reserve'
 import { eventChannels } from '../../shared/ipc/contract'
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/ipc/settings'
 import type {
@@ -265,7 +267,16 @@ export class VaultSession {
       window: this.#window,
       batchEnded: (item, counts) => this.#notices.batchEnded(item, counts),
       storageProblem: (problem) => this.#notices.notice(storageProblemNotice('upload list', problem)),
+      reserve: (vaultId) => this.#checkInReserve(vaultId),
     })
+  }
+
+  /** Credits kept for check-ins of this vault: the reserve setting's months at its frequency. */
+  async #checkInReserve(vaultId: string): Promise<{ credits: number; months: number }> {
+    const vault = await this.latestView(vaultId)
+    const frequency = vault.releaseTrigger === 'dead_man_switch' ? vault.checkInFrequency : null
+    const months = this.#settings.checkInReserveMonths
+    return { credits: checkInReserveCredits(frequency, months), months }
   }
 
   static async open(options: VaultSessionOptions): Promise<VaultSession> {

@@ -3,13 +3,11 @@
 import { isAbsolute, normalize } from 'node:path'
 import type { Asset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
-import { checkInReserveCredits } from '../../../shared/check-in-reserve'
-import { eventChannels } from '../../../shared/ipc/contract'
 import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
 import { toUploadView } from '../uploads/upload-event-batch'
 import type { UploadIndexEntry } from '../uploads/upload-records'
 import type { VaultSession } from '../vault-session'
-import type { EventHub, HandlerTable } from './handler-table'
+import type { HandlerTable } from './handler-table'
 
 type UploadHandlers = Pick<
   HandlerTable,
@@ -25,7 +23,6 @@ type UploadHandlers = Pick<
 
 export interface UploadHandlerDeps {
   session: () => Promise<VaultSession>
-  events: EventHub
   /** Native open dialog; only the Electron shell has one. */
   pickPaths?: (kind: PickKind) => Promise<string[]>
 }
@@ -42,14 +39,6 @@ export function checkedPaths(paths: string[]): string[] {
     }
     return normalize(path)
   })
-}
-
-/** Credits kept for check-ins of this vault: the reserve setting's months at its frequency. */
-async function reserveOf(s: VaultSession, vaultId: string): Promise<{ credits: number; months: number }> {
-  const [vault, settings] = await Promise.all([s.latestView(vaultId), s.settings()])
-  const frequency = vault.releaseTrigger === 'dead_man_switch' ? vault.checkInFrequency : null
-  const months = settings.checkInReserveMonths
-  return { credits: checkInReserveCredits(frequency, months), months }
 }
 
 /** What the upload told the service in its metadata (absent for uploads by other apps). */
@@ -143,7 +132,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
     estimateUpload: async ({ vaultId, paths, force }) => {
       const s = await session()
       s.requireLastingKey(vaultId)
-      const e = await s.uploads.estimate(vaultId, checkedPaths(paths), force, await reserveOf(s, vaultId))
+      const e = await s.uploads.estimate(vaultId, checkedPaths(paths), force)
       // Files the vault already holds are an answer of their own ("already backed up on …").
       if (e.files === 0 && e.tooLarge.length === 0 && e.alreadyStored.length === 0) {
         throw new AppError({
@@ -157,23 +146,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
     queueUpload: async ({ vaultId, paths, force, spendReserve }) => {
       const s = await session()
       s.requireLastingKey(vaultId)
-      const checked = checkedPaths(paths)
-      const reserve = await reserveOf(s, vaultId)
-      if (reserve.credits > 0 && !spendReserve) {
-        const e = await s.uploads.estimate(vaultId, checked, force, reserve)
-        if (e.eatsReserve) {
-          throw new AppError({
-            code: 'RESERVE_NEEDED',
-            userMessage: `This upload costs ${e.credits} credits and would leave ${e.balanceCredits - e.credits}, less than the ${reserve.credits} kept for ${reserve.months} months of check-ins. If a check-in cannot be paid, the dead man's switch releases the vault by accident. Add credits first, or choose to spend the reserve.`,
-            details: {
-              credits: e.credits,
-              balanceCredits: e.balanceCredits,
-              reserveCredits: reserve.credits,
-            },
-          })
-        }
-      }
-      const result = await s.uploads.enqueue({ vaultId, paths: checked, force })
+      const result = await s.uploads.queueFiles({ vaultId, paths: checkedPaths(paths), force, spendReserve })
       return {
         batchId: result.batchId,
         queued: result.items.length,
@@ -189,22 +162,7 @@ export function createUploadHandlers(deps: UploadHandlerDeps): UploadHandlers {
     },
     cancelUpload: async ({ itemId }) => (await session()).uploads.cancel(itemId),
     retryUpload: async ({ itemId }) => (await session()).uploads.retry(itemId),
-
-    clearFinishedUploads: async ({ only }) => {
-      const s = await session()
-      let cleared: number
-      if (only === 'finished') {
-        cleared = await s.uploads.clearFinished()
-      } else {
-        // The queue clears all finished items at once; failures alone are hidden by the session.
-        cleared = s.uploads.dismiss((i) => i.state === 'failed' || i.state === 'cancelled')
-      }
-      // Changes still gathered for the window go first: sent after the new list, they would bring back
-      // items it no longer holds.
-      s.uploads.flushEvents()
-      deps.events.emit(eventChannels.uploadsCleared, s.uploads.visible().map(toUploadView))
-      return cleared
-    },
+    clearFinishedUploads: async ({ only }) => (await session()).uploads.clear(only),
 
     pickPaths: async ({ kind }) => {
       if (!deps.pickPaths) {

@@ -3,6 +3,7 @@
 // (upload-event-batch.ts), failures the owner cleared hidden, each batch's end told once, and the
 // owner told once of an upload list that cannot be kept on disk.
 import type { Asset } from '../../../shared/api'
+import { AppError } from '../../../shared/app-error'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { UploadItemView } from '../../../shared/ipc/vault-types'
 import type { EventHub } from '../ipc/handler-table'
@@ -20,6 +21,8 @@ export interface OwnerUploadsDeps {
   batchEnded: (item: UploadItemView, counts: BatchCounts) => void
   /** The upload list cannot be read or kept on disk (once per different problem). */
   storageProblem: (problem: string) => void
+  /** Credits kept for the vault's check-ins (0 when its trigger has none), and for how many months. */
+  reserve: (vaultId: string) => Promise<{ credits: number; months: number }>
 }
 
 const FINISHED = new Set<UploadItemView['state']>(['done', 'failed', 'skipped', 'cancelled'])
@@ -60,13 +63,51 @@ export class OwnerUploads {
     )
   }
 
-  estimate(vaultId: string, paths: string[], force = false, reserve?: { credits: number; months: number }) {
+  /** What uploading `paths` would cost, with what it leaves of the check-in reserve. */
+  async estimate(vaultId: string, paths: string[], force = false) {
+    const reserve = await this.#deps.reserve(vaultId)
     return this.#queue.estimate(vaultId, paths, this.#deps.connectionId(), force, reserve)
   }
 
   enqueue(request: { vaultId: string; paths: string[]; force?: boolean }) {
     const connectionId = this.#deps.connectionId()
     return this.#queue.enqueue({ ...request, ...(connectionId ? { connectionId } : {}) })
+  }
+
+  /**
+   * The owner's upload: refused, with nothing queued, when it would eat the credits kept for
+   * check-ins (an unpaid check-in releases the vault by accident), unless `spendReserve`.
+   */
+  async queueFiles(request: { vaultId: string; paths: string[]; force?: boolean; spendReserve?: boolean }) {
+    const { vaultId, paths, force = false, spendReserve = false } = request
+    const reserve = await this.#deps.reserve(vaultId)
+    if (reserve.credits > 0 && !spendReserve) {
+      const e = await this.#queue.estimate(vaultId, paths, this.#deps.connectionId(), force, reserve)
+      if (e.eatsReserve) {
+        throw new AppError({
+          code: 'RESERVE_NEEDED',
+          userMessage: `This upload costs ${e.credits} credits and would leave ${e.balanceCredits - e.credits}, less than the ${reserve.credits} kept for ${reserve.months} months of check-ins. If a check-in cannot be paid, the dead man's switch releases the vault by accident. Add credits first, or choose to spend the reserve.`,
+          details: { credits: e.credits, balanceCredits: e.balanceCredits, reserveCredits: reserve.credits },
+        })
+      }
+    }
+    return this.enqueue({ vaultId, paths, force })
+  }
+
+  /**
+   * Clears the window's list: every finished item (the queue forgets them), or only failures and
+   * cancellations (hidden here; the queue keeps them). The window gets the new list. Returns how many.
+   */
+  async clear(only: 'finished' | 'failed'): Promise<number> {
+    const cleared =
+      only === 'finished'
+        ? await this.#queue.clearFinished()
+        : this.dismiss((i) => i.state === 'failed' || i.state === 'cancelled')
+    // Changes still gathered for the window go first: sent after the new list, they would bring back
+    // items it no longer holds.
+    this.flushEvents()
+    this.#deps.window.emit(eventChannels.uploadsCleared, this.visible().map(toUploadView))
+    return cleared
   }
 
   cancel = (itemId: string) => this.#queue.cancel(itemId)
