@@ -3,6 +3,7 @@
 // service can be wrong or hostile: ids reach request paths, sizes reach arithmetic, states reach the
 // heir's report. Each check returns the problem in words (English, technical detail) or null.
 import { type Asset, VAULT_STATES } from './api'
+import { assetMetadata } from './asset-metadata'
 
 /** An id a service may give (vault, asset): letters, digits, '_' and '-', as UUIDs and the local service's ids are. */
 export const SERVICE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/
@@ -108,11 +109,8 @@ export function listedFiles(
 ): ListedFile[] {
   const used = new Set<string>()
   return assets.map((asset, index) => {
-    const metadata = (asset as Asset & { metadata?: Record<string, unknown> }).metadata
-    const fromMetadata =
-      typeof metadata?.relativePath === 'string'
-        ? safeRelativePath(metadata.relativePath, reserved)
-        : undefined
+    const metadata = assetMetadata(asset)
+    const fromMetadata = safeRelativePath(metadata.relativePath, reserved)
     let name = fromMetadata ?? safeRelativePath(asset.filename, reserved) ?? fallback(index)
     if (used.has(name.toLowerCase())) {
       const dot = name.lastIndexOf('.')
@@ -122,19 +120,14 @@ export function listedFiles(
     }
     used.add(name.toLowerCase())
     const uploadedAtMs = Date.parse(asset.createdAt)
-    const declared = metadata?.plaintextBytes
-    const fileCount =
-      metadata?.bundle === true &&
-      Number.isSafeInteger(metadata.fileCount) &&
-      (metadata.fileCount as number) > 0
-        ? (metadata.fileCount as number)
-        : undefined
+    const declared = metadata.plaintextBytes
+    const fileCount = metadata.bundle ? metadata.fileCount : undefined
     return {
       name,
       ...(Number.isFinite(uploadedAtMs) ? { uploadedAtMs } : {}),
       ...(fileCount !== undefined ? { fileCount } : {}),
-      ...(metadata?.manifest === true && metadata.bundle !== true ? { listOnly: true } : {}),
-      ...(isCount(declared) ? { declaredPlaintextBytes: declared } : {}),
+      ...(metadata.manifest && !metadata.bundle ? { listOnly: true } : {}),
+      ...(declared !== undefined ? { declaredPlaintextBytes: declared } : {}),
     }
   })
 }

@@ -6,6 +6,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Asset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
+import { assetMetadata } from '../../../shared/asset-metadata'
 import { eventChannels } from '../../../shared/ipc/contract'
 import type { LibrarySelection, VaultFileView } from '../../../shared/ipc/vault-types'
 import { fileLibrary, selectedFiles } from '../uploads/file-library'
@@ -71,8 +72,7 @@ export function blobsToSave(
     const accounted = new Set(library.flatMap((f) => (f.blob ? [f.blob.assetId] : [])))
     for (const asset of assets) {
       if (accounted.has(asset.id)) continue
-      const metadata = (asset as Asset & { metadata?: Record<string, unknown> }).metadata ?? {}
-      if (carriesManifest(asset) && metadata.bundle !== true) continue
+      if (carriesManifest(asset) && assetMetadata(asset).bundle !== true) continue
       blobs.set(asset.id, {
         assetId: asset.id,
         encryptedBytes: asset.sizeBytes,

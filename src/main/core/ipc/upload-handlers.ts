@@ -3,6 +3,7 @@
 import { isAbsolute, normalize } from 'node:path'
 import type { Asset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
+import { assetMetadata } from '../../../shared/asset-metadata'
 import type { AssetView, PickKind } from '../../../shared/ipc/vault-types'
 import { toUploadView } from '../uploads/upload-event-batch'
 import type { UploadIndexEntry } from '../uploads/upload-records'
@@ -48,17 +49,12 @@ function uploadedMetadata(asset: Asset): {
   hidden: boolean
   bundleFiles?: number
 } {
-  const metadata = (asset as Asset & { metadata?: Record<string, unknown> }).metadata ?? {}
-  const count = metadata.fileCount
+  const metadata = assetMetadata(asset)
   return {
-    ...(typeof metadata.relativePath === 'string' ? { relativePath: metadata.relativePath } : {}),
-    ...(Number.isSafeInteger(metadata.plaintextBytes)
-      ? { plaintextBytes: metadata.plaintextBytes as number }
-      : {}),
+    ...(metadata.relativePath !== undefined ? { relativePath: metadata.relativePath } : {}),
+    ...(metadata.plaintextBytes !== undefined ? { plaintextBytes: metadata.plaintextBytes } : {}),
     hidden: metadata.nameSealedInside === true,
-    ...(metadata.bundle === true
-      ? { bundleFiles: Number.isSafeInteger(count) && (count as number) > 0 ? (count as number) : 0 }
-      : {}),
+    ...(metadata.bundle ? { bundleFiles: metadata.fileCount ?? 0 } : {}),
   }
 }
 

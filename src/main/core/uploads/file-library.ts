@@ -4,6 +4,7 @@
 // time; which blob holds them is known only when that blob told the service its name); a blob that
 // told the service its real name and is known neither way is listed under that name.
 import type { Asset } from '../../../shared/api'
+import { assetMetadata } from '../../../shared/asset-metadata'
 import { categoryOf, contentTypeFromName, FALLBACK_CONTENT_TYPE } from '../../../shared/content-types'
 import type { LibrarySelection, VaultFileList, VaultFileView } from '../../../shared/ipc/vault-types'
 import type { ManifestEntry } from '../../../vault-format'
@@ -20,16 +21,12 @@ export interface FileLibrarySources {
   manifestUnread?: boolean
 }
 
-function metadataOf(asset: Asset): Record<string, unknown> {
-  return (asset as Asset & { metadata?: Record<string, unknown> }).metadata ?? {}
-}
-
 function categoryOfName(path: string) {
   return categoryOf(contentTypeFromName(path) ?? FALLBACK_CONTENT_TYPE)
 }
 
 function blobOf(asset: Asset): NonNullable<VaultFileView['blob']> {
-  const metadata = metadataOf(asset)
+  const metadata = assetMetadata(asset)
   return {
     assetId: asset.id,
     storageTxId: asset.storageTxId,
@@ -65,8 +62,8 @@ export function fileLibrary(sources: FileLibrarySources): VaultFileList {
   // A blob that told the service its path (real names on) is the one holding that manifest entry.
   const byToldPath = new Map<string, Asset>()
   for (const asset of sources.assets) {
-    const told = metadataOf(asset).relativePath
-    if (typeof told === 'string' && metadataOf(asset).bundle !== true) byToldPath.set(sealedPath(told), asset)
+    const { relativePath, bundle } = assetMetadata(asset)
+    if (relativePath !== undefined && !bundle) byToldPath.set(sealedPath(relativePath), asset)
   }
   for (const entry of sources.elsewhere) {
     const here = files.get(entry.path)
@@ -87,7 +84,7 @@ export function fileLibrary(sources: FileLibrarySources): VaultFileList {
   let unnamedBlobs = 0
   for (const asset of sources.assets) {
     if (accounted.has(asset.id)) continue
-    const metadata = metadataOf(asset)
+    const metadata = assetMetadata(asset)
     // A manifest sent alone holds no file of the owner's.
     if (carriesManifest(asset) && metadata.bundle !== true) continue
     const hidden = metadata.nameSealedInside === true
@@ -96,14 +93,11 @@ export function fileLibrary(sources: FileLibrarySources): VaultFileList {
       if (sources.elsewhere.length === 0) unnamedBlobs++
       continue
     }
-    const path = sealedPath(
-      typeof metadata.relativePath === 'string' ? metadata.relativePath : asset.filename,
-    )
+    const path = sealedPath(metadata.relativePath ?? asset.filename)
     if (files.has(path)) continue
-    const plaintext = metadata.plaintextBytes
     files.set(path, {
       path,
-      sizeBytes: Number.isSafeInteger(plaintext) ? (plaintext as number) : asset.sizeBytes,
+      sizeBytes: metadata.plaintextBytes ?? asset.sizeBytes,
       category: asset.category,
       addedAt: asset.createdAt,
       blob: blobOf(asset),

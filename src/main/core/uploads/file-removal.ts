@@ -16,6 +16,7 @@ import { nodeCipher } from '../../../node-cipher/cipher-choice'
 import { type VaultApiClient, VaultApiError } from '../../../service-client'
 import { type Asset, creditsToDollars, uploadCostCredits } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
+import { assetMetadata } from '../../../shared/asset-metadata'
 import type {
   FileRemovalPlan,
   FileRemovalReport,
@@ -81,12 +82,8 @@ const SAMPLE = 20
 const contentsRead = new Map<string, BlobContents>()
 const CONTENTS_KEPT = 20_000
 
-function metadataOf(asset: Asset): Record<string, unknown> {
-  return (asset as Asset & { metadata?: Record<string, unknown> }).metadata ?? {}
-}
-
 function isBundle(asset: Asset): boolean {
-  return metadataOf(asset).bundle === true
+  return assetMetadata(asset).bundle === true
 }
 
 function keyMissing(): AppError {

@@ -3,6 +3,7 @@
 // module because file uploads, bundles, manifests and file removal's re-packing all send the same way.
 import { randomBytes } from 'node:crypto'
 import { LIMITS } from '../../../shared/api'
+import type { AssetMetadata } from '../../../shared/asset-metadata'
 import { buildMultipartBody } from './multipart-body'
 import { MANIFEST_METADATA_FLAG } from './vault-manifests'
 
@@ -44,7 +45,7 @@ export function buildMultipartBodyFor(
 
 /** What the service sees of a file when names are hidden: no name, path, type or date. */
 export function hiddenUploadMetadata(): string {
-  return JSON.stringify({ encryption: 'vault-desktop/file/v3', nameSealedInside: true })
+  return JSON.stringify({ encryption: 'vault-desktop/file/v3', nameSealedInside: true } satisfies AssetMetadata)
 }
 
 /**
@@ -59,16 +60,19 @@ export function bundleMetadata(
 ): string {
   return JSON.stringify({
     encryption: 'vault-desktop/bundle/v2',
-    bundle: true,
+    bundle: true as const,
     fileCount,
-    ...(hidden ? { nameSealedInside: true } : { plaintextBytes: contentBytes }),
-    ...(carriesManifest ? { [MANIFEST_METADATA_FLAG]: true } : {}),
-  })
+    ...(hidden ? { nameSealedInside: true as const } : { plaintextBytes: contentBytes }),
+    ...(carriesManifest ? { [MANIFEST_METADATA_FLAG]: true as const } : {}),
+  } satisfies AssetMetadata)
 }
 
 /** What the service sees of a manifest stored alone: that it is one (so a new computer finds it), nothing else. */
 export function manifestMetadata(): string {
-  return JSON.stringify({ encryption: 'vault-desktop/manifest/v1', [MANIFEST_METADATA_FLAG]: true })
+  return JSON.stringify({
+    encryption: 'vault-desktop/manifest/v1',
+    [MANIFEST_METADATA_FLAG]: true,
+  } satisfies AssetMetadata)
 }
 
 /** A neutral, unique name for the service, telling nothing about the file (nor whether it is a bundle). */
@@ -85,7 +89,7 @@ export function uploadMetadata(relativePath: string, size: number, mtimeMs: numb
       plaintextBytes: size,
       modifiedAt: new Date(mtimeMs).toISOString(),
       encryption: 'vault-desktop/file/v3',
-    })
+    } satisfies AssetMetadata)
     if (Buffer.byteLength(json) <= LIMITS.metadataMaxBytes) return json
     // Keep the end of an extremely long path; the file name matters most.
     path = `…${path.slice(Math.ceil(path.length / 4))}`

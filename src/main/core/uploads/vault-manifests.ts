@@ -11,6 +11,7 @@ import { stat } from 'node:fs/promises'
 import { sep } from 'node:path'
 import type { VaultApiClient } from '../../../service-client'
 import type { Asset } from '../../../shared/api'
+import { assetMetadata } from '../../../shared/asset-metadata'
 import {
   type ManifestEntry,
   newestManifest,
@@ -257,8 +258,7 @@ function digestOf(entries: readonly ManifestEntry[]): string {
 
 /** Whether the upload's metadata says the blob carries the vault manifest (alone or in a bundle). */
 export function carriesManifest(asset: Asset): boolean {
-  const metadata = (asset as Asset & { metadata?: Record<string, unknown> }).metadata
-  return metadata?.[MANIFEST_METADATA_FLAG] === true
+  return assetMetadata(asset)[MANIFEST_METADATA_FLAG] === true
 }
 
 /**
