@@ -140,14 +140,22 @@ export function buildHttpServer(ctx: ServiceContext, options: HttpServerOptions 
   app.register(multipart)
 
   /**
-   * PostgreSQL, an owner key on GET /vault/:id: the key and the vault in one round trip, the vault kept on
-   * the request for the route (SQLite serves both from its read cache, so it looks them up as before).
+   * PostgreSQL, an owner key on GET /vault/:id: the key and the vault in one round trip, kept together in the
+   * read cache (none at all when it holds them), the vault kept on the request for the route (SQLite serves
+   * both from its read cache, so it looks them up as before).
    */
   async function ownerKeyAlongsideVault(request: FastifyRequest, presented: string) {
     const { id } = request.params as Partial<Params>
-    const { principal, vault } = await ownerKeyWithVaultView(ctx, presented, id!)
-    request.vaultRead = { found: vault && { accountId: vault.accountId, json: JSON.stringify(vault.view) } }
-    return principal
+    const read = await reads.get(`key-vault:${hashSecretText(presented)}:${id}`, async () => {
+      const { principal, vault } = await ownerKeyWithVaultView(ctx, presented, id!)
+      // Undefined (never kept) for an unknown or revoked key: made-up keys must not fill the cache.
+      return principal
+        ? { principal, found: vault && { accountId: vault.accountId, json: JSON.stringify(vault.view) } }
+        : undefined
+    })
+    if (!read) return null
+    request.vaultRead = { found: read.found }
+    return read.principal
   }
 
   function authorize(access: Access): onRequestHookHandler {

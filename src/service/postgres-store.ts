@@ -4,7 +4,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import pg from 'pg'
 import { isLoopbackHostName } from './allowed-hosts'
-import { NO_READ_CACHE, type RunResult, type SqlStore, type SqlValue } from './sql-store'
+import { installChangeNotices, PostgresReadCache, UNWATCHED_TABLES } from './postgres-read-cache'
+import type { RunResult, SqlStore, SqlValue } from './sql-store'
 
 // Each entry moves the schema one version forward, numbered as SQLite's (database.ts): version N here
 // holds what version N holds there. Never edit a released migration: append a new one. Tables listed in
@@ -276,15 +277,42 @@ const TYPES = {
 interface OpenTransaction {
   open: boolean
   client: pg.PoolClient
+  /** A statement in it may have changed a table kept answers come from. */
+  changesWatched: boolean
+}
+
+interface Statement {
+  name: string
+  text: string
+  changesWatched: boolean
+}
+
+const READ_ONLY = /^\s*SELECT\b/i
+const WRITE_TARGET = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i
+
+/**
+ * Whether `sql` may change a table the read cache's answers come from: anything but a plain SELECT or a
+ * write whose target is one of UNWATCHED_TABLES (the per-request rate-limit count must not drop the cache).
+ */
+function changesWatchedTables(sql: string): boolean {
+  if (READ_ONLY.test(sql)) return false
+  const target = WRITE_TARGET.exec(sql)?.[1]?.toLowerCase()
+  return target === undefined || !UNWATCHED_TABLES.includes(target)
 }
 
 export class PostgresStore implements SqlStore {
   readonly kind = 'postgres'
-  readonly readCache = NO_READ_CACHE
+  readonly readCache: PostgresReadCache
   readonly #transaction = new AsyncLocalStorage<OpenTransaction>()
-  readonly #statements = new Map<string, { name: string; text: string }>()
+  readonly #statements = new Map<string, Statement>()
 
-  constructor(readonly pool: pg.Pool) {}
+  /** `listener` makes the connection the read cache LISTENs on (see postgres-read-cache.ts). */
+  constructor(
+    readonly pool: pg.Pool,
+    listener: () => pg.Client,
+  ) {
+    this.readCache = new PostgresReadCache(listener, () => this.#transaction.getStore()?.open === true)
+  }
 
   async get<T>(sql: string, ...params: SqlValue[]): Promise<T | undefined> {
     return (await this.#query(sql, params)).rows[0] as T | undefined
@@ -302,7 +330,7 @@ export class PostgresStore implements SqlStore {
     if (this.#transaction.getStore()?.open) return fn()
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect()
-      const current: OpenTransaction = { open: true, client }
+      const current: OpenTransaction = { open: true, client, changesWatched: false }
       try {
         await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE')
         const result = await this.#transaction.run(current, fn)
@@ -314,6 +342,9 @@ export class PostgresStore implements SqlStore {
       } finally {
         current.open = false
         client.release()
+        // This instance's own change is not left to its notice (which comes a moment later): the next
+        // request here already reads it. Also after a failed COMMIT, which may have committed.
+        if (current.changesWatched) this.readCache.drop()
       }
       // Spread the retries so the instances that collided do not collide again.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)))
@@ -321,22 +352,34 @@ export class PostgresStore implements SqlStore {
   }
 
   async close(): Promise<void> {
+    await this.readCache.close()
     await this.pool.end()
   }
 
   #query(sql: string, params: SqlValue[]): Promise<pg.QueryResult> {
     const current = this.#transaction.getStore()
+    const statement = this.#statementOf(sql)
     // Named: each connection parses and plans a statement once, not at every request.
-    const query = { ...this.#statementOf(sql), values: params }
-    return current?.open ? current.client.query(query) : this.pool.query(query)
+    const query = { name: statement.name, text: statement.text, values: params }
+    if (current?.open) {
+      if (statement.changesWatched) current.changesWatched = true
+      return current.client.query(query)
+    }
+    if (!statement.changesWatched) return this.pool.query(query)
+    // Committed when it returns (or perhaps when it failed): drop what this instance kept, then answer.
+    return this.pool.query(query).finally(() => this.readCache.drop())
   }
 
   /** `?` placeholders as PostgreSQL's $1, $2…; the domain's SQL holds no `?` inside string literals. */
-  #statementOf(sql: string): { name: string; text: string } {
+  #statementOf(sql: string): Statement {
     let statement = this.#statements.get(sql)
     if (statement === undefined) {
       let n = 0
-      statement = { name: `s${this.#statements.size}`, text: sql.replace(/\?/g, () => `$${++n}`) }
+      statement = {
+        name: `s${this.#statements.size}`,
+        text: sql.replace(/\?/g, () => `$${++n}`),
+        changesWatched: changesWatchedTables(sql),
+      }
       this.#statements.set(sql, statement)
     }
     return statement
@@ -390,7 +433,17 @@ export async function openPostgresStore(url: string, poolSize = 10): Promise<Pos
     await pool.end().catch(() => {})
     throw new Error(`cannot use the PostgreSQL database at ${redactedUrl(url)}: ${(error as Error).message}`)
   }
-  return new PostgresStore(pool)
+  // The read cache's LISTEN connection: kept alive by TCP keepalives, so a dead link is noticed; named, so
+  // an operator sees it in pg_stat_activity.
+  return new PostgresStore(
+    pool,
+    () =>
+      new pg.Client({
+        connectionString: url,
+        keepAlive: true,
+        application_name: 'vault-service change notices',
+      }),
+  )
 }
 
 async function migrate(pool: pg.Pool): Promise<void> {
@@ -419,6 +472,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
         throw error
       }
     }
+    await installChangeNotices(client)
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
     client.release()

@@ -21,22 +21,16 @@ export interface SqlStore {
    * fn only changes the database; files and mail are handled after it returns.
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>
-  /** Answers kept while nothing was written; on stores where that cannot be known, nothing is kept. */
+  /** Answers kept while nothing was written (read-cache.ts, postgres-read-cache.ts). */
   readonly readCache: ReadCacheLike
   close(): Promise<void>
 }
 
-/** Per-request cache of read answers (see read-cache.ts for SQLite's). */
+/** Cache of read answers across requests (read-cache.ts for SQLite's, postgres-read-cache.ts for PostgreSQL's). */
 export interface ReadCacheLike {
   /** Call at the start of each request: forgets everything another process may have changed. */
   sync(): void
   get<T>(key: string, load: () => Promise<T>): Promise<T>
-}
-
-/** Keeps nothing: every read goes to the database. */
-export const NO_READ_CACHE: ReadCacheLike = {
-  sync() {},
-  get: (_key, load) => load(),
 }
 
 export async function readSetting(db: SqlStore, key: string): Promise<string | undefined> {

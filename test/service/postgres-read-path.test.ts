@@ -1,6 +1,7 @@
 // On PostgreSQL every statement is a round trip to the database server, so an authenticated GET /vault/:id
-// reads the key and the vault in one statement (vaults.ts ownerKeyWithVaultView). Nothing is kept between
-// requests, so a key revoked through another instance is refused by this one on its next request.
+// that the read cache does not hold reads the key and the vault in one statement (vaults.ts
+// ownerKeyWithVaultView). What the cache keeps, and how a key revoked through another instance is refused,
+// is postgres-read-cache.test.ts's.
 
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,7 +17,6 @@ if (noPostgres) console.warn(`[postgres-read-path.test] ${noPostgres}`)
 
 let server: TestPostgres | undefined
 let a: RunningService
-let b: RunningService
 const dirs: string[] = []
 const tempDir = (prefix: string) => {
   const dir = mkdtempSync(join(tmpdir(), prefix))
@@ -39,10 +39,9 @@ beforeAll(async () => {
     tickIntervalMs: 3_600_000,
   })
   a = await startService(options())
-  b = await startService(options())
 })
 afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()])
+  await a?.close()
   await server?.stop()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
@@ -72,8 +71,16 @@ describe.skipIf(noPostgres)('GET /vault/:id on PostgreSQL', () => {
     const { accountId, apiKey } = await a.admin.createAccount({ email: 'owner@example.com' })
     const { vaultId } = await a.admin.createVault({ account: accountId, preset: 'standard' })
     const { apiKey: agentKey } = await a.admin.createKey({ account: accountId, kind: 'agent' })
-    // The first request of a connection prepares its statements; count a later one.
-    expect((await call(a.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).status).toBe(200)
+    // The first request of a connection prepares its statements; count a later one. The warm-up reads
+    // another vault, until the read cache answers it (it listens by then), so the reads counted below
+    // are the cache's misses, never delayed by its LISTEN.
+    const { vaultId: warmUp } = await a.admin.createVault({ account: accountId, preset: 'standard' })
+    for (let i = 0; ; i++) {
+      const sent = await statementsDuring(() => call(a.url, 'GET', `/api/vault/${warmUp}`, { key: apiKey }))
+      if (sent.length === 0) break
+      if (i === 200) throw new Error('the read cache never answered the warm-up GET')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
     for (const key of [apiKey, agentKey]) {
       let answer: Reply | undefined
       const sent = await statementsDuring(async () => {
@@ -99,13 +106,5 @@ describe.skipIf(noPostgres)('GET /vault/:id on PostgreSQL', () => {
     // An owner key presented with an agent's prefix is still refused.
     const relabelled = owner.apiKey.replace('sk_human_', 'sk_agent_')
     expect((await call(a.url, 'GET', `/api/vault/${vaultId}`, { key: relabelled })).status).toBe(401)
-  })
-
-  it('a key revoked through the other instance is refused by this one on its next request', async () => {
-    const { accountId, apiKey } = await a.admin.createAccount({ email: 'revoked@example.com' })
-    const { vaultId } = await a.admin.createVault({ account: accountId, preset: 'standard' })
-    expect((await call(a.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).status).toBe(200)
-    expect((await call(b.url, 'DELETE', '/api/key', { key: apiKey })).status).toBe(200)
-    expect((await call(a.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).status).toBe(401)
   })
 })
