@@ -55,7 +55,7 @@ describe('claim alarm', () => {
         claimedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       },
     ])
-    const notice = claimNotice('My vault', claims[0]!, 'Tue, 01 Jan 2030')
+    const notice = claimNotice('My vault', claims[0]!)
     expect(notice).toMatchObject({ kind: 'claimed', title: 'Gina claimed My vault', vaultId: vault.id })
     expect(notice.body).toContain('1 of 2 claims needed')
     expect(notice.body).toContain(

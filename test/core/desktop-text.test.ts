@@ -8,7 +8,7 @@ import { english } from '../../src/main/core/desktop-text/en'
 import { spanish } from '../../src/main/core/desktop-text/es'
 import { reminderText } from '../../src/main/core/vaults/checkin-schedule'
 import { deriveTrayState } from '../../src/main/core/vaults/tray-state'
-import { batchEndNotice, releasingNotice } from '../../src/main/core/vaults/vault-notices'
+import { batchEndNotice, claimNotice, releasingNotice } from '../../src/main/core/vaults/vault-notices'
 import { trayMenuItems } from '../../src/main/electron/tray-menu'
 import { localeFormat } from '../../src/shared/locale-format'
 import { ROOT, scan } from '../support/hard-coded-text'
@@ -73,6 +73,19 @@ describe('the desktop catalogue', () => {
       { checkIn: () => {}, openVault: () => {} },
     )
     expect(menu.map((item) => item.label)).toEqual(['x', 'Papeles: lista'])
+  })
+
+  it('dates in the reminders and the claim notice are written the system language’s way', () => {
+    setDesktopLocale('es-ES')
+    const es = localeFormat('es-ES')
+    const claimedAt = '2026-11-20T15:30:00.000Z'
+    const claim = claimNotice('Papeles', { vaultId: 'a', guardian: 'Gina', count: 1, needed: 2, claimedAt })
+    expect(claim.body).toContain(`Gina, guardián, dijo el ${es.date(Date.parse(claimedAt))} que`)
+    const due = NOW + 2 * DAY
+    const before = reminderText('Papeles', 'before', due, NOW)
+    expect(before.body).toContain(`confirme antes del ${es.dateTime(due)} para`)
+    // Not the English day names, months or "UTC" of a date written in place.
+    for (const body of [claim.body, before.body]) expect(body).not.toMatch(/UTC|Fri|Nov |Sun/)
   })
 
   it('English notices carry no language mark (the window is English)', () => {

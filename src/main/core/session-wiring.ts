@@ -68,9 +68,7 @@ export function wireSession(w: SessionWiring): void {
   watcher.on('claim-alarm', (alarm) => {
     events.emit('claim-alarm', alarm)
     // "Thu, 26 Nov 2026": the day is what matters; the service's page and e-mail give the time.
-    notices.notice(
-      claimNotice(board.labelOf(alarm.vaultId), alarm, new Date(alarm.claimedAt).toUTCString().slice(0, 16)),
-    )
+    notices.notice(claimNotice(board.labelOf(alarm.vaultId), alarm))
   })
   reminders.on('due', (due) => {
     events.emit('reminder', due)

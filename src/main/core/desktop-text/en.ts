@@ -39,8 +39,8 @@ export function english(f: LocaleFormat) {
     },
     reminders: {
       beforeTitle: (when: string) => `Check-in due ${when}`,
-      beforeBody: (label: string, dueUtc: string) =>
-        `${label}: check in before ${dueUtc} UTC so the release does not start. A check-in costs 2 credits.`,
+      beforeBody: (label: string, dueAt: number) =>
+        `${label}: check in before ${f.dateTime(dueAt)} so the release does not start. A check-in costs 2 credits.`,
       deadlineTitle: 'Check-in due now',
       deadlineBody: (label: string) =>
         `${label}: the check-in deadline has arrived. Check in now to keep the release from starting.`,
@@ -53,7 +53,8 @@ export function english(f: LocaleFormat) {
       releasingBody: (daysLeft: number) =>
         `Its release to your heirs has started. You have ${days(daysLeft)} left to cancel if this was not intended: open the vault and choose "Cancel release".`,
       claimTitle: (guardian: string, label: string) => `${guardian} claimed ${label}`,
-      claimBody: (guardian: string, claimedOn: string, count: number, needed: number) => {
+      claimBody: (guardian: string, claimedAt: number, count: number, needed: number) => {
+        const claimedOn = f.date(claimedAt)
         const left = needed - count
         return `${guardian}, a guardian, said on ${claimedOn} that you have died or can no longer act: ${count} of ${needed} claims needed to start a release. If you are well, talk to your guardians now. ${left === 1 ? 'One more claim starts' : `${left} more claims start`} a release, which you can cancel in this app for 30 days.`
       },

@@ -42,8 +42,8 @@ export function spanish(f: LocaleFormat): Translation<DesktopCatalogue> {
     },
     reminders: {
       beforeTitle: (when: string) => `Confirmación pendiente ${when}`,
-      beforeBody: (label: string, dueUtc: string) =>
-        `${label}: confirme antes del ${dueUtc} UTC para que la liberación no empiece. Cada confirmación cuesta 2 créditos.`,
+      beforeBody: (label: string, dueAt: number) =>
+        `${label}: confirme antes del ${f.dateTime(dueAt)} para que la liberación no empiece. Cada confirmación cuesta 2 créditos.`,
       deadlineTitle: 'La confirmación vence ahora',
       deadlineBody: (label: string) =>
         `${label}: ha llegado el plazo de la confirmación. Confirme ahora para que la liberación no empiece.`,
@@ -56,7 +56,8 @@ export function spanish(f: LocaleFormat): Translation<DesktopCatalogue> {
       releasingBody: (daysLeft: number) =>
         `Ha empezado la liberación a sus herederos. Le quedan ${days(daysLeft)} para cancelarla si no era su intención: abra la bóveda y elija «Cancelar la liberación».`,
       claimTitle: (guardian: string, label: string) => `${guardian} ha reclamado ${label}`,
-      claimBody: (guardian: string, claimedOn: string, count: number, needed: number) => {
+      claimBody: (guardian: string, claimedAt: number, count: number, needed: number) => {
+        const claimedOn = f.date(claimedAt)
         const left = needed - count
         return `${guardian}, guardián, dijo el ${claimedOn} que usted ha fallecido o ya no puede actuar: ${count} de ${needed} reclamaciones necesarias para empezar una liberación. Si está bien, hable ahora con sus guardianes. ${left === 1 ? 'Una reclamación más empieza' : `${left} reclamaciones más empiezan`} una liberación, que puede cancelar en esta aplicación durante 30 días.`
       },

@@ -107,7 +107,7 @@ export function reminderText(
     case 'before':
       return {
         title: t.beforeTitle(when),
-        body: t.beforeBody(vaultLabel, new Date(dueAt).toISOString().replace('T', ' ').slice(0, 16)),
+        body: t.beforeBody(vaultLabel, dueAt),
       }
     case 'deadline':
       return { title: t.deadlineTitle, body: t.deadlineBody(vaultLabel) }

@@ -27,12 +27,12 @@ export function releasingNotice(label: string, alarm: ReleaseAlarm): AppNotice {
 }
 
 /** A guardian claimed a release short of the threshold: if the owner is well, they should know now. */
-export function claimNotice(label: string, alarm: ClaimAlarm, claimedOn: string): AppNotice {
+export function claimNotice(label: string, alarm: ClaimAlarm): AppNotice {
   const t = desktopText().notices
   return notice({
     kind: 'claimed',
     title: t.claimTitle(shown(alarm.guardian), shown(label)),
-    body: t.claimBody(shown(alarm.guardian), claimedOn, alarm.count, alarm.needed),
+    body: t.claimBody(shown(alarm.guardian), Date.parse(alarm.claimedAt), alarm.count, alarm.needed),
     vaultId: alarm.vaultId,
   })
 }
