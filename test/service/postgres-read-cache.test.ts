@@ -4,6 +4,7 @@
 // service (startService); B is the same HTTP server over a store the test can look into (its cache).
 
 import { execFile } from 'node:child_process'
+import { EventEmitter } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildHttpServer } from '../../src/service/http-server'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
 import { MAX_AGE_MS, type PostgresReadCache, UNWATCHED_TABLES } from '../../src/service/postgres-read-cache'
+import { PostgresStore } from '../../src/service/postgres-store'
 import { openServiceContext } from '../../src/service/service-context'
 import type { SqlStore } from '../../src/service/sql-store'
 import { call } from './harness'
@@ -238,5 +240,77 @@ describe.skipIf(noPostgres)('the read cache on PostgreSQL', () => {
     } finally {
       await writer.end()
     }
+  })
+})
+
+/** A LISTEN connection that connects and then hears nothing: only the store's own drops move the cache. */
+class SilentListener extends EventEmitter {
+  processID = 0
+  async connect() {}
+  async query() {
+    return { rows: [] }
+  }
+  async end() {}
+}
+
+describe.skipIf(noPostgres)("the read cache and this instance's own writes", () => {
+  let store: PostgresStore
+  let pool: pg.Pool
+  let loads = 0
+  const load = async () => ++loads
+  /** Whether the answer for `key` was kept: asking again does not load. */
+  const kept = async (key: string) => {
+    const before = loads
+    await store.readCache.get(key, load)
+    return loads === before
+  }
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: postgresUrl, max: 3 })
+    store = new PostgresStore(pool, () => new SilentListener() as unknown as pg.Client)
+    store.readCache.sync()
+    await until('the silent listener', () => store.readCache.keeping)
+  })
+  afterAll(async () => {
+    await store?.close()
+  })
+
+  it('a write drops what was kept, at once; the rate-limit count does not', async () => {
+    await store.readCache.get('one', load)
+    expect(await kept('one')).toBe(true)
+    await store.run("UPDATE settings SET value = value WHERE key = 'nothing'")
+    expect(await kept('one')).toBe(false)
+    await store.get(
+      'INSERT INTO rate_windows (id, window_start, count) VALUES (?, 1, 1) RETURNING count',
+      'w',
+    )
+    expect(await kept('one')).toBe(true)
+  })
+
+  it('a transaction that wrote drops at its commit; one that only read keeps', async () => {
+    await store.readCache.get('two', load)
+    await store.transaction(() => store.get("SELECT value FROM settings WHERE key = 'nothing'"))
+    expect(await kept('two')).toBe(true)
+    await store.transaction(async () => {
+      await store.run("DELETE FROM settings WHERE key = 'nothing'")
+      // Inside the transaction nothing is kept: it could be its own uncommitted write.
+      expect(await kept('inside')).toBe(false)
+      expect(await kept('inside')).toBe(false)
+    })
+    expect(await kept('two')).toBe(false)
+  })
+
+  it('an answer loaded while a write committed is not kept (it may predate the write)', async () => {
+    let release!: () => void
+    const slow = store.readCache.get('three', async () => {
+      await new Promise<void>((resolve) => {
+        release = resolve
+      })
+      return 'read before the write'
+    })
+    await store.run("DELETE FROM settings WHERE key = 'nothing'")
+    release()
+    expect(await slow).toBe('read before the write')
+    expect(await kept('three')).toBe(false)
   })
 })
