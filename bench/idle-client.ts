@@ -77,7 +77,13 @@ function io(): { writeBytes: number; writeCalls: number } {
   return { writeBytes: field('write_bytes'), writeCalls: field('syscw') }
 }
 const rssMB = () => process.memoryUsage.rss() / 1e6
+/** Live JS objects: the heap after a full collection (what a leak would grow). */
+function heapAfterGcMB(): number {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  return process.memoryUsage().heapUsed / 1e6
+}
 
+const heapStart = heapAfterGcMB()
 const start = { cpu: process.cpuUsage(), switches: threadSwitches(), io: io(), rssMB: rssMB() }
 timerCensus.start()
 countingRequests = true
@@ -88,6 +94,7 @@ const timers = timerCensus.stop()
 const cpu = process.cpuUsage(start.cpu)
 const switches = threadSwitches()
 const end = io()
+const rssEnd = rssMB()
 const result = {
   minutes,
   releasing: releasingArg === 'releasing',
@@ -98,7 +105,8 @@ const result = {
     allThreads: (switches.all - start.switches.all) / minutes,
   },
   timerCallbacksPerMinute: Object.fromEntries(Object.entries(timers).map(([k, v]) => [k, v / minutes])),
-  rssMB: { start: start.rssMB, end: rssMB() },
+  rssMB: { start: start.rssMB, end: rssEnd },
+  heapAfterGcMB: { start: heapStart, end: heapAfterGcMB() },
   requestsPerHour: Object.fromEntries([...requests].map(([k, v]) => [k, (v * 60) / minutes])),
   written: { bytes: end.writeBytes - start.io.writeBytes, writeCalls: end.writeCalls - start.io.writeCalls },
 }

@@ -27,6 +27,7 @@ interface ClientResult {
   wakeUpsPerMinute: { mainThread: number; allThreads: number }
   timerCallbacksPerMinute: Record<string, number>
   rssMB: { start: number; end: number }
+  heapAfterGcMB: { start: number; end: number }
   requestsPerHour: Record<string, number>
   written: { bytes: number; writeCalls: number }
 }
@@ -49,6 +50,16 @@ function sourceOf(origin: string, maps: Map<string, SourceMap | null>): string {
   if (!entry?.originalSource) return origin
   const source = entry.originalSource.replace(/^.*?((?:src|bench|node_modules)\/)/, '$1')
   return `${kind} ${source}:${(entry.originalLine ?? 0) + 1}`
+}
+
+/** A process's resident memory in MB, from /proc (0 when it is gone). */
+function rssOf(pid: number): number {
+  try {
+    const kB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+    return (kB * 1024) / 1e6
+  } catch {
+    return 0
+  }
 }
 
 function startService(dataDir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
@@ -116,7 +127,15 @@ for (const scenario of SCENARIOS) {
     )
     const client = spawn(
       process.execPath,
-      [bundle, svc.url, join(work, 'app'), String(MINUTES), scenario === 'releasing' ? 'releasing' : ''],
+      // --expose-gc: the client weighs its heap after a full collection at the start and the end.
+      [
+        '--expose-gc',
+        bundle,
+        svc.url,
+        join(work, 'app'),
+        String(MINUTES),
+        scenario === 'releasing' ? 'releasing' : '',
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VAULT_BENCH_API_KEY: svc.apiKey } },
     )
     let stdout = ''
@@ -126,14 +145,20 @@ for (const scenario of SCENARIOS) {
     let serviceEnd: ReturnType<typeof processCost> | undefined
     let appFiles: string[] = []
     let serviceFiles: string[] = []
+    // RSS each minute, read from here (/proc) so that sampling never wakes the app.
+    const rssByMinute: number[] = []
+    let sampler: ReturnType<typeof setInterval> | undefined
     // The client says when the idle time starts and ends (before it closes the app, which may write).
     client.stderr!.on('data', (d: Buffer) => {
       const text = d.toString()
       if (text.includes('measuring') && !serviceStart) {
         serviceStart = processCost(svc.child.pid!)
         filesBefore = [fileTimes(join(work, 'app')), fileTimes(join(work, 'service'))]
+        rssByMinute.push(rssOf(client.pid!))
+        sampler = setInterval(() => rssByMinute.push(rssOf(client.pid!)), 60_000)
       } else if (text.includes('measured') && !serviceEnd) {
         serviceEnd = processCost(svc.child.pid!)
+        clearInterval(sampler)
         appFiles = changedFiles(filesBefore[0]!, fileTimes(join(work, 'app')))
         serviceFiles = changedFiles(filesBefore[1]!, fileTimes(join(work, 'service')))
       } else process.stderr.write(text)
@@ -155,6 +180,8 @@ for (const scenario of SCENARIOS) {
       wakeUpsPerMinute: run.wakeUpsPerMinute,
       timerCallbacksPerMinute: timers,
       appRssMB: run.rssMB,
+      appRssByMinuteMB: rssByMinute.map((mb) => Math.round(mb * 10) / 10),
+      appHeapAfterFullGcMB: run.heapAfterGcMB,
       requestsPerHour: run.requestsPerHour,
       appWritten: { ...run.written, files: appFiles },
       serviceWritten: { bytes: serviceEnd.writeBytes - serviceStart.writeBytes, files: serviceFiles },
@@ -163,8 +190,10 @@ for (const scenario of SCENARIOS) {
     log(
       `  app CPU ${summary.appCpuSecondsPer10Min.toFixed(2)} s per 10 min (service ${summary.serviceCpuSecondsPer10Min.toFixed(2)} s); ` +
         `wake-ups/min: main thread ${run.wakeUpsPerMinute.mainThread.toFixed(1)}, all threads ${run.wakeUpsPerMinute.allThreads.toFixed(1)}; ` +
-        `RSS ${run.rssMB.start.toFixed(1)} -> ${run.rssMB.end.toFixed(1)} MB`,
+        `RSS ${run.rssMB.start.toFixed(1)} -> ${run.rssMB.end.toFixed(1)} MB; ` +
+        `JS heap after a full GC ${run.heapAfterGcMB.start.toFixed(1)} -> ${run.heapAfterGcMB.end.toFixed(1)} MB`,
     )
+    log(`  RSS by minute (MB): ${summary.appRssByMinuteMB.join(' ')}`)
     log(`  timer callbacks per minute: ${JSON.stringify(timers)}`)
     log(`  requests per hour: ${JSON.stringify(run.requestsPerHour)}`)
     log(
