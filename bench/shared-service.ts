@@ -301,6 +301,7 @@ async function main(): Promise<void> {
         postgresOne: med('postgresOne', 'cpuUs'),
         postgresPair: med('postgresPair', 'cpuUs'),
       },
+      oneOverSqlite: Number((med('postgresOne', 'reqPerSec') / med('sqlite', 'reqPerSec')).toFixed(2)),
       pairOverSqlite: Number((med('postgresPair', 'reqPerSec') / med('sqlite', 'reqPerSec')).toFixed(2)),
       pairOverOnePostgres: Number(
         (med('postgresPair', 'reqPerSec') / med('postgresOne', 'reqPerSec')).toFixed(2),

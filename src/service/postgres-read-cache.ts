@@ -43,10 +43,16 @@ export async function installChangeNotices(client: pg.ClientBase): Promise<void>
        END $$`,
     )
     for (const { table } of missing.rows) {
-      await client.query(
-        `CREATE TRIGGER ${TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${quoteIdentifier(table)}
-         FOR EACH STATEMENT EXECUTE FUNCTION ${NOTIFY_FUNCTION}()`,
-      )
+      await client
+        .query(
+          `CREATE TRIGGER ${TRIGGER} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${quoteIdentifier(table)}
+           FOR EACH STATEMENT EXECUTE FUNCTION ${NOTIFY_FUNCTION}()`,
+        )
+        .catch((error: Error) => {
+          throw new Error(
+            `cannot add the change-notice trigger to table ${table} (${error.message}); start the service once with a database role that owns the tables, and it adds the trigger`,
+          )
+        })
     }
     await client.query('COMMIT')
   } catch (error) {
