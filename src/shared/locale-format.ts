@@ -52,6 +52,11 @@ export function compareNaturally(a: string, b: string): number {
 }
 
 /** The locale asked for when Intl supports it, else English. */
+/** The language this process runs in: in Node, what LC_ALL or LANG names ("und" when neither does). */
+export function processLocale(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().locale
+}
+
 export function supportedLocale(wanted: string | undefined): string {
   if (!wanted) return 'en'
   try {

@@ -6,6 +6,8 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import packageJson from '../../../package.json'
 import { eventChannels } from '../../shared/ipc/contract'
+import { processLocale } from '../../shared/locale-format'
+import { setDesktopLocale } from '../core/desktop-text'
 import { defaultUserDataDir } from '../core/storage/user-data-dir'
 import { createVaultApp } from '../core/vault-app'
 import { LocalServiceHost } from '../local-service-host'
@@ -28,6 +30,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a number from 0 to 65535, got "${values.port}".`)
   process.exit(2)
 }
+
+// Notices the core raises speak the system's language, as Electron's shell does with app.getLocale().
+setDesktopLocale(processLocale())
 
 const userDataDir = values['user-data'] ?? defaultUserDataDir()
 // The page cannot open a file with an app: a decrypted file is offered to it as a download instead.

@@ -20,6 +20,8 @@ export interface BrowserModeOptions {
   /** 'auto' tries the OS keychain (npm test runs the suite inside a private keyring session). */
   secretStore?: 'memory' | 'auto'
   extraArgs?: string[]
+  /** LC_ALL of the backend, e.g. 'es_ES.UTF-8' (default C.UTF-8: English). */
+  systemLocale?: string
 }
 
 export async function startBrowserModeApp(
@@ -37,7 +39,9 @@ export async function startBrowserModeApp(
       opts.secretStore ?? 'memory',
       ...(opts.extraArgs ?? []),
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    // The core's notices follow the system language: the journeys read them in English whatever the
+    // machine's, unless a test names one.
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LC_ALL: opts.systemLocale ?? 'C.UTF-8' } },
   )
   const url = await new Promise<string>((resolve, reject) => {
     let output = ''
