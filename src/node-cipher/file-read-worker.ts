@@ -40,6 +40,13 @@ const RING = 4
  */
 const YOUNG_MB = 1
 
+/**
+ * A thread with no stream left is let go after this long: its heap, stack and buffers (10-20 MB)
+ * go back to the system while no upload runs. A queue's files follow each other without a gap, so
+ * it keeps one thread; a later upload starts a new one (tens of milliseconds).
+ */
+const IDLE_RELEASE_MS = 1000
+
 interface Job {
   onMessage(message: ReadMessage): void
   onCrash(error: Error): void
@@ -47,19 +54,28 @@ interface Job {
 
 /**
  * One worker thread serving any number of streams (their pieces interleave). Unref'd while idle, so
- * it never keeps the process alive; restarted by the next stream after a crash.
+ * it never keeps the process alive, and released after IDLE_RELEASE_MS without a stream; restarted
+ * by the next stream after a crash or a release.
  */
 export class FileReadWorker {
   #worker: Worker | undefined
-  readonly #jobs = new Map<number, Job>()
+  /** Each job with the thread serving it (a thread let go or crashed fails its own jobs only). */
+  readonly #jobs = new Map<number, { job: Job; worker: Worker }>()
   #nextId = 1
+  #idleTimer: NodeJS.Timeout | undefined
+  readonly #idleReleaseMs: number
+
+  constructor(options: { idleReleaseMs?: number } = {}) {
+    this.#idleReleaseMs = options.idleReleaseMs ?? IDLE_RELEASE_MS
+  }
 
   /** @internal Starts a job; messages for it go to `job` until it ends. */
   start(job: Job, request: Omit<Extract<ReadRequest, { op: 'start' }>, 'op' | 'id'>): number {
+    clearTimeout(this.#idleTimer)
     const worker = this.#spawned()
     const id = this.#nextId++
     if (this.#jobs.size === 0) worker.ref()
-    this.#jobs.set(id, job)
+    this.#jobs.set(id, { job, worker })
     const message: ReadRequest = { ...request, op: 'start', id }
     worker.postMessage(message)
     return id
@@ -67,36 +83,56 @@ export class FileReadWorker {
 
   /** @internal */
   more(id: number, buffer: ArrayBuffer | undefined): void {
-    if (!this.#jobs.has(id)) return
+    const entry = this.#jobs.get(id)
+    if (!entry) return
     const message: ReadRequest = { op: 'more', id, buffer }
-    this.#worker?.postMessage(message, buffer ? [buffer] : [])
+    entry.worker.postMessage(message, buffer ? [buffer] : [])
   }
 
   /** @internal Ends a job: the worker closes its file; messages still in flight are dropped. */
   end(id: number): void {
-    if (!this.#jobs.delete(id)) return
+    const entry = this.#jobs.get(id)
+    if (!entry) return
+    this.#jobs.delete(id)
     const message: ReadRequest = { op: 'stop', id }
-    this.#worker?.postMessage(message)
-    if (this.#jobs.size === 0) this.#worker?.unref()
+    entry.worker.postMessage(message)
+    if (this.#jobs.size === 0) {
+      this.#worker?.unref()
+      this.#idleTimer = setTimeout(() => this.#releaseIfIdle(), this.#idleReleaseMs)
+      this.#idleTimer.unref()
+    }
+  }
+
+  /** Whether a thread is running now (released ones are not). */
+  get running(): boolean {
+    return this.#worker !== undefined
   }
 
   /** Stops the thread; streams still reading fail with a clear error. A later stream starts a new one. */
   async close(): Promise<void> {
+    clearTimeout(this.#idleTimer)
     const worker = this.#worker
     this.#worker = undefined
     await worker?.terminate()
+  }
+
+  #releaseIfIdle(): void {
+    if (this.#jobs.size === 0) void this.close()
   }
 
   #spawned(): Worker {
     if (this.#worker) return this.#worker
     const worker = startWorker('file-read-thread', { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } })
     worker.unref()
-    worker.on('message', (message: ReadMessage) => this.#jobs.get(message.id)?.onMessage(message))
+    worker.on('message', (message: ReadMessage) => {
+      const entry = this.#jobs.get(message.id)
+      if (entry?.worker === worker) entry.job.onMessage(message)
+    })
     const crash = (error: Error) => {
       if (this.#worker === worker) this.#worker = undefined
-      const jobs = [...this.#jobs.values()]
-      this.#jobs.clear()
-      for (const job of jobs) job.onCrash(error)
+      const failed = [...this.#jobs].filter(([, entry]) => entry.worker === worker)
+      for (const [id] of failed) this.#jobs.delete(id)
+      for (const [, entry] of failed) entry.job.onCrash(error)
     }
     worker.on('error', crash)
     worker.on('exit', (code) => crash(new Error(`exit code ${code}`)))

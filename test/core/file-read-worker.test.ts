@@ -345,6 +345,33 @@ describe('failures', () => {
     await worker.close()
   })
 
+  it('lets its thread go once no stream has run for a while, and starts one for the next stream', async () => {
+    const worker = new FileReadWorker({ idleReleaseMs: 50 })
+    const bytes = randomBytes(3 * FILE_READ_PIECE_BYTES.plain + 5)
+    const path = fileOf(bytes)
+    for (let round = 0; round < 2; round++) {
+      const read = await copied(readFileInWorker(path, { size: bytes.length, worker }))
+      expect(Buffer.from(read).equals(bytes)).toBe(true)
+      expect(worker.running).toBe(true)
+      for (let waited = 0; worker.running && waited < 5000; waited += 20) await sleep(20)
+      expect(worker.running).toBe(false)
+    }
+  })
+
+  it('a thread that is stopping fails only its own streams, not those of the thread after it', async () => {
+    const worker = new FileReadWorker()
+    const bytes = randomBytes(16 * FILE_READ_PIECE_BYTES.plain)
+    const path = fileOf(bytes)
+    const first = readFileInWorker(path, { size: bytes.length, worker })
+    await first.next()
+    const closing = worker.close() // its exit comes while the next stream runs on a new thread
+    const next = copied(readFileInWorker(path, { size: bytes.length, worker }))
+    await expect(copied(first)).rejects.toThrow(/stopped because its reader thread ended unexpectedly/)
+    expect(Buffer.from(await next).equals(bytes)).toBe(true)
+    await closing
+    await worker.close()
+  })
+
   it.runIf(process.platform !== 'win32')(
     'return() ends a read still waiting on a stalled file, without hanging',
     async () => {
