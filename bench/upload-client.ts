@@ -204,6 +204,9 @@ for (let round = 0; round < rounds; round++) {
   for (const mode of order) runs.push(await measure(mode))
 }
 await queue.stop()
+// What the client holds once no upload runs: the reader thread is let go after a second without a stream.
+await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+const idleRss = process.memoryUsage.rss()
 
 console.log(
   JSON.stringify({
@@ -211,6 +214,7 @@ console.log(
     creditsConsumed,
     plainSideHashes,
     startRssMB: startRss / 1e6,
+    idleRssMB: idleRss / 1e6,
     /** The process's peak since it started (all runs, index hashing included), or null on Linux, where each run has its own. */
     peakRssMB: resetPeak() ? null : peakRss() / 1e6,
   }),
