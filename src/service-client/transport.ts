@@ -18,13 +18,18 @@
 //   buffer for ever.
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http'
 import { PassThrough, type Readable } from 'node:stream'
-import type { CancelableRequest, Delays, Got, Method, Request, Response } from 'got'
+import got, {
+  type CancelableRequest,
+  type Delays,
+  type Got,
+  type Method,
+  type Request,
+  RequestError,
+  type Response,
+} from 'got'
 import { API_PREFIXES, type ApiPrefix, type ResponseMeta } from '../shared/api'
 import { type ApiOperation, codeForStatus, VaultApiError, type VaultApiErrorInit } from './errors'
-import { loadGot } from './load-got'
 import { abortableSleep, type RequestPacer, rateLimitPattern } from './request-pacer'
-
-const { default: got, RequestError } = loadGot()
 
 export interface RetryNotice {
   reason: 'rate_limited' | 'server_error' | 'network'
