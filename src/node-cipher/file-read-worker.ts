@@ -74,7 +74,7 @@ export class FileReadWorker {
     clearTimeout(this.#idleTimer)
     const worker = this.#spawned()
     const id = this.#nextId++
-    if (this.#jobs.size === 0) worker.ref()
+    if (!this.#serves(worker)) worker.ref()
     this.#jobs.set(id, { job, worker })
     const message: ReadRequest = { ...request, op: 'start', id }
     worker.postMessage(message)
@@ -96,8 +96,10 @@ export class FileReadWorker {
     this.#jobs.delete(id)
     const message: ReadRequest = { op: 'stop', id }
     entry.worker.postMessage(message)
-    if (this.#jobs.size === 0) {
-      this.#worker?.unref()
+    if (!this.#serves(entry.worker)) {
+      entry.worker.unref()
+      if (entry.worker !== this.#worker) return
+      clearTimeout(this.#idleTimer)
       this.#idleTimer = setTimeout(() => this.#releaseIfIdle(), this.#idleReleaseMs)
       this.#idleTimer.unref()
     }
@@ -117,7 +119,13 @@ export class FileReadWorker {
   }
 
   #releaseIfIdle(): void {
-    if (this.#jobs.size === 0) void this.close()
+    if (this.#worker && !this.#serves(this.#worker)) void this.close()
+  }
+
+  /** Whether `worker` has a job (a thread that is stopping may still hold its own until it exits). */
+  #serves(worker: Worker): boolean {
+    for (const entry of this.#jobs.values()) if (entry.worker === worker) return true
+    return false
   }
 
   #spawned(): Worker {
