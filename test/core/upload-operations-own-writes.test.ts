@@ -56,7 +56,12 @@ describe('owner uploads own their writes', () => {
       const queued = await core.uploads.queueFiles({ vaultId: vault.id, paths: [deed], spendReserve: true })
       expect(await core.uploads.cancel(queued.items[0]!.id)).toBe(true)
       await core.uploads.idle()
-      expect(core.uploads.list().map((i) => i.state).sort()).toEqual(['cancelled', 'done'])
+      expect(
+        core.uploads
+          .list()
+          .map((i) => i.state)
+          .sort(),
+      ).toEqual(['cancelled', 'done'])
 
       expect(await core.uploads.clear('failed')).toBe(1)
       expect(core.uploads.visible().map((i) => i.state)).toEqual(['done'])

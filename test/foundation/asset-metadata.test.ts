@@ -7,8 +7,8 @@ import {
   manifestMetadata,
   uploadMetadata,
 } from '../../src/main/core/uploads/upload-metadata'
-import { assetMetadata } from '../../src/shared/asset-metadata'
 import type { Asset } from '../../src/shared/api'
+import { assetMetadata } from '../../src/shared/asset-metadata'
 import { listedFiles } from '../../src/shared/service-answers'
 
 const asset = (id: string, filename: string, metadata: unknown): Asset & { metadata: unknown } => ({

@@ -45,7 +45,10 @@ export function buildMultipartBodyFor(
 
 /** What the service sees of a file when names are hidden: no name, path, type or date. */
 export function hiddenUploadMetadata(): string {
-  return JSON.stringify({ encryption: 'vault-desktop/file/v3', nameSealedInside: true } satisfies AssetMetadata)
+  return JSON.stringify({
+    encryption: 'vault-desktop/file/v3',
+    nameSealedInside: true,
+  } satisfies AssetMetadata)
 }
 
 /**
