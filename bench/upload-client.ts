@@ -12,7 +12,7 @@ import { VaultKeyStore } from '../src/main/core/storage/vault-key-store'
 import { buildMultipartBody } from '../src/main/core/uploads/multipart-body'
 import { UploadQueue } from '../src/main/core/uploads/upload-queue'
 import type { UploadItem } from '../src/main/core/uploads/upload-records'
-import { readFileInWorker } from '../src/node-cipher/file-read-worker'
+import { FILE_READ_IDLE_RELEASE_MS, readFileInWorker } from '../src/node-cipher/file-read-worker'
 import { VaultApiClient } from '../src/service-client'
 import { generateVaultKey } from '../src/vault-format'
 
@@ -204,8 +204,8 @@ for (let round = 0; round < rounds; round++) {
   for (const mode of order) runs.push(await measure(mode))
 }
 await queue.stop()
-// What the client holds once no upload runs: the reader thread is let go after a second without a stream.
-await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
+// What the client holds once no upload runs: the reader thread is let go once idle for a while.
+await new Promise((resolve) => setTimeout(resolve, FILE_READ_IDLE_RELEASE_MS + SETTLE_MS))
 const idleRss = process.memoryUsage.rss()
 
 console.log(

@@ -8,7 +8,7 @@
 // 5), each run into a vault of its own deleted after it and from a settled machine (see measure() in
 // upload-client.ts); each side's median counts.
 // Last line: {"ratio", "encryptedMBps", "plainMBps", "cpuSecondsPerGB": {encrypted, plain, extra},
-// "peakRssMB", "peakRssUploadingMB", "startRssMB", "idleRssMB" (2 s after the last upload), "load", ...}. Targets: ratio >= 0.8, encrypted CPU per GB <= plain
+// "peakRssMB", "peakRssUploadingMB", "startRssMB", "idleRssMB" (once the reader thread is let go after the last upload), "load", ...}. Targets: ratio >= 0.8, encrypted CPU per GB <= plain
 // + 1.0 s, client peak RSS < 100 MB (for the 5 GB file, --big). `--size=N` (bytes) is for a quick
 // smoke run. `--small` runs the small-files benchmark instead (bench/upload-small.ts).
 import { type ChildProcess, execFile } from 'node:child_process'
@@ -130,7 +130,7 @@ async function largeFile(): Promise<void> {
           indexHashingAfter: Number(hashingPeak.toFixed(1)),
         },
         startRssMB: Number(measured.startRssMB.toFixed(1)),
-        // Two seconds after the last upload: what the client keeps while it waits.
+        // Once the reader thread is let go after the last upload: what the client keeps while it waits.
         idleRssMB: Number(measured.idleRssMB.toFixed(1)),
         // The queue hashes each file for its index as it reads it, and the plain side does too.
         hashedWhileReading: measured.plainSideHashes,

@@ -42,10 +42,11 @@ const YOUNG_MB = 1
 
 /**
  * A thread with no stream left is let go after this long: its heap, stack and buffers (10-20 MB)
- * go back to the system while no upload runs. A queue's files follow each other without a gap, so
- * it keeps one thread; a later upload starts a new one (tens of milliseconds).
+ * go back to the system while no upload runs. A queue's files follow each other closely (one a
+ * second when the service's rate limit paces them), so it keeps one thread; a later upload starts a
+ * new one (tens of milliseconds of CPU).
  */
-const IDLE_RELEASE_MS = 1000
+export const FILE_READ_IDLE_RELEASE_MS = 10_000
 
 interface Job {
   onMessage(message: ReadMessage): void
@@ -54,7 +55,7 @@ interface Job {
 
 /**
  * One worker thread serving any number of streams (their pieces interleave). Unref'd while idle, so
- * it never keeps the process alive, and released after IDLE_RELEASE_MS without a stream; restarted
+ * it never keeps the process alive, and released after FILE_READ_IDLE_RELEASE_MS without a stream; restarted
  * by the next stream after a crash or a release.
  */
 export class FileReadWorker {
@@ -66,7 +67,7 @@ export class FileReadWorker {
   readonly #idleReleaseMs: number
 
   constructor(options: { idleReleaseMs?: number } = {}) {
-    this.#idleReleaseMs = options.idleReleaseMs ?? IDLE_RELEASE_MS
+    this.#idleReleaseMs = options.idleReleaseMs ?? FILE_READ_IDLE_RELEASE_MS
   }
 
   /** @internal Starts a job; messages for it go to `job` until it ends. */
