@@ -19,5 +19,6 @@ test('on a Spanish system, a finished backup’s notice is in Spanish', async ({
   const notice = page.getByTestId('toast').filter({ hasText: 'Copia terminada: 1 archivo' })
   await expect(notice).toBeVisible({ timeout: 30_000 })
   await expect(notice.locator('strong')).toHaveAttribute('lang', 'es')
+  await page.screenshot({ path: 'test-results/screenshots/desktop-language-es.png' })
   await expect(page.getByTestId('toast').filter({ hasText: 'Backup finished' })).toHaveCount(0)
 })
