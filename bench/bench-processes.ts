@@ -37,7 +37,13 @@ export async function runMeasuredClient<T extends MeasuredRun & { mode: string }
   try {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      [...(options.nodeArgs ?? []), options.bundle, ...options.args(options.folder)],
+      // BENCH_CPU_PROF=<folder>: each measured client writes a V8 CPU profile there (where its time goes).
+      [
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        ...(options.nodeArgs ?? []),
+        options.bundle,
+        ...options.args(options.folder),
+      ],
       { maxBuffer: 1 << 20, env: { ...process.env, ...options.env } },
     )
     const run = JSON.parse(stdout.trim().split('\n').at(-1)!) as T
