@@ -107,6 +107,8 @@ const result = {
   timerCallbacksPerMinute: Object.fromEntries(Object.entries(timers).map(([k, v]) => [k, v / minutes])),
   rssMB: { start: start.rssMB, end: rssEnd },
   heapAfterGcMB: { start: heapStart, end: heapAfterGcMB() },
+  /** RSS right after that collection: what of the growth was garbage not yet collected. */
+  rssAfterGcMB: rssMB(),
   requestsPerHour: Object.fromEntries([...requests].map(([k, v]) => [k, (v * 60) / minutes])),
   written: { bytes: end.writeBytes - start.io.writeBytes, writeCalls: end.writeCalls - start.io.writeCalls },
 }

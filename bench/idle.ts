@@ -28,6 +28,7 @@ interface ClientResult {
   timerCallbacksPerMinute: Record<string, number>
   rssMB: { start: number; end: number }
   heapAfterGcMB: { start: number; end: number }
+  rssAfterGcMB: number
   requestsPerHour: Record<string, number>
   written: { bytes: number; writeCalls: number }
 }
@@ -182,6 +183,7 @@ for (const scenario of SCENARIOS) {
       appRssMB: run.rssMB,
       appRssByMinuteMB: rssByMinute.map((mb) => Math.round(mb * 10) / 10),
       appHeapAfterFullGcMB: run.heapAfterGcMB,
+      appRssAfterFullGcMB: run.rssAfterGcMB,
       requestsPerHour: run.requestsPerHour,
       appWritten: { ...run.written, files: appFiles },
       serviceWritten: { bytes: serviceEnd.writeBytes - serviceStart.writeBytes, files: serviceFiles },
@@ -191,7 +193,8 @@ for (const scenario of SCENARIOS) {
       `  app CPU ${summary.appCpuSecondsPer10Min.toFixed(2)} s per 10 min (service ${summary.serviceCpuSecondsPer10Min.toFixed(2)} s); ` +
         `wake-ups/min: main thread ${run.wakeUpsPerMinute.mainThread.toFixed(1)}, all threads ${run.wakeUpsPerMinute.allThreads.toFixed(1)}; ` +
         `RSS ${run.rssMB.start.toFixed(1)} -> ${run.rssMB.end.toFixed(1)} MB; ` +
-        `JS heap after a full GC ${run.heapAfterGcMB.start.toFixed(1)} -> ${run.heapAfterGcMB.end.toFixed(1)} MB`,
+        `JS heap after a full GC ${run.heapAfterGcMB.start.toFixed(1)} -> ${run.heapAfterGcMB.end.toFixed(1)} MB ` +
+        `(RSS then ${run.rssAfterGcMB.toFixed(1)} MB)`,
     )
     log(`  RSS by minute (MB): ${summary.appRssByMinuteMB.join(' ')}`)
     log(`  timer callbacks per minute: ${JSON.stringify(timers)}`)
