@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildHttpServer } from '../../src/service/http-server'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
 import { MAX_AGE_MS, type PostgresReadCache, UNWATCHED_TABLES } from '../../src/service/postgres-read-cache'
@@ -20,6 +20,7 @@ import { openServiceContext } from '../../src/service/service-context'
 import type { SqlStore } from '../../src/service/sql-store'
 import { call } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
+import { statementsDuring } from './postgres-statements'
 import { buildServiceCli } from './service-child'
 
 const run = promisify(execFile)
@@ -105,22 +106,7 @@ const getOnB = (key: string, vaultId: string) => call(b.url, 'GET', `/api/vault/
 
 /** The statements B's process sent to PostgreSQL that read the api_keys table while `work` ran. */
 async function keyReadsDuring(work: () => Promise<unknown>): Promise<number> {
-  let reads = 0
-  const clientQuery = pg.Client.prototype.query
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-    this: pg.Client,
-    ...args: any[]
-  ) {
-    const text = typeof args[0] === 'string' ? args[0] : args[0]?.text
-    if (typeof text === 'string' && /FROM api_keys/.test(text)) reads++
-    return (clientQuery as (...a: any[]) => any).apply(this, args)
-  } as any)
-  try {
-    await work()
-  } finally {
-    spy.mockRestore()
-  }
-  return reads
+  return (await statementsDuring(work)).filter((text) => /FROM api_keys/.test(text)).length
 }
 
 describe.skipIf(noPostgres)('the read cache on PostgreSQL', () => {

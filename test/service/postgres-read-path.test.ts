@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index'
 import { call, type Reply } from './harness'
 import { postgresUnavailableReason, startTestPostgres, type TestPostgres } from './postgres-server'
+import { statementsDuring } from './postgres-statements'
 
 const noPostgres = postgresUnavailableReason()
 if (noPostgres) console.warn(`[postgres-read-path.test] ${noPostgres}`)
@@ -45,26 +45,6 @@ afterAll(async () => {
   await server?.stop()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
-
-/** The statements the service sent to PostgreSQL while `work` ran. */
-async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = []
-  const clientQuery = pg.Client.prototype.query
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-    this: pg.Client,
-    ...args: any[]
-  ) {
-    const [query] = args
-    sent.push(typeof query === 'string' ? query : query.text)
-    return (clientQuery as (...a: any[]) => any).apply(this, args)
-  } as any)
-  try {
-    await work()
-  } finally {
-    spy.mockRestore()
-  }
-  return sent
-}
 
 describe.skipIf(noPostgres)('GET /vault/:id on PostgreSQL', () => {
   it('reads the key and the vault in one statement, for the owner and an agent key', async () => {
