@@ -12,29 +12,14 @@ import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs'
 import { request } from 'node:http'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
 import { adminOperations } from '../src/service/admin'
 import { openServiceContext } from '../src/service/service-context'
 import { LIMITS, uploadCostCredits } from '../src/shared/api'
+import { buildServiceCli } from '../test/service/service-child'
 import { autocannon, type LoadResult } from './autocannon'
 
 const root = join(import.meta.dirname, '..')
 const GB = 1_000_000_000
-
-async function buildCli(): Promise<string> {
-  const outfile = join(root, 'out', 'bench', 'service.js')
-  await build({
-    entryPoints: [join(root, 'src/service/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20.19',
-    packages: 'external',
-    logLevel: 'warning',
-  })
-  return outfile
-}
 
 function startChild(cli: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
@@ -172,7 +157,7 @@ async function main(): Promise<void> {
   })
   await db.close()
 
-  const cli = await buildCli()
+  const cli = await buildServiceCli()
   const { child, url } = await startChild(cli, dataDir)
   const pid = child.pid!
   const phase = (name: string) => {
