@@ -7,6 +7,7 @@
 import { subscribe } from 'node:diagnostics_channel'
 import { readdirSync, readFileSync } from 'node:fs'
 import type { ClientRequest } from 'node:http'
+import { getHeapSpaceStatistics } from 'node:v8'
 import { dispatch } from '../src/main/core/ipc/handler-table'
 import { createVaultApp } from '../src/main/core/vault-app'
 import { invokeChannels } from '../src/shared/ipc/contract'
@@ -83,7 +84,15 @@ function heapAfterGcMB(): number {
   return process.memoryUsage().heapUsed / 1e6
 }
 
+/** Each V8 heap space's resident memory (MB): which of them an RSS growth is in. */
+function heapSpacesMB(): Record<string, number> {
+  return Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [s.space_name, Number((s.physical_space_size / 1e6).toFixed(2))]),
+  )
+}
+
 const heapStart = heapAfterGcMB()
+const spacesStart = heapSpacesMB()
 const start = { cpu: process.cpuUsage(), switches: threadSwitches(), io: io(), rssMB: rssMB() }
 timerCensus.start()
 countingRequests = true
@@ -106,6 +115,7 @@ const result = {
   },
   timerCallbacksPerMinute: Object.fromEntries(Object.entries(timers).map(([k, v]) => [k, v / minutes])),
   rssMB: { start: start.rssMB, end: rssEnd },
+  heapSpacesMB: { start: spacesStart, end: heapSpacesMB() },
   heapAfterGcMB: { start: heapStart, end: heapAfterGcMB() },
   /** RSS right after that collection: what of the growth was garbage not yet collected. */
   rssAfterGcMB: rssMB(),

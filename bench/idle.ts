@@ -29,6 +29,7 @@ interface ClientResult {
   rssMB: { start: number; end: number }
   heapAfterGcMB: { start: number; end: number }
   rssAfterGcMB: number
+  heapSpacesMB: { start: Record<string, number>; end: Record<string, number> }
   requestsPerHour: Record<string, number>
   written: { bytes: number; writeCalls: number }
 }
@@ -184,6 +185,7 @@ for (const scenario of SCENARIOS) {
       appRssByMinuteMB: rssByMinute.map((mb) => Math.round(mb * 10) / 10),
       appHeapAfterFullGcMB: run.heapAfterGcMB,
       appRssAfterFullGcMB: run.rssAfterGcMB,
+      appHeapSpacesMB: run.heapSpacesMB,
       requestsPerHour: run.requestsPerHour,
       appWritten: { ...run.written, files: appFiles },
       serviceWritten: { bytes: serviceEnd.writeBytes - serviceStart.writeBytes, files: serviceFiles },
@@ -197,6 +199,10 @@ for (const scenario of SCENARIOS) {
         `(RSS then ${run.rssAfterGcMB.toFixed(1)} MB)`,
     )
     log(`  RSS by minute (MB): ${summary.appRssByMinuteMB.join(' ')}`)
+    const grown = Object.entries(run.heapSpacesMB.end)
+      .map(([space, mb]) => `${space} ${(mb - (run.heapSpacesMB.start[space] ?? 0)).toFixed(2)}`)
+      .join(', ')
+    log(`  V8 heap spaces, resident MB gained (before the final GC): ${grown}`)
     log(`  timer callbacks per minute: ${JSON.stringify(timers)}`)
     log(`  requests per hour: ${JSON.stringify(run.requestsPerHour)}`)
     log(
