@@ -5,7 +5,10 @@
 // blob with the same code. One untimed run of each, then --rounds=N (default 3) alternating; medians.
 // Last line: {"recoverMBps", "plainMBps", "ratio", "peakRssMB": {recover, plain}, ...}. Targets
 // (issue 31): peak RSS under 150 MB for 1 GB, and at least 0.9x the plain download.
-//   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3]
+// --link-mbps=N: both sides download through a relay that carries the service's answers at N MB/s
+// (throttled-link.ts), as an heir's connection would; without it they run on bare loopback, where the
+// download costs next to nothing and the local work (decryption, checks, the disk) is all there is.
+//   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3] [--link-mbps=100]
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -17,17 +20,23 @@ import {
 } from '../test/release/release-fixture'
 import { bundleBenchClient, log, median, runMeasuredClient, sha256Of } from './bench-processes'
 import type { HeirMode, HeirRun } from './heir-client'
+import { type ThrottledLink, throttledLink } from './throttled-link'
 
 const mbArg = process.argv.indexOf('--mb')
 const megabytes = mbArg > 0 ? Number(process.argv[mbArg + 1]) : 1024
 const bytes = megabytes * 1024 * 1024
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Math.max(1, Number(roundsArg.slice(9))) : 3
+const linkArg = process.argv.find((a) => a.startsWith('--link-mbps='))
+const LINK_MBPS = linkArg ? Number(linkArg.slice('--link-mbps='.length)) : undefined
+if (LINK_MBPS !== undefined && !(LINK_MBPS > 0))
+  throw new Error('--link-mbps takes a rate in MB/s, e.g. --link-mbps=100')
 const NAME = 'big.bin'
 const load0 = loadavg()
 
 const clientBundle = await bundleBenchClient('heir-client', 'bench/heir-client.ts')
 const world = await startReleaseWorld('bench-owner@example.com')
+let link: ThrottledLink | undefined
 await world.service.admin.addCredits({
   account: world.accountId,
   credits: Math.ceil((bytes / 1e9) * 4650) + 100,
@@ -52,13 +61,16 @@ try {
   await world.service.tick()
   const accessToken = heirToken(await world.mail.waitFor('bench-heir@example.com'))
   const work = await world.tempDir('vault-bench-heir-out-')
+  if (LINK_MBPS) link = await throttledLink(new URL(world.service.url), LINK_MBPS)
+  const serviceUrl = link?.url ?? world.service.url
+  if (LINK_MBPS) log(`downloads go through a link of ${LINK_MBPS} MB/s`)
 
   let checked = false
   let runNumber = 0
   async function measure(mode: HeirMode, timed: boolean): Promise<HeirRun> {
     return runMeasuredClient<HeirRun>({
       bundle: clientBundle,
-      args: (folder) => [mode, world.service.url, vaultId, blob.id, folder, NAME],
+      args: (folder) => [mode, serviceUrl, vaultId, blob.id, folder, NAME],
       env: {
         VAULT_BENCH_HEIR_TOKEN: accessToken,
         ...(mode === 'recover' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
@@ -104,9 +116,11 @@ try {
       rounds: ROUNDS,
       cores: availableParallelism(),
       load: { start: load0.map(round2), end: loadavg().map(round2) },
+      linkMBps: LINK_MBPS ?? null,
       targets: { peakRssMB: 150, ratio: 0.9 },
     }),
   )
 } finally {
+  await link?.close()
   await world.close()
 }

@@ -18,7 +18,6 @@ import { startTestPostgres } from '../test/service/postgres-server'
 import { buildServiceCli, serveChild } from '../test/service/service-child'
 import { autocannon } from './autocannon'
 
-const root = join(import.meta.dirname, '..')
 const run = promisify(execFile)
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='))
 const ROUNDS = roundsArg ? Number(roundsArg.slice(9)) : 3

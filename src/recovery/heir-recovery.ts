@@ -20,6 +20,7 @@ import { plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
+import { StagedDecryption, type StagedPlaintext } from './staged-decryption'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -274,6 +275,8 @@ interface Downloaded {
   file: HeirFile
   index: number
   part: string
+  /** Its file, decrypted while it downloaded (staged-decryption.ts), when that went through. */
+  staged?: StagedPlaintext
 }
 
 /** A file's fields every result repeats. */
@@ -341,7 +344,8 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
   }
 
   // Named here, never after the asset id the service gave.
-  const part = join(run.downloads, `${localDownloadName('service', opts.vaultId, file.assetId)}.part`)
+  const local = join(run.downloads, localDownloadName('service', opts.vaultId, file.assetId))
+  const part = `${local}.part`
   let have = (await sizeOf(part)) ?? 0
   if (have > file.encryptedBytes) {
     await rm(part, { force: true })
@@ -349,6 +353,7 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
   }
   run.progress(file, index, 'downloading', have)
   if (have >= file.encryptedBytes) return { file, index, part }
+  let staging: StagedDecryption | undefined
   try {
     // Not the client's expectedBytes: its guard can fail the stream before this code has it (an
     // unhandled error); the counter below cuts a longer body instead, in the same words.
@@ -360,6 +365,8 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
       run.progress(file, index, 'downloading', -have)
       have = 0
     }
+    // Only a blob downloaded from its first byte in this run is decrypted as it comes.
+    if (have === 0) staging = await startStaging(run, `${local}.plain`)
     // Never more than the listing declared: a longer body is cut and the file refused.
     let room = file.encryptedBytes - have
     const counter = new Transform({
@@ -370,12 +377,14 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
         }
         room -= chunk.length
         run.progress(file, index, 'downloading', chunk.length)
-        done(null, chunk)
+        if (!staging) done(null, chunk)
+        else staging.push(chunk).then(() => done(null, chunk))
       },
     })
     const sink = (await openDownload(part, have > 0)).createWriteStream()
     await pipeline(stream, counter, sink)
   } catch (error) {
+    await staging?.abandon()
     if (error instanceof TooLongError) {
       await rm(part, { force: true })
       report.results.push({
@@ -394,11 +403,21 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
     return null
   }
   if (((await sizeOf(part)) ?? 0) !== file.encryptedBytes) {
+    await staging?.abandon()
     const cutOff = unreachable(opts.serviceUrl, { step: 'download', name: file.name, cutOff: true })
     stopRun(run, new HeirAccessError('SERVICE_UNREACHABLE', cutOff), file)
     return null
   }
-  return { file, index, part }
+  const staged = await staging?.finish()
+  return { file, index, part, ...(staged ? { staged } : {}) }
+}
+
+/** The decryption that runs beside a download; none when its file cannot be made (it is only a shortcut). */
+async function startStaging(run: HeirRun, path: string): Promise<StagedDecryption | undefined> {
+  // A file left by a run that was stopped is never reused: what it holds is not known.
+  await rm(path, { force: true }).catch(() => {})
+  const { vaultKey, vaultId, backend } = run.opts
+  return new StagedDecryption({ path, vaultKey, vaultId, ...(backend ? { backend } : {}) })
 }
 
 /**
@@ -442,6 +461,7 @@ async function decryptDownloads(run: HeirRun, downloaded: Downloaded[]): Promise
     describeInput: (part) => named(part),
     // Only for a file of format 1 or 2, and never above a copy dated inside (FORMAT.md 3.11).
     sourceDateMs: (part) => byPart.get(part)?.file.uploadedAtMs,
+    staged: (part) => byPart.get(part)?.staged,
     onProgress: (p) => {
       const item = byPart.get(p.input)
       if (item) run.progress(item.file, item.index, 'checking', p.allBytesDone - checked)
@@ -467,7 +487,13 @@ async function decryptDownloads(run: HeirRun, downloaded: Downloaded[]): Promise
     }
   }
   for (const { part } of downloaded) if (!keepPart.has(part)) await rm(part, { force: true })
+  await removeStaged(downloaded)
   await rmdir(run.downloads).catch(() => {})
+}
+
+/** Staged files not linked into place (copies not chosen, or a run that stopped): never reused. */
+async function removeStaged(downloaded: Downloaded[]): Promise<void> {
+  for (const { staged } of downloaded) if (staged) await rm(staged.path, { force: true })
 }
 
 export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {
@@ -514,6 +540,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
           'Downloaded, not decrypted yet: files are decrypted once all of them are downloaded. Start the recovery again; it will not download this one again.',
       })
     }
+    await removeStaged(downloaded)
     return report
   }
   await decryptDownloads(run, downloaded)

@@ -30,6 +30,7 @@ import {
   type RecoveryWriteFailure,
   writeRecoveredBlob,
 } from './recovery-writer'
+import type { StagedPlaintext } from './staged-decryption'
 
 export interface RecoverFilesOptions {
   vaultKey: Uint8Array
@@ -46,6 +47,8 @@ export interface RecoverFilesOptions {
    * only for a file of format 1 or 2, which has none inside, and never above a copy that has one.
    */
   sourceDateMs?: (input: string) => number | undefined
+  /** An input's file already decrypted while it downloaded (staged-decryption.ts), to link into place. */
+  staged?: (input: string) => StagedPlaintext | undefined
 }
 
 export interface RecoveryProgress {
@@ -384,6 +387,7 @@ async function recoverOne(
       vaultKey: opts.vaultKey,
       vaultId: opts.vaultId,
       backend: opts.backend,
+      staged: opts.staged?.(job.input),
       select: (_path, index) => {
         const choice = plan.select(job.input, index)
         if (choice) selected.set(index, choice.path)

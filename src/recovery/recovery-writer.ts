@@ -31,6 +31,7 @@ import {
   PathInTheWayError,
 } from './confined-write'
 import { confinedPath, OutputNames, type PlacedName, renameNote } from './portable-names'
+import type { StagedPlaintext } from './staged-decryption'
 
 export { confinedPath, windowsSafeSegment } from './portable-names'
 
@@ -58,6 +59,11 @@ export interface RecoveryWriteOptions {
   select?: (path: string, index: number) => { path?: string; expectSha256?: string; saveAs?: string } | null
   /** The names given out so far in this run (one per run, so that no two files collide). */
   names?: OutputNames
+  /**
+   * A file blob's file already decrypted from these same bytes (staged-decryption.ts): linked into
+   * place under the same checks instead of decrypted again. Ignored for a bundle.
+   */
+  staged?: StagedPlaintext
 }
 
 export interface RecoveryWritten {
@@ -227,10 +233,11 @@ function placeOf(
  * RecoveryWriteError, or the input's read error; leaves nothing behind then.
  */
 async function writeBody(
-  body: AsyncIterable<Uint8Array>,
+  body: AsyncIterableIterator<Uint8Array>,
   place: { output: string; shown: string },
   opts: RecoveryWriteOptions,
   expectSha256?: string,
+  staged?: StagedPlaintext,
 ): Promise<{ status: 'recovered' | 'kept'; output: string; relativePath: string; bytes: number }> {
   const { output, shown: relativePath } = place
   let created: string[] = []
@@ -240,24 +247,34 @@ async function writeBody(
   let bytes = 0
   let handle: FileHandle | undefined
   let sink: WriteStream | undefined
+  let adopted = false
   try {
     const root = await outputRoot(opts.outDir)
     created = await makeConfinedFolders(root, dirname(output))
-    handle = await createNewFile(temp)
-    sink = handle.createWriteStream()
-    const hash = expectSha256 ? createHash('sha256') : undefined
-    await pipeline(
-      body,
-      async function* (plain: AsyncIterable<Uint8Array>) {
-        for await (const piece of plain) {
-          bytes += piece.length
-          hash?.update(piece)
-          yield piece
-        }
-      },
-      sink,
-    )
-    if (hash && hash.digest('hex') !== expectSha256) {
+    let digest: string | undefined
+    if (staged && (await adoptStaged(staged, temp))) {
+      adopted = true
+      await body.return?.()
+      bytes = staged.bytes
+      digest = staged.sha256
+    } else {
+      handle = await createNewFile(temp)
+      sink = handle.createWriteStream()
+      const hash = expectSha256 ? createHash('sha256') : undefined
+      await pipeline(
+        body,
+        async function* (plain: AsyncIterable<Uint8Array>) {
+          for await (const piece of plain) {
+            bytes += piece.length
+            hash?.update(piece)
+            yield piece
+          }
+        },
+        sink,
+      )
+      digest = hash?.digest('hex')
+    }
+    if (expectSha256 && digest !== expectSha256) {
       throw new RecoveryWriteError(
         'other-content',
         `This copy of "${relativePath}" is authentic but not the version the vault's newest list of files names (its content differs), so it was not written.`,
@@ -281,11 +298,25 @@ async function writeBody(
     // until it is closed, or the temp file would stay open and keep its folder.
     if (sink && !sink.closed) await once(sink, 'close').catch(() => {})
     else if (handle && !sink) await handle.close().catch(() => {})
-    if (handle) await unlink(temp).catch(() => {})
+    if (handle || adopted) await unlink(temp).catch(() => {})
     for (const dir of created) await rmdir(dir).catch(() => {})
     throw writeSideError(error, opts.input, output, relativePath)
   }
   return { status: 'recovered', output, relativePath, bytes }
+}
+
+/**
+ * The staged file (decrypted while it downloaded) becomes the temp file beside the target; false when
+ * it cannot be linked there (another file system below the output folder): then it is decrypted again.
+ */
+async function adoptStaged(staged: StagedPlaintext, temp: string): Promise<boolean> {
+  try {
+    await link(staged.path, temp)
+  } catch {
+    return false
+  }
+  await unlink(staged.path).catch(() => {})
+  return true
 }
 
 /**
@@ -315,7 +346,7 @@ export async function writeRecoveredBlob(opts: RecoveryWriteOptions): Promise<Re
     // Only a blob without its own name takes one from the caller.
     const path = opened.identity?.path ?? selected.path ?? opts.fallbackPath
     const place = placeOf(selected.saveAs ?? path, opts, names)
-    const written = await writeBody(opened.body, place, opts, selected.expectSha256)
+    const written = await writeBody(opened.body, place, opts, selected.expectSha256, opts.staged)
     const note = renameNote(place)
     return { kind: 'file', file: { ...written, path, nameFrom, ...(note ? { message: note } : {}) } }
   } finally {

@@ -1,0 +1,152 @@
+// While an heir's download arrives, its file is decrypted beside it into the downloads folder, so that
+// once the recovery plan has chosen the copies (recovery-plan.ts, which needs every blob first) a chosen
+// copy is linked into place instead of read back and decrypted a second time. The plan, the checks
+// and the rules of writing are unchanged: a staged file is only ever a faster source of the same
+// authenticated bytes. Anything else leaves nothing staged and the later pass does the work as before:
+// a bundle, a manifest, a download resumed from an earlier run, a chunk that fails. Staging never
+// fails or slows down the download beyond the decryption it does.
+import { createHash } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { pipeline } from 'node:stream/promises'
+import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
+import { openEncryptedFile } from '../vault-format'
+import { createNewFile } from './confined-write'
+
+/** A file decrypted in full while it downloaded: every chunk authenticated, the end included. */
+export interface StagedPlaintext {
+  path: string
+  sha256: string
+  bytes: number
+}
+
+/** Pieces handed on but not yet taken by the decryption before push() waits (the download's pace). */
+const AHEAD = 4
+
+/** Bytes from the download to the decryption, with back-pressure; once closed it takes nothing more. */
+class PieceChannel implements AsyncIterable<Uint8Array> {
+  #pieces: Uint8Array[] = []
+  #ended = false
+  #closed = false
+  #wakeReader: (() => void) | null = null
+  #wakeWriter: (() => void) | null = null
+
+  async push(piece: Uint8Array): Promise<void> {
+    if (this.#closed) return
+    this.#pieces.push(piece)
+    this.#wake()
+    while (this.#pieces.length >= AHEAD && !this.#closed) {
+      await new Promise<void>((resolve) => {
+        this.#wakeWriter = resolve
+      })
+    }
+  }
+
+  end(): void {
+    this.#ended = true
+    this.#wake()
+  }
+
+  /** The reader stopped: what is queued is dropped and later pushes return at once. */
+  close(): void {
+    this.#closed = true
+    this.#pieces = []
+    this.#wake()
+  }
+
+  #wake(): void {
+    for (const wake of [this.#wakeReader, this.#wakeWriter]) wake?.()
+    this.#wakeReader = null
+    this.#wakeWriter = null
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    try {
+      for (;;) {
+        const piece = this.#pieces.shift()
+        if (piece) {
+          if (this.#pieces.length < AHEAD) this.#wakeWriter?.()
+          yield piece
+          continue
+        }
+        if (this.#ended || this.#closed) return
+        await new Promise<void>((resolve) => {
+          this.#wakeReader = resolve
+        })
+      }
+    } finally {
+      this.close()
+    }
+  }
+}
+
+export interface StagingOptions {
+  /** Where the plaintext goes: a new file in the (confined) downloads folder. */
+  path: string
+  vaultKey: Uint8Array
+  vaultId: string
+  backend?: AeadBackendName
+}
+
+/**
+ * One download's decryption into `path`. push() every piece of the blob in order, from its first
+ * byte; then finish() gives the staged file, or null when there is none (and removes what was begun).
+ */
+export class StagedDecryption {
+  readonly #channel = new PieceChannel()
+  readonly #result: Promise<StagedPlaintext | null>
+  #abandoned = false
+
+  constructor(readonly options: StagingOptions) {
+    this.#result = this.#run().catch(async () => {
+      this.#channel.close()
+      await rm(options.path, { force: true }).catch(() => {})
+      return null
+    })
+  }
+
+  push(piece: Uint8Array): Promise<void> {
+    return this.#channel.push(piece)
+  }
+
+  /** The download is complete: the staged file, if every byte decrypted and authenticated. */
+  async finish(): Promise<StagedPlaintext | null> {
+    this.#channel.end()
+    const staged = await this.#result
+    if (staged && !this.#abandoned) return staged
+    if (staged) await rm(staged.path, { force: true }).catch(() => {})
+    return null
+  }
+
+  /** The download failed: nothing is kept. */
+  async abandon(): Promise<void> {
+    this.#abandoned = true
+    this.#channel.close()
+    await this.finish()
+  }
+
+  async #run(): Promise<StagedPlaintext | null> {
+    const { path, vaultKey, vaultId, backend } = this.options
+    const opened = await openEncryptedFile(this.#channel, { vaultKey, vaultId, ...cipherByName(backend) })
+    if (opened.kind !== 'file') {
+      // A bundle's files are few and small: the later pass unpacks it.
+      await opened.entries.return?.()
+      this.#channel.close()
+      return null
+    }
+    const file = await createNewFile(path)
+    const hash = createHash('sha256')
+    let bytes = 0
+    await pipeline(
+      opened.body,
+      async function* (plain: AsyncIterable<Uint8Array>) {
+        for await (const piece of plain) {
+          bytes += piece.length
+          hash.update(piece)
+          yield piece
+        }
+      },
+      file.createWriteStream(),
+    )
+    return { path, sha256: hash.digest('hex'), bytes }
+  }
+}
