@@ -2,8 +2,8 @@
 // one core, against ~50 MB/s for the library's pure-JS default. A stream's chunks share one KeyObject:
 // each cipher object then skips converting and copying the raw key (about 5% of the cipher's CPU).
 import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto'
-import type { AeadBackend } from '../vault-format'
-import { chunkNonce, TAG_SIZE } from '../vault-format'
+import type { AeadBackend } from '../vault-format/batch-api'
+import { chunkNonce, TAG_SIZE } from '../vault-format/batch-api'
 
 function sealInto(
   key: Uint8Array | KeyObject,

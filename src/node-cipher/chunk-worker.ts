@@ -2,7 +2,7 @@
 // hands the input back with the output (the pool reuses it, or needs it to diagnose a failure), so
 // this thread holds no garbage between batches.
 import { parentPort } from 'node:worker_threads'
-import { type BatchJob, openBatch, sealBatch } from '../vault-format'
+import { type BatchJob, openBatch, sealBatch } from '../vault-format/batch-api'
 import { nodeAeadBackend } from './aead-node'
 
 /** A BatchJob as posted: its data moved over as a whole buffer. */

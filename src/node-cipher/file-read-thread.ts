@@ -6,8 +6,8 @@
 import { createHash, type Hash } from 'node:crypto'
 import { closeSync, openSync, readSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
-import type { ChunkAead } from '../vault-format'
-import { BATCH_PLAIN, BATCH_SEALED, CHUNK_SIZE, sealBatch } from '../vault-format'
+import type { ChunkAead } from '../vault-format/batch-api'
+import { BATCH_PLAIN, BATCH_SEALED, CHUNK_SIZE, sealBatch } from '../vault-format/batch-api'
 import { nodeAeadBackend } from './aead-node'
 
 /** GC pacing: a short-lived array per sealed chunk brings a scavenge every ~4 MB (file-read-worker.ts, YOUNG_MB). */
