@@ -33,6 +33,7 @@ import { arweaveVaultRef, plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
+import { StagedDecryption, type StagedPlaintext } from './staged-decryption'
 
 /** Folder inside the output folder holding downloads (removed once a run completes). */
 export const ARWEAVE_DOWNLOADS_FOLDER = '.vault-arweave-downloads'
@@ -289,10 +290,11 @@ async function download(
   done: string,
   stallMs: number,
   onBytes: (bytes: number) => void,
-): Promise<'done' | 'mismatch' | 'too-long'> {
+  stage: () => Promise<StagedDecryption>,
+): Promise<{ outcome: 'done'; staged?: StagedPlaintext } | { outcome: 'mismatch' | 'too-long' }> {
   if ((await sizeOf(done)) === blob.size) {
     onBytes(blob.size)
-    return 'done'
+    return { outcome: 'done' }
   }
   const part = `${done}.part`
   let have = (await sizeOf(part)) ?? 0
@@ -300,6 +302,7 @@ async function download(
     await rm(part, { force: true })
     have = 0
   }
+  let staging: StagedDecryption | undefined
   if (have < blob.size) {
     // A download that stops moving for stallMs is ended (a gateway could hold it open for ever).
     const stall = new AbortController()
@@ -331,6 +334,8 @@ async function download(
     // A gateway that ignores the range sends the whole blob again.
     if (have > 0 && response.status !== 206) have = 0
     onBytes(have)
+    // Only a blob downloaded from its first byte in this run is decrypted as it comes.
+    if (have === 0) staging = await stage()
     let room = blob.size - have
     const counter = new Transform({
       transform(piece: Buffer, _encoding, next) {
@@ -342,16 +347,18 @@ async function download(
         room -= piece.length
         moved()
         onBytes(piece.length)
-        next(null, piece)
+        if (!staging) next(null, piece)
+        else staging.push(piece).then(() => next(null, piece))
       },
     })
     try {
       const sink = (await openDownload(part, have > 0)).createWriteStream()
       await pipeline(Readable.fromWeb(response.body as ReadableStream), counter, sink)
     } catch (error) {
+      await staging?.abandon()
       if (error instanceof TooLongError) {
         await rm(part, { force: true })
-        return 'too-long'
+        return { outcome: 'too-long' }
       }
       if ((error as NodeJS.ErrnoException).syscall) throw error
       if (stall.signal.aborted) throw stalled()
@@ -363,11 +370,13 @@ async function download(
     onBytes(blob.size)
   }
   if ((await sizeOf(part)) !== blob.size || (blob.sha256Hex && (await sha256Of(part)) !== blob.sha256Hex)) {
+    await staging?.abandon()
     await rm(part, { force: true })
-    return 'mismatch'
+    return { outcome: 'mismatch' }
   }
   await rename(part, done)
-  return 'done'
+  const staged = await staging?.finish()
+  return { outcome: 'done', ...(staged ? { staged } : {}) }
 }
 
 /**
@@ -424,7 +433,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
   // 1. Download everything first: which copy of a file is newest is known only once all are here.
   const totalBytes = report.found.reduce((sum, b) => sum + b.size, 0)
   let doneBytes = 0
-  const inputs: { path: string; blob: ArweaveBlob }[] = []
+  const inputs: { path: string; blob: ArweaveBlob; staged?: StagedPlaintext }[] = []
   for (const [index, blob] of report.found.entries()) {
     // A length no encrypted file can have (section 3.1): someone else's transaction, not worth fetching.
     if (!isBlobLength(blob.size)) {
@@ -434,24 +443,43 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     const path = downloadPath(downloads, opts.vaultId, blob)
     // Per-request timeout of the searches, and the longest a download may stand still.
     const stallMs = opts.timeoutMs ?? 60_000
-    let outcome: Awaited<ReturnType<typeof download>>
-    try {
-      outcome = await download(url, blob, path, stallMs, (bytes) => {
-        doneBytes += bytes
-        opts.onProgress?.({
-          phase: 'downloading',
-          name: blob.txId,
-          fileNumber: index + 1,
-          fileCount: report.found.length,
-          doneBytes,
-          totalBytes,
-        })
+    let downloaded: Awaited<ReturnType<typeof download>>
+    const stage = async () => {
+      // A file left by a run that was stopped is never reused: what it holds is not known.
+      await rm(`${path}.plain`, { force: true })
+      return new StagedDecryption({
+        path: `${path}.plain`,
+        vaultKey: opts.vaultKey,
+        vaultId: opts.vaultId,
+        ...(opts.backend ? { backend: opts.backend } : {}),
       })
+    }
+    try {
+      downloaded = await download(
+        url,
+        blob,
+        path,
+        stallMs,
+        (bytes) => {
+          doneBytes += bytes
+          opts.onProgress?.({
+            phase: 'downloading',
+            name: blob.txId,
+            fileNumber: index + 1,
+            fileCount: report.found.length,
+            doneBytes,
+            totalBytes,
+          })
+        },
+        stage,
+      )
     } catch (error) {
+      await removeStaged([...inputs, { staged: { path: `${path}.plain`, sha256: '', bytes: 0 } }])
       if (!(error instanceof ArweaveRecoveryError)) throw error
       report.stopped = { code: error.code, message: error.message }
       return report
     }
+    const { outcome } = downloaded
     if (outcome !== 'done') {
       report.results.push({
         input: `arweave:${blob.txId}`,
@@ -465,12 +493,17 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       })
       continue
     }
-    inputs.push({ path, blob })
+    inputs.push({
+      path,
+      blob,
+      ...(downloaded.outcome === 'done' && downloaded.staged ? { staged: downloaded.staged } : {}),
+    })
   }
 
   // 2. Decrypt as local files. Which copy wins is what the blobs authenticate (the manifest, write
   // times): never the block time or the order the gateway listed them in.
   const byPath = new Map(inputs.map((i) => [i.path, i.blob]))
+  const stagedOf = new Map(inputs.flatMap((i) => (i.staged ? [[i.path, i.staged] as const] : [])))
   const run = await recoverRun({
     vaultKey: opts.vaultKey,
     vaultId: opts.vaultId,
@@ -483,6 +516,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     },
     // Only for a file of format 1 or 2, and never above a copy dated inside (FORMAT.md 3.11, 9.3).
     sourceDateMs: (input) => byPath.get(input)?.minedAtMs,
+    staged: (input) => stagedOf.get(input),
     onProgress: (p) =>
       opts.onProgress?.({
         phase: 'checking',
@@ -513,7 +547,13 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     }
     report.results.push({ ...result, input })
   }
+  await removeStaged(inputs)
   const settled = report.results.every((r) => ['recovered', 'kept', 'superseded'].includes(r.status))
   if (settled) await rm(downloads, { recursive: true, force: true })
   return report
+}
+
+/** Staged files not linked into place (copies not chosen, or a run that stopped): never reused. */
+async function removeStaged(inputs: { staged?: StagedPlaintext }[]): Promise<void> {
+  for (const { staged } of inputs) if (staged) await rm(staged.path, { force: true })
 }

@@ -4,9 +4,7 @@
 // blobs from the kits alone, through GraphQL, and decrypt them as from a service.
 import { execFile } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import type Arweave from 'arweave'
@@ -465,6 +463,12 @@ describe('the newest copy is what the blobs authenticate, not what the network s
     expect(report.results.filter((r) => r.status === 'missing').map((r) => r.entry)).toEqual([
       'letters/ana.txt',
     ])
+    // Not settled, so the downloads stay for the next run; the files decrypted while they downloaded
+    // do not (linked into place, or removed).
+    expect(readFileSync(join(temp, 'withheld-lib', 'kept.txt')).equals(kept)).toBe(true)
+    const left = readdirSync(join(temp, 'withheld-lib', ARWEAVE_DOWNLOADS_FOLDER))
+    expect(left.length).toBeGreaterThan(0)
+    expect(left.filter((name) => name.endsWith('.plain'))).toEqual([])
     const { code, stdout, stderr } = await recoverCli([
       '--share-words',
       encodeShareWords(listedShares[0]!),
