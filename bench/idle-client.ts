@@ -119,9 +119,13 @@ const result = {
   heapAfterGcMB: { start: heapStart, end: heapAfterGcMB() },
   /** RSS right after that collection: what of the growth was garbage not yet collected. */
   rssAfterGcMB: rssMB(),
+  /** And 3 s later: V8 hands the pages a collection emptied back to the system from a background task. */
+  rssSettledMB: 0,
   requestsPerHour: Object.fromEntries([...requests].map(([k, v]) => [k, (v * 60) / minutes])),
   written: { bytes: end.writeBytes - start.io.writeBytes, writeCalls: end.writeCalls - start.io.writeCalls },
 }
+await new Promise((resolve) => setTimeout(resolve, 3000))
+result.rssSettledMB = rssMB()
 process.stderr.write('measured\n')
 await new Promise((resolve) => setTimeout(resolve, 500))
 await app.close()

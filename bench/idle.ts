@@ -29,6 +29,7 @@ interface ClientResult {
   rssMB: { start: number; end: number }
   heapAfterGcMB: { start: number; end: number }
   rssAfterGcMB: number
+  rssSettledMB: number
   heapSpacesMB: { start: Record<string, number>; end: Record<string, number> }
   requestsPerHour: Record<string, number>
   written: { bytes: number; writeCalls: number }
@@ -185,6 +186,7 @@ for (const scenario of SCENARIOS) {
       appRssByMinuteMB: rssByMinute.map((mb) => Math.round(mb * 10) / 10),
       appHeapAfterFullGcMB: run.heapAfterGcMB,
       appRssAfterFullGcMB: run.rssAfterGcMB,
+      appRssSettledMB: run.rssSettledMB,
       appHeapSpacesMB: run.heapSpacesMB,
       requestsPerHour: run.requestsPerHour,
       appWritten: { ...run.written, files: appFiles },
@@ -196,7 +198,7 @@ for (const scenario of SCENARIOS) {
         `wake-ups/min: main thread ${run.wakeUpsPerMinute.mainThread.toFixed(1)}, all threads ${run.wakeUpsPerMinute.allThreads.toFixed(1)}; ` +
         `RSS ${run.rssMB.start.toFixed(1)} -> ${run.rssMB.end.toFixed(1)} MB; ` +
         `JS heap after a full GC ${run.heapAfterGcMB.start.toFixed(1)} -> ${run.heapAfterGcMB.end.toFixed(1)} MB ` +
-        `(RSS then ${run.rssAfterGcMB.toFixed(1)} MB)`,
+        `(RSS then ${run.rssAfterGcMB.toFixed(1)} MB, 3 s later ${run.rssSettledMB.toFixed(1)} MB)`,
     )
     log(`  RSS by minute (MB): ${summary.appRssByMinuteMB.join(' ')}`)
     const grown = Object.entries(run.heapSpacesMB.end)
