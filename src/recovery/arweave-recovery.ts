@@ -474,7 +474,9 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
         stage,
       )
     } catch (error) {
-      await removeStaged([...inputs, { staged: { path: `${path}.plain`, sha256: '', bytes: 0 } }])
+      // The run stops: nothing staged is kept, this blob's included.
+      await rm(`${path}.plain`, { force: true })
+      await removeStaged(inputs)
       if (!(error instanceof ArweaveRecoveryError)) throw error
       report.stopped = { code: error.code, message: error.message }
       return report

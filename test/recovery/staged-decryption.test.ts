@@ -111,22 +111,26 @@ describe('writeRecoveredBlob with a staged file', () => {
     await writeFile(input, blob)
     const { staging } = await stage(blob, join(dir, 'blob.plain'))
     const staged = (await staging.finish()) as StagedPlaintext
-    return { input, staged, outDir: join(dir, 'out') }
+    const outDir = join(dir, 'out')
+    /** The blob written with its staged file, as the vault list naming `expectSha256` asks. */
+    const write = (expectSha256: string) =>
+      writeRecoveredBlob({
+        input,
+        outDir,
+        fallbackPath: 'x',
+        vaultKey,
+        vaultId,
+        staged,
+        select: () => ({ expectSha256 }),
+      })
+    return { input, staged, outDir, write }
   }
 
   it('links the staged file into place (the same inode), with the same result as decrypting again', async () => {
     const content = randomBytes(3 * CHUNK_SIZE + 5)
-    const { input, staged, outDir } = await setUp(content)
+    const { staged, outDir, write } = await setUp(content)
     const inode = (await stat(staged.path)).ino
-    const blob = await writeRecoveredBlob({
-      input,
-      outDir,
-      fallbackPath: 'x',
-      vaultKey,
-      vaultId,
-      staged,
-      select: () => ({ expectSha256: sha256(content) }),
-    })
+    const blob = await write(sha256(content))
     expect(blob).toMatchObject({ kind: 'file', file: { status: 'recovered', bytes: content.length } })
     const output = join(outDir, 'docs', 'report.pdf')
     expect((await stat(output)).ino).toBe(inode)
@@ -138,16 +142,8 @@ describe('writeRecoveredBlob with a staged file', () => {
 
   it('refuses a staged file whose content is not the one the vault list names, writing nothing', async () => {
     const content = randomBytes(CHUNK_SIZE)
-    const { input, staged, outDir } = await setUp(content)
-    const error = await writeRecoveredBlob({
-      input,
-      outDir,
-      fallbackPath: 'x',
-      vaultKey,
-      vaultId,
-      staged,
-      select: () => ({ expectSha256: sha256(Buffer.from('another version')) }),
-    }).catch((e: unknown) => e)
+    const { outDir, write } = await setUp(content)
+    const error = await write(sha256(Buffer.from('another version'))).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(RecoveryWriteError)
     expect((error as RecoveryWriteError).reason).toBe('other-content')
     // Not even the folder it made for it, nor a temp file.
