@@ -39,12 +39,22 @@ export async function endless(
   while (open && sent < safety) {
     const next = piece()
     sent += next.length
-    if (!response.write(next))
-      await new Promise((resolve) => response.once('drain', resolve).once('close', resolve))
+    if (!response.write(next)) await drained(response)
     if (options.everyMs) await pause(options.everyMs)
   }
   response.destroy()
   return true
+}
+
+/** Until the response can take more, or is gone; the listener that did not fire is removed too. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done).off('close', done)
+      resolve()
+    }
+    response.on('drain', done).on('close', done)
+  })
 }
 
 /** A well-formed JSON envelope of about `bytes` bytes (a list of long strings). */
@@ -57,8 +67,7 @@ export async function hugeJson(response: ServerResponse, bytes: number): Promise
   })
   response.write('{"data":[')
   for (let sent = 0; open && sent < bytes; sent += filler.length) {
-    if (!response.write(filler))
-      await new Promise((resolve) => response.once('drain', resolve).once('close', resolve))
+    if (!response.write(filler)) await drained(response)
   }
   response.end('"end"],"meta":{"total":0}}')
   return true
