@@ -33,7 +33,13 @@ import { arweaveVaultRef, plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
-import { StagedDecryption, type StagedPlaintext } from './staged-decryption'
+import {
+  removeStaged,
+  type StagedDecryption,
+  type StagedPlaintext,
+  stageBeside,
+  stagedPathOf,
+} from './staged-decryption'
 
 /** Folder inside the output folder holding downloads (removed once a run completes). */
 export const ARWEAVE_DOWNLOADS_FOLDER = '.vault-arweave-downloads'
@@ -444,16 +450,12 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     // Per-request timeout of the searches, and the longest a download may stand still.
     const stallMs = opts.timeoutMs ?? 60_000
     let downloaded: Awaited<ReturnType<typeof download>>
-    const stage = async () => {
-      // A file left by a run that was stopped is never reused: what it holds is not known.
-      await rm(`${path}.plain`, { force: true })
-      return new StagedDecryption({
-        path: `${path}.plain`,
+    const stage = () =>
+      stageBeside(path, {
         vaultKey: opts.vaultKey,
         vaultId: opts.vaultId,
         ...(opts.backend ? { backend: opts.backend } : {}),
       })
-    }
     try {
       downloaded = await download(
         url,
@@ -475,7 +477,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       )
     } catch (error) {
       // The run stops: nothing staged is kept, this blob's included.
-      await rm(`${path}.plain`, { force: true })
+      await rm(stagedPathOf(path), { force: true })
       await removeStaged(inputs)
       if (!(error instanceof ArweaveRecoveryError)) throw error
       report.stopped = { code: error.code, message: error.message }
@@ -553,9 +555,4 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
   const settled = report.results.every((r) => ['recovered', 'kept', 'superseded'].includes(r.status))
   if (settled) await rm(downloads, { recursive: true, force: true })
   return report
-}
-
-/** Staged files not linked into place (copies not chosen, or a run that stopped): never reused. */
-async function removeStaged(inputs: { staged?: StagedPlaintext }[]): Promise<void> {
-  for (const { staged } of inputs) if (staged) await rm(staged.path, { force: true })
 }

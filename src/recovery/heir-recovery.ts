@@ -20,7 +20,7 @@ import { plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
-import { StagedDecryption, type StagedPlaintext } from './staged-decryption'
+import { removeStaged, type StagedDecryption, type StagedPlaintext, stageBeside } from './staged-decryption'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -366,7 +366,10 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
       have = 0
     }
     // Only a blob downloaded from its first byte in this run is decrypted as it comes.
-    if (have === 0) staging = await startStaging(run, `${local}.plain`)
+    if (have === 0) {
+      const { vaultKey, vaultId, backend } = opts
+      staging = await stageBeside(local, { vaultKey, vaultId, ...(backend ? { backend } : {}) })
+    }
     // Never more than the listing declared: a longer body is cut and the file refused.
     let room = file.encryptedBytes - have
     const counter = new Transform({
@@ -410,14 +413,6 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
   }
   const staged = await staging?.finish()
   return { file, index, part, ...(staged ? { staged } : {}) }
-}
-
-/** The decryption that runs beside a download; none when its file cannot be made (it is only a shortcut). */
-async function startStaging(run: HeirRun, path: string): Promise<StagedDecryption | undefined> {
-  // A file left by a run that was stopped is never reused: what it holds is not known.
-  await rm(path, { force: true }).catch(() => {})
-  const { vaultKey, vaultId, backend } = run.opts
-  return new StagedDecryption({ path, vaultKey, vaultId, ...(backend ? { backend } : {}) })
 }
 
 /**
@@ -489,11 +484,6 @@ async function decryptDownloads(run: HeirRun, downloaded: Downloaded[]): Promise
   for (const { part } of downloaded) if (!keepPart.has(part)) await rm(part, { force: true })
   await removeStaged(downloaded)
   await rmdir(run.downloads).catch(() => {})
-}
-
-/** Staged files not linked into place (copies not chosen, or a run that stopped): never reused. */
-async function removeStaged(downloaded: Downloaded[]): Promise<void> {
-  for (const { staged } of downloaded) if (staged) await rm(staged.path, { force: true })
 }
 
 export async function recoverFromService(opts: HeirRecoveryOptions): Promise<HeirRecoveryReport> {

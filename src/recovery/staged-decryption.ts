@@ -150,3 +150,27 @@ export class StagedDecryption {
     return { path, sha256: hash.digest('hex'), bytes }
   }
 }
+
+/** Where the file of the download at `download` is staged: beside it, told apart by a suffix. */
+export function stagedPathOf(download: string): string {
+  return `${download}.plain`
+}
+
+/**
+ * The decryption beside the download at `download`. A file left there by a run that was stopped is
+ * never reused: what it holds is not known.
+ */
+export async function stageBeside(
+  download: string,
+  keys: Omit<StagingOptions, 'path'>,
+): Promise<StagedDecryption> {
+  const path = stagedPathOf(download)
+  // Something that cannot be removed (a folder of that name) only means nothing is staged.
+  await rm(path, { force: true }).catch(() => {})
+  return new StagedDecryption({ path, ...keys })
+}
+
+/** Staged files not linked into place (copies not chosen, or a run that stopped): never reused. */
+export async function removeStaged(items: readonly { staged?: StagedPlaintext }[]): Promise<void> {
+  for (const { staged } of items) if (staged) await rm(staged.path, { force: true })
+}
