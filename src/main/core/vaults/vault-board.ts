@@ -44,6 +44,7 @@ export class VaultBoard {
   readonly #keyFingerprint = new Map<string, string | undefined>()
   readonly #keyLost = new Map<string, LostVaultKey>()
   #emitTimer: ReturnType<typeof setTimeout> | undefined
+  #closed = false
 
   constructor(deps: VaultBoardDeps) {
     this.#deps = deps
@@ -139,7 +140,7 @@ export class VaultBoard {
   }
 
   scheduleEmit(): void {
-    if (this.#emitTimer) return
+    if (this.#emitTimer || this.#closed) return
     this.#emitTimer = setTimeout(() => {
       this.#emitTimer = undefined
       this.emitNow()
@@ -147,14 +148,21 @@ export class VaultBoard {
   }
 
   emitNow(): void {
-    this.close()
+    this.#dropTimer()
+    // The session closes its stores after the board: nothing may read them then.
+    if (this.#closed) return
     const snapshot = this.snapshot()
     this.#deps.window.emit(eventChannels.vaultsChanged, snapshot)
     this.#deps.tray(this.tray(snapshot))
   }
 
-  /** Drops a batched emit still waiting. */
+  /** For good: drops a batched emit still waiting, and emits nothing more (the session is closing). */
   close(): void {
+    this.#closed = true
+    this.#dropTimer()
+  }
+
+  #dropTimer(): void {
     if (this.#emitTimer) clearTimeout(this.#emitTimer)
     this.#emitTimer = undefined
   }
