@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DAY_MS } from '../../src/main/core/vaults/checkin-schedule'
@@ -183,7 +183,8 @@ describe('vault watcher against the local service', () => {
       const file = join(dir.path, 'vault-watch.json')
       const written = (await stat(file)).ino
       const passes = vi.spyOn(watcher, 'pollDue')
-      await vi.advanceTimersByTimeAsync(59_000)
+      // A quiet vault is read every 5 minutes (by the list, which carries every field), no sooner.
+      await vi.advanceTimersByTimeAsync(299_000)
       expect(passes).not.toHaveBeenCalled()
       await vi.advanceTimersByTimeAsync(1_000)
       await watcher.flush()
@@ -195,6 +196,26 @@ describe('vault watcher against the local service', () => {
       watcher?.stop()
       await watcher?.flush()
       vi.useRealTimers()
+      await dir.remove()
+    }
+  })
+
+  it('keeps a state seen outside a pass at once, not at the next pass minutes later', async () => {
+    // A vault the owner creates or checks in is seen through observe(); its state was written only at
+    // the next pass, which then wrote while nothing changed (bench:idle saw it), or never if the app
+    // closed first.
+    const dir = await tempDir('vault-watch-observe-')
+    try {
+      const client = new VaultApiClient({ baseUrl: svc.url, apiKey: svc.humanKey })
+      const watcher = await VaultWatcher.open({ client: async () => client, userDataDir: dir.path })
+      const vault = await client.createVault()
+      watcher.observe(await client.getVault(vault.id))
+      await watcher.flush()
+      const file = JSON.parse(await readFile(join(dir.path, 'vault-watch.json'), 'utf8'))
+      expect(file.vaults[vault.id]).toMatchObject({ state: 'active' })
+      const restarted = await VaultWatcher.open({ client: async () => client, userDataDir: dir.path })
+      expect(restarted.lastSeenState(vault.id)).toBe('active')
+    } finally {
       await dir.remove()
     }
   })
