@@ -6,7 +6,7 @@ import { useConnectionStore } from './stores/connection-store'
 import { useNoticesStore } from './stores/notices-store'
 import { useSettingsStore } from './stores/settings-store'
 import { useUploadsStore } from './stores/uploads-store'
-import { useVaultsStore } from './stores/vaults-store'
+import { refreshOnReturn, useVaultsStore } from './stores/vaults-store'
 import './styles.css'
 import { text } from './text'
 
@@ -27,6 +27,7 @@ try {
     useVaultsStore.getState().load(),
     useUploadsStore.getState().load(),
   ])
+  refreshOnReturn(document)
   root.render(
     <StrictMode>
       <App />

@@ -7,6 +7,8 @@ import { vault } from '../bridge/vault-client'
 interface VaultsState {
   snapshot: VaultsSnapshot | undefined
   refreshing: boolean
+  /** When the list was last asked for (Date.now()), by load or refresh. */
+  readAt: number
   load(): Promise<void>
   refresh(): Promise<void>
   /** A new vault; its id, to open it. */
@@ -36,13 +38,14 @@ const refreshQuietly = () =>
 export const useVaultsStore = create<VaultsState>((set) => ({
   snapshot: undefined,
   refreshing: false,
+  readAt: Number.NEGATIVE_INFINITY,
   load: async () => {
     vault().on.vaultsChanged((snapshot) => set({ snapshot }))
     const snapshot = await vault().getVaults()
-    set({ snapshot })
+    set({ snapshot, readAt: Date.now() })
   },
   refresh: async () => {
-    set({ refreshing: true })
+    set({ refreshing: true, readAt: Date.now() })
     try {
       set({ snapshot: await vault().refreshVaults() })
     } finally {
@@ -82,4 +85,21 @@ export const useVaultsStore = create<VaultsState>((set) => ({
 
 export function useVault(vaultId: string | null): VaultView | undefined {
   return useVaultsStore((s) => s.snapshot?.vaults.find((v) => v.id === vaultId))
+}
+
+/** A window shown again reads the list at most this often (guardians, claims and releases change on the service). */
+export const REFRESH_ON_RETURN_MS = 60_000
+
+/**
+ * Reads the list again when the window is shown after a while: in the tray, main reads a quiet vault
+ * only every 5 minutes (vault-watcher.ts), and the owner coming back should see what changed since.
+ */
+export function refreshOnReturn(
+  page: Pick<Document, 'visibilityState' | 'addEventListener'>,
+  now: () => number = Date.now,
+): void {
+  page.addEventListener('visibilitychange', () => {
+    if (page.visibilityState !== 'visible') return
+    if (now() - useVaultsStore.getState().readAt >= REFRESH_ON_RETURN_MS) refreshQuietly()
+  })
 }
