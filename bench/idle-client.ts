@@ -91,9 +91,12 @@ function heapSpacesMB(): Record<string, number> {
   )
 }
 
-const heapStart = heapAfterGcMB()
+// RSS and heap spaces are read before the collection below, as at the end: a full collection
+// shrinks the young generation, and a start read after it would count its regrowth as growth.
+const rssStart = rssMB()
 const spacesStart = heapSpacesMB()
-const start = { cpu: process.cpuUsage(), switches: threadSwitches(), io: io(), rssMB: rssMB() }
+const heapStart = heapAfterGcMB()
+const start = { cpu: process.cpuUsage(), switches: threadSwitches(), io: io(), rssMB: rssStart }
 timerCensus.start()
 countingRequests = true
 process.stderr.write('measuring\n')
