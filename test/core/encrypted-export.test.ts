@@ -134,8 +134,8 @@ describe('export an encrypted copy', () => {
     expect(result.blobCount).toBe(2)
     expect(result.bytes).toBe(assets.reduce((sum, a) => sum + a.sizeBytes, 0))
     expect(progress.at(-1)).toBe(result.bytes)
-    // No recovery tool given: the README says what to get and where.
-    expect(result.missing).toEqual(['recovery-tool'])
+    // No recovery page or tool given: the README says what to get and where.
+    expect(result.missing).toEqual(['recovery-page', 'recovery-tool'])
     expect(await filesUnder(folder)).toEqual(
       [
         'FORMAT.md',
@@ -147,6 +147,8 @@ describe('export an encrypted copy', () => {
     const readme = await readFile(join(folder, EXPORT_README), 'utf8')
     expect(readme).toContain('I have the encrypted files')
     expect(readme).toContain('npm run pack:recovery')
+    expect(readme).toContain('npm run build:recovery-page')
+    expect(readme).not.toContain('With only a web browser')
     // The blobs are the service's bytes, never decrypted.
     for (const asset of assets) {
       const served = Buffer.from(await collectBytes(await client.downloadAsset(vaultId, asset.id)))
@@ -215,18 +217,25 @@ describe('export an encrypted copy', () => {
     expect(new Set(names).size).toBe(4)
   })
 
-  it('finds the docs and the packed tool upward from where the app runs', async () => {
+  it('finds the docs, the recovery page and the packed tool upward from where the app runs', async () => {
     const root = join(work, 'app')
     await mkdir(join(root, 'docs'), { recursive: true })
     await mkdir(join(root, 'out/recovery-package'), { recursive: true })
+    await mkdir(join(root, 'out/recovery-page'), { recursive: true })
     await mkdir(join(root, 'out/main'), { recursive: true })
-    await writeFile(join(root, 'docs/RECOVERY.md'), '# Recovery')
+    await writeFile(
+      join(root, 'docs/RECOVERY.md'),
+      "# Recovery\nThe SHA-256 of this version's page: <!-- recovery-page-sha256 -->**see the copy beside the page**<!-- /recovery-page-sha256 -->.\n",
+    )
     await writeFile(join(root, 'docs/FORMAT.md'), '# Format')
     await writeFile(join(root, 'out/recovery-package/vault-recover-1.2.3.tgz'), 'tool')
+    await writeFile(join(root, 'out/recovery-page/vault-recovery.html'), '<!doctype html>the page')
+    const pageSha256 = createHash('sha256').update('<!doctype html>the page').digest('hex')
     expect(await findRecoveryMaterials([join(root, 'out/main')])).toEqual({
       recoveryGuide: join(root, 'docs/RECOVERY.md'),
       formatSpec: join(root, 'docs/FORMAT.md'),
       recoveryTool: join(root, 'out/recovery-package/vault-recover-1.2.3.tgz'),
+      recoveryPage: { path: join(root, 'out/recovery-page/vault-recovery.html'), sha256: pageSha256 },
     })
     const folder = join(work, 'with-tool')
     const result = await exportEncryptedCopy({
@@ -238,7 +247,19 @@ describe('export an encrypted copy', () => {
     })
     expect(result.missing).toEqual([])
     expect(await readFile(join(folder, 'vault-recover-1.2.3.tgz'), 'utf8')).toBe('tool')
-    expect(await readFile(join(folder, EXPORT_README), 'utf8')).toContain('npx ./vault-recover-1.2.3.tgz')
+    const readme = await readFile(join(folder, EXPORT_README), 'utf8')
+    expect(readme).toContain('npx ./vault-recover-1.2.3.tgz')
+    // An heir with only a browser: the page beside the files, and the value to check it against.
+    expect(await readFile(join(folder, 'vault-recovery.html'), 'utf8')).toBe('<!doctype html>the page')
+    expect(await readFile(join(folder, 'vault-recovery.html.sha256'), 'utf8')).toBe(
+      `${pageSha256}  vault-recovery.html\n`,
+    )
+    expect(readme).toContain('With only a web browser')
+    expect(readme).toContain(pageSha256)
+    // The guide in the folder names the page's SHA-256, as the tool's packed copy does.
+    const guide = await readFile(join(folder, 'RECOVERY.md'), 'utf8')
+    expect(guide).toContain(`page: \`${pageSha256}\`.`)
+    expect(guide).not.toContain('recovery-page-sha256')
   })
 
   it('streams: a 512 MiB blob goes to the disk with memory flat', async () => {

@@ -66,6 +66,7 @@ export function EncryptedExportPanel({ vaultId }: { vaultId: string }) {
       {report && (
         <div className="notice notice-info" role="status" data-testid="encrypted-export-done">
           <p>{t.done(report.blobCount, report.bytes, report.folder)}</p>
+          {report.missing.includes('recovery-page') && <p>{t.missingPage}</p>}
           {report.missing.includes('recovery-tool') && <p>{t.missingTool}</p>}
           {(report.missing.includes('recovery-guide') || report.missing.includes('format-spec')) && (
             <p>{t.missingDocs}</p>

@@ -827,7 +827,7 @@ export const english = (f: LocaleFormat) => ({
   encryptedExport: {
     title: 'Encrypted copy for the heirs',
     intro:
-      "Copies this vault's encrypted files, exactly as the service holds them, into a folder you choose (a USB stick for a drawer), with the recovery guide, the format description and the recovery tool. Nothing is decrypted: the copy opens only with enough of the guardians' kits or your owner kit, so keep it apart from them.",
+      "Copies this vault's encrypted files, exactly as the service holds them, into a folder you choose (a USB stick for a drawer), with the recovery guide, the format description, the recovery page (for heirs with only a web browser) and the recovery tool. Nothing is decrypted: the copy opens only with enough of the guardians' kits or your owner kit, so keep it apart from them.",
     folderLabel: 'Folder for the copy (new or empty)',
     folderHelp:
       'The full path of a new or empty folder on the computer running Vault Desktop, for example /media/you/USB/family-vault. A folder that already holds files is refused, never mixed with.',
@@ -839,6 +839,8 @@ export const english = (f: LocaleFormat) => ({
     progressLabel: 'Export progress',
     done: (files: number, bytes: number, folder: string) =>
       `Exported ${f.count(files, { one: 'encrypted file', other: 'encrypted files' })} (${f.bytes(bytes)}) into ${folder}. On the Recovery screen, "I have the encrypted files" with this folder's path recovers them, as does the recovery tool.`,
+    missingPage:
+      'The recovery page (for recovering with only a web browser) was not available to this app, so it is not in the folder: README-FOR-HEIRS.txt there says where to get it.',
     missingTool:
       'The recovery tool was not available to this app, so it is not in the folder: README-FOR-HEIRS.txt there says where to get it (or run npm run pack:recovery in the project and export again).',
     missingDocs:

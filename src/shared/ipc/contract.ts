@@ -472,12 +472,15 @@ export const eventChannels = {
   openVault: event<{ vaultId: string }>('app:open-vault'),
 } as const
 
+/** What an encrypted copy carries for the heirs beside the files: RECOVERY.md, FORMAT.md, the recovery page, the tool. */
+export type ExportMaterial = 'recovery-guide' | 'format-spec' | 'recovery-page' | 'recovery-tool'
+
 /** An encrypted copy written: where, how much, and which of the heirs' files could not be included. */
 export interface EncryptedExportReport {
   folder: string
   blobCount: number
   bytes: number
-  missing: ('recovery-guide' | 'format-spec' | 'recovery-tool')[]
+  missing: ExportMaterial[]
 }
 
 export interface EncryptedExportProgress {

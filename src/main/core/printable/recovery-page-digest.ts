@@ -10,32 +10,37 @@ import { fileURLToPath } from 'node:url'
 /** The page's file name, as the heir's copies carry it. */
 export const RECOVERY_PAGE_FILE = 'vault-recovery.html'
 
-const SHA256_HEX = /\b([0-9a-f]{64})\b/i
-
-/** Where the app runs from (out/main, out/cli, src in development) and a packaged app's resources. */
-function startFolders(): string[] {
+/**
+ * Where to look for what the app ships beside its code: where it runs from (out/main, out/cli, src in
+ * development) and a packaged app's resources.
+ */
+export function shippedFileRoots(): string[] {
   const resources = (process as { resourcesPath?: string }).resourcesPath
   return [dirname(fileURLToPath(import.meta.url)), ...(resources ? [resources] : [])]
 }
 
+/** The shipped page: its file and SHA-256 (lowercase hex). */
+export interface ShippedRecoveryPage {
+  path: string
+  sha256: string
+}
+
 /**
- * The shipped page's SHA-256 (lowercase hex): the build's .sha256 file, else computed from the page;
- * undefined when this build has no page. Looked for upward from each start folder, in
- * out/recovery-page/ and recovery-page/.
+ * The page this build ships, looked for upward from each start folder in out/recovery-page/ and
+ * recovery-page/ (a packaged app's resources). Its SHA-256 is computed from the page itself, never
+ * taken from the .sha256 file beside it: a stale record would put on the kits a value the page the
+ * heir holds does not match. Undefined when this build has no page.
  */
-export async function shippedRecoveryPageSha256(
-  starts: readonly string[] = startFolders(),
-): Promise<string | undefined> {
+export async function findShippedRecoveryPage(
+  starts: readonly string[] = shippedFileRoots(),
+): Promise<ShippedRecoveryPage | undefined> {
   for (const start of starts) {
     let dir = start
     for (let up = 0; up < 6; up++) {
       for (const folder of [join(dir, 'out/recovery-page'), join(dir, 'recovery-page')]) {
-        const page = join(folder, RECOVERY_PAGE_FILE)
-        const recorded = await readFile(`${page}.sha256`, 'utf8').catch(() => undefined)
-        const hex = recorded && SHA256_HEX.exec(recorded)?.[1]
-        if (hex) return hex.toLowerCase()
-        const html = await readFile(page).catch(() => undefined)
-        if (html) return createHash('sha256').update(html).digest('hex')
+        const path = join(folder, RECOVERY_PAGE_FILE)
+        const html = await readFile(path).catch(() => undefined)
+        if (html) return { path, sha256: createHash('sha256').update(html).digest('hex') }
       }
       const parent = dirname(dir)
       if (parent === dir) break
@@ -43,4 +48,19 @@ export async function shippedRecoveryPageSha256(
     }
   }
   return undefined
+}
+
+/** The shipped page's SHA-256 (lowercase hex), undefined when this build has no page. */
+export async function shippedRecoveryPageSha256(
+  starts: readonly string[] = shippedFileRoots(),
+): Promise<string | undefined> {
+  return (await findShippedRecoveryPage(starts))?.sha256
+}
+
+/** The marks in docs/RECOVERY.md where a copy beside a page names that page's SHA-256 (pack:recovery fills them too). */
+const PAGE_SHA256_MARKS = /<!-- recovery-page-sha256 -->[\s\S]*?<!-- \/recovery-page-sha256 -->/
+
+/** The recovery guide with the page's SHA-256 written in; unchanged when the guide has no marks. */
+export function guideNamingPage(guide: string, sha256: string): string {
+  return guide.replace(PAGE_SHA256_MARKS, `\`${sha256}\``)
 }

@@ -1,10 +1,11 @@
 // "Export an encrypted copy": the vault's blobs as .vault files, as the service holds them, into a folder
-// the owner chooses (a USB stick for the heirs' drawer), with the recovery guide, the format and the
-// packed recovery tool beside them. Nothing is decrypted and no key is needed: each blob is streamed to
+// the owner chooses (a USB stick for the heirs' drawer), with the recovery guide, the format, the
+// recovery page (for an heir with only a browser) and the packed recovery tool beside them. Nothing is decrypted and no key is needed: each blob is streamed to
 // a temp file, checked against the listing's size and the format's length rule, then renamed. The
 // heirs' Recovery screen ("I have the encrypted files") and the command-line tool read the folder as it
 // is: they search it for .vault files and ignore everything else.
-import { copyFile, lstat, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { copyFile, lstat, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -18,7 +19,14 @@ import {
 import { portableKey, windowsSafeSegment } from '../../../recovery/portable-names'
 import type { Asset } from '../../../shared/api'
 import { AppError } from '../../../shared/app-error'
+import type { ExportMaterial } from '../../../shared/ipc/contract'
 import { ENCRYPTED_FILE_SUFFIX, plaintextLength } from '../../../vault-format'
+import {
+  findShippedRecoveryPage,
+  guideNamingPage,
+  RECOVERY_PAGE_FILE,
+  type ShippedRecoveryPage,
+} from '../printable/recovery-page-digest'
 
 /** The sub-folder holding the .vault files. */
 export const EXPORT_BLOBS_FOLDER = 'encrypted-files'
@@ -37,6 +45,8 @@ export interface RecoveryMaterials {
   formatSpec?: string
   /** The packed tool, vault-recover-<version>.tgz (`npm run pack:recovery`). */
   recoveryTool?: string
+  /** The recovery page (`npm run build:recovery-page`), the one whose SHA-256 the guardians' kits print. */
+  recoveryPage?: ShippedRecoveryPage
 }
 
 export interface EncryptedExportProgress {
@@ -50,8 +60,8 @@ export interface EncryptedExportResult {
   folder: string
   blobCount: number
   bytes: number
-  /** Which of RECOVERY.md, FORMAT.md and the recovery tool could not be included (the README says where to get them). */
-  missing: ('recovery-guide' | 'format-spec' | 'recovery-tool')[]
+  /** Which of RECOVERY.md, FORMAT.md, the recovery page and the tool could not be included (the README says where to get them). */
+  missing: ExportMaterial[]
 }
 
 export interface EncryptedExportOptions {
@@ -161,8 +171,16 @@ function tooLong(asset: Asset): AppError {
   })
 }
 
-/** Copies one shipped file in through a temp name; false when it is not on this computer. */
-async function copyMaterial(from: string | undefined, folder: string, name: string): Promise<boolean> {
+/**
+ * Copies one shipped file in through a temp name (through `edit`, for a text, when given); false when
+ * it is not on this computer.
+ */
+async function copyMaterial(
+  from: string | undefined,
+  folder: string,
+  name: string,
+  edit?: (text: string) => string,
+): Promise<boolean> {
   if (
     !from ||
     !(await stat(from)
@@ -171,17 +189,44 @@ async function copyMaterial(from: string | undefined, folder: string, name: stri
   )
     return false
   const temp = join(folder, localTempName())
-  await copyFile(from, temp)
+  if (edit) await writeFile(temp, edit(await readFile(from, 'utf8')), { flag: 'wx', mode: 0o644 })
+  else await copyFile(from, temp)
   await rename(temp, join(folder, name))
   return true
+}
+
+/**
+ * The recovery page and its .sha256 (sha256sum's format), copied in; its SHA-256 is the copied bytes',
+ * so the README never names a value the page beside it does not have. Undefined without a page.
+ */
+async function copyPage(
+  page: ShippedRecoveryPage | undefined,
+  folder: string,
+): Promise<ShippedRecoveryPage | undefined> {
+  if (!page) return undefined
+  const html = await readFile(page.path).catch(() => undefined)
+  if (!html) return undefined
+  const copied = {
+    path: join(folder, RECOVERY_PAGE_FILE),
+    sha256: createHash('sha256').update(html).digest('hex'),
+  }
+  for (const [name, bytes] of [
+    [RECOVERY_PAGE_FILE, html],
+    [`${RECOVERY_PAGE_FILE}.sha256`, `${copied.sha256}  ${RECOVERY_PAGE_FILE}\n`],
+  ] as const) {
+    const temp = join(folder, localTempName())
+    await writeFile(temp, bytes, { flag: 'wx', mode: 0o644 })
+    await rename(temp, join(folder, name))
+  }
+  return copied
 }
 
 function readme(
   opts: EncryptedExportOptions,
   result: Omit<EncryptedExportResult, 'folder'>,
-  tool?: string,
+  shipped: { tool: string | undefined; pageSha256: string | undefined },
 ): string {
-  const toolName = tool ?? 'vault-recover-<version>.tgz'
+  const toolName = shipped.tool ?? 'vault-recover-<version>.tgz'
   const lines = [
     `Encrypted copy of the vault "${opts.vaultName}" (${opts.vaultId})`,
     `Made by Vault Desktop on ${(opts.now?.() ?? new Date()).toISOString()}: ${result.blobCount} encrypted file(s), ${result.bytes} bytes, in the folder ${EXPORT_BLOBS_FOLDER}.`,
@@ -201,6 +246,16 @@ function readme(
     `       --out ./recovered ./${EXPORT_BLOBS_FOLDER}`,
     `   Run "npx ./${toolName} --help" for every option (QR photos, the owner kit).`,
     '',
+    ...(shipped.pageSha256
+      ? [
+          `3. With only a web browser (nothing to install): open ${RECOVERY_PAGE_FILE} from this folder in`,
+          '   Chrome, Edge, Firefox or Safari and follow it. First check that it is the genuine page: its',
+          `   SHA-256 is ${shipped.pageSha256}`,
+          "   the value printed on the guardians' kits (kits printed by another version of the app show that",
+          `   version's value). ${RECOVERY_PAGE_FILE}.sha256 holds it for "sha256sum -c".`,
+          '',
+        ]
+      : []),
     'RECOVERY.md explains recovery step by step; FORMAT.md describes the encryption exactly, so that the',
     'files can be opened even if every program named here is gone.',
   ]
@@ -211,6 +266,12 @@ function readme(
       '  Get it from the Vault Desktop project (https://github.com/vault-desktop/vault-desktop: its release',
       '  downloads, or build it from the source with "npm ci && npm run pack:recovery", which writes',
       '  out/recovery-package/vault-recover-<version>.tgz) and put it in this folder.',
+    )
+  if (result.missing.includes('recovery-page'))
+    missing.push(
+      `- The recovery page (${RECOVERY_PAGE_FILE}), for recovering with only a web browser, was not available`,
+      '  to the app that made this copy. The recovery tool above carries it; a Vault Service shows it at',
+      '  /recover; or build it from the Vault Desktop project with "npm ci && npm run build:recovery-page".',
     )
   if (result.missing.includes('recovery-guide') || result.missing.includes('format-spec'))
     missing.push(
@@ -242,7 +303,11 @@ export async function exportEncryptedCopy(opts: EncryptedExportOptions): Promise
       })
     }
     const missing: EncryptedExportResult['missing'] = []
-    if (!(await copyMaterial(opts.materials.recoveryGuide, folder, 'RECOVERY.md')))
+    const page = await copyPage(opts.materials.recoveryPage, folder)
+    if (!page) missing.push('recovery-page')
+    // The guide beside the page names that page's SHA-256, as the tool's packed copy does.
+    const guide = (text: string) => (page ? guideNamingPage(text, page.sha256) : text)
+    if (!(await copyMaterial(opts.materials.recoveryGuide, folder, 'RECOVERY.md', guide)))
       missing.push('recovery-guide')
     if (!(await copyMaterial(opts.materials.formatSpec, folder, 'FORMAT.md'))) missing.push('format-spec')
     const toolName = opts.materials.recoveryTool ? basename(opts.materials.recoveryTool) : undefined
@@ -251,7 +316,8 @@ export async function exportEncryptedCopy(opts: EncryptedExportOptions): Promise
     if (!hasTool) missing.push('recovery-tool')
     const result = { blobCount: assets.length, bytes: totalBytes, missing }
     const temp = join(folder, localTempName())
-    await writeFile(temp, readme(opts, result, hasTool ? toolName : undefined), { flag: 'wx', mode: 0o644 })
+    const text = readme(opts, result, { tool: hasTool ? toolName : undefined, pageSha256: page?.sha256 })
+    await writeFile(temp, text, { flag: 'wx', mode: 0o644 })
     await rename(temp, join(folder, EXPORT_README))
     return { folder, ...result }
   } catch (error) {
@@ -265,9 +331,10 @@ export async function exportEncryptedCopy(opts: EncryptedExportOptions): Promise
 }
 
 /**
- * Where this app finds what it ships beside the blobs: RECOVERY.md and FORMAT.md in a docs folder and
- * the packed tool (out/recovery-package, or the app's resources), looked for upward from each start
- * folder (the built app's own folder, a packaged app's resources). Whatever is not found is left out
+ * Where this app finds what it ships beside the blobs: RECOVERY.md and FORMAT.md in a docs folder, the
+ * recovery page (recovery-page-digest.ts) and the packed tool (out/recovery-package, or recovery-package
+ * in the app's resources: electron-builder.yml), looked for upward from each start folder (the built
+ * app's own folder, a packaged app's resources). Whatever is not found is left out
  * and the README says where to get it.
  */
 export async function findRecoveryMaterials(startDirs: readonly string[]): Promise<RecoveryMaterials> {
@@ -291,11 +358,16 @@ export async function findRecoveryMaterials(startDirs: readonly string[]): Promi
         found.recoveryGuide = join(dir, 'docs/RECOVERY.md')
       if (!found.formatSpec && (await isFile(join(dir, 'docs/FORMAT.md'))))
         found.formatSpec = join(dir, 'docs/FORMAT.md')
-      found.recoveryTool ??= (await toolIn(join(dir, 'out/recovery-package'))) ?? (await toolIn(dir))
+      found.recoveryTool ??=
+        (await toolIn(join(dir, 'out/recovery-package'))) ??
+        (await toolIn(join(dir, 'recovery-package'))) ??
+        (await toolIn(dir))
       const parent = dirname(dir)
       if (parent === dir) break
       dir = parent
     }
   }
+  const page = await findShippedRecoveryPage(startDirs)
+  if (page) found.recoveryPage = page
   return found
 }
