@@ -40,12 +40,16 @@ function run(command, commandArgs, options = {}) {
   return spawnSync(command, commandArgs, { cwd: root, shell: process.platform === 'win32', ...options })
 }
 
-// 1. The app itself.
-if (run('npm', ['run', 'build'], { stdio: 'inherit' }).status !== 0) {
-  console.error(
-    '\nnpm run build failed (its output is above), so nothing was packaged. Fix that, then run npm run dist again.',
-  )
-  process.exit(1)
+// 1. The app itself, and what it ships for the heirs (electron-builder.yml extraResources): the recovery
+// page, whose SHA-256 the guardians' kits print, and the packed recovery tool an export carries.
+// pack:recovery builds the page too.
+for (const script of ['build', 'pack:recovery']) {
+  if (run('npm', ['run', script], { stdio: 'inherit' }).status !== 0) {
+    console.error(
+      `\nnpm run ${script} failed (its output is above), so nothing was packaged. Fix that, then run npm run dist again.`,
+    )
+    process.exit(1)
+  }
 }
 
 const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8'))

@@ -1,8 +1,20 @@
 // Checks electron-builder.yml against electron-builder's own schema and against the files it points
 // at, so a typo in a fuse name or a missing/mis-sized icon fails here rather than in a release build.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
@@ -294,5 +306,78 @@ describe('icons referenced by the packaging config', () => {
       PNG.sync.read(readFileSync(join(root, 'resources/tray', `${state}-16.png`))).data.toString('hex'),
     )
     expect(new Set(pixels).size).toBe(TRAY_STATES.length)
+  })
+})
+
+// electron-builder's extraResources, applied the way it does: a file `from` is copied to `to`; a folder's
+// files that match a `filter` glob go into `to`. Run on a made-up build, so it needs no packaging.
+function placeExtraResources(project: string, resources: string): void {
+  for (const entry of config.extraResources as { from: string; to: string; filter?: string[] }[]) {
+    const from = join(project, entry.from)
+    if (!existsSync(from)) continue
+    const to = join(resources, entry.to)
+    if (statSync(from).isFile()) {
+      mkdirSync(dirname(to), { recursive: true })
+      copyFileSync(from, to)
+      continue
+    }
+    const globs = (entry.filter ?? ['*']).map(
+      (glob) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`),
+    )
+    mkdirSync(to, { recursive: true })
+    for (const name of readdirSync(from))
+      if (statSync(join(from, name)).isFile() && globs.some((glob) => glob.test(name)))
+        copyFileSync(join(from, name), join(to, name))
+  }
+}
+
+describe('what the installed app ships for the heirs', () => {
+  it('puts the guide, the format, the recovery page and the packed tool where the app looks for them', async () => {
+    // A build as `npm run dist` leaves it (npm run build, then pack:recovery), beside files it must not ship.
+    const work = mkdtempSync(join(tmpdir(), 'vault-resources-'))
+    try {
+      const project = join(work, 'project')
+      for (const doc of ['docs/RECOVERY.md', 'docs/FORMAT.md']) {
+        mkdirSync(dirname(join(project, doc)), { recursive: true })
+        copyFileSync(join(root, doc), join(project, doc))
+      }
+      const page = join(project, 'out/recovery-page')
+      mkdirSync(page, { recursive: true })
+      writeFileSync(join(page, 'vault-recovery.html'), '<!doctype html>the page')
+      writeFileSync(join(page, 'vault-recovery.html.sha256'), 'recorded  vault-recovery.html\n')
+      const tool = join(project, 'out/recovery-package')
+      mkdirSync(join(tool, 'stage'), { recursive: true })
+      writeFileSync(join(tool, 'vault-recover-0.1.0.tgz'), 'the tool')
+      writeFileSync(join(tool, 'stage/package.json'), '{}')
+      const resources = join(work, 'resources')
+      placeExtraResources(project, resources)
+
+      // The kits' SHA-256 and the export's materials, found from the resources alone (an app.asar keeps
+      // neither: `files` leaves them out, so nothing is shipped twice).
+      const { findRecoveryMaterials } = await import('../../src/main/core/vaults/encrypted-export')
+      const { shippedRecoveryPageSha256 } = await import('../../src/main/core/printable/recovery-page-digest')
+      const pageSha256 = createHash('sha256').update('<!doctype html>the page').digest('hex')
+      expect(await shippedRecoveryPageSha256([resources])).toBe(pageSha256)
+      expect(await findRecoveryMaterials([resources])).toEqual({
+        recoveryGuide: join(resources, 'docs/RECOVERY.md'),
+        formatSpec: join(resources, 'docs/FORMAT.md'),
+        recoveryTool: join(resources, 'recovery-package/vault-recover-0.1.0.tgz'),
+        recoveryPage: { path: join(resources, 'recovery-page/vault-recovery.html'), sha256: pageSha256 },
+      })
+      expect(existsSync(join(resources, 'recovery-package/stage'))).toBe(false)
+      expect(config.files).toEqual(
+        expect.arrayContaining(['!out/recovery-page/**', '!out/recovery-package/**']),
+      )
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+  })
+
+  it('is built by npm run dist before packaging: the app, then the page and the tool', () => {
+    // scripts/dist.mjs runs these npm scripts in order before electron-builder; without pack:recovery an
+    // installer would carry no page (kits without its SHA-256) and exports no tool.
+    const dist = readFileSync(join(root, 'scripts/dist.mjs'), 'utf8')
+    expect(dist).toMatch(/for \(const script of \['build', 'pack:recovery'\]\)/)
+    expect(packageJson.scripts['pack:recovery']).toBe('node scripts/pack-recovery.mjs')
   })
 })
