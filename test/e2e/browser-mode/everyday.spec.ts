@@ -429,10 +429,14 @@ test.describe('the owner everyday journey', () => {
     await shot(page, 'overview-releasing')
     await page.getByRole('tab', { name: 'Release settings' }).click()
 
-    // The period ends (the service's clock moved past it): heirs are given access.
+    // The period ends (the service's clock moved past it): heirs are given access. The app reads a
+    // releasing vault once a minute on its own; the owner looking now refreshes.
     await admin(vault.app, 'tick', '--now', new Date(started + 30 * DAY_MS + 60 * 60_000).toISOString())
+    await nav(page).getByRole('button', { name: 'Vaults' }).click()
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await openVault(page, 'Release settings')
     const released = page.getByTestId('released-banner')
-    await expect(released).toBeVisible({ timeout: 30_000 })
+    await expect(released).toBeVisible({ timeout: 10_000 })
     await expect(status.getByRole('heading', { name: 'Released to your heirs' })).toBeVisible()
     await expect(status.getByTestId('release-access')).toHaveText(
       `Your heirs were given access on ${day.format(started + 30 * DAY_MS + 60 * 60_000)}.`,
