@@ -1,9 +1,10 @@
 // "Export an encrypted copy": the vault's blobs as .vault files, as the service holds them, into a folder
 // the owner chooses (a USB stick for the heirs' drawer), with the recovery guide, the format, the
-// recovery page (for an heir with only a browser) and the packed recovery tool beside them. Nothing is decrypted and no key is needed: each blob is streamed to
-// a temp file, checked against the listing's size and the format's length rule, then renamed. The
-// heirs' Recovery screen ("I have the encrypted files") and the command-line tool read the folder as it
-// is: they search it for .vault files and ignore everything else.
+// recovery page (for an heir with only a browser) and the packed recovery tool beside them. Nothing is
+// decrypted and no key is needed: each blob is streamed to a temp file, checked against the listing's
+// size and the format's length rule, then renamed. The heirs' Recovery screen ("I have the encrypted
+// files"), the command-line tool and the page read the folder as it is: they search it for .vault files
+// and ignore everything else.
 import { createHash } from 'node:crypto'
 import { copyFile, lstat, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -250,9 +251,11 @@ function readme(
       ? [
           `3. With only a web browser (nothing to install): open ${RECOVERY_PAGE_FILE} from this folder in`,
           '   Chrome, Edge, Firefox or Safari and follow it. First check that it is the genuine page: its',
-          `   SHA-256 is ${shipped.pageSha256}`,
-          "   the value printed on the guardians' kits (kits printed by another version of the app show that",
-          `   version's value). ${RECOVERY_PAGE_FILE}.sha256 holds it for "sha256sum -c".`,
+          '   SHA-256 must be, all 64 characters alike,',
+          `     ${shipped.pageSha256}`,
+          "   the value the guardians' kits print (kits printed by another version of the app show that",
+          `   version's value). ${RECOVERY_PAGE_FILE}.sha256 holds it for "sha256sum -c"; RECOVERY.md says`,
+          '   how to compute it on each system.',
           '',
         ]
       : []),
@@ -270,8 +273,8 @@ function readme(
   if (result.missing.includes('recovery-page'))
     missing.push(
       `- The recovery page (${RECOVERY_PAGE_FILE}), for recovering with only a web browser, was not available`,
-      '  to the app that made this copy. The recovery tool above carries it; a Vault Service shows it at',
-      '  /recover; or build it from the Vault Desktop project with "npm ci && npm run build:recovery-page".',
+      "  to the app that made this copy. The recovery tool's package carries it; a Vault Service shows it",
+      '  at /recover; or build it from the Vault Desktop project with "npm ci && npm run build:recovery-page".',
     )
   if (result.missing.includes('recovery-guide') || result.missing.includes('format-spec'))
     missing.push(
