@@ -483,15 +483,14 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       report.stopped = { code: error.code, message: error.message }
       return report
     }
-    const { outcome } = downloaded
-    if (outcome !== 'done') {
+    if (downloaded.outcome !== 'done') {
       report.results.push({
         input: `arweave:${blob.txId}`,
         output: '',
         status: 'failed',
         reason: 'unreadable',
         message:
-          outcome === 'too-long'
+          downloaded.outcome === 'too-long'
             ? TEXT.gatewayTooLong(url.origin, blob.txId, blob.size)
             : TEXT.gatewayMismatch(blob.txId),
       })
@@ -500,7 +499,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     inputs.push({
       path,
       blob,
-      ...(downloaded.outcome === 'done' && downloaded.staged ? { staged: downloaded.staged } : {}),
+      ...(downloaded.staged ? { staged: downloaded.staged } : {}),
     })
   }
 
