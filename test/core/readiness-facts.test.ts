@@ -55,6 +55,17 @@ describe('readiness facts while the app idles', () => {
     expect(f.counts().reads).toBe(3)
   })
 
+  it('polling leaves them for an hour: half an hour later it reads nothing', async () => {
+    const f = facts()
+    await f.readiness.refresh('v1', false)
+    f.at(30 * 60_000)
+    await f.readiness.refresh('v1', false)
+    expect(f.counts().reads).toBe(1)
+    f.at(60 * 60_000)
+    await f.readiness.refresh('v1', false)
+    expect(f.counts().reads).toBe(2)
+  })
+
   it('tells the window only when a read found something new', async () => {
     const f = facts()
     await f.readiness.refresh('v1')

@@ -1,7 +1,7 @@
 // What readiness needs beyond the vault itself: the active service as readiness sees it (trial or
 // not, mail, extensions, where credits come from) and, per vault, the guardians' answers, the
-// practice run and the kits made on this device. Polling reads a vault's facts at most every 5
-// minutes; an action reads them again at once.
+// practice run and the kits made on this device. Polling reads a vault's facts at most every hour;
+// an action, or the window shown, reads them again at once.
 import { isMissingExtension, type VaultApiClient } from '../../../service-client'
 import { isPubliclyReachable } from '../../../service-client/service-address'
 import type { Rehearsal, ServiceInfo } from '../../../shared/api'
@@ -45,12 +45,13 @@ function creditsPage(info: ServiceInfo | null): string | null {
 }
 
 /**
- * Facts are read again at most this often from polling (actions refresh them at once). They change
- * when a guardian answers an e-mail or a practice moves on: news worth minutes, not a minute-by-minute
- * cost. At 20 s, every vault poll read them again: 600 of the 900 requests an hour of an idle app with
- * 5 vaults, and most of the service's idle CPU (bench:idle).
+ * Facts are read again at most this often from polling. They change when a guardian answers an
+ * e-mail, checks a kit or a practice moves on: news for the tray's "steps left", worth an hour's wait.
+ * Whatever the owner does reads them at once, and so does the window when it is shown or refreshed.
+ * At 5 minutes they were 60 of the 84 requests an hour of an idle app with 5 vaults, and each pass
+ * left ~1 MB of garbage that an idle process collects only at a rare full collection (bench:idle).
  */
-export const FACTS_MAX_AGE_MS = 5 * 60_000
+export const FACTS_MAX_AGE_MS = 60 * 60_000
 
 export class ReadinessFacts {
   readonly #deps: ReadinessFactsDeps
