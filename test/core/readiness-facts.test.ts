@@ -77,4 +77,18 @@ describe('readiness facts while the app idles', () => {
     expect(f.counts().changes).toBe(2)
     expect(f.readiness.of('v1')?.guardians).toMatchObject({ accepted: 1, pending: 2 })
   })
+
+  it('a guardian list the window read updates them without a request, and tells only of news', async () => {
+    const f = facts()
+    const list = (accepted: number) =>
+      Array.from({ length: 3 }, (_, i) => ({ name: `G${i}`, status: i < accepted ? 'accepted' : 'pending' }))
+    f.readiness.noteGuardians('v1', list(1) as never)
+    expect(f.readiness.of('v1')).toBeUndefined()
+    await f.readiness.refresh('v1')
+    f.readiness.noteGuardians('v1', list(0) as never)
+    expect(f.counts()).toMatchObject({ reads: 1, changes: 1 })
+    f.readiness.noteGuardians('v1', list(2) as never)
+    expect(f.counts()).toMatchObject({ reads: 1, changes: 2 })
+    expect(f.readiness.of('v1')?.guardians).toEqual({ accepted: 2, pending: 1, declined: 0 })
+  })
 })

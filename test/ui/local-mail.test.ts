@@ -12,6 +12,7 @@ import { type RunningService, startService } from '../../src/service'
 import { invokeChannels } from '../../src/shared/ipc/contract'
 import type { IpcResponse } from '../../src/shared/ipc/contract-kit'
 import type { LocalMailbox } from '../../src/shared/ipc/local-mail'
+import type { VaultsSnapshot } from '../../src/shared/ipc/vault-types'
 
 let backend: VaultApp
 let remote: RunningService
@@ -82,6 +83,12 @@ describe('mail from the local trial', () => {
       vaultId,
     })
     expect(guardians.items.find((g) => g.email === 'ann@example.com')?.status).toBe('accepted')
+    // Readiness agrees with the list just read, without waiting for polling (hourly) or a refresh.
+    const snapshot = await ok<VaultsSnapshot>('getVaults')
+    const item = snapshot.vaults
+      .find((v) => v.id === vaultId)
+      ?.readiness.items.find((i) => i.id === 'guardians')
+    expect(item?.detail).toBe('1 of the 2 needed have accepted; 1 not answered yet.')
   })
 
   it('a service elsewhere: refused with "only the service on this computer", nothing read', async () => {

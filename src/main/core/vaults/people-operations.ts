@@ -26,7 +26,7 @@ export interface PeopleDeps {
   vaults: VaultOperations
   records: DeviceRecords
   kits: Pick<GuardianKits, 'regenerate' | 'setHandedOver'>
-  facts: Pick<ReadinessFacts, 'refresh'>
+  facts: Pick<ReadinessFacts, 'refresh' | 'noteGuardians'>
   vaultKeys: Pick<VaultKeyStore, 'replaceLost' | 'importOwnerKit' | 'exportOwnerKit'>
   vaultKey(vaultId: string): Promise<Uint8Array | null>
   registerKitChecks(vaultId: string, key?: Uint8Array): Promise<void>
@@ -109,6 +109,7 @@ export function peopleOperations(s: PeopleDeps) {
   return {
     async listGuardians(vaultId: string) {
       const list = await guardiansOf(vaultId)
+      if (list.fromService) s.facts.noteGuardians(vaultId, list.items)
       void s.facts.refresh(vaultId, false)
       // Kits made while the service could not be reached: their check codes go now.
       void s.registerKitChecks(vaultId)

@@ -4,7 +4,7 @@
 // an action, or the window shown, reads them again at once.
 import { isMissingExtension, type VaultApiClient } from '../../../service-client'
 import { isPubliclyReachable } from '../../../service-client/service-address'
-import type { Rehearsal, ServiceInfo } from '../../../shared/api'
+import type { Guardian, Rehearsal, ServiceInfo } from '../../../shared/api'
 import type { ServiceSummary } from '../../../shared/ipc/vault-types'
 import type { ConnectionSummary } from '../connections'
 import type { GuardianKits } from './guardian-kits'
@@ -142,20 +142,12 @@ export class ReadinessFacts {
     const client = this.#deps.client()
     const listed = client.then((c) => c.listGuardians(vaultId))
     const guardians = listed.then(
-      (list) => ({
-        accepted: list.filter((g) => g.status === 'accepted').length,
-        pending: list.filter((g) => g.status === 'pending').length,
-        declined: list.filter((g) => g.status === 'declined').length,
-      }),
-      (error: unknown) => (isMissingExtension(error) ? null : (previous?.guardians ?? null)),
+      (list) => this.#fromGuardians(list),
+      (error: unknown) =>
+        isMissingExtension(error)
+          ? { guardians: null, kitChecks: null }
+          : { guardians: previous?.guardians ?? null, kitChecks: previous?.kitChecks ?? null },
     )
-    // Each guardian's kit check, only from a service that offers them (the field is absent elsewhere).
-    const kitChecks: Promise<VaultFacts['kitChecks']> = this.#service?.extensions.includes('kit-check')
-      ? listed.then(
-          (list) => list.map((g) => ({ name: g.name, kitCheck: g.kitCheck ?? null })),
-          () => previous?.kitChecks ?? null,
-        )
-      : Promise.resolve(null)
     const rehearsal: Promise<VaultFacts['rehearsal']> = this.#service?.extensions.includes('rehearsal')
       ? client.then((c) => c.getRehearsal(vaultId)).catch(() => previous?.rehearsal ?? null)
       : Promise.resolve('unsupported')
@@ -165,8 +157,7 @@ export class ReadinessFacts {
       splitCreatedAt: list[0]?.createdAt ?? null,
     }))
     const facts: VaultFacts = {
-      guardians: await guardians,
-      kitChecks: await kitChecks,
+      ...(await guardians),
       rehearsal: await rehearsal,
       kits: await kits,
       at: this.#deps.now(),
@@ -175,6 +166,30 @@ export class ReadinessFacts {
     // The window and tray are told only of news: a read that found the same facts costs them nothing.
     if (!previous || JSON.stringify({ ...previous, at: 0 }) !== JSON.stringify({ ...facts, at: 0 }))
       this.#deps.factsChanged()
+  }
+
+  /** A guardian list the window just read from the service: readiness agrees with it at once. */
+  noteGuardians(vaultId: string, list: readonly Guardian[]): void {
+    const facts = this.#facts.get(vaultId)
+    if (!facts) return
+    const next = { ...facts, ...this.#fromGuardians(list) }
+    if (JSON.stringify(next) === JSON.stringify(facts)) return
+    this.#facts.set(vaultId, next)
+    this.#deps.factsChanged()
+  }
+
+  /** Guardians' answers, and each one's kit check from a service that offers them (absent elsewhere). */
+  #fromGuardians(list: readonly Guardian[]): Pick<VaultFacts, 'guardians' | 'kitChecks'> {
+    return {
+      guardians: {
+        accepted: list.filter((g) => g.status === 'accepted').length,
+        pending: list.filter((g) => g.status === 'pending').length,
+        declined: list.filter((g) => g.status === 'declined').length,
+      },
+      kitChecks: this.#service?.extensions.includes('kit-check')
+        ? list.map((g) => ({ name: g.name, kitCheck: g.kitCheck ?? null }))
+        : null,
+    }
   }
 
   /** Remembers a rehearsal the owner just read or changed, so readiness shows it at once. */
