@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { trayMenuItems } from '../../src/main/electron/tray-menu'
+import { TrayShown, trayMenuItems } from '../../src/main/electron/tray-menu'
 
 describe('tray menu', () => {
   it('leads with the state, lists releasing vaults first, then offers to check in', () => {
@@ -48,5 +48,25 @@ describe('tray menu', () => {
       { checkIn: vi.fn(), openVault: vi.fn() },
     )
     expect(items.map((i) => i.label)).toEqual(['No check-ins scheduled'])
+  })
+
+  it('an update that would show the same is skipped; any change, a vault behind a label included, is not', () => {
+    const shown = new TrayShown()
+    const view = {
+      level: 'ok' as const,
+      text: 'Next check-in: Vault A in 3 days',
+      nextCheckIn: null,
+      readiness: [{ vaultId: 'a', label: 'Vault A', summary: '2 steps left', ready: false }],
+    }
+    const vaults = [{ id: 'a', label: 'Vault A', state: 'active' as const }]
+    expect(shown.changes(view, vaults)).toBe(true)
+    // The watcher's next pass, nothing new.
+    expect(shown.changes({ ...view, readiness: [...view.readiness] }, [...vaults])).toBe(false)
+    const oneStep = { ...view, readiness: [{ ...view.readiness[0]!, summary: '1 step left' }] }
+    expect(shown.changes(oneStep, vaults)).toBe(true)
+    expect(shown.changes(oneStep, vaults)).toBe(false)
+    // Another vault under the same name: the menu's actions must point at it.
+    expect(shown.changes(oneStep, [{ id: 'b', label: 'Vault A', state: 'active' }])).toBe(true)
+    expect(shown.changes({ ...oneStep, text: 'Next check-in: Vault A in 2 days' }, vaults)).toBe(true)
   })
 })

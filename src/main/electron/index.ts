@@ -14,7 +14,7 @@ import { forwardEvents, registerIpcHandlers } from './ipc-main-wiring'
 import { safeStorageSecretBox } from './safe-storage-box'
 import { desktopShellCapabilities } from './shell-capabilities'
 import { AppTray } from './tray'
-import { trayMenuItems } from './tray-menu'
+import { TrayShown, trayMenuItems } from './tray-menu'
 import { chooseRendererUrl } from './trusted-renderer'
 import { denyAllPermissions, guardWebContents } from './web-contents-guard'
 import { mainWindowOptions } from './window-options'
@@ -169,11 +169,14 @@ if (!app.requestSingleInstanceLock()) {
       )
   }
 
+  const trayShown = new TrayShown()
   const updateTray = (view: TrayView) => {
-    tray?.setState(
+    const vaults = vaultApp?.vaults() ?? []
+    if (!tray || !trayShown.changes(view, vaults)) return
+    tray.setState(
       view.level,
       desktopText().tray.tooltip(view.text),
-      trayMenuItems(view, vaultApp?.vaults() ?? [], {
+      trayMenuItems(view, vaults, {
         checkIn: (vaultId, label) => checkInFrom('tray', vaultId, label),
         openVault,
       }),

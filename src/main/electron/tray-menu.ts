@@ -39,3 +39,21 @@ export function trayMenuItems(
       : []),
   ]
 }
+
+/**
+ * Remembers what the tray shows, so that an update that would show the same is skipped: every pass
+ * of the vault watcher (5 minutes, 1 while a vault is releasing) tells the tray, and each update
+ * reloads and scales the icon and rebuilds the menu (on Linux, sent whole to the panel over D-Bus).
+ * The vaults' ids are part of it: the menu's actions are bound to them.
+ */
+export class TrayShown {
+  #shown: string | undefined
+
+  /** Whether this view differs from the one shown; if so, it counts as shown from now. */
+  changes(view: TrayView, vaults: Pick<VaultView, 'id' | 'label' | 'state'>[]): boolean {
+    const key = JSON.stringify([view, vaults.map((v) => [v.id, v.label, v.state])])
+    if (key === this.#shown) return false
+    this.#shown = key
+    return true
+  }
+}
