@@ -10,6 +10,7 @@ import type { ClientRequest } from 'node:http'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { dispatch } from '../src/main/core/ipc/handler-table'
 import { createVaultApp } from '../src/main/core/vault-app'
+import { TrayShown } from '../src/main/electron/tray-menu'
 import { invokeChannels } from '../src/shared/ipc/contract'
 import { timerCensus } from './timer-census'
 
@@ -35,6 +36,15 @@ subscribe('http.client.request.start', (message) => {
 
 const app = createVaultApp({ userDataDir, mode: 'browser', version: '0.0.0-bench', useKeychain: false })
 await app.start()
+// The tray as the desktop shell would draw it: every view the core sends, and those it would redraw.
+const tray = { views: 0, redraws: 0 }
+const trayShown = new TrayShown()
+app.on('tray', (view) => {
+  const redraw = trayShown.changes(view, app.vaults())
+  if (!countingRequests) return
+  tray.views++
+  if (redraw) tray.redraws++
+})
 async function call(key: keyof typeof invokeChannels, args?: unknown): Promise<unknown> {
   const response = (await dispatch(app.handlers, invokeChannels[key].name, args)) as
     | { ok: true; value: unknown }
@@ -125,6 +135,7 @@ const result = {
   /** And 3 s later: V8 hands the pages a collection emptied back to the system from a background task. */
   rssSettledMB: 0,
   requestsPerHour: Object.fromEntries([...requests].map(([k, v]) => [k, (v * 60) / minutes])),
+  trayPerHour: { views: (tray.views * 60) / minutes, redraws: (tray.redraws * 60) / minutes },
   written: { bytes: end.writeBytes - start.io.writeBytes, writeCalls: end.writeCalls - start.io.writeCalls },
 }
 await new Promise((resolve) => setTimeout(resolve, 3000))

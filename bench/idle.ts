@@ -3,8 +3,9 @@
 // process of its own, idle for --minutes=N (default 10); then the same with one more vault releasing.
 // Prints per scenario: CPU seconds of the app (and of the service), wake-ups per minute (voluntary
 // context switches of every thread: each is a sleep something ended), the app's timer callbacks per
-// minute by the line that set them, RSS at start and end, requests to the service per hour, and bytes
-// written with the files changed. Targets: under 1 CPU second per 10 minutes, no RSS growth, no write
+// minute by the line that set them, RSS at start and end, requests to the service per hour, the tray
+// views sent per hour and how many of them the desktop shell would redraw, and bytes written with the
+// files changed. Targets: under 1 CPU second per 10 minutes, no RSS growth, no write
 // when nothing changed. Last line: one JSON object.
 //   npm run bench:idle [-- --minutes=10 --only=idle|releasing]
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
@@ -32,6 +33,7 @@ interface ClientResult {
   rssSettledMB: number
   heapSpacesMB: { start: Record<string, number>; end: Record<string, number> }
   requestsPerHour: Record<string, number>
+  trayPerHour: { views: number; redraws: number }
   written: { bytes: number; writeCalls: number }
 }
 
@@ -189,6 +191,7 @@ for (const scenario of SCENARIOS) {
       appRssSettledMB: run.rssSettledMB,
       appHeapSpacesMB: run.heapSpacesMB,
       requestsPerHour: run.requestsPerHour,
+      trayPerHour: run.trayPerHour,
       appWritten: { ...run.written, files: appFiles },
       serviceWritten: { bytes: serviceEnd.writeBytes - serviceStart.writeBytes, files: serviceFiles },
     }
@@ -207,6 +210,9 @@ for (const scenario of SCENARIOS) {
     log(`  V8 heap spaces, resident MB gained (before the final GC): ${grown}`)
     log(`  timer callbacks per minute: ${JSON.stringify(timers)}`)
     log(`  requests per hour: ${JSON.stringify(run.requestsPerHour)}`)
+    log(
+      `  tray per hour: ${run.trayPerHour.views} views sent, ${run.trayPerHour.redraws} that the desktop shell redraws (the rest show nothing new)`,
+    )
     log(
       `  written: app ${run.written.bytes} bytes ${JSON.stringify(appFiles)}, service ${summary.serviceWritten.bytes} bytes ${JSON.stringify(serviceFiles)}`,
     )
