@@ -48,8 +48,9 @@ function creditsPage(info: ServiceInfo | null): string | null {
  * Facts are read again at most this often from polling. They change when a guardian answers an
  * e-mail, checks a kit or a practice moves on: news for the tray's "steps left", worth an hour's wait.
  * Whatever the owner does reads them at once, and so does the window when it is shown or refreshed.
- * At 5 minutes they were 60 of the 84 requests an hour of an idle app with 5 vaults, and each pass
- * left ~1 MB of garbage that an idle process collects only at a rare full collection (bench:idle).
+ * At 5 minutes they were most of an idle app's requests (60 of 72 an hour with 5 vaults) and of
+ * what its passes allocated, which an idle process gives back only at a rare full collection
+ * (bench:idle).
  */
 export const FACTS_MAX_AGE_MS = 60 * 60_000
 
