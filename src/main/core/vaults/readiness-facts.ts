@@ -163,8 +163,13 @@ export class ReadinessFacts {
       kits: await kits,
       at: this.#deps.now(),
     }
+    this.#keep(vaultId, facts)
+  }
+
+  /** The window and tray are told only of news: a read that found the same facts costs them nothing. */
+  #keep(vaultId: string, facts: VaultFacts): void {
+    const previous = this.#facts.get(vaultId)
     this.#facts.set(vaultId, facts)
-    // The window and tray are told only of news: a read that found the same facts costs them nothing.
     if (!previous || JSON.stringify({ ...previous, at: 0 }) !== JSON.stringify({ ...facts, at: 0 }))
       this.#deps.factsChanged()
   }
@@ -172,11 +177,7 @@ export class ReadinessFacts {
   /** A guardian list the window just read from the service: readiness agrees with it at once. */
   noteGuardians(vaultId: string, list: readonly Guardian[]): void {
     const facts = this.#facts.get(vaultId)
-    if (!facts) return
-    const next = { ...facts, ...this.#fromGuardians(list) }
-    if (JSON.stringify(next) === JSON.stringify(facts)) return
-    this.#facts.set(vaultId, next)
-    this.#deps.factsChanged()
+    if (facts) this.#keep(vaultId, { ...facts, ...this.#fromGuardians(list) })
   }
 
   /** Guardians' answers, and each one's kit check from a service that offers them (absent elsewhere). */
