@@ -42,7 +42,7 @@ export function trayMenuItems(
 
 /**
  * Remembers what the tray shows, so that an update that would show the same is skipped: every pass
- * of the vault watcher (5 minutes, 1 while a vault is releasing) tells the tray, and each update
+ * of the vault watcher (every 5 minutes) tells the tray, and each update
  * reloads and scales the icon and rebuilds the menu (on Linux, sent whole to the panel over D-Bus).
  * The vaults' ids are part of it: the menu's actions are bound to them.
  */

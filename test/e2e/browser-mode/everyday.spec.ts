@@ -429,8 +429,8 @@ test.describe('the owner everyday journey', () => {
     await shot(page, 'overview-releasing')
     await page.getByRole('tab', { name: 'Release settings' }).click()
 
-    // The period ends (the service's clock moved past it): heirs are given access. The app reads a
-    // releasing vault once a minute on its own; the owner looking now refreshes.
+    // The period ends (the service's clock moved past it): heirs are given access. The app reads its
+    // vaults every 5 minutes on its own; the owner looking now refreshes.
     await admin(vault.app, 'tick', '--now', new Date(started + 30 * DAY_MS + 60 * 60_000).toISOString())
     await nav(page).getByRole('button', { name: 'Vaults' }).click()
     await page.getByRole('button', { name: 'Refresh' }).click()
