@@ -31,6 +31,7 @@ import {
 import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
 import { arweaveVaultRef, plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
+import { outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import {
@@ -479,6 +480,11 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       // The run stops: nothing staged is kept, this blob's included.
       await rm(stagedPathOf(path), { force: true })
       await removeStaged(inputs)
+      const diskProblem = outputWriteProblem(error, opts.outDir, `downloading ${blob.txId}`)
+      if (diskProblem) {
+        report.stopped = { code: 'OUTPUT_UNWRITABLE', message: diskProblem }
+        return report
+      }
       if (!(error instanceof ArweaveRecoveryError)) throw error
       report.stopped = { code: error.code, message: error.message }
       return report

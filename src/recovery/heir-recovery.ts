@@ -18,6 +18,7 @@ import { HEIR_SOURCE_TEXT, type ServiceStep } from '../shared/heir-source-text'
 import { listedFiles } from '../shared/service-answers'
 import { plaintextLength } from '../vault-format'
 import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
+import { freeBytes, notEnoughSpace, outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import { removeStaged, type StagedDecryption, type StagedPlaintext, stageBeside } from './staged-decryption'
@@ -343,8 +344,7 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
     return null
   }
 
-  // Named here, never after the asset id the service gave.
-  const local = join(run.downloads, localDownloadName('service', opts.vaultId, file.assetId))
+  const local = localPathOf(run, file)
   const part = `${local}.part`
   let have = (await sizeOf(part)) ?? 0
   if (have > file.encryptedBytes) {
@@ -402,6 +402,12 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
       report.results.push({ ...base, status: 'failed', reason: 'missing', message: TEXT.fileGone(file.name) })
       return null
     }
+    // The disk, not the service: a full disk must not read as an unreachable service.
+    const diskProblem = outputWriteProblem(error, opts.outDir, `downloading "${file.name}"`)
+    if (diskProblem) {
+      stopRun(run, new HeirAccessError('OUTPUT_UNWRITABLE', diskProblem), file)
+      return null
+    }
     stopRun(run, toAccessError(error, opts.serviceUrl, { step: 'download', name: file.name }), file)
     return null
   }
@@ -413,6 +419,28 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
   }
   const staged = await staging?.finish()
   return { file, index, part, ...(staged ? { staged } : {}) }
+}
+
+/** A file's download, named here, never after the asset id the service gave. */
+function localPathOf(run: HeirRun, file: HeirFile): string {
+  return join(run.downloads, localDownloadName('service', run.opts.vaultId, file.assetId))
+}
+
+/**
+ * Before step 3: every download is kept until all are here, so encrypted bytes still to come that
+ * exceed the disk's free space fail for certain, only hours later. The run stops now instead.
+ */
+async function roomForDownloads(run: HeirRun): Promise<boolean> {
+  const free = await freeBytes(run.downloads)
+  if (free === undefined) return true
+  let needed = 0
+  for (const file of run.files) {
+    const have = (await sizeOf(`${localPathOf(run, file)}.part`)) ?? 0
+    needed += Math.max(0, file.encryptedBytes - have)
+  }
+  if (needed <= free) return true
+  run.report.stopped = { code: 'OUTPUT_UNWRITABLE', message: notEnoughSpace(run.opts.outDir, needed, free) }
+  return false
 }
 
 /**
@@ -520,6 +548,7 @@ export async function recoverFromService(opts: HeirRecoveryOptions): Promise<Hei
       })
     },
   }
+  if (!(await roomForDownloads(run))) return report
   const downloaded = await downloadAll(run)
   if (report.stopped) {
     for (const { file } of downloaded) {

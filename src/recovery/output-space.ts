@@ -1,0 +1,62 @@
+// What the heir's disk can take. A recovery downloads every encrypted file before it writes the first
+// one (the newest copy is known only once all are here), so a disk too small fails only after hours
+// of downloading; and a write that fails there is the disk's doing, not the service's. Both are said
+// in those words, with what to do.
+import { statfs } from 'node:fs/promises'
+
+/** Bytes an unprivileged writer may still use on the disk holding `folder`; undefined when unknown. */
+export async function freeBytes(folder: string): Promise<number | undefined> {
+  try {
+    const stats = await statfs(folder)
+    return stats.bavail * stats.bsize
+  } catch {
+    return undefined
+  }
+}
+
+/** The calls a local write goes through (a socket's errors are the service client's, and worded there). */
+const LOCAL_WRITE_CALLS = new Set([
+  'open',
+  'write',
+  'writev',
+  'fsync',
+  'close',
+  'ftruncate',
+  'mkdir',
+  'link',
+  'rename',
+])
+
+function gigabytes(bytes: number): string {
+  return `${(bytes / 1e9).toFixed(bytes < 10e9 ? 1 : 0)} GB`
+}
+
+/** Before any download: the encrypted files still to come do not fit at all. */
+export function notEnoughSpace(folder: string, needed: number, free: number): string {
+  return `The disk holding ${folder} has ${gigabytes(free)} free, and the encrypted files still to download need ${gigabytes(needed)}; recovering needs about twice the vault's size while it runs (the downloads and the files). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
+}
+
+/**
+ * The heir's words for a local write that failed while `doing` (e.g. 'downloading "photos.zip"'), or
+ * undefined when the error is not the disk's (a network error, say).
+ */
+export function outputWriteProblem(error: unknown, folder: string, doing: string): string | undefined {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException
+  if (!syscall || !LOCAL_WRITE_CALLS.has(syscall)) return undefined
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `The disk holding ${folder} is full, so recovery stopped while ${doing}. Recovering needs free space of about twice the vault's size while it runs (the downloads and the files). Free some space on that disk and start again: what was downloaded so far is kept and continues where it stopped. Or start again with a folder on a larger disk.`
+    case 'EFBIG':
+      return `Recovery stopped while ${doing}: the file is larger than the disk holding ${folder} can store in one file (disks formatted as FAT32, as many USB sticks are, stop at 4 GB). Start again with a folder on another disk, or on one formatted as exFAT, NTFS, APFS or ext4.`
+    case 'EROFS':
+      return `Recovery stopped while ${doing}: the disk holding ${folder} is read-only. Start again with a folder you can write to.`
+    case 'EACCES':
+    case 'EPERM':
+      return `Recovery stopped while ${doing}: writing in ${folder} was not permitted. Start again with a folder you can write to.`
+    case 'EIO':
+      return `Recovery stopped while ${doing}: the disk holding ${folder} reported an error (EIO). Check the disk, or start again with a folder on another disk.`
+    default:
+      return undefined
+  }
+}

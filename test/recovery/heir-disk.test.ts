@@ -1,0 +1,172 @@
+// The heir's own disk: too small for the downloads, or full in the middle of one. The run says so in
+// those words, before downloading what cannot fit, and never as a service that cannot be reached.
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { recoverFromArweave } from '../../src/recovery/arweave-recovery'
+import * as confinedWrite from '../../src/recovery/confined-write'
+import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
+import * as outputSpace from '../../src/recovery/output-space'
+import { outputWriteProblem } from '../../src/recovery/output-space'
+import { startFakeGateway, txId, wallet } from '../hostile/fake-arweave-gateway'
+import {
+  assetId,
+  type FakeService,
+  fileBlob,
+  newVault,
+  startFakeService,
+} from '../hostile/fake-vault-service'
+import { makeWorld, type World } from '../hostile/hostile-world'
+
+vi.mock('../../src/recovery/output-space', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/recovery/output-space')>()
+  return { ...real, freeBytes: vi.fn(real.freeBytes) }
+})
+vi.mock('../../src/recovery/confined-write', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/recovery/confined-write')>()
+  return { ...real, openDownload: vi.fn(real.openDownload) }
+})
+
+const cleanup: { stop?: () => Promise<void>; remove?: () => Promise<void> }[] = []
+afterEach(async () => {
+  vi.mocked(outputSpace.freeBytes).mockReset()
+  vi.mocked(confinedWrite.openDownload).mockReset()
+  for (const item of cleanup.splice(0)) await (item.remove ?? item.stop)?.call(item)
+})
+
+/** A vault of two small files on a fake service, and an heir's empty output folder. */
+async function heirCase(): Promise<{
+  world: World
+  service: FakeService
+  run: () => ReturnType<typeof recoverFromService>
+}> {
+  const vault = newVault()
+  const world = await makeWorld()
+  const createdAt = new Date().toISOString()
+  const service = await startFakeService({
+    key: vault.heirCode,
+    vaultId: vault.vaultId,
+    assets: [
+      { id: assetId(), filename: 'will.txt', blob: await fileBlob(vault, 'will.txt', 'the will'), createdAt },
+      {
+        id: assetId(),
+        filename: 'photos.txt',
+        blob: await fileBlob(vault, 'photos.txt', 'photos'),
+        createdAt,
+      },
+    ],
+  })
+  cleanup.push(world, service)
+  const run = () =>
+    recoverFromService({
+      serviceUrl: service.origin,
+      accessToken: vault.heirCode,
+      vaultId: vault.vaultId,
+      vaultKey: vault.vaultKey,
+      outDir: world.outDir,
+      timeoutMs: 2_000,
+      maxRetries: 0,
+    })
+  return { world, service, run }
+}
+
+/** A download whose disk is full from its first byte. */
+function fullDisk(): void {
+  vi.mocked(confinedWrite.openDownload).mockImplementationOnce(
+    async () =>
+      ({
+        createWriteStream: () =>
+          new Writable({
+            write(_chunk, _encoding, done) {
+              const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+                code: 'ENOSPC',
+                errno: -28,
+                syscall: 'write',
+              })
+              done(full)
+            },
+          }),
+      }) as unknown as Awaited<ReturnType<typeof confinedWrite.openDownload>>,
+  )
+}
+
+const contentReads = (service: FakeService) => service.requests.filter((r) => r.url.endsWith('/content'))
+
+describe("the heir's disk", () => {
+  it('too small for the encrypted files: the run stops before downloading any, and says how much is needed', async () => {
+    const { world, service, run } = await heirCase()
+    vi.mocked(outputSpace.freeBytes).mockResolvedValue(100)
+    const report = await run()
+    expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
+    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} has 0.0 GB free`)
+    expect(report.stopped?.message).toMatch(/about twice the vault's size/)
+    expect(report.stopped?.message).not.toMatch(/reached/)
+    expect(contentReads(service)).toEqual([])
+    expect(await readdir(join(world.outDir, DOWNLOADS_FOLDER)).catch(() => [])).toEqual([])
+  })
+
+  it('with room enough, the same vault is recovered', async () => {
+    const { service, run } = await heirCase()
+    vi.mocked(outputSpace.freeBytes).mockResolvedValue(10_000_000)
+    const report = await run()
+    expect(report.stopped).toBeUndefined()
+    expect(report.results.map((r) => r.status)).toEqual(['recovered', 'recovered'])
+    expect(contentReads(service)).toHaveLength(2)
+  })
+
+  it('full in the middle of a download: named as the disk, not as the service, and the run can go on later', async () => {
+    const { world, run } = await heirCase()
+    fullDisk()
+    const report = await run()
+    expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
+    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} is full`)
+    expect(report.stopped?.message).toMatch(/downloading "will\.txt"/)
+    expect(report.stopped?.message).toMatch(/continues where it stopped/)
+    expect(report.results.map((r) => r.status)).toEqual(['not-reached', 'not-reached'])
+
+    // Space freed: the next run recovers both.
+    const again = await run()
+    expect(again.stopped).toBeUndefined()
+    expect(again.results.map((r) => r.status)).toEqual(['recovered', 'recovered'])
+  })
+})
+
+describe("the heir's disk, recovering from Arweave", () => {
+  it('full in the middle of a download: the run stops and names the disk', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const gateway = await startFakeGateway({
+      vaultId: vault.vaultId,
+      txs: [{ id: txId(), owner: wallet(), data: await fileBlob(vault, 'will.txt', 'the will') }],
+    })
+    cleanup.push(world, gateway)
+    fullDisk()
+    const report = await recoverFromArweave({
+      gateway: gateway.origin,
+      vaultId: vault.vaultId,
+      vaultKey: vault.vaultKey,
+      outDir: world.outDir,
+      timeoutMs: 2_000,
+    })
+    expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
+    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} is full`)
+  })
+})
+
+describe('outputWriteProblem', () => {
+  const errno = (code: string, syscall?: string) => Object.assign(new Error(code), { code, syscall })
+
+  it("words the disk's own failures", () => {
+    expect(outputWriteProblem(errno('EFBIG', 'write'), '/out', 'downloading "a"')).toMatch(/FAT32/)
+    expect(outputWriteProblem(errno('EROFS', 'open'), '/out', 'downloading "a"')).toMatch(/read-only/)
+    expect(outputWriteProblem(errno('EDQUOT', 'write'), '/out', 'downloading "a"')).toMatch(/is full/)
+  })
+
+  it('leaves everything else to the caller: sockets, and errors that are not a local write', () => {
+    expect(outputWriteProblem(errno('ECONNRESET', 'read'), '/out', 'x')).toBeUndefined()
+    expect(outputWriteProblem(errno('EACCES', 'connect'), '/out', 'x')).toBeUndefined()
+    expect(outputWriteProblem(errno('ENOSPC'), '/out', 'x')).toBeUndefined()
+    expect(outputWriteProblem(new Error('boom'), '/out', 'x')).toBeUndefined()
+  })
+})
