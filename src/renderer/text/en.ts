@@ -164,7 +164,7 @@ export const english = (f: LocaleFormat) => ({
     outputPlaceholder: 'For example /home/you/Documents/Recovered files',
     chooseFolder: 'Choose…',
     outputNote:
-      'A new folder is made if needed. Files already there are never replaced. If the recovery is interrupted, start it again with the same folder: it continues where it stopped.',
+      'A new folder is made if needed. Files already there are never replaced. The disk needs free space of about twice the vault’s size while the recovery runs. If the recovery is interrupted, start it again with the same folder: it continues where it stopped.',
     recovering: 'Recovering…',
     continue: 'Continue where it stopped',
     recoverFromService: 'Recover the files',

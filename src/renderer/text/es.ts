@@ -103,7 +103,7 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     outputPlaceholder: 'Por ejemplo /home/usted/Documentos/Archivos recuperados',
     chooseFolder: 'Elegir…',
     outputNote:
-      'Si hace falta, se crea una carpeta nueva. Los archivos que ya estén allí nunca se sustituyen. Si la recuperación se interrumpe, vuelva a empezarla con la misma carpeta: seguirá donde se quedó.',
+      'Si hace falta, se crea una carpeta nueva. Los archivos que ya estén allí nunca se sustituyen. Mientras dura la recuperación, el disco necesita espacio libre de aproximadamente el doble del tamaño de la bóveda. Si la recuperación se interrumpe, vuelva a empezarla con la misma carpeta: seguirá donde se quedó.',
     recovering: 'Recuperando…',
     continue: 'Seguir donde se quedó',
     recoverFromService: 'Recuperar los archivos',
