@@ -27,13 +27,14 @@ const LOCAL_WRITE_CALLS = new Set([
   'rename',
 ])
 
-function gigabytes(bytes: number): string {
+function sizeText(bytes: number): string {
+  if (bytes < 1e9) return `${Math.round(bytes / 1e6)} MB`
   return `${(bytes / 1e9).toFixed(bytes < 10e9 ? 1 : 0)} GB`
 }
 
 /** Before any download: the encrypted files still to come do not fit at all. */
 export function notEnoughSpace(folder: string, needed: number, free: number): string {
-  return `The disk holding ${folder} has ${gigabytes(free)} free, and the encrypted files still to download need ${gigabytes(needed)}; recovering needs about twice the vault's size while it runs (the downloads and the files). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
+  return `The disk holding ${folder} has ${sizeText(free)} free, and the encrypted files still to download need ${sizeText(needed)}; recovering needs about twice the vault's size while it runs (the downloads and the files). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
 }
 
 /**

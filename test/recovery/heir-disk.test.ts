@@ -8,7 +8,7 @@ import { recoverFromArweave } from '../../src/recovery/arweave-recovery'
 import * as confinedWrite from '../../src/recovery/confined-write'
 import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
 import * as outputSpace from '../../src/recovery/output-space'
-import { outputWriteProblem } from '../../src/recovery/output-space'
+import { notEnoughSpace, outputWriteProblem } from '../../src/recovery/output-space'
 import { startFakeGateway, txId, wallet } from '../hostile/fake-arweave-gateway'
 import {
   assetId,
@@ -99,7 +99,7 @@ describe("the heir's disk", () => {
     vi.mocked(outputSpace.freeBytes).mockResolvedValue(100)
     const report = await run()
     expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
-    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} has 0.0 GB free`)
+    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} has 0 MB free`)
     expect(report.stopped?.message).toMatch(/about twice the vault's size/)
     expect(report.stopped?.message).not.toMatch(/reached/)
     expect(contentReads(service)).toEqual([])
@@ -151,6 +151,15 @@ describe("the heir's disk, recovering from Arweave", () => {
     })
     expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
     expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} is full`)
+  })
+})
+
+describe('notEnoughSpace', () => {
+  it('gives sizes an heir can compare with the vault', () => {
+    expect(notEnoughSpace('/out', 2_400_000_000, 800_000_000)).toContain(
+      'The disk holding /out has 800 MB free, and the encrypted files still to download need 2.4 GB',
+    )
+    expect(notEnoughSpace('/out', 120_000_000_000, 31_600_000_000)).toContain('has 32 GB free')
   })
 })
 
