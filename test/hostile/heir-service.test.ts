@@ -307,6 +307,19 @@ describe('heir recovery against a lying service', () => {
     expect(run.report.stopped?.message).toMatch(/cut off/)
   })
 
+  it('wrong sizes: a listed size no disk holds stops the run before any download, the figure in plain sight', async () => {
+    const claimed = 4_000_000_000_000_000 // 4 EB: more than any disk has free
+    const run = await heirRecovery(async ({ vault }) => {
+      const [will, photos] = await honestAssets(vault)
+      return { assets: [will!, { ...photos!, sizeBytes: claimed }] }
+    })
+    expect(run.report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
+    // The absurd size is shown, so the heir can tell a lying listing from a small disk.
+    expect(run.report.stopped?.message).toContain('need 4000000 GB')
+    expect(run.service.requests.filter((r) => r.url.endsWith('/content'))).toEqual([])
+    expect(recoveredFiles(run.appeared)).toEqual([])
+  })
+
   it('truncated body: a download cut short stops the run and names it; nothing is written as recovered', async () => {
     const run = await heirRecovery(async ({ vault }) => {
       const [will] = await honestAssets(vault)
