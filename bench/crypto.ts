@@ -10,6 +10,8 @@
 //   MB/s: bytes / wall time of the work (ours: timed inside the child; age: spawn to exit).
 //   Peak RSS: the child's own (ours), VmHWM sampled while it runs (age, Linux).
 // Files stream from disk (os.tmpdir, in the page cache) to /dev/null. MB = 10^6 bytes, MiB = 2^20.
+// Ours use the native AES-GCM where it is built (scripts/build-native-cipher.mjs), else node:crypto; the
+// JSON's "aead" says which.
 // Rows:
 //   upload path      encryptFileInWorker: reads and encrypts on one reader thread (what the upload
 //                    queue runs); the main thread only writes the pieces out.
@@ -38,7 +40,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
-import { type AeadBackendName, cipherByName } from '../src/node-cipher/cipher-choice'
+import { nativeAeadStatus } from '../src/node-cipher/aead-native'
+import { type AeadBackendName, cipherByName, nodeCipher } from '../src/node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../src/node-cipher/file-read-worker'
 import { decryptStream, encryptStream, generateVaultKey } from '../src/vault-format'
 
@@ -89,7 +92,9 @@ async function child([op, backend, parallel, input, keyHex]: string[]): Promise<
   const opts = {
     vaultKey: Uint8Array.from(Buffer.from(keyHex!, 'hex')),
     vaultId: VAULT_ID,
-    ...cipherByName(backend as AeadBackendName, parallel === 'pool'),
+    ...(backend === 'default'
+      ? nodeCipher(parallel === 'pool')
+      : cipherByName(backend as AeadBackendName, parallel === 'pool')),
   }
   const size = statSync(input!).size
   const identity = { path: 'bench.bin', size }
@@ -121,7 +126,9 @@ let childScript = ''
  * The children run a plain-node bundle of this file: tsx's loader alone would add ~70 MB of RSS.
  * The worker threads' modules go beside it.
  */
-async function bundleChild(dir: string): Promise<void> {
+async function bundleChild(): Promise<void> {
+  // In out/bench, two folders below the root like the app's bundles: aead-native.ts finds the module so.
+  const dir = join(fileURLToPath(new URL('..', import.meta.url)), 'out', 'bench')
   childScript = join(dir, 'bench-crypto-child.mjs')
   // Imported here, and left out of the bundle, so the children never load esbuild.
   const { build } = await import('esbuild')
@@ -267,7 +274,7 @@ async function main(): Promise<void> {
     console.log(`Creating ${sizeMiB} MiB and ${nobleMiB} MiB test files in ${dir} ...`)
     writeTestFile(big, sizeMiB << 20)
     writeTestFile(small, nobleMiB << 20)
-    await bundleChild(dir)
+    await bundleChild()
     // The inputs for decryption, written once.
     await measureOurs(['encrypt-to-file', 'node', 'this-thread', big, keyHex])
     await measureOurs(['encrypt-to-file', 'noble', 'this-thread', small, keyHex])
@@ -283,26 +290,26 @@ async function main(): Promise<void> {
     const contestants: Contestant[] = [
       ours(`encrypt, upload path (reader thread), ${sizeMiB} MiB`, 'encryptUploadPath', [
         'encrypt-reader',
-        'node',
+        'default',
         'this-thread',
         big,
       ]),
-      ours('encrypt, stream, this thread', 'encryptStream', ['encrypt', 'node', 'this-thread', big]),
+      ours('encrypt, stream, this thread', 'encryptStream', ['encrypt', 'default', 'this-thread', big]),
       ours(`encrypt, stream + pool (${poolThreads} threads)`, 'encryptStreamPool', [
         'encrypt',
-        'node',
+        'default',
         'pool',
         big,
       ]),
       ours('decrypt, stream, this thread', 'decryptStream', [
         'decrypt',
-        'node',
+        'default',
         'this-thread',
         `${big}.vault`,
       ]),
       ours(`decrypt, stream + pool (${poolThreads} threads)`, 'decryptStreamPool', [
         'decrypt',
-        'node',
+        'default',
         'pool',
         `${big}.vault`,
       ]),
@@ -378,8 +385,9 @@ async function main(): Promise<void> {
         decryptCpuSecondsPerGiB: rows.decryptStream!.cpuSecondsPerGiB,
         decryptCpuRatioVsAge: ratio(rows.decryptStream!.cpuSecondsPerGiB, rows.ageDecrypt?.cpuSecondsPerGiB),
         rows,
-        // What nodeCipher() picks on this machine.
+        // What nodeCipher() and the reader thread pick on this machine.
         streamDefault: cores > 2 ? 'pool' : 'this thread',
+        aead: nativeAeadStatus().inUse ? 'native' : `node:crypto (native: ${nativeAeadStatus().why})`,
         fileMiB: sizeMiB,
         nobleFileMiB: nobleMiB,
         rounds,

@@ -1,5 +1,6 @@
 // `npm start`: build, then run the desktop app; without the Electron binary, run browser mode.
 import { spawn, spawnSync } from 'node:child_process'
+import { buildNativeCipher } from './build-native-cipher.mjs'
 import { electronBinaryPath } from './electron-binary.mjs'
 import { ensureNativeModules } from './native-modules.mjs'
 
@@ -9,6 +10,8 @@ function run(command, args) {
 }
 
 run(process.execPath, ['node_modules/electron-vite/bin/electron-vite.js', 'build'])
+// Never a stop: without it the app seals with node:crypto, and the message says why.
+console.log(buildNativeCipher().message)
 const electron = electronBinaryPath()
 let child
 // keytar and better-sqlite3 load into whichever runtime runs the app: rebuilt for it if they cannot.

@@ -89,6 +89,11 @@ const steps = [
   command('build (command-line tools)', node, ['scripts/build-cli.mjs']),
   // The heir's recovery page (one HTML file and its SHA-256), for its journeys, the kits and pack:recovery.
   command('build (recovery page)', node, ['scripts/build-recovery-page.mjs']),
+  // The native AES-GCM (its tests say skipped without it); under CI it must build: .ci/run installs libssl-dev.
+  command('build (native AES-GCM)', node, [
+    'scripts/build-native-cipher.mjs',
+    ...(process.env.CI ? ['--required'] : []),
+  ]),
   // `npm start` may have left them built for Electron.
   nativeModulesFor('node', 'native modules loadable by Node'),
   // Unit, service and integration tests; keytar tests talk to a real Secret Service in a private D-Bus session.

@@ -1,10 +1,10 @@
 // Parallel AES-256-GCM over batches of chunks on worker_threads (node:crypto is synchronous per call,
 // so several cores need several threads): the format library's ChunkBatchRunner. Each thread runs
-// chunk-worker.ts.
+// chunk-worker.ts, with node:crypto or, for a pool made for it, the native AES-GCM.
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import type { BatchJob, BatchResult, ChunkBatchRunner } from '../vault-format'
-import type { ChunkWorkerJob } from './chunk-worker'
+import type { ChunkWorkerJob, WorkerBackend } from './chunk-worker'
 import { startWorker } from './worker-module'
 
 interface Slot {
@@ -14,11 +14,13 @@ interface Slot {
 
 export class ChunkWorkerPool implements ChunkBatchRunner {
   readonly size: number
+  readonly backend: WorkerBackend
   private slots: (Slot | undefined)[]
   private nextId = 1
 
-  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1)), backend: WorkerBackend = 'node') {
     this.size = size
+    this.backend = backend
     this.slots = new Array(size).fill(undefined)
   }
 
@@ -34,6 +36,7 @@ export class ChunkWorkerPool implements ChunkBatchRunner {
       const message: ChunkWorkerJob = {
         ...rest,
         id,
+        backend: this.backend,
         buffer: owned.buffer as ArrayBuffer,
         length: owned.length,
       }
@@ -82,10 +85,14 @@ export class ChunkWorkerPool implements ChunkBatchRunner {
   }
 }
 
-let sharedPool: ChunkWorkerPool | undefined
+const sharedPools = new Map<WorkerBackend, ChunkWorkerPool>()
 
-/** One pool per process: workers are unref'd while idle, so they never keep the process alive. */
-export function sharedChunkWorkerPool(): ChunkWorkerPool {
-  sharedPool ??= new ChunkWorkerPool()
-  return sharedPool
+/** One pool per process and backend: workers are unref'd while idle, so they never keep the process alive. */
+export function sharedChunkWorkerPool(backend: WorkerBackend = 'node'): ChunkWorkerPool {
+  let pool = sharedPools.get(backend)
+  if (!pool) {
+    pool = new ChunkWorkerPool(undefined, backend)
+    sharedPools.set(backend, pool)
+  }
+  return pool
 }

@@ -1,5 +1,5 @@
 // The reader thread of file-read-worker.ts: reads files in pieces of 1 MiB (one batch of chunks) and,
-// when asked, seals each piece as it goes (the format's sealBatch with node:crypto), posting the
+// when asked, seals each piece as it goes (the format's sealBatch, native AES-GCM or node:crypto), posting the
 // pieces to the main thread. It serves many streams at once; each has a few credits (pieces it may
 // send ahead) and hands finished buffers back for reuse.
 
@@ -8,9 +8,10 @@ import { closeSync, openSync, readSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import type { ChunkAead } from '../vault-format/batch-api'
 import { BATCH_PLAIN, BATCH_SEALED, CHUNK_SIZE, sealBatch } from '../vault-format/batch-api'
+import { nativeAeadBackend } from './aead-native'
 import { nodeAeadBackend } from './aead-node'
 
-/** GC pacing: a short-lived array per sealed chunk brings a scavenge every ~4 MB (file-read-worker.ts, YOUNG_MB). */
+/** GC pacing for node:crypto: a short-lived array per sealed chunk brings a scavenge every ~4 MB (file-read-worker.ts, YOUNG_MB). */
 const PACING_SLOTS = 512
 
 /** From the main thread. */
@@ -136,8 +137,13 @@ function finish(job: Job): void {
   } catch {}
 }
 
-/** node:crypto's sealer, with GC pacing after each chunk (see PACING_SLOTS). */
-function pacedAead(key: Uint8Array, baseNonce: Uint8Array): ChunkAead {
+/**
+ * The native sealer, which writes into the piece and leaves no garbage; else node:crypto's, with GC
+ * pacing after each chunk (see PACING_SLOTS).
+ */
+function sealerFor(key: Uint8Array, baseNonce: Uint8Array): ChunkAead {
+  const native = nativeAeadBackend()
+  if (native) return native.create(key, baseNonce)
   const aead = nodeAeadBackend.create(key, baseNonce)
   return {
     sealInto(index, plaintext, out, offset) {
@@ -168,11 +174,12 @@ port.on('message', (m: ReadRequest) => {
       prefix: m.prefix ?? null,
       seal:
         m.key && m.baseNonce
-          ? { aead: pacedAead(m.key, m.baseNonce), index: 0, plain: new Uint8Array(BATCH_PLAIN) }
+          ? { aead: sealerFor(m.key, m.baseNonce), index: 0, plain: new Uint8Array(BATCH_PLAIN) }
           : null,
       hash: m.sha256 ? createHash('sha256') : null,
     }
-    // The sealer's KeyObject holds its own copy of the key (which node:crypto gives no way to wipe).
+    // The sealer holds its own copy of the key: node:crypto's KeyObject (which gives no way to wipe it)
+    // or the native context (wiped when it is collected).
     m.key?.fill(0)
     jobs.set(m.id, job)
     pump(job)

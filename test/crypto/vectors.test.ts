@@ -1,11 +1,13 @@
 // Conformance: every Cobblestone-256 Wycheproof vector and the AES-256-GCM/96-bit-IV groups of
-// aes_gcm_test.json, for every backend (node inline, node on worker threads, noble).
+// aes_gcm_test.json, for every backend (node inline, node on worker threads, noble, and the native
+// AES-GCM inline and on worker threads where it is built: test/crypto/aead-native.test.ts says when not).
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { type AeadBackendName, cipherByName } from '../../src/node-cipher'
+import { nativeAeadStatus } from '../../src/node-cipher/aead-native'
 import { fromHex, toHex } from '../../src/vault-format/bytes'
 import { deriveMessageKeys } from '../../src/vault-format/chunked-format'
 import { collectBytes, decryptChunked, encryptChunked } from '../../src/vault-format/chunked-stream'
@@ -52,6 +54,12 @@ const configs: { label: string; backend: AeadBackendName; parallel: boolean }[] 
   { label: 'node', backend: 'node', parallel: false },
   { label: 'node+workers', backend: 'node', parallel: true },
   { label: 'noble', backend: 'noble', parallel: false },
+  ...(nativeAeadStatus().inUse
+    ? [
+        { label: 'native', backend: 'native' as const, parallel: false },
+        { label: 'native+workers', backend: 'native' as const, parallel: true },
+      ]
+    : []),
 ]
 
 const sha512 = (b: Uint8Array) => createHash('sha512').update(b).digest('hex')
