@@ -13,8 +13,8 @@
 // Ours use the native AES-GCM where it is built (scripts/build-native-cipher.mjs), else node:crypto; the
 // JSON's "aead" says which.
 // Rows:
-//   upload path      encryptFileInWorker: reads and encrypts on one reader thread (what the upload
-//                    queue runs); the main thread only writes the pieces out.
+//   upload path      encryptFile, what the upload queue runs: with the native AES-GCM it reads (libuv's
+//                    pool) and seals on this thread; with node:crypto on one reader thread.
 //   stream           encryptStream / decryptStream (bundles, CLI, recovery) with nodeCipher(false)
 //                    on this thread, fed by a reader that reuses two buffers (encryption) or reads
 //                    into fresh ones (decryption, which keeps pieces until it has used them).
@@ -42,7 +42,7 @@ import { parseArgs } from 'node:util'
 import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
 import { nativeAeadStatus } from '../src/node-cipher/aead-native'
 import { type AeadBackendName, cipherByName, nodeCipher } from '../src/node-cipher/cipher-choice'
-import { encryptFileInWorker } from '../src/node-cipher/file-read-worker'
+import { encryptFile } from '../src/node-cipher/file-seal-here'
 import { decryptStream, encryptStream, generateVaultKey } from '../src/vault-format'
 
 const self = fileURLToPath(import.meta.url)
@@ -103,7 +103,7 @@ async function child([op, backend, parallel, input, keyHex]: string[]): Promise<
   const start = performance.now()
   const pieces =
     op === 'encrypt-reader'
-      ? encryptFileInWorker(input!, { ...opts, identity })
+      ? encryptFile(input!, { ...opts, identity })
       : op === 'decrypt'
         ? decryptStream(readFile(input!, false), opts)
         : encryptStream(readFile(input!, true), { ...opts, identity })

@@ -12,7 +12,9 @@ import { VaultKeyStore } from '../src/main/core/storage/vault-key-store'
 import { buildMultipartBody } from '../src/main/core/uploads/multipart-body'
 import { UploadQueue } from '../src/main/core/uploads/upload-queue'
 import type { UploadItem } from '../src/main/core/uploads/upload-records'
+import { nativeAeadStatus } from '../src/node-cipher/aead-native'
 import { FILE_READ_IDLE_RELEASE_MS, readFileInWorker } from '../src/node-cipher/file-read-worker'
+import { readFileHere } from '../src/node-cipher/file-seal-here'
 import { VaultApiClient } from '../src/service-client'
 import { generateVaultKey } from '../src/vault-format'
 
@@ -97,7 +99,9 @@ const plainBody = buildMultipartBody(
     filename: 'plain.bin',
     contentType: 'application/octet-stream',
     length: size,
-    content: () => readFileInWorker(file, { size, sha256: plainSideHashes }),
+    // Read where the encrypted side reads: this thread with the native AES-GCM, else the reader thread.
+    content: () =>
+      (nativeAeadStatus().inUse ? readFileHere : readFileInWorker)(file, { size, sha256: plainSideHashes }),
   },
 )
 

@@ -1,14 +1,15 @@
 // Upload benchmark: a 1 GB file (5 GB with --big) through the app's real path (upload queue: stat,
 // checks, content-type sniffing, Cobblestone encryption, hand-built multipart, got stream) against
 // the same file uploaded plain (same reader, same multipart, got), both to the local service running
-// as a child process with rate limits off. Both sides read the file the same way: the reader thread
-// of crypto/file-read-worker.ts, with the same ring of reused buffers (the encrypted side encrypts on
+// as a child process with rate limits off. Both sides read the file the same way, with the same ring of
+// reused buffers: on the client's main thread (node-cipher/file-seal-here.ts) where the native AES-GCM
+// seals, else on the reader thread of node-cipher/file-read-worker.ts (the encrypted side encrypts on
 // that thread). The client runs bundled in its own Node process so its peak RSS and CPU are its own.
 // After one untimed upload of each, plain and encrypted alternate over `--rounds=N` rounds (default
 // 5), each run into a vault of its own deleted after it and from a settled machine (see measure() in
 // upload-client.ts); each side's median counts.
 // Last line: {"ratio", "encryptedMBps", "plainMBps", "cpuSecondsPerGB": {encrypted, plain, extra},
-// "peakRssMB", "peakRssUploadingMB", "startRssMB", "idleRssMB" (once the reader thread is let go after the last upload), "load", ...}. Targets: ratio >= 0.8, encrypted CPU per GB <= plain
+// "peakRssMB", "peakRssUploadingMB", "startRssMB", "idleRssMB" (once a reader thread is let go after the last upload), "load", ...}. Targets: ratio >= 0.8, encrypted CPU per GB <= plain
 // + 1.0 s, client peak RSS < 100 MB (for the 5 GB file, --big). `--size=N` (bytes) is for a quick
 // smoke run. `--small` runs the small-files benchmark instead (bench/upload-small.ts).
 import { type ChildProcess, execFile } from 'node:child_process'

@@ -191,7 +191,8 @@ interface Plan {
   seal?: { key: Uint8Array; baseNonce: Uint8Array; prefix: Uint8Array }
 }
 
-function readError(path: string, code: string | undefined, message: string): Error {
+/** The owner's words for a file that could not be opened or read. */
+export function readError(path: string, code: string | undefined, message: string): Error {
   const name = basename(path)
   const why =
     code === 'ENOENT'
@@ -357,17 +358,17 @@ export function readFileInWorker(path: string, opts: FileReadOptions): AsyncIter
   return new WorkerFileStream({ path, opts })
 }
 
-/**
- * The file as a format-3 blob, byte for byte what `encryptStream` (file-cipher.ts) writes for the
- * same identity (its writtenAtMs, default now) and salt, read and encrypted on the worker thread.
- * Exactly `identity.size` bytes are read; a file that ended early fails the stream before its final
- * chunk is sealed.
- */
-export function encryptFileInWorker(
-  path: string,
-  opts: Omit<FileReadOptions, 'size'> &
-    Pick<FileEncryptOptions, 'vaultKey' | 'vaultId' | 'saltPrefix'> & { identity: FileIdentity },
-): AsyncIterableIterator<Uint8Array> {
+/** What sealing a file starts from: the blob's header, and the message key, base nonce and sealed prefix. */
+export interface PlannedSeal {
+  first: Uint8Array
+  seal: { key: Uint8Array; baseNonce: Uint8Array; prefix: Uint8Array }
+}
+
+export type FileEncryptionOptions = Omit<FileReadOptions, 'size'> &
+  Pick<FileEncryptOptions, 'vaultKey' | 'vaultId' | 'saltPrefix'> & { identity: FileIdentity }
+
+/** The header and keys of a file's format-3 blob (its identity stamped with the write time, default now). */
+export function planFileSeal(opts: FileEncryptionOptions): PlannedSeal {
   const prefix = encodeIdentity(stampWriteTime(opts.identity, Date.now()))
   if (Math.floor((prefix.length + opts.identity.size) / CHUNK_SIZE) + 1 > MAX_CHUNKS) {
     throw new FileCipherError('invalid-input', 'The file exceeds the format limit of 2^38 chunks (4 PiB).')
@@ -376,12 +377,20 @@ export function encryptFileInWorker(
   const salt = fileSalt(filesKey, opts.saltPrefix)
   const { key, baseNonce, commitment } = deriveMessageKeys(filesKey, salt, fileContext(opts.vaultId, 3))
   filesKey.fill(0)
-  return new WorkerFileStream({
-    path,
-    opts: { ...opts, size: opts.identity.size },
-    first: Buffer.concat([salt, commitment]),
-    seal: { key, baseNonce, prefix },
-  })
+  return { first: Buffer.concat([salt, commitment]), seal: { key, baseNonce, prefix } }
+}
+
+/**
+ * The file as a format-3 blob, byte for byte what `encryptStream` (file-cipher.ts) writes for the
+ * same identity (its writtenAtMs, default now) and salt, read and encrypted on the worker thread.
+ * Exactly `identity.size` bytes are read; a file that ended early fails the stream before its final
+ * chunk is sealed.
+ */
+export function encryptFileInWorker(
+  path: string,
+  opts: FileEncryptionOptions,
+): AsyncIterableIterator<Uint8Array> {
+  return new WorkerFileStream({ path, opts: { ...opts, size: opts.identity.size }, ...planFileSeal(opts) })
 }
 
 /** Plaintext per piece: 64 chunks (1 MiB), sealed into 64 * (16 KiB + 16) bytes. */

@@ -2,7 +2,7 @@
 // format's cipher on a reader thread, plus the size limit it implies. Apart from the queue so that
 // what an upload costs in CPU is decided in one place.
 import { nodeCipher } from '../../../node-cipher/cipher-choice'
-import { encryptFileInWorker } from '../../../node-cipher/file-read-worker'
+import { encryptFile } from '../../../node-cipher/file-seal-here'
 import { LIMITS } from '../../../shared/api'
 import {
   type BundleSourceEntry,
@@ -60,7 +60,7 @@ export function cobblestoneCipher(parallel: boolean): UploadCipher {
   return {
     encryptedLength: encryptedFileLength,
     encryptStream: (source, options) => cobblestoneEncryptStream(source, { ...options, ...cipher }),
-    encryptFile: (path, options) => encryptFileInWorker(path, { ...options, sha256: true }),
+    encryptFile: (path, options) => encryptFile(path, { ...options, sha256: true }),
     encryptedBundleLength,
     encryptBundleStream: (entries, options) => encryptBundleStream(entries, { ...options, ...cipher }),
   }
