@@ -1,7 +1,7 @@
 // AES-256-GCM behind one interface, so the library runs anywhere (nobleAeadBackend, pure JS, the
-// default) and a host can plug in a faster one (src/node-cipher: node:crypto). Cobblestone uses it per
-// chunk with the message key, the chunk's nonce and empty AAD; the raw calls exist for the AES-GCM
-// conformance vectors. Backends differ only in speed and where they run; all must give identical bytes.
+// default) and a host can plug in a faster one (src/node-cipher: node:crypto, or its native module).
+// Cobblestone uses it per chunk with the message key, the chunk's nonce and empty AAD; the raw calls
+// exist for the AES-GCM conformance vectors. Backends differ only in speed and where they run; all must give identical bytes.
 
 export interface ChunkAead {
   /** Seals chunk `index`: writes ciphertext || tag (plaintext.length + 16 bytes) at out[offset]. */

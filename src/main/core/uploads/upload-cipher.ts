@@ -46,14 +46,13 @@ export interface UploadCipher {
 }
 
 /**
- * A file is read, hashed (for the index) and encrypted on one reader thread
- * (crypto/file-read-worker.ts), whatever the number of cores: the main thread only forwards the
- * pieces to the socket. On the main thread node:crypto's garbage (a buffer and a cipher object per
- * 16 KiB chunk) cost more in collections than the encryption itself. bench:upload, 1 GB, busy
- * 2-core machine, client CPU per GB: main thread 2.00 s + 1.10 s hashing afterwards, peak RSS
- * 178 MB; reader thread 1.51 s in all, 118 MB (106 MB for 5 GB). Client and service on one core:
- * 1.77 + 1.03 s against 1.38 s. Bundles (many small files) stay on the main thread;
- * `parallelEncryption` spreads them over the worker pool on machines with spare cores.
+ * A file is read, hashed (for the index) and encrypted by node-cipher's encryptFile: on this thread
+ * with the native AES-GCM, which seals into the piece and leaves no garbage (bench:upload, 1 GB:
+ * no reader thread and its ~12 MB); with node:crypto on one reader thread, because node:crypto's
+ * garbage (a buffer and a cipher object per 16 KiB chunk) cost the main thread more in collections
+ * than the encryption itself (1 GB, busy 2-core machine: main thread 2.00 s + 1.10 s hashing
+ * afterwards, peak RSS 178 MB; reader thread 1.51 s in all, 118 MB). Bundles (many small files) stay
+ * on the main thread; `parallelEncryption` spreads them over the worker pool on machines with spare cores.
  */
 export function cobblestoneCipher(parallel: boolean): UploadCipher {
   const cipher = nodeCipher(parallel)
