@@ -428,7 +428,43 @@ describe('reader thread failures', () => {
   })
 })
 
-describe.runIf(nativeAeadStatus().inUse)('this thread: stopping', () => {
+describe.runIf(nativeAeadStatus().inUse)('this thread', () => {
+  it('streams at once share released buffers, and never overwrite a piece still held', async () => {
+    const files = [
+      randomBytes(6 * FILE_READ_PIECE_BYTES.plain),
+      randomBytes(5 * FILE_READ_PIECE_BYTES.plain + 7),
+    ]
+    const streams = files.map((bytes) => readFileHere(fileOf(bytes), { size: bytes.length }))
+    const held = files.map(() => [] as { piece: Uint8Array; copy: Buffer }[])
+    const done = files.map(() => false)
+    while (!done.every(Boolean)) {
+      for (const [k, stream] of streams.entries()) {
+        if (done[k]) continue
+        const step = await stream.next()
+        // Asking for piece p released p - 2 (maybe to the other stream); p - 1 stays intact here, and the
+        // other stream's last two pieces (it has not asked again) stay intact too.
+        for (const [j, pieces] of held.entries())
+          for (const { piece, copy } of pieces.slice(j === k ? -1 : -2))
+            expect(Buffer.from(piece).equals(copy)).toBe(true)
+        if (step.done) done[k] = true
+        else held[k]!.push({ piece: step.value, copy: Buffer.from(step.value) })
+      }
+    }
+    for (const [k, bytes] of files.entries())
+      expect(Buffer.concat(held[k]!.map((h) => h.copy)).equals(bytes)).toBe(true)
+  })
+
+  it('a later stream reuses the buffers an earlier one released, instead of leaving them to the collector', async () => {
+    const bytes = randomBytes(6 * FILE_READ_PIECE_BYTES.plain)
+    const path = fileOf(bytes)
+    const first = new Set<ArrayBufferLike>()
+    for await (const piece of readFileHere(path, { size: bytes.length })) first.add(piece.buffer)
+    let reused = 0
+    for await (const piece of readFileHere(path, { size: bytes.length }))
+      if (first.has(piece.buffer)) reused++
+    expect(reused).toBeGreaterThanOrEqual(2)
+  })
+
   it.runIf(process.platform !== 'win32')(
     'return() ends a read still waiting on a stalled file, without hanging',
     async () => {
