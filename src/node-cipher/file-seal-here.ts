@@ -59,9 +59,12 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
   #read = 0
   #index = 0
   #state: 'new' | 'reading' | 'done' = 'new'
-  /** Settles when return() is called: a read that never comes back (a stalled drive) must not hold next(). */
-  readonly #stopped: Promise<'stopped'>
-  #stop: () => void = () => {}
+  /**
+   * Ends the pending open or read early when return() is called: one that never comes back (a stalled
+   * drive) must not hold next(). One per call, not a race against a promise the stream keeps: that
+   * kept a reaction per read alive for the whole file and grew the heap by megabytes on 5 GB.
+   */
+  #interrupt: (() => void) | undefined
   #isStopped = false
   #failure: { error: unknown } | undefined
 
@@ -79,11 +82,15 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
     seal?.plan.seal.key.fill(0)
     seal?.plan.seal.baseNonce.fill(0)
     this.#hash = opts.sha256 ? createHash('sha256') : null
-    this.#stopped = new Promise((resolve) => {
-      this.#stop = () => {
-        this.#isStopped = true
-        resolve('stopped')
-      }
+  }
+
+  /** `operation`'s result, or 'stopped' if return() came first. */
+  #unlessStopped<T>(operation: Promise<T>): Promise<T | 'stopped'> {
+    return new Promise<T | 'stopped'>((resolve, reject) => {
+      this.#interrupt = () => resolve('stopped')
+      operation.then(resolve, reject)
+    }).finally(() => {
+      this.#interrupt = undefined
     })
   }
 
@@ -102,7 +109,7 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
         this.#state = 'reading'
         try {
           const opening = open(this.#path, 'r')
-          const file = await Promise.race([opening, this.#stopped])
+          const file = await this.#unlessStopped(opening)
           if (file === 'stopped') {
             opening.then(
               (late) => late.close(),
@@ -132,7 +139,8 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
-    this.#stop()
+    this.#isStopped = true
+    this.#interrupt?.()
     // Not awaited: a handle closes only once its pending read is back.
     void this.#close()
     return { done: true, value: undefined }
@@ -208,10 +216,7 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
       while (got < n) {
         const file = this.#file
         if (!file) break // stopped
-        const read = await Promise.race([
-          file.read(buffer, at + got, n - got, this.#read + got),
-          this.#stopped,
-        ])
+        const read = await this.#unlessStopped(file.read(buffer, at + got, n - got, this.#read + got))
         if (read === 'stopped') break
         const { bytesRead } = read
         if (bytesRead === 0) break

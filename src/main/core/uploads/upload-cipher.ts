@@ -55,13 +55,19 @@ export interface UploadCipher {
  * on the main thread; `parallelEncryption` spreads them over the worker pool on machines with spare cores.
  */
 export function cobblestoneCipher(parallel: boolean): UploadCipher {
-  const cipher = nodeCipher(parallel)
+  // Chosen at the first upload, not when the queue opens: the native module (and OpenSSL's start, ~2 MB)
+  // stays out of an app that is only waiting.
+  let chosen: ReturnType<typeof nodeCipher> | undefined
+  const cipher = () => {
+    chosen ??= nodeCipher(parallel)
+    return chosen
+  }
   return {
     encryptedLength: encryptedFileLength,
-    encryptStream: (source, options) => cobblestoneEncryptStream(source, { ...options, ...cipher }),
+    encryptStream: (source, options) => cobblestoneEncryptStream(source, { ...options, ...cipher() }),
     encryptFile: (path, options) => encryptFile(path, { ...options, sha256: true }),
     encryptedBundleLength,
-    encryptBundleStream: (entries, options) => encryptBundleStream(entries, { ...options, ...cipher }),
+    encryptBundleStream: (entries, options) => encryptBundleStream(entries, { ...options, ...cipher() }),
   }
 }
 

@@ -108,13 +108,14 @@ function problemOf(error: unknown): string {
 export class KeyRotation {
   readonly #deps: KeyRotationDeps
   readonly #runs = new Map<string, Run>()
-  readonly #cipher: CipherImplementation
+  /** Chosen at the first rotation, so an app that only waits never loads the native module. */
+  #cipher: CipherImplementation | undefined
   readonly #now: () => number
   readonly #lastEmit = new Map<string, number>()
 
   constructor(deps: KeyRotationDeps) {
     this.#deps = deps
-    this.#cipher = deps.cipher ?? nodeCipher(false)
+    this.#cipher = deps.cipher
     this.#now = deps.now ?? Date.now
   }
 
@@ -383,6 +384,7 @@ export class KeyRotation {
     const record = store.rotation(vaultId)
     if (!record) return
     const client = await this.#deps.client(record.connectionId ?? undefined)
+    this.#cipher ??= nodeCipher(false)
     const keys: BlobKeys = { vaultId, cipher: this.#cipher }
     const signal = run.controller.signal
 
