@@ -51,6 +51,17 @@ const implementations = [
     : []),
 ]
 
+/** How many of this process's file descriptors are open on `path` (Linux). */
+function descriptorsOn(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path
+    } catch {
+      return false
+    }
+  }).length
+}
+
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-reader'
 const saltPrefix = new Uint8Array(16).fill(9)
@@ -408,14 +419,7 @@ describe('reader thread failures', () => {
   it.runIf(process.platform === 'linux')('stopping early closes the file', async () => {
     const bytes = randomBytes(8 * FILE_READ_PIECE_BYTES.plain)
     const path = fileOf(bytes)
-    const holding = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === path
-        } catch {
-          return false
-        }
-      }).length
+    const holding = () => descriptorsOn(path)
     const worker = new FileReadWorker()
     for await (const _ of readFileInWorker(path, { size: bytes.length, worker })) {
       expect(holding()).toBe(1)
@@ -484,14 +488,7 @@ describe.runIf(nativeAeadStatus().inUse)('this thread', () => {
   it.runIf(process.platform === 'linux')('stopping early closes the file', async () => {
     const bytes = randomBytes(8 * FILE_READ_PIECE_BYTES.plain)
     const path = fileOf(bytes)
-    const holding = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === path
-        } catch {
-          return false
-        }
-      }).length
+    const holding = () => descriptorsOn(path)
     for await (const piece of encryptFile(path, { vaultKey, vaultId, identity: identityOf(bytes) })) {
       if (piece.length > 100) {
         expect(holding()).toBe(1)
