@@ -46,7 +46,7 @@ function giveBack(buffer: Uint8Array): void {
 class FileHereStream implements AsyncIterableIterator<Uint8Array> {
   readonly #path: string
   readonly #opts: Omit<FileReadOptions, 'worker'>
-  /** Null: the plaintext itself, in pieces of 1 MiB (a ring of two read buffers). */
+  /** Null: the plaintext itself, in pieces of 1 MiB. */
   readonly #plan: PlannedSeal | null
   readonly #aead: ChunkAead | null
   /** Sealing: where the file's bytes are read (from `spare`, given back once all are read). */
@@ -100,10 +100,10 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
 
   async next(): Promise<IteratorResult<Uint8Array>> {
     if (this.#failure) throw this.#failure.error
-    if (this.#state === 'done') return { done: true, value: undefined }
-    // RELEASE: asking for piece k means piece k - 2 is written out.
+    // RELEASE: asking for piece k means piece k - 2 is written out (also when the answer is "done").
     while (this.#lent.length > 0 && this.#lent[0]!.piece <= this.#yielded - 2)
       giveBack(this.#lent.shift()!.buffer)
+    if (this.#state === 'done') return { done: true, value: undefined }
     try {
       if (this.#state === 'new') {
         this.#state = 'reading'
@@ -111,10 +111,7 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
           const opening = open(this.#path, 'r')
           const file = await this.#unlessStopped(opening)
           if (file === 'stopped') {
-            opening.then(
-              (late) => late.close(),
-              () => {},
-            )
+            opening.then((late) => late.close()).catch(() => {})
             return { done: true, value: undefined }
           }
           this.#file = file
