@@ -381,3 +381,19 @@ describe('what the installed app ships for the heirs', () => {
     expect(packageJson.scripts['pack:recovery']).toBe('node scripts/pack-recovery.mjs')
   })
 })
+
+describe('the native AES-GCM in the installed app', () => {
+  it('is built by npm run build into out/, shipped by `files` and unpacked from the asar', () => {
+    expect(packageJson.scripts.build).toMatch(/node scripts\/build-native-cipher\.mjs/)
+    expect(config.files).toContain('out/**')
+    expect(config.files.filter((f: string) => f.startsWith('!') && f.includes('native-cipher'))).toEqual([])
+    // asarUnpack '**/*.node' takes any .node file, at any depth.
+    expect(config.asarUnpack).toBe('**/*.node')
+    // aead-native.ts looks two folders up from its bundle (out/main/index.js), and so finds out/native-cipher.
+    const source = readFileSync(join(root, 'src/node-cipher/aead-native.ts'), 'utf8')
+    expect(source).toContain("new URL('../../out/native-cipher/aes_gcm.node', import.meta.url)")
+    expect(
+      new URL('../../out/native-cipher/aes_gcm.node', 'file:///app.asar/out/main/index.js').pathname,
+    ).toBe('/app.asar/out/native-cipher/aes_gcm.node')
+  })
+})
