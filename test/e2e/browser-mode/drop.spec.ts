@@ -122,6 +122,8 @@ test('a 200 MB file streams in with the backend memory flat, is confirmed, uploa
   chosenStored,
   filesDir,
 }) => {
+  // A 210 MB drop and upload: ~35 s on a quiet machine; its steps allow up to 120 s.
+  test.setTimeout(180_000)
   const drop = dropOn(page)
   const droppedLeft = droppedLeftIn(chosenStored.app)
   const peak = () => peakMiB(chosenStored.app)
@@ -186,6 +188,9 @@ test('declining the cost at the confirmation deletes what was dropped', async ({
   videoStored,
   filesDir,
 }) => {
+  // Two drops of 210 MB and one upload of it, with the service in the same process: 56-59 s on a quiet
+  // machine against the 60 s default, while the fixture's own steps allow up to 120 s.
+  test.setTimeout(180_000)
   const drop = dropOn(page)
   const droppedLeft = droppedLeftIn(videoStored.app)
   await drop(join(filesDir, 'video.mp4'))
