@@ -97,7 +97,17 @@ function load(): { backend: AeadBackend | null; why: string } {
         : `it did not load: ${(error as Error).message}`
     return { backend: null, why }
   }
-  const wrong = disagreement(addon)
+  return checked(addon)
+}
+
+/** The backend over `addon` if it passes the check at load; else null, and why. A throw is a failure too. */
+export function checked(addon: NativeAesGcm): { backend: AeadBackend | null; why: string } {
+  let wrong: string | null
+  try {
+    wrong = disagreement(addon)
+  } catch (error) {
+    return { backend: null, why: `it failed its check at load: ${(error as Error).message}` }
+  }
   if (wrong) return { backend: null, why: `it disagreed with node:crypto on ${wrong}` }
   return { backend: backendOf(addon), why: 'loaded, and agrees with node:crypto' }
 }

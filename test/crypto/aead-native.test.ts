@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { NATIVE_CIPHER_MODULE } from '../../scripts/build-native-cipher.mjs'
-import { disagreement, nativeAeadBackend, nativeAeadStatus } from '../../src/node-cipher/aead-native'
+import { checked, disagreement, nativeAeadBackend, nativeAeadStatus } from '../../src/node-cipher/aead-native'
 import { nodeAeadBackend } from '../../src/node-cipher/aead-node'
 import { cipherByName, nodeCipher } from '../../src/node-cipher/cipher-choice'
 import { encryptFileInWorker } from '../../src/node-cipher/file-read-worker'
@@ -148,6 +148,22 @@ describe.runIf(status.inUse)('native AES-256-GCM', () => {
     expect(disagreement(flipsABit)).toBe('sealing 0 bytes')
     const opensAnything: Addon = { ...addon, open: () => true }
     expect(disagreement(opensAnything)).toMatch(/^a forged tag/)
+    // A module that disagrees or throws is not used: node:crypto is, and the status says why.
+    expect(checked(flipsABit)).toEqual({
+      backend: null,
+      why: 'it disagreed with node:crypto on sealing 0 bytes',
+    })
+    const throws: Addon = {
+      ...addon,
+      seal: () => {
+        throw new Error('OpenSSL failed to seal with AES-256-GCM.')
+      },
+    }
+    expect(checked(throws)).toEqual({
+      backend: null,
+      why: 'it failed its check at load: OpenSSL failed to seal with AES-256-GCM.',
+    })
+    expect(checked(addon).backend?.name).toBe('native')
   })
 
   it('is what nodeCipher() picks, and what the reader thread seals decrypts with node:crypto and noble', async () => {
