@@ -115,7 +115,13 @@ function produce(job: Job): void {
   }
   // A full piece is never the final one (the final chunk is always short).
   const final = fill < BATCH_PLAIN
-  const sealed = sealBatch(job.seal.aead, job.seal.plain.subarray(0, fill), job.seal.index, final, out)
+  const sealed = sealBatch(
+    job.seal.aead,
+    final ? job.seal.plain.subarray(0, fill) : job.seal.plain,
+    job.seal.index,
+    final,
+    out,
+  )
   job.seal.index += Math.floor(fill / CHUNK_SIZE)
   send(job, out, sealed.length, final)
 }

@@ -168,7 +168,8 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
     const final = fill < BATCH_PLAIN
     const sealed = sealBatch(
       this.#aead,
-      plain.subarray(0, fill),
+      // The read buffer itself when whole: sealBatch keeps its chunk views.
+      fill === plain.length ? plain : plain.subarray(0, fill),
       this.#index,
       final,
       final ? undefined : this.#output(BATCH_SEALED),
