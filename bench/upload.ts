@@ -7,7 +7,8 @@
 // that thread). The client runs bundled in its own Node process so its peak RSS and CPU are its own.
 // After one untimed upload of each, plain and encrypted alternate over `--rounds=N` rounds (default
 // 5), each run into a vault of its own deleted after it and from a settled machine (see measure() in
-// upload-client.ts); each side's median counts.
+// upload-client.ts); each side's median counts. Then the client waits until V8 has shrunk its young
+// generation, as it does in an app idle in the tray, and uploads the file encrypted once more ("afterWait").
 // Last line: {"ratio", "encryptedMBps", "plainMBps", "cpuSecondsPerGB": {encrypted, plain, extra},
 // "peakRssMB", "peakRssUploadingMB", "startRssMB", "idleRssMB" (once a reader thread is let go after the last upload), "load", ...}. Targets: ratio >= 0.8, encrypted CPU per GB <= plain
 // + 1.0 s, client peak RSS < 100 MB (for the 5 GB file, --big). `--size=N` (bytes) is for a quick
@@ -77,15 +78,20 @@ async function largeFile(): Promise<void> {
     )
     const measured = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
       runs: Run[]
+      afterWait: { waitedSeconds: number; youngGenerationMB: { before: number; after: number }; run: Run }
       creditsConsumed: number
       plainSideHashes: boolean
       startRssMB: number
       idleRssMB: number
       peakRssMB: number | null
     }
-    for (const run of measured.runs) {
+    const { afterWait } = measured
+    for (const run of [...measured.runs, afterWait.run]) {
       log(
-        `${run.mode.padEnd(9)} ${run.seconds.toFixed(2)} s  ${(SIZE / 1e6 / run.seconds).toFixed(1)} MB/s  ` +
+        (run === afterWait.run
+          ? `after waiting ${afterWait.waitedSeconds.toFixed(0)} s (young generation ${afterWait.youngGenerationMB.before.toFixed(1)} -> ${afterWait.youngGenerationMB.after.toFixed(1)} MB):\n`
+          : '') +
+          `${run.mode.padEnd(9)} ${run.seconds.toFixed(2)} s  ${(SIZE / 1e6 / run.seconds).toFixed(1)} MB/s  ` +
           `client CPU ${((run.cpuSeconds * GB) / SIZE).toFixed(2)} s/GB` +
           (run.afterCpuSeconds === null
             ? ''
@@ -112,6 +118,10 @@ async function largeFile(): Promise<void> {
         `peak while uploading plain ${uploadPeak('plain').toFixed(0)} MB, encrypted ${uploadPeak('encrypted').toFixed(0)} MB, ` +
         `while hashing for the index afterwards ${hashingPeak.toFixed(0)} MB; ${measured.idleRssMB.toFixed(0)} MB once idle`,
     )
+    log(
+      `encrypted upload into a client that had waited: peak RSS ${afterWait.run.peakRssMB.toFixed(0)} MB ` +
+        `(${afterWait.run.runStartRssMB.toFixed(0)} MB at its start)`,
+    )
     const round2 = (x: number) => Number(x.toFixed(2))
     console.log(
       JSON.stringify({
@@ -129,6 +139,17 @@ async function largeFile(): Promise<void> {
           encrypted: Number(uploadPeak('encrypted').toFixed(1)),
           plain: Number(uploadPeak('plain').toFixed(1)),
           indexHashingAfter: Number(hashingPeak.toFixed(1)),
+        },
+        // The same encrypted upload once the client has waited (as the app does in the tray) and V8 has
+        // shrunk its young generation: what an owner's drop costs in an app that has been open a while.
+        afterWait: {
+          peakRssMB: Number(afterWait.run.peakRssMB.toFixed(1)),
+          startRssMB: Number(afterWait.run.runStartRssMB.toFixed(1)),
+          waitedSeconds: Math.round(afterWait.waitedSeconds),
+          youngGenerationMB: {
+            before: Number(afterWait.youngGenerationMB.before.toFixed(1)),
+            after: Number(afterWait.youngGenerationMB.after.toFixed(1)),
+          },
         },
         startRssMB: Number(measured.startRssMB.toFixed(1)),
         // Once the reader thread is let go after the last upload: what the client keeps while it waits.
