@@ -51,10 +51,10 @@ export class ByteQueue {
    * Removes and returns as many whole `unit`s as the first piece holds (at most `max` bytes) as a
    * view, without copying; copies `max` bytes when the first piece holds no whole unit.
    */
-  takeUnits(unit: number, max: number): Uint8Array {
+  takeUnits(unit: number, max: number, into?: Uint8Array): Uint8Array {
     const piece = this.pieces[this.first]
     const n = piece ? Math.min(max, Math.floor((piece.length - this.head) / unit) * unit) : 0
-    if (n === 0) return this.take(Math.min(max, this.length))
+    if (n === 0) return this.take(Math.min(max, this.length), into)
     const view = piece!.subarray(this.head, this.head + n)
     this.head += n
     this.length -= n
