@@ -49,12 +49,13 @@ export class ByteQueue {
 
   /**
    * Removes and returns as many whole `unit`s as the first piece holds (at most `max` bytes) as a
-   * view, without copying; copies `max` bytes when the first piece holds no whole unit.
+   * view, without copying; copies `max` bytes when the first piece holds no whole unit (into the
+   * buffer `scratch` gives, when it is that long).
    */
-  takeUnits(unit: number, max: number, into?: Uint8Array): Uint8Array {
+  takeUnits(unit: number, max: number, scratch?: () => Uint8Array): Uint8Array {
     const piece = this.pieces[this.first]
     const n = piece ? Math.min(max, Math.floor((piece.length - this.head) / unit) * unit) : 0
-    if (n === 0) return this.take(Math.min(max, this.length), into)
+    if (n === 0) return this.take(Math.min(max, this.length), scratch?.())
     const view = piece!.subarray(this.head, this.head + n)
     this.head += n
     this.length -= n

@@ -177,15 +177,16 @@ async function* decryptGenerator(
 
     let index = 0 // of the next chunk to open
     // Chunks that straddle source pieces are copied here when opened on this thread: a batch is
-    // opened before the next is taken, so one buffer serves them all.
-    const straddling = runner ? undefined : new Uint8Array(BATCH_SEALED)
+    // opened before the next is taken, so one buffer, made at the first such copy, serves them all.
+    let straddling: Uint8Array | undefined
+    const scratch = () => (straddling ??= new Uint8Array(BATCH_SEALED))
     // With more than a batch buffered, no chunk of the batch is the final one.
     while ((await input.fill(BATCH_SEALED + 1)) > BATCH_SEALED) {
       checkIndex(index + BATCH_CHUNKS)
       // A runner needs a buffer of its own; this thread reads whole chunks in place.
       const data = runner
         ? input.take(BATCH_SEALED, batches.spare())
-        : input.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED, straddling)
+        : input.takeUnits(SEALED_CHUNK_SIZE, BATCH_SEALED, scratch)
       const chunks = data.length / SEALED_CHUNK_SIZE // read before a transfer detaches it
       batches.send(data, index, false)
       index += chunks
