@@ -78,6 +78,7 @@ export async function bundleBenchClient(
 ): Promise<string> {
   const { build } = await import('esbuild')
   const { NODE_CIPHER_WORKERS } = await import('../scripts/node-cipher-workers.mjs')
+  const { externalExceptBundled } = await import('../scripts/bundled-dependencies.mjs')
   const outdir = join('out', 'bench')
   await build({
     entryPoints: { [name]: entry, ...NODE_CIPHER_WORKERS },
@@ -87,7 +88,7 @@ export async function bundleBenchClient(
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
-    packages: 'external',
+    plugins: [externalExceptBundled],
     ...options,
     logLevel: 'warning',
   })

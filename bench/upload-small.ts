@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
+import { externalExceptBundled } from '../scripts/bundled-dependencies.mjs'
 import { NODE_CIPHER_WORKERS } from '../scripts/node-cipher-workers.mjs'
 import { startService } from '../src/service/index'
 import type { SmallRun } from './upload-small-client'
@@ -62,7 +63,7 @@ try {
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
-    packages: 'external',
+    plugins: [externalExceptBundled],
     logLevel: 'warning',
   })
   log(`writing ${SIZES.join(' + ')} files of ${FILE_BYTES / 1000} kB...`)

@@ -2,6 +2,7 @@
 // esbuild takes well under a second, so the npm scripts build on every run instead of tracking staleness.
 import { existsSync } from 'node:fs'
 import { build } from 'esbuild'
+import { externalExceptBundled } from './bundled-dependencies.mjs'
 import { ensureNativeModules } from './native-modules.mjs'
 import { NODE_CIPHER_WORKERS } from './node-cipher-workers.mjs'
 
@@ -36,7 +37,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20.19',
-  packages: 'external',
+  plugins: [externalExceptBundled],
   sourcemap: true,
   logLevel: 'warning',
 })
