@@ -246,7 +246,6 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
   ): Promise<number | 'stopped'> {
     return new Promise((resolve, reject) => {
       this.#interrupt = () => resolve('stopped')
-      this.#reading = true
       read(fd, buffer, at, n, position, (error, bytesRead) => {
         this.#reading = false
         this.#interrupt = undefined
@@ -256,6 +255,8 @@ class FileHereStream implements AsyncIterableIterator<Uint8Array> {
         if (error) reject(error)
         else resolve(bytesRead)
       })
+      // After the call: one that threw made no read for a close to wait on.
+      this.#reading = true
     })
   }
 

@@ -5,17 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readlinkSync,
-  rmSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -41,6 +31,7 @@ import {
   generateVaultKey,
   openEncryptedFile,
 } from '../../src/vault-format/index'
+import { descriptorsOn } from '../support/open-descriptors'
 
 // The same behaviour from both readers: the reader thread (node:crypto), and this thread (the native
 // AES-GCM, where it is built; test/crypto/aead-native.test.ts says when it is not).
@@ -52,16 +43,6 @@ const implementations = [
 ]
 
 /** How many of this process's file descriptors are open on `path` (Linux). */
-function descriptorsOn(path: string): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path
-    } catch {
-      return false
-    }
-  }).length
-}
-
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-reader'
 const saltPrefix = new Uint8Array(16).fill(9)

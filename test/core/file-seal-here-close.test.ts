@@ -1,10 +1,11 @@
 // file-seal-here.ts reads the descriptor itself (fs.read), which FileHandle does not track: a stream
 // stopped while a read is in flight must keep the descriptor open until that read is back, or a file
 // opened meanwhile could take its number and be read in its place.
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { descriptorsOn } from '../support/open-descriptors'
 
 /** Reads whose callbacks are held until released: a drive that is slow to answer. */
 const held: (() => void)[] = []
@@ -23,16 +24,6 @@ const { readFileHere } = await import('../../src/node-cipher/file-seal-here')
 
 const dir = mkdtempSync(join(tmpdir(), 'vault-seal-here-close-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-function descriptorsOn(path: string): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path
-    } catch {
-      return false
-    }
-  }).length
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
