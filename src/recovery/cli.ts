@@ -19,6 +19,7 @@ import {
   REAL_KITS_IN_PRACTICE,
   recoverPracticeFile,
 } from './practice-recovery'
+import { ProgressLine } from './progress-line'
 import { type FileRecoveryResult, manifestNote, recoverRun, runProblems } from './recover-files'
 import { RecoveryInputError, recoverVaultKey } from './recovery-key'
 
@@ -242,27 +243,23 @@ async function main(argv: string[]): Promise<number> {
 
   // The vault key serves this run only: zeroed once it ends, whichever way.
   try {
-    const showProgress = process.stderr.isTTY && !values.json
-    if (fromService) return await recoverFromTheService(values, key, backend, showProgress)
-    if (fromArweave) return await recoverFromTheNetwork(values, key, backend, showProgress)
+    const progress = process.stderr.isTTY && !values.json ? new ProgressLine(process.stderr) : undefined
+    if (fromService) return await recoverFromTheService(values, key, backend, progress)
+    if (fromArweave) return await recoverFromTheNetwork(values, key, backend, progress)
     const run = await recoverRun({
       vaultKey: key.vaultKey,
       vaultId: key.vaultId,
       inputs: positionals,
       outDir: values.out!,
       backend,
-      onProgress: showProgress
-        ? (p) => {
-            const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
-            process.stderr.write(
-              `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${revealControls(p.input)}`
-                .slice(0, 120)
-                .padEnd(120),
-            )
-          }
-        : undefined,
+      onProgress:
+        progress &&
+        ((p) => {
+          const percent = p.bytesTotal > 0 ? Math.floor((100 * p.bytesDone) / p.bytesTotal) : 100
+          progress.show(`[${p.fileNumber}/${p.fileCount}] ${percent}% ${revealControls(p.input)}`)
+        }),
     })
-    if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+    progress?.clear()
     const { results } = run
     for (const result of results) console.log(values.json ? JSON.stringify(result) : describe(result))
     if (results.length === 0) {
@@ -376,7 +373,7 @@ async function recoverFromTheService(
   values: ReturnType<typeof parse>['values'],
   key: { vaultKey: Uint8Array; vaultId: string },
   backend: AeadBackendName,
-  showProgress: boolean,
+  progress: ProgressLine | undefined,
 ): Promise<number> {
   const report = await recoverFromService({
     serviceUrl: values.service!,
@@ -385,16 +382,15 @@ async function recoverFromTheService(
     vaultKey: key.vaultKey,
     outDir: values.out!,
     backend,
-    onProgress: showProgress
-      ? (p) => {
-          const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 100
-          process.stderr.write(
-            `\r[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${p.name}`.slice(0, 120).padEnd(120),
-          )
-        }
-      : undefined,
+    onProgress:
+      progress &&
+      ((p) => {
+        const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 100
+        // The service names the files: their hidden characters shown, as everywhere else.
+        progress.show(`[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${revealControls(p.name)}`)
+      }),
   })
-  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  progress?.clear()
   for (const result of report.results) {
     // The service names the files: shown like the names in describe().
     console.log(
@@ -434,7 +430,7 @@ async function recoverFromTheNetwork(
   values: ReturnType<typeof parse>['values'],
   key: { vaultKey: Uint8Array; vaultId: string },
   backend: AeadBackendName,
-  showProgress: boolean,
+  progress: ProgressLine | undefined,
 ): Promise<number> {
   const gateway = values['from-arweave']!
   const report = await recoverFromArweave({
@@ -444,18 +440,18 @@ async function recoverFromTheNetwork(
     outDir: values.out!,
     backend,
     ...(values.owner !== undefined ? { owner: values.owner } : {}),
-    onProgress: showProgress
-      ? (p) => {
-          const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 0
-          const line =
-            p.phase === 'looking'
-              ? `Looking for the vault's files on ${p.name}...`
-              : `[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${revealControls(p.name)}`
-          process.stderr.write(`\r${line}`.slice(0, 120).padEnd(120))
-        }
-      : undefined,
+    onProgress:
+      progress &&
+      ((p) => {
+        const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 0
+        progress.show(
+          p.phase === 'looking'
+            ? `Looking for the vault's files on ${p.name}...`
+            : `[${p.fileNumber}/${p.fileCount}] ${percent}% ${p.phase} ${revealControls(p.name)}`,
+        )
+      }),
   })
-  if (showProgress) process.stderr.write(`\r${' '.repeat(120)}\r`)
+  progress?.clear()
   for (const result of report.results) console.log(values.json ? JSON.stringify(result) : describe(result))
   if (report.foreign.length > 0) {
     console.error(

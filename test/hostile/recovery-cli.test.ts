@@ -37,6 +37,16 @@ async function recover(args: string[]): Promise<{ status: number; output: string
   }
 }
 
+/** Runs the tool on a pseudo-terminal (script(1), util-linux), as an heir does: with its progress line. */
+async function recoverOnTerminal(args: string[]): Promise<string> {
+  const quoted = [process.execPath, ...CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+  try {
+    return (await run('script', ['-qec', quoted, '/dev/null'], { timeout: 30_000 })).stdout
+  } catch (error) {
+    return (error as { stdout?: string }).stdout ?? ''
+  }
+}
+
 describe('the recovery tool against lying sources', () => {
   it('a service listing asset "../../x" and redirecting a download elsewhere: exit 1, both named, the code never leaves', async () => {
     const vault = newVault()
@@ -82,6 +92,36 @@ describe('the recovery tool against lying sources', () => {
       expect(output).not.toContain(vault.heirCode)
     expect(elsewhere.requests).toEqual([])
     expectNeverSent(vault.heirCode, elsewhere)
+  })
+
+  it("a service naming a file with a direction override: the progress line on the heir's terminal shows the marker, not the override", async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const disguised = {
+      id: assetId(),
+      filename: 'photo\u202egpj.exe',
+      blob: await fileBlob(vault, 'will.txt', 'the will'),
+      createdAt: new Date().toISOString(),
+    }
+    const service = await startFakeService({
+      key: vault.heirCode,
+      vaultId: vault.vaultId,
+      assets: [disguised],
+    })
+    cleanup.push(world, service)
+    const terminal = await recoverOnTerminal([
+      '--owner-kit',
+      encodeOwnerKitWords(vault),
+      '--service',
+      service.origin,
+      '--token',
+      vault.heirCode,
+      '--out',
+      world.outDir,
+    ])
+    expect(terminal).toContain('downloading photo[U+202E]gpj.exe')
+    expect(terminal).not.toContain('\u202e')
+    expect(terminal).toContain('will.txt')
   })
 
   it('a gateway whose vault label several wallets used: the tool names each wallet; --owner keeps one', async () => {

@@ -272,4 +272,33 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
     expect(stdout).toContain('home-video.mp4')
     await expectIdentical(outDir)
   }, 90_000)
+
+  it('on a terminal, the tool redraws its progress line only when it changes, not for every piece downloaded', async () => {
+    const accessToken = heirToken(world.mail.to(heirs[1]!.email)[0]!)
+    const outDir = join(await world.tempDir('vault-heir-tty-'), 'from-cli')
+    const args = [
+      ...RECOVER_CLI,
+      '--service',
+      world.service.url,
+      '--token',
+      accessToken,
+      '--share-words',
+      shares[1]!,
+      '--share-words',
+      shares[2]!,
+      '--out',
+      outDir,
+    ]
+    const quoted = [process.execPath, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+    // script(1) (util-linux) runs the tool on a pseudo-terminal: its stderr is a TTY, as for an heir.
+    const { stdout: terminal } = await run('script', ['-qec', quoted, '/dev/null'], { maxBuffer: 64 << 20 })
+    expect(terminal).toContain('All 4 file(s) recovered')
+    const redraws = terminal.match(/\[\d\/\d\] \d+% (downloading|checking) /g) ?? []
+    expect(redraws.length).toBeGreaterThan(10)
+    expect(redraws.some((line) => line.includes('100%'))).toBe(true)
+    // Over 3,200 pieces of 64 KiB arrive for the 200 MB file; the percentage changes at most 100 times.
+    expect(redraws.length).toBeLessThan(400)
+    expect(new Set(redraws).size).toBe(redraws.length)
+    await expectIdentical(outDir)
+  }, 90_000)
 })
