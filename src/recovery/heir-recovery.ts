@@ -372,7 +372,10 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
     }
     // Never more than the listing declared: a longer body is cut and the file refused.
     let room = file.encryptedBytes - have
+    // 1 MiB on each side of the counter: with the default 16 KiB, every 64 KiB piece paused the
+    // response and every piece was its own write; now pieces queue while a write is out and go as one.
     const counter = new Transform({
+      highWaterMark: 1 << 20,
       transform(chunk: Buffer, _encoding, done) {
         if (chunk.length > room) {
           done(new TooLongError(opts.serviceUrl, file.encryptedBytes))
@@ -384,7 +387,7 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
         else staging.push(chunk).then(() => done(null, chunk))
       },
     })
-    const sink = (await openDownload(part, have > 0)).createWriteStream()
+    const sink = (await openDownload(part, have > 0)).createWriteStream({ highWaterMark: 1 << 20 })
     await pipeline(stream, counter, sink)
   } catch (error) {
     await staging?.abandon()

@@ -145,7 +145,9 @@ export class StagedDecryption {
           yield piece
         }
       },
-      file.createWriteStream(),
+      // Room for a few decrypted MiB: the decryption goes on while a write is out, instead of
+      // holding the download back until each one is done.
+      file.createWriteStream({ highWaterMark: 4 << 20 }),
     )
     return { path, sha256: hash.digest('hex'), bytes }
   }
