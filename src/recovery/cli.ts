@@ -241,9 +241,9 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
 
+  const progress = process.stderr.isTTY && !values.json ? new ProgressLine(process.stderr) : undefined
   // The vault key serves this run only: zeroed once it ends, whichever way.
   try {
-    const progress = process.stderr.isTTY && !values.json ? new ProgressLine(process.stderr) : undefined
     if (fromService) return await recoverFromTheService(values, key, backend, progress)
     if (fromArweave) return await recoverFromTheNetwork(values, key, backend, progress)
     const run = await recoverRun({
@@ -270,6 +270,8 @@ async function main(argv: string[]): Promise<number> {
     return summarize(results, `into ${values.out}`, 'Files that failed were not written.', runProblems(run))
   } finally {
     key.vaultKey.fill(0)
+    // A run that threw leaves no half-drawn line for its message to follow.
+    progress?.clear()
   }
 }
 
