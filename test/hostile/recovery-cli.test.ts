@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encodeOwnerKitWords } from '../../src/vault-format'
+import { runOnTerminal } from '../support/on-terminal'
 import { startFakeGateway, txId, wallet } from './fake-arweave-gateway'
 import { assetId, fileBlob, newVault, startFakeService } from './fake-vault-service'
 import {
@@ -37,14 +38,22 @@ async function recover(args: string[]): Promise<{ status: number; output: string
   }
 }
 
-/** Runs the tool on a pseudo-terminal (script(1), util-linux), as an heir does: with its progress line. */
-async function recoverOnTerminal(args: string[]): Promise<string> {
-  const quoted = [process.execPath, ...CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
-  try {
-    return (await run('script', ['-qec', quoted, '/dev/null'], { timeout: 30_000 })).stdout
-  } catch (error) {
-    return (error as { stdout?: string }).stdout ?? ''
-  }
+/** The tool from `service` with the owner's kit, into the world's output folder. */
+function fromService(
+  vault: ReturnType<typeof newVault>,
+  service: { origin: string },
+  world: World,
+): string[] {
+  return [
+    '--owner-kit',
+    encodeOwnerKitWords(vault),
+    '--service',
+    service.origin,
+    '--token',
+    vault.heirCode,
+    '--out',
+    world.outDir,
+  ]
 }
 
 describe('the recovery tool against lying sources', () => {
@@ -69,16 +78,7 @@ describe('the recovery tool against lying sources', () => {
           : false,
     })
     cleanup.push(world, elsewhere, service)
-    const args = [
-      '--owner-kit',
-      encodeOwnerKitWords(vault),
-      '--service',
-      service.origin,
-      '--token',
-      vault.heirCode,
-      '--out',
-      world.outDir,
-    ]
+    const args = fromService(vault, service, world)
     const { result } = await contained(world, async () => {
       const redirected = await recover(args)
       service.options.assets = [{ ...will, id: '../../x' }]
@@ -109,16 +109,7 @@ describe('the recovery tool against lying sources', () => {
       assets: [disguised],
     })
     cleanup.push(world, service)
-    const terminal = await recoverOnTerminal([
-      '--owner-kit',
-      encodeOwnerKitWords(vault),
-      '--service',
-      service.origin,
-      '--token',
-      vault.heirCode,
-      '--out',
-      world.outDir,
-    ])
+    const terminal = await runOnTerminal([process.execPath, ...CLI, ...fromService(vault, service, world)])
     expect(terminal).toContain('downloading photo[U+202E]gpj.exe')
     expect(terminal).not.toContain('\u202e')
     expect(terminal).toContain('will.txt')

@@ -16,6 +16,7 @@ import { recoverVaultKey } from '../../src/recovery'
 import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
 import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import { encodeShareWords, splitVaultKey } from '../../src/vault-format'
+import { runOnTerminal } from '../support/on-terminal'
 import {
   DAY_MS,
   followGuardianLink,
@@ -251,22 +252,25 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
     await expectIdentical(outDir)
   }, 90_000)
 
+  /** The tool from the service with the heir's code and the two shares the app's heir did not use. */
+  const heirCliArgs = (accessToken: string, outDir: string) => [
+    ...RECOVER_CLI,
+    '--service',
+    world.service.url,
+    '--token',
+    accessToken,
+    '--share-words',
+    shares[1]!,
+    '--share-words',
+    shares[2]!,
+    '--out',
+    outDir,
+  ]
+
   it('heir with the command-line tool: --service and --token with two other shares', async () => {
     const accessToken = heirToken(world.mail.to(heirs[1]!.email)[0]!)
     const outDir = join(await world.tempDir('vault-heir-b-'), 'from-cli')
-    const { stdout, stderr } = await run(process.execPath, [
-      ...RECOVER_CLI,
-      '--service',
-      world.service.url,
-      '--token',
-      accessToken,
-      '--share-words',
-      shares[1]!,
-      '--share-words',
-      shares[2]!,
-      '--out',
-      outDir,
-    ])
+    const { stdout, stderr } = await run(process.execPath, heirCliArgs(accessToken, outDir))
     expect(stderr).toContain(`vault ${vaultId}`)
     expect(stderr).toContain('All 4 file(s) recovered')
     expect(stdout).toContain('home-video.mp4')
@@ -276,22 +280,7 @@ describe("dead man's switch release, from a missed check-in to the heirs holding
   it('on a terminal, the tool redraws its progress line only when it changes, not for every piece downloaded', async () => {
     const accessToken = heirToken(world.mail.to(heirs[1]!.email)[0]!)
     const outDir = join(await world.tempDir('vault-heir-tty-'), 'from-cli')
-    const args = [
-      ...RECOVER_CLI,
-      '--service',
-      world.service.url,
-      '--token',
-      accessToken,
-      '--share-words',
-      shares[1]!,
-      '--share-words',
-      shares[2]!,
-      '--out',
-      outDir,
-    ]
-    const quoted = [process.execPath, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
-    // script(1) (util-linux) runs the tool on a pseudo-terminal: its stderr is a TTY, as for an heir.
-    const { stdout: terminal } = await run('script', ['-qec', quoted, '/dev/null'], { maxBuffer: 64 << 20 })
+    const terminal = await runOnTerminal([process.execPath, ...heirCliArgs(accessToken, outDir)])
     expect(terminal).toContain('All 4 file(s) recovered')
     const redraws = terminal.match(/\[\d\/\d\] \d+% (downloading|checking) /g) ?? []
     expect(redraws.length).toBeGreaterThan(10)
