@@ -30,7 +30,13 @@ import {
 } from '../shared/arweave-search'
 import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
 import { arweaveVaultRef, plaintextLength } from '../vault-format'
-import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
+import {
+  DOWNLOAD_QUEUE_BYTES,
+  downloadStream,
+  localDownloadName,
+  makeConfinedFolders,
+  outputRoot,
+} from './confined-write'
 import { outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
@@ -345,6 +351,7 @@ async function download(
     if (have === 0) staging = await stage()
     let room = blob.size - have
     const counter = new Transform({
+      highWaterMark: DOWNLOAD_QUEUE_BYTES,
       transform(piece: Buffer, _encoding, next) {
         // Cut at the declared size: never read beyond it, never keep it.
         if (piece.length > room) {
@@ -359,7 +366,7 @@ async function download(
       },
     })
     try {
-      const sink = (await openDownload(part, have > 0)).createWriteStream()
+      const sink = await downloadStream(part, have > 0)
       await pipeline(Readable.fromWeb(response.body as ReadableStream), counter, sink)
     } catch (error) {
       await staging?.abandon()

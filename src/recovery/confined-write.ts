@@ -5,7 +5,7 @@
 // through; temp and download names are made here, short and random or hashed, never taken from a
 // transaction id, an asset id or a file name.
 import { createHash, randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
+import { constants, type WriteStream } from 'node:fs'
 import { type FileHandle, lstat, mkdir, open, realpath } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { AppError } from '../shared/app-error'
@@ -91,6 +91,18 @@ export async function openDownload(path: string, append: boolean): Promise<FileH
   const info = await lstat(path).catch(() => undefined)
   if (info && !info.isFile()) throw new PathInTheWayError('link', path)
   return open(path, flags, 0o600)
+}
+
+/**
+ * What a download's pipeline may hold on each side of its byte counter. With the streams' 16 KiB
+ * default, every 64 KiB piece paused the response and was its own write; with room for 1 MiB, pieces
+ * queue while a write is out and go as one.
+ */
+export const DOWNLOAD_QUEUE_BYTES = 1 << 20
+
+/** openDownload(), as the stream a download is piped into. */
+export async function downloadStream(path: string, append: boolean): Promise<WriteStream> {
+  return (await openDownload(path, append)).createWriteStream({ highWaterMark: DOWNLOAD_QUEUE_BYTES })
 }
 
 /** Opens an existing file for reading, refusing a link. */

@@ -17,7 +17,13 @@ import { AppError } from '../shared/app-error'
 import { HEIR_SOURCE_TEXT, type ServiceStep } from '../shared/heir-source-text'
 import { listedFiles } from '../shared/service-answers'
 import { plaintextLength } from '../vault-format'
-import { localDownloadName, makeConfinedFolders, openDownload, outputRoot } from './confined-write'
+import {
+  DOWNLOAD_QUEUE_BYTES,
+  downloadStream,
+  localDownloadName,
+  makeConfinedFolders,
+  outputRoot,
+} from './confined-write'
 import { freeBytes, notEnoughSpace, outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
@@ -372,10 +378,8 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
     }
     // Never more than the listing declared: a longer body is cut and the file refused.
     let room = file.encryptedBytes - have
-    // 1 MiB on each side of the counter: with the default 16 KiB, every 64 KiB piece paused the
-    // response and every piece was its own write; now pieces queue while a write is out and go as one.
     const counter = new Transform({
-      highWaterMark: 1 << 20,
+      highWaterMark: DOWNLOAD_QUEUE_BYTES,
       transform(chunk: Buffer, _encoding, done) {
         if (chunk.length > room) {
           done(new TooLongError(opts.serviceUrl, file.encryptedBytes))
@@ -387,7 +391,7 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
         else staging.push(chunk).then(() => done(null, chunk))
       },
     })
-    const sink = (await openDownload(part, have > 0)).createWriteStream({ highWaterMark: 1 << 20 })
+    const sink = await downloadStream(part, have > 0)
     await pipeline(stream, counter, sink)
   } catch (error) {
     await staging?.abandon()

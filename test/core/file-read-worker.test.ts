@@ -42,7 +42,6 @@ const implementations = [
     : []),
 ]
 
-/** How many of this process's file descriptors are open on `path` (Linux). */
 const vaultKey = generateVaultKey()
 const vaultId = 'vault-reader'
 const saltPrefix = new Uint8Array(16).fill(9)

@@ -25,13 +25,13 @@ vi.mock('../../src/recovery/output-space', async (importOriginal) => {
 })
 vi.mock('../../src/recovery/confined-write', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/recovery/confined-write')>()
-  return { ...real, openDownload: vi.fn(real.openDownload) }
+  return { ...real, downloadStream: vi.fn(real.downloadStream) }
 })
 
 const cleanup: { stop?: () => Promise<void>; remove?: () => Promise<void> }[] = []
 afterEach(async () => {
   vi.mocked(outputSpace.freeBytes).mockReset()
-  vi.mocked(confinedWrite.openDownload).mockReset()
+  vi.mocked(confinedWrite.downloadStream).mockReset()
   for (const item of cleanup.splice(0)) await (item.remove ?? item.stop)?.call(item)
 })
 
@@ -73,21 +73,18 @@ async function heirCase(): Promise<{
 
 /** A download whose disk is full from its first byte. */
 function fullDisk(): void {
-  vi.mocked(confinedWrite.openDownload).mockImplementationOnce(
+  vi.mocked(confinedWrite.downloadStream).mockImplementationOnce(
     async () =>
-      ({
-        createWriteStream: () =>
-          new Writable({
-            write(_chunk, _encoding, done) {
-              const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
-                code: 'ENOSPC',
-                errno: -28,
-                syscall: 'write',
-              })
-              done(full)
-            },
-          }),
-      }) as unknown as Awaited<ReturnType<typeof confinedWrite.openDownload>>,
+      new Writable({
+        write(_chunk, _encoding, done) {
+          const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+            code: 'ENOSPC',
+            errno: -28,
+            syscall: 'write',
+          })
+          done(full)
+        },
+      }) as unknown as Awaited<ReturnType<typeof confinedWrite.downloadStream>>,
   )
 }
 
