@@ -6,6 +6,7 @@
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
+import { letHeapGrowForDownloads } from '../src/recovery/heap-growth'
 import { recoverFromService } from '../src/recovery/heir-recovery'
 import { VaultApiClient } from '../src/service-client'
 import { type MeasuredRun, measureRun } from './measured-run'
@@ -26,6 +27,9 @@ if (!token || args.length !== 6 || (mode !== 'plain' && mode !== 'recover')) {
   )
   process.exit(2)
 }
+
+// Both modes run as the heir's tool does (cli.ts), so the plain download gets the same heap.
+letHeapGrowForDownloads()
 
 async function plain(): Promise<string> {
   // Heir codes cannot list vaults, the client's way to find the prefix: it is given, as the tool does.

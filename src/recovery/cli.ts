@@ -11,6 +11,7 @@ import { attachDashValues } from '../shared/command-line'
 import { isolateName, revealControls, revealSentence } from '../shared/untrusted-text'
 import { ENCRYPTED_FILE_SUFFIX } from '../vault-format'
 import { ArweaveRecoveryError, checkOwnerAddress, recoverFromArweave } from './arweave-recovery'
+import { letHeapGrowForDownloads } from './heap-growth'
 import { describeHeirResult, recoverFromService } from './heir-recovery'
 import { confirmKitCheck, kitCheckCodeFrom, kitCheckOutcomeText } from './kit-check'
 import {
@@ -134,6 +135,7 @@ function describe(result: FileRecoveryResult): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  letHeapGrowForDownloads()
   let parsed: ReturnType<typeof parse>
   try {
     parsed = parse(argv)
