@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { lstat, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Readable, Transform } from 'node:stream'
+import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream } from 'node:stream/web'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
@@ -30,17 +30,12 @@ import {
 } from '../shared/arweave-search'
 import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
 import { arweaveVaultRef, plaintextLength } from '../vault-format'
-import {
-  DOWNLOAD_QUEUE_BYTES,
-  downloadStream,
-  localDownloadName,
-  makeConfinedFolders,
-  outputRoot,
-} from './confined-write'
+import { downloadStream, localDownloadName, makeConfinedFolders, outputRoot } from './confined-write'
 import { outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import {
+  countedDownload,
   removeStaged,
   type StagedDecryption,
   type StagedPlaintext,
@@ -349,21 +344,14 @@ async function download(
     onBytes(have)
     // Only a blob downloaded from its first byte in this run is decrypted as it comes.
     if (have === 0) staging = await stage()
-    let room = blob.size - have
-    const counter = new Transform({
-      highWaterMark: DOWNLOAD_QUEUE_BYTES,
-      transform(piece: Buffer, _encoding, next) {
-        // Cut at the declared size: never read beyond it, never keep it.
-        if (piece.length > room) {
-          next(new TooLongError())
-          return
-        }
-        room -= piece.length
+    // Cut at the declared size: never read beyond it, never keep it.
+    const counter = countedDownload(blob.size - have, {
+      tooLong: () => new TooLongError(),
+      onPiece: (bytes) => {
         moved()
-        onBytes(piece.length)
-        if (!staging) next(null, piece)
-        else staging.push(piece).then(() => next(null, piece))
+        onBytes(bytes)
       },
+      ...(staging ? { staging } : {}),
     })
     try {
       const sink = await downloadStream(part, have > 0)

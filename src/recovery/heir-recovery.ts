@@ -7,7 +7,6 @@
 // stopped. Shared by the app's Recovery screen and the command-line recovery tool.
 import { lstat, rm, rmdir } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
-import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import { VaultApiClient, VaultApiError, type VaultDetails } from '../service-client'
@@ -17,17 +16,17 @@ import { AppError } from '../shared/app-error'
 import { HEIR_SOURCE_TEXT, type ServiceStep } from '../shared/heir-source-text'
 import { listedFiles } from '../shared/service-answers'
 import { plaintextLength } from '../vault-format'
-import {
-  DOWNLOAD_QUEUE_BYTES,
-  downloadStream,
-  localDownloadName,
-  makeConfinedFolders,
-  outputRoot,
-} from './confined-write'
+import { downloadStream, localDownloadName, makeConfinedFolders, outputRoot } from './confined-write'
 import { freeBytes, notEnoughSpace, outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
-import { removeStaged, type StagedDecryption, type StagedPlaintext, stageBeside } from './staged-decryption'
+import {
+  countedDownload,
+  removeStaged,
+  type StagedDecryption,
+  type StagedPlaintext,
+  stageBeside,
+} from './staged-decryption'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
 export const DOWNLOADS_FOLDER = '.vault-downloads'
@@ -377,19 +376,10 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
       staging = await stageBeside(local, { vaultKey, vaultId, ...(backend ? { backend } : {}) })
     }
     // Never more than the listing declared: a longer body is cut and the file refused.
-    let room = file.encryptedBytes - have
-    const counter = new Transform({
-      highWaterMark: DOWNLOAD_QUEUE_BYTES,
-      transform(chunk: Buffer, _encoding, done) {
-        if (chunk.length > room) {
-          done(new TooLongError(opts.serviceUrl, file.encryptedBytes))
-          return
-        }
-        room -= chunk.length
-        run.progress(file, index, 'downloading', chunk.length)
-        if (!staging) done(null, chunk)
-        else staging.push(chunk).then(() => done(null, chunk))
-      },
+    const counter = countedDownload(file.encryptedBytes - have, {
+      tooLong: () => new TooLongError(opts.serviceUrl, file.encryptedBytes),
+      onPiece: (bytes) => run.progress(file, index, 'downloading', bytes),
+      ...(staging ? { staging } : {}),
     })
     const sink = await downloadStream(part, have > 0)
     await pipeline(stream, counter, sink)

@@ -7,10 +7,11 @@
 // fails or slows down the download beyond the decryption it does.
 import { createHash } from 'node:crypto'
 import { rm } from 'node:fs/promises'
+import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
 import { openEncryptedFile } from '../vault-format'
-import { createNewFile } from './confined-write'
+import { createNewFile, DOWNLOAD_QUEUE_BYTES } from './confined-write'
 
 /** A file decrypted in full while it downloaded: every chunk authenticated, the end included. */
 export interface StagedPlaintext {
@@ -151,6 +152,31 @@ export class StagedDecryption {
     )
     return { path, sha256: hash.digest('hex'), bytes }
   }
+}
+
+/**
+ * A download's bytes on their way to its .part file (the service's and Arweave's alike): never more
+ * than `room`, the size its listing declared (a longer body fails with tooLong() and its excess is
+ * not kept), each piece counted by onPiece and handed to `staging`, if any, before it goes on.
+ */
+export function countedDownload(
+  room: number,
+  how: { tooLong: () => Error; onPiece: (bytes: number) => void; staging?: StagedDecryption },
+): Transform {
+  const { tooLong, onPiece, staging } = how
+  return new Transform({
+    highWaterMark: DOWNLOAD_QUEUE_BYTES,
+    transform(piece: Buffer, _encoding, done) {
+      if (piece.length > room) {
+        done(tooLong())
+        return
+      }
+      room -= piece.length
+      onPiece(piece.length)
+      if (!staging) done(null, piece)
+      else staging.push(piece).then(() => done(null, piece))
+    },
+  })
 }
 
 /** Where the file of the download at `download` is staged: beside it, told apart by a suffix. */
