@@ -2,7 +2,12 @@
 // (the service runs in the parent), so its CPU and peak RSS are the heir's alone. One run:
 //   plain    the released blob downloaded with the heir's access code and piped to a file;
 //   recover  recoverFromService(): the same download, checked and decrypted into the file.
+//   floor    the same download with the least work any recovery of it has to do: AES-256-GCM over
+//            every 16 KiB chunk (node:crypto, an object per chunk, as the tool's cipher), SHA-256 over
+//            the result and one write of it. It checks nothing and keeps nothing to resume from: a
+//            bound on what the recover mode can reach on this machine, not a way to recover.
 // Prints one JSON line (HeirRun). The access code and the vault key come in the environment.
+import { createCipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
@@ -11,7 +16,8 @@ import { recoverFromService } from '../src/recovery/heir-recovery'
 import { VaultApiClient } from '../src/service-client'
 import { type MeasuredRun, measureRun } from './measured-run'
 
-export type HeirMode = 'plain' | 'recover'
+export type HeirMode = 'plain' | 'recover' | 'floor'
+const MODES: readonly string[] = ['plain', 'recover', 'floor'] satisfies HeirMode[]
 export interface HeirRun extends MeasuredRun {
   mode: HeirMode
   /** The file written (for the parent to check). */
@@ -21,9 +27,9 @@ export interface HeirRun extends MeasuredRun {
 const args = process.argv.slice(2)
 const token = process.env.VAULT_BENCH_HEIR_TOKEN
 const [mode, url, vaultId, assetId, folder, name] = args as [HeirMode, string, string, string, string, string]
-if (!token || args.length !== 6 || (mode !== 'plain' && mode !== 'recover')) {
+if (!token || args.length !== 6 || !MODES.includes(mode)) {
   console.error(
-    'usage: VAULT_BENCH_HEIR_TOKEN=... [VAULT_BENCH_VAULT_KEY=<hex>] heir-client <plain|recover> <url> <vaultId> <assetId> <folder> <file name>',
+    'usage: VAULT_BENCH_HEIR_TOKEN=... [VAULT_BENCH_VAULT_KEY=<hex>] heir-client <plain|recover|floor> <url> <vaultId> <assetId> <folder> <file name>',
   )
   process.exit(2)
 }
@@ -39,6 +45,37 @@ async function plain(): Promise<string> {
   await pipeline(stream, createWriteStream(output, { highWaterMark: 1 << 20 }))
   return output
 }
+
+async function floor(): Promise<string> {
+  const client = new VaultApiClient({ baseUrl: url, apiKey: token!, prefix: '/api', timeoutMs: 120_000 })
+  const output = join(folder, 'floor.bin')
+  const { stream } = await client.downloadAssetFrom(vaultId, assetId, 0)
+  const key = createSecretKey(randomBytes(32))
+  const nonce = Buffer.alloc(12)
+  const hash = createHash('sha256')
+  let chunk = 0
+  await pipeline(
+    stream,
+    async function* (pieces: AsyncIterable<Buffer>) {
+      for await (const piece of pieces) {
+        for (let at = 0; at < piece.length; at += CHUNK) {
+          nonce.writeUInt32BE(chunk++, 8)
+          const cipher = createCipheriv('aes-256-gcm', key, nonce)
+          const out = cipher.update(piece.subarray(at, at + CHUNK))
+          cipher.final()
+          cipher.getAuthTag()
+          hash.update(out)
+          yield out
+        }
+      }
+    },
+    createWriteStream(output, { highWaterMark: 1 << 20 }),
+  )
+  hash.digest()
+  return output
+}
+/** The format's chunk (vault-format's CHUNK_SIZE), not imported: this mode knows nothing of the format. */
+const CHUNK = 16 * 1024
 
 async function recover(): Promise<string> {
   const hex = process.env.VAULT_BENCH_VAULT_KEY
@@ -57,7 +94,9 @@ async function recover(): Promise<string> {
   return join(folder, name)
 }
 
-const { value: output, ...figures } = await measureRun(() => (mode === 'plain' ? plain() : recover()))
+const { value: output, ...figures } = await measureRun(() =>
+  mode === 'plain' ? plain() : mode === 'floor' ? floor() : recover(),
+)
 const run: HeirRun = { mode, ...figures, output }
 console.log(JSON.stringify(run))
 process.exit(0)
