@@ -130,6 +130,8 @@ export const english = (f: LocaleFormat) => ({
     showAllResults: (n: number) => `Show the outcome for each of the ${f.number(n)} files`,
     vaultHolds: (files: number, size: string) =>
       `The vault holds ${f.count(files, { one: 'file', other: 'files' })} (${size} in total)`,
+    /** Beside one of the listed encrypted files that holds several of the owner's small files. */
+    packedFiles: (files: number) => `${f.count(files, { one: 'file', other: 'files' })} packed together`,
     lockedNote: "They are locked until enough guardians' kits are entered below.",
     filesStep: '1. Choose the encrypted files',
     inputs: 'Encrypted files or folders (one full path per line)',

@@ -68,6 +68,8 @@ export const spanish = (f: LocaleFormat): Translation<Catalogue> => ({
     showAllResults: (n: number) => `Mostrar el resultado de cada uno de los ${f.number(n)} archivos`,
     vaultHolds: (files: number, size: string) =>
       `La bóveda contiene ${f.count(files, { one: 'archivo', other: 'archivos' })} (${size} en total)`,
+    packedFiles: (files: number) =>
+      `${f.count(files, { one: 'archivo', other: 'archivos' })} empaquetados juntos`,
     lockedNote: 'Están bloqueados hasta que se introduzcan abajo los kits de suficientes guardianes.',
     filesStep: '1. Elija los archivos cifrados',
     inputs: 'Archivos o carpetas cifrados (una ruta completa por línea)',

@@ -153,6 +153,9 @@ test('the heir opens Recovery and copies what the e-mail says; a wrong code is e
   // once these are downloaded and opened; the list knows only how many there are and their sizes.
   await expect(files).not.toContainText('voice message')
   await expect(files).not.toContainText('wedding')
+  // Four files in two rows: the row of the small ones says it holds three.
+  await expect(files.getByRole('listitem')).toHaveCount(2)
+  await expect(files.getByRole('listitem').filter({ hasText: '3 files packed together' })).toHaveCount(1)
   await shot('3-files')
 })
 

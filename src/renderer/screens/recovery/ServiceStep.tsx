@@ -115,7 +115,11 @@ export function ServiceStep({
             {listing.files.map((f) => (
               <li key={f.assetId}>
                 <UntrustedName name={f.name} className="file-name" />{' '}
-                <span className="muted small">{format.bytes(f.plaintextBytes)}</span>
+                <span className="muted small">
+                  {format.bytes(f.plaintextBytes)}
+                  {/* The heading counts the owner's files, the rows the encrypted ones: say why they differ. */}
+                  {f.fileCount !== undefined && f.fileCount > 1 && ` · ${t.packedFiles(f.fileCount)}`}
+                </span>
               </li>
             ))}
           </ul>
