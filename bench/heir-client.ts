@@ -4,8 +4,9 @@
 //   recover  recoverFromService(): the same download, checked and decrypted into the file.
 //   floor    the same download with the least work any recovery of it has to do: AES-256-GCM over
 //            every 16 KiB chunk (node:crypto, an object per chunk, as the tool's cipher), SHA-256 over
-//            the result and one write of it. It checks nothing and keeps nothing to resume from: a
-//            bound on what the recover mode can reach on this machine, not a way to recover.
+//            the result and one write of it, on one thread. It checks nothing and keeps nothing to
+//            resume from: a bound on what the recover mode can reach on this machine while its work
+//            stays on one thread, not a way to recover.
 // Prints one JSON line (HeirRun). The access code and the vault key come in the environment.
 import { createCipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
@@ -46,6 +47,9 @@ async function plain(): Promise<string> {
   return output
 }
 
+/** The format's chunk (vault-format's CHUNK_SIZE), not imported: this mode knows nothing of the format. */
+const CHUNK = 16 * 1024
+
 async function floor(): Promise<string> {
   const client = new VaultApiClient({ baseUrl: url, apiKey: token!, prefix: '/api', timeoutMs: 120_000 })
   const output = join(folder, 'floor.bin')
@@ -74,8 +78,6 @@ async function floor(): Promise<string> {
   hash.digest()
   return output
 }
-/** The format's chunk (vault-format's CHUNK_SIZE), not imported: this mode knows nothing of the format. */
-const CHUNK = 16 * 1024
 
 async function recover(): Promise<string> {
   const hex = process.env.VAULT_BENCH_VAULT_KEY

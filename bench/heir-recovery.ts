@@ -110,7 +110,8 @@ try {
       recoverMBps: Number(recoverMBps.toFixed(1)),
       plainMBps: Number(plainMBps.toFixed(1)),
       ratio: Number((recoverMBps / plainMBps).toFixed(3)),
-      // The best ratio any recovery could show here: over it, the gap is the machine's, not the tool's.
+      // The best ratio a recovery working on one thread could show here: between 1 and this, the gap
+      // is the machine's (its disk, its cores); between this and the ratio, it is the tool's.
       floorMBps: Number(floorMBps.toFixed(1)),
       floorRatio: Number((floorMBps / plainMBps).toFixed(3)),
       peakRssMB: { recover: Number(peak('recover').toFixed(1)), plain: Number(peak('plain').toFixed(1)) },
