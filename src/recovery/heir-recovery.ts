@@ -424,8 +424,10 @@ function localPathOf(run: HeirRun, file: HeirFile): string {
 }
 
 /**
- * Before step 3: every download is kept until all are here, so encrypted bytes still to come that
- * exceed the disk's free space fail for certain, only hours later. The run stops now instead.
+ * Before step 3: every download is kept until all files are written, and each file is decrypted as it
+ * downloads (or after, from its download), so the encrypted bytes still to come and the files made
+ * from them are on the disk together. More than its free space fails for certain, only hours later:
+ * the run stops now instead. The vault's list of files alone is never written as a file.
  */
 async function roomForDownloads(run: HeirRun): Promise<boolean> {
   const free = await freeBytes(run.downloads)
@@ -434,6 +436,7 @@ async function roomForDownloads(run: HeirRun): Promise<boolean> {
   for (const file of run.files) {
     const have = (await sizeOf(`${localPathOf(run, file)}.part`)) ?? 0
     needed += Math.max(0, file.encryptedBytes - have)
+    if (!file.listOnly) needed += Math.max(0, file.plaintextBytes)
   }
   if (needed <= free) return true
   run.report.stopped = { code: 'OUTPUT_UNWRITABLE', message: notEnoughSpace(run.opts.outDir, needed, free) }

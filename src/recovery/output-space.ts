@@ -32,9 +32,9 @@ function sizeText(bytes: number): string {
   return `${(bytes / 1e9).toFixed(bytes < 10e9 ? 1 : 0)} GB`
 }
 
-/** Before any download: the encrypted files still to come do not fit at all. */
+/** Before any download: the encrypted files still to come, with the files made from them, do not fit. */
 export function notEnoughSpace(folder: string, needed: number, free: number): string {
-  return `The disk holding ${folder} has ${sizeText(free)} free, and the encrypted files still to download need ${sizeText(needed)}; recovering needs about twice the vault's size while it runs (the downloads and the files). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
+  return `The disk holding ${folder} has ${sizeText(free)} free, and the recovery needs ${sizeText(needed)} while it runs: the encrypted files still to download, and the files recovered from them (about twice the vault's size). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
 }
 
 /**

@@ -40,21 +40,20 @@ async function heirCase(): Promise<{
   world: World
   service: FakeService
   run: () => ReturnType<typeof recoverFromService>
+  /** The two encrypted files' sizes together. */
+  encryptedBytes: number
 }> {
   const vault = newVault()
   const world = await makeWorld()
   const createdAt = new Date().toISOString()
+  const will = await fileBlob(vault, 'will.txt', 'the will')
+  const photos = await fileBlob(vault, 'photos.txt', 'photos')
   const service = await startFakeService({
     key: vault.heirCode,
     vaultId: vault.vaultId,
     assets: [
-      { id: assetId(), filename: 'will.txt', blob: await fileBlob(vault, 'will.txt', 'the will'), createdAt },
-      {
-        id: assetId(),
-        filename: 'photos.txt',
-        blob: await fileBlob(vault, 'photos.txt', 'photos'),
-        createdAt,
-      },
+      { id: assetId(), filename: 'will.txt', blob: will, createdAt },
+      { id: assetId(), filename: 'photos.txt', blob: photos, createdAt },
     ],
   })
   cleanup.push(world, service)
@@ -68,7 +67,7 @@ async function heirCase(): Promise<{
       timeoutMs: 2_000,
       maxRetries: 0,
     })
-  return { world, service, run }
+  return { world, service, run, encryptedBytes: will.length + photos.length }
 }
 
 /** A download whose disk is full from its first byte. */
@@ -99,6 +98,18 @@ describe("the heir's disk", () => {
     expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} has 0 MB free`)
     expect(report.stopped?.message).toMatch(/about twice the vault's size/)
     expect(report.stopped?.message).not.toMatch(/reached/)
+    expect(contentReads(service)).toEqual([])
+    expect(await readdir(join(world.outDir, DOWNLOADS_FOLDER)).catch(() => [])).toEqual([])
+  })
+
+  it('room for the encrypted files but not for the files recovered from them too: the run stops before downloading any', async () => {
+    const { world, service, run, encryptedBytes } = await heirCase()
+    // The files are decrypted beside their downloads, which are kept until every file is written.
+    vi.mocked(outputSpace.freeBytes).mockResolvedValue(encryptedBytes)
+    const report = await run()
+    expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
+    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} has 0 MB free`)
+    expect(report.stopped?.message).toMatch(/the encrypted files still to download, and the files recovered/)
     expect(contentReads(service)).toEqual([])
     expect(await readdir(join(world.outDir, DOWNLOADS_FOLDER)).catch(() => [])).toEqual([])
   })
@@ -154,7 +165,7 @@ describe("the heir's disk, recovering from Arweave", () => {
 describe('notEnoughSpace', () => {
   it('gives sizes an heir can compare with the vault', () => {
     expect(notEnoughSpace('/out', 2_400_000_000, 800_000_000)).toContain(
-      'The disk holding /out has 800 MB free, and the encrypted files still to download need 2.4 GB',
+      'The disk holding /out has 800 MB free, and the recovery needs 2.4 GB while it runs',
     )
     expect(notEnoughSpace('/out', 120_000_000_000, 31_600_000_000)).toContain('has 32 GB free')
   })
