@@ -31,7 +31,7 @@ import {
 import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
 import { arweaveVaultRef, plaintextLength } from '../vault-format'
 import { downloadStream, localDownloadName, makeConfinedFolders, outputRoot } from './confined-write'
-import { outputWriteProblem } from './output-space'
+import { type DiskNeed, freeBytes, outputWriteProblem, spaceShortfall } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import {
@@ -252,6 +252,22 @@ function downloadPath(downloads: string, vaultId: string, blob: ArweaveBlob): st
   return join(downloads, `${localDownloadName('arweave', vaultId, blob.txId)}.vault`)
 }
 
+/** What the found blobs still need of the disk: what is left to download, and the file made from each. */
+async function diskNeeds(
+  downloads: string,
+  vaultId: string,
+  found: readonly ArweaveBlob[],
+): Promise<DiskNeed[]> {
+  const needs: DiskNeed[] = []
+  for (const blob of found) {
+    if (!isBlobLength(blob.size)) continue
+    const path = downloadPath(downloads, vaultId, blob)
+    const have = (await sizeOf(path)) === blob.size ? blob.size : ((await sizeOf(`${path}.part`)) ?? 0)
+    needs.push({ toDownload: blob.size - have, toWrite: plaintextLength(blob.size) })
+  }
+  return needs
+}
+
 /** A download that went past the size its transaction declares (turned into 'too-long' below). */
 class TooLongError extends AppError {
   override readonly name = 'TooLongError'
@@ -429,6 +445,13 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       code: 'OUTPUT_UNWRITABLE',
       message: `The folder ${opts.outDir} cannot be used (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Choose a folder you can write to and start again.`,
     }
+    return report
+  }
+
+  const needs = await diskNeeds(downloads, opts.vaultId, report.found)
+  const shortfall = spaceShortfall(opts.outDir, await freeBytes(downloads), needs)
+  if (shortfall) {
+    report.stopped = { code: 'OUTPUT_UNWRITABLE', message: shortfall }
     return report
   }
 

@@ -17,7 +17,7 @@ import { HEIR_SOURCE_TEXT, type ServiceStep } from '../shared/heir-source-text'
 import { listedFiles } from '../shared/service-answers'
 import { plaintextLength } from '../vault-format'
 import { downloadStream, localDownloadName, makeConfinedFolders, outputRoot } from './confined-write'
-import { freeBytes, notEnoughSpace, outputWriteProblem } from './output-space'
+import { type DiskNeed, freeBytes, outputWriteProblem, spaceShortfall } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import {
@@ -423,23 +423,17 @@ function localPathOf(run: HeirRun, file: HeirFile): string {
   return join(run.downloads, localDownloadName('service', run.opts.vaultId, file.assetId))
 }
 
-/**
- * Before step 3: every download is kept until all files are written, and each file is decrypted as it
- * downloads (or after, from its download), so the encrypted bytes still to come and the files made
- * from them are on the disk together. More than its free space fails for certain, only hours later:
- * the run stops now instead. The vault's list of files alone is never written as a file.
- */
+/** Before step 3: the run stops now when the disk cannot take what it downloads and writes (output-space.ts). */
 async function roomForDownloads(run: HeirRun): Promise<boolean> {
-  const free = await freeBytes(run.downloads)
-  if (free === undefined) return true
-  let needed = 0
+  const needs: DiskNeed[] = []
   for (const file of run.files) {
     const have = (await sizeOf(`${localPathOf(run, file)}.part`)) ?? 0
-    needed += Math.max(0, file.encryptedBytes - have)
-    if (!file.listOnly) needed += Math.max(0, file.plaintextBytes)
+    // The vault's list of files alone is never written as a file.
+    needs.push({ toDownload: file.encryptedBytes - have, toWrite: file.listOnly ? 0 : file.plaintextBytes })
   }
-  if (needed <= free) return true
-  run.report.stopped = { code: 'OUTPUT_UNWRITABLE', message: notEnoughSpace(run.opts.outDir, needed, free) }
+  const shortfall = spaceShortfall(run.opts.outDir, await freeBytes(run.downloads), needs)
+  if (!shortfall) return true
+  run.report.stopped = { code: 'OUTPUT_UNWRITABLE', message: shortfall }
   return false
 }
 

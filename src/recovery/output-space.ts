@@ -32,7 +32,32 @@ function sizeText(bytes: number): string {
   return `${(bytes / 1e9).toFixed(bytes < 10e9 ? 1 : 0)} GB`
 }
 
-/** Before any download: the encrypted files still to come, with the files made from them, do not fit. */
+/** One download of a run, as the disk sees it: encrypted bytes still to come, and the file made from it. */
+export interface DiskNeed {
+  toDownload: number
+  toWrite: number
+}
+
+/**
+ * Before any download: every download is kept until all files are written, and each file is
+ * decrypted as it downloads (or after, from its download), so all of them are on the disk together.
+ * The heir's words when that is more than the `free` bytes there (the run would fail for certain,
+ * only hours later); undefined when it fits, or the free space is unknown.
+ */
+export function spaceShortfall(
+  outDir: string,
+  free: number | undefined,
+  needs: readonly DiskNeed[],
+): string | undefined {
+  if (free === undefined) return undefined
+  const needed = needs.reduce(
+    (sum, need) => sum + Math.max(0, need.toDownload) + Math.max(0, need.toWrite),
+    0,
+  )
+  return needed > free ? notEnoughSpace(outDir, needed, free) : undefined
+}
+
+/** The downloads still to come, with the files made from them, do not fit. */
 export function notEnoughSpace(folder: string, needed: number, free: number): string {
   return `The disk holding ${folder} has ${sizeText(free)} free, and the recovery needs ${sizeText(needed)} while it runs: the encrypted files still to download, and the files recovered from them (about twice the vault's size). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
 }
