@@ -449,7 +449,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
   }
 
   const needs = await diskNeeds(downloads, opts.vaultId, report.found)
-  const shortfall = spaceShortfall(opts.outDir, await freeBytes(downloads), needs)
+  const shortfall = await spaceShortfall(opts.outDir, downloads, await freeBytes(downloads), needs)
   if (shortfall) {
     report.stopped = { code: 'OUTPUT_UNWRITABLE', message: shortfall }
     return report

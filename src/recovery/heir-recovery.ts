@@ -431,7 +431,12 @@ async function roomForDownloads(run: HeirRun): Promise<boolean> {
     // The vault's list of files alone is never written as a file.
     needs.push({ toDownload: file.encryptedBytes - have, toWrite: file.listOnly ? 0 : file.plaintextBytes })
   }
-  const shortfall = spaceShortfall(run.opts.outDir, await freeBytes(run.downloads), needs)
+  const shortfall = await spaceShortfall(
+    run.opts.outDir,
+    run.downloads,
+    await freeBytes(run.downloads),
+    needs,
+  )
   if (!shortfall) return true
   run.report.stopped = { code: 'OUTPUT_UNWRITABLE', message: shortfall }
   return false

@@ -2,7 +2,8 @@
 // one (the newest copy is known only once all are here), so a disk too small fails only after hours
 // of downloading; and a write that fails there is the disk's doing, not the service's. Both are said
 // in those words, with what to do.
-import { statfs } from 'node:fs/promises'
+import { readdir, statfs } from 'node:fs/promises'
+import { basename } from 'node:path'
 
 /** Bytes an unprivileged writer may still use on the disk holding `folder`; undefined when unknown. */
 export async function freeBytes(folder: string): Promise<number | undefined> {
@@ -39,27 +40,44 @@ export interface DiskNeed {
 }
 
 /**
- * Before any download: every download is kept until all files are written, and each file is
- * decrypted as it downloads (or after, from its download), so all of them are on the disk together.
- * The heir's words when that is more than the `free` bytes there (the run would fail for certain,
- * only hours later); undefined when it fits, or the free space is unknown.
+ * Before any download: every download is kept until all files are written, so the encrypted bytes
+ * still to come are on the disk together; and when the output folder holds nothing but the downloads
+ * (a first run, or one that stopped before writing), so is every file decrypted from them. The heir's
+ * words when that is more than the `free` bytes there (the run would fail for certain, only hours
+ * later); undefined when it fits, or the free space is unknown. In a folder that already holds files
+ * (some recovered by an earlier run, say), a file may be there already and take nothing more, so only
+ * the downloads are counted there.
  */
-export function spaceShortfall(
+export async function spaceShortfall(
   outDir: string,
+  downloads: string,
   free: number | undefined,
   needs: readonly DiskNeed[],
-): string | undefined {
+): Promise<string | undefined> {
   if (free === undefined) return undefined
+  const writesAll = await holdsOnly(outDir, basename(downloads))
   const needed = needs.reduce(
-    (sum, need) => sum + Math.max(0, need.toDownload) + Math.max(0, need.toWrite),
+    (sum, need) => sum + Math.max(0, need.toDownload) + (writesAll ? Math.max(0, need.toWrite) : 0),
     0,
   )
-  return needed > free ? notEnoughSpace(outDir, needed, free) : undefined
+  if (needed <= free) return undefined
+  return notEnoughSpace(outDir, needed, free, writesAll)
 }
 
-/** The downloads still to come, with the files made from them, do not fit. */
-export function notEnoughSpace(folder: string, needed: number, free: number): string {
-  return `The disk holding ${folder} has ${sizeText(free)} free, and the recovery needs ${sizeText(needed)} while it runs: the encrypted files still to download, and the files recovered from them (about twice the vault's size). Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
+async function holdsOnly(folder: string, name: string): Promise<boolean> {
+  try {
+    return (await readdir(folder)).every((entry) => entry === name)
+  } catch {
+    return false
+  }
+}
+
+/** The downloads still to come (and, with `filesToo`, the files decrypted from them) do not fit. */
+export function notEnoughSpace(folder: string, needed: number, free: number, filesToo = true): string {
+  const what = filesToo
+    ? `the recovery needs ${sizeText(needed)} while it runs: the encrypted files still to download, and the files recovered from them (about twice the vault's size)`
+    : `the encrypted files still to download need ${sizeText(needed)}; recovering needs about twice the vault's size while it runs (the downloads and the files)`
+  return `The disk holding ${folder} has ${sizeText(free)} free, and ${what}. Nothing more was downloaded. Free some space on that disk, or start again with a folder on a larger disk.`
 }
 
 /**

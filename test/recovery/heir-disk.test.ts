@@ -35,8 +35,11 @@ afterEach(async () => {
   for (const item of cleanup.splice(0)) await (item.remove ?? item.stop)?.call(item)
 })
 
-/** A vault of two small files on a fake service, and an heir's empty output folder. */
-async function heirCase(): Promise<{
+/**
+ * A vault of two small files on a fake service, and an heir's output folder: `outDir`, which holds a
+ * file of the heir's already, or with `fresh`, a new folder inside it.
+ */
+async function heirCase(fresh = false): Promise<{
   world: World
   service: FakeService
   run: () => ReturnType<typeof recoverFromService>
@@ -57,6 +60,7 @@ async function heirCase(): Promise<{
     ],
   })
   cleanup.push(world, service)
+  if (fresh) world.outDir = join(world.outDir, 'Recovered')
   const run = () =>
     recoverFromService({
       serviceUrl: service.origin,
@@ -103,7 +107,7 @@ describe("the heir's disk", () => {
   })
 
   it('room for the encrypted files but not for the files recovered from them too: the run stops before downloading any', async () => {
-    const { world, service, run, encryptedBytes } = await heirCase()
+    const { world, service, run, encryptedBytes } = await heirCase(true)
     // The files are decrypted beside their downloads, which are kept until every file is written.
     vi.mocked(outputSpace.freeBytes).mockResolvedValue(encryptedBytes)
     const report = await run()
@@ -112,6 +116,21 @@ describe("the heir's disk", () => {
     expect(report.stopped?.message).toMatch(/the encrypted files still to download, and the files recovered/)
     expect(contentReads(service)).toEqual([])
     expect(await readdir(join(world.outDir, DOWNLOADS_FOLDER)).catch(() => [])).toEqual([])
+  })
+
+  it('a second run into the folder where the files already are: counts only the downloads, and goes on', async () => {
+    const { run, encryptedBytes } = await heirCase(true)
+    expect((await run()).results.map((r) => r.status)).toEqual(['recovered', 'recovered'])
+    // The recovered files are on the disk already: room for the downloads is enough this time.
+    vi.mocked(outputSpace.freeBytes).mockResolvedValue(encryptedBytes)
+    const again = await run()
+    expect(again.stopped).toBeUndefined()
+    expect(again.results.map((r) => r.status)).toEqual(['kept', 'kept'])
+    // With less than that, it stops before downloading, in the downloads' own words.
+    vi.mocked(outputSpace.freeBytes).mockResolvedValue(encryptedBytes - 1)
+    const short = await run()
+    expect(short.stopped?.code).toBe('OUTPUT_UNWRITABLE')
+    expect(short.stopped?.message).toMatch(/the encrypted files still to download need/)
   })
 
   it('with room enough, the same vault is recovered', async () => {
@@ -152,15 +171,16 @@ describe("the heir's disk, recovering from Arweave", () => {
     cleanup.push(world, gateway)
     // Room for the download alone: the file decrypted from it needs room too, until the end.
     vi.mocked(outputSpace.freeBytes).mockResolvedValue(will.length)
+    const outDir = join(world.outDir, 'Recovered')
     const report = await recoverFromArweave({
       gateway: gateway.origin,
       vaultId: vault.vaultId,
       vaultKey: vault.vaultKey,
-      outDir: world.outDir,
+      outDir,
       timeoutMs: 2_000,
     })
     expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
-    expect(report.stopped?.message).toContain(`The disk holding ${world.outDir} has 0 MB free`)
+    expect(report.stopped?.message).toContain(`The disk holding ${outDir} has 0 MB free`)
     expect(report.stopped?.message).toMatch(/the encrypted files still to download, and the files recovered/)
     expect(report.found).toHaveLength(1)
     expect(gateway.requests.filter((r) => !r.url.startsWith('/graphql'))).toEqual([])
@@ -193,6 +213,9 @@ describe('notEnoughSpace', () => {
       'The disk holding /out has 800 MB free, and the recovery needs 2.4 GB while it runs',
     )
     expect(notEnoughSpace('/out', 120_000_000_000, 31_600_000_000)).toContain('has 32 GB free')
+    expect(notEnoughSpace('/out', 2_400_000_000, 800_000_000, false)).toContain(
+      'The disk holding /out has 800 MB free, and the encrypted files still to download need 2.4 GB',
+    )
   })
 })
 
