@@ -8,6 +8,11 @@ export interface ChunkAead {
   sealInto(index: number, plaintext: Uint8Array, out: Uint8Array, offset: number): void
   /** Opens chunk `index` (ciphertext || tag); null when it does not authenticate. */
   open(index: number, sealed: Uint8Array): Uint8Array | null
+  /**
+   * Optional: opens chunk `index` straight into out[offset] (sealed.length - 16 bytes), without a
+   * buffer of its own. False when it does not authenticate, and then no plaintext is left there.
+   */
+  openInto?(index: number, sealed: Uint8Array, out: Uint8Array, offset: number): boolean
 }
 
 export interface AeadBackend {

@@ -100,6 +100,11 @@ export function openBatch(
   const out = allocate(Math.max(0, data.length - TAG_SIZE * chunks))
   for (let k = 0; k < chunks; k++) {
     const sealed = data.subarray(k * SEALED_CHUNK_SIZE, Math.min((k + 1) * SEALED_CHUNK_SIZE, data.length))
+    if (aead.openInto) {
+      if (!aead.openInto(firstIndex + k, sealed, out, k * CHUNK_SIZE))
+        return { out: out.subarray(0, k * CHUNK_SIZE), failedAt: k, input: data }
+      continue
+    }
     const plain = aead.open(firstIndex + k, sealed)
     if (!plain) return { out: out.subarray(0, k * CHUNK_SIZE), failedAt: k, input: data }
     out.set(plain, k * CHUNK_SIZE)

@@ -58,6 +58,25 @@ describe.runIf(status.inUse)('native AES-256-GCM', () => {
     }
   })
 
+  it("opens a chunk straight into the caller's buffer, and a forged one leaves zeros there", () => {
+    const key = bytes(32)
+    const baseNonce = bytes(12)
+    const plaintext = bytes(16384)
+    const sealed = new Uint8Array(16384 + 16)
+    nodeAeadBackend.create(key, baseNonce).sealInto(9, plaintext, sealed, 0)
+    const chunks = native.create(key, baseNonce)
+    const out = new Uint8Array(16384 + 7).fill(0x55)
+    expect(chunks.openInto!(9, sealed, out, 7)).toBe(true)
+    expect(Buffer.from(out.subarray(7)).equals(plaintext)).toBe(true)
+    expect(out.subarray(0, 7).every((b) => b === 0x55)).toBe(true)
+    // Another index is another nonce: refused, and nothing of the plaintext stays in the buffer.
+    expect(chunks.openInto!(10, sealed, out, 7)).toBe(false)
+    expect(out.subarray(7).every((b) => b === 0)).toBe(true)
+    // Too short to hold a tag, or no room at the offset: refused or an error, never a write beyond.
+    expect(chunks.openInto!(9, sealed.subarray(0, 15), out, 0)).toBe(false)
+    expect(() => chunks.openInto!(9, sealed, new Uint8Array(16383), 0)).toThrow(/no room/)
+  })
+
   it('one-shot seal and open with additional data agree with node:crypto', () => {
     const key = bytes(32)
     const nonce = bytes(12)
