@@ -16,6 +16,11 @@ export function fastestAeadBackend(): AeadBackend {
   return nativeAeadBackend() ?? nodeAeadBackend
 }
 
+/** The name of fastestAeadBackend(), for callers that pass a backend by name (the recovery's options). */
+export function fastestBackendName(): AeadBackendName {
+  return nativeAeadBackend() ? 'native' : 'node'
+}
+
 /**
  * The fastest backend, with batches on worker threads: `parallel` true (the shared pool), false, or a
  * pool of your own. Default: the pool only with more than 2 cores. Measured on 2 cores, one thread

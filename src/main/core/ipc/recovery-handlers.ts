@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { basename, relative, sep } from 'node:path'
+import { fastestBackendName } from '../../../node-cipher/cipher-choice'
 import { listHeirFiles, recoverFromService } from '../../../recovery/heir-recovery'
 import {
   holdsPracticeKit,
@@ -124,6 +125,8 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           vaultId: key.vaultId,
           inputs: roots,
           outDir: out!,
+          // The app ships the native AES-GCM where it is built: it opens chunks without a buffer each.
+          backend: fastestBackendName(),
           onProgress: (p) =>
             deps.events.emit(eventChannels.recoveryProgress, {
               runId,
@@ -262,6 +265,7 @@ export function createRecoveryHandlers(deps: { events: EventHub }): RecoveryHand
           vaultId: key.vaultId,
           vaultKey: key.vaultKey,
           outDir: out!,
+          backend: fastestBackendName(),
           onProgress: (p) =>
             deps.events.emit(eventChannels.recoveryProgress, {
               runId,
