@@ -7,7 +7,8 @@
 //            the result and one write of it, on one thread. It checks nothing and keeps nothing to
 //            resume from: a bound on what the recover mode can reach on this machine while its work
 //            stays on one thread, not a way to recover.
-// Prints one JSON line (HeirRun). The access code and the vault key come in the environment.
+// Prints one JSON line (HeirRun). The access code and the vault key come in the environment, and
+// VAULT_BENCH_BACKEND=native recovers as the app's Recovery screen does (the tool's is node:crypto).
 import { createCipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { join } from 'node:path'
@@ -89,6 +90,7 @@ async function recover(): Promise<string> {
     vaultKey: new Uint8Array(Buffer.from(hex, 'hex')),
     outDir: folder,
     timeoutMs: 120_000,
+    backend: process.env.VAULT_BENCH_BACKEND === 'native' ? 'native' : 'node',
   })
   if (report.stopped || report.results.filter((r) => r.status === 'recovered').length !== 1) {
     throw new Error(`the recovery did not write the file: ${JSON.stringify(report)}`)

@@ -10,9 +10,12 @@
 // --link-mbps=N: both sides download through a relay that carries the service's answers at N MB/s
 // (throttled-link.ts), as an heir's connection would; without it they run on bare loopback, where the
 // download costs next to nothing and the local work (decryption, checks, the disk) is all there is.
-//   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3] [--link-mbps=100]
+// --backend=native: the recovery decrypts with the native AES-GCM, as the app's Recovery screen does
+// where it is built (the tool, the default here, uses node:crypto).
+//   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3] [--link-mbps=100] [--backend=native]
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
+import { nativeAeadBackend, nativeAeadStatus } from '../src/node-cipher/aead-native'
 import {
   DAY_MS,
   heirToken,
@@ -33,6 +36,9 @@ const linkArg = process.argv.find((a) => a.startsWith('--link-mbps='))
 const LINK_MBPS = linkArg ? Number(linkArg.slice('--link-mbps='.length)) : undefined
 if (LINK_MBPS !== undefined && !(LINK_MBPS > 0))
   throw new Error('--link-mbps takes a rate in MB/s, e.g. --link-mbps=100')
+const BACKEND = process.argv.includes('--backend=native') ? 'native' : 'node'
+if (BACKEND === 'native' && !nativeAeadBackend())
+  throw new Error(`--backend=native: ${nativeAeadStatus().why}`)
 const NAME = 'big.bin'
 const load0 = loadavg()
 
@@ -75,7 +81,9 @@ try {
       args: (folder) => [mode, serviceUrl, vaultId, blob.id, folder, NAME],
       env: {
         VAULT_BENCH_HEIR_TOKEN: accessToken,
-        ...(mode === 'recover' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
+        ...(mode === 'recover'
+          ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex'), VAULT_BENCH_BACKEND: BACKEND }
+          : {}),
       },
       folder: join(work, `out-${++runNumber}`),
       bytes,
@@ -126,6 +134,7 @@ try {
       cores: availableParallelism(),
       load: { start: load0.map(round2), end: loadavg().map(round2) },
       linkMBps: LINK_MBPS ?? null,
+      backend: BACKEND,
       targets: { peakRssMB: 150, ratio: 0.9 },
     }),
   )
