@@ -31,7 +31,7 @@ import {
 import { type GatewayOddity, type GatewayStep, HEIR_SOURCE_TEXT } from '../shared/heir-source-text'
 import { arweaveVaultRef, plaintextLength } from '../vault-format'
 import { downloadStream, localDownloadName, makeConfinedFolders, outputRoot } from './confined-write'
-import { type DiskNeed, freeBytes, outputWriteProblem, spaceShortfall } from './output-space'
+import { outputWriteProblem } from './output-space'
 import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import {
@@ -252,22 +252,6 @@ function downloadPath(downloads: string, vaultId: string, blob: ArweaveBlob): st
   return join(downloads, `${localDownloadName('arweave', vaultId, blob.txId)}.vault`)
 }
 
-/** What the found blobs still need of the disk: what is left to download, and the file made from each. */
-async function diskNeeds(
-  downloads: string,
-  vaultId: string,
-  found: readonly ArweaveBlob[],
-): Promise<DiskNeed[]> {
-  const needs: DiskNeed[] = []
-  for (const blob of found) {
-    if (!isBlobLength(blob.size)) continue
-    const path = downloadPath(downloads, vaultId, blob)
-    const have = (await sizeOf(path)) === blob.size ? blob.size : ((await sizeOf(`${path}.part`)) ?? 0)
-    needs.push({ toDownload: blob.size - have, toWrite: plaintextLength(blob.size) })
-  }
-  return needs
-}
-
 /** A download that went past the size its transaction declares (turned into 'too-long' below). */
 class TooLongError extends AppError {
   override readonly name = 'TooLongError'
@@ -448,14 +432,9 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     return report
   }
 
-  const needs = await diskNeeds(downloads, opts.vaultId, report.found)
-  const shortfall = await spaceShortfall(opts.outDir, downloads, await freeBytes(downloads), needs)
-  if (shortfall) {
-    report.stopped = { code: 'OUTPUT_UNWRITABLE', message: shortfall }
-    return report
-  }
-
-  // 1. Download everything first: which copy of a file is newest is known only once all are here.
+  // 1. Download everything first: which copy of a file is newest is known only once all are here. The
+  // disk is not checked before (as the service's run does): these sizes are only what anyone posting
+  // under the vault's reference declared, and one of them must not stop the others.
   const totalBytes = report.found.reduce((sum, b) => sum + b.size, 0)
   let doneBytes = 0
   const inputs: { path: string; blob: ArweaveBlob; staged?: StagedPlaintext }[] = []

@@ -216,6 +216,19 @@ describe('Arweave recovery against a lying gateway', () => {
     expect(recovered(run.appeared)).toEqual(['photos.txt'])
   })
 
+  it('wrong sizes: one transaction declaring a size no disk holds does not stop the others', async () => {
+    // Anyone can post under the vault's reference: a size that is only declared must not block the
+    // honest files, as a check of the disk before downloading would if it believed it.
+    const run = await arweaveRecovery(async ({ vault }) => {
+      const txs = await honestTxs(vault)
+      txs[0]!.size = 4_000_000_000_000_000
+      return { txs }
+    })
+    expect(run.report.stopped).toBeUndefined()
+    expect(run.text).toMatch(new RegExp(`${run.report.found[0]!.txId}[^\\n]*(wrong size|size)`))
+    expect(recovered(run.appeared)).toEqual(['photos.txt'])
+  })
+
   it('redirect to file://: a transaction sent to a local file is not read from it, named', async () => {
     const run = await arweaveRecovery(async ({ vault }) => {
       const txs = await honestTxs(vault)

@@ -160,32 +160,6 @@ describe("the heir's disk", () => {
 })
 
 describe("the heir's disk, recovering from Arweave", () => {
-  it('too small for the encrypted files and the files made from them: the run stops before downloading any', async () => {
-    const vault = newVault()
-    const world = await makeWorld()
-    const will = await fileBlob(vault, 'will.txt', 'the will')
-    const gateway = await startFakeGateway({
-      vaultId: vault.vaultId,
-      txs: [{ id: txId(), owner: wallet(), data: will }],
-    })
-    cleanup.push(world, gateway)
-    // Room for the download alone: the file decrypted from it needs room too, until the end.
-    vi.mocked(outputSpace.freeBytes).mockResolvedValue(will.length)
-    const outDir = join(world.outDir, 'Recovered')
-    const report = await recoverFromArweave({
-      gateway: gateway.origin,
-      vaultId: vault.vaultId,
-      vaultKey: vault.vaultKey,
-      outDir,
-      timeoutMs: 2_000,
-    })
-    expect(report.stopped?.code).toBe('OUTPUT_UNWRITABLE')
-    expect(report.stopped?.message).toContain(`The disk holding ${outDir} has 0 MB free`)
-    expect(report.stopped?.message).toMatch(/the encrypted files still to download, and the files recovered/)
-    expect(report.found).toHaveLength(1)
-    expect(gateway.requests.filter((r) => !r.url.startsWith('/graphql'))).toEqual([])
-  })
-
   it('full in the middle of a download: the run stops and names the disk', async () => {
     const vault = newVault()
     const world = await makeWorld()
