@@ -4,8 +4,9 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
@@ -19,6 +20,26 @@ const SETTLE_MS = 2000
  * output folder (removed afterwards, `check` sees the run before). Secrets go in `env`, never in the
  * arguments (command lines show up in process lists). Logs the run's line; returns its JSON result.
  */
+/** What was spent around one client run: by this process (where the service runs) and by the machine. */
+export interface AroundRun {
+  /** This process's CPU (user + system) while the client ran: the service's, when it runs here. */
+  parentCpuSeconds: number
+  /** All cores' busy time over the client's whole life (its start included) per second: 2 = two cores full. */
+  machineBusyCores: number
+}
+
+/** Busy and total time of all cores since boot (/proc/stat), in clock ticks; null where there is none. */
+function coreTicks(): { busy: number; total: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number)
+    const total = fields.reduce((a, b) => a + b, 0)
+    // idle and iowait are the cores waiting; everything else (user, nice, system, irq, softirq, steal) is work.
+    return { busy: total - fields[3]! - fields[4]!, total }
+  } catch {
+    return null
+  }
+}
+
 export async function runMeasuredClient<T extends MeasuredRun & { mode: string }>(options: {
   bundle: string
   /** The client's arguments for this run's output folder. */
@@ -30,11 +51,13 @@ export async function runMeasuredClient<T extends MeasuredRun & { mode: string }
   bytes: number
   timed: boolean
   check?: (run: T) => Promise<void>
-}): Promise<T> {
+}): Promise<T & AroundRun> {
   execFileSync('sync')
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
   await mkdir(options.folder)
   try {
+    const parentCpu = process.cpuUsage()
+    const ticks0 = coreTicks()
     const { stdout } = await promisify(execFile)(
       process.execPath,
       // BENCH_CPU_PROF=<folder>: each measured client writes a V8 CPU profile there (where its time goes).
@@ -46,11 +69,20 @@ export async function runMeasuredClient<T extends MeasuredRun & { mode: string }
       ],
       { maxBuffer: 1 << 20, env: { ...process.env, ...options.env } },
     )
-    const run = JSON.parse(stdout.trim().split('\n').at(-1)!) as T
+    const ticks1 = coreTicks()
+    const parentUsed = process.cpuUsage(parentCpu)
+    const cores = availableParallelism()
+    const run: T & AroundRun = {
+      ...(JSON.parse(stdout.trim().split('\n').at(-1)!) as T),
+      parentCpuSeconds: (parentUsed.user + parentUsed.system) / 1e6,
+      machineBusyCores:
+        ticks0 && ticks1 ? (cores * (ticks1.busy - ticks0.busy)) / (ticks1.total - ticks0.total) : Number.NaN,
+    }
     log(
       `${options.timed ? '' : '(untimed) '}${run.mode.padEnd(7)} ${run.seconds.toFixed(2)} s  ` +
         `${(options.bytes / 1e6 / run.seconds).toFixed(1)} MB/s  CPU ${((run.cpuSeconds * 1e9) / options.bytes).toFixed(2)} s/GB  ` +
-        `RSS start ${run.startRssMB.toFixed(0)} MB, peak ${run.peakRssMB.toFixed(0)} MB (${run.peakFrom})`,
+        `RSS start ${run.startRssMB.toFixed(0)} MB, peak ${run.peakRssMB.toFixed(0)} MB (${run.peakFrom})  ` +
+        `here ${((run.parentCpuSeconds * 1e9) / options.bytes).toFixed(2)} s/GB  cores busy ${run.machineBusyCores.toFixed(2)}`,
     )
     await options.check?.(run)
     return run

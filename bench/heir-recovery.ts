@@ -10,8 +10,11 @@
 // --link-mbps=N: both sides download through a relay that carries the service's answers at N MB/s
 // (throttled-link.ts), as an heir's connection would; without it they run on bare loopback, where the
 // download costs next to nothing and the local work (decryption, checks, the disk) is all there is.
-// --backend=native: the recovery decrypts with the native AES-GCM, as the app's Recovery screen does
-// where it is built (the tool, the default here, uses node:crypto).
+// --backend=native: the recovery (and the floor) decrypts with the native AES-GCM, as the app's Recovery
+// screen does where it is built (the tool, the default here, uses node:crypto).
+// Beside each run: the CPU the service spent serving it (it runs in this process) and how many cores
+// the machine kept busy; clientCpuBudgetAt09PerGB is the most CPU per GB the heir's side could spend
+// and still reach 0.9x here, were it to keep every core busy.
 //   npx tsx bench/heir-recovery.ts [--mb 1024] [--rounds=3] [--link-mbps=100] [--backend=native]
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -23,7 +26,14 @@ import {
   startReleaseWorld,
   writeSeededFile,
 } from '../test/release/release-fixture'
-import { bundleBenchClient, log, median, runMeasuredClient, sha256Of } from './bench-processes'
+import {
+  type AroundRun,
+  bundleBenchClient,
+  log,
+  median,
+  runMeasuredClient,
+  sha256Of,
+} from './bench-processes'
 import type { HeirMode, HeirRun } from './heir-client'
 import { type ThrottledLink, throttledLink } from './throttled-link'
 
@@ -75,15 +85,14 @@ try {
 
   let checked = false
   let runNumber = 0
-  async function measure(mode: HeirMode, timed: boolean): Promise<HeirRun> {
+  async function measure(mode: HeirMode, timed: boolean): Promise<HeirRun & AroundRun> {
     return runMeasuredClient<HeirRun>({
       bundle: clientBundle,
       args: (folder) => [mode, serviceUrl, vaultId, blob.id, folder, NAME],
       env: {
         VAULT_BENCH_HEIR_TOKEN: accessToken,
-        ...(mode === 'recover'
-          ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex'), VAULT_BENCH_BACKEND: BACKEND }
-          : {}),
+        VAULT_BENCH_BACKEND: BACKEND,
+        ...(mode === 'recover' ? { VAULT_BENCH_VAULT_KEY: Buffer.from(vaultKey).toString('hex') } : {}),
       },
       folder: join(work, `out-${++runNumber}`),
       bytes,
@@ -100,12 +109,12 @@ try {
   await measure('plain', false)
   await measure('recover', false)
   await measure('floor', false)
-  const runs: HeirRun[] = []
+  const runs: (HeirRun & AroundRun)[] = []
   for (let round = 0; round < ROUNDS; round++) {
     const order: HeirMode[] = round % 2 === 0 ? ['recover', 'plain', 'floor'] : ['floor', 'plain', 'recover']
     for (const mode of order) runs.push(await measure(mode, true))
   }
-  const of = (mode: HeirMode, figure: (r: HeirRun) => number) =>
+  const of = (mode: HeirMode, figure: (r: HeirRun & AroundRun) => number) =>
     median(runs.filter((r) => r.mode === mode).map(figure))
   const mb = bytes / 1e6
   const recoverMBps = of('recover', (r) => mb / r.seconds)
@@ -113,6 +122,12 @@ try {
   const floorMBps = of('floor', (r) => mb / r.seconds)
   const peak = (mode: HeirMode) => Math.max(...runs.filter((r) => r.mode === mode).map((r) => r.peakRssMB))
   const round2 = (x: number) => Number(x.toFixed(2))
+  const perGB = (seconds: number) => (seconds * 1e9) / bytes
+  // The service answers every mode's download here, in this process: what it spends serving a GB
+  // comes off what the client can spend on the same cores. At 0.9x the plain rate, with every core
+  // kept busy, the heir's side may spend at most this much CPU per GB.
+  const serviceCpuPerGB = of('plain', (r) => perGB(r.parentCpuSeconds))
+  const clientBudgetAt09 = availableParallelism() / ((0.9 * plainMBps) / 1000) - serviceCpuPerGB
   console.log(
     JSON.stringify({
       recoverMBps: Number(recoverMBps.toFixed(1)),
@@ -129,6 +144,19 @@ try {
         plain: round2(of('plain', (r) => (r.cpuSeconds * 1e9) / bytes)),
         floor: round2(of('floor', (r) => (r.cpuSeconds * 1e9) / bytes)),
       },
+      // The service's CPU per GB served, and all cores' busy time per second, for each mode.
+      serviceCpuSecondsPerGB: {
+        recover: round2(of('recover', (r) => perGB(r.parentCpuSeconds))),
+        plain: round2(serviceCpuPerGB),
+        floor: round2(of('floor', (r) => perGB(r.parentCpuSeconds))),
+      },
+      coresBusy: {
+        recover: round2(of('recover', (r) => r.machineBusyCores)),
+        plain: round2(of('plain', (r) => r.machineBusyCores)),
+        floor: round2(of('floor', (r) => r.machineBusyCores)),
+      },
+      // Above this client CPU per GB, no recovery reaches 0.9x here, however many threads it uses.
+      clientCpuBudgetAt09PerGB: round2(clientBudgetAt09),
       sizeBytes: bytes,
       rounds: ROUNDS,
       cores: availableParallelism(),
