@@ -2,7 +2,8 @@
 // whose owner opted in (extension 'check-in-links', off by default) gets a one-step link in it: a link makes
 // "proof of life" mean "access to the owner's mailbox". The link's token is random, single-use, bound to the
 // vault and to that deadline (the period), and stored only as a hash; using it checks in as the API does.
-// Turned off, the links already sent stop working at once.
+// Turned off, the links already sent stop working at once, and for good: turning links on again only puts
+// links in later reminders (vaults.ts, changeVaultSettings).
 import { CHECK_IN_FREQUENCY_DAYS, type CheckInResult, LIMITS } from '../shared/api'
 import { creditsBalance } from './accounts'
 import { checkIn } from './check-in'
@@ -26,6 +27,7 @@ interface LinkRow {
   due_at: string
   created_at: string
   used_at: string | null
+  voided_at: string | null
 }
 
 /** What a link can do now; the pages say each case in the reader's language. */
@@ -50,8 +52,9 @@ async function stateOf(ctx: ServiceContext, link: LinkRow | undefined): Promise<
   if (!link || !vault) return { state: 'unknown' }
   if (vault.state !== 'active') return { state: 'releasing', label: labelOf(vault), vaultState: vault.state }
   if (link.used_at) return { state: 'used', usedAt: link.used_at, nextDue: vault.next_check_in_due }
-  // The owner turned one-step links off (or never turned them on, for a link sent before the choice).
-  if (vault.check_in_links !== 1) return { state: 'links-off' }
+  // The owner turned one-step links off (or never turned them on, for a link sent before the choice),
+  // now or at any time since this link was sent.
+  if (vault.check_in_links !== 1 || link.voided_at) return { state: 'links-off' }
   if (vault.release_trigger !== 'dead_man_switch' || !vault.check_in_frequency) return { state: 'no-switch' }
   // Another check-in (app, API, a later link) or a new configuration moved the deadline this link was for.
   if (vault.next_check_in_due !== link.due_at) {

@@ -288,6 +288,11 @@ export const MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 12: when a one-step check-in link was voided because the owner turned links off after it was sent:
+  // turning them on again must not bring it back (the mailbox the owner distrusted still holds it).
+  `
+  ALTER TABLE check_in_links ADD COLUMN voided_at TEXT;
+  `,
 ]
 
 /** How many schema versions this service knows (the PostgreSQL schema keeps the same numbering). */

@@ -185,7 +185,7 @@ function english(f: LocaleFormat): PageText {
       noSwitchAnyMore:
         "This vault no longer releases on a dead man's switch, so there is nothing to check in to. Nothing was charged.",
       linksOff:
-        'One-step check-in links are turned off for this vault, so this link no longer works. Check in in the Vault Desktop app. Nothing was charged.',
+        'One-step check-in links were turned off for this vault after this link was sent, so it no longer works, even if they are turned on again. Check in in the Vault Desktop app. Nothing was charged.',
       releasingTitle: 'A release is under way',
       releasing: (vault, vaultState) =>
         `Your vault ${vault} is ${vaultState}, so a check-in is no longer possible. If you did not want this, open the Vault Desktop app and cancel the release while the contestation period lasts.`,
@@ -338,7 +338,7 @@ function spanish(f: LocaleFormat): PageText {
       noSwitchAnyMore:
         'Esta bóveda ya no se libera por un interruptor de hombre muerto, así que no hay nada que confirmar. No se cobró nada.',
       linksOff:
-        'Los enlaces de confirmación en un paso están desactivados para esta bóveda, así que este enlace ya no funciona. Confirma en la aplicación Vault Desktop. No se cobró nada.',
+        'Los enlaces de confirmación en un paso se desactivaron para esta bóveda después de enviar este enlace, así que ya no funciona, aunque se vuelvan a activar. Confirma en la aplicación Vault Desktop. No se cobró nada.',
       releasingTitle: 'Hay una liberación en curso',
       releasing: (vault, vaultState) =>
         `Tu bóveda ${vault} está ${state(vaultState)}, así que ya no es posible confirmar. Si no lo querías, abre la aplicación Vault Desktop y cancela la liberación mientras dure el periodo de impugnación.`,

@@ -257,6 +257,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     created_at TEXT NOT NULL
   );
   `,
+  // 12: as SQLite's 12 (database.ts): check-in links voided when the owner turned links off.
+  `
+  ALTER TABLE check_in_links ADD COLUMN voided_at TEXT;
+  `,
 ]
 
 /** PostgreSQL codes after which a transaction is simply run again: serialization failure, deadlock. */

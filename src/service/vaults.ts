@@ -242,6 +242,15 @@ export async function changeVaultSettings(
 ): Promise<VaultView> {
   await ctx.db.transaction(async () => {
     const row = await ownedVault(ctx, accountId, vaultId)
+    if (change.checkInLinks === false) {
+      // The links already sent stay refused for good (check-in-links.ts): an owner who turns them off
+      // may distrust the mailbox that holds them, and turning links on again is about later reminders.
+      await ctx.db.run(
+        'UPDATE check_in_links SET voided_at = ? WHERE vault_id = ? AND used_at IS NULL AND voided_at IS NULL',
+        ctx.clock().toISOString(),
+        vaultId,
+      )
+    }
     await ctx.db.run(
       'UPDATE vaults SET name = ?, check_in_links = ?, updated_at = ? WHERE id = ?',
       change.name !== undefined ? change.name : row.name,

@@ -321,11 +321,43 @@ describe("one-step links are the owner's choice per vault, off by default", () =
     await checkInLinks(false)
     const shown = await page(link)
     expect(shown.status).toBe(410)
-    expect(shown.html).toContain('One-step check-in links are turned off for this vault')
+    expect(shown.html).toContain(
+      'One-step check-in links were turned off for this vault after this link was sent',
+    )
     const posted = await page(link, { method: 'POST', headers: { origin: t.url } })
     expect(posted.status).toBe(410)
     expect(await vault()).toMatchObject({ nextCheckInDue: due, creditsBalance: 100 })
     expect((await records()).pulses).toEqual([])
+  })
+
+  it('turned off and then on again: the link sent before stays refused, and later reminders get new links', async () => {
+    t = await startTestService()
+    const due = await weeklySwitch(true)
+    t.advance(Date.parse(due) - 2 * DAY_MS - t.now().getTime())
+    await t.service.tick()
+    const link = linkIn((await reminders())[0]!)
+    // The owner distrusts their mailbox, turns links off, and later on again for future reminders.
+    await checkInLinks(false)
+    await checkInLinks(true)
+    const shown = await page(link)
+    expect(shown.status).toBe(410)
+    expect(shown.html).toContain('even if they are turned on again')
+    const posted = await page(link, { method: 'POST', headers: { origin: t.url } })
+    expect(posted.status).toBe(410)
+    expect(await vault()).toMatchObject({ nextCheckInDue: due, creditsBalance: 100 })
+    expect((await records()).pulses).toEqual([])
+    // The owner checks in in the app; the next deadline's reminder carries a fresh link that works.
+    const checkedIn = await call(t.url, 'POST', `/api/vault/${t.owner.vaultId}/release/checkin`, {
+      key: t.owner.apiKey,
+      json: {},
+    })
+    expect(checkedIn.status).toBe(200)
+    const next: string = checkedIn.body.data.nextCheckInDue
+    t.advance(Date.parse(next) - 2 * DAY_MS - t.now().getTime())
+    await t.service.tick()
+    const fresh = linkIn((await reminders()).at(-1)!)
+    expect(fresh).not.toBe(link)
+    expect((await page(fresh, { method: 'POST', headers: { origin: t.url } })).status).toBe(200)
   })
 
   it('PATCH takes checkInLinks beside or without name, refuses anything but a boolean, and agent keys', async () => {
