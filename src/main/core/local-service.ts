@@ -52,3 +52,17 @@ export const NO_LOCAL_SERVICE: LocalService = {
   localMail: () => Promise.reject(notProvided()),
   close: () => Promise.resolve(),
 }
+
+/**
+ * A key goes to the address of the service on this computer only while this process's own service
+ * answers there: if it did not start (its port taken while the app was closed), whatever listens at
+ * that address is another program, maybe another user's, and would receive the owner's key.
+ */
+export function requireOwnServiceAt(localService: LocalService, serviceUrl: string): void {
+  if (!localService.isLocal(serviceUrl) || localService.currentUrl === serviceUrl) return
+  const port = new URL(serviceUrl).port
+  throw new AppError({
+    code: 'LOCAL_SERVICE_DOWN',
+    userMessage: `The vault service on this computer is not running, so Vault Desktop sends nothing to its address (${serviceUrl}): another program may be using port ${port}. Close that program (or restart the computer), then open Vault Desktop again.`,
+  })
+}

@@ -11,7 +11,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../shared/ipc/settings'
 import type { AppNotice, KeyStorageInfo, TrayView } from '../../shared/ipc/vault-types'
 import { ConnectionRegistry, type ConnectionSummary } from './connections'
 import { EventHub } from './ipc/handler-table'
-import { type LocalService, NO_LOCAL_SERVICE } from './local-service'
+import { type LocalService, NO_LOCAL_SERVICE, requireOwnServiceAt } from './local-service'
 import { describeSecretStore, openSecretStore, type SecretBox } from './storage/secret-store'
 import { VaultKeyRecords, VaultKeyStore } from './storage/vault-key-store'
 import { UploadQueue } from './uploads/upload-queue'
@@ -96,6 +96,7 @@ export async function openSessionParts(options: VaultSessionOptions): Promise<Se
     userDataDir,
     secrets,
     createClient: (c) => {
+      requireOwnServiceAt(localService, c.serviceUrl)
       let pacer = pacers.get(c.id)
       if (!pacer) {
         pacer = new RequestPacer()

@@ -5,7 +5,7 @@
 import { VaultApiClient, type VaultDetails } from '../../../service-client'
 import type { ActivityEntry, VaultView } from '../../../shared/ipc/vault-types'
 import type { ConnectionSummary } from '../connections'
-import type { LocalService } from '../local-service'
+import { type LocalService, requireOwnServiceAt } from '../local-service'
 import { openSecretStore, type SecretBox } from '../storage/secret-store'
 import type { ActivityInput, ActivityLog } from './activity-log'
 import type { DeviceRecords } from './device-records'
@@ -68,6 +68,7 @@ export class UnlockCheckInWiring {
       await keys.set(active.id, apiKey, 'created', now())
     }
     if (!apiKey) return null
+    requireOwnServiceAt(localService, active.serviceUrl)
     return new VaultApiClient({
       baseUrl: active.serviceUrl,
       apiKey,
