@@ -2,8 +2,9 @@
 // upload index, files from another computer from the vault manifest, and blobs that told their name.
 import { describe, expect, it } from 'vitest'
 import { createFileLibraryHandlers } from '../../src/main/core/ipc/file-library-handlers'
+import { blobsToSave } from '../../src/main/core/ipc/file-save-handlers'
 import { dispatch, type HandlerTable } from '../../src/main/core/ipc/handler-table'
-import { fileLibrary } from '../../src/main/core/uploads/file-library'
+import { fileLibrary, selectedFiles } from '../../src/main/core/uploads/file-library'
 import type { UploadIndexEntry } from '../../src/main/core/uploads/upload-records'
 import type { VaultSession } from '../../src/main/core/vault-session'
 import type { Asset } from '../../src/shared/api'
@@ -158,6 +159,73 @@ describe('fileLibrary', () => {
     })
     expect(list.files).toHaveLength(1)
     expect(list.files[0]).toMatchObject({ sizeBytes: 20, from: 'manifest' })
+  })
+})
+
+describe('taking back a file that changed and went up again from another computer', () => {
+  const told = (id: string, createdAt: string) =>
+    asset(id, { relativePath: 'Letters/will.docx' }, { filename: 'will.docx', createdAt })
+  const older = told('r1', '2026-10-01T10:00:00.000Z')
+  const newer = told('r2', '2026-10-05T10:00:00.000Z')
+  const newestSha = 'b'.repeat(64)
+  const elsewhere = [
+    {
+      path: 'Letters/will.docx',
+      size: 20,
+      sha256: newestSha,
+      writtenAtMs: Date.parse('2026-10-05T09:59:00.000Z'),
+    },
+  ]
+
+  it('reads the newest blob that told the path, whatever order the service lists them in', () => {
+    for (const assets of [
+      [older, newer],
+      [newer, older],
+    ]) {
+      const library = fileLibrary({ assets, uploadedHere: [], elsewhere })
+      expect(library.files).toMatchObject([
+        { path: 'Letters/will.docx', from: 'manifest', blob: { assetId: 'r2' } },
+      ])
+    }
+  })
+
+  it("checks what is saved against the manifest's content, so a wrong blob is never written as the file", () => {
+    const assets = [newer, older]
+    const library = fileLibrary({ assets, uploadedHere: [], elsewhere })
+    const chosen = selectedFiles(library.files, { files: ['Letters/will.docx'], folders: [] })
+    const blobs = blobsToSave(
+      chosen,
+      library.files,
+      assets,
+      new Map(elsewhere.map((e) => [e.path, e.sha256])),
+    )
+    expect(blobs).toEqual([
+      {
+        assetId: 'r2',
+        encryptedBytes: 5000,
+        files: [{ path: 'Letters/will.docx', saveAs: 'will.docx', sha256: newestSha }],
+      },
+    ])
+  })
+
+  it("a file of this computer's own newer upload is not held to an older manifest entry", () => {
+    const here = asset('h1', {}, { createdAt: '2026-10-07T10:00:00.000Z' })
+    const assets = [here, newer]
+    const library = fileLibrary({
+      assets,
+      uploadedHere: [{ ...indexed('Letters/will.docx', 'h1', 30), uploadedAt: '2026-10-07T10:00:00.000Z' }],
+      elsewhere,
+    })
+    const chosen = selectedFiles(library.files, { files: ['Letters/will.docx'], folders: [] })
+    const blobs = blobsToSave(
+      chosen,
+      library.files,
+      assets,
+      new Map(elsewhere.map((e) => [e.path, e.sha256])),
+    )
+    expect(blobs.map((b) => ({ id: b.assetId, files: b.files }))).toEqual([
+      { id: 'h1', files: [{ path: 'Letters/will.docx', saveAs: 'will.docx' }] },
+    ])
   })
 })
 

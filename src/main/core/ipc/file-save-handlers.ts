@@ -42,6 +42,7 @@ function keyNeeded(): AppError {
 /**
  * The blobs to read for the chosen files: the one holding each file; files whose blob is not known
  * here (another computer's, names hidden) are looked for in every blob no listed file accounts for.
+ * Every file the vault's list names is checked against the content it lists.
  */
 export function blobsToSave(
   chosen: ReadonlyArray<{ file: VaultFileView; within: string | null }>,
@@ -65,7 +66,10 @@ export function blobsToSave(
       continue
     }
     const blob = blobs.get(assetId) ?? { assetId, encryptedBytes: sizes.get(assetId)!, files: [] }
-    blob.files.push({ path: file.path, saveAs })
+    // A file the library took from the manifest is the manifest's content: the blob guessed for it
+    // (found by the path it told the service) must hold exactly that, or nothing is written.
+    const sha256 = file.from === 'manifest' ? listedSha256.get(file.path) : undefined
+    blob.files.push({ path: file.path, saveAs, ...(sha256 ? { sha256 } : {}) })
     blobs.set(assetId, blob)
   }
   if (unplaced.length > 0) {

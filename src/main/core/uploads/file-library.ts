@@ -59,11 +59,16 @@ export function fileLibrary(sources: FileLibrarySources): VaultFileList {
     })
   }
 
-  // A blob that told the service its path (real names on) is the one holding that manifest entry.
+  // A blob that told the service its path (real names on) is the one holding that manifest entry: of
+  // several (the file changed and went up again), the newest, whatever order the service lists them in.
+  // The manifest's hash is still checked on what is saved (blobsToSave), so a wrong guess fails loudly.
   const byToldPath = new Map<string, Asset>()
   for (const asset of sources.assets) {
     const { relativePath, bundle } = assetMetadata(asset)
-    if (relativePath !== undefined && !bundle) byToldPath.set(sealedPath(relativePath), asset)
+    if (relativePath === undefined || bundle) continue
+    const path = sealedPath(relativePath)
+    const known = byToldPath.get(path)
+    if (!known || Date.parse(asset.createdAt) >= Date.parse(known.createdAt)) byToldPath.set(path, asset)
   }
   for (const entry of sources.elsewhere) {
     const here = files.get(entry.path)

@@ -38,7 +38,7 @@ export interface FileSaveSource {
 export interface FileToSave {
   path: string
   saveAs: string
-  /** The content the vault's list names, when the blob holding it is not known (it is looked for). */
+  /** The content the vault's list names (SHA-256 hex), when the file is the list's: nothing else is written. */
   sha256?: string
 }
 
