@@ -56,7 +56,18 @@ export function adminOperations(ctx: ServiceContext): AdminOperations {
         await startRelease(ctx, vault, { reason: 'started by the service operator' })
         return vaultView(ctx, vault)
       }),
-    tick: ({ now } = {}) => runSchedulerPass(now ? { ...ctx, clock: () => now } : ctx),
+    tick: ({ now } = {}) => {
+      // A pass "as of" a past time would date releases back and shorten (or end) the owner's 30 days to
+      // cancel; a deadline missed while the service was off already starts its release now, in full.
+      if (now && now.getTime() < ctx.clock().getTime()) {
+        return Promise.reject(
+          new AdminError(
+            `--now ${now.toISOString()} is in the past (the service's time is ${ctx.clock().toISOString()}): a pass dated back would shorten the owners' time to cancel a release. Run it without --now; deadlines missed while the service was off start their release now, with the full contestation period.`,
+          ),
+        )
+      }
+      return runSchedulerPass(now ? { ...ctx, clock: () => now } : ctx)
+    },
     outbox: async ({ vault } = {}) => ({ messages: await listOutbox(ctx, vault) }),
     accounts: async () => ({
       accounts: (

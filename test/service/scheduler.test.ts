@@ -181,6 +181,27 @@ describe('dead man switch release', () => {
     expect(alerts((await t.service.admin.outbox({ vault: vaultId })).messages)).toEqual([0, 14])
   })
 
+  it('an operator pass dated back (tick --now in the past) is refused: the owner keeps the full 30 days', async () => {
+    t = await startTestService()
+    const { apiKey, vaultId } = await setUpVault('dead_man_switch')
+    const due = Date.parse(
+      (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data.nextCheckInDue,
+    )
+    // Down for 40 days; the operator, catching up, tries a pass "as of" the day after the deadline.
+    t.advance(40 * DAY_MS)
+    await expect(t.service.admin.tick({ now: new Date(due + DAY_MS) })).rejects.toThrow(
+      /is in the past .* Run it without --now/,
+    )
+    expect((await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data.state).toBe(
+      'active',
+    )
+    // The pass at the real time starts it now, and the next one does not complete it.
+    expect((await t.service.tick()).releasesStarted.map((r) => r.vaultId)).toEqual([vaultId])
+    expect((await t.service.tick()).released).toEqual([])
+    const vault = (await call(t.url, 'GET', `/api/vault/${vaultId}`, { key: apiKey })).body.data
+    expect(vault).toMatchObject({ state: 'releasing', releaseStartedAt: t.now().toISOString() })
+  })
+
   it('a cancel inside the period restores active with a fresh countdown', async () => {
     t = await startTestService()
     const { apiKey, vaultId } = await setUpVault('dead_man_switch')
