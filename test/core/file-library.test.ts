@@ -177,6 +177,13 @@ describe('taking back a file that changed and went up again from another compute
     },
   ]
 
+  /** The blobs a save of Letters/will.docx reads, and what it checks each file against. */
+  const willSaved = (assets: Asset[], uploadedHere: UploadIndexEntry[]) => {
+    const library = fileLibrary({ assets, uploadedHere, elsewhere })
+    const chosen = selectedFiles(library.files, { files: ['Letters/will.docx'], folders: [] })
+    return blobsToSave(chosen, library.files, assets, new Map(elsewhere.map((e) => [e.path, e.sha256])))
+  }
+
   it('reads the newest blob that told the path, whatever order the service lists them in', () => {
     for (const assets of [
       [older, newer],
@@ -190,16 +197,7 @@ describe('taking back a file that changed and went up again from another compute
   })
 
   it("checks what is saved against the manifest's content, so a wrong blob is never written as the file", () => {
-    const assets = [newer, older]
-    const library = fileLibrary({ assets, uploadedHere: [], elsewhere })
-    const chosen = selectedFiles(library.files, { files: ['Letters/will.docx'], folders: [] })
-    const blobs = blobsToSave(
-      chosen,
-      library.files,
-      assets,
-      new Map(elsewhere.map((e) => [e.path, e.sha256])),
-    )
-    expect(blobs).toEqual([
+    expect(willSaved([newer, older], [])).toEqual([
       {
         assetId: 'r2',
         encryptedBytes: 5000,
@@ -210,18 +208,9 @@ describe('taking back a file that changed and went up again from another compute
 
   it("a file of this computer's own newer upload is not held to an older manifest entry", () => {
     const here = asset('h1', {}, { createdAt: '2026-10-07T10:00:00.000Z' })
-    const assets = [here, newer]
-    const library = fileLibrary({
-      assets,
-      uploadedHere: [{ ...indexed('Letters/will.docx', 'h1', 30), uploadedAt: '2026-10-07T10:00:00.000Z' }],
-      elsewhere,
-    })
-    const chosen = selectedFiles(library.files, { files: ['Letters/will.docx'], folders: [] })
-    const blobs = blobsToSave(
-      chosen,
-      library.files,
-      assets,
-      new Map(elsewhere.map((e) => [e.path, e.sha256])),
+    const blobs = willSaved(
+      [here, newer],
+      [{ ...indexed('Letters/will.docx', 'h1', 30), uploadedAt: '2026-10-07T10:00:00.000Z' }],
     )
     expect(blobs.map((b) => ({ id: b.assetId, files: b.files }))).toEqual([
       { id: 'h1', files: [{ path: 'Letters/will.docx', saveAs: 'will.docx' }] },
