@@ -165,7 +165,9 @@ export function plaintextName(encryptedName: string): string {
 
 async function* walk(dir: string): AsyncGenerator<string> {
   const entries = await readdir(dir, { withFileTypes: true })
-  entries.sort((a, b) => a.name.localeCompare(b.name))
+  // Byte order of the UTF-8 names (FORMAT.md 3.11: among undated copies the first given wins), the
+  // same on every machine, whatever its language.
+  entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)))
   for (const entry of entries) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) yield* walk(path)

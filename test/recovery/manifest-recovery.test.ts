@@ -107,6 +107,22 @@ describe('without a manifest', () => {
     expect(run.manifest).toBeNull()
     expect(manifestNote(run)).toMatch(/^No list of the vault's files \(manifest\) was found/)
   })
+
+  it("undated copies in a folder: the first in byte order of the names wins, whatever the machine's language", async () => {
+    const undated = (text: string) =>
+      encryptBlobV2(Buffer.from(text), { vaultKey, vaultId, path: 'will.txt' })
+    // Byte order (FORMAT.md 3.11): "Z" (0x5A) < "a" (0x61) < "é" (0xC3 0xA9); a language's order differs.
+    await put('a.vault', await undated('a draft will'))
+    await put('é.vault', await undated('another draft'))
+    await put('Z.vault', await undated('the chosen will'))
+    const run = await recoverRun({ vaultKey, vaultId, inputs: [inDir], outDir })
+    expect(await read('will.txt')).toBe('the chosen will')
+    expect(rows(run.results)).toEqual([
+      ['Z.vault', '', 'recovered'],
+      ['a.vault', '', 'superseded'],
+      ['é.vault', '', 'superseded'],
+    ])
+  })
 })
 
 describe('with a manifest', () => {
