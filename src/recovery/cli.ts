@@ -71,9 +71,10 @@ From Arweave, the permanent storage network (when the vault service is gone):
                                found by the vault id inside the kits (nothing else is needed), downloaded
                                and decrypted. Arweave keeps everything ever stored: files the owner
                                deleted later come back too. Files there that are not of this vault (anyone
-                               can label a file with a vault's reference) are left out and counted.
-                               Run the same command again after an interruption: finished downloads
-                               and recovered files are kept.
+                               can label a file with a vault's reference) are left out and counted;
+                               their download ends as soon as its first bytes show it. Run the same
+                               command again after an interruption: finished downloads (checked again
+                               against the gateway's SHA-256) and recovered files are kept.
   --owner <wallet address>     accept only the transactions this Arweave wallet posted (the vault
                                service's wallet; 43 characters). Without it, every wallet's are read
                                and the report warns when more than one wallet labelled the vault.
@@ -109,9 +110,10 @@ intact: nothing written for it).
 
 Exit status: 0 when every file was recovered (or kept from an earlier run); 1 when any file failed,
 was skipped, is missing or damaged, a copy is newer than the list, two lists share a number, an older
-copy was written for a damaged newest one, no list was found where the files show there is one, or a
-run stopped early (run it again to continue); 2 when the command line or the key material is wrong
-(nothing was decrypted).
+copy was written for a damaged newest one, no list was found where the files show there is one, no
+file at all was recovered (unless the vault's own list of files names none), or a run stopped early
+(run it again to continue); 2 when the command line or the key material is wrong (nothing was
+decrypted).
 
 The file format is documented in docs/FORMAT.md (C2SP chunked encryption, Cobblestone-256).`
 
@@ -415,12 +417,12 @@ async function recoverFromTheService(
     if (report.results.length > 0) console.error(`${done} of ${total} file(s) recovered so far.`)
     return 1
   }
-  if (report.results.length > 0) {
-    console.error(revealSentence(manifestNote(report)))
-  }
-  if (report.results.length === 0) {
-    console.error('The vault holds no files.')
-    return 0
+  console.error(revealSentence(manifestNote(report)))
+  if (total === 0) {
+    return nothingRecovered(
+      report,
+      `No file was recovered: the vault service at ${values.service} handed over no file of vault ${key.vaultId}, and no list of the vault's files says that the vault is empty. The service may have lost or withheld the files. If there is another copy of the vault's encrypted files (a backup, or Arweave: --from-arweave), recover from it, or ask whoever runs the service.`,
+    )
   }
   console.error(
     done === total
@@ -471,9 +473,7 @@ async function recoverFromTheNetwork(
     console.error(revealSentence(report.stopped.message))
     return 1
   }
-  if (report.results.length > 0) {
-    console.error(revealSentence(manifestNote(report)))
-  }
+  if (report.found.length > 0) console.error(revealSentence(manifestNote(report)))
   if (report.found.length === 0 && values.owner !== undefined) {
     console.error(
       `No files of vault ${key.vaultId} posted by the wallet ${values.owner} were found on Arweave through ${gateway} (searched for the tag Vault-Ref = ${report.vaultRef}). Check the address with whoever ran the vault's service, or run without --owner to see which wallets posted transactions with this vault's label.`,
@@ -485,6 +485,12 @@ async function recoverFromTheNetwork(
       `No files of vault ${key.vaultId} were found on Arweave through ${gateway} (searched for the tag Vault-Ref = ${report.vaultRef}). The vault's service may not have stored it on Arweave, or its newest uploads are not indexed yet: try again later or with another gateway.`,
     )
     return 1
+  }
+  if (report.results.every((r) => r.status === 'superseded')) {
+    return nothingRecovered(
+      report,
+      `No file was recovered: none of the ${report.found.length} transaction(s) labelled with vault ${key.vaultId} that ${gateway} lists is a file of this vault (see above), and no list of the vault's files says that the vault is empty. The vault's own files may not be indexed yet, or this gateway withholds them: try again later or with another gateway.`,
+    )
   }
   return summarize(
     report.results,
@@ -555,6 +561,20 @@ function summarize(
       : `${files - failed} of ${files} file(s) recovered; ${failed} not (see above). ${afterFailure}${olderNote}`,
   )
   return problemsExit(problems, failed === 0 ? 0 : 1)
+}
+
+/**
+ * No file to recover: exit status 0 only when the vault's newest list of files (authenticated, unlike
+ * any listing) names none; else `why` is said and the status is 1, as an heir cannot tell an empty
+ * vault from a source that withholds it.
+ */
+function nothingRecovered(run: Parameters<typeof runProblems>[0], why: string): number {
+  if (run.manifest?.listed !== 0) {
+    console.error(why)
+    return 1
+  }
+  console.error("The vault's newest list of files names no file: the vault holds no files.")
+  return problemsExit(runProblems(run), 0)
 }
 
 /** The exit status with the run's other problems (FORMAT.md 3.11): said on stderr, and 1 if any. */

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { encodeOwnerKitWords } from '../../src/vault-format'
 import { runOnTerminal } from '../support/on-terminal'
 import { startFakeGateway, txId, wallet } from './fake-arweave-gateway'
-import { assetId, fileBlob, newVault, startFakeService } from './fake-vault-service'
+import { assetId, fileBlob, manifestBlob, newVault, startFakeService } from './fake-vault-service'
 import {
   contained,
   expectNeverSent,
@@ -144,5 +144,70 @@ describe('the recovery tool against lying sources', () => {
     expect(result.all.output).toContain(operator)
     expect(result.all.output).toContain(stranger)
     expect(result.one.output).not.toContain(stranger)
+  })
+
+  it('a service that hands over no file of a released vault: exit 1, said; never "the vault holds no files"', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    // The vault says it holds 12 files; its listing is empty (withheld, or lost).
+    const service = await startFakeService({
+      key: vault.heirCode,
+      vaultId: vault.vaultId,
+      assets: [],
+      vault: { assetCount: 12 },
+    })
+    cleanup.push(world, service)
+    const result = await recover(fromService(vault, service, world))
+    expect(result.status, result.output).toBe(1)
+    expect(result.output).toContain("No list of the vault's files (manifest) was found")
+    expect(result.output).toContain(`handed over no file of vault ${vault.vaultId}`)
+    expect(result.output).not.toContain('holds no files')
+  })
+
+  it('a gateway that lists only a stranger\'s junk under the vault\'s label: exit 1, said; never "All 0 file(s) recovered"', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const length = (await fileBlob(vault, 'will.txt', 'the will')).length
+    const junk = txId()
+    const gateway = await startFakeGateway({
+      vaultId: vault.vaultId,
+      txs: [{ id: junk, owner: wallet(), data: randomBytes(length) }],
+    })
+    cleanup.push(world, gateway)
+    const result = await recover([
+      '--owner-kit',
+      encodeOwnerKitWords(vault),
+      '--from-arweave',
+      gateway.origin,
+      '--out',
+      world.outDir,
+    ])
+    expect(result.status, result.output).toBe(1)
+    expect(result.output).toContain(`left out: ${junk}`)
+    expect(result.output).toContain("No list of the vault's files (manifest) was found")
+    expect(result.output).toContain('No file was recovered: none of the 1 transaction(s)')
+    expect(result.output).not.toContain('All 0 file(s)')
+  })
+
+  it('a vault whose own sealed list of files names none: exit 0, and the list said', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const service = await startFakeService({
+      key: vault.heirCode,
+      vaultId: vault.vaultId,
+      assets: [
+        {
+          id: assetId(),
+          filename: 'list',
+          blob: await manifestBlob(vault, 7, Date.now(), []),
+          createdAt: new Date().toISOString(),
+        },
+      ],
+    })
+    cleanup.push(world, service)
+    const result = await recover(fromService(vault, service, world))
+    expect(result.status, result.output).toBe(0)
+    expect(result.output).toContain("Recovered by the vault's newest list of files: number 7")
+    expect(result.output).toContain('names no file: the vault holds no files')
   })
 })
