@@ -36,9 +36,11 @@ import { type FileRecoveryResult, recoverRun } from './recover-files'
 import type { ManifestUsed } from './recovery-plan'
 import {
   countedDownload,
+  refusedHeader,
   removeStaged,
   type StagedDecryption,
   type StagedPlaintext,
+  type StagingOptions,
   stageBeside,
   stagedPathOf,
 } from './staged-decryption'
@@ -263,11 +265,17 @@ class TooLongError extends AppError {
   }
 }
 
-/**
- * Downloads one blob into `downloads`, continuing a cut-off download with a byte range, never past the
- * size its transaction declares. Returns 'mismatch' (and keeps nothing) when the bytes are not what the
- * transaction's tags say, 'too-long' when the gateway sent more than declared.
- */
+/** A download whose header shows a blob of another key or vault (turned into 'foreign' below). */
+class ForeignBlobError extends AppError {
+  override readonly name = 'ForeignBlobError'
+  constructor() {
+    super({
+      code: 'DOWNLOAD_FOREIGN',
+      userMessage: "The transaction is not a file of this vault: the kits' key does not open it.",
+    })
+  }
+}
+
 /**
  * GET with redirects followed by hand: at most 5, and only to http(s) addresses (arweave.net sends data
  * requests on to its own hosts; a redirect to file: or anything else is the gateway lying).
@@ -292,23 +300,40 @@ async function fetchData(
   }
 }
 
+/**
+ * Downloads one blob into `downloads`, continuing a cut-off download with a byte range, never past the
+ * size its transaction declares. Returns 'mismatch' (and keeps nothing) when the bytes are not what the
+ * transaction's tags say, 'too-long' when the gateway sent more than declared, 'foreign' (and keeps
+ * nothing) as soon as its header shows a blob of another key or vault.
+ */
 async function download(
   url: URL,
   blob: ArweaveBlob,
   done: string,
   stallMs: number,
   onBytes: (bytes: number) => void,
-  stage: () => Promise<StagedDecryption>,
-): Promise<{ outcome: 'done'; staged?: StagedPlaintext } | { outcome: 'mismatch' | 'too-long' }> {
+  keys: Omit<StagingOptions, 'path'>,
+): Promise<{ outcome: 'done'; staged?: StagedPlaintext } | { outcome: 'mismatch' | 'too-long' | 'foreign' }> {
+  // Plaintext staged by a run that was killed is never reused, nor left lying there.
+  await rm(stagedPathOf(done), { force: true }).catch(() => {})
   if ((await sizeOf(done)) === blob.size) {
-    onBytes(blob.size)
-    return { outcome: 'done' }
+    // Checked against this gateway's tag: an earlier run's may have come from a gateway that lied.
+    if (!blob.sha256Hex || (await sha256Of(done)) === blob.sha256Hex) {
+      onBytes(blob.size)
+      return { outcome: 'done' }
+    }
+    await rm(done, { force: true })
   }
   const part = `${done}.part`
   let have = (await sizeOf(part)) ?? 0
   if (have > blob.size) {
     await rm(part, { force: true })
     have = 0
+  }
+  // An earlier run's beginning that already shows another vault's blob is not continued.
+  if (have > 0 && have < blob.size && (await refusedHeader(part, keys))) {
+    await rm(part, { force: true })
+    return { outcome: 'foreign' }
   }
   let staging: StagedDecryption | undefined
   if (have < blob.size) {
@@ -343,10 +368,11 @@ async function download(
     if (have > 0 && response.status !== 206) have = 0
     onBytes(have)
     // Only a blob downloaded from its first byte in this run is decrypted as it comes.
-    if (have === 0) staging = await stage()
-    // Cut at the declared size: never read beyond it, never keep it.
+    if (have === 0) staging = await stageBeside(done, keys)
+    // Cut at the declared size: never read beyond it, never keep it; nor past a foreign header.
     const counter = countedDownload(blob.size - have, {
       tooLong: () => new TooLongError(),
+      foreign: () => new ForeignBlobError(),
       onPiece: (bytes) => {
         moved()
         onBytes(bytes)
@@ -358,9 +384,9 @@ async function download(
       await pipeline(Readable.fromWeb(response.body as ReadableStream), counter, sink)
     } catch (error) {
       await staging?.abandon()
-      if (error instanceof TooLongError) {
+      if (error instanceof TooLongError || error instanceof ForeignBlobError) {
         await rm(part, { force: true })
-        return { outcome: 'too-long' }
+        return { outcome: error instanceof TooLongError ? 'too-long' : 'foreign' }
       }
       if ((error as NodeJS.ErrnoException).syscall) throw error
       if (stall.signal.aborted) throw stalled()
@@ -448,12 +474,11 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
     // Per-request timeout of the searches, and the longest a download may stand still.
     const stallMs = opts.timeoutMs ?? 60_000
     let downloaded: Awaited<ReturnType<typeof download>>
-    const stage = () =>
-      stageBeside(path, {
-        vaultKey: opts.vaultKey,
-        vaultId: opts.vaultId,
-        ...(opts.backend ? { backend: opts.backend } : {}),
-      })
+    const keys = {
+      vaultKey: opts.vaultKey,
+      vaultId: opts.vaultId,
+      ...(opts.backend ? { backend: opts.backend } : {}),
+    }
     try {
       downloaded = await download(
         url,
@@ -471,7 +496,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
             totalBytes,
           })
         },
-        stage,
+        keys,
       )
     } catch (error) {
       // The run stops: nothing staged is kept, this blob's included.
@@ -485,6 +510,11 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       if (!(error instanceof ArweaveRecoveryError)) throw error
       report.stopped = { code: error.code, message: error.message }
       return report
+    }
+    // Set aside as the ones found once downloaded are (below), with no more of it fetched or kept.
+    if (downloaded.outcome === 'foreign') {
+      report.foreign.push({ txId: blob.txId, owner: blob.owner })
+      continue
     }
     if (downloaded.outcome !== 'done') {
       report.results.push({

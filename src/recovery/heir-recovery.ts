@@ -26,6 +26,7 @@ import {
   type StagedDecryption,
   type StagedPlaintext,
   stageBeside,
+  stagedPathOf,
 } from './staged-decryption'
 
 /** Folder inside the output folder holding downloads in progress (removed when the run completes). */
@@ -357,7 +358,11 @@ async function downloadOne(run: HeirRun, file: HeirFile, index: number): Promise
     have = 0
   }
   run.progress(file, index, 'downloading', have)
-  if (have >= file.encryptedBytes) return { file, index, part }
+  if (have >= file.encryptedBytes) {
+    // Plaintext staged by a run that was killed: not reused (its bytes are unknown), nor left there.
+    await rm(stagedPathOf(local), { force: true }).catch(() => {})
+    return { file, index, part }
+  }
   let staging: StagedDecryption | undefined
   try {
     // Not the client's expectedBytes: its guard can fail the stream before this code has it (an

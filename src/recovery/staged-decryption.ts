@@ -6,11 +6,12 @@
 // a bundle, a manifest, a download resumed from an earlier run, a chunk that fails. Staging never
 // fails or slows down the download beyond the decryption it does.
 import { createHash } from 'node:crypto'
+import { createReadStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { type AeadBackendName, cipherByName } from '../node-cipher/cipher-choice'
-import { openEncryptedFile } from '../vault-format'
+import { FileCipherError, openEncryptedFile } from '../vault-format'
 import { createNewFile, DOWNLOAD_QUEUE_BYTES } from './confined-write'
 
 /** A file decrypted in full while it downloaded: every chunk authenticated, the end included. */
@@ -18,6 +19,11 @@ export interface StagedPlaintext {
   path: string
   sha256: string
   bytes: number
+}
+
+/** The header's check refused the key or the vault id: a blob that is not this vault's (or its header was altered). */
+function isForeign(error: unknown): boolean {
+  return error instanceof FileCipherError && (error.reason === 'wrong-key' || error.reason === 'wrong-vault')
 }
 
 /** Pieces handed on but not yet taken by the decryption before push() waits (the download's pace). */
@@ -96,9 +102,11 @@ export class StagedDecryption {
   readonly #channel = new PieceChannel()
   readonly #result: Promise<StagedPlaintext | null>
   #abandoned = false
+  #foreign = false
 
   constructor(readonly options: StagingOptions) {
-    this.#result = this.#run().catch(async () => {
+    this.#result = this.#run().catch(async (error: unknown) => {
+      this.#foreign = isForeign(error)
       this.#channel.close()
       await rm(options.path, { force: true }).catch(() => {})
       return null
@@ -107,6 +115,11 @@ export class StagedDecryption {
 
   push(piece: Uint8Array): Promise<void> {
     return this.#channel.push(piece)
+  }
+
+  /** The header already showed a blob of another key or vault: the rest of it is not worth having. */
+  get foreign(): boolean {
+    return this.#foreign
   }
 
   /** The download is complete: the staged file, if every byte decrypted and authenticated. */
@@ -157,13 +170,19 @@ export class StagedDecryption {
 /**
  * A download's bytes on their way to its .part file (the service's and Arweave's alike): never more
  * than `room`, the size its listing declared (a longer body fails with tooLong() and its excess is
- * not kept), each piece counted by onPiece and handed to `staging`, if any, before it goes on.
+ * not kept), each piece counted by onPiece and handed to `staging`, if any, before it goes on. With
+ * `foreign`, the download fails with it once the staging refused the header as another vault's.
  */
 export function countedDownload(
   room: number,
-  how: { tooLong: () => Error; onPiece: (bytes: number) => void; staging?: StagedDecryption },
+  how: {
+    tooLong: () => Error
+    onPiece: (bytes: number) => void
+    staging?: StagedDecryption
+    foreign?: () => Error
+  },
 ): Transform {
-  const { tooLong, onPiece, staging } = how
+  const { tooLong, onPiece, staging, foreign } = how
   return new Transform({
     highWaterMark: DOWNLOAD_QUEUE_BYTES,
     transform(piece: Buffer, _encoding, done) {
@@ -174,7 +193,12 @@ export function countedDownload(
       room -= piece.length
       onPiece(piece.length)
       if (!staging) done(null, piece)
-      else staging.push(piece).then(() => done(null, piece))
+      else
+        staging.push(piece).then(() => {
+          // Anyone can label a transaction with the vault's reference and declare any size.
+          if (foreign && staging.foreign) done(foreign())
+          else done(null, piece)
+        })
     },
   })
 }
@@ -196,6 +220,24 @@ export async function stageBeside(
   // Something that cannot be removed (a folder of that name) only means nothing is staged.
   await rm(path, { force: true }).catch(() => {})
   return new StagedDecryption({ path, ...keys })
+}
+
+/**
+ * Whether the download begun at `path` (an earlier run's) already shows by its header a blob of
+ * another key or vault. Anything else, a header still incomplete included, is not a refusal.
+ */
+export async function refusedHeader(path: string, keys: Omit<StagingOptions, 'path'>): Promise<boolean> {
+  const { vaultKey, vaultId, backend } = keys
+  const source = createReadStream(path)
+  try {
+    const opened = await openEncryptedFile(source, { vaultKey, vaultId, ...cipherByName(backend) })
+    await (opened.kind === 'file' ? opened.body.return?.() : opened.entries.return?.())
+    return false
+  } catch (error) {
+    return isForeign(error)
+  } finally {
+    source.destroy()
+  }
 }
 
 /** Staged files not linked into place (copies not chosen, or a run that stopped): never reused. */

@@ -2,11 +2,18 @@
 // --from-arweave` runs). Anyone can post a transaction tagged with a vault's reference and a gateway
 // can answer anything, so every case checks: nothing written outside the output folder, nothing that
 // was there changed, the run ends in bounded time, and the report names what was wrong.
-import { randomBytes } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type ArweaveRecoveryReport, recoverFromArweave } from '../../src/recovery/arweave-recovery'
+import {
+  ARWEAVE_DOWNLOADS_FOLDER,
+  type ArweaveRecoveryReport,
+  recoverFromArweave,
+} from '../../src/recovery/arweave-recovery'
+import { localDownloadName } from '../../src/recovery/confined-write'
+import { encryptedLength } from '../../src/vault-format'
+import { encryptBlobV2 } from '../crypto/support/legacy-writers'
 import {
   edgeOf,
   type FakeGatewayOptions,
@@ -171,6 +178,112 @@ describe('Arweave recovery against a lying gateway', () => {
     })
     expect(run.report.foreign.map((f) => f.txId).sort()).toEqual(junk.map((j) => j.id).sort())
     expect(recovered(run.appeared)).toEqual(['letters', 'letters/will.txt', 'photos.txt'])
+  })
+
+  it("endless junk under the vault's label: its download ends at the header that shows another vault's blob, nothing kept, the files recovered", async () => {
+    const junk = txId()
+    let sent = 0
+    const run = await arweaveRecovery(async ({ vault }) => {
+      const txs = await honestTxs(vault)
+      return {
+        // Listed first, declaring 10 GB, served for ever: before the vault's own files.
+        txs: [
+          {
+            id: junk,
+            owner: wallet(),
+            data: Buffer.alloc(0),
+            size: encryptedLength(10e9),
+            blockSeconds: 1_600_000_000,
+          },
+          ...txs,
+        ],
+        lie: (_q, response, url) =>
+          url.pathname === `/${junk}`
+            ? endless(response, {
+                piece: () => {
+                  sent += 64 * 1024
+                  return randomBytes(64 * 1024)
+                },
+              })
+            : false,
+      }
+    })
+    expect(run.report.stopped).toBeUndefined()
+    expect(run.report.foreign.map((f) => f.txId)).toEqual([junk])
+    expect(run.report.results.every((r) => r.input !== `arweave:${junk}`)).toBe(true)
+    expect(sent, 'bytes the junk transaction made the heir take').toBeLessThan(16 << 20)
+    expect(recovered(run.appeared)).toEqual(['letters', 'letters/will.txt', 'photos.txt'])
+  })
+
+  it("junk begun by an earlier run: a download whose first bytes show another vault's blob is not continued, nor kept", async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const junk = txId()
+    const gateway = await startFakeGateway({
+      vaultId: vault.vaultId,
+      txs: [
+        { id: junk, owner: wallet(), data: randomBytes(4096), size: encryptedLength(10e9) },
+        { id: txId(), owner: OPERATOR, data: await fileBlob(vault, 'will.txt', 'the will') },
+      ],
+      // A run that could have gone on taking its bytes would never end.
+      lie: (_q, response, url) => (url.pathname === `/${junk}` ? endless(response) : false),
+    })
+    cleanup.push(world, gateway)
+    const downloads = join(world.outDir, ARWEAVE_DOWNLOADS_FOLDER)
+    await mkdir(downloads, { recursive: true })
+    await writeFile(
+      `${join(downloads, localDownloadName('arweave', vault.vaultId, junk))}.vault.part`,
+      randomBytes(300_000),
+    )
+    const report = await recoverFromArweave({
+      gateway: gateway.origin,
+      vaultId: vault.vaultId,
+      vaultKey: vault.vaultKey,
+      outDir: world.outDir,
+      timeoutMs: 2000,
+    })
+    expect(report.stopped).toBeUndefined()
+    expect(report.foreign.map((f) => f.txId)).toEqual([junk])
+    expect(gateway.requests.some((r) => r.url.includes(junk))).toBe(false)
+    expect(await readFile(join(world.outDir, 'will.txt'), 'utf8')).toBe('the will')
+    expect(await readdir(downloads).catch(() => [])).toEqual([])
+  })
+
+  it('a download finished in an earlier run through a lying gateway: reused only with the SHA-256 this gateway gives', async () => {
+    // A format-2 vault (no manifest): gateway A serves the draft will's bytes, and their hash as the
+    // tag, for the final will's transaction; the heir then tries another gateway, as advised.
+    const vault = newVault()
+    const world = await makeWorld()
+    const v2 = async (text: string) =>
+      Buffer.from(await encryptBlobV2(Buffer.from(text), { ...vault, path: 'will.txt' }))
+    const draft = await v2('a draft will!!')
+    const final = await v2('the final will')
+    const honest: FakeTx[] = [
+      { id: txId(), owner: OPERATOR, data: draft, blockSeconds: 1_600_000_000 },
+      { id: txId(), owner: OPERATOR, data: final, blockSeconds: 1_700_000_000 },
+    ]
+    const finalId = honest[1]!.id
+    const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+    const gatewayA = await startFakeGateway({
+      vaultId: vault.vaultId,
+      txs: [
+        honest[0]!,
+        { ...honest[1]!, sha256Hex: sha(draft) },
+        // Served wrongly: the run is not settled, so its downloads are kept for the next one.
+        { id: txId(), owner: OPERATOR, data: randomBytes(draft.length), sha256Hex: 'ab'.repeat(32) },
+      ],
+      lie: (request, response, url) =>
+        url.pathname === `/${finalId}` ? serveBytes(request, response, draft) : false,
+    })
+    const gatewayB = await startFakeGateway({ vaultId: vault.vaultId, txs: honest })
+    cleanup.push(world, gatewayA, gatewayB)
+    const common = { vaultId: vault.vaultId, vaultKey: vault.vaultKey, outDir: world.outDir, timeoutMs: 2000 }
+    const first = await recoverFromArweave({ ...common, gateway: gatewayA.origin })
+    expect(first.results.some((r) => r.status === 'failed')).toBe(true)
+    await rename(join(world.outDir, 'will.txt'), join(world.outDir, 'will-from-A.txt'))
+    const second = await recoverFromArweave({ ...common, gateway: gatewayB.origin })
+    expect(second.results.map((r) => r.status).sort()).toEqual(['recovered', 'superseded'])
+    expect(await readFile(join(world.outDir, 'will.txt'), 'utf8')).toBe('the final will')
   })
 
   it("swapped data: a transaction served with another one's bytes fails its SHA-256, named", async () => {

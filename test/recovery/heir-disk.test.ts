@@ -1,10 +1,10 @@
 // The heir's own disk: too small for the downloads, or full in the middle of one. The run says so in
 // those words, before downloading what cannot fit, and never as a service that cannot be reached.
-import { readdir } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { recoverFromArweave } from '../../src/recovery/arweave-recovery'
+import { ARWEAVE_DOWNLOADS_FOLDER, recoverFromArweave } from '../../src/recovery/arweave-recovery'
 import * as confinedWrite from '../../src/recovery/confined-write'
 import { DOWNLOADS_FOLDER, recoverFromService } from '../../src/recovery/heir-recovery'
 import * as outputSpace from '../../src/recovery/output-space'
@@ -156,6 +156,51 @@ describe("the heir's disk", () => {
     const again = await run()
     expect(again.stopped).toBeUndefined()
     expect(again.results.map((r) => r.status)).toEqual(['recovered', 'recovered'])
+  })
+})
+
+describe('plaintext staged by a run that was killed', () => {
+  it('from the service: a download already complete is used, and its stale plaintext removed', async () => {
+    const { world, service, run } = await heirCase()
+    const downloads = join(world.outDir, DOWNLOADS_FOLDER)
+    await mkdir(downloads, { recursive: true })
+    for (const asset of service.options.assets ?? []) {
+      const local = join(
+        downloads,
+        confinedWrite.localDownloadName('service', service.options.vaultId, asset.id),
+      )
+      await writeFile(`${local}.part`, asset.blob)
+      await writeFile(`${local}.plain`, 'decrypted by the run that was killed')
+    }
+    const report = await run()
+    expect(report.results.map((r) => r.status)).toEqual(['recovered', 'recovered'])
+    expect(await readdir(downloads).catch(() => [])).toEqual([])
+  })
+
+  it('from Arweave: a download already finished is used, and its stale plaintext removed', async () => {
+    const vault = newVault()
+    const world = await makeWorld()
+    const will = { id: txId(), owner: wallet(), data: await fileBlob(vault, 'will.txt', 'the will') }
+    const gateway = await startFakeGateway({
+      vaultId: vault.vaultId,
+      // A transaction served wrongly keeps the downloads folder (the run is not settled).
+      txs: [will, { id: txId(), owner: wallet(), data: will.data, sha256Hex: 'ab'.repeat(32) }],
+    })
+    cleanup.push(world, gateway)
+    const downloads = join(world.outDir, ARWEAVE_DOWNLOADS_FOLDER)
+    await mkdir(downloads, { recursive: true })
+    const local = `${join(downloads, confinedWrite.localDownloadName('arweave', vault.vaultId, will.id))}.vault`
+    await writeFile(local, will.data)
+    await writeFile(`${local}.plain`, 'decrypted by the run that was killed')
+    const report = await recoverFromArweave({
+      gateway: gateway.origin,
+      vaultId: vault.vaultId,
+      vaultKey: vault.vaultKey,
+      outDir: world.outDir,
+      timeoutMs: 2_000,
+    })
+    expect(report.results.map((r) => r.status).sort()).toEqual(['failed', 'recovered'])
+    expect((await readdir(downloads)).filter((name) => name.endsWith('.plain'))).toEqual([])
   })
 })
 
