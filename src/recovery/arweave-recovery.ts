@@ -265,6 +265,26 @@ class TooLongError extends AppError {
   }
 }
 
+/**
+ * Each mined download's date for FORMAT.md 3.11 step 2: the first block that carried its bytes. Anyone
+ * can post a blob's public bytes again later, with or without the Content-SHA256 tag; dated by its own
+ * block, an old draft re-posted would pass for the newest copy of a file of format 1 or 2.
+ */
+async function firstMinedDates(
+  inputs: readonly { path: string; blob: ArweaveBlob }[],
+): Promise<Map<string, number>> {
+  const contentOf = new Map<string, string>()
+  const first = new Map<string, number>()
+  for (const { path, blob } of inputs) {
+    if (blob.minedAtMs === undefined) continue
+    // A tag has been checked against the bytes downloaded; without one they are hashed here.
+    const content = blob.sha256Hex ?? (await sha256Of(path))
+    contentOf.set(path, content)
+    first.set(content, Math.min(first.get(content) ?? blob.minedAtMs, blob.minedAtMs))
+  }
+  return new Map([...contentOf].map(([path, content]) => [path, first.get(content)!]))
+}
+
 /** A download whose header shows a blob of another key or vault (turned into 'foreign' below). */
 class ForeignBlobError extends AppError {
   override readonly name = 'ForeignBlobError'
@@ -539,6 +559,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
   // 2. Decrypt as local files. Which copy wins is what the blobs authenticate (the manifest, write
   // times): never the block time or the order the gateway listed them in.
   const byPath = new Map(inputs.map((i) => [i.path, i.blob]))
+  const minedAt = await firstMinedDates(inputs)
   const stagedOf = new Map(inputs.flatMap((i) => (i.staged ? [[i.path, i.staged] as const] : [])))
   const run = await recoverRun({
     vaultKey: opts.vaultKey,
@@ -551,7 +572,7 @@ export async function recoverFromArweave(opts: ArweaveRecoveryOptions): Promise<
       return blob ? `arweave:${blob.txId}` : input
     },
     // Only for a file of format 1 or 2, and never above a copy dated inside (FORMAT.md 3.11, 9.3).
-    sourceDateMs: (input) => byPath.get(input)?.minedAtMs,
+    sourceDateMs: (input) => minedAt.get(input),
     staged: (input) => stagedOf.get(input),
     onProgress: (p) =>
       opts.onProgress?.({

@@ -469,6 +469,38 @@ describe('Arweave recovery against a lying gateway', () => {
     expect(await readFile(join(run.world.outDir, 'will.txt'), 'utf8')).toBe('the final will')
   })
 
+  for (const tagged of [true, false]) {
+    it(`a format-2 draft re-posted byte for byte in a later block (${tagged ? 'with' : 'without'} its SHA-256 tag) keeps the date of its first block`, async () => {
+      const run = await arweaveRecovery(async ({ vault }) => {
+        const v2 = async (text: string) =>
+          Buffer.from(
+            await encryptBlobV2(Buffer.from(text), {
+              vaultKey: vault.vaultKey,
+              vaultId: vault.vaultId,
+              path: 'will.txt',
+            }),
+          )
+        const draft = await v2('a draft will')
+        return {
+          txs: [
+            { id: txId(), owner: OPERATOR, data: draft, blockSeconds: 1_600_000_000 },
+            { id: txId(), owner: OPERATOR, data: await v2('the final will'), blockSeconds: 1_700_000_000 },
+            // The draft's public bytes, posted again by anyone years later.
+            {
+              id: txId(),
+              owner: wallet(),
+              data: draft,
+              blockSeconds: 1_900_000_000,
+              ...(tagged ? {} : { sha256Hex: null }),
+            },
+          ],
+        }
+      })
+      expect(await readFile(join(run.world.outDir, 'will.txt'), 'utf8')).toBe('the final will')
+      expect(run.report.results.filter((r) => r.status === 'superseded')).toHaveLength(2)
+    })
+  }
+
   it('a withheld newest manifest: the newest manifest the gateway lists lacks a newer copy, which is reported', async () => {
     const run = await arweaveRecovery(async ({ vault }) => {
       const old = Date.now() - 3 * 86_400_000
