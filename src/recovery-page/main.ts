@@ -7,6 +7,7 @@ import { shownTime } from '../vault-format'
 import { droppedFiles, type LocalFile, localSource, vaultFiles } from './local-source'
 import { checkKit, type KitCheck, keyFromKits, kitsSummary } from './page-kits'
 import { type PageFileResult, type PageRun, type PageWriter, recoverInPage } from './page-recovery'
+import { reportHeadline } from './page-report'
 import type { PageSource } from './page-source'
 import { PAGE_TEXTS, type PageText, pageLanguage } from './page-text'
 import {
@@ -446,7 +447,7 @@ function report(run: NonNullable<typeof state.run>, words: PageText): HTMLElemen
   const r = run.results
   const n = (s: string) => r.filter((x) => x.status === s).length
   const recovered = n('recovered')
-  const wanted = r.filter((x) => x.status !== 'superseded' && x.status !== 'newer').length
+  const headline = reportHeadline(run, words)
   const counts = {
     recovered,
     damaged: n('damaged'),
@@ -460,15 +461,7 @@ function report(run: NonNullable<typeof state.run>, words: PageText): HTMLElemen
     'section',
     { id: 'report', 'aria-live': 'polite' },
     h('h2', {}, words.reportTitle),
-    h(
-      'p',
-      { class: recovered === wanted && recovered > 0 ? 'ok big' : 'warn big', id: 'report-summary' },
-      recovered === 0 && wanted > 0
-        ? words.nothingFound
-        : recovered === wanted
-          ? words.allRecovered(recovered)
-          : words.someRecovered(recovered, wanted),
-    ),
+    h('p', { class: headline.ok ? 'ok big' : 'warn big', id: 'report-summary' }, headline.text),
     h('p', { id: 'report-counts' }, words.counts(counts), other > 0 ? ` ${words.notWritten(other)}` : ''),
     run.folder && recovered > 0 && h('p', {}, words.finishedIn(run.folder), ' ', words.openNote),
     h(
@@ -492,7 +485,14 @@ function report(run: NonNullable<typeof state.run>, words: PageText): HTMLElemen
         h(
           'li',
           {
-            class: result.status === 'recovered' ? 'ok' : result.status === 'superseded' ? '' : 'bad',
+            class:
+              result.status === 'recovered'
+                ? result.olderCopy
+                  ? 'warn'
+                  : 'ok'
+                : result.status === 'superseded'
+                  ? ''
+                  : 'bad',
             'data-status': result.status,
           },
           h('strong', {}, result.entry ?? result.output),

@@ -5,7 +5,8 @@
 // missing, older copies left out and copies newer than the vault's list. Names come only from inside
 // the authenticated blobs, placed by shared/portable-names.ts (confined, Windows-safe, no collisions);
 // a file is written as it is decrypted and kept only once all of it authenticated (and had the listed
-// content), else removed.
+// content), else removed. A blob is read twice (survey, then write) and a remote source downloads it
+// anew each time: the write goes ahead only if it is the very blob surveyed.
 import { AppError } from '../shared/app-error'
 import { confinedSegments, OutputNames, windowsSafeSegment } from '../shared/portable-names'
 import type { ChunkBatchRunner } from '../vault-format'
@@ -14,7 +15,9 @@ import {
   contentHash,
   ENCRYPTED_FILE_SUFFIX,
   FileCipherError,
+  HEADER_SIZE,
   type ManifestUsed,
+  type OpenedVaultBlob,
   openEncryptedFile,
   openVaultBlob,
   plaintextLength,
@@ -112,6 +115,8 @@ export interface PageRecoveryOptions {
     inTheWay(name: string): string
     writeFailed(name: string, why: string): string
     readFailed(label: string, why: string): string
+    blobChanged(label: string): string
+    bundleBroken(label: string): string
   }
 }
 
@@ -130,12 +135,16 @@ export function pageSegments(relativePath: string): string[] | null {
   return confinedSegments(relativePath)?.map(windowsSafeSegment) ?? null
 }
 
-/** A stream's bytes as the format reads them, counted; the stream is cancelled when reading stops. */
+/**
+ * A stream's bytes as the format reads them, counted, its first HEADER_SIZE bytes copied to `head`;
+ * the stream is cancelled when reading stops.
+ */
 async function* bytesOf(
   stream: ReadableStream<Uint8Array>,
   size: number,
   onBytes: (n: number) => void,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  head: Uint8Array,
 ): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader()
   let seen = 0
@@ -145,6 +154,7 @@ async function* bytesOf(
       if (signal?.aborted) throw signal.reason
       const { done, value } = await reader.read()
       if (done) break
+      if (seen < HEADER_SIZE) head.set(value.subarray(0, HEADER_SIZE - seen), seen)
       seen += value.length
       // A source that streams more than it listed is not read on (a local file that grew, a service).
       if (seen > size) throw new Error(`it holds more than the ${size} bytes listed`)
@@ -154,6 +164,23 @@ async function* bytesOf(
   } finally {
     await reader.cancel().catch(() => {})
   }
+}
+
+/**
+ * What tells this blob from any other of the vault: its salt (fresh for every blob) and commitment
+ * (FORMAT.md 3.1), and the records it authenticated.
+ */
+function blobFingerprint(head: Uint8Array, opened: OpenedVaultBlob): string {
+  const headHex = Array.from(head, (b) => b.toString(16).padStart(2, '0')).join('')
+  const record = (f: { path: string; size: number; writtenAtMs?: number } | null) =>
+    f ? [f.path, f.size, f.writtenAtMs ?? null] : null
+  const held =
+    opened.kind === 'manifest'
+      ? [opened.manifest.sequence, opened.manifest.writtenAtMs]
+      : opened.kind === 'file'
+        ? [opened.version, record(opened.identity)]
+        : [opened.version, opened.createdAtMs, opened.files.map(record)]
+  return JSON.stringify([headHex, opened.kind, held])
 }
 
 function failureOf(label: string, error: unknown, words: PageRecoveryOptions['words']) {
@@ -183,6 +210,7 @@ export async function recoverInPage(opts: PageRecoveryOptions): Promise<PageRun>
 
   // 1. What each encrypted file holds.
   const surveyed: SurveyedBlob[] = []
+  const fingerprints = new Map<string, string>()
   let order = 0
   const done = 0
   for (let i = 0; i < blobs.length; i++) {
@@ -203,15 +231,17 @@ export async function recoverInPage(opts: PageRecoveryOptions): Promise<PageRun>
     try {
       plaintextLength(blob.size)
       const stream = await blob.open(control.signal)
+      const head = new Uint8Array(HEADER_SIZE)
       // The survey needs only the first chunk or so of each blob: opened on this thread (noble), so
       // no batch is handed to WebCrypto only to be dropped.
       const opened = await openVaultBlob(
-        bytesOf(stream, blob.size, () => {}, control.signal),
+        bytesOf(stream, blob.size, () => {}, control.signal, head),
         {
           vaultKey: opts.vaultKey,
           vaultId: opts.vaultId,
         },
       )
+      fingerprints.set(inputOf(i), blobFingerprint(head, opened))
       surveyed.push(
         await surveyOpened(
           inputOf(i),
@@ -240,6 +270,10 @@ export async function recoverInPage(opts: PageRecoveryOptions): Promise<PageRun>
   const describeCopy = (copy: SurveyedCopy) =>
     `in ${labelOf(copy.input)}${copy.writtenAtMs !== undefined ? `, written ${shownTime(copy.writtenAtMs)}` : ''}`
   const plan = new RecoveryPlan(surveyed, describeCopy)
+  const surveyOf = (input: string): Surveyed => ({
+    blob: surveyed.find((s) => s.input === input)!,
+    fingerprint: fingerprints.get(input)!,
+  })
 
   // 2. Rounds: write the copies the plan chooses; a failed one hands its path to the next copy.
   const names = new OutputNames()
@@ -262,7 +296,7 @@ export async function recoverInPage(opts: PageRecoveryOptions): Promise<PageRun>
         bytesTotal: writeTotal,
       })
       results.push(
-        ...(await writeBlob(input, blob, plan, names, opts, cipher, (n) => {
+        ...(await writeBlob(input, blob, surveyOf(input), plan, names, opts, cipher, (n) => {
           written += n
           opts.onProgress?.({
             phase: 'write',
@@ -374,9 +408,43 @@ async function writeOne(
   }
 }
 
+/** What the survey saw of a blob: the copies planned from it, and its fingerprint. */
+interface Surveyed {
+  blob: SurveyedBlob
+  fingerprint: string
+}
+
+/**
+ * A blob that is not the one surveyed when opened again: its content would land under the surveyed
+ * names, so every copy due from it fails (each path moves on to its next copy) and nothing is written.
+ */
+function changedBlob(
+  input: string,
+  label: string,
+  surveyed: SurveyedBlob,
+  plan: RecoveryPlan,
+  words: PageRecoveryOptions['words'],
+): PageFileResult[] {
+  const out: PageFileResult[] = []
+  for (const copy of surveyed.copies) {
+    const choice = plan.select(input, copy.index)
+    if (!choice) continue
+    out.push({
+      label,
+      ...(surveyed.kind === 'bundle' ? { entry: copy.path } : {}),
+      output: choice.path,
+      status: 'failed',
+      message: words.blobChanged(label),
+    })
+  }
+  plan.failInput(input)
+  return out
+}
+
 async function writeBlob(
   input: string,
   blob: PageBlob,
+  survey: Surveyed,
   plan: RecoveryPlan,
   names: OutputNames,
   opts: PageRecoveryOptions,
@@ -392,7 +460,13 @@ async function writeBlob(
   let selectedPath: string | undefined
   try {
     const stream = await blob.open(control.signal)
-    const opened = await openEncryptedFile(bytesOf(stream, blob.size, onBytes, control.signal), cipher)
+    const head = new Uint8Array(HEADER_SIZE)
+    const opened = await openEncryptedFile(bytesOf(stream, blob.size, onBytes, control.signal, head), cipher)
+    if (blobFingerprint(head, opened) !== survey.fingerprint) {
+      if (opened.kind === 'file') await opened.body.return?.()
+      else await opened.entries.return?.()
+      return changedBlob(input, label, survey.blob, plan, words)
+    }
     if (opened.kind === 'file') {
       const choice = plan.select(input, 0)
       if (!choice) {
@@ -422,66 +496,91 @@ async function writeBlob(
         },
       ]
     }
-    // A bundle: each selected file written in turn; one that fails leaves the ones before it.
+    // A bundle: each selected file written in turn. A write failure touches that file only; damage or
+    // a failed read ends the bundle, and the files written before keep their lines (and downloads).
     const out: PageFileResult[] = []
     let broken: unknown
-    for await (const entry of opened.entries) {
-      const path = entry.identity.path
-      const choice = broken ? null : plan.select(input, entry.index)
-      if (!choice) {
-        // Read through (each chunk still authenticates) to reach the next file.
-        for await (const _ of entry.body) void _
-        continue
-      }
-      const copy = { input, index: entry.index }
-      try {
-        const done = await writeOne(
-          choice.path,
-          entry.identity.size,
-          entry.body,
-          choice.expectSha256,
-          names,
-          opts,
-        )
-        if (done.outcome === 'other-content') {
-          plan.record(copy, choice.path, 'other-content')
+    let reached = 0
+    try {
+      for await (const entry of opened.entries) {
+        reached = entry.index + 1
+        const path = entry.identity.path
+        const choice = plan.select(input, entry.index)
+        if (!choice) {
+          // Read through (each chunk still authenticates) to reach the next file.
+          for await (const _ of entry.body) void _
           continue
         }
-        plan.record(copy, choice.path, 'written')
-        const older = plan.olderCopyNote(copy, choice.path)
-        const message = [done.message, older].filter(Boolean).join(' ')
-        out.push({
-          label,
-          entry: path,
-          output: done.output,
-          status: 'recovered',
-          bytes: entry.identity.size,
-          ...(message ? { message } : {}),
-          ...(older ? { olderCopy: true } : {}),
-          ...(done.download ? { download: done.download } : {}),
-        })
-      } catch (error) {
-        if (isAbort(error, signal)) throw error
-        plan.record(copy, choice.path, outcomeOf(error))
-        const failure = failureOf(label, error, words)
-        out.push({
-          label,
-          entry: path,
-          output: choice.path,
-          status:
-            error instanceof PageWriteError && error.reason === 'exists'
-              ? 'skipped'
-              : failure.damaged
-                ? 'damaged'
-                : 'failed',
-          message: failure.message,
-        })
-        // A damaged bundle fails on for every file after; a write failure touches this file only.
-        if (error instanceof FileCipherError) broken = error
+        const copy = { input, index: entry.index }
+        try {
+          const done = await writeOne(
+            choice.path,
+            entry.identity.size,
+            entry.body,
+            choice.expectSha256,
+            names,
+            opts,
+          )
+          if (done.outcome === 'other-content') {
+            plan.record(copy, choice.path, 'other-content')
+            continue
+          }
+          plan.record(copy, choice.path, 'written')
+          const older = plan.olderCopyNote(copy, choice.path)
+          const message = [done.message, older].filter(Boolean).join(' ')
+          out.push({
+            label,
+            entry: path,
+            output: done.output,
+            status: 'recovered',
+            bytes: entry.identity.size,
+            ...(message ? { message } : {}),
+            ...(older ? { olderCopy: true } : {}),
+            ...(done.download ? { download: done.download } : {}),
+          })
+        } catch (error) {
+          if (isAbort(error, signal)) throw error
+          plan.record(copy, choice.path, outcomeOf(error))
+          const failure = failureOf(label, error, words)
+          out.push({
+            label,
+            entry: path,
+            output: choice.path,
+            status:
+              error instanceof PageWriteError && error.reason === 'exists'
+                ? 'skipped'
+                : failure.damaged
+                  ? 'damaged'
+                  : 'failed',
+            message: failure.message,
+          })
+          if (!(error instanceof PageWriteError)) {
+            broken = error
+            break
+          }
+        }
       }
+    } catch (error) {
+      if (isAbort(error, signal)) throw error
+      broken = error
+    } finally {
+      await opened.entries.return?.()
     }
-    // The files after a damaged one: each still to be written failed too.
-    if (broken) plan.failInput(input)
+    if (broken === undefined) return out
+    // The selected files after the damage (or the failed read): not reached, each said so.
+    const failure = failureOf(label, broken, words)
+    for (const [index, identity] of opened.files.entries()) {
+      const choice = index < reached ? null : plan.select(input, index)
+      if (!choice) continue
+      plan.record({ input, index }, choice.path, 'failed')
+      out.push({
+        label,
+        entry: identity.path,
+        output: choice.path,
+        status: failure.damaged ? 'damaged' : 'failed',
+        message: failure.damaged ? words.bundleBroken(label) : failure.message,
+      })
+    }
     return out
   } catch (error) {
     if (isAbort(error, signal)) throw error

@@ -92,6 +92,10 @@ export const PAGE_TEXT = {
     allRecovered: (n: number) =>
       n === 1 ? 'The file was recovered and checked.' : `All ${n} files recovered and checked.`,
     someRecovered: (done: number, total: number) => `${done} of ${count(total, 'file', 'files')} recovered.`,
+    recoveredWithWarnings: (n: number) =>
+      n === 1
+        ? 'The file was written, but the report below has warnings: it may come from an older copy, or files may be missing unnoticed. Read them before you rely on it.'
+        : `All ${n} files were written, but the report below has warnings: a file may come from an older copy, or files may be missing unnoticed. Read them before you rely on the files.`,
     nothingFound:
       'None of the encrypted files could be opened with these kits. Check that the kits and the files belong to the same vault.',
     counts: (c: ReportCounts) =>
@@ -118,6 +122,10 @@ export const PAGE_TEXT = {
       `“${name}” could not be written into the chosen folder (${why}). Check that there is space and that the folder may be written to, then start again.`,
     readFailed: (label: string, why: string) =>
       `Could not read ${label} (${why}). Choose it again; if it was on a removable disk, check that the disk is connected.`,
+    blobChanged: (label: string) =>
+      `The encrypted file ${label} was not the same when it was read again to be decrypted as when it was checked, so nothing was written from it. Start the recovery again; if this happens again, the source is faulty or not to be trusted: recover from another copy of the vault’s encrypted files if there is one.`,
+    bundleBroken: (label: string) =>
+      `The encrypted file ${label}, which holds this file among others, is damaged at or before this file, so nothing was written for it. The files before that point in it were recovered. If there is another copy of the vault’s encrypted files, recover from it too.`,
     finishedIn: (folder: string) => `They are in the folder “${folder}” you chose.`,
     manifestFound: (sequence: number, writtenAt: string, listed: number) =>
       `Recovered by the vault’s newest list of files: number ${sequence}, written ${writtenAt}, naming ${count(listed, 'file', 'files')}.`,
@@ -218,6 +226,10 @@ export const PAGE_TEXT = {
         : `Los ${n} archivos se recuperaron y se comprobaron.`,
     someRecovered: (done: number, total: number) =>
       `${done} de ${count(total, 'archivo', 'archivos')} recuperados.`,
+    recoveredWithWarnings: (n: number) =>
+      n === 1
+        ? 'Se escribió el archivo, pero el informe de abajo tiene avisos: puede venir de una copia anterior, o pueden faltar archivos sin que se note. Léalos antes de fiarse de él.'
+        : `Se escribieron los ${n} archivos, pero el informe de abajo tiene avisos: algún archivo puede venir de una copia anterior, o pueden faltar archivos sin que se note. Léalos antes de fiarse de los archivos.`,
     nothingFound:
       'Ninguno de los archivos cifrados se pudo abrir con estos kits. Compruebe que los kits y los archivos son de la misma bóveda.',
     counts: (c: ReportCounts) =>
@@ -244,6 +256,10 @@ export const PAGE_TEXT = {
       `«${name}» no se pudo escribir en la carpeta elegida (${why}). Compruebe que hay espacio y que se puede escribir en la carpeta, y empiece de nuevo.`,
     readFailed: (label: string, why: string) =>
       `No se pudo leer ${label} (${why}). Elíjalo de nuevo; si estaba en un disco extraíble, compruebe que está conectado.`,
+    blobChanged: (label: string) =>
+      `El archivo cifrado ${label} no era el mismo al leerlo de nuevo para descifrarlo que cuando se comprobó, así que no se escribió nada a partir de él. Empiece de nuevo la recuperación; si vuelve a pasar, la fuente es defectuosa o no es de fiar: recupere desde otra copia de los archivos cifrados de la bóveda, si la hay.`,
+    bundleBroken: (label: string) =>
+      `El archivo cifrado ${label}, que contiene este archivo junto con otros, está dañado en este archivo o antes, así que no se escribió nada para él. Los archivos anteriores a ese punto sí se recuperaron. Si hay otra copia de los archivos cifrados de la bóveda, recupere también desde ella.`,
     finishedIn: (folder: string) => `Están en la carpeta «${folder}» que eligió.`,
     manifestFound: (sequence: number, writtenAt: string, listed: number) =>
       `Recuperado según la lista de archivos más reciente de la bóveda: número ${sequence}, escrita el ${writtenAt}, con ${count(listed, 'archivo', 'archivos')}.`,

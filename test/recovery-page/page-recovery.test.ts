@@ -21,6 +21,7 @@ import {
 } from '../../src/recovery-page/page-recovery'
 import type { PageBlob } from '../../src/recovery-page/page-source'
 import { PAGE_TEXT, pageLanguage } from '../../src/recovery-page/page-text'
+import { downloadWriter } from '../../src/recovery-page/page-writer'
 import { SSS_PRESET_SHAPE } from '../../src/shared/api'
 import {
   collectBytes,
@@ -95,6 +96,8 @@ const words = {
   inTheWay: t.inTheWay,
   writeFailed: t.writeFailed,
   readFailed: t.readFailed,
+  blobChanged: t.blobChanged,
+  bundleBroken: t.bundleBroken,
 }
 
 describe('a run in the page, by the recovery tool’s plan', () => {
@@ -287,6 +290,137 @@ describe('a run in the page, by the recovery tool’s plan', () => {
     expect(reads).toHaveLength(2)
     expect(reads[0]).toBeLessThan(2 << 20)
     expect(reads[1]).toBe(blob.length)
+  })
+})
+
+describe('a blob read twice, for the survey and for the write', () => {
+  const streamOf = (bytes: Uint8Array) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.slice())
+        controller.close()
+      },
+    })
+  /** A source that answers the second download of a blob with another blob (as a hostile service may). */
+  const swapped = (label: string, first: Uint8Array, then: Uint8Array): PageBlob => {
+    let opens = 0
+    return { label, size: first.length, open: async () => streamOf(opens++ === 0 ? first : then) }
+  }
+
+  it('another authentic file of the vault at the second download is not written under the surveyed name', async () => {
+    const day = Date.parse('2026-10-01T00:00:00Z')
+    // Same path and content lengths: the same blob length, as the listing declares.
+    const will = await fileBlob('will.txt', text('the final will'), day)
+    const list = await fileBlob('list.txt', text('list of photos'), day)
+    expect(will.length).toBe(list.length)
+    const memory = memoryWriter()
+    const run = await recoverInPage({
+      blobs: [swapped('“will.txt” on the service', will, list), blobOf('“list.txt” on the service', list)],
+      vaultKey,
+      vaultId,
+      writer: memory.writer,
+      words,
+    })
+    expect(memory.files.has('will.txt')).toBe(false)
+    expect(memory.discarded).toEqual([])
+    expect(run.results.find((r) => r.output === 'will.txt')).toMatchObject({
+      status: 'failed',
+      message: t.blobChanged('“will.txt” on the service'),
+    })
+    expect(Buffer.from(memory.files.get('list.txt')!).toString()).toBe('list of photos')
+  })
+
+  it('a bundle that is another one at the second download: each of its files fails, nothing is written', async () => {
+    const bundle = (content: string) =>
+      collectBytes(
+        encryptBundleStream(
+          ['a.txt', 'b.txt'].map((path) => ({
+            identity: { path, size: content.length, writtenAtMs: 1000 },
+            content: () => [text(content)],
+          })),
+          { vaultKey, vaultId, createdAtMs: 5000 },
+        ),
+      )
+    const surveyed = await bundle('first')
+    const memory = memoryWriter()
+    const run = await recoverInPage({
+      blobs: [swapped('bundle.vault', surveyed, await bundle('other'))],
+      vaultKey,
+      vaultId,
+      writer: memory.writer,
+      words,
+    })
+    expect(memory.files.size).toBe(0)
+    expect(run.results.map((r) => `${r.entry} ${r.status}`)).toEqual(['a.txt failed', 'b.txt failed'])
+    expect(run.results[0]!.message).toBe(t.blobChanged('bundle.vault'))
+  })
+})
+
+describe('a bundle damaged after its first files', () => {
+  const day = Date.parse('2026-10-01T00:00:00Z')
+  const content = (seed: number, size: number) => new Uint8Array(size).map((_, i) => (i * seed + 7) & 0xff)
+  /** Three files of `size` bytes; the byte at `at` (from the end when negative) flipped. */
+  async function damagedBundle(size: number, at: number) {
+    const files = { 'a.bin': content(3, size), 'b.bin': content(5, size), 'c.bin': content(11, size) }
+    const entries = Object.entries(files).map(([path, bytes]) => ({
+      identity: { path, size: bytes.length, writtenAtMs: day },
+      content: () => [bytes],
+    }))
+    const bundle = await collectBytes(encryptBundleStream(entries, { vaultKey, vaultId, createdAtMs: day }))
+    bundle[at < 0 ? bundle.length + at : at]! ^= 1
+    const manifest = await encryptManifest(
+      {
+        sequence: 1,
+        writtenAtMs: day,
+        entries: Object.entries(files).map(([path, bytes]) => ({
+          path,
+          size: bytes.length,
+          sha256: sha256(bytes),
+          writtenAtMs: day,
+        })),
+      },
+      { vaultKey, vaultId },
+    )
+    return { bundle, manifest }
+  }
+
+  it('keeps the lines and downloads of the files written before the damage, and names the damaged one', async () => {
+    // 20 KB each, 4 chunks: a.bin ends in chunk 1, b.bin in chunk 2; the last chunk (c.bin) damaged.
+    const { bundle } = await damagedBundle(20_000, -30)
+    const run = await recoverInPage({
+      blobs: [blobOf('bundle.vault', bundle)],
+      vaultKey,
+      vaultId,
+      writer: downloadWriter(words),
+      words,
+    })
+    expect(run.results.map((r) => `${r.entry} ${r.status}`)).toEqual([
+      'a.bin recovered',
+      'b.bin recovered',
+      'c.bin damaged',
+    ])
+    expect(run.results.filter((r) => r.download)).toHaveLength(2)
+  })
+
+  it('with a list of files: the files after the damage get a line each, once', async () => {
+    // 40 KB each: chunk 3 lies wholly in b.bin; a.bin is written, b.bin fails, c.bin is never reached.
+    const { bundle, manifest } = await damagedBundle(40_000, 56 + 3 * 16_400 + 100)
+    const memory = memoryWriter()
+    const run = await recoverInPage({
+      blobs: [blobOf('bundle.vault', bundle), blobOf('list.vault', manifest)],
+      vaultKey,
+      vaultId,
+      writer: memory.writer,
+      words,
+    })
+    expect(run.results.map((r) => `${r.entry} ${r.status}`)).toEqual([
+      'a.bin recovered',
+      'b.bin damaged',
+      'c.bin damaged',
+    ])
+    expect(run.results[2]!.message).toBe(t.bundleBroken('bundle.vault'))
+    expect([...memory.files.keys()]).toEqual(['a.bin'])
+    expect(memory.discarded).toEqual(['b.bin'])
   })
 })
 
