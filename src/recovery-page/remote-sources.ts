@@ -509,6 +509,24 @@ function isBlobLength(size: number): boolean {
  * a length no encrypted file has are left out; which of the rest belong to the vault under this key is
  * what decrypting them says (anyone can tag a transaction with a vault's reference).
  */
+/**
+ * Each transaction's date for a file of format 1 or 2 (FORMAT.md 9.3): the first block that carried
+ * the same bytes, known here by the Content-SHA256 tag (checked against the bytes when the file is
+ * written). Anyone can post an old blob's bytes again later; one posted without the tag, as the
+ * vault's service never does, gets no date, and so never outranks a dated copy (FORMAT.md 3.11).
+ */
+export function firstMinedByTag(blobs: readonly ArweaveBlob[]): Map<string, number> {
+  const first = new Map<string, number>()
+  for (const { sha256Hex, minedAtMs } of blobs) {
+    if (sha256Hex === undefined || minedAtMs === undefined) continue
+    first.set(sha256Hex, Math.min(first.get(sha256Hex) ?? minedAtMs, minedAtMs))
+  }
+  const dated = new Map<string, number>()
+  for (const blob of blobs)
+    if (blob.sha256Hex && first.has(blob.sha256Hex)) dated.set(blob.txId, first.get(blob.sha256Hex)!)
+  return dated
+}
+
 export function arweaveSource(options: ArweaveSourceOptions): PageSource {
   const text = HEIR_SOURCE_TEXT[options.language ?? 'en']
   const timeoutMs = options.timeoutMs ?? 60_000
@@ -581,6 +599,7 @@ export function arweaveSource(options: ArweaveSourceOptions): PageSource {
     describe: () => (options.language === 'es' ? `Arweave a través de ${origin}` : `Arweave via ${origin}`),
     async list(signal) {
       const found = await findBlobs(signal)
+      const minedAt = firstMinedByTag(found)
       return found
         .filter((blob) => isBlobLength(blob.size))
         .map((blob): PageBlob => {
@@ -588,7 +607,7 @@ export function arweaveSource(options: ArweaveSourceOptions): PageSource {
           return {
             label: `arweave:${blob.txId}`,
             size: blob.size,
-            ...(blob.minedAtMs !== undefined ? { sourceDateMs: blob.minedAtMs } : {}),
+            ...(minedAt.has(blob.txId) ? { sourceDateMs: minedAt.get(blob.txId)! } : {}),
             open: (openSignal) => {
               // Hashed as it streams when the transaction names its SHA-256; a resumed read hashes on.
               const hash = blob.sha256Hex ? contentHash() : undefined

@@ -15,6 +15,7 @@ import { arweaveSource, REMOTE_CONNECT_SOURCES, serviceSource } from '../../src/
 import { type ArweaveBlobStore, openArweaveBlobStore } from '../../src/service/arweave-blob-store'
 import { HEIR_SOURCE_TEXT } from '../../src/shared/heir-source-text'
 import { collectBytes, encryptStream, generateVaultKey } from '../../src/vault-format'
+import { startFakeGateway, txId, wallet } from '../hostile/fake-arweave-gateway'
 import { call, DAY_MS, startTestService, type TestService, uploadForm } from '../service/harness'
 import { freePort, type LocalArweave, startLocalArweave } from '../service/local-arweave'
 
@@ -399,5 +400,35 @@ describe('arweaveSource against arlocal', () => {
 describe('what the page must be allowed to connect to', () => {
   it('https anywhere, plain http on this computer only', () => {
     expect(REMOTE_CONNECT_SOURCES).toEqual(['https:', 'http://127.0.0.1:*', 'http://localhost:*'])
+  })
+})
+
+describe('arweaveSource dating (FORMAT.md 9.3)', () => {
+  it('dates a blob posted again by the first block that carried it; one posted without its tag gets no date', async () => {
+    const vaultId = '7a1b2c3d-0000-4000-8000-000000000009'
+    const draft = await blobOf(vaultId, 'will.txt', new TextEncoder().encode('a draft will'))
+    const final = await blobOf(vaultId, 'will.txt', new TextEncoder().encode('the final will'))
+    const ids = { draft: txId(), final: txId(), again: txId(), untagged: txId() }
+    const gateway = await startFakeGateway({
+      vaultId,
+      txs: [
+        { id: ids.draft, owner: wallet(), data: draft, blockSeconds: 1_600_000_000 },
+        { id: ids.final, owner: wallet(), data: final, blockSeconds: 1_700_000_000 },
+        // The draft's public bytes, posted again by anyone, years later: with its tag, and without.
+        { id: ids.again, owner: wallet(), data: draft, blockSeconds: 1_900_000_000 },
+        { id: ids.untagged, owner: wallet(), data: draft, blockSeconds: 1_950_000_000, sha256Hex: null },
+      ],
+    })
+    try {
+      const listed = await arweaveSource({ gatewayUrl: gateway.origin, vaultId }).list()
+      const dateOf = (id: string) => listed.find((b) => b.label === `arweave:${id}`)?.sourceDateMs
+      expect(dateOf(ids.draft)).toBe(1_600_000_000_000)
+      expect(dateOf(ids.final)).toBe(1_700_000_000_000)
+      expect(dateOf(ids.again)).toBe(1_600_000_000_000)
+      expect(dateOf(ids.untagged)).toBeUndefined()
+      expect(listed).toHaveLength(4)
+    } finally {
+      await gateway.stop()
+    }
   })
 })
