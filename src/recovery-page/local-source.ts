@@ -32,9 +32,31 @@ export function vaultFiles(files: readonly LocalFile[]): LocalFile[] {
       continue
     seen.set(`${localLabel(file)}\u0000${file.size}`, file)
   }
-  return [...seen.values()].sort((a, b) =>
-    localLabel(a) < localLabel(b) ? -1 : localLabel(a) > localLabel(b) ? 1 : 0,
-  )
+  return [...seen.values()].sort((a, b) => walkOrder(localLabel(a), localLabel(b)))
+}
+
+const utf8 = new TextEncoder()
+
+/** Byte order of two UTF-8 names (FORMAT.md section 1), whatever the browser's language. */
+function byteOrder(a: string, b: string): number {
+  const x = utf8.encode(a)
+  const y = utf8.encode(b)
+  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!
+  return x.length - y.length
+}
+
+/**
+ * The order the recovery tool walks a folder in (FORMAT.md 3.11: among undated copies the first given
+ * wins): each folder's names in byte order, a subfolder's files where its name falls.
+ */
+function walkOrder(a: string, b: string): number {
+  const x = a.split('/')
+  const y = b.split('/')
+  for (let i = 0; i < x.length && i < y.length; i++) {
+    const order = byteOrder(x[i]!, y[i]!)
+    if (order !== 0) return order
+  }
+  return x.length - y.length
 }
 
 /** A source over files chosen or dropped on this device. */

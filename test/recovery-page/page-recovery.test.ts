@@ -497,6 +497,34 @@ describe('the local source and the language', () => {
     ])
   })
 
+  it('orders them as the recovery tool walks a folder: each folder by the bytes of its UTF-8 names', () => {
+    const file = (path: string) => ({
+      name: path.slice(path.lastIndexOf('/') + 1),
+      size: 10,
+      webkitRelativePath: path,
+      stream: () => new ReadableStream<Uint8Array>(),
+    })
+    const paths = [
+      'x/é.vault',
+      'x/a-c.vault',
+      'x/Z.vault',
+      'x/a/b.vault',
+      'x/a.vault',
+      'x/\u{1F600}.vault',
+      'x/\uFF5E.vault',
+    ]
+    // UTF-16 order put U+1F600 (a surrogate pair) before U+FF5E and "a-c" before the folder "a".
+    expect(vaultFiles(paths.map(file)).map((f) => f.webkitRelativePath)).toEqual([
+      'x/Z.vault',
+      'x/a/b.vault',
+      'x/a-c.vault',
+      'x/a.vault',
+      'x/é.vault',
+      'x/\uFF5E.vault',
+      'x/\u{1F600}.vault',
+    ])
+  })
+
   it('speaks the browser’s first language it has words for', () => {
     expect(pageLanguage(['es-MX', 'en'])).toBe('es')
     expect(pageLanguage(['de-DE', 'en-GB'])).toBe('en')
