@@ -3,7 +3,7 @@
 // both dropped on the page. Only files ending in .vault are considered; their names serve the report
 // and, for the old blobs that carry no path of their own, the name to save under (as the recovery tool
 // does); every other name comes from inside the authenticated blobs.
-import { ENCRYPTED_FILE_SUFFIX } from '../vault-format'
+import { compareCodePoints, ENCRYPTED_FILE_SUFFIX } from '../vault-format'
 import type { PageBlob, PageSource } from './page-source'
 
 /** What the page needs of a File (a browser File, or a test's stand-in). */
@@ -35,16 +35,6 @@ export function vaultFiles(files: readonly LocalFile[]): LocalFile[] {
   return [...seen.values()].sort((a, b) => walkOrder(localLabel(a), localLabel(b)))
 }
 
-const utf8 = new TextEncoder()
-
-/** Byte order of two UTF-8 names (FORMAT.md section 1), whatever the browser's language. */
-function byteOrder(a: string, b: string): number {
-  const x = utf8.encode(a)
-  const y = utf8.encode(b)
-  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!
-  return x.length - y.length
-}
-
 /**
  * The order the recovery tool walks a folder in (FORMAT.md 3.11: among undated copies the first given
  * wins): each folder's names in byte order, a subfolder's files where its name falls.
@@ -53,7 +43,7 @@ function walkOrder(a: string, b: string): number {
   const x = a.split('/')
   const y = b.split('/')
   for (let i = 0; i < x.length && i < y.length; i++) {
-    const order = byteOrder(x[i]!, y[i]!)
+    const order = compareCodePoints(x[i]!, y[i]!)
     if (order !== 0) return order
   }
   return x.length - y.length

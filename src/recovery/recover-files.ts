@@ -9,6 +9,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import type { AeadBackendName } from '../node-cipher/cipher-choice'
 import {
+  compareCodePoints,
   ENCRYPTED_FILE_SUFFIX,
   FileCipherError,
   type FileCipherErrorReason,
@@ -167,7 +168,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
   const entries = await readdir(dir, { withFileTypes: true })
   // Byte order of the UTF-8 names (FORMAT.md 3.11: among undated copies the first given wins), the
   // same on every machine, whatever its language.
-  entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)))
+  entries.sort((a, b) => compareCodePoints(a.name, b.name))
   for (const entry of entries) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) yield* walk(path)

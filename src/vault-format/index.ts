@@ -67,7 +67,7 @@ export {
   openVaultBlob,
 } from './file-cipher'
 export { type BundleFormatVersion, fileSalt, manifestContext } from './file-context'
-export { encodeIdentity, identityRecordLength, stampWriteTime } from './file-identity'
+export { compareCodePoints, encodeIdentity, identityRecordLength, stampWriteTime } from './file-identity'
 export {
   FileCipherError,
   type FileCipherErrorReason,
