@@ -337,19 +337,24 @@ describe('recover --from-arweave', () => {
     })
     expect(report.found.map((b) => b.owner)).toEqual(Array(4).fill(store.address))
     expect(report.foreign).toEqual([])
-    // About one address in 64 starts with "-": it is still the value of --owner, not an option.
+    // About one address in 64 starts with "-": it is still the value of --owner, not an option. This one
+    // posted nothing (when the service's own starts with "-", its second character is changed).
+    const absent =
+      store.address[0] === '-'
+        ? `-${store.address[1] === 'A' ? 'B' : 'A'}${store.address.slice(2)}`
+        : `-${store.address.slice(1)}`
     const dashed = await recoverCli([
       ...words,
       '--from-arweave',
       gateway,
       '--owner',
-      `-${store.address.slice(1)}`,
+      absent,
       '--out',
       join(temp, 'owners-dashed'),
     ])
     expect(dashed.stderr).not.toMatch(/ambiguous|Run with --help/)
     expect(dashed.code).toBe(1)
-    expect(dashed.stderr).toContain(`posted by the wallet -${store.address.slice(1)} were found`)
+    expect(dashed.stderr).toContain(`posted by the wallet ${absent} were found`)
     const bad = await recoverCli([...words, '--from-arweave', gateway, '--owner', 'x', '--out', temp])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('"x" is not an Arweave wallet address')
